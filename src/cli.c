@@ -1,0 +1,934 @@
+/* cli.c: "pipescope [probe|check] [options]": iperf3's letters and pipescope's own */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nls.h"
+#include "units.h"
+#include "xmalloc.h"
+
+enum {
+	OPT_BIDIR = 256,
+	OPT_DEBUG,
+	OPT_JSON_STREAM,
+	OPT_LOGFILE,
+	OPT_FORCEFLUSH,
+	OPT_RCV_TIMEOUT,
+	OPT_SND_TIMEOUT,
+	OPT_BIND_DEV,
+	OPT_MAX_TESTS,
+	OPT_SERVER_RATE,
+	OPT_IDLE_TIMEOUT,
+	OPT_SERVER_MAX_DURATION,
+	OPT_FQ_RATE,
+	OPT_CPORT,
+	OPT_SKIP_RX_COPY,
+	OPT_EXTRA_DATA,
+	OPT_GET_SERVER_OUTPUT,
+	OPT_UDP64,
+	OPT_GSRO,
+	OPT_NO_GSRO,
+	OPT_REPEATING_PAYLOAD,
+	OPT_DONT_FRAGMENT,
+	OPT_CONNECT_TIMEOUT,
+	OPT_NO_TUI,
+	OPT_NO_COLOR,
+	OPT_SYSROOT,
+	OPT_IFACE,
+	OPT_FORMAT,
+	OPT_SNAPSHOT,
+	OPT_QUICK,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+static const char short_opts[] =
+	":p:f:i:I:F:A:B:VJDsc:ub:t:n:k:l:P:Rdw:C:M:NS:ZO:T:46h1v";
+
+static const struct option long_opts[] = {
+	{ "port",		required_argument, NULL, 'p' },
+	{ "format",		required_argument, NULL, OPT_FORMAT },
+	{ "interval",		required_argument, NULL, 'i' },
+	{ "pidfile",		required_argument, NULL, 'I' },
+	{ "file",		required_argument, NULL, 'F' },
+	{ "affinity",		required_argument, NULL, 'A' },
+	{ "bind",		required_argument, NULL, 'B' },
+	{ "bind-dev",		required_argument, NULL, OPT_BIND_DEV },
+	{ "verbose",		no_argument,	   NULL, 'V' },
+	{ "json",		no_argument,	   NULL, 'J' },
+	{ "json-stream",	no_argument,	   NULL, OPT_JSON_STREAM },
+	{ "logfile",		required_argument, NULL, OPT_LOGFILE },
+	{ "forceflush",		no_argument,	   NULL, OPT_FORCEFLUSH },
+	{ "rcv-timeout",	required_argument, NULL, OPT_RCV_TIMEOUT },
+	{ "snd-timeout",	required_argument, NULL, OPT_SND_TIMEOUT },
+	{ "debug",		no_argument,	   NULL, OPT_DEBUG },
+	{ "server",		no_argument,	   NULL, 's' },
+	{ "daemon",		no_argument,	   NULL, 'D' },
+	{ "one-off",		no_argument,	   NULL, '1' },
+	{ "max-tests",		required_argument, NULL, OPT_MAX_TESTS },
+	{ "server-bitrate-limit", required_argument, NULL, OPT_SERVER_RATE },
+	{ "idle-timeout",	required_argument, NULL, OPT_IDLE_TIMEOUT },
+	{ "server-max-duration", required_argument, NULL, OPT_SERVER_MAX_DURATION },
+	{ "client",		required_argument, NULL, 'c' },
+	{ "udp",		no_argument,	   NULL, 'u' },
+	{ "bitrate",		required_argument, NULL, 'b' },
+	{ "bandwidth",		required_argument, NULL, 'b' },
+	{ "fq-rate",		required_argument, NULL, OPT_FQ_RATE },
+	{ "time",		required_argument, NULL, 't' },
+	{ "bytes",		required_argument, NULL, 'n' },
+	{ "blockcount",		required_argument, NULL, 'k' },
+	{ "length",		required_argument, NULL, 'l' },
+	{ "cport",		required_argument, NULL, OPT_CPORT },
+	{ "parallel",		required_argument, NULL, 'P' },
+	{ "reverse",		no_argument,	   NULL, 'R' },
+	{ "bidir",		no_argument,	   NULL, OPT_BIDIR },
+	{ "window",		required_argument, NULL, 'w' },
+	{ "congestion",		required_argument, NULL, 'C' },
+	{ "linux-congestion",	required_argument, NULL, 'C' },
+	{ "set-mss",		required_argument, NULL, 'M' },
+	{ "no-delay",		no_argument,	   NULL, 'N' },
+	{ "version4",		no_argument,	   NULL, '4' },
+	{ "version6",		no_argument,	   NULL, '6' },
+	{ "tos",		required_argument, NULL, 'S' },
+	{ "zerocopy",		no_argument,	   NULL, 'Z' },
+	{ "skip-rx-copy",	no_argument,	   NULL, OPT_SKIP_RX_COPY },
+	{ "omit",		required_argument, NULL, 'O' },
+	{ "title",		required_argument, NULL, 'T' },
+	{ "extra-data",		required_argument, NULL, OPT_EXTRA_DATA },
+	{ "get-server-output",	no_argument,	   NULL, OPT_GET_SERVER_OUTPUT },
+	{ "udp-counters-64bit",	no_argument,	   NULL, OPT_UDP64 },
+	{ "gsro",		no_argument,	   NULL, OPT_GSRO },
+	{ "no-gsro",		no_argument,	   NULL, OPT_NO_GSRO },
+	{ "repeating-payload",	no_argument,	   NULL, OPT_REPEATING_PAYLOAD },
+	{ "dont-fragment",	no_argument,	   NULL, OPT_DONT_FRAGMENT },
+	{ "connect-timeout",	required_argument, NULL, OPT_CONNECT_TIMEOUT },
+	{ "no-tui",		no_argument,	   NULL, OPT_NO_TUI },
+	{ "no-color",		no_argument,	   NULL, OPT_NO_COLOR },
+	{ "sysroot",		required_argument, NULL, OPT_SYSROOT },
+	{ "iface",		required_argument, NULL, OPT_IFACE },
+	{ "snapshot",		required_argument, NULL, OPT_SNAPSHOT },
+	{ "quick",		no_argument,	   NULL, OPT_QUICK },
+	{ "help",		no_argument,	   NULL, OPT_HELP },
+	{ "version",		no_argument,	   NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* parse state: where the error goes and the option being parsed */
+struct cli {
+	char *err;
+	size_t errlen;
+	char optname[80];
+	const char *client_only;	/* first client-only option seen */
+	const char *server_only;	/* first server-only option seen */
+	const char *check_only;		/* first check-only option seen */
+	int end_conditions;		/* how many of -t -n -k */
+};
+
+static int fail(struct cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void set_optname(struct cli *c, int ch, int longindex)
+{
+	if (ch < 256 && ch != '?' && ch != ':' && longindex < 0)
+		snprintf(c->optname, sizeof(c->optname), "-%c", ch);
+	else if (longindex >= 0)
+		snprintf(c->optname, sizeof(c->optname), "--%s",
+			 long_opts[longindex].name);
+	else
+		snprintf(c->optname, sizeof(c->optname), "?");
+}
+
+static int parse_long(struct cli *c, const char *arg, long min, long max,
+		      long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (end == arg || *end || isspace((unsigned char)*arg))
+		return fail(c, _("option %s: '%s' is not a whole number"),
+			    c->optname, arg);
+	if (errno == ERANGE || v < min || v > max)
+		return fail(c, _("option %s: %s is out of range (%ld to %ld)"),
+			    c->optname, arg, min, max);
+	*out = v;
+	return 0;
+}
+
+static int parse_int(struct cli *c, const char *arg, int min, int max,
+		     int *out)
+{
+	long v;
+
+	if (parse_long(c, arg, min, max, &v))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_uint(struct cli *c, const char *arg, unsigned max,
+		      unsigned *out)
+{
+	long v;
+
+	if (parse_long(c, arg, 0, max, &v))
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_seconds(struct cli *c, const char *arg, double min,
+			 double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || isspace((unsigned char)*arg) || v != v)
+		return fail(c, _("option %s: '%s' is not a number of seconds"),
+			    c->optname, arg);
+	if (v < min || v > max)
+		return fail(c, _("option %s: %s is out of range (%g to %g)"),
+			    c->optname, arg, min, max);
+	*out = v;
+	return 0;
+}
+
+static int scaled_error(struct cli *c, const char *arg, int rc, char unit)
+{
+	if (rc == -ERANGE)
+		return fail(c, _("option %s: %s is too large"), c->optname,
+			    arg);
+	if (unit)
+		return fail(c, _("option %s: unknown unit '%c' in '%s' (use K, M, G or T)"),
+			    c->optname, unit, arg);
+	return fail(c, _("option %s: '%s' is not a number"), c->optname,
+		    arg);
+}
+
+static int parse_size(struct cli *c, const char *arg, uint64_t max,
+		      uint64_t *out)
+{
+	char unit;
+	int rc = ps_parse_size(arg, out, &unit);
+
+	if (rc)
+		return scaled_error(c, arg, rc, unit);
+	if (*out > max)
+		return fail(c, _("option %s: %s is too large (at most %llu bytes)"),
+			    c->optname, arg, (unsigned long long)max);
+	return 0;
+}
+
+/* -b RATE[/BURST]: bits per second, 1000-based, as iperf3 */
+static int parse_bitrate(struct cli *c, const char *arg, struct ps_opts *o)
+{
+	char buf[128], unit, *slash;
+	int rc;
+
+	if (strlen(arg) >= sizeof(buf))
+		return fail(c, _("option %s: '%s' is not a number"),
+			    c->optname, arg);
+	strcpy(buf, arg);
+	slash = strchr(buf, '/');
+	if (slash) {
+		long burst;
+
+		*slash++ = 0;
+		if (parse_long(c, slash, 1, 1000, &burst))
+			return -1;
+		o->burst = (unsigned)burst;
+	}
+	rc = ps_parse_rate(buf, &o->rate, &unit);
+	if (rc)
+		return scaled_error(c, buf, rc, unit);
+	o->rate_set = true;
+	return 0;
+}
+
+/* -A 2 | -A 2,3 (iperf3: local,server) | -A 0-3,6 (one CPU per stream) */
+static int parse_affinity(struct cli *c, const char *arg, struct ps_opts *o)
+{
+	const char *p = arg;
+	int n = 0, ranges = 0;
+
+	while (*p) {
+		char *end;
+		long a, b;
+
+		errno = 0;
+		a = strtol(p, &end, 10);
+		if (end == p || !isdigit((unsigned char)*p))
+			return fail(c, _("option %s: '%s' is not a CPU list (e.g. 2 or 0-3,6)"),
+				    c->optname, arg);
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				return fail(c, _("option %s: '%s' is not a CPU list (e.g. 2 or 0-3,6)"),
+					    c->optname, arg);
+			ranges++;
+		}
+		if (a < 0 || b >= 4096 || errno)
+			return fail(c, _("option %s: CPU numbers must be 0 to 4095 in '%s'"),
+				    c->optname, arg);
+		for (long i = a; i <= b; i++) {
+			if (n == PS_MAX_CPUS_LIST)
+				return fail(c, _("option %s: too many CPUs in '%s' (at most %d)"),
+					    c->optname, arg, PS_MAX_CPUS_LIST);
+			o->cpus[n++] = (int)i;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return fail(c, _("option %s: '%s' is not a CPU list (e.g. 2 or 0-3,6)"),
+				    c->optname, arg);
+		p = end;
+	}
+	if (n == 0)
+		return fail(c, _("option %s: '%s' is not a CPU list (e.g. 2 or 0-3,6)"),
+			    c->optname, arg);
+	/* iperf3's "-A n,m": n here, m on the server */
+	o->server_cpu = -1;
+	if (n == 2 && !ranges) {
+		o->server_cpu = o->cpus[1];
+		n = 1;
+	}
+	o->ncpus = n;
+	return 0;
+}
+
+/* HOST, HOST%DEV, HOST:PORT, [V6]:PORT, [V6]%DEV:PORT */
+static int parse_target(struct cli *c, const char *arg, struct ps_opts *o)
+{
+	struct ps_target *t;
+	char *s, *host, *port = NULL, *pct;
+
+	if (o->ntargets == PS_MAX_TARGETS)
+		return fail(c, _("option %s: at most %d targets"), c->optname,
+			    PS_MAX_TARGETS);
+	if (!*arg)
+		return fail(c, _("option %s: the host name is empty"),
+			    c->optname);
+	s = xstrdup(arg);
+	host = s;
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+
+		if (!close) {
+			free(s);
+			return fail(c, _("option %s: '%s' has no closing ']'"),
+				    c->optname, arg);
+		}
+		*close = 0;
+		host = s + 1;
+		if (close[1] == ':')
+			port = close + 2;
+		else if (close[1]) {
+			free(s);
+			return fail(c, _("option %s: unexpected text after ']' in '%s'"),
+				    c->optname, arg);
+		}
+	} else {
+		char *colon = strchr(s, ':');
+
+		/* one colon is host:port; more is a bare IPv6 address */
+		if (colon && !strchr(colon + 1, ':')) {
+			*colon = 0;
+			port = colon + 1;
+		}
+	}
+	t = &o->targets[o->ntargets];
+	memset(t, 0, sizeof(*t));
+	if (port) {
+		char saved[64];
+
+		snprintf(saved, sizeof(saved), "%s", c->optname);
+		snprintf(c->optname, sizeof(c->optname), "%s (port)", saved);
+		if (parse_int(c, port, 1, 65535, &t->port)) {
+			free(s);
+			return -1;
+		}
+	}
+	pct = strchr(host, '%');
+	if (pct) {
+		*pct = 0;
+		t->dev = xstrdup(pct + 1);
+	}
+	if (!*host) {
+		free(t->dev);
+		t->dev = NULL;
+		free(s);
+		return fail(c, _("option %s: the host name is empty"),
+			    c->optname);
+	}
+	t->host = xstrdup(host);
+	o->ntargets++;
+	free(s);
+	return 0;
+}
+
+static void replace_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = xstrdup(src);
+}
+
+void ps_opts_init(struct ps_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = PS_MODE_SELFTEST;
+	o->port = PS_DEFAULT_PORT;
+	o->format = 'a';
+	o->interval = 1.0;
+	o->server_cpu = -1;
+	o->max_tests = 1;
+	o->duration = 10;
+	o->parallel = 1;
+	o->tos = -1;
+	o->rcv_timeout_ms = 120000;
+	o->report_format = PS_FORMAT_TEXT;
+}
+
+void ps_opts_free(struct ps_opts *o)
+{
+	for (int i = 0; i < o->ntargets; i++) {
+		free(o->targets[i].host);
+		free(o->targets[i].dev);
+	}
+	free(o->pidfile);
+	free(o->file);
+	free(o->bind);
+	free(o->bind_dev);
+	free(o->logfile);
+	free(o->congestion);
+	free(o->title);
+	free(o->extra_data);
+	free(o->sysroot);
+	free(o->iface);
+	free(o->snapshot);
+	memset(o, 0, sizeof(*o));
+}
+
+static void seen(const char **slot, struct cli *c)
+{
+	if (!*slot)
+		*slot = xstrdup(c->optname);
+}
+
+static int parse_one(struct cli *c, int ch, struct ps_opts *o,
+		     bool *server, const char *arg)
+{
+	uint64_t v64;
+	long v;
+
+	switch (ch) {
+	case 'p':
+		return parse_int(c, arg, 1, 65535, &o->port);
+	case 'f':
+		if (strlen(arg) != 1 || !strchr("kmgtaKMGTA", arg[0]))
+			return fail(c, _("option %s: '%s' is not a format (one of k m g t a K M G T A)"),
+				    c->optname, arg);
+		o->format = arg[0];
+		return 0;
+	case 'i':
+		if (parse_seconds(c, arg, 0, 60, &o->interval))
+			return -1;
+		if (o->interval > 0 && o->interval < 0.1)
+			return fail(c, _("option %s: %s is out of range (0, or %g to %g)"),
+				    c->optname, arg, 0.1, 60.0);
+		return 0;
+	case 'I':
+		replace_str(&o->pidfile, arg);
+		return 0;
+	case 'F':
+		replace_str(&o->file, arg);
+		return 0;
+	case 'A':
+		return parse_affinity(c, arg, o);
+	case 'B': {
+		const char *pct = strchr(arg, '%');
+
+		free(o->bind);
+		o->bind = pct ? strndup(arg, pct - arg) : xstrdup(arg);
+		if (pct)
+			replace_str(&o->bind_dev, pct + 1);
+		if (!o->bind || !*o->bind)
+			return fail(c, _("option %s: the address is empty"),
+				    c->optname);
+		return 0;
+	}
+	case OPT_BIND_DEV:
+		replace_str(&o->bind_dev, arg);
+		return 0;
+	case 'V':
+		o->verbose = true;
+		return 0;
+	case 'J':
+		o->json = true;
+		return 0;
+	case OPT_JSON_STREAM:
+		o->json_stream = true;
+		return 0;
+	case OPT_LOGFILE:
+		replace_str(&o->logfile, arg);
+		return 0;
+	case OPT_FORCEFLUSH:
+		o->forceflush = true;
+		return 0;
+	case OPT_RCV_TIMEOUT:
+		return parse_uint(c, arg, 3600 * 1000, &o->rcv_timeout_ms);
+	case OPT_SND_TIMEOUT:
+		return parse_uint(c, arg, 3600 * 1000, &o->snd_timeout_ms);
+	case OPT_DEBUG:
+		o->debug = true;
+		return 0;
+	case 's':
+		*server = true;
+		return 0;
+	case 'D':
+		o->daemon = true;
+		seen(&c->server_only, c);
+		return 0;
+	case '1':
+		o->one_off = true;
+		seen(&c->server_only, c);
+		return 0;
+	case OPT_MAX_TESTS:
+		seen(&c->server_only, c);
+		return parse_int(c, arg, 1, 64, &o->max_tests);
+	case OPT_SERVER_RATE: {
+		char unit;
+		int rc = ps_parse_rate(arg, &o->server_rate_limit, &unit);
+
+		seen(&c->server_only, c);
+		return rc ? scaled_error(c, arg, rc, unit) : 0;
+	}
+	case OPT_IDLE_TIMEOUT:
+		seen(&c->server_only, c);
+		return parse_uint(c, arg, 86400, &o->idle_timeout);
+	case OPT_SERVER_MAX_DURATION:
+		seen(&c->server_only, c);
+		return parse_uint(c, arg, PS_MAX_DURATION,
+				  &o->server_max_duration);
+	case 'c':
+		return parse_target(c, arg, o);
+	case 'u':
+		o->proto = PS_PROTO_UDP;
+		seen(&c->client_only, c);
+		return 0;
+	case 'b':
+		seen(&c->client_only, c);
+		return parse_bitrate(c, arg, o);
+	case OPT_FQ_RATE: {
+		char unit;
+		int rc = ps_parse_rate(arg, &o->fq_rate, &unit);
+
+		seen(&c->client_only, c);
+		return rc ? scaled_error(c, arg, rc, unit) : 0;
+	}
+	case 't':
+		seen(&c->client_only, c);
+		c->end_conditions |= 1;
+		return parse_seconds(c, arg, 0, PS_MAX_DURATION, &o->duration);
+	case 'n':
+		seen(&c->client_only, c);
+		c->end_conditions |= 2;
+		if (parse_size(c, arg, UINT64_MAX, &o->bytes))
+			return -1;
+		if (!o->bytes)
+			return fail(c, _("option %s: the byte count must be above 0"),
+				    c->optname);
+		return 0;
+	case 'k':
+		seen(&c->client_only, c);
+		c->end_conditions |= 4;
+		if (parse_size(c, arg, UINT64_MAX, &o->blocks))
+			return -1;
+		if (!o->blocks)
+			return fail(c, _("option %s: the block count must be above 0"),
+				    c->optname);
+		return 0;
+	case 'l':
+		seen(&c->client_only, c);
+		if (parse_size(c, arg, PS_MAX_TCP_LEN, &v64))
+			return -1;
+		if (!v64)
+			return fail(c, _("option %s: the length must be above 0"),
+				    c->optname);
+		o->len = (uint32_t)v64;
+		return 0;
+	case OPT_CPORT:
+		seen(&c->client_only, c);
+		return parse_int(c, arg, 1, 65535, &o->cport);
+	case 'P':
+		seen(&c->client_only, c);
+		return parse_int(c, arg, 1, PS_MAX_STREAMS, &o->parallel);
+	case 'R':
+		seen(&c->client_only, c);
+		o->reverse = true;
+		return 0;
+	case 'd':
+	case OPT_BIDIR:
+		seen(&c->client_only, c);
+		o->bidir = true;
+		return 0;
+	case 'w':
+		if (parse_size(c, arg, PS_MAX_WINDOW, &o->window))
+			return -1;
+		if (!o->window)
+			return fail(c, _("option %s: the window must be above 0"),
+				    c->optname);
+		return 0;
+	case 'C':
+		seen(&c->client_only, c);
+		if (!*arg || strlen(arg) > 15)
+			return fail(c, _("option %s: '%s' is not a congestion control name"),
+				    c->optname, arg);
+		replace_str(&o->congestion, arg);
+		return 0;
+	case 'M':
+		seen(&c->client_only, c);
+		return parse_int(c, arg, 88, PS_MAX_MSS, &o->mss);
+	case 'N':
+		seen(&c->client_only, c);
+		o->nodelay = true;
+		return 0;
+	case '4':
+		o->family = 4;
+		return 0;
+	case '6':
+		o->family = 6;
+		return 0;
+	case 'S':
+		seen(&c->client_only, c);
+		if (parse_long(c, arg, 0, 255, &v))
+			return -1;
+		o->tos = (int)v;
+		return 0;
+	case 'Z':
+		seen(&c->client_only, c);
+		o->zerocopy = true;
+		return 0;
+	case OPT_SKIP_RX_COPY:
+		o->skip_rx_copy = true;
+		return 0;
+	case 'O':
+		seen(&c->client_only, c);
+		return parse_int(c, arg, 0, PS_MAX_OMIT, &o->omit);
+	case 'T':
+		seen(&c->client_only, c);
+		replace_str(&o->title, arg);
+		return 0;
+	case OPT_EXTRA_DATA:
+		seen(&c->client_only, c);
+		replace_str(&o->extra_data, arg);
+		return 0;
+	case OPT_GET_SERVER_OUTPUT:
+		seen(&c->client_only, c);
+		o->get_server_output = true;
+		return 0;
+	case OPT_UDP64:
+		seen(&c->client_only, c);
+		o->udp_counters_64bit = true;
+		return 0;
+	case OPT_GSRO:
+		seen(&c->client_only, c);
+		o->gsro = true;
+		return 0;
+	case OPT_NO_GSRO:
+		seen(&c->client_only, c);
+		o->no_gsro = true;
+		return 0;
+	case OPT_REPEATING_PAYLOAD:
+		seen(&c->client_only, c);
+		o->repeating_payload = true;
+		return 0;
+	case OPT_DONT_FRAGMENT:
+		seen(&c->client_only, c);
+		o->dont_fragment = true;
+		return 0;
+	case OPT_CONNECT_TIMEOUT:
+		seen(&c->client_only, c);
+		return parse_uint(c, arg, 3600 * 1000, &o->connect_timeout_ms);
+	case OPT_NO_TUI:
+		o->no_tui = true;
+		return 0;
+	case OPT_NO_COLOR:
+		o->no_color = true;
+		return 0;
+	case OPT_SYSROOT:
+		if (!*arg)
+			return fail(c, _("option %s: the directory name is empty"),
+				    c->optname);
+		replace_str(&o->sysroot, arg);
+		return 0;
+	case OPT_IFACE:
+		if (!*arg || strlen(arg) >= 16 || strchr(arg, '/'))
+			return fail(c, _("option %s: '%s' is not an interface name"),
+				    c->optname, arg);
+		replace_str(&o->iface, arg);
+		return 0;
+	case OPT_FORMAT:
+		seen(&c->check_only, c);
+		if (!strcmp(arg, "text"))
+			o->report_format = PS_FORMAT_TEXT;
+		else if (!strcmp(arg, "markdown") || !strcmp(arg, "md"))
+			o->report_format = PS_FORMAT_MARKDOWN;
+		else if (!strcmp(arg, "json"))
+			o->report_format = PS_FORMAT_JSON;
+		else
+			return fail(c, _("option %s: '%s' is not a report format (text, markdown or json)"),
+				    c->optname, arg);
+		return 0;
+	case OPT_SNAPSHOT:
+		seen(&c->check_only, c);
+		replace_str(&o->snapshot, arg);
+		return 0;
+	case OPT_QUICK:
+		seen(&c->check_only, c);
+		o->quick = true;
+		return 0;
+	}
+	return fail(c, _("option %s is not handled"), c->optname);
+}
+
+/* what no single option can check: combinations and the subcommand */
+static int validate(struct cli *c, struct ps_opts *o, bool server)
+{
+	const char *sub = o->mode == PS_MODE_PROBE ? "probe" : "check";
+
+	if (server && o->ntargets)
+		return fail(c, _("-c and -s cannot be used together"));
+	if (o->mode == PS_MODE_PROBE && (server || o->ntargets))
+		return fail(c, _("'probe' takes no -c or -s; it only reads this host"));
+	if (o->mode == PS_MODE_CHECK && server)
+		return fail(c, _("'check' cannot be used with -s"));
+	if (o->mode == PS_MODE_PROBE && c->client_only)
+		return fail(c, _("option %s is for tests, not for '%s'"),
+			    c->client_only, sub);
+	if (c->check_only && o->mode != PS_MODE_CHECK)
+		return fail(c, _("option %s is only valid with 'pipescope check'"),
+			    c->check_only);
+	if (o->snapshot && o->ntargets)
+		return fail(c, _("--snapshot and -c cannot be used together: a snapshot is checked offline"));
+	if (server)
+		o->mode = PS_MODE_SERVER;
+	else if (o->ntargets && o->mode == PS_MODE_SELFTEST)
+		o->mode = PS_MODE_CLIENT;
+	if (o->mode == PS_MODE_SERVER && c->client_only)
+		return fail(c, _("option %s is only valid for a client (-c)"),
+			    c->client_only);
+	if (o->mode != PS_MODE_SERVER && c->server_only)
+		return fail(c, _("option %s is only valid for a server (-s)"),
+			    c->server_only);
+	if (c->end_conditions & (c->end_conditions - 1))
+		return fail(c, _("only one of -t, -n and -k can end a test"));
+	if (o->reverse && o->bidir)
+		return fail(c, _("-R and --bidir cannot be used together"));
+	if (o->proto == PS_PROTO_UDP) {
+		if (o->len > PS_MAX_UDP_LEN)
+			return fail(c, _("option -l: %u is too large for UDP (at most %d bytes)"),
+				    o->len, PS_MAX_UDP_LEN);
+		if (o->skip_rx_copy)
+			return fail(c, _("--skip-rx-copy works with TCP only"));
+		if (!o->rate_set)
+			o->rate = PS_DEFAULT_UDP_RATE;
+	} else if (o->gsro) {
+		return fail(c, _("--gsro works with UDP only (-u)"));
+	}
+	if (o->gsro && o->no_gsro)
+		return fail(c, _("--gsro and --no-gsro cannot be used together"));
+	if (o->ncpus > 1 && o->mode == PS_MODE_SERVER)
+		return fail(c, _("option -A: a server takes one CPU"));
+	return 0;
+}
+
+enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
+				char *err, size_t errlen)
+{
+	struct cli c = { .err = err, .errlen = errlen };
+	enum ps_cli_result ret = PS_CLI_RUN;
+	bool server = false;
+	int ch, longindex, first = 1;
+
+	if (errlen)
+		err[0] = 0;
+	if (argc > 1 && !strcmp(argv[1], "probe")) {
+		o->mode = PS_MODE_PROBE;
+		first = 2;
+	} else if (argc > 1 && !strcmp(argv[1], "check")) {
+		o->mode = PS_MODE_CHECK;
+		first = 2;
+	}
+	/* getopt sees argv from the subcommand on; optind = 0 re-arms it */
+	argc -= first - 1;
+	argv += first - 1;
+	optind = 0;
+	opterr = 0;
+	for (;;) {
+		longindex = -1;
+		ch = getopt_long(argc, argv, short_opts, long_opts, &longindex);
+		if (ch == -1)
+			break;
+		if (ch == '?') {
+			if (optopt && optopt < 256)
+				fail(&c, _("unknown option -%c (see --help)"), optopt);
+			else
+				fail(&c, _("unknown option %s (see --help)"),
+				     argv[optind - 1]);
+			ret = PS_CLI_ERROR;
+			break;
+		}
+		if (ch == ':') {
+			if (optopt && optopt < 256 && !strchr(argv[optind - 1] + 1, '-'))
+				fail(&c, _("option -%c needs a value"), optopt);
+			else
+				fail(&c, _("option %s needs a value"),
+				     argv[optind - 1]);
+			ret = PS_CLI_ERROR;
+			break;
+		}
+		if (ch == 'h' || ch == OPT_HELP) {
+			ret = PS_CLI_HELP;
+			break;
+		}
+		if (ch == 'v' || ch == OPT_VERSION) {
+			ret = PS_CLI_VERSION;
+			break;
+		}
+		set_optname(&c, ch, longindex);
+		if (parse_one(&c, ch, o, &server, optarg)) {
+			ret = PS_CLI_ERROR;
+			break;
+		}
+	}
+	if (ret == PS_CLI_RUN && optind < argc) {
+		if (!strcmp(argv[optind], "probe") ||
+		    !strcmp(argv[optind], "check"))
+			fail(&c, _("'%s' must come first, before any option"),
+			     argv[optind]);
+		else
+			fail(&c, _("unexpected argument '%s' (see --help)"),
+			     argv[optind]);
+		ret = PS_CLI_ERROR;
+	}
+	if (ret == PS_CLI_RUN && validate(&c, o, server))
+		ret = PS_CLI_ERROR;
+	free((char *)c.client_only);
+	free((char *)c.server_only);
+	free((char *)c.check_only);
+	return ret;
+}
+
+void ps_cli_version(FILE *out)
+{
+	fprintf(out, "pipescope %s\n", PACKAGE_VERSION);
+	fprintf(out, _("Speaks iperf3's protocol (3.x peers, client and server).\n"));
+}
+
+void ps_cli_help(FILE *out)
+{
+	fputs(_("Usage: pipescope [options]              workstation; loopback self-test\n"
+		"       pipescope -c HOST [options]      workstation testing against HOST\n"
+		"       pipescope -s [options]           server for pipescope and iperf3 clients\n"
+		"       pipescope probe [--iface IF] [--json] [--sysroot DIR]\n"
+		"       pipescope check [-c HOST] [--iface IF] [--format text|markdown|json]\n"
+		"       pipescope check --snapshot FILE\n"
+		"\n"), out);
+	fputs(_("Common options:\n"
+		"  -p, --port N              server port (default 5201)\n"
+		"  -f, --format [kmgtaKMGTA] units for rates: bits (lower case) or bytes\n"
+		"  -i, --interval SEC        seconds between reports (0 turns them off)\n"
+		"  -I, --pidfile FILE        write the process id to FILE\n"
+		"  -F, --file NAME           send (client) or receive into a file\n"
+		"  -A, --affinity LIST       CPUs: N; N,M (here, server); 0-3,6 (one per stream)\n"
+		"  -B, --bind ADDR[%DEV]     bind to this address (and device)\n"
+		"      --bind-dev DEV        bind to this network device\n"
+		"  -V, --verbose             more detail\n"
+		"  -J, --json                iperf3's JSON document on stdout\n"
+		"      --json-stream         one JSON object per line, as the test runs\n"
+		"      --logfile FILE        send output to FILE\n"
+		"      --forceflush          flush output at every report\n"
+		"      --rcv-timeout MS      give up after MS without data (default 120000)\n"
+		"      --snd-timeout MS      TCP_USER_TIMEOUT on the data streams\n"
+		"      --debug               debugging messages\n"
+		"  -4, --version4            IPv4 only\n"
+		"  -6, --version6            IPv6 only\n"
+		"\n"), out);
+	fputs(_("Server options:\n"
+		"  -s, --server              run as a server\n"
+		"  -D, --daemon              run in the background\n"
+		"  -1, --one-off             serve one test, then exit\n"
+		"      --max-tests N         tests served at once (default 1, as iperf3)\n"
+		"      --server-bitrate-limit RATE   refuse tests above RATE bit/s\n"
+		"      --idle-timeout SEC    restart after SEC idle seconds\n"
+		"      --server-max-duration SEC     longest test served\n"
+		"\n"), out);
+	fputs(_("Client options:\n"
+		"  -c, --client HOST[:PORT]  test against HOST (repeat for several targets)\n"
+		"  -u, --udp                 UDP instead of TCP\n"
+		"  -b, --bitrate RATE[/N]    target bit/s (K M G T are powers of 1000);\n"
+		"                            0 = unlimited; UDP default 1M\n"
+		"      --fq-rate RATE        pace with SO_MAX_PACING_RATE\n"
+		"  -t, --time SEC            test length (default 10)\n"
+		"  -n, --bytes SIZE          bytes to send instead of a time (K M G T = 1024)\n"
+		"  -k, --blockcount N        blocks to send instead of a time\n"
+		"  -l, --length SIZE         block size (TCP 128K; UDP the path MTU)\n"
+		"      --cport PORT          client port for the data streams\n"
+		"  -P, --parallel N          streams, 1 to 128, one thread each\n"
+		"  -R, --reverse             the server sends\n"
+		"  -d, --bidir               both directions at once (iperf3's debug: --debug)\n"
+		"  -w, --window SIZE         socket buffer size\n"
+		"  -C, --congestion ALGO     TCP congestion control\n"
+		"  -M, --set-mss N           TCP maximum segment size\n"
+		"  -N, --no-delay            TCP_NODELAY\n"
+		"  -S, --tos N               IP type of service\n"
+		"  -Z, --zerocopy            send without copying (sendfile)\n"
+		"      --skip-rx-copy        discard received data in the kernel (MSG_TRUNC)\n"
+		"  -O, --omit SEC            leave the first SEC seconds out\n"
+		"  -T, --title TEXT          prefix every output line\n"
+		"      --extra-data TEXT     carried into the JSON output\n"
+		"      --get-server-output   show the server's report too\n"
+		"      --udp-counters-64bit  64-bit UDP packet counters\n"
+		"      --gsro                UDP segmentation offload (UDP_SEGMENT/UDP_GRO)\n"
+		"      --no-gsro             never use it, even with a pipescope server\n"
+		"      --repeating-payload   fill blocks with a repeating pattern\n"
+		"      --dont-fragment       set IPv4 don't-fragment (UDP)\n"
+		"      --connect-timeout MS  give up connecting after MS\n"
+		"\n"), out);
+	fputs(_("pipescope's own options:\n"
+		"      --no-tui              plain text (as iperf3) even on a terminal\n"
+		"      --no-color            no colours on the screen (also NO_COLOR=1)\n"
+		"      --iface IF            the network interface to watch\n"
+		"      --sysroot DIR         read /proc and /sys from a recorded tree\n"
+		"      --json                (probe) the snapshot as JSON\n"
+		"      --format FMT          (check) text, markdown or json\n"
+		"      --snapshot FILE       (check) evaluate a saved 'probe --json'\n"
+		"      --quick               (check) the short form of the checklist\n"
+		"  -h, --help                this help\n"
+		"  -v, --version             the version\n"
+		"\n"
+		"Exit status: 0 done, 1 failure, 2 bad command line,\n"
+		"3 (check) a bottleneck was found.\n"), out);
+}

@@ -1,0 +1,31 @@
+/* cli.h: the command-line contract, parsed in one place */
+#ifndef PS_CLI_H
+#define PS_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "options.h"
+
+enum ps_cli_result {
+	PS_CLI_RUN = 0,		/* options are in *o; go */
+	PS_CLI_HELP,		/* --help asked for */
+	PS_CLI_VERSION,		/* --version asked for */
+	PS_CLI_ERROR = -1,	/* err holds one translated line */
+};
+
+void ps_opts_init(struct ps_opts *o);
+void ps_opts_free(struct ps_opts *o);
+
+/*
+ * Parse argv into *o (which ps_opts_init prepared). Never prints and never
+ * exits, so tests can call it repeatedly; on PS_CLI_ERROR err holds a single
+ * line that names the option and the problem.
+ */
+enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
+				char *err, size_t errlen);
+
+void ps_cli_help(FILE *out);
+void ps_cli_version(FILE *out);
+
+#endif

@@ -1,0 +1,83 @@
+/* log.c: "pipescope: <message>" on stderr, or wherever the TUI wants it */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "exitcodes.h"
+#include "log.h"
+
+static ps_log_hook log_hook;
+static void *log_hook_arg;
+static FILE *log_file;
+static bool log_debug;
+static bool log_flush;
+static void (*log_atexit)(void);
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ps_log_set_hook(ps_log_hook hook, void *arg)
+{
+	pthread_mutex_lock(&log_lock);
+	log_hook = hook;
+	log_hook_arg = arg;
+	pthread_mutex_unlock(&log_lock);
+}
+
+void ps_log_set_file(FILE *f) { log_file = f; }
+void ps_log_set_debug(bool on) { log_debug = on; }
+void ps_log_set_forceflush(bool on) { log_flush = on; }
+void ps_log_set_atexit(void (*fn)(void)) { log_atexit = fn; }
+
+void ps_vlog(enum ps_level level, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	FILE *out;
+
+	if (level == PS_LOG_DEBUG && !log_debug)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+
+	pthread_mutex_lock(&log_lock);
+	if (log_hook) {
+		log_hook(level, msg, log_hook_arg);
+	} else {
+		out = log_file ? log_file : stderr;
+		fprintf(out, "pipescope: %s\n", msg);
+		if (log_flush || out != stderr)
+			fflush(out);
+	}
+	pthread_mutex_unlock(&log_lock);
+}
+
+void ps_log(enum ps_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ps_vlog(level, fmt, ap);
+	va_end(ap);
+}
+
+void ps_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (log_atexit)
+		log_atexit();
+	log_hook = NULL;
+	va_start(ap, fmt);
+	ps_vlog(PS_LOG_ERR, fmt, ap);
+	va_end(ap);
+	exit(PS_EXIT_FAIL);
+}
+
+void ps_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	log_hook = NULL;
+	va_start(ap, fmt);
+	ps_vlog(PS_LOG_ERR, fmt, ap);
+	va_end(ap);
+	exit(PS_EXIT_USAGE);
+}

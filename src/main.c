@@ -1,0 +1,52 @@
+/* main.c: pipescope's entry; parses the command line and runs one mode */
+#include "config.h"
+
+#include <locale.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "exitcodes.h"
+#include "log.h"
+#include "nls.h"
+
+void ps_nls_init(void)
+{
+	const char *dir = getenv("PIPESCOPE_LOCALEDIR");
+
+	setlocale(LC_ALL, "");
+	bindtextdomain(PACKAGE, dir && *dir ? dir : LOCALEDIR);
+	textdomain(PACKAGE);
+}
+
+int main(int argc, char **argv)
+{
+	struct ps_opts opts;
+	char err[512];
+	int rc = PS_EXIT_OK;
+
+	ps_nls_init();
+	ps_opts_init(&opts);
+	switch (ps_cli_parse(argc, argv, &opts, err, sizeof(err))) {
+	case PS_CLI_ERROR:
+		ps_opts_free(&opts);
+		ps_usage_error("%s", err);
+	case PS_CLI_HELP:
+		ps_cli_help(stdout);
+		goto out;
+	case PS_CLI_VERSION:
+		ps_cli_version(stdout);
+		goto out;
+	case PS_CLI_RUN:
+		break;
+	}
+
+	switch (opts.mode) {
+	default:
+		ps_err(_("this mode is not available in this build yet"));
+		rc = PS_EXIT_FAIL;
+		break;
+	}
+out:
+	ps_opts_free(&opts);
+	return rc;
+}

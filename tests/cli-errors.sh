@@ -1,0 +1,47 @@
+#!/bin/sh
+# cli-errors.sh: the real binary answers bad input with one line and exit 2,
+# and --help / --version work.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+expect_exit 0 "--version" -- "$PIPESCOPE" --version &&
+	case "$OUT" in "pipescope "[0-9]*) ;; *) fail "--version printed '$OUT'" ;; esac
+expect_exit 0 "--help" -- "$PIPESCOPE" --help &&
+	for w in "--bidir" "--no-tui" "--sysroot" "--iface" "probe" "check" "--max-tests"; do
+		echo "$OUT" | grep -q -- "$w" || fail "--help does not mention $w"
+	done
+
+# each: expected word in the message | arguments
+while IFS='|' read -r word args; do
+	[ -n "$word" ] || continue
+	# shellcheck disable=SC2086
+	expect_exit 2 "bad: $args" -- "$PIPESCOPE" $args || continue
+	lines=$(printf '%s\n' "$ERR" | wc -l)
+	[ "$lines" -eq 1 ] || fail "'$args' printed $lines lines on stderr: $ERR"
+	case "$ERR" in
+	"pipescope: "*"$word"*) ;;
+	*) fail "'$args': message '$ERR' does not name '$word'" ;;
+	esac
+	[ -z "$OUT" ] || fail "'$args' printed on stdout: $OUT"
+done <<'LIST'
+--bogus|--bogus
+-x|-x
+-P|-c 127.0.0.1 -P 0
+-P|-c 127.0.0.1 -P 100000
+-P|-c 127.0.0.1 -P
+-t|-c 127.0.0.1 -t -5
+-b|-c 127.0.0.1 -b 12X
+unknown unit|-c 127.0.0.1 -b 12X
+-n|-c 127.0.0.1 -n 3Z
+-w|-c 127.0.0.1 -w lots
+-c and -s|-c 127.0.0.1 -s
+-c and -s|-s -c 127.0.0.1
+-p|-s -p 70000
+-R|-c 127.0.0.1 -R --bidir
+--format|check --format pdf
+probe|probe -c 127.0.0.1
+unexpected argument|-c 127.0.0.1 stray
+LIST
+
+# nothing half-started: a bad option after a good server request does not listen
+expect_exit 2 "server with a bad option exits at once" -- timeout 5 "$PIPESCOPE" -s -p 5999 -P 3
+finish

@@ -1,0 +1,23 @@
+#!/bin/sh
+# docs.sh: --help, the man page and the README tell the same story: every
+# long option --help lists is in the man page, and the README's two commands
+# are the ones .ci/run and the build use.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+man="$top_srcdir/doc/pipescope.1"
+[ -f "$man" ] || { fail "no doc/pipescope.1"; finish; }
+opts=$("$PIPESCOPE" --help | grep -o -- '--[a-z0-9][a-z0-9-]*' | sort -u)
+for o in $opts; do
+	T_COUNT=$((T_COUNT + 1))
+	esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+	grep -q -- "$esc\|$o" "$man" || fail "man page does not document $o"
+done
+T_COUNT=$((T_COUNT + 1))
+if command -v man >/dev/null 2>&1; then
+	w=$(MANWIDTH=80 man -l "$man" 2>&1 >/dev/null | grep -v '^$' | head -3)
+	[ -z "$w" ] || fail "man page warnings: $w"
+fi
+T_COUNT=$((T_COUNT + 1))
+grep -q '^    \./bootstrap && make check$' "$top_srcdir/README.md" ||
+	fail "README does not give the test command './bootstrap && make check'"
+grep -q 'make.*check' "$top_srcdir/.ci/run" || fail ".ci/run does not run make check"
+finish
