@@ -1,0 +1,28 @@
+/* sysroot.h: every /proc and /sys path goes through here (--sysroot DIR) */
+#ifndef PS_SYSROOT_H
+#define PS_SYSROOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* set once at start-up; NULL or "" means the live machine */
+void ps_sysroot_set(const char *dir);
+const char *ps_sysroot_get(void);	/* "" when live */
+int ps_sysroot_is_live(void);
+
+/* "/proc/stat" -> "DIR/proc/stat"; returns buf, truncation gives "" */
+char *ps_path(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+FILE *ps_fopen(const char *path);	/* path as on the live machine */
+/*
+ * Read a whole small file (as on the live machine) into a NUL-terminated
+ * xmalloc'ed buffer; NULL with errno set when it cannot be read.
+ */
+char *ps_read_file(const char *path, size_t *len);
+/* first line of a sysfs attribute, without the newline: 0 or -errno */
+int ps_read_line(const char *path, char *buf, size_t len);
+/* the same, parsed as a number: 0 or -errno (-EINVAL when not a number) */
+int ps_read_long(const char *path, long *out);
+
+#endif
