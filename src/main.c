@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cmd-test.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
@@ -40,7 +41,18 @@ int main(int argc, char **argv)
 		break;
 	}
 
+	ps_log_set_debug(opts.debug);
+	ps_log_set_forceflush(opts.forceflush);
 	switch (opts.mode) {
+	case PS_MODE_CLIENT:
+		rc = ps_cmd_client(&opts);
+		break;
+	case PS_MODE_SERVER:
+		rc = ps_cmd_server(&opts);
+		break;
+	case PS_MODE_SELFTEST:
+		rc = ps_cmd_selftest(&opts);
+		break;
 	default:
 		ps_err(_("this mode is not available in this build yet"));
 		rc = PS_EXIT_FAIL;
