@@ -65,6 +65,18 @@ struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
 	s->buf = xmalloc(s->len);
 	fill_payload(s->buf, s->len, p->repeating_payload);
 	atomic_store(&s->cpu, -1);
+	/*
+	 * A UDP receiver gets a deep buffer unless -w says otherwise: the
+	 * default 208 KiB holds about 20 ms at 100 Mbit/s, and a scheduling
+	 * hiccup longer than that is counted as network loss. Root may go
+	 * past net.core.rmem_max (as iperf3 cannot); others get what it allows.
+	 */
+	if (s->udp && !sender && !p->window) {
+		int want = 8 * 1024 * 1024;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)))
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+	}
 	/* short socket timeouts let a blocked thread see the stop flags */
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
