@@ -412,6 +412,7 @@ static void *test_main(void *arg)
 	if (t->p.len == 0)
 		t->p.len = t->p.proto == PS_PROTO_UDP ? 1460 : PS_DEFAULT_TCP_LEN;
 	t->skip_rx_copy = t->p.skip_rx_copy;
+	t->gsro = t->p.proto == PS_PROTO_UDP && t->p.ps_ext && t->p.gsro;
 	if (enforce_caps(st)) {
 		send_error(t->ctrl_fd, 100, EPERM);
 		goto out;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,8 +63,25 @@ struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
 	s->file_fd = -1;
 	s->rx_cpu = -1;
 	s->len = p->len;
-	s->buf = xmalloc(s->len);
-	fill_payload(s->buf, s->len, p->repeating_payload);
+	s->gso_segs = 1;
+	if (s->udp && t->gsro) {
+		int on = 1, seg = (int)s->len;
+
+		/* many datagrams per system call; the kernel cuts them */
+		if (sender && s->len <= 16384 &&
+		    setsockopt(fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0) {
+			s->gso_segs = 63000 / s->len;
+			if (s->gso_segs > 64)
+				s->gso_segs = 64;
+			if (s->gso_segs < 1)
+				s->gso_segs = 1;
+		}
+		if (!sender)
+			setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof(on));
+	}
+	s->buf = xmalloc(s->udp && !sender ? 65536 : s->len * s->gso_segs);
+	fill_payload(s->buf, s->udp && !sender ? 65536 : s->len * s->gso_segs,
+		     p->repeating_payload);
 	atomic_store(&s->cpu, -1);
 	/*
 	 * A UDP receiver gets a deep buffer unless -w says otherwise: the
@@ -134,7 +152,7 @@ static bool reserve(struct ps_stream *s, size_t len)
 	return true;
 }
 
-static void udp_stamp(struct ps_stream *s, uint64_t seq)
+static void udp_stamp(struct ps_stream *s, char *pkt, uint64_t seq)
 {
 	struct timespec ts;
 	uint32_t sec, usec;
@@ -142,17 +160,17 @@ static void udp_stamp(struct ps_stream *s, uint64_t seq)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	sec = htonl((uint32_t)ts.tv_sec);
 	usec = htonl((uint32_t)(ts.tv_nsec / 1000));
-	memcpy(s->buf, &sec, 4);
-	memcpy(s->buf + 4, &usec, 4);
+	memcpy(pkt, &sec, 4);
+	memcpy(pkt + 4, &usec, 4);
 	if (s->t->p.udp64) {
 		uint32_t hi = htonl((uint32_t)(seq >> 32)), lo = htonl((uint32_t)seq);
 
-		memcpy(s->buf + 8, &hi, 4);
-		memcpy(s->buf + 12, &lo, 4);
+		memcpy(pkt + 8, &hi, 4);
+		memcpy(pkt + 12, &lo, 4);
 	} else {
 		uint32_t v = htonl((uint32_t)seq);
 
-		memcpy(s->buf + 8, &v, 4);
+		memcpy(pkt + 8, &v, 4);
 	}
 }
 
@@ -167,23 +185,29 @@ static int send_loop(struct ps_stream *s)
 	while (!atomic_load_explicit(&t->done, memory_order_relaxed)) {
 		ssize_t n;
 
-		if (!reserve(s, s->len))
+		size_t len = s->len * s->gso_segs;
+
+		if (!reserve(s, len))
 			break;
-		if (s->udp)
-			udp_stamp(s, ++seq);
+		if (s->udp) {
+			for (unsigned k = 0; k < s->gso_segs; k++)
+				udp_stamp(s, s->buf + k * s->len, ++seq);
+		}
 		if (use_sendfile) {
 			off_t off = 0;
 
-			n = sendfile(s->fd, s->file_fd, &off, s->len);
+			n = sendfile(s->fd, s->file_fd, &off, len);
 		} else {
-			n = send(s->fd, s->buf, s->len, flags);
+			n = send(s->fd, s->buf, len, flags);
 		}
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			/* UDP: a full socket buffer or an ICMP error is loss */
-			if (s->udp && (errno == ENOBUFS || errno == ECONNREFUSED))
+			if (s->udp && (errno == ENOBUFS || errno == ECONNREFUSED)) {
+				seq -= s->gso_segs;	/* not sent: not lost */
 				continue;
+			}
 			return errno;
 		}
 		mine += (uint64_t)n;
@@ -198,7 +222,7 @@ static int send_loop(struct ps_stream *s)
 }
 
 /* RFC 1889 jitter and iperf3's loss / out-of-order accounting */
-static void udp_account(struct ps_stream *s, size_t n)
+static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
 {
 	uint32_t sec, usec;
 	uint64_t seq;
@@ -207,18 +231,18 @@ static void udp_account(struct ps_stream *s, size_t n)
 
 	if (n < (s->t->p.udp64 ? 16u : 12u))
 		return;
-	memcpy(&sec, s->buf, 4);
-	memcpy(&usec, s->buf + 4, 4);
+	memcpy(&sec, pkt, 4);
+	memcpy(&usec, pkt + 4, 4);
 	if (s->t->p.udp64) {
 		uint32_t hi, lo;
 
-		memcpy(&hi, s->buf + 8, 4);
-		memcpy(&lo, s->buf + 12, 4);
+		memcpy(&hi, pkt + 8, 4);
+		memcpy(&lo, pkt + 12, 4);
 		seq = ((uint64_t)ntohl(hi) << 32) | ntohl(lo);
 	} else {
 		uint32_t v;
 
-		memcpy(&v, s->buf + 8, 4);
+		memcpy(&v, pkt + 8, 4);
 		seq = ntohl(v);
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -246,6 +270,28 @@ static void udp_account(struct ps_stream *s, size_t n)
 	atomic_fetch_add_explicit(&s->packets, 1, memory_order_relaxed);
 }
 
+static ssize_t udp_recv(struct ps_stream *s, size_t *seg)
+{
+	char ctrl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = s->buf, .iov_len = 65536 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctrl, .msg_controllen = sizeof(ctrl) };
+	ssize_t n = recvmsg(s->fd, &mh, 0);
+	struct cmsghdr *c;
+
+	if (n <= 0)
+		return n;
+	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+			int v;
+
+			memcpy(&v, CMSG_DATA(c), sizeof(v));
+			*seg = (size_t)v;
+		}
+	}
+	return n;
+}
+
 static int recv_loop(struct ps_stream *s)
 {
 	struct ps_test *t = s->t;
@@ -253,7 +299,13 @@ static int recv_loop(struct ps_stream *s)
 	uint64_t mine = 0;
 
 	while (!atomic_load_explicit(&t->rx_done, memory_order_relaxed)) {
-		ssize_t n = recv(s->fd, flags & MSG_TRUNC ? NULL : s->buf,
+		size_t seg = 0;
+		ssize_t n;
+
+		if (s->udp)
+			n = udp_recv(s, &seg);
+		else
+			n = recv(s->fd, flags & MSG_TRUNC ? NULL : s->buf,
 				 s->len, flags);
 
 		if (n < 0) {
@@ -281,8 +333,14 @@ static int recv_loop(struct ps_stream *s)
 			ps_warn(_("stopped writing the received file: %s"),
 				strerror(e));
 		}
-		if (s->udp)
-			udp_account(s, (size_t)n);
+		if (s->udp) {
+			/* a GRO buffer holds several datagrams of seg bytes */
+			if (!seg || seg > (size_t)n)
+				seg = (size_t)n;
+			for (size_t off = 0; off < (size_t)n; off += seg)
+				udp_account(s, s->buf + off,
+					    (size_t)n - off < seg ? (size_t)n - off : seg);
+		}
 	}
 	return 0;
 }

@@ -23,6 +23,7 @@ struct ps_stream {
 	char *buf;
 	size_t len;
 	int file_fd;		/* -F, or the -Z sendfile source; -1 */
+	unsigned gso_segs;	/* UDP datagrams per send (1 = no GSO) */
 
 	/* written by the stream thread, read by the control thread */
 	atomic_uint_fast64_t bytes;
@@ -67,6 +68,7 @@ struct ps_test {
 	double interval;
 	char format;
 	bool skip_rx_copy;
+	bool gsro;		/* UDP_SEGMENT on senders, UDP_GRO on receivers */
 	const struct ps_opts *o;
 
 	atomic_bool done;	/* senders stop */
