@@ -312,8 +312,8 @@ static int walk_reply(const void *buf, size_t len, struct walk *w)
 
 			if (plen < sizeof(*e))
 				return -EBADMSG;
-			if (e->error == 0)
-				return 0;
+			if (e->error == 0)	/* the ACK: was there a reply? */
+				return w->n_data ? 0 : -EBADMSG;
 			if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
 			    e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
 				off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
@@ -323,7 +323,7 @@ static int walk_reply(const void *buf, size_t len, struct walk *w)
 			return e->error < 0 ? e->error : -e->error;
 		}
 		if (nlh->nlmsg_type == NLMSG_DONE)
-			return 0;
+			return w->n_data ? 0 : -EBADMSG;
 		if (nlh->nlmsg_type >= NLMSG_MIN_TYPE &&
 		    mnl_nlmsg_get_payload_len(nlh) >= GENL_HDRLEN) {
 			const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
@@ -1058,11 +1058,17 @@ ps_ethtool_feature(const struct ps_ethtool_info *info, const char *name)
 static bool drv_stat_wanted(const char *name)
 {
 	static const char *const words[] = {
-		"drop", "miss", "discard", "no_buf", "nobuf", "fifo", "err",
+		"drop", "miss", "discard", "no_buf", "nobuf", "fifo", "error",
 	};
+	const char *p;
 
 	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
 		if (strcasestr(name, words[k]))
+			return true;
+	/* "rx_wqe_err", "err_frames": the short form, as a whole word */
+	for (p = name; (p = strcasestr(p, "err")); p += 3)
+		if ((p == name || p[-1] == '_' || p[-1] == '.') &&
+		    (p[3] == '\0' || p[3] == '_'))
 			return true;
 	return false;
 }
