@@ -484,8 +484,10 @@ int ps_link_sample(const char *ifname, struct ps_link_info *out)
 		set_status(&out->counters.status, out->counters.reason,
 			   PS_ST_ERROR, out->reason);
 	}
-	if (out->status == PS_ST_OK)
+	if (out->status == PS_ST_OK) {
+		out->physical = is_physical(out->ifname);
 		sample_lower(out);
+	}
 	pthread_mutex_unlock(&ctx.lock);
 	if (out->status == PS_ST_ABSENT)
 		goto out_absent;
@@ -712,6 +714,8 @@ struct json_object *ps_link_to_json(const struct ps_link_info *i)
 				       json_object_new_boolean(i->admin_up));
 		json_object_object_add(root, "carrier",
 				       json_object_new_boolean(i->carrier));
+		json_object_object_add(root, "physical",
+				       json_object_new_boolean(i->physical));
 		json_object_object_add(root, "qdisc",
 				       json_object_new_string(i->qdisc));
 	}
@@ -869,6 +873,8 @@ int ps_link_from_json(struct json_object *obj, struct ps_link_info *i)
 	i->admin_up = o && json_object_get_boolean(o);
 	o = g_obj(obj, "carrier");
 	i->carrier = o && json_object_get_boolean(o);
+	o = g_obj(obj, "physical");
+	i->physical = o && json_object_get_boolean(o);
 	i->mtu = g_int(obj, "mtu");
 	i->txqlen = g_int(obj, "txqlen");
 	i->num_rx_queues = g_int(obj, "num_rx_queues");
@@ -985,6 +991,9 @@ void ps_link_print(FILE *out, const struct ps_link_info *i)
 		ps_link_chain_text(i, chain, sizeof(chain),
 				   codeset_utf8());
 		fprintf(out, "  %-22s %s\n", _("device chain:"), chain);
+		if (i->physical)
+			fprintf(out, "  %-22s %s\n", _("physical NIC:"),
+				i->ifname);
 		for (unsigned k = 0; k < i->lower.n; k++)
 			if (i->lower.v[k].physical)
 				fprintf(out, "  %-22s %s\n", _("physical NIC:"),

@@ -52,6 +52,7 @@ struct ps_link_info {
 	char operstate[16];	/* "up", "down", "unknown", ... */
 	bool admin_up;		/* IFF_UP */
 	bool carrier;		/* IFF_LOWER_UP */
+	bool physical;		/* a NIC itself (/sys/class/net/IF/device) */
 	char qdisc[32];
 	int64_t mtu, txqlen;
 	int64_t num_rx_queues, num_tx_queues;
