@@ -255,6 +255,13 @@ static int ctx_open(void)
 		return -EPROTO;
 	}
 	nl_socket_enable_msg_peek(ctx.sk);
+	/*
+	 * Every request here is a single GET answered by one message (or a
+	 * dump ending in DONE): no ACK to leave behind for the next request,
+	 * and our own raw GETLINK keeps libnl's sequence counter unaware.
+	 */
+	nl_socket_disable_auto_ack(ctx.sk);
+	nl_socket_disable_seq_check(ctx.sk);
 	return 0;
 }
 
@@ -297,8 +304,6 @@ static int getlink_raw(const char *ifname, unsigned char **out, int *outlen)
 		return -ENOMEM;
 	nl_complete_msg(ctx.sk, msg);
 	seq = nlmsg_hdr(msg)->nlmsg_seq;
-	/* no ACK wanted: the reply (or the error) is one message */
-	nlmsg_hdr(msg)->nlmsg_flags &= ~NLM_F_ACK;
 	err = nl_send(ctx.sk, msg);
 	nlmsg_free(msg);
 	if (err < 0)
