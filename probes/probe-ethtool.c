@@ -29,6 +29,7 @@
 #include "log.h"
 #include "nls.h"
 #include "probe-ethtool.h"
+#include "sysroot.h"
 #include "xmalloc.h"
 
 /*
@@ -46,13 +47,11 @@
 #define ETHTOOL_A_RSS_HFUNC 3
 #define ETHTOOL_A_RSS_INDIR 4
 #define ETHTOOL_A_RSS_HKEY 5
-#define ETHTOOL_A_RSS_MAX 7
 #endif
 #ifndef ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT
 #define ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
 #endif
 #endif
-#define PS_LINKSTATE_MAX 8
 #define PS_ATTR_MAX 32	/* big enough for every table parsed here */
 
 static const char *const group_names[PS_ETHG_COUNT] = {
@@ -1110,7 +1109,6 @@ static struct {
 	struct ps_ethtool_strsets ss;
 	char *record;
 	char *rxbuf;
-	int err;		/* why the family cannot be used */
 } ctx = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 #define RXBUF_SIZE 65536
@@ -1182,11 +1180,15 @@ static int transact(struct nlmsghdr *req, char **out, size_t *outlen)
 	return 0;
 }
 
+/* buf: MNL_SOCKET_BUFFER_SIZE bytes, zeroed so no padding leaks out */
 static struct nlmsghdr *genl_req(char *buf, uint16_t type, uint8_t cmd,
 				 uint8_t version)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh;
 	struct genlmsghdr *gh;
+
+	memset(buf, 0, MNL_SOCKET_BUFFER_SIZE);
+	nlh = mnl_nlmsg_put_header(buf);
 
 	nlh->nlmsg_type = type;
 	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
@@ -1494,6 +1496,14 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		snprintf(msg, sizeof(msg), _("no valid interface name given"));
 		set_status(&out->status, out->reason, PS_ST_ABSENT, msg);
 		all_groups(out, PS_ST_ABSENT, msg);
+		return 0;
+	}
+	if (!ps_sysroot_is_live()) {
+		snprintf(msg, sizeof(msg),
+			 _("netlink answers are not part of a --sysroot "
+			   "recording"));
+		set_status(&out->status, out->reason, PS_ST_NOT_RECORDED, msg);
+		all_groups(out, PS_ST_NOT_RECORDED, msg);
 		return 0;
 	}
 	out->ifindex = (int)if_nametoindex(ifname);

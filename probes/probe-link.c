@@ -369,10 +369,20 @@ static void add_lower(struct ps_link_info *info, const char *name, int depth)
 	}
 }
 
-/* the lower_* links of a device in sysfs: bond slaves, bridge ports, ... */
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * The lower_* links of a device in sysfs: bond slaves, bridge ports, the
+ * device under a vlan or macvlan. Sorted, so the chain reads the same on
+ * every run.
+ */
 static int sysfs_lowers(struct ps_link_info *info, const char *name, int depth)
 {
 	char path[512];
+	char names[MAX_LOWER][IF_NAMESIZE];
 	struct dirent *de;
 	DIR *d;
 	int found = 0;
@@ -380,13 +390,15 @@ static int sysfs_lowers(struct ps_link_info *info, const char *name, int depth)
 	d = opendir(ps_path(path, sizeof(path), "/sys/class/net/%s", name));
 	if (!d)
 		return -errno;
-	while ((de = readdir(d))) {
+	while ((de = readdir(d)) && found < MAX_LOWER) {
 		if (strncmp(de->d_name, "lower_", 6) || !de->d_name[6])
 			continue;
-		add_lower(info, de->d_name + 6, depth);
-		found++;
+		snprintf(names[found++], IF_NAMESIZE, "%s", de->d_name + 6);
 	}
 	closedir(d);
+	qsort(names, (size_t)found, IF_NAMESIZE, name_cmp);
+	for (int k = 0; k < found; k++)
+		add_lower(info, names[k], depth);
 	return found;
 }
 
@@ -422,6 +434,16 @@ static void sample_lower(struct ps_link_info *info)
 	int ret;
 
 	ret = sysfs_lowers(info, info->ifname, 1);
+	if (ret == -ENOENT && !ps_sysroot_is_live()) {
+		char msg[PS_LINK_REASON];
+
+		snprintf(msg, sizeof(msg),
+			 _("/sys/class/net/%s is not in the recording"),
+			 info->ifname);
+		set_status(&info->lower.status, info->lower.reason,
+			   PS_ST_NOT_RECORDED, msg);
+		return;
+	}
 	if (ret == 0 && ps_sysroot_is_live())
 		iflink_lower(info, info->ifname, 1);
 	if (ret < 0 && ret != -ENOENT) {
@@ -463,6 +485,19 @@ int ps_link_sample(const char *ifname, struct ps_link_info *out)
 		set_status(&out->status, out->reason, PS_ST_ABSENT,
 			   _("no valid interface name given"));
 		goto out_absent;
+	}
+	if (!ps_sysroot_is_live()) {
+		/* netlink cannot be recorded in a tree; the chain can */
+		set_status(&out->status, out->reason, PS_ST_NOT_RECORDED,
+			   _("netlink answers are not part of a --sysroot "
+			     "recording"));
+		set_status(&out->counters.status, out->counters.reason,
+			   PS_ST_NOT_RECORDED, out->reason);
+		pthread_mutex_lock(&ctx.lock);
+		out->physical = is_physical(out->ifname);
+		sample_lower(out);
+		pthread_mutex_unlock(&ctx.lock);
+		return 0;
 	}
 	pthread_mutex_lock(&ctx.lock);
 	ret = ctx_open();
@@ -976,6 +1011,12 @@ void ps_link_print(FILE *out, const struct ps_link_info *i)
 		if (i->reason[0])
 			fprintf(out, ": %s", i->reason);
 		fputc('\n', out);
+		/* a --sysroot tree still has the chain */
+		if (i->lower.status == PS_ST_OK) {
+			ps_link_chain_text(i, chain, sizeof(chain),
+					   codeset_utf8());
+			fprintf(out, "  %-22s %s\n", _("device chain:"), chain);
+		}
 		return;
 	}
 	fprintf(out, "  %-22s %s%s%s\n", _("state:"), i->operstate,

@@ -13,9 +13,13 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/netlink.h>
 
+#include "probe-ethtool.h"
 #include "probe-link.h"
+#include "sysroot.h"
 
 #ifndef PS_TOP_SRCDIR
 #define PS_TOP_SRCDIR "."
@@ -228,6 +232,70 @@ static void test_print(void **state)
 	ps_link_free(&a);
 }
 
+static void mkdirs(const char *root, const char *rel)
+{
+	char path[1024], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+/* a recorded tree: vlan100 on bond0 on eth0 + eth1 (a loop back, too) */
+static void test_sysroot_chain(void **state)
+{
+	char root[] = "/tmp/ps-test-link-XXXXXX";
+	struct ps_link_info a;
+	struct ps_ethtool_info e;
+	char buf[128], cmd[256];
+
+	assert_non_null(mkdtemp(root));
+	mkdirs(root, "sys/class/net/vlan100/lower_bond0");
+	mkdirs(root, "sys/class/net/bond0/lower_eth0");
+	mkdirs(root, "sys/class/net/bond0/lower_eth1");
+	mkdirs(root, "sys/class/net/eth0/device");
+	mkdirs(root, "sys/class/net/eth1/device");
+	mkdirs(root, "sys/class/net/eth1/lower_bond0");	/* a cycle */
+	ps_sysroot_set(root);
+
+	assert_int_equal(ps_link_sample("vlan100", &a), 0);
+	assert_int_equal(a.status, PS_ST_NOT_RECORDED);
+	assert_int_equal(a.counters.status, PS_ST_NOT_RECORDED);
+	assert_int_equal(a.lower.status, PS_ST_OK);
+	assert_false(a.physical);
+	assert_int_equal(a.lower.n, 3);
+	ps_link_chain_text(&a, buf, sizeof(buf), false);
+	assert_string_equal(buf, "vlan100 -> bond0 -> eth0, eth1");
+	assert_false(a.lower.v[0].physical);
+	assert_true(a.lower.v[1].physical);
+	assert_int_equal(a.lower.v[2].depth, 2);
+	ps_link_free(&a);
+
+	assert_int_equal(ps_link_sample("eth0", &a), 0);
+	assert_true(a.physical);
+	assert_int_equal(a.lower.n, 0);
+	ps_link_free(&a);
+
+	assert_int_equal(ps_link_sample("wlan7", &a), 0);
+	assert_int_equal(a.lower.status, PS_ST_NOT_RECORDED);
+	assert_non_null(strstr(a.lower.reason, "wlan7"));
+	ps_link_free(&a);
+
+	/* the ethtool probe has nothing to read in a tree */
+	assert_int_equal(ps_ethtool_sample("eth0", &e), 0);
+	assert_int_equal(e.status, PS_ST_NOT_RECORDED);
+	assert_int_equal(e.features.status, PS_ST_NOT_RECORDED);
+	ps_ethtool_free(&e);
+
+	ps_sysroot_set(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_sysroot_chain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
