@@ -52,8 +52,9 @@
 #define ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
 #endif
 #endif
-#define PS_ATTR_MAX 32	/* big enough for every table parsed here */
+#define PS_ATTR_MAX 32 /* big enough for every table parsed here */
 
+/* clang-format off */
 static const char *const group_names[PS_ETHG_COUNT] = {
 	[PS_ETHG_LINKSTATE] = "link_state",
 	[PS_ETHG_LINKMODES] = "link_modes",
@@ -65,47 +66,50 @@ static const char *const group_names[PS_ETHG_COUNT] = {
 	[PS_ETHG_RSS] = "rss",
 	[PS_ETHG_STATS] = "std_stats",
 };
+/* clang-format on */
 
 /* request, reply command and header attribute of each group */
 static const struct {
 	uint8_t cmd, reply;
 	uint16_t hdr;
 	uint32_t flags;
-	const char *msg;	/* for "this kernel has no ..." */
+	const char *msg; /* for "this kernel has no ..." */
 } requests[PS_ETHG_COUNT] = {
 	[PS_ETHG_LINKSTATE] = { ETHTOOL_MSG_LINKSTATE_GET,
-		ETHTOOL_MSG_LINKSTATE_GET_REPLY, ETHTOOL_A_LINKSTATE_HEADER,
-		0, "LINKSTATE_GET" },
+				ETHTOOL_MSG_LINKSTATE_GET_REPLY,
+				ETHTOOL_A_LINKSTATE_HEADER, 0,
+				"LINKSTATE_GET" },
 	[PS_ETHG_LINKMODES] = { ETHTOOL_MSG_LINKMODES_GET,
-		ETHTOOL_MSG_LINKMODES_GET_REPLY, ETHTOOL_A_LINKMODES_HEADER,
-		0, "LINKMODES_GET" },
+				ETHTOOL_MSG_LINKMODES_GET_REPLY,
+				ETHTOOL_A_LINKMODES_HEADER, 0,
+				"LINKMODES_GET" },
 	[PS_ETHG_FEATURES] = { ETHTOOL_MSG_FEATURES_GET,
-		ETHTOOL_MSG_FEATURES_GET_REPLY, ETHTOOL_A_FEATURES_HEADER,
-		0, "FEATURES_GET" },
+			       ETHTOOL_MSG_FEATURES_GET_REPLY,
+			       ETHTOOL_A_FEATURES_HEADER, 0, "FEATURES_GET" },
 	[PS_ETHG_CHANNELS] = { ETHTOOL_MSG_CHANNELS_GET,
-		ETHTOOL_MSG_CHANNELS_GET_REPLY, ETHTOOL_A_CHANNELS_HEADER,
-		0, "CHANNELS_GET" },
-	[PS_ETHG_RINGS] = { ETHTOOL_MSG_RINGS_GET,
-		ETHTOOL_MSG_RINGS_GET_REPLY, ETHTOOL_A_RINGS_HEADER,
-		0, "RINGS_GET" },
+			       ETHTOOL_MSG_CHANNELS_GET_REPLY,
+			       ETHTOOL_A_CHANNELS_HEADER, 0, "CHANNELS_GET" },
+	[PS_ETHG_RINGS] = { ETHTOOL_MSG_RINGS_GET, ETHTOOL_MSG_RINGS_GET_REPLY,
+			    ETHTOOL_A_RINGS_HEADER, 0, "RINGS_GET" },
 	[PS_ETHG_COALESCE] = { ETHTOOL_MSG_COALESCE_GET,
-		ETHTOOL_MSG_COALESCE_GET_REPLY, ETHTOOL_A_COALESCE_HEADER,
-		0, "COALESCE_GET" },
-	[PS_ETHG_PAUSE] = { ETHTOOL_MSG_PAUSE_GET,
-		ETHTOOL_MSG_PAUSE_GET_REPLY, ETHTOOL_A_PAUSE_HEADER,
-		ETHTOOL_FLAG_STATS, "PAUSE_GET" },
-	[PS_ETHG_RSS] = { ETHTOOL_MSG_RSS_GET,
-		ETHTOOL_MSG_RSS_GET_REPLY, ETHTOOL_A_RSS_HEADER,
-		0, "RSS_GET" },
-	[PS_ETHG_STATS] = { ETHTOOL_MSG_STATS_GET,
-		ETHTOOL_MSG_STATS_GET_REPLY, ETHTOOL_A_STATS_HEADER,
-		0, "STATS_GET" },
+			       ETHTOOL_MSG_COALESCE_GET_REPLY,
+			       ETHTOOL_A_COALESCE_HEADER, 0, "COALESCE_GET" },
+	[PS_ETHG_PAUSE] = { ETHTOOL_MSG_PAUSE_GET, ETHTOOL_MSG_PAUSE_GET_REPLY,
+			    ETHTOOL_A_PAUSE_HEADER, ETHTOOL_FLAG_STATS,
+			    "PAUSE_GET" },
+	[PS_ETHG_RSS] = { ETHTOOL_MSG_RSS_GET, ETHTOOL_MSG_RSS_GET_REPLY,
+			  ETHTOOL_A_RSS_HEADER, 0, "RSS_GET" },
+	[PS_ETHG_STATS] = { ETHTOOL_MSG_STATS_GET, ETHTOOL_MSG_STATS_GET_REPLY,
+			    ETHTOOL_A_STATS_HEADER, 0, "STATS_GET" },
 };
 
-/* the global string sets asked for once (all exist since kernel 5.13) */
+/*
+ * The global string sets asked for once (all exist since kernel 5.13; the
+ * first three since 5.6, asked alone when the kernel refuses the list)
+ */
 static const unsigned wanted_sets[] = {
-	ETH_SS_FEATURES, ETH_SS_RSS_HASH_FUNCS, ETH_SS_LINK_MODES,
-	ETH_SS_STATS_STD, ETH_SS_STATS_ETH_PHY, ETH_SS_STATS_ETH_MAC,
+	ETH_SS_FEATURES,       ETH_SS_RSS_HASH_FUNCS, ETH_SS_LINK_MODES,
+	ETH_SS_STATS_STD,      ETH_SS_STATS_ETH_PHY,  ETH_SS_STATS_ETH_MAC,
 	ETH_SS_STATS_ETH_CTRL, ETH_SS_STATS_RMON,
 };
 
@@ -267,11 +271,11 @@ void ps_ethtool_free(struct ps_ethtool_info *info)
 /* ---- reply walk: messages, errors and extack --------------------------- */
 
 struct walk {
-	uint8_t want_cmd;	/* genl reply command to hand to cb */
+	uint8_t want_cmd; /* genl reply command to hand to cb */
 	int (*cb)(const struct nlmsghdr *nlh, void *data);
 	void *data;
-	char ext[PS_ETH_REASON];	/* the kernel's extack message */
-	int n_data;		/* data messages seen */
+	char ext[PS_ETH_REASON]; /* the kernel's extack message */
+	int n_data;		 /* data messages seen */
 };
 
 static int extack_cb(const struct nlattr *a, void *data)
@@ -311,21 +315,24 @@ static int walk_reply(const void *buf, size_t len, struct walk *w)
 
 			if (plen < sizeof(*e))
 				return -EBADMSG;
-			if (e->error == 0)	/* the ACK: was there a reply? */
+			if (e->error == 0) /* the ACK: was there a reply? */
 				return w->n_data ? 0 : -EBADMSG;
 			if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
 			    e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
-				off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+				off += e->msg.nlmsg_len -
+				       sizeof(struct nlmsghdr);
 			if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && off < plen)
 				mnl_attr_parse_payload((const char *)e + off,
-						       plen - off, extack_cb, w);
+						       plen - off, extack_cb,
+						       w);
 			return e->error < 0 ? e->error : -e->error;
 		}
 		if (nlh->nlmsg_type == NLMSG_DONE)
 			return w->n_data ? 0 : -EBADMSG;
 		if (nlh->nlmsg_type >= NLMSG_MIN_TYPE &&
 		    mnl_nlmsg_get_payload_len(nlh) >= GENL_HDRLEN) {
-			const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+			const struct genlmsghdr *gh =
+				mnl_nlmsg_get_payload(nlh);
 
 			if (gh->cmd == w->want_cmd) {
 				int ret = w->cb(nlh, w->data);
@@ -338,7 +345,7 @@ static int walk_reply(const void *buf, size_t len, struct walk *w)
 		nlh = mnl_nlmsg_next(nlh, &rem);
 	}
 	if (rem != 0)
-		return -EBADMSG;	/* a truncated message */
+		return -EBADMSG; /* a truncated message */
 	return w->n_data ? 0 : -EBADMSG;
 }
 
@@ -405,9 +412,9 @@ static int64_t a_u64(const struct nlattr *a)
 /* ---- bitsets ------------------------------------------------------------ */
 
 struct bitset {
-	unsigned size;		/* bits */
+	unsigned size; /* bits */
 	uint32_t *value;
-	uint32_t *mask;		/* NULL with NOMASK */
+	uint32_t *mask; /* NULL with NOMASK */
 };
 
 static bool bit_test(const uint32_t *words, unsigned size, unsigned i)
@@ -460,7 +467,8 @@ static int bitset_parse(const struct nlattr *nest, struct bitset *bs)
 	bs->size = (unsigned)size;
 	nomask = t.tb[ETHTOOL_A_BITSET_NOMASK] != NULL;
 	if (!t.tb[ETHTOOL_A_BITSET_BITS]) {
-		bs->value = bitset_words(t.tb[ETHTOOL_A_BITSET_VALUE], bs->size);
+		bs->value =
+			bitset_words(t.tb[ETHTOOL_A_BITSET_VALUE], bs->size);
 		if (!nomask)
 			bs->mask = bitset_words(t.tb[ETHTOOL_A_BITSET_MASK],
 						bs->size);
@@ -472,7 +480,8 @@ static int bitset_parse(const struct nlattr *nest, struct bitset *bs)
 		bs->mask = bitset_words(NULL, bs->size);
 	const struct nlattr *bit;
 
-	mnl_attr_for_each_nested(bit, t.tb[ETHTOOL_A_BITSET_BITS]) {
+	mnl_attr_for_each_nested(bit, t.tb[ETHTOOL_A_BITSET_BITS])
+	{
 		struct table b;
 		int64_t idx;
 
@@ -527,7 +536,8 @@ static int strset_msg(const struct nlmsghdr *nlh, void *data)
 	table_msg(nlh, &t);
 	if (!t.tb[ETHTOOL_A_STRSET_STRINGSETS])
 		return 0;
-	mnl_attr_for_each_nested(set, t.tb[ETHTOOL_A_STRSET_STRINGSETS]) {
+	mnl_attr_for_each_nested(set, t.tb[ETHTOOL_A_STRSET_STRINGSETS])
+	{
 		struct ps_ethtool_strset *s;
 		const struct nlattr *str;
 		struct table st;
@@ -547,7 +557,9 @@ static int strset_msg(const struct nlmsghdr *nlh, void *data)
 		s->str = xcalloc(count ? (size_t)count : 1, PS_ETH_STRLEN);
 		if (!st.tb[ETHTOOL_A_STRINGSET_STRINGS])
 			continue;
-		mnl_attr_for_each_nested(str, st.tb[ETHTOOL_A_STRINGSET_STRINGS]) {
+		mnl_attr_for_each_nested(str,
+					 st.tb[ETHTOOL_A_STRINGSET_STRINGS])
+		{
 			struct table sv;
 			int64_t idx;
 
@@ -561,7 +573,8 @@ static int strset_msg(const struct nlmsghdr *nlh, void *data)
 					      MNL_TYPE_NUL_STRING) < 0)
 				continue;
 			snprintf(s->str[idx], PS_ETH_STRLEN, "%s",
-				 mnl_attr_get_str(sv.tb[ETHTOOL_A_STRING_VALUE]));
+				 mnl_attr_get_str(
+					 sv.tb[ETHTOOL_A_STRING_VALUE]));
 		}
 	}
 	return 0;
@@ -571,7 +584,8 @@ int ps_ethtool_parse_strsets(const void *buf, size_t len,
 			     struct ps_ethtool_strsets *ss)
 {
 	struct walk w = { .want_cmd = ETHTOOL_MSG_STRSET_GET_REPLY,
-			  .cb = strset_msg, .data = ss };
+			  .cb = strset_msg,
+			  .data = ss };
 
 	memset(ss, 0, sizeof(*ss));
 	return walk_reply(buf, len, &w);
@@ -686,8 +700,8 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 	i->features.n = 0;
 	for (unsigned b = 0; b < n; b++) {
 		struct ps_eth_feature *f = &i->features.v[i->features.n];
-		const char *name = ps_ethtool_strset_get(c->ss, ETH_SS_FEATURES,
-							 b);
+		const char *name =
+			ps_ethtool_strset_get(c->ss, ETH_SS_FEATURES, b);
 		bool known = hw.mask ? bit_test(hw.mask, hw.size, b) : true;
 
 		/* bits the kernel leaves unnamed are not features */
@@ -721,8 +735,7 @@ static int parse_channels(const struct nlmsghdr *nlh, void *data)
 	i->channels.rx_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_RX_MAX]);
 	i->channels.tx_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_TX_MAX]);
 	i->channels.other_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_MAX]);
-	i->channels.combined_max =
-		a_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_MAX]);
+	i->channels.combined_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_MAX]);
 	i->channels.rx = a_u32(t.tb[ETHTOOL_A_CHANNELS_RX_COUNT]);
 	i->channels.tx = a_u32(t.tb[ETHTOOL_A_CHANNELS_TX_COUNT]);
 	i->channels.other = a_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_COUNT]);
@@ -792,15 +805,15 @@ static int parse_rss(const struct nlmsghdr *nlh, void *data)
 	hf = a_u32(t.tb[ETHTOOL_A_RSS_HFUNC]);
 	if (hf > 0) {
 		unsigned b = (unsigned)__builtin_ctzll((unsigned long long)hf);
-		const char *name = ps_ethtool_strset_get(c->ss,
-							 ETH_SS_RSS_HASH_FUNCS,
-							 b);
+		const char *name =
+			ps_ethtool_strset_get(c->ss, ETH_SS_RSS_HASH_FUNCS, b);
 
 		if (name)
-			snprintf(i->rss.hfunc, sizeof(i->rss.hfunc), "%s", name);
+			snprintf(i->rss.hfunc, sizeof(i->rss.hfunc), "%s",
+				 name);
 		else
-			snprintf(i->rss.hfunc, sizeof(i->rss.hfunc),
-				 "hfunc-%u", b);
+			snprintf(i->rss.hfunc, sizeof(i->rss.hfunc), "hfunc-%u",
+				 b);
 	}
 	/* the table is u32 entries, as ethtool's netlink/rss.c reads it */
 	a = t.tb[ETHTOOL_A_RSS_INDIR];
@@ -837,7 +850,8 @@ static int parse_stats(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *grp;
 
 	clear_group(i, PS_ETHG_STATS);
-	mnl_attr_for_each(grp, nlh, GENL_HDRLEN) {
+	mnl_attr_for_each(grp, nlh, GENL_HDRLEN)
+	{
 		const struct nlattr *st;
 		const char *gname;
 		char gbuf[16];
@@ -857,7 +871,8 @@ static int parse_stats(const struct nlmsghdr *nlh, void *data)
 			snprintf(gbuf, sizeof(gbuf), "group-%u", (unsigned)id);
 			gname = gbuf;
 		}
-		mnl_attr_for_each_nested(st, grp) {
+		mnl_attr_for_each_nested(st, grp)
+		{
 			const struct nlattr *v;
 			const char *name;
 			char nbuf[PS_ETH_STRLEN];
@@ -867,7 +882,8 @@ static int parse_stats(const struct nlmsghdr *nlh, void *data)
 			/* one u64 whose attribute type is the stat's index */
 			v = mnl_attr_get_payload(st);
 			if (mnl_attr_get_payload_len(st) < sizeof(*v) ||
-			    !mnl_attr_ok(v, (int)mnl_attr_get_payload_len(st)) ||
+			    !mnl_attr_ok(v,
+					 (int)mnl_attr_get_payload_len(st)) ||
 			    mnl_attr_get_payload_len(v) < sizeof(uint64_t))
 				continue;
 			name = ps_ethtool_strset_get(c->ss, (unsigned)ssid,
@@ -893,8 +909,8 @@ static void group_error(enum ps_status *st, char *reason, int err,
 	switch (-err) {
 	case EOPNOTSUPP:
 		*st = PS_ST_UNSUPPORTED;
-		snprintf(base, sizeof(base),
-			 _("the driver does not report %s"), what);
+		snprintf(base, sizeof(base), _("the driver does not report %s"),
+			 what);
 		break;
 	case ENODEV:
 		*st = PS_ST_ABSENT;
@@ -904,7 +920,8 @@ static void group_error(enum ps_status *st, char *reason, int err,
 	case EACCES:
 		*st = PS_ST_NEEDS_ROOT;
 		snprintf(base, sizeof(base),
-			 _("reading %s needs CAP_NET_ADMIN (run as root)"), what);
+			 _("reading %s needs CAP_NET_ADMIN (run as root)"),
+			 what);
 		break;
 	case EBADMSG:
 		*st = PS_ST_ERROR;
@@ -918,7 +935,8 @@ static void group_error(enum ps_status *st, char *reason, int err,
 		break;
 	}
 	if (ext && *ext)
-		snprintf(reason, PS_ETH_REASON, _("%s (kernel: %s)"), base, ext);
+		snprintf(reason, PS_ETH_REASON, _("%s (kernel: %s)"), base,
+			 ext);
 	else
 		snprintf(reason, PS_ETH_REASON, "%s", base);
 }
@@ -945,7 +963,7 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
 		     struct ps_ethtool_info *out)
 {
 	static int (*const parsers[PS_ETHG_COUNT])(const struct nlmsghdr *,
-						    void *) = {
+						   void *) = {
 		[PS_ETHG_LINKSTATE] = parse_linkstate,
 		[PS_ETHG_LINKMODES] = parse_linkmodes,
 		[PS_ETHG_FEATURES] = parse_features,
@@ -969,8 +987,9 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
 	w.cb = parsers[g];
 	/* the parsers that need string sets take the context */
 	w.data = (g == PS_ETHG_LINKMODES || g == PS_ETHG_FEATURES ||
-		  g == PS_ETHG_RSS || g == PS_ETHG_STATS) ?
-			 (void *)&c : (void *)out;
+		  g == PS_ETHG_RSS || g == PS_ETHG_STATS)
+			 ? (void *)&c
+			 : (void *)out;
 	ret = walk_reply(buf, len, &w);
 	if (ret < 0) {
 		clear_group(out, g);
@@ -992,9 +1011,9 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
 /* ---- feature summary (the legacy "ethtool -k" flags) --------------------- */
 
 static const struct {
-	const char *name;	/* JSON key */
-	const char *pattern;	/* fnmatch over kernel feature names */
-	const char *label;	/* as "ethtool -k" prints it */
+	const char *name;    /* JSON key */
+	const char *pattern; /* fnmatch over kernel feature names */
+	const char *label;   /* as "ethtool -k" prints it */
 } flag_defs[PS_ETH_NFLAGS] = {
 	[PS_ETH_TSO] = { "tso", "tx-tcp*-segmentation",
 			 N_("TCP segmentation offload (tso)") },
@@ -1096,7 +1115,8 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 	return 0;
 }
 
-/* ---- live: socket, family, transactions ----------------------------------- */
+/* ---- live: socket, family, transactions -----------------------------------
+ */
 
 static struct {
 	pthread_mutex_t lock;
@@ -1105,7 +1125,7 @@ static struct {
 	uint32_t seq;
 	unsigned portid;
 	bool have_ops;
-	uint8_t ops[256 / 8];	/* request ops the running kernel has */
+	uint8_t ops[256 / 8]; /* request ops the running kernel has */
 	struct ps_ethtool_strsets ss;
 	char *record;
 	char *rxbuf;
@@ -1161,7 +1181,8 @@ static int transact(struct nlmsghdr *req, char **out, size_t *outlen)
 		}
 		rem = (int)n;
 		/* keep only our sequence; stop at its ACK, error or DONE */
-		for (; mnl_nlmsg_ok(nlh, rem); nlh = mnl_nlmsg_next(nlh, &rem)) {
+		for (; mnl_nlmsg_ok(nlh, rem);
+		     nlh = mnl_nlmsg_next(nlh, &rem)) {
 			if (nlh->nlmsg_seq != ctx.seq)
 				continue;
 			if (len + nlh->nlmsg_len > cap) {
@@ -1217,7 +1238,8 @@ static int family_msg(const struct nlmsghdr *nlh, void *data)
 	if (!t.tb[CTRL_ATTR_OPS])
 		return 0;
 	f->have_ops = true;
-	mnl_attr_for_each_nested(op, t.tb[CTRL_ATTR_OPS]) {
+	mnl_attr_for_each_nested(op, t.tb[CTRL_ATTR_OPS])
+	{
 		struct table o;
 		int64_t id;
 
@@ -1234,7 +1256,7 @@ static bool op_known(uint8_t cmd)
 	return !ctx.have_ops || (ctx.ops[cmd / 8] >> (cmd % 8)) & 1;
 }
 
-static int fetch_strsets(void)
+static int fetch_strsets(size_t nsets)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
@@ -1250,8 +1272,7 @@ static int fetch_strsets(void)
 	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, 0);
 	mnl_attr_nest_end(nlh, sets);
 	sets = mnl_attr_nest_start(nlh, ETHTOOL_A_STRSET_STRINGSETS);
-	for (size_t k = 0; k < sizeof(wanted_sets) / sizeof(wanted_sets[0]);
-	     k++) {
+	for (size_t k = 0; k < nsets; k++) {
 		set = mnl_attr_nest_start(nlh, ETHTOOL_A_STRINGSETS_STRINGSET);
 		mnl_attr_put_u32(nlh, ETHTOOL_A_STRINGSET_ID, wanted_sets[k]);
 		mnl_attr_nest_end(nlh, set);
@@ -1303,7 +1324,8 @@ static int ctx_open(void)
 	if (ret == 0) {
 		record("family", reply, len);
 		w = (struct walk){ .want_cmd = CTRL_CMD_NEWFAMILY,
-				   .cb = family_msg, .data = &fam };
+				   .cb = family_msg,
+				   .data = &fam };
 		ret = walk_reply(reply, len, &w);
 	}
 	free(reply);
@@ -1311,7 +1333,10 @@ static int ctx_open(void)
 		goto out_close;
 	ctx.family = (uint16_t)fam.id;
 	ctx.have_ops = fam.have_ops;
-	ret = fetch_strsets();
+	ret = fetch_strsets(sizeof(wanted_sets) / sizeof(wanted_sets[0]));
+	/* kernels before 5.13 lack the statistics sets: the first three */
+	if (ret < 0)
+		ret = fetch_strsets(3);
 	if (ret < 0)
 		ps_debug("ethtool string sets: %s", strerror(-ret));
 	return 0;
@@ -1412,10 +1437,10 @@ static void sample_drvinfo(const char *ifname, struct ps_ethtool_info *out)
 		 d.driver);
 	snprintf(out->drvinfo.version, sizeof(out->drvinfo.version), "%.31s",
 		 d.version);
-	snprintf(out->drvinfo.firmware, sizeof(out->drvinfo.firmware),
-		 "%.31s", d.fw_version);
-	snprintf(out->drvinfo.bus_info, sizeof(out->drvinfo.bus_info),
-		 "%.31s", d.bus_info);
+	snprintf(out->drvinfo.firmware, sizeof(out->drvinfo.firmware), "%.31s",
+		 d.fw_version);
+	snprintf(out->drvinfo.bus_info, sizeof(out->drvinfo.bus_info), "%.31s",
+		 d.bus_info);
 	set_status(&out->drvinfo.status, out->drvinfo.reason, PS_ST_OK, NULL);
 }
 
@@ -1525,7 +1550,8 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		else
 			snprintf(msg, sizeof(msg),
 				 _("cannot talk to the kernel over generic "
-				   "netlink: %s"), strerror(-ret));
+				   "netlink: %s"),
+				 strerror(-ret));
 		set_status(&out->status, out->reason,
 			   ret == -ENOENT ? PS_ST_UNSUPPORTED : PS_ST_ERROR,
 			   msg);
@@ -1539,8 +1565,7 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 	pthread_mutex_unlock(&ctx.lock);
 	set_status(&out->status, out->reason, PS_ST_OK, NULL);
 	/* vanished while we asked */
-	if (out->features.status == PS_ST_ABSENT &&
-	    !if_nametoindex(ifname)) {
+	if (out->features.status == PS_ST_ABSENT && !if_nametoindex(ifname)) {
 		snprintf(msg, sizeof(msg), _("no network interface named %s"),
 			 ifname);
 		set_status(&out->status, out->reason, PS_ST_ABSENT, msg);
@@ -1548,7 +1573,8 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 	return 0;
 }
 
-/* ---- JSON ------------------------------------------------------------------ */
+/* ---- JSON ------------------------------------------------------------------
+ */
 
 static void j_status(struct json_object *o, enum ps_status st,
 		     const char *reason)
@@ -1619,11 +1645,11 @@ static struct json_object *j_counters(const struct ps_eth_counter *v,
 				json_object_object_add(o, v[k].group, dst);
 			}
 		}
-		json_object_object_add(dst, v[k].name,
-				       json_object_new_int64(
-					       v[k].value > INT64_MAX ?
-						       INT64_MAX :
-						       (int64_t)v[k].value));
+		json_object_object_add(
+			dst, v[k].name,
+			json_object_new_int64(v[k].value > INT64_MAX
+						      ? INT64_MAX
+						      : (int64_t)v[k].value));
 	}
 	return o;
 }
@@ -1634,7 +1660,8 @@ struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *i)
 	struct json_object *o, *a;
 
 	j_str(root, "ifname", i->ifname);
-	json_object_object_add(root, "ifindex", json_object_new_int(i->ifindex));
+	json_object_object_add(root, "ifindex",
+			       json_object_new_int(i->ifindex));
 	j_status(root, i->status, i->reason);
 
 	o = j_group(root, "driver", i->drvinfo.status, i->drvinfo.reason);
@@ -1704,13 +1731,13 @@ struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *i)
 
 	o = j_group(root, "channels", i->channels.status, i->channels.reason);
 	if (i->channels.status == PS_ST_OK) {
-		json_object_object_add(o, "rx", j_cur_max(i->channels.rx,
-							  i->channels.rx_max));
-		json_object_object_add(o, "tx", j_cur_max(i->channels.tx,
-							  i->channels.tx_max));
-		json_object_object_add(o, "other",
-				       j_cur_max(i->channels.other,
-						 i->channels.other_max));
+		json_object_object_add(
+			o, "rx", j_cur_max(i->channels.rx, i->channels.rx_max));
+		json_object_object_add(
+			o, "tx", j_cur_max(i->channels.tx, i->channels.tx_max));
+		json_object_object_add(
+			o, "other",
+			j_cur_max(i->channels.other, i->channels.other_max));
 		json_object_object_add(o, "combined",
 				       j_cur_max(i->channels.combined,
 						 i->channels.combined_max));
@@ -1718,16 +1745,16 @@ struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *i)
 
 	o = j_group(root, "rings", i->rings.status, i->rings.reason);
 	if (i->rings.status == PS_ST_OK) {
-		json_object_object_add(o, "rx", j_cur_max(i->rings.rx,
-							  i->rings.rx_max));
-		json_object_object_add(o, "rx_mini",
-				       j_cur_max(i->rings.rx_mini,
-						 i->rings.rx_mini_max));
-		json_object_object_add(o, "rx_jumbo",
-				       j_cur_max(i->rings.rx_jumbo,
-						 i->rings.rx_jumbo_max));
-		json_object_object_add(o, "tx", j_cur_max(i->rings.tx,
-							  i->rings.tx_max));
+		json_object_object_add(o, "rx",
+				       j_cur_max(i->rings.rx, i->rings.rx_max));
+		json_object_object_add(
+			o, "rx_mini",
+			j_cur_max(i->rings.rx_mini, i->rings.rx_mini_max));
+		json_object_object_add(
+			o, "rx_jumbo",
+			j_cur_max(i->rings.rx_jumbo, i->rings.rx_jumbo_max));
+		json_object_object_add(o, "tx",
+				       j_cur_max(i->rings.tx, i->rings.tx_max));
 	}
 
 	o = j_group(root, "coalesce", i->coalesce.status, i->coalesce.reason);
@@ -1751,8 +1778,8 @@ struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *i)
 	if (i->rss.n_indir) {
 		a = json_object_new_array();
 		for (unsigned k = 0; k < i->rss.n_indir; k++)
-			json_object_array_add(a,
-					      json_object_new_int64(i->rss.indir[k]));
+			json_object_array_add(
+				a, json_object_new_int64(i->rss.indir[k]));
 		json_object_object_add(o, "indir", a);
 	}
 	if (i->rss.n_hkey) {
@@ -1767,23 +1794,24 @@ struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *i)
 	o = j_group(root, "std_stats", i->std_stats.status,
 		    i->std_stats.reason);
 	if (i->std_stats.n)
-		json_object_object_add(o, "groups",
-				       j_counters(i->std_stats.v,
-						  i->std_stats.n, true));
+		json_object_object_add(
+			o, "groups",
+			j_counters(i->std_stats.v, i->std_stats.n, true));
 
 	o = j_group(root, "driver_stats", i->drv_stats.status,
 		    i->drv_stats.reason);
 	if (i->drv_stats.status == PS_ST_OK) {
-		json_object_object_add(o, "total",
-				       json_object_new_int64(i->drv_stats.total));
-		json_object_object_add(o, "counters",
-				       j_counters(i->drv_stats.v,
-						  i->drv_stats.n, false));
+		json_object_object_add(
+			o, "total", json_object_new_int64(i->drv_stats.total));
+		json_object_object_add(
+			o, "counters",
+			j_counters(i->drv_stats.v, i->drv_stats.n, false));
 	}
 	return root;
 }
 
-/* ---- from JSON (a saved snapshot) -------------------------------------------- */
+/* ---- from JSON (a saved snapshot)
+ * -------------------------------------------- */
 
 static struct json_object *g_obj(struct json_object *o, const char *key)
 {
@@ -1813,14 +1841,14 @@ static int g_bool(struct json_object *o, const char *key)
 	return json_object_get_boolean(v);
 }
 
-static void g_str(struct json_object *o, const char *key, char *dst,
-		  size_t len)
+static void g_str(struct json_object *o, const char *key, char *dst, size_t len)
 {
 	struct json_object *v = g_obj(o, key);
 
 	snprintf(dst, len, "%s",
-		 v && json_object_is_type(v, json_type_string) ?
-			 json_object_get_string(v) : "");
+		 v && json_object_is_type(v, json_type_string)
+			 ? json_object_get_string(v)
+			 : "");
 }
 
 /* status and reason of a group; a missing group reads "not recorded" */
@@ -1877,12 +1905,14 @@ static void g_counters(struct json_object *o, const char *group,
 {
 	if (!o || !json_object_is_type(o, json_type_object))
 		return;
-	json_object_object_foreach(o, key, val) {
-		if (!group) {	/* grouped: one level more */
+	json_object_object_foreach(o, key, val)
+	{
+		if (!group) { /* grouped: one level more */
 			g_counters(val, key, v, n);
 			continue;
 		}
-		add_counter(v, n, group, key, (uint64_t)json_object_get_int64(val));
+		add_counter(v, n, group, key,
+			    (uint64_t)json_object_get_int64(val));
 	}
 }
 
@@ -1922,8 +1952,9 @@ int ps_ethtool_from_json(struct json_object *obj, struct ps_ethtool_info *i)
 	i->linkmodes.autoneg = g_bool(o, "autoneg");
 	i->linkmodes.speed_bps = g_int(o, "speed_bps");
 	g_str(o, "duplex", name, sizeof(name));
-	i->linkmodes.duplex = !strcmp(name, "full") ? DUPLEX_FULL :
-			      !strcmp(name, "half") ? DUPLEX_HALF : PS_ETH_NA;
+	i->linkmodes.duplex = !strcmp(name, "full")   ? DUPLEX_FULL
+			      : !strcmp(name, "half") ? DUPLEX_HALF
+						      : PS_ETH_NA;
 	i->linkmodes.lanes = g_int(o, "lanes");
 	g_names(o, "supported", &i->linkmodes.supported);
 	g_names(o, "advertised", &i->linkmodes.advertised);
@@ -1934,7 +1965,8 @@ int ps_ethtool_from_json(struct json_object *obj, struct ps_ethtool_info *i)
 	if (a && json_object_is_type(a, json_type_object)) {
 		i->features.v = xcalloc(json_object_object_length(a) + 1,
 					sizeof(*i->features.v));
-		json_object_object_foreach(a, key, val) {
+		json_object_object_foreach(a, key, val)
+		{
 			struct ps_eth_feature *f =
 				&i->features.v[i->features.n++];
 
@@ -2009,14 +2041,14 @@ int ps_ethtool_from_json(struct json_object *obj, struct ps_ethtool_info *i)
 
 	o = g_group(obj, "driver_stats", &i->drv_stats.status,
 		    i->drv_stats.reason);
-	i->drv_stats.total = (unsigned)(g_int(o, "total") < 0 ?
-					0 : g_int(o, "total"));
-	g_counters(g_obj(o, "counters"), "", &i->drv_stats.v,
-		   &i->drv_stats.n);
+	i->drv_stats.total =
+		(unsigned)(g_int(o, "total") < 0 ? 0 : g_int(o, "total"));
+	g_counters(g_obj(o, "counters"), "", &i->drv_stats.v, &i->drv_stats.n);
 	return 0;
 }
 
-/* ---- text ----------------------------------------------------------------------- */
+/* ---- text
+ * ----------------------------------------------------------------------- */
 
 static const char *onoff(int v)
 {
@@ -2058,8 +2090,7 @@ static void p_cur_max(FILE *out, const char *label, int64_t cur, int64_t max)
 	fputc('\n', out);
 }
 
-static void p_names(FILE *out, const char *label,
-		    const struct ps_eth_names *n)
+static void p_names(FILE *out, const char *label, const struct ps_eth_names *n)
 {
 	fprintf(out, "  %-20s", label);
 	if (!n->n)
@@ -2104,8 +2135,7 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 			i->drvinfo.firmware);
 		fprintf(out, "  %-20s %s\n", _("bus:"), i->drvinfo.bus_info);
 	}
-	if (p_group(out, _("Link"), i->linkmodes.status,
-		    i->linkmodes.reason)) {
+	if (p_group(out, _("Link"), i->linkmodes.status, i->linkmodes.reason)) {
 		fprintf(out, "  %-20s ", _("speed:"));
 		if (i->linkmodes.speed_bps == PS_ETH_NA)
 			fputs(_("unknown"), out);
@@ -2114,9 +2144,9 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 				i->linkmodes.speed_bps / 1000000);
 		fputc('\n', out);
 		fprintf(out, "  %-20s %s\n", _("duplex:"),
-			i->linkmodes.duplex == DUPLEX_FULL ? _("full") :
-			i->linkmodes.duplex == DUPLEX_HALF ? _("half") :
-			_("unknown"));
+			i->linkmodes.duplex == DUPLEX_FULL   ? _("full")
+			: i->linkmodes.duplex == DUPLEX_HALF ? _("half")
+							     : _("unknown"));
 		fprintf(out, "  %-20s %s\n", _("autonegotiation:"),
 			onoff(i->linkmodes.autoneg));
 		p_kv(out, _("lanes:"), i->linkmodes.lanes, NULL);
@@ -2127,8 +2157,9 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 	if (p_group(out, _("Link state"), i->linkstate.status,
 		    i->linkstate.reason)) {
 		fprintf(out, "  %-20s %s\n", _("link detected:"),
-			i->linkstate.link == PS_ETH_NA ? _("n/a") :
-			i->linkstate.link ? _("yes") : _("no"));
+			i->linkstate.link == PS_ETH_NA ? _("n/a")
+			: i->linkstate.link	       ? _("yes")
+						       : _("no"));
 		if (i->linkstate.ext_down_cnt != PS_ETH_NA)
 			p_kv(out, _("link down events:"),
 			     i->linkstate.ext_down_cnt, NULL);
@@ -2179,8 +2210,7 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 		p_kv(out, _("tx-usecs:"), i->coalesce.tx_usecs, _("us"));
 		p_kv(out, _("tx-frames:"), i->coalesce.tx_frames, NULL);
 	}
-	if (p_group(out, _("Pause frames"), i->pause.status,
-		    i->pause.reason)) {
+	if (p_group(out, _("Pause frames"), i->pause.status, i->pause.reason)) {
 		fprintf(out, "  %-20s %s\n", _("autonegotiate:"),
 			onoff(i->pause.autoneg));
 		fprintf(out, "  %-20s %s\n", _("RX:"), onoff(i->pause.rx));
@@ -2197,8 +2227,8 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 		for (unsigned k = 0; k < i->rss.n_indir; k++)
 			fprintf(out, "%s%5u%s", k % 8 ? "" : "   ",
 				i->rss.indir[k],
-				k % 8 == 7 || k + 1 == i->rss.n_indir ? "\n" :
-									 "");
+				k % 8 == 7 || k + 1 == i->rss.n_indir ? "\n"
+								      : "");
 		if (i->rss.n_hkey)
 			fprintf(out, "  %-20s %u\n", _("hash key bytes:"),
 				i->rss.n_hkey);
@@ -2219,6 +2249,7 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 			fputc('\n', out);
 		for (unsigned k = 0; k < i->drv_stats.n; k++)
 			fprintf(out, "  %-32s %" PRIu64 "\n",
-				i->drv_stats.v[k].name, i->drv_stats.v[k].value);
+				i->drv_stats.v[k].name,
+				i->drv_stats.v[k].value);
 	}
 }

@@ -14,15 +14,15 @@
 
 #include "status.h"
 
-#define PS_ETH_NA (-1)		/* an integer field the device did not report */
-#define PS_ETH_STRLEN 32	/* ETH_GSTRING_LEN: kernel string-set names */
+#define PS_ETH_NA (-1)	 /* an integer field the device did not report */
+#define PS_ETH_STRLEN 32 /* ETH_GSTRING_LEN: kernel string-set names */
 #define PS_ETH_REASON 160
 
 /* one kernel string set (ETH_SS_*), fetched once with STRSET_GET */
 struct ps_ethtool_strset {
 	unsigned id;
 	unsigned count;
-	char (*str)[PS_ETH_STRLEN];	/* count entries, "" where unnamed */
+	char (*str)[PS_ETH_STRLEN]; /* count entries, "" where unnamed */
 };
 
 /* the global string sets the parsers need (features, link modes, stats) */
@@ -40,31 +40,31 @@ struct ps_eth_names {
 /* one entry of "ethtool -k" */
 struct ps_eth_feature {
 	char name[PS_ETH_STRLEN];
-	bool active;		/* dev->features */
-	bool wanted;		/* what was asked for */
-	bool fixed;		/* not in hw_features, or in NOCHANGE */
-	bool requested_on;	/* wanted but not active: "[requested on]" */
+	bool active;	   /* dev->features */
+	bool wanted;	   /* what was asked for */
+	bool fixed;	   /* not in hw_features, or in NOCHANGE */
+	bool requested_on; /* wanted but not active: "[requested on]" */
 };
 
 /* the legacy "ethtool -k" flags, each summarising a family of features */
 struct ps_eth_flag {
-	bool known;		/* the kernel has a feature of this family */
-	bool on;		/* any feature of the family is active */
-	bool fixed;		/* every feature of the family is fixed */
-	bool requested_on;	/* some feature is wanted but not active */
+	bool known;	   /* the kernel has a feature of this family */
+	bool on;	   /* any feature of the family is active */
+	bool fixed;	   /* every feature of the family is fixed */
+	bool requested_on; /* some feature is wanted but not active */
 };
 
 enum ps_eth_flag_id {
-	PS_ETH_TSO,		/* tx-tcp*-segmentation */
-	PS_ETH_GSO,		/* tx-generic-segmentation */
-	PS_ETH_GRO,		/* rx-gro */
-	PS_ETH_GRO_HW,		/* rx-gro-hw */
-	PS_ETH_LRO,		/* rx-lro */
-	PS_ETH_RX_CSUM,		/* rx-checksum */
-	PS_ETH_TX_CSUM,		/* tx-checksum-* */
-	PS_ETH_SG,		/* tx-scatter-gather* */
-	PS_ETH_RXHASH,		/* rx-hashing */
-	PS_ETH_NTUPLE,		/* rx-ntuple-filter */
+	PS_ETH_TSO,	/* tx-tcp*-segmentation */
+	PS_ETH_GSO,	/* tx-generic-segmentation */
+	PS_ETH_GRO,	/* rx-gro */
+	PS_ETH_GRO_HW,	/* rx-gro-hw */
+	PS_ETH_LRO,	/* rx-lro */
+	PS_ETH_RX_CSUM, /* rx-checksum */
+	PS_ETH_TX_CSUM, /* tx-checksum-* */
+	PS_ETH_SG,	/* tx-scatter-gather* */
+	PS_ETH_RXHASH,	/* rx-hashing */
+	PS_ETH_NTUPLE,	/* rx-ntuple-filter */
 	PS_ETH_NFLAGS
 };
 
@@ -76,95 +76,95 @@ struct ps_eth_counter {
 };
 
 struct ps_ethtool_info {
-	enum ps_status status;	/* ok, absent (no such interface), error */
+	enum ps_status status; /* ok, absent (no such interface), error */
 	char reason[PS_ETH_REASON];
 	char ifname[IF_NAMESIZE];
 	int ifindex;
 
-	struct {	/* ETHTOOL_GDRVINFO ioctl: "ethtool -i" */
+	struct { /* ETHTOOL_GDRVINFO ioctl: "ethtool -i" */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
 		char driver[32], version[32], firmware[32], bus_info[32];
 	} drvinfo;
 
-	struct {	/* LINKSTATE_GET */
+	struct { /* LINKSTATE_GET */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
-		int link;		/* 1 up, 0 down, PS_ETH_NA */
+		int link; /* 1 up, 0 down, PS_ETH_NA */
 		int64_t sqi, sqi_max;
-		int ext_state, ext_substate;	/* PS_ETH_NA when absent */
+		int ext_state, ext_substate; /* PS_ETH_NA when absent */
 		int64_t ext_down_cnt;
 	} linkstate;
 
-	struct {	/* LINKMODES_GET */
+	struct { /* LINKMODES_GET */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
-		int autoneg;		/* 1, 0, PS_ETH_NA */
-		int64_t speed_bps;	/* PS_ETH_NA when unknown */
-		int duplex;		/* DUPLEX_HALF/FULL, PS_ETH_NA unknown */
+		int autoneg;	   /* 1, 0, PS_ETH_NA */
+		int64_t speed_bps; /* PS_ETH_NA when unknown */
+		int duplex;	   /* DUPLEX_HALF/FULL, PS_ETH_NA unknown */
 		int64_t lanes;
 		struct ps_eth_names supported, advertised, partner;
 	} linkmodes;
 
-	struct {	/* FEATURES_GET */
+	struct { /* FEATURES_GET */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
 		unsigned n;
 		struct ps_eth_feature *v;
-		struct ps_eth_flag flag[PS_ETH_NFLAGS];	/* from v */
+		struct ps_eth_flag flag[PS_ETH_NFLAGS]; /* from v */
 	} features;
 
-	struct {	/* CHANNELS_GET: current vs max, PS_ETH_NA = "n/a" */
+	struct { /* CHANNELS_GET: current vs max, PS_ETH_NA = "n/a" */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
 		int64_t rx, tx, other, combined;
 		int64_t rx_max, tx_max, other_max, combined_max;
 	} channels;
 
-	struct {	/* RINGS_GET */
+	struct { /* RINGS_GET */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
 		int64_t rx, rx_mini, rx_jumbo, tx;
 		int64_t rx_max, rx_mini_max, rx_jumbo_max, tx_max;
 	} rings;
 
-	struct {	/* COALESCE_GET: absent attribute = PS_ETH_NA */
+	struct { /* COALESCE_GET: absent attribute = PS_ETH_NA */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
 		int adaptive_rx, adaptive_tx;
 		int64_t rx_usecs, rx_frames, tx_usecs, tx_frames;
 	} coalesce;
 
-	struct {	/* PAUSE_GET with ETHTOOL_FLAG_STATS */
+	struct { /* PAUSE_GET with ETHTOOL_FLAG_STATS */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
 		int autoneg, rx, tx;
 		int64_t tx_frames, rx_frames;
 	} pause;
 
-	struct {	/* RSS_GET (kernel 6.2+) */
+	struct { /* RSS_GET (kernel 6.2+) */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
-		char hfunc[PS_ETH_STRLEN];	/* "" when not reported */
+		char hfunc[PS_ETH_STRLEN]; /* "" when not reported */
 		unsigned n_indir;
-		uint32_t *indir;		/* queue of each table entry */
+		uint32_t *indir; /* queue of each table entry */
 		unsigned n_hkey;
 		uint8_t *hkey;
 	} rss;
 
-	struct {	/* STATS_GET: standard (IEEE/RMON) groups */
+	struct { /* STATS_GET: standard (IEEE/RMON) groups */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
 		unsigned n;
-		struct ps_eth_counter *v;	/* group = "eth-mac", ... */
+		struct ps_eth_counter *v; /* group = "eth-mac", ... */
 	} std_stats;
 
-	struct {	/* ETHTOOL_GSTATS: the driver's drop/miss/error counters */
+	struct { /* ETHTOOL_GSTATS: the driver's drop/miss/error counters */
 		enum ps_status status;
 		char reason[PS_ETH_REASON];
-		unsigned total;			/* all counters of the driver */
+		unsigned total; /* all counters of the driver */
 		unsigned n;
-		struct ps_eth_counter *v;	/* raw names, group "" */
+		struct ps_eth_counter *v; /* raw names, group "" */
 	} drv_stats;
 };
 
@@ -212,7 +212,7 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 			       unsigned n, struct ps_ethtool_info *out);
 /* recompute features.flag[] from features.v */
 void ps_ethtool_features_summarise(struct ps_ethtool_info *info);
-const char *ps_ethtool_flag_name(enum ps_eth_flag_id id);	/* "tso" */
+const char *ps_ethtool_flag_name(enum ps_eth_flag_id id); /* "tso" */
 /* a feature by its kernel name, or NULL */
 const struct ps_eth_feature *
 ps_ethtool_feature(const struct ps_ethtool_info *info, const char *name);

@@ -198,11 +198,12 @@ int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out)
 	return -EBADMSG;
 }
 
-/* ---- rates ------------------------------------------------------------------- */
+/* ---- rates
+ * ------------------------------------------------------------------- */
 
 static double delta(uint64_t a, uint64_t b, double s)
 {
-	return b >= a ? (double)(b - a) / s : 0.0;	/* reset: no rate */
+	return b >= a ? (double)(b - a) / s : 0.0; /* reset: no rate */
 }
 
 void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
@@ -229,7 +230,8 @@ void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
 	r->tx_errors_ps = delta(p->tx_errors, c->tx_errors, seconds);
 }
 
-/* ---- live ---------------------------------------------------------------------- */
+/* ---- live
+ * ---------------------------------------------------------------------- */
 
 void ps_link_record(const char *dir)
 {
@@ -323,7 +325,7 @@ static int getlink_raw(const char *ifname, unsigned char **out, int *outlen)
 			*outlen = n;
 			return 0;
 		}
-		free(buf);	/* a stale reply of an earlier request */
+		free(buf); /* a stale reply of an earlier request */
 	}
 }
 
@@ -333,7 +335,8 @@ static bool is_physical(const char *name)
 	struct stat st;
 
 	return stat(ps_path(path, sizeof(path), "/sys/class/net/%s/device",
-			    name), &st) == 0;
+			    name),
+		    &st) == 0;
 }
 
 static bool seen(const struct ps_link_info *info, const char *name)
@@ -403,8 +406,7 @@ static int sysfs_lowers(struct ps_link_info *info, const char *name, int depth)
 }
 
 /* IFLA_LINK of a stacked device (vlan, macvlan, ...) in this namespace */
-static void iflink_lower(struct ps_link_info *info, const char *name,
-			 int depth)
+static void iflink_lower(struct ps_link_info *info, const char *name, int depth)
 {
 	static const char *const stacked[] = {
 		"vlan", "macvlan", "macvtap", "ipvlan", "ipvtap",
@@ -452,8 +454,8 @@ static void sample_lower(struct ps_link_info *info)
 		snprintf(msg, sizeof(msg),
 			 _("cannot read /sys/class/net/%s: %s"), info->ifname,
 			 strerror(-ret));
-		set_status(&info->lower.status, info->lower.reason,
-			   PS_ST_ERROR, msg);
+		set_status(&info->lower.status, info->lower.reason, PS_ST_ERROR,
+			   msg);
 		return;
 	}
 	/* breadth first, one level at a time */
@@ -464,7 +466,8 @@ static void sample_lower(struct ps_link_info *info)
 		for (unsigned k = from; k < to; k++) {
 			char name[IF_NAMESIZE];
 
-			snprintf(name, sizeof(name), "%s", info->lower.v[k].name);
+			snprintf(name, sizeof(name), "%s",
+				 info->lower.v[k].name);
 			if (sysfs_lowers(info, name, depth) == 0 &&
 			    ps_sysroot_is_live())
 				iflink_lower(info, name, depth);
@@ -544,8 +547,8 @@ out_absent:
 	return 0;
 }
 
-void ps_link_chain_text(const struct ps_link_info *info, char *buf,
-			size_t len, bool utf8)
+void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
+			bool utf8)
 {
 	const char *arrow = utf8 ? " \u2192 " : " -> ";
 	size_t used;
@@ -564,7 +567,8 @@ void ps_link_chain_text(const struct ps_link_info *info, char *buf,
 	}
 }
 
-/* ---- routes ------------------------------------------------------------------------- */
+/* ---- routes
+ * ------------------------------------------------------------------------- */
 
 static int link_mtu(const char *ifname, unsigned *mtu)
 {
@@ -697,8 +701,8 @@ int ps_route_default_iface_reason(char *ifname, size_t len, char *reason,
 	if (reason && rlen)
 		snprintf(reason, rlen, "%s",
 			 ret < 0 ? _("the routing table cannot be read; "
-				     "using the loopback interface") :
-				   _("there is no default route; using the "
+				     "using the loopback interface")
+				 : _("there is no default route; using the "
 				     "loopback interface"));
 	return ret < 0 ? ret : -ENETUNREACH;
 }
@@ -708,7 +712,9 @@ int ps_route_default_iface(char *ifname, size_t len)
 	return ps_route_default_iface_reason(ifname, len, NULL, 0);
 }
 
-/* ---- JSON ---------------------------------------------------------------------------- */
+/* ---- JSON
+ * ----------------------------------------------------------------------------
+ */
 
 static void j_int(struct json_object *o, const char *key, int64_t v)
 {
@@ -718,10 +724,9 @@ static void j_int(struct json_object *o, const char *key, int64_t v)
 
 static void j_u64(struct json_object *o, const char *key, uint64_t v)
 {
-	json_object_object_add(o, key,
-			       json_object_new_int64(v > INT64_MAX ?
-							     INT64_MAX :
-							     (int64_t)v));
+	json_object_object_add(
+		o, key,
+		json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v));
 }
 
 static void j_status(struct json_object *o, enum ps_status st,
@@ -743,7 +748,8 @@ struct json_object *ps_link_to_json(const struct ps_link_info *i)
 
 	json_object_object_add(root, "ifname",
 			       json_object_new_string(i->ifname));
-	json_object_object_add(root, "ifindex", json_object_new_int(i->ifindex));
+	json_object_object_add(root, "ifindex",
+			       json_object_new_int(i->ifindex));
 	j_status(root, i->status, i->reason);
 	if (i->status == PS_ST_OK) {
 		json_object_object_add(root, "kind",
@@ -784,8 +790,8 @@ struct json_object *ps_link_to_json(const struct ps_link_info *i)
 
 	if (i->rates.valid) {
 		o = json_object_new_object();
-		json_object_object_add(o, "seconds",
-				       json_object_new_double(i->rates.seconds));
+		json_object_object_add(
+			o, "seconds", json_object_new_double(i->rates.seconds));
 		json_object_object_add(o, "rx_bps",
 				       json_object_new_double(i->rates.rx_bps));
 		json_object_object_add(o, "tx_bps",
@@ -794,18 +800,18 @@ struct json_object *ps_link_to_json(const struct ps_link_info *i)
 				       json_object_new_double(i->rates.rx_pps));
 		json_object_object_add(o, "tx_pps",
 				       json_object_new_double(i->rates.tx_pps));
-		json_object_object_add(o, "rx_drops_ps",
-				       json_object_new_double(
-					       i->rates.rx_drops_ps));
-		json_object_object_add(o, "tx_drops_ps",
-				       json_object_new_double(
-					       i->rates.tx_drops_ps));
-		json_object_object_add(o, "rx_errors_ps",
-				       json_object_new_double(
-					       i->rates.rx_errors_ps));
-		json_object_object_add(o, "tx_errors_ps",
-				       json_object_new_double(
-					       i->rates.tx_errors_ps));
+		json_object_object_add(
+			o, "rx_drops_ps",
+			json_object_new_double(i->rates.rx_drops_ps));
+		json_object_object_add(
+			o, "tx_drops_ps",
+			json_object_new_double(i->rates.tx_drops_ps));
+		json_object_object_add(
+			o, "rx_errors_ps",
+			json_object_new_double(i->rates.rx_errors_ps));
+		json_object_object_add(
+			o, "tx_errors_ps",
+			json_object_new_double(i->rates.tx_errors_ps));
 		json_object_object_add(root, "rates", o);
 	}
 
@@ -815,15 +821,15 @@ struct json_object *ps_link_to_json(const struct ps_link_info *i)
 	for (unsigned k = 0; k < i->lower.n; k++) {
 		struct json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "name",
-				       json_object_new_string(i->lower.v[k].name));
-		json_object_object_add(e, "kind",
-				       json_object_new_string(i->lower.v[k].kind));
-		json_object_object_add(e, "depth",
-				       json_object_new_int(i->lower.v[k].depth));
-		json_object_object_add(e, "physical",
-				       json_object_new_boolean(
-					       i->lower.v[k].physical));
+		json_object_object_add(
+			e, "name", json_object_new_string(i->lower.v[k].name));
+		json_object_object_add(
+			e, "kind", json_object_new_string(i->lower.v[k].kind));
+		json_object_object_add(
+			e, "depth", json_object_new_int(i->lower.v[k].depth));
+		json_object_object_add(
+			e, "physical",
+			json_object_new_boolean(i->lower.v[k].physical));
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "devices", a);
@@ -868,14 +874,14 @@ static double g_dbl(struct json_object *o, const char *key)
 	return v ? json_object_get_double(v) : 0.0;
 }
 
-static void g_str(struct json_object *o, const char *key, char *dst,
-		  size_t len)
+static void g_str(struct json_object *o, const char *key, char *dst, size_t len)
 {
 	struct json_object *v = g_obj(o, key);
 
 	snprintf(dst, len, "%s",
-		 v && json_object_is_type(v, json_type_string) ?
-			 json_object_get_string(v) : "");
+		 v && json_object_is_type(v, json_type_string)
+			 ? json_object_get_string(v)
+			 : "");
 }
 
 static void g_status(struct json_object *o, enum ps_status *st, char *reason)
@@ -903,8 +909,8 @@ int ps_link_from_json(struct json_object *obj, struct ps_link_info *i)
 		return -EINVAL;
 	g_str(obj, "ifname", name, sizeof(name));
 	ps_link_init(i, name);
-	i->ifindex = (int)(g_int(obj, "ifindex") < 0 ? 0 :
-			   g_int(obj, "ifindex"));
+	i->ifindex =
+		(int)(g_int(obj, "ifindex") < 0 ? 0 : g_int(obj, "ifindex"));
 	g_status(obj, &i->status, i->reason);
 	g_str(obj, "kind", i->kind, sizeof(i->kind));
 	g_str(obj, "operstate", i->operstate, sizeof(i->operstate));
@@ -973,7 +979,9 @@ int ps_link_from_json(struct json_object *obj, struct ps_link_info *i)
 	return 0;
 }
 
-/* ---- text ------------------------------------------------------------------------------- */
+/* ---- text
+ * -------------------------------------------------------------------------------
+ */
 
 static void p_num(FILE *out, const char *label, int64_t v)
 {
@@ -1034,8 +1042,7 @@ void ps_link_print(FILE *out, const struct ps_link_info *i)
 	p_num(out, _("gso_max_segs:"), i->gso_max_segs);
 	p_num(out, _("gro_max_size:"), i->gro_max_size);
 	if (i->lower.status == PS_ST_OK) {
-		ps_link_chain_text(i, chain, sizeof(chain),
-				   codeset_utf8());
+		ps_link_chain_text(i, chain, sizeof(chain), codeset_utf8());
 		fprintf(out, "  %-22s %s\n", _("device chain:"), chain);
 		if (i->physical)
 			fprintf(out, "  %-22s %s\n", _("physical NIC:"),
@@ -1056,12 +1063,16 @@ void ps_link_print(FILE *out, const struct ps_link_info *i)
 	fprintf(out, "%s:\n", _("Counters"));
 	fprintf(out, _("  %-6s %16s %14s %10s %10s %10s\n"), "", _("bytes"),
 		_("packets"), _("errors"), _("dropped"), _("missed"));
-	fprintf(out, "  %-6s %16" PRIu64 " %14" PRIu64 " %10" PRIu64
-		" %10" PRIu64 " %10" PRIu64 "\n", _("RX:"), c->rx_bytes,
-		c->rx_packets, c->rx_errors, c->rx_dropped, c->rx_missed);
-	fprintf(out, "  %-6s %16" PRIu64 " %14" PRIu64 " %10" PRIu64
-		" %10" PRIu64 "\n", _("TX:"), c->tx_bytes, c->tx_packets,
-		c->tx_errors, c->tx_dropped);
+	fprintf(out,
+		"  %-6s %16" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64
+		" %10" PRIu64 "\n",
+		_("RX:"), c->rx_bytes, c->rx_packets, c->rx_errors,
+		c->rx_dropped, c->rx_missed);
+	fprintf(out,
+		"  %-6s %16" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64
+		"\n",
+		_("TX:"), c->tx_bytes, c->tx_packets, c->tx_errors,
+		c->tx_dropped);
 	if (i->rates.valid) {
 		fprintf(out, _("Rates over %.1f s:"), i->rates.seconds);
 		fputc('\n', out);

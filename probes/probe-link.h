@@ -15,15 +15,15 @@
 
 #include "status.h"
 
-#define PS_LINK_NA (-1)		/* a value the kernel did not report */
+#define PS_LINK_NA (-1) /* a value the kernel did not report */
 #define PS_LINK_REASON 160
 
 /* one device under the probed one (depth 1 = directly underneath) */
 struct ps_link_lower {
 	char name[IF_NAMESIZE];
-	char kind[16];		/* IFLA_INFO_KIND ("bond", "bridge", "") */
+	char kind[16]; /* IFLA_INFO_KIND ("bond", "bridge", "") */
 	int depth;
-	bool physical;		/* has a device (/sys/class/net/X/device) */
+	bool physical; /* has a device (/sys/class/net/X/device) */
 };
 
 struct ps_link_counters {
@@ -31,28 +31,28 @@ struct ps_link_counters {
 	uint64_t rx_packets, tx_packets;
 	uint64_t rx_errors, tx_errors;
 	uint64_t rx_dropped, tx_dropped;
-	uint64_t rx_missed;	/* rx_missed_errors: the NIC had no buffer */
+	uint64_t rx_missed; /* rx_missed_errors: the NIC had no buffer */
 };
 
 struct ps_link_rates {
-	bool valid;		/* two samples were compared */
+	bool valid; /* two samples were compared */
 	double seconds;
-	double rx_bps, tx_bps;		/* bit/s */
-	double rx_pps, tx_pps;		/* packets/s */
-	double rx_drops_ps, tx_drops_ps;	/* dropped + missed, /s */
+	double rx_bps, tx_bps;		 /* bit/s */
+	double rx_pps, tx_pps;		 /* packets/s */
+	double rx_drops_ps, tx_drops_ps; /* dropped + missed, /s */
 	double rx_errors_ps, tx_errors_ps;
 };
 
 struct ps_link_info {
-	enum ps_status status;	/* ok, absent (no such interface), error */
+	enum ps_status status; /* ok, absent (no such interface), error */
 	char reason[PS_LINK_REASON];
 	char ifname[IF_NAMESIZE];
 	int ifindex;
-	char kind[16];		/* IFLA_INFO_KIND; "" for a plain NIC */
-	char operstate[16];	/* "up", "down", "unknown", ... */
-	bool admin_up;		/* IFF_UP */
-	bool carrier;		/* IFF_LOWER_UP */
-	bool physical;		/* a NIC itself (/sys/class/net/IF/device) */
+	char kind[16];	    /* IFLA_INFO_KIND; "" for a plain NIC */
+	char operstate[16]; /* "up", "down", "unknown", ... */
+	bool admin_up;	    /* IFF_UP */
+	bool carrier;	    /* IFF_LOWER_UP */
+	bool physical;	    /* a NIC itself (/sys/class/net/IF/device) */
 	char qdisc[32];
 	int64_t mtu, txqlen;
 	int64_t num_rx_queues, num_tx_queues;
@@ -65,11 +65,11 @@ struct ps_link_info {
 	} counters;
 	struct ps_link_rates rates;
 
-	struct {	/* vlan100 -> bond0 -> eth0, eth1 */
+	struct { /* vlan100 -> bond0 -> eth0, eth1 */
 		enum ps_status status;
 		char reason[PS_LINK_REASON];
 		unsigned n;
-		struct ps_link_lower *v;	/* breadth first */
+		struct ps_link_lower *v; /* breadth first */
 	} lower;
 };
 
@@ -101,8 +101,8 @@ void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
  * The chain as text, e.g. "vlan100 → bond0 → eth0, eth1" (arrow "->"
  * when !utf8). Just the name when nothing is underneath.
  */
-void ps_link_chain_text(const struct ps_link_info *info, char *buf,
-			size_t len, bool utf8);
+void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
+			bool utf8);
 
 /*
  * Which interface the kernel uses for peer_addr (IPv4 or IPv6 literal), and

@@ -31,7 +31,8 @@ static double now(void)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: ps-nlprobe [--text] [--record DIR] "
+	fprintf(stderr,
+		"usage: ps-nlprobe [--text] [--record DIR] "
 		"[--rates S] IFNAME | --bench N IFNAME | --route PEER | "
 		"--default-route | --roundtrip IFNAME\n");
 	return 2;
@@ -108,7 +109,8 @@ int main(int argc, char **argv)
 
 			ret = ps_route_default_iface_reason(name, sizeof(name),
 							    why, sizeof(why));
-			printf("{\"ifname\":\"%s\",\"rc\":%d,\"reason\":\"%s\"}\n",
+			printf("{\"ifname\":\"%s\",\"rc\":%d,\"reason\":\"%s\"}"
+			       "\n",
 			       name, ret, why);
 			return 0;
 		} else if (!strcmp(argv[i], "--roundtrip") && i + 1 < argc) {
@@ -155,9 +157,10 @@ int main(int argc, char **argv)
 
 		json_object_object_add(root, "ethtool", ps_ethtool_to_json(&e));
 		json_object_object_add(root, "link", ps_link_to_json(&l));
-		printf("%s\n", json_object_to_json_string_ext(
-				       root, JSON_C_TO_STRING_PRETTY |
-						     JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       root, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
 	}
 	ps_ethtool_free(&e);

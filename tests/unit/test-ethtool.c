@@ -95,8 +95,9 @@ static void test_strsets(void **state)
 	/* names come from the kernel, not from a table of ours */
 	assert_string_equal(ps_ethtool_strset_get(&ss, ETH_SS_FEATURES, 0),
 			    "tx-scatter-gather");
-	assert_string_equal(ps_ethtool_strset_get(&ss, ETH_SS_RSS_HASH_FUNCS,
-						  0), "toeplitz");
+	assert_string_equal(
+		ps_ethtool_strset_get(&ss, ETH_SS_RSS_HASH_FUNCS, 0),
+		"toeplitz");
 	assert_string_equal(ps_ethtool_strset_get(&ss, ETH_SS_STATS_STD, 1),
 			    "eth-mac");
 	for (unsigned i = 0; i < 200; i++) {
@@ -156,7 +157,7 @@ static void test_features_lo(void **state)
 	f = ps_ethtool_feature(&a, "tx-scatter-gather");
 	assert_non_null(f);
 	assert_true(f->active);
-	assert_true(f->fixed);	/* not in lo's hw_features */
+	assert_true(f->fixed); /* not in lo's hw_features */
 	assert_true(a.features.flag[PS_ETH_SG].on);
 	/* no unnamed kernel bits show up as features */
 	for (unsigned k = 0; k < a.features.n; k++)
@@ -171,8 +172,8 @@ static void test_features_without_names(void **state)
 	char *buf = load("veth", "features", &len);
 
 	ps_ethtool_init(&a, "vA");
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf, len, NULL,
-					  &a), 0);
+	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf, len, NULL, &a),
+			 0);
 	assert_int_equal(a.features.status, PS_ST_OK);
 	assert_string_equal(a.features.v[0].name, "feature-0");
 	/* without names the families cannot be told */
@@ -217,8 +218,8 @@ static void test_unsupported(void **state)
 	/* EOPNOTSUPP with the kernel's extack text kept in the reason */
 	assert_int_equal(parse_rec("lo", PS_ETHG_LINKMODES, &a), 0);
 	assert_int_equal(a.linkmodes.status, PS_ST_UNSUPPORTED);
-	assert_non_null(strstr(a.linkmodes.reason,
-			       "failed to retrieve link settings"));
+	assert_non_null(
+		strstr(a.linkmodes.reason, "failed to retrieve link settings"));
 	assert_int_equal(a.linkmodes.speed_bps, PS_ETH_NA);
 	/* EOPNOTSUPP without text */
 	assert_int_equal(parse_rec("veth", PS_ETHG_RINGS, &a), 0);
@@ -255,7 +256,7 @@ static void test_virtio(void **state)
 	assert_int_equal(a.rss.status, PS_ST_OK);
 	assert_string_equal(a.rss.hfunc, "toeplitz");
 	assert_int_equal(parse_rec("virtio", PS_ETHG_LINKMODES, &a), 0);
-	assert_int_equal(a.linkmodes.speed_bps, PS_ETH_NA);	/* unknown */
+	assert_int_equal(a.linkmodes.speed_bps, PS_ETH_NA); /* unknown */
 	assert_int_equal(a.linkmodes.duplex, PS_ETH_NA);
 	assert_int_equal(parse_rec("virtio", PS_ETHG_FEATURES, &a), 0);
 	assert_true(a.features.flag[PS_ETH_GRO_HW].on);
@@ -283,8 +284,8 @@ static void test_errno_mapping(void **state)
 	ps_ethtool_init(&a, "vA");
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		e->error = cases[k].err;
-		assert_int_equal(ps_ethtool_parse(PS_ETHG_RINGS, buf, len, &ss,
-						  &a), 0);
+		assert_int_equal(
+			ps_ethtool_parse(PS_ETHG_RINGS, buf, len, &ss, &a), 0);
 		assert_int_equal(a.rings.status, cases[k].st);
 		assert_true(a.rings.reason[0] != '\0');
 	}
@@ -300,8 +301,9 @@ static void test_truncated(void **state)
 
 	ps_ethtool_init(&a, "vA");
 	/* cut in the middle of the message: not a netlink message any more */
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf, len / 2, &ss,
-					  &a), -EBADMSG);
+	assert_int_equal(
+		ps_ethtool_parse(PS_ETHG_FEATURES, buf, len / 2, &ss, &a),
+		-EBADMSG);
 	assert_int_equal(a.features.status, PS_ST_ERROR);
 	assert_non_null(strstr(a.features.reason, "malformed"));
 	assert_int_equal(a.features.n, 0);
@@ -312,8 +314,8 @@ static void test_truncated(void **state)
 	/* a reply of another request carries nothing for this one */
 	free(buf);
 	buf = load("veth", "channels", &len);
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf, len, &ss,
-					  &a), -EBADMSG);
+	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf, len, &ss, &a),
+			 -EBADMSG);
 	free(buf);
 	ps_ethtool_free(&a);
 }
@@ -345,8 +347,9 @@ static void test_synthetic(void **state)
 	mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_COMBINED_COUNT, 1);
 	/* a short attribute (u16 where u32 is due) is ignored */
 	mnl_attr_put_u16(nlh, ETHTOOL_A_CHANNELS_RX_COUNT, 7);
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_CHANNELS, buf,
-					  nlh->nlmsg_len, &ss, &a), 0);
+	assert_int_equal(ps_ethtool_parse(PS_ETHG_CHANNELS, buf, nlh->nlmsg_len,
+					  &ss, &a),
+			 0);
 	assert_int_equal(a.channels.status, PS_ST_OK);
 	assert_int_equal(a.channels.combined, 1);
 	assert_int_equal(a.channels.combined_max, 63);
@@ -359,15 +362,17 @@ static void test_synthetic(void **state)
 	bad = mnl_nlmsg_get_payload_tail(nlh);
 	mnl_attr_put_u32(nlh, ETHTOOL_A_RINGS_TX, 1024);
 	bad->nla_len = 200;
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_RINGS, buf, nlh->nlmsg_len,
-					  &ss, &a), 0);
+	assert_int_equal(
+		ps_ethtool_parse(PS_ETHG_RINGS, buf, nlh->nlmsg_len, &ss, &a),
+		0);
 	assert_int_equal(a.rings.rx, 512);
 	assert_int_equal(a.rings.tx, PS_ETH_NA);
 
 	/* features without the HW bitset cannot be read */
 	nlh = synth(buf, ETHTOOL_MSG_FEATURES_GET_REPLY);
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf,
-					  nlh->nlmsg_len, &ss, &a), -EBADMSG);
+	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf, nlh->nlmsg_len,
+					  &ss, &a),
+			 -EBADMSG);
 	assert_int_equal(a.features.status, PS_ST_ERROR);
 
 	/* pause with its statistics nest (ETHTOOL_FLAG_STATS) */
@@ -377,8 +382,9 @@ static void test_synthetic(void **state)
 	bad = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
 	mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 4242);
 	mnl_attr_nest_end(nlh, bad);
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_PAUSE, buf, nlh->nlmsg_len,
-					  &ss, &a), 0);
+	assert_int_equal(
+		ps_ethtool_parse(PS_ETHG_PAUSE, buf, nlh->nlmsg_len, &ss, &a),
+		0);
 	assert_int_equal(a.pause.rx, 1);
 	assert_int_equal(a.pause.tx, 0);
 	assert_int_equal(a.pause.autoneg, PS_ETH_NA);
@@ -391,15 +397,16 @@ static void test_synthetic(void **state)
 	mnl_attr_put_u32(nlh, ETHTOOL_A_STATS_GRP_ID, ETHTOOL_STATS_ETH_MAC);
 	mnl_attr_put_u32(nlh, ETHTOOL_A_STATS_GRP_SS_ID, ETH_SS_STATS_ETH_MAC);
 	{
-		struct nlattr *st = mnl_attr_nest_start(nlh,
-						       ETHTOOL_A_STATS_GRP_STAT);
+		struct nlattr *st =
+			mnl_attr_nest_start(nlh, ETHTOOL_A_STATS_GRP_STAT);
 
 		mnl_attr_put_u64(nlh, ETHTOOL_A_STATS_ETH_MAC_2_TX_PKT, 99);
 		mnl_attr_nest_end(nlh, st);
 	}
 	mnl_attr_nest_end(nlh, bad);
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_STATS, buf, nlh->nlmsg_len,
-					  &ss, &a), 0);
+	assert_int_equal(
+		ps_ethtool_parse(PS_ETHG_STATS, buf, nlh->nlmsg_len, &ss, &a),
+		0);
 	assert_int_equal(a.std_stats.status, PS_ST_OK);
 	assert_int_equal(a.std_stats.n, 1);
 	assert_string_equal(a.std_stats.v[0].group, "eth-mac");
@@ -414,8 +421,8 @@ static void test_synthetic(void **state)
 		mnl_attr_put_u32(nlh, 3 /* HFUNC */, 1);
 		mnl_attr_put(nlh, 4 /* INDIR */, sizeof(indir), indir);
 	}
-	assert_int_equal(ps_ethtool_parse(PS_ETHG_RSS, buf, nlh->nlmsg_len,
-					  &ss, &a), 0);
+	assert_int_equal(
+		ps_ethtool_parse(PS_ETHG_RSS, buf, nlh->nlmsg_len, &ss, &a), 0);
 	assert_int_equal(a.rss.status, PS_ST_OK);
 	assert_string_equal(a.rss.hfunc, "toeplitz");
 	assert_int_equal(a.rss.n_indir, 4);
@@ -426,9 +433,15 @@ static void test_synthetic(void **state)
 static void test_drv_stats(void **state)
 {
 	static const char *const names[] = {
-		"rx_packets", "rx_missed_errors", "tx_fifo_errors",
-		"rx_no_buffer_count", "RxDrop", "tx_bytes", "port.rx_discards",
-		"interrupts", "rx_wqe_err",
+		"rx_packets",
+		"rx_missed_errors",
+		"tx_fifo_errors",
+		"rx_no_buffer_count",
+		"RxDrop",
+		"tx_bytes",
+		"port.rx_discards",
+		"interrupts",
+		"rx_wqe_err",
 		/* 32 bytes, no NUL: the kernel may fill the slot */
 		"rx_queue_10_long_name_drops_xxx",
 	};
@@ -442,10 +455,11 @@ static void test_drv_stats(void **state)
 		strncpy(tab[k], names[k], PS_ETH_STRLEN);
 		vals[k] = 100 + k;
 	}
-	memset(tab[9], 'd', PS_ETH_STRLEN);	/* "dropddd...d": no NUL */
+	memset(tab[9], 'd', PS_ETH_STRLEN); /* "dropddd...d": no NUL */
 	memcpy(tab[9], "drop", 4);
 	ps_ethtool_init(&a, "x");
-	assert_int_equal(ps_ethtool_parse_drv_stats(&tab[0][0], vals, n, &a), 0);
+	assert_int_equal(ps_ethtool_parse_drv_stats(&tab[0][0], vals, n, &a),
+			 0);
 	assert_int_equal(a.drv_stats.status, PS_ST_OK);
 	assert_int_equal(a.drv_stats.total, n);
 	assert_int_equal(a.drv_stats.n, 7);

@@ -135,13 +135,13 @@ static void test_rates(void **state)
 	ps_link_init(&c, "x");
 	p.counters.status = c.counters.status = PS_ST_OK;
 	p.counters.c.rx_bytes = 1000;
-	c.counters.c.rx_bytes = 1000 + 125000000;	/* 1 Gbit in 1 s */
+	c.counters.c.rx_bytes = 1000 + 125000000; /* 1 Gbit in 1 s */
 	p.counters.c.tx_packets = 10;
 	c.counters.c.tx_packets = 2010;
 	p.counters.c.rx_dropped = 5;
 	c.counters.c.rx_dropped = 9;
 	c.counters.c.rx_missed = 2;
-	c.counters.c.tx_bytes = 0;	/* counter reset: no rate */
+	c.counters.c.tx_bytes = 0; /* counter reset: no rate */
 	p.counters.c.tx_bytes = 99999;
 	ps_link_rates(&p, &c, 2.0);
 	assert_true(c.rates.valid);
@@ -259,7 +259,7 @@ static void test_sysroot_chain(void **state)
 	mkdirs(root, "sys/class/net/bond0/lower_eth1");
 	mkdirs(root, "sys/class/net/eth0/device");
 	mkdirs(root, "sys/class/net/eth1/device");
-	mkdirs(root, "sys/class/net/eth1/lower_bond0");	/* a cycle */
+	mkdirs(root, "sys/class/net/eth1/lower_bond0"); /* a cycle */
 	ps_sysroot_set(root);
 
 	assert_int_equal(ps_link_sample("vlan100", &a), 0);
