@@ -294,6 +294,25 @@ static int extack_cb(const struct nlattr *a, void *data)
 }
 
 /*
+ * mnl_nlmsg_ok() casts nlmsg_len to int, so a length above 2^31 in damaged
+ * bytes passes it; these two keep every step inside the buffer.
+ */
+static bool msg_ok(const struct nlmsghdr *nlh, size_t rem)
+{
+	return rem >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
+	       nlh->nlmsg_len <= rem;
+}
+
+static const struct nlmsghdr *msg_next(const struct nlmsghdr *nlh,
+				       size_t *rem)
+{
+	size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+
+	*rem = step < *rem ? *rem - step : 0;
+	return (const struct nlmsghdr *)((const char *)nlh + step);
+}
+
+/*
  * Walk the messages of one reply. Returns 0 after the ACK (or DONE, or
  * the end of data messages), the negative errno of an error message, or
  * -EBADMSG when the bytes are not netlink messages.
@@ -301,13 +320,13 @@ static int extack_cb(const struct nlattr *a, void *data)
 static int walk_reply(const void *buf, size_t len, struct walk *w)
 {
 	const struct nlmsghdr *nlh = buf;
-	int rem = (int)len;
+	size_t rem = len;
 
 	w->ext[0] = '\0';
 	w->n_data = 0;
 	if (!buf || len < sizeof(struct nlmsghdr))
 		return -EBADMSG;
-	while (mnl_nlmsg_ok(nlh, rem)) {
+	while (msg_ok(nlh, rem)) {
 		if (nlh->nlmsg_type == NLMSG_ERROR) {
 			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 			size_t plen = mnl_nlmsg_get_payload_len(nlh);
@@ -342,7 +361,7 @@ static int walk_reply(const void *buf, size_t len, struct walk *w)
 				w->n_data++;
 			}
 		}
-		nlh = mnl_nlmsg_next(nlh, &rem);
+		nlh = msg_next(nlh, &rem);
 	}
 	if (rem != 0)
 		return -EBADMSG; /* a truncated message */
@@ -1171,7 +1190,7 @@ static int transact(struct nlmsghdr *req, char **out, size_t *outlen)
 	while (!done) {
 		ssize_t n = mnl_socket_recvfrom(ctx.nl, ctx.rxbuf, RXBUF_SIZE);
 		const struct nlmsghdr *nlh = (const void *)ctx.rxbuf;
-		int rem;
+		size_t rem;
 
 		if (n < 0) {
 			int e = errno;
@@ -1179,10 +1198,9 @@ static int transact(struct nlmsghdr *req, char **out, size_t *outlen)
 			free(acc);
 			return e == EAGAIN ? -ETIMEDOUT : -e;
 		}
-		rem = (int)n;
+		rem = (size_t)n;
 		/* keep only our sequence; stop at its ACK, error or DONE */
-		for (; mnl_nlmsg_ok(nlh, rem);
-		     nlh = mnl_nlmsg_next(nlh, &rem)) {
+		for (; msg_ok(nlh, rem); nlh = msg_next(nlh, &rem)) {
 			if (nlh->nlmsg_seq != ctx.seq)
 				continue;
 			if (len + nlh->nlmsg_len > cap) {

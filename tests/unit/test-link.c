@@ -232,6 +232,42 @@ static void test_print(void **state)
 	ps_link_free(&a);
 }
 
+/* every prefix and flipped bytes of the recorded replies: no crash */
+static void test_prefixes_and_flips(void **state)
+{
+	static const char *const dirs[] = { "lo", "veth", "veth-tuned",
+					    "absent", "virtio" };
+	unsigned seed = 4242;
+
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		struct ps_link_info a;
+		size_t len;
+		char *buf = load(dirs[d], &len);
+		char *copy = malloc(len);
+
+		for (size_t cut = 0; cut <= len; cut++) {
+			char *p = malloc(cut ? cut : 1);
+
+			memcpy(p, buf, cut);
+			ps_link_init(&a, "x");
+			ps_link_parse(p, cut, &a);
+			ps_link_free(&a);
+			free(p);
+		}
+		for (int k = 0; k < 300; k++) {
+			memcpy(copy, buf, len);
+			for (int f = 0; f < 4; f++)
+				copy[rand_r(&seed) % len] ^=
+					(char)(1 << (rand_r(&seed) % 8));
+			ps_link_init(&a, "x");
+			ps_link_parse(copy, len, &a);
+			ps_link_free(&a);
+		}
+		free(copy);
+		free(buf);
+	}
+}
+
 static void mkdirs(const char *root, const char *rel)
 {
 	char path[1024], *p;
@@ -307,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_sysroot_chain),
+		cmocka_unit_test(test_prefixes_and_flips),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
