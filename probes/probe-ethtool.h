@@ -232,6 +232,29 @@ void ps_ethtool_shutdown(void);
  */
 void ps_ethtool_record(const char *dir);
 
+/*
+ * JSON: {"ifname","ifindex","status","reason"?,
+ *   "driver":{status,reason?,driver,version,firmware,bus_info},
+ *   "link_state":{status,link,sqi,sqi_max,ext_state,ext_substate,
+ *                 ext_down_cnt},
+ *   "link_modes":{status,autoneg,speed_bps,duplex:"full"|"half",lanes,
+ *                 supported[],advertised[],partner[]},
+ *   "features":{status,offloads:{tso|gso|gro|gro_hw|lro|rx_checksum|
+ *               tx_checksum|scatter_gather|rxhash|ntuple:
+ *               {on,fixed,requested_on}},
+ *               all:{"<kernel name>":{active,wanted,fixed,requested_on}}},
+ *   "channels":{status,rx|tx|other|combined:{current,max}},
+ *   "rings":{status,rx|rx_mini|rx_jumbo|tx:{current,max}},
+ *   "coalesce":{status,adaptive_rx,adaptive_tx,rx_usecs,rx_frames,
+ *               tx_usecs,tx_frames},
+ *   "pause":{status,autoneg,rx,tx,tx_frames,rx_frames},
+ *   "rss":{status,hfunc,indir[],hkey:"hex"},
+ *   "std_stats":{status,groups:{"eth-mac":{"<kernel name>":n}}},
+ *   "driver_stats":{status,total,counters:{"<raw driver name>":n}}}
+ * Every group has "status" (ok/unsupported/absent/needs_root/not_recorded/
+ * error) and, when not ok, "reason". A value the device did not report is
+ * left out (PS_ETH_NA in the struct).
+ */
 struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *info);
 int ps_ethtool_from_json(struct json_object *obj, struct ps_ethtool_info *out);
 

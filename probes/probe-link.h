@@ -120,6 +120,17 @@ int ps_route_default_iface(char *ifname, size_t len);
 int ps_route_default_iface_reason(char *ifname, size_t len, char *reason,
 				  size_t rlen);
 
+/*
+ * JSON: {"ifname","ifindex","status","reason"?,"kind","operstate",
+ *   "admin_up","carrier","physical","qdisc","mtu","txqlen","num_rx_queues",
+ *   "num_tx_queues","gso_max_size","gso_max_segs","gro_max_size",
+ *   "counters":{status,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_errors,
+ *               tx_errors,rx_dropped,tx_dropped,rx_missed},
+ *   "rates":{seconds,rx_bps,tx_bps,rx_pps,tx_pps,rx_drops_ps,tx_drops_ps,
+ *            rx_errors_ps,tx_errors_ps}   (only after ps_link_rates),
+ *   "lower":{status,devices:[{name,kind,depth,physical}],
+ *            chain:"vlan100 → bond0 → eth0, eth1"}}
+ */
 struct json_object *ps_link_to_json(const struct ps_link_info *info);
 int ps_link_from_json(struct json_object *obj, struct ps_link_info *out);
 
