@@ -143,7 +143,11 @@ int ps_cmd_server(const struct ps_opts *o)
 		ps_server_close(srv);
 		return PS_EXIT_FAIL;
 	}
-	make_reporter(&rep, o, out);
+	ps_server_set_output(srv, out);
+	/* -J makes a document per test inside the server; text is shared */
+	ps_report_text_init(&rep, o, out);
+	if (o->json || o->json_stream)
+		rep.message = NULL;	/* stdout holds JSON only */
 	rc = ps_server_loop(srv, &rep, &ps_stop_requested);
 	ps_server_close(srv);
 	ps_report_destroy(&rep);

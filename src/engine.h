@@ -126,6 +126,7 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 struct ps_server;
 int ps_server_open(const struct ps_opts *o, struct ps_server **out);
 int ps_server_port(const struct ps_server *srv);
+void ps_server_set_output(struct ps_server *srv, FILE *out);
 int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 		   atomic_bool *stop);
 void ps_server_close(struct ps_server *srv);
