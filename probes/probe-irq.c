@@ -883,6 +883,8 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 	fnrc = ps_pci_find_function(ifname, out->bdf, sizeof(out->bdf),
 				    devpath, sizeof(devpath), out->virtio,
 				    sizeof(out->virtio));
+	if (strncmp(out->virtio, "virtio", 6))
+		out->virtio[0] = 0;	/* only virtio names its vectors so */
 	if (fnrc == -ENOENT) {
 		out->status = PS_ST_ERROR;
 		snprintf(out->reason, sizeof(out->reason),
@@ -1436,14 +1438,16 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 					l->irq, l->name, l->total_rate,
 					cpus[0] ? cpus : "-",
 					l->affinity[0] ? l->affinity : "?",
-					l->effective[0] ? l->effective : "?");
+					l->effective[0] ? l->effective :
+							  _("n/a"));
 			else
 				fprintf(out,
 					_("  IRQ %-5d %-28s %12" PRIu64 " since boot  CPUs %s  affinity %s  effective %s\n"),
 					l->irq, l->name, l->total,
 					cpus[0] ? cpus : "-",
 					l->affinity[0] ? l->affinity : "?",
-					l->effective[0] ? l->effective : "?");
+					l->effective[0] ? l->effective :
+							  _("n/a"));
 		}
 		if (info->busiest_cpu >= 0)
 			fprintf(out,

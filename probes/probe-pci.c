@@ -146,8 +146,8 @@ double ps_pci_usable_bps(double gts, int width, int mps, char *how,
 		else
 			snprintf(how, howlen,
 				 mps > 0 ?
-					 _("%g GT/s x %d lanes x %s = %.3f Gbit/s encoded; x %d/(%d+%d) for TLP overhead at max payload %d bytes = %.3f Gbit/s usable per direction") :
-					 _("%g GT/s x %d lanes x %s = %.3f Gbit/s encoded; x %d/(%d+%d) for TLP overhead, max payload unknown so %d bytes assumed = %.3f Gbit/s usable per direction"),
+					 _("%g GT/s x%d with %s encoding = %.3f Gbit/s; x %d/(%d+%d) for TLP overhead at max payload %d bytes = %.3f Gbit/s usable per direction") :
+					 _("%g GT/s x%d with %s encoding = %.3f Gbit/s; x %d/(%d+%d) for TLP overhead, max payload unknown so %d bytes assumed = %.3f Gbit/s usable per direction"),
 				 gts, width, encname, encoded / 1e9, m, m,
 				 TLP_OVERHEAD, m, usable / 1e9);
 	}
@@ -596,7 +596,8 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 			set_reason(out->payload_reason,
 				   sizeof(out->payload_reason), "%s",
 				   _("libpci could not read the config space"));
-		} else if (ps_sysroot_is_live()) {
+		} else if (ps_sysroot_is_live() || cfg == -EACCES ||
+			   cfg == -EPERM) {
 			out->payload_status = PS_ST_NEEDS_ROOT;
 			set_reason(out->payload_reason,
 				   sizeof(out->payload_reason), "%s",
@@ -907,8 +908,9 @@ void ps_pci_print(FILE *out, const struct ps_pci_info *i)
 	if (i->link_reason[0])
 		fprintf(out, _("  note: %s\n"), i->link_reason);
 	for (int k = 1; k < i->nhops; k++)
-		fprintf(out, _("  upstream %s %s: %g GT/s x%d of %g GT/s x%d\n"),
-			i->hops[k].bdf, i->hops[k].type, i->hops[k].sta_speed,
+		fprintf(out, _("  upstream %s (%s): %g GT/s x%d of %g GT/s x%d\n"),
+			i->hops[k].bdf,
+			i->hops[k].type[0] ? i->hops[k].type : _("type unknown"), i->hops[k].sta_speed,
 			i->hops[k].sta_width, i->hops[k].cap_speed,
 			i->hops[k].cap_width);
 	if (i->limit_width)
