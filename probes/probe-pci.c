@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -289,19 +290,33 @@ static int read_link_sysfs(const char *devpath, struct lnk *l)
 	return 0;
 }
 
-/* how much of the config space a read returns: -errno, or bytes */
+/*
+ * How much of the config space a read returns: -errno, 64 (the standard
+ * header only: what non-root users get) or 256 and more. One dword read at
+ * 0x40 decides it: every config read is a slow bus (or VM-exit) access.
+ */
 static long config_bytes(const char *devpath)
 {
-	char p[512];
-	size_t len = 0;
-	char *buf;
+	char p[512], full[4096];
+	unsigned char dw[4];
+	ssize_t n;
+	int fd;
 
 	snprintf(p, sizeof(p), "%s/config", devpath);
-	buf = ps_read_file(p, &len);
-	if (!buf)
+	if (!*ps_path(full, sizeof(full), "%s", p))
+		return -ENAMETOOLONG;
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	free(buf);
-	return (long)len;
+	n = pread(fd, dw, sizeof(dw), 0x40);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	return n == (ssize_t)sizeof(dw) ? 256 : 64;
 }
 
 /*
@@ -432,15 +447,41 @@ static void read_names(struct pci_access *a, struct ps_pci_info *o)
 	if (!ps_read_long(p, &v))
 		o->device_id = (unsigned)v;
 	if (o->vendor_id) {
-		char *n = pci_lookup_name(a, buf, sizeof(buf),
-					  PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_HWDB,
-					  o->vendor_id);
+		/*
+		 * Loading pci.ids costs ~10 ms; the names of a device do not
+		 * change, so the last few are kept (the sampler is one thread).
+		 */
+		static struct {
+			unsigned vendor_id, device_id;
+			char vendor[96], device[160];
+		} cache[8];
+		static unsigned next;
+		unsigned k;
+		char *n;
 
-		snprintf(o->vendor, sizeof(o->vendor), "%s", n ? n : "");
-		n = pci_lookup_name(a, buf, sizeof(buf),
-				    PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_HWDB,
-				    o->vendor_id, o->device_id);
-		snprintf(o->device, sizeof(o->device), "%s", n ? n : "");
+		for (k = 0; k < 8; k++)
+			if (cache[k].vendor_id == o->vendor_id &&
+			    cache[k].device_id == o->device_id)
+				break;
+		if (k == 8) {
+			k = next++ % 8;
+			cache[k].vendor_id = o->vendor_id;
+			cache[k].device_id = o->device_id;
+			n = pci_lookup_name(a, buf, sizeof(buf),
+					    PCI_LOOKUP_VENDOR |
+						    PCI_LOOKUP_NO_HWDB,
+					    o->vendor_id);
+			snprintf(cache[k].vendor, sizeof(cache[k].vendor),
+				 "%s", n ? n : "");
+			n = pci_lookup_name(a, buf, sizeof(buf),
+					    PCI_LOOKUP_DEVICE |
+						    PCI_LOOKUP_NO_HWDB,
+					    o->vendor_id, o->device_id);
+			snprintf(cache[k].device, sizeof(cache[k].device),
+				 "%s", n ? n : "");
+		}
+		memcpy(o->vendor, cache[k].vendor, sizeof(o->vendor));
+		memcpy(o->device, cache[k].device, sizeof(o->device));
 	}
 	snprintf(p, sizeof(p), "%s/numa_node", o->devpath);
 	if (ps_read_long(p, &v))
