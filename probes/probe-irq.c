@@ -67,7 +67,8 @@ static int parse_cpu_header(const char *line, const char *end, int **ids)
 		p = next_token(p, &len);
 		if (p >= end || !len)
 			break;
-		if (len < 4 || strncmp(p, "CPU", 3) || !isdigit((unsigned char)p[3]))
+		if (len < 4 || strncmp(p, "CPU", 3) ||
+		    !isdigit((unsigned char)p[3]))
 			goto bad;
 		id = strtol(p + 3, &e, 10);
 		if (e != p + len || id < 0 || id > 65535)
@@ -106,7 +107,7 @@ static void parse_descriptor(struct ps_irq_row *r, const char *p)
 	const char *t;
 	size_t n;
 
-	if (r->irq < 0) {	/* "Non-maskable interrupts" */
+	if (r->irq < 0) { /* "Non-maskable interrupts" */
 		copy_trim(r->actions, sizeof(r->actions), p, strcspn(p, "\n"));
 		return;
 	}
@@ -175,7 +176,8 @@ int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
 		}
 		if (out->nrows == cap) {
 			cap *= 2;
-			out->rows = xrealloc(out->rows, cap * sizeof(*out->rows));
+			out->rows =
+				xrealloc(out->rows, cap * sizeof(*out->rows));
 		}
 		r = &out->rows[out->nrows];
 		memset(r, 0, sizeof(*r));
@@ -197,8 +199,8 @@ int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
 				break;
 			errno = 0;
 			v = strtoull(s, &e, 10);
-			if (errno || (*e != ' ' && *e != '\t' && *e != '\n' &&
-				      *e != 0))
+			if (errno ||
+			    (*e != ' ' && *e != '\t' && *e != '\n' && *e != 0))
 				break;
 			r->count[r->ncount++] = v;
 			q = e;
@@ -271,10 +273,10 @@ void ps_irq_queue_of(const char *action, char *kind, size_t klen, int *index)
 		const char *suffix;
 		const char *kind;
 	} pats[] = {
-		{ "-TxRx-", "rxtx" }, { "-Tx-Rx-", "rxtx" },
-		{ "-rxtx-", "rxtx" }, { "-fp-", "rxtx" },
-		{ "-rx-", "rx" }, { "-tx-", "tx" },
-		{ "-input.", "rx" }, { "-output.", "tx" },
+		{ "-TxRx-", "rxtx" },	 { "-Tx-Rx-", "rxtx" },
+		{ "-rxtx-", "rxtx" },	 { "-fp-", "rxtx" },
+		{ "-rx-", "rx" },	 { "-tx-", "tx" },
+		{ "-input.", "rx" },	 { "-output.", "tx" },
 		{ "mlx5_comp", "rxtx" }, { "-ntfy-blk", "rxtx" },
 		{ "mana_q", "rxtx" },
 	};
@@ -282,7 +284,7 @@ void ps_irq_queue_of(const char *action, char *kind, size_t klen, int *index)
 
 	kind[0] = 0;
 	*index = -1;
-	if (strstr(action, ":fdir"))	/* i40e flow director, not a queue */
+	if (strstr(action, ":fdir")) /* i40e flow director, not a queue */
 		return;
 	while (d < n && isdigit((unsigned char)action[n - d - 1]))
 		d++;
@@ -618,7 +620,8 @@ static void find_lines(struct ps_irq_info *info, const struct ps_irq_table *t,
 		 nmsi ? "msi_irqs" : "names");
 	free(msi);
 
-	/* a single-vector NIC: the line named like the interface is its queue */
+	/* a single-vector NIC: the line named like the interface is its queue
+	 */
 	{
 		bool any = false;
 
@@ -691,8 +694,8 @@ static void read_queues(struct ps_irq_info *info)
 
 			if (info->nrxq == rcap) {
 				rcap = rcap ? rcap * 2 : 8;
-				info->rxq = xrealloc(info->rxq,
-						     rcap * sizeof(*q));
+				info->rxq =
+					xrealloc(info->rxq, rcap * sizeof(*q));
 			}
 			q = &info->rxq[info->nrxq++];
 			memset(q, 0, sizeof(*q));
@@ -711,8 +714,8 @@ static void read_queues(struct ps_irq_info *info)
 
 			if (info->ntxq == tcap) {
 				tcap = tcap ? tcap * 2 : 8;
-				info->txq = xrealloc(info->txq,
-						     tcap * sizeof(*q));
+				info->txq =
+					xrealloc(info->txq, tcap * sizeof(*q));
 			}
 			q = &info->txq[info->ntxq++];
 			memset(q, 0, sizeof(*q));
@@ -764,14 +767,13 @@ static void find_irqbalance(struct ps_irq_info *info)
 	}
 	closedir(d);
 	if (!procs) {
-		info->irqbalance_status = ps_sysroot_is_live() ?
-						  PS_ST_ERROR :
-						  PS_ST_NOT_RECORDED;
+		info->irqbalance_status =
+			ps_sysroot_is_live() ? PS_ST_ERROR : PS_ST_NOT_RECORDED;
 		snprintf(info->irqbalance_reason,
 			 sizeof(info->irqbalance_reason), "%s",
-			 ps_sysroot_is_live() ?
-				 _("no processes visible in /proc") :
-				 _("no processes in the recording"));
+			 ps_sysroot_is_live()
+				 ? _("no processes visible in /proc")
+				 : _("no processes in the recording"));
 		return;
 	}
 	info->irqbalance_status = PS_ST_OK;
@@ -865,9 +867,8 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 	}
 	if (have_sn) {
 		out->softnet_cols = sn.ncols;
-		snprintf(out->softnet_cpu_basis,
-			 sizeof(out->softnet_cpu_basis), "%s",
-			 basis_name(sn.cpu_column));
+		snprintf(out->softnet_cpu_basis, sizeof(out->softnet_cpu_basis),
+			 "%s", basis_name(sn.cpu_column));
 		for (int i = 0; i < sn.nrows; i++) {
 			struct ps_irq_cpu *c = &out->cpus[sn.rows[i].cpu];
 
@@ -880,17 +881,17 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 	}
 
 	/* the NIC's own lines */
-	fnrc = ps_pci_find_function(ifname, out->bdf, sizeof(out->bdf),
-				    devpath, sizeof(devpath), out->virtio,
+	fnrc = ps_pci_find_function(ifname, out->bdf, sizeof(out->bdf), devpath,
+				    sizeof(devpath), out->virtio,
 				    sizeof(out->virtio));
 	if (strncmp(out->virtio, "virtio", 6))
-		out->virtio[0] = 0;	/* only virtio names its vectors so */
+		out->virtio[0] = 0; /* only virtio names its vectors so */
 	if (fnrc == -ENOENT) {
 		out->status = PS_ST_ERROR;
 		snprintf(out->reason, sizeof(out->reason),
-			 ps_sysroot_is_live() ?
-				 _("no interface named %s") :
-				 _("no interface named %s in the recording"),
+			 ps_sysroot_is_live()
+				 ? _("no interface named %s")
+				 : _("no interface named %s in the recording"),
 			 ifname);
 	} else if (fnrc == -ENODEV) {
 		out->status = PS_ST_ABSENT;
@@ -902,9 +903,11 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 			out->status = PS_ST_OK;
 		} else {
 			out->status = PS_ST_ABSENT;
-			snprintf(out->reason, sizeof(out->reason),
-				 _("no interrupt line of %s found (no msi_irqs, no known name in /proc/interrupts)"),
-				 ifname);
+			snprintf(
+				out->reason, sizeof(out->reason),
+				_("no interrupt line of %s found (no msi_irqs, "
+				  "no known name in /proc/interrupts)"),
+				ifname);
 		}
 	}
 	if (have_t)
@@ -940,15 +943,15 @@ void ps_irq_rates(const struct ps_irq_info *prev, struct ps_irq_info *cur,
 		for (int c = 0; c < cur->ncpu; c++) {
 			uint64_t before = p && c < prev->ncpu ? p->count[c] : 0;
 
-			l->rate[c] = p ? rate_of(l->count[c], before, seconds)
-				       : 0;
+			l->rate[c] =
+				p ? rate_of(l->count[c], before, seconds) : 0;
 			l->total_rate += l->rate[c];
 		}
 	}
 	for (int c = 0; c < cur->ncpu; c++) {
 		struct ps_irq_cpu *n = &cur->cpus[c];
-		const struct ps_irq_cpu *o = c < prev->ncpu ? &prev->cpus[c]
-							    : NULL;
+		const struct ps_irq_cpu *o =
+			c < prev->ncpu ? &prev->cpus[c] : NULL;
 
 		if (!o) {
 			n->net_rx_rate = n->net_tx_rate = 0;
@@ -958,10 +961,11 @@ void ps_irq_rates(const struct ps_irq_info *prev, struct ps_irq_info *cur,
 		}
 		n->net_rx_rate = rate_of(n->net_rx, o->net_rx, seconds);
 		n->net_tx_rate = rate_of(n->net_tx, o->net_tx, seconds);
-		n->processed_rate = rate_of(n->processed, o->processed, seconds);
+		n->processed_rate =
+			rate_of(n->processed, o->processed, seconds);
 		n->dropped_rate = rate_of(n->dropped, o->dropped, seconds);
-		n->squeeze_rate = rate_of(n->time_squeeze, o->time_squeeze,
-					  seconds);
+		n->squeeze_rate =
+			rate_of(n->time_squeeze, o->time_squeeze, seconds);
 	}
 	cur->rated = true;
 	cur->interval = seconds;
@@ -1091,8 +1095,8 @@ struct json_object *ps_irq_to_json(const struct ps_irq_info *info)
 		for (int k = 0; k < info->ncpu; k++) {
 			json_object_array_add(
 				c, json_object_new_int64((int64_t)l->count[k]));
-			json_object_array_add(r,
-					      json_object_new_double(l->rate[k]));
+			json_object_array_add(
+				r, json_object_new_double(l->rate[k]));
 		}
 		json_object_object_add(e, "counts", c);
 		json_object_object_add(e, "rates", r);
@@ -1191,8 +1195,7 @@ static struct json_object *get(struct json_object *o, const char *k)
 	return v;
 }
 
-static void get_str(struct json_object *o, const char *k, char *dst,
-		    size_t len)
+static void get_str(struct json_object *o, const char *k, char *dst, size_t len)
 {
 	struct json_object *v = get(o, k);
 
@@ -1232,9 +1235,9 @@ static enum ps_status get_status(struct json_object *o, char *reason,
 
 static size_t arr_len(struct json_object *a)
 {
-	return a && json_object_is_type(a, json_type_array) ?
-		       json_object_array_length(a) :
-		       0;
+	return a && json_object_is_type(a, json_type_array)
+		       ? json_object_array_length(a)
+		       : 0;
 }
 
 int ps_irq_from_json(struct json_object *obj, struct ps_irq_info *out)
@@ -1249,8 +1252,7 @@ int ps_irq_from_json(struct json_object *obj, struct ps_irq_info *out)
 	get_str(obj, "pci_function", out->bdf, sizeof(out->bdf));
 	get_str(obj, "virtio_device", out->virtio, sizeof(out->virtio));
 	out->status = get_status(obj, out->reason, sizeof(out->reason));
-	get_str(obj, "attribution", out->attribution,
-		sizeof(out->attribution));
+	get_str(obj, "attribution", out->attribution, sizeof(out->attribution));
 	out->rated = get_bool(obj, "rated");
 	out->interval = get_dbl(obj, "interval_s");
 
@@ -1316,18 +1318,18 @@ int ps_irq_from_json(struct json_object *obj, struct ps_irq_info *out)
 	}
 
 	g = get(obj, "softirqs");
-	out->softirq_status = get_status(g, out->softirq_reason,
-					 sizeof(out->softirq_reason));
+	out->softirq_status =
+		get_status(g, out->softirq_reason, sizeof(out->softirq_reason));
 	g = get(obj, "softnet");
-	out->softnet_status = get_status(g, out->softnet_reason,
-					 sizeof(out->softnet_reason));
+	out->softnet_status =
+		get_status(g, out->softnet_reason, sizeof(out->softnet_reason));
 	out->softnet_cols = (int)get_int(g, "columns", 0);
 	get_str(g, "cpu_basis", out->softnet_cpu_basis,
 		sizeof(out->softnet_cpu_basis));
 
 	g = get(obj, "queues");
-	out->queues_status = get_status(g, out->queues_reason,
-					sizeof(out->queues_reason));
+	out->queues_status =
+		get_status(g, out->queues_reason, sizeof(out->queues_reason));
 	a = get(g, "rx");
 	n = arr_len(a);
 	out->nrxq = (int)n;
@@ -1398,7 +1400,8 @@ static void line_cpus(const struct ps_irq_info *info,
 		double bv = 0;
 
 		for (int c = 0; c < info->ncpu && c < 4096; c++) {
-			double v = info->rated ? l->rate[c] : (double)l->count[c];
+			double v =
+				info->rated ? l->rate[c] : (double)l->count[c];
 
 			if (!used[c] && v > bv) {
 				bv = v;
@@ -1424,7 +1427,8 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 			     info->reason);
 	} else {
 		fprintf(out,
-			_("  %d lines (found through %s), %d serve queues; PCI function %s\n"),
+			_("  %d lines (found through %s), %d serve queues; PCI "
+			  "function %s\n"),
 			info->nlines, info->attribution, info->queues_with_irqs,
 			info->bdf[0] ? info->bdf : "-");
 		for (int i = 0; i < info->nlines; i++) {
@@ -1434,27 +1438,32 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 			line_cpus(info, l, cpus, sizeof(cpus));
 			if (info->rated)
 				fprintf(out,
-					_("  IRQ %-5d %-28s %8.0f/s  CPUs %s  affinity %s  effective %s\n"),
+					_("  IRQ %-5d %-28s %8.0f/s  CPUs %s  "
+					  "affinity %s  effective %s\n"),
 					l->irq, l->name, l->total_rate,
 					cpus[0] ? cpus : "-",
 					l->affinity[0] ? l->affinity : "?",
-					l->effective[0] ? l->effective :
-							  _("n/a"));
+					l->effective[0] ? l->effective
+							: _("n/a"));
 			else
 				fprintf(out,
-					_("  IRQ %-5d %-28s %12" PRIu64 " since boot  CPUs %s  affinity %s  effective %s\n"),
+					_("  IRQ %-5d %-28s %12" PRIu64
+					  " since boot  CPUs %s  affinity %s  "
+					  "effective %s\n"),
 					l->irq, l->name, l->total,
 					cpus[0] ? cpus : "-",
 					l->affinity[0] ? l->affinity : "?",
-					l->effective[0] ? l->effective :
-							  _("n/a"));
+					l->effective[0] ? l->effective
+							: _("n/a"));
 		}
 		if (info->busiest_cpu >= 0)
 			fprintf(out,
-				_("  %d CPUs take the queue interrupts; the busiest, CPU %d, takes %.0f%% (by %s)\n"),
+				_("  %d CPUs take the queue interrupts; the "
+				  "busiest, CPU %d, takes %.0f%% (by %s)\n"),
 				info->irq_cpus, info->busiest_cpu,
 				100.0 * info->busiest_share,
-				info->rated ? _("rate") : _("count since boot"));
+				info->rated ? _("rate")
+					    : _("count since boot"));
 	}
 	if (info->softirq_status != PS_ST_OK)
 		print_status(out, _("softirqs"), info->softirq_status,
@@ -1464,11 +1473,12 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 			     info->softnet_reason);
 	else
 		fprintf(out,
-			_("  softnet_stat: %d columns, CPU taken from the %s\n"),
+			_("  softnet_stat: %d columns, CPU taken from the "
+			  "%s\n"),
 			info->softnet_cols,
-			!strcmp(info->softnet_cpu_basis, "cpu_column") ?
-				_("CPU column") :
-				_("row order (offline CPUs would shift it)"));
+			!strcmp(info->softnet_cpu_basis, "cpu_column")
+				? _("CPU column")
+				: _("row order (offline CPUs would shift it)"));
 	fprintf(out, "  %-5s %12s %12s %12s %12s %10s %10s\n", _("CPU"),
 		_("NIC irqs"), _("NET_RX"), _("NET_TX"), _("processed"),
 		_("dropped"), _("squeezed"));
@@ -1477,7 +1487,8 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 
 		if (info->rated)
 			fprintf(out,
-				"  %-5d %10.0f/s %10.0f/s %10.0f/s %10.0f/s %8.0f/s %8.0f/s\n",
+				"  %-5d %10.0f/s %10.0f/s %10.0f/s %10.0f/s "
+				"%8.0f/s %8.0f/s\n",
 				c, p->nic_irq_rate, p->net_rx_rate,
 				p->net_tx_rate, p->processed_rate,
 				p->dropped_rate, p->squeeze_rate);
@@ -1488,14 +1499,17 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 				c, p->nic_irqs, p->net_rx, p->net_tx,
 				p->processed, p->dropped, p->time_squeeze);
 	}
-	fprintf(out, _("  softnet totals: %" PRIu64 " dropped, %" PRIu64 " time squeezes\n"),
+	fprintf(out,
+		_("  softnet totals: %" PRIu64 " dropped, %" PRIu64
+		  " time squeezes\n"),
 		info->dropped_total, info->squeeze_total);
 	if (info->queues_status != PS_ST_OK) {
 		print_status(out, _("queues"), info->queues_status,
 			     info->queues_reason);
 	} else {
 		for (int i = 0; i < info->nrxq; i++)
-			fprintf(out, _("  rx-%d: RPS %s (%s), flow count %ld\n"),
+			fprintf(out,
+				_("  rx-%d: RPS %s (%s), flow count %ld\n"),
 				info->rxq[i].index,
 				info->rxq[i].rps_on ? _("on") : _("off"),
 				info->rxq[i].rps_cpus[0] ? info->rxq[i].rps_cpus

@@ -50,14 +50,22 @@ int ps_pci_parse_speed(const char *s, double *gts)
 double ps_pci_speed_of_code(unsigned code)
 {
 	switch (code) {
-	case 1: return 2.5;
-	case 2: return 5;
-	case 3: return 8;
-	case 4: return 16;
-	case 5: return 32;
-	case 6: return 64;
-	case 8: return 128;
-	default: return 0;
+	case 1:
+		return 2.5;
+	case 2:
+		return 5;
+	case 3:
+		return 8;
+	case 4:
+		return 16;
+	case 5:
+		return 32;
+	case 6:
+		return 64;
+	case 8:
+		return 128;
+	default:
+		return 0;
 	}
 }
 
@@ -128,7 +136,7 @@ double ps_pci_encoded_bps(double gts, int width)
 	return gts * 1e9 * width * ps_pci_encoding(gts, NULL);
 }
 
-#define TLP_OVERHEAD 24	/* STP/seq/header/LCRC bytes per TLP, REFERENCE 2.4 */
+#define TLP_OVERHEAD 24 /* STP/seq/header/LCRC bytes per TLP, REFERENCE 2.4 */
 
 double ps_pci_usable_bps(double gts, int width, int mps, char *how,
 			 size_t howlen)
@@ -145,12 +153,20 @@ double ps_pci_usable_bps(double gts, int width, int mps, char *how,
 			snprintf(how, howlen, "%s",
 				 _("link speed or width unknown"));
 		else
-			snprintf(how, howlen,
-				 mps > 0 ?
-					 _("%g GT/s x%d with %s encoding = %.3f Gbit/s; x %d/(%d+%d) for TLP overhead at max payload %d bytes = %.3f Gbit/s usable per direction") :
-					 _("%g GT/s x%d with %s encoding = %.3f Gbit/s; x %d/(%d+%d) for TLP overhead, max payload unknown so %d bytes assumed = %.3f Gbit/s usable per direction"),
-				 gts, width, encname, encoded / 1e9, m, m,
-				 TLP_OVERHEAD, m, usable / 1e9);
+			snprintf(
+				how, howlen,
+				mps > 0 ? _("%g GT/s x%d with %s encoding = "
+					    "%.3f Gbit/s; x %d/(%d+%d) for TLP "
+					    "overhead at max payload %d bytes "
+					    "= %.3f Gbit/s usable per "
+					    "direction")
+					: _("%g GT/s x%d with %s encoding = "
+					    "%.3f Gbit/s; x %d/(%d+%d) for TLP "
+					    "overhead, max payload unknown so "
+					    "%d bytes assumed = %.3f Gbit/s "
+					    "usable per direction"),
+				gts, width, encname, encoded / 1e9, m, m,
+				TLP_OVERHEAD, m, usable / 1e9);
 	}
 	return enc > 0 && width > 0 ? usable : 0;
 }
@@ -215,7 +231,7 @@ int ps_pci_find_function(const char *ifname, char *bdf, size_t bdflen,
 	real_root(root, sizeof(root));
 	rl = strlen(root);
 	if (rl && (strncmp(real, root, rl) || real[rl] != '/'))
-		return -ENXIO;	/* the link leaves the recording */
+		return -ENXIO; /* the link leaves the recording */
 	rel = real + rl;
 	slash = strrchr(rel, '/');
 	if (slash && !is_bdf(slash + 1))
@@ -238,23 +254,33 @@ struct lnk {
 	bool pcie;
 	double cap_speed, sta_speed;
 	int cap_width, sta_width;
-	int type;		/* PCI_EXP_TYPE_*, -1 unknown */
+	int type; /* PCI_EXP_TYPE_*, -1 unknown */
 	int mps, mps_cap, mrrs;
 };
 
 static const char *type_name(int type)
 {
 	switch (type) {
-	case PCI_EXP_TYPE_ENDPOINT: return "endpoint";
-	case PCI_EXP_TYPE_LEG_END: return "legacy_endpoint";
-	case PCI_EXP_TYPE_ROOT_PORT: return "root_port";
-	case PCI_EXP_TYPE_UPSTREAM: return "upstream_port";
-	case PCI_EXP_TYPE_DOWNSTREAM: return "downstream_port";
-	case PCI_EXP_TYPE_PCI_BRIDGE: return "pci_bridge";
-	case PCI_EXP_TYPE_PCIE_BRIDGE: return "pcie_bridge";
-	case PCI_EXP_TYPE_ROOT_INT_EP: return "rc_endpoint";
-	case PCI_EXP_TYPE_ROOT_EC: return "rc_event_collector";
-	default: return "";
+	case PCI_EXP_TYPE_ENDPOINT:
+		return "endpoint";
+	case PCI_EXP_TYPE_LEG_END:
+		return "legacy_endpoint";
+	case PCI_EXP_TYPE_ROOT_PORT:
+		return "root_port";
+	case PCI_EXP_TYPE_UPSTREAM:
+		return "upstream_port";
+	case PCI_EXP_TYPE_DOWNSTREAM:
+		return "downstream_port";
+	case PCI_EXP_TYPE_PCI_BRIDGE:
+		return "pci_bridge";
+	case PCI_EXP_TYPE_PCIE_BRIDGE:
+		return "pcie_bridge";
+	case PCI_EXP_TYPE_ROOT_INT_EP:
+		return "rc_endpoint";
+	case PCI_EXP_TYPE_ROOT_EC:
+		return "rc_event_collector";
+	default:
+		return "";
 	}
 }
 
@@ -471,14 +497,14 @@ static void read_names(struct pci_access *a, struct ps_pci_info *o)
 					    PCI_LOOKUP_VENDOR |
 						    PCI_LOOKUP_NO_HWDB,
 					    o->vendor_id);
-			snprintf(cache[k].vendor, sizeof(cache[k].vendor),
-				 "%s", n ? n : "");
+			snprintf(cache[k].vendor, sizeof(cache[k].vendor), "%s",
+				 n ? n : "");
 			n = pci_lookup_name(a, buf, sizeof(buf),
 					    PCI_LOOKUP_DEVICE |
 						    PCI_LOOKUP_NO_HWDB,
 					    o->vendor_id, o->device_id);
-			snprintf(cache[k].device, sizeof(cache[k].device),
-				 "%s", n ? n : "");
+			snprintf(cache[k].device, sizeof(cache[k].device), "%s",
+				 n ? n : "");
 		}
 		memcpy(o->vendor, cache[k].vendor, sizeof(o->vendor));
 		memcpy(o->device, cache[k].device, sizeof(o->device));
@@ -519,9 +545,9 @@ static void walk_path(struct pci_access *a, bool full_config,
 
 		if (!slash || !is_bdf(slash + 1) || o->nhops == PS_PCI_MAX_HOPS)
 			break;
-		rc = full_config && config_bytes(path) > 64 ?
-			     read_link_config(a, slash + 1, &l) :
-			     -EIO;
+		rc = full_config && config_bytes(path) > 64
+			     ? read_link_config(a, slash + 1, &l)
+			     : -EIO;
 		if (rc)
 			rc = read_link_sysfs(path, &l);
 		if (!rc && l.pcie) {
@@ -579,15 +605,17 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 				  out->child, sizeof(out->child));
 	if (rc == -ENOENT) {
 		out->status = PS_ST_ERROR;
-		set_reason(out->reason, sizeof(out->reason),
-			   ps_sysroot_is_live() ?
-				   _("no interface named %s") :
-				   _("no interface named %s in the recording"),
-			   ifname);
+		set_reason(
+			out->reason, sizeof(out->reason),
+			ps_sysroot_is_live()
+				? _("no interface named %s")
+				: _("no interface named %s in the recording"),
+			ifname);
 	} else if (rc == -ENODEV) {
 		out->status = PS_ST_ABSENT;
-		set_reason(out->reason, sizeof(out->reason), "%s",
-			   _("virtual interface (no bus device): no PCIe link"));
+		set_reason(
+			out->reason, sizeof(out->reason), "%s",
+			_("virtual interface (no bus device): no PCIe link"));
 	} else if (rc) {
 		out->status = PS_ST_ABSENT;
 		set_reason(out->reason, sizeof(out->reason), "%s",
@@ -610,17 +638,20 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 		char p[4096];
 
 		/* libpci's sysfs method needs the tree it is pointed at */
-		if (access(ps_path(p, sizeof(p), "/sys/bus/pci/devices/%s/config",
-				   out->bdf), R_OK))
+		if (access(ps_path(p, sizeof(p),
+				   "/sys/bus/pci/devices/%s/config", out->bdf),
+			   R_OK))
 			rc = -ENOENT;
 		else
 			rc = pci_start(a);
 		if (!rc)
 			rc = read_link_config(a, out->bdf, &l);
 		else
-			cfg = 0;	/* libpci unusable here: sysfs only */
+			cfg = 0; /* libpci unusable here: sysfs only */
 		if (rc == -ENODEV) {
-			no_pcie(out, _("no PCIe capability: a conventional PCI function (such as virtio-pci) has no link speed or width"));
+			no_pcie(out, _("no PCIe capability: a conventional PCI "
+				       "function (such as virtio-pci) has no "
+				       "link speed or width"));
 			goto out;
 		}
 	}
@@ -642,30 +673,37 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 			out->payload_status = PS_ST_NEEDS_ROOT;
 			set_reason(out->payload_reason,
 				   sizeof(out->payload_reason), "%s",
-				   _("the full config space read needs root (others see 64 bytes); speed and width come from sysfs"));
+				   _("the full config space read needs root "
+				     "(others see 64 bytes); speed and width "
+				     "come from sysfs"));
 		} else {
 			out->payload_status = PS_ST_NOT_RECORDED;
-			set_reason(out->payload_reason,
-				   sizeof(out->payload_reason), "%s",
-				   _("the recording has only the first 64 bytes of the config space (recorded without root); speed and width come from sysfs"));
+			set_reason(
+				out->payload_reason,
+				sizeof(out->payload_reason), "%s",
+				_("the recording has only the first 64 bytes "
+				  "of the config space (recorded without "
+				  "root); speed and width come from sysfs"));
 		}
 		set_reason(out->link_reason, sizeof(out->link_reason), "%s",
 			   out->payload_reason);
 	} else if (cfg == -ENOENT && !ps_sysroot_is_live()) {
 		out->link_status = out->payload_status = PS_ST_NOT_RECORDED;
 		set_reason(out->link_reason, sizeof(out->link_reason), "%s",
-			   _("neither the config space nor the sysfs link attributes are in the recording"));
+			   _("neither the config space nor the sysfs link "
+			     "attributes are in the recording"));
 		set_reason(out->payload_reason, sizeof(out->payload_reason),
 			   "%s", out->link_reason);
 		goto out;
 	} else {
-		no_pcie(out, _("no PCIe link: the function has no current_link_speed in sysfs (conventional PCI, such as virtio-pci)"));
+		no_pcie(out, _("no PCIe link: the function has no "
+			       "current_link_speed in sysfs (conventional PCI, "
+			       "such as virtio-pci)"));
 		goto out;
 	}
 
 	out->link_status = PS_ST_OK;
-	snprintf(out->dev_type, sizeof(out->dev_type), "%s",
-		 type_name(l.type));
+	snprintf(out->dev_type, sizeof(out->dev_type), "%s", type_name(l.type));
 	out->cap_speed = l.cap_speed;
 	out->sta_speed = l.sta_speed;
 	out->cap_width = l.cap_width;
@@ -683,11 +721,11 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 	if (out->limit_width) {
 		char how[256];
 
-		out->encoded_bps = ps_pci_encoded_bps(out->limit_speed,
-						      out->limit_width);
-		out->usable_bps = ps_pci_usable_bps(out->limit_speed,
-						    out->limit_width, out->mps,
-						    how, sizeof(how));
+		out->encoded_bps =
+			ps_pci_encoded_bps(out->limit_speed, out->limit_width);
+		out->usable_bps =
+			ps_pci_usable_bps(out->limit_speed, out->limit_width,
+					  out->mps, how, sizeof(how));
 		snprintf(out->usable_how, sizeof(out->usable_how),
 			 _("%s; narrowest link at %s"), how, out->limit_bdf);
 	} else {
@@ -802,8 +840,7 @@ static struct json_object *get(struct json_object *o, const char *k)
 	return v;
 }
 
-static void get_str(struct json_object *o, const char *k, char *dst,
-		    size_t len)
+static void get_str(struct json_object *o, const char *k, char *dst, size_t len)
 {
 	struct json_object *v = get(o, k);
 
@@ -868,9 +905,9 @@ int ps_pci_from_json(struct json_object *obj, struct ps_pci_info *i)
 	v = get(g, "downgraded");
 	i->downgraded = v && json_object_get_boolean(v);
 	a = get(g, "path");
-	n = a && json_object_is_type(a, json_type_array) ?
-		    json_object_array_length(a) :
-		    0;
+	n = a && json_object_is_type(a, json_type_array)
+		    ? json_object_array_length(a)
+		    : 0;
 	if (n > PS_PCI_MAX_HOPS)
 		n = PS_PCI_MAX_HOPS;
 	i->nhops = (int)n;
@@ -897,8 +934,8 @@ int ps_pci_from_json(struct json_object *obj, struct ps_pci_info *i)
 	get_str(g, "usable_how", i->usable_how, sizeof(i->usable_how));
 
 	g = get(obj, "payload");
-	i->payload_status = get_status(g, i->payload_reason,
-				       sizeof(i->payload_reason));
+	i->payload_status =
+		get_status(g, i->payload_reason, sizeof(i->payload_reason));
 	i->mps = (int)get_int(g, "max_payload", 0);
 	i->mps_cap = (int)get_int(g, "max_payload_cap", 0);
 	i->mrrs = (int)get_int(g, "max_read_request", 0);
@@ -925,8 +962,8 @@ void ps_pci_print(FILE *out, const struct ps_pci_info *i)
 			i->reason);
 		return;
 	}
-	fprintf(out, _("  function %s: %s %s [%04x:%04x], driver %s\n"),
-		i->bdf, i->vendor, i->device, i->vendor_id, i->device_id,
+	fprintf(out, _("  function %s: %s %s [%04x:%04x], driver %s\n"), i->bdf,
+		i->vendor, i->device, i->vendor_id, i->device_id,
 		i->driver[0] ? i->driver : "-");
 	if (i->child[0])
 		fprintf(out, _("  netdev sits on the child device %s\n"),
@@ -935,7 +972,8 @@ void ps_pci_print(FILE *out, const struct ps_pci_info *i)
 		fprintf(out, _("  NUMA node %d, local CPUs %s\n"), i->numa_node,
 			i->local_cpulist[0] ? i->local_cpulist : "-");
 	else
-		fprintf(out, _("  NUMA node unknown (single node), local CPUs %s\n"),
+		fprintf(out,
+			_("  NUMA node unknown (single node), local CPUs %s\n"),
 			i->local_cpulist[0] ? i->local_cpulist : "-");
 	if (i->link_status != PS_ST_OK) {
 		fprintf(out, _("  link: %s (%s)\n"),
@@ -949,23 +987,28 @@ void ps_pci_print(FILE *out, const struct ps_pci_info *i)
 	if (i->link_reason[0])
 		fprintf(out, _("  note: %s\n"), i->link_reason);
 	for (int k = 1; k < i->nhops; k++)
-		fprintf(out, _("  upstream %s (%s): %g GT/s x%d of %g GT/s x%d\n"),
+		fprintf(out,
+			_("  upstream %s (%s): %g GT/s x%d of %g GT/s x%d\n"),
 			i->hops[k].bdf,
-			i->hops[k].type[0] ? i->hops[k].type : _("type unknown"), i->hops[k].sta_speed,
-			i->hops[k].sta_width, i->hops[k].cap_speed,
-			i->hops[k].cap_width);
+			i->hops[k].type[0] ? i->hops[k].type
+					   : _("type unknown"),
+			i->hops[k].sta_speed, i->hops[k].sta_width,
+			i->hops[k].cap_speed, i->hops[k].cap_width);
 	if (i->limit_width)
 		fprintf(out, _("  narrowest link: %g GT/s x%d at %s%s\n"),
 			i->limit_speed, i->limit_width, i->limit_bdf,
-			i->limited_upstream ?
-				_(" (upstream of the NIC: lspci on the NIC does not show it)") :
-				"");
+			i->limited_upstream ? _(" (upstream of the NIC: lspci "
+						"on the NIC does not show it)")
+					    : "");
 	if (i->payload_status == PS_ST_OK)
-		fprintf(out, _("  max payload %d bytes (device can %d), max read request %d bytes\n"),
+		fprintf(out,
+			_("  max payload %d bytes (device can %d), max read "
+			  "request %d bytes\n"),
 			i->mps, i->mps_cap, i->mrrs);
 	else
 		fprintf(out, _("  max payload: %s (%s)\n"),
 			ps_status_text(i->payload_status), i->payload_reason);
-	fprintf(out, _("  usable: %.2f Gbit/s per direction of %.2f capable (%s)\n"),
+	fprintf(out,
+		_("  usable: %.2f Gbit/s per direction of %.2f capable (%s)\n"),
 		i->usable_bps / 1e9, i->capable_bps / 1e9, i->usable_how);
 }

@@ -24,9 +24,10 @@ int ps_pci_parse_speed(const char *s, double *gts);
 double ps_pci_speed_of_code(unsigned code);
 
 struct ps_pci_lnk {
-	double speed;		/* GT/s, 0 unknown */
-	int width;		/* lanes, 0 unknown */
-	char speed_mark[16];	/* "downgraded", "ok", "overdriven", "strange", "" */
+	double speed;	     /* GT/s, 0 unknown */
+	int width;	     /* lanes, 0 unknown */
+	char speed_mark[16]; /* "downgraded", "ok", "overdriven", "strange", ""
+			      */
 	char width_mark[16];
 };
 /*
@@ -65,10 +66,10 @@ int ps_pci_find_function(const char *ifname, char *bdf, size_t bdflen,
 /* one device on the way from the NIC up to the root port */
 struct ps_pci_hop {
 	char bdf[16];
-	char type[16];		/* "endpoint", "root_port", "upstream", ... */
+	char type[16]; /* "endpoint", "root_port", "upstream", ... */
 	double cap_speed, sta_speed;
 	int cap_width, sta_width;
-	double bps;		/* encoded bit/s of the current link */
+	double bps; /* encoded bit/s of the current link */
 };
 
 #define PS_PCI_MAX_HOPS 8
@@ -81,40 +82,40 @@ struct ps_pci_info {
 	char reason[160];
 	char bdf[16];
 	char devpath[256];
-	char child[32];		/* "virtio2" */
+	char child[32]; /* "virtio2" */
 	char driver[32];
 	unsigned vendor_id, device_id;
 	char vendor[96], device[160];
-	int numa_node;		/* -1 unknown */
+	int numa_node; /* -1 unknown */
 	char local_cpulist[128];
 
 	/* the link */
 	enum ps_status link_status;
 	char link_reason[160];
-	char link_source[16];	/* "config" (libpci) or "sysfs" */
+	char link_source[16]; /* "config" (libpci) or "sysfs" */
 	char dev_type[16];
 	double cap_speed, sta_speed;
 	int cap_width, sta_width;
-	char speed_mark[16], width_mark[16];	/* as lspci would mark them */
-	bool downgraded;	/* speed or width below this device's LnkCap */
+	char speed_mark[16], width_mark[16]; /* as lspci would mark them */
+	bool downgraded; /* speed or width below this device's LnkCap */
 
 	/* the path to the root port */
 	struct ps_pci_hop hops[PS_PCI_MAX_HOPS];
 	int nhops;
-	char limit_bdf[16];	/* where the narrowest link is */
+	char limit_bdf[16]; /* where the narrowest link is */
 	double limit_speed;
 	int limit_width;
-	bool limited_upstream;	/* narrowest link is above the NIC's own */
+	bool limited_upstream; /* narrowest link is above the NIC's own */
 
 	/* payload (DevCtl) */
 	enum ps_status payload_status;
 	char payload_reason[160];
-	int mps, mps_cap, mrrs;	/* bytes, 0 unknown */
+	int mps, mps_cap, mrrs; /* bytes, 0 unknown */
 
 	/* bandwidth per direction */
-	double capable_bps;	/* NIC's LnkCap, encoded */
-	double encoded_bps;	/* narrowest current link, encoded */
-	double usable_bps;	/* minus TLP overhead */
+	double capable_bps; /* NIC's LnkCap, encoded */
+	double encoded_bps; /* narrowest current link, encoded */
+	double usable_bps;  /* minus TLP overhead */
 	char usable_how[320];
 };
 

@@ -44,12 +44,14 @@ static int parse_bench(const char *file, long n)
 			return 1;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &b);
-		ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+		ms = (b.tv_sec - a.tv_sec) * 1e3 +
+		     (b.tv_nsec - a.tv_nsec) / 1e6;
 		sum += ms;
 		if (ms < best)
 			best = ms;
 		if (i == n - 1)
-			printf("%d CPU columns, %d rows: mean %.3f ms, best %.3f ms per parse over %ld parses\n",
+			printf("%d CPU columns, %d rows: mean %.3f ms, best "
+			       "%.3f ms per parse over %ld parses\n",
 			       t.ncol, t.nrows, sum / n, best, n);
 		ps_irq_table_free(&t);
 	}
@@ -113,8 +115,9 @@ int main(int argc, char **argv)
 		o = json_object_new_object();
 		json_object_object_add(o, "irq", ps_irq_to_json(&irq));
 		json_object_object_add(o, "pci", ps_pci_to_json(&pci));
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							       JSON_C_TO_STRING_NOSLASHESCAPE));
+		puts(json_object_to_json_string_ext(
+			o, JSON_C_TO_STRING_PRETTY |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	}
 	ps_irq_free(&irq);

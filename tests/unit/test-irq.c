@@ -41,7 +41,8 @@ static bool have_machines(void)
 
 	free(p);
 	if (!ok)
-		fprintf(stderr, "recorded machine trees not present: skipped\n");
+		fprintf(stderr,
+			"recorded machine trees not present: skipped\n");
 	return ok;
 }
 
@@ -172,12 +173,14 @@ static void test_interrupts_shared_line(void **state)
 static void test_interrupts_offline_cpu(void **state)
 {
 	/* CPU2 offline: three columns for CPU0, CPU1, CPU3 */
-	const char *text =
-		"           CPU0       CPU1       CPU3\n"
-		" 40:         10         20         30  PCI-MSI 1-edge  eth0-TxRx-0\n"
-		" 41:          1          2          3  PCI-MSI 2-edge  eth0-TxRx-1, eth0-x\n"
-		"NMI:          0          0          0   Non-maskable interrupts\n"
-		"ERR:          0\n";
+	const char *text = "           CPU0       CPU1       CPU3\n"
+			   " 40:         10         20         30  PCI-MSI "
+			   "1-edge  eth0-TxRx-0\n"
+			   " 41:          1          2          3  PCI-MSI "
+			   "2-edge  eth0-TxRx-1, eth0-x\n"
+			   "NMI:          0          0          0   "
+			   "Non-maskable interrupts\n"
+			   "ERR:          0\n";
 	struct ps_irq_table t;
 
 	assert_int_equal(ps_irq_parse_interrupts(text, &t), 0);
@@ -233,11 +236,12 @@ static void test_interrupts_odd(void **state)
 	ps_irq_table_free(&t);
 	/* truncated row, non-numeric count, a line without a colon, no
 	 * final newline */
-	assert_int_equal(ps_irq_parse_interrupts(
-				 "   CPU0  CPU1\n 5: 7\nnonsense\n 6: 1x 2 chip\n"
-				 " 9: 18446744073709551615 1 X 1-edge big",
-				 &t),
-			 0);
+	assert_int_equal(
+		ps_irq_parse_interrupts(
+			"   CPU0  CPU1\n 5: 7\nnonsense\n 6: 1x 2 chip\n"
+			" 9: 18446744073709551615 1 X 1-edge big",
+			&t),
+		0);
 	assert_int_equal(t.nrows, 3);
 	assert_int_equal(row(&t, 5)->ncount, 1);
 	assert_int_equal(row(&t, 6)->ncount, 0);
@@ -291,7 +295,8 @@ static void test_attribution_names(void **state)
 
 	/* fires */
 	assert_true(ps_irq_action_matches("eth0-TxRx-0", "eth0", NULL, NULL));
-	assert_true(ps_irq_action_matches("i40e-eth0-TxRx-0", "eth0", NULL, NULL));
+	assert_true(
+		ps_irq_action_matches("i40e-eth0-TxRx-0", "eth0", NULL, NULL));
 	assert_true(ps_irq_action_matches("eth0", "eth0", NULL, NULL));
 	assert_true(ps_irq_action_matches("mlx5_comp0@pci:0000:01:00.0", "x",
 					  bdf, NULL));
@@ -302,16 +307,16 @@ static void test_attribution_names(void **state)
 	/* must not fire */
 	assert_false(ps_irq_action_matches("eth10-TxRx-0", "eth1", NULL, NULL));
 	assert_false(ps_irq_action_matches("eth1-TxRx-0", "eth10", NULL, NULL));
-	assert_false(ps_irq_action_matches("i40e-eth10-TxRx-0", "eth1", NULL,
-					   NULL));
+	assert_false(
+		ps_irq_action_matches("i40e-eth10-TxRx-0", "eth1", NULL, NULL));
 	assert_false(ps_irq_action_matches("mlx5_comp0@pci:0000:01:00.1", "x",
 					   bdf, NULL));
 	assert_false(ps_irq_action_matches("virtio20-input.0", "eth0", NULL,
 					   "virtio2"));
-	assert_false(ps_irq_action_matches("virtio2-input.0", "eth0", NULL,
-					   NULL));
-	assert_false(ps_irq_action_matches("ehci_hcd:usb1", "eth0", bdf,
-					   "virtio2"));
+	assert_false(
+		ps_irq_action_matches("virtio2-input.0", "eth0", NULL, NULL));
+	assert_false(
+		ps_irq_action_matches("ehci_hcd:usb1", "eth0", bdf, "virtio2"));
 	assert_false(ps_irq_action_matches("eth0", "", NULL, NULL));
 }
 
@@ -319,12 +324,11 @@ static void test_attribution_names(void **state)
 
 static void test_softirqs(void **state)
 {
-	const char *text =
-		"                    CPU0       CPU1       CPU2\n"
-		"          HI:          0          0          0\n"
-		"      NET_TX:          4          0          7\n"
-		"      NET_RX:        300        387          9\n"
-		"         RCU:      17539      18688          1\n";
+	const char *text = "                    CPU0       CPU1       CPU2\n"
+			   "          HI:          0          0          0\n"
+			   "      NET_TX:          4          0          7\n"
+			   "      NET_RX:        300        387          9\n"
+			   "         RCU:      17539      18688          1\n";
 	struct ps_softirq_counts s;
 
 	assert_int_equal(ps_irq_parse_softirqs(text, &s), 0);
@@ -335,7 +339,8 @@ static void test_softirqs(void **state)
 	free(s.net_tx);
 	free(s.present);
 	/* odd: no NET rows, no header */
-	assert_int_equal(ps_irq_parse_softirqs("   CPU0\n  HI: 0\n", &s), -EINVAL);
+	assert_int_equal(ps_irq_parse_softirqs("   CPU0\n  HI: 0\n", &s),
+			 -EINVAL);
 	assert_int_equal(ps_irq_parse_softirqs("NET_RX: 1\n", &s), -EINVAL);
 	assert_int_equal(ps_irq_parse_softirqs("", &s), -EINVAL);
 }
@@ -363,10 +368,15 @@ static void test_softnet_10col(void **state)
 static void test_softnet_cpu_column(void **state)
 {
 	/* 13 columns, CPU 2 offline: the third row is CPU 3 */
-	const char *text13 =
-		"0000000a 00000001 00000002 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n"
-		"0000000b 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000001\n"
-		"0000000c 00000005 00000006 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000003\n";
+	const char *text13 = "0000000a 00000001 00000002 00000000 00000000 "
+			     "00000000 00000000 00000000 00000000 00000000 "
+			     "00000000 00000000 00000000\n"
+			     "0000000b 00000000 00000000 00000000 00000000 "
+			     "00000000 00000000 00000000 00000000 00000000 "
+			     "00000000 00000000 00000001\n"
+			     "0000000c 00000005 00000006 00000000 00000000 "
+			     "00000000 00000000 00000000 00000000 00000000 "
+			     "00000000 00000000 00000003\n";
 	struct ps_softnet_table t;
 	char *text;
 
@@ -397,8 +407,9 @@ static void test_softnet_odd(void **state)
 	assert_int_equal(ps_irq_parse_softnet("zz 00 00\n", &t), -EINVAL);
 	assert_int_equal(ps_irq_parse_softnet("0001 0002\n", &t), -EINVAL);
 	/* rows of different widths */
-	assert_int_equal(ps_irq_parse_softnet("1 2 3 4 5 6 7 8 9 a\n1 2 3\n", &t),
-			 -EINVAL);
+	assert_int_equal(
+		ps_irq_parse_softnet("1 2 3 4 5 6 7 8 9 a\n1 2 3\n", &t),
+		-EINVAL);
 	/* a value wider than 32 bits */
 	assert_int_equal(ps_irq_parse_softnet("1ffffffff 0 0\n", &t), -EINVAL);
 	/* blank lines are fine */
@@ -551,17 +562,19 @@ static void test_sample_offline_and_missing(void **state)
 	assert_non_null(mkdtemp(tmpl));
 #define MK(rel) (snprintf(path, sizeof(path), "%s/%s", tmpl, rel), path)
 	assert_int_equal(system(NULL) != 0, 1);
-	snprintf(path, sizeof(path),
-		 "mkdir -p %s/proc %s/sys/devices/platform/soc/net/eth9 "
-		 "%s/sys/class/net && ln -s ../../devices/platform/soc/net/eth9 "
-		 "%s/sys/class/net/eth9 && ln -s ../.. "
-		 "%s/sys/devices/platform/soc/net/eth9/device",
-		 tmpl, tmpl, tmpl, tmpl, tmpl);
+	snprintf(
+		path, sizeof(path),
+		"mkdir -p %s/proc %s/sys/devices/platform/soc/net/eth9 "
+		"%s/sys/class/net && ln -s ../../devices/platform/soc/net/eth9 "
+		"%s/sys/class/net/eth9 && ln -s ../.. "
+		"%s/sys/devices/platform/soc/net/eth9/device",
+		tmpl, tmpl, tmpl, tmpl, tmpl);
 	assert_int_equal(system(path), 0);
 	f = fopen(MK("proc/interrupts"), "w");
 	fputs("       CPU0  CPU1  CPU3\n"
 	      " 50:   1  2  3   GIC 27 Level   eth9\n"
-	      " 51:   4  5  6   GIC 28 Level   eth90\n", f);
+	      " 51:   4  5  6   GIC 28 Level   eth90\n",
+	      f);
 	fclose(f);
 	ps_sysroot_set(tmpl);
 	assert_int_equal(ps_irq_sample("eth9", &i), 0);

@@ -38,7 +38,8 @@ static bool have_machines(void)
 
 	free(p);
 	if (!ok)
-		fprintf(stderr, "recorded machine trees not present: skipped\n");
+		fprintf(stderr,
+			"recorded machine trees not present: skipped\n");
 	return ok;
 }
 
@@ -80,9 +81,10 @@ static void test_parse_speed(void **state)
 	assert_true(g == 16.0);
 	assert_int_equal(ps_pci_parse_speed("64.0 GT/s PCIe", &g), 0);
 	assert_true(g == 64.0);
-	assert_int_equal(ps_pci_parse_speed("5GT/s", &g), 0);	/* lspci */
+	assert_int_equal(ps_pci_parse_speed("5GT/s", &g), 0); /* lspci */
 	assert_true(g == 5.0);
-	assert_int_equal(ps_pci_parse_speed("2.5 GT/s", &g), 0);	/* old kernels */
+	assert_int_equal(ps_pci_parse_speed("2.5 GT/s", &g),
+			 0); /* old kernels */
 	assert_true(g == 2.5);
 	/* must not parse */
 	assert_int_equal(ps_pci_parse_speed("Unknown", &g), -EINVAL);
@@ -166,19 +168,28 @@ static void test_lspci_current_era(void **state)
 	 * so the line is written here in that format) */
 	struct ps_pci_lnk l;
 
-	assert_int_equal(ps_pci_parse_lnk("\t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x2 (downgraded)", &l), 0);
+	assert_int_equal(ps_pci_parse_lnk("\t\tLnkSta:\tSpeed 5GT/s "
+					  "(downgraded), Width x2 (downgraded)",
+					  &l),
+			 0);
 	assert_true(l.speed == 5);
 	assert_int_equal(l.width, 2);
 	assert_string_equal(l.speed_mark, "downgraded");
 	assert_string_equal(l.width_mark, "downgraded");
-	assert_int_equal(ps_pci_parse_lnk("LnkSta:\tSpeed 8GT/s, Width x16", &l), 0);
+	assert_int_equal(
+		ps_pci_parse_lnk("LnkSta:\tSpeed 8GT/s, Width x16", &l), 0);
 	assert_string_equal(l.speed_mark, "");
-	assert_int_equal(ps_pci_parse_lnk("LnkSta: Speed 16GT/s (overdriven), Width x4", &l), 0);
+	assert_int_equal(
+		ps_pci_parse_lnk("LnkSta: Speed 16GT/s (overdriven), Width x4",
+				 &l),
+		0);
 	assert_string_equal(l.speed_mark, "overdriven");
 	/* must not parse */
 	assert_int_equal(ps_pci_parse_lnk("LnkSta: Width x4", &l), -EINVAL);
-	assert_int_equal(ps_pci_parse_lnk("LnkSta: Speed 8GT/s, Width x0", &l), -EINVAL);
-	assert_int_equal(ps_pci_parse_lnk("LnkSta: Speed fast, Width x4", &l), -EINVAL);
+	assert_int_equal(ps_pci_parse_lnk("LnkSta: Speed 8GT/s, Width x0", &l),
+			 -EINVAL);
+	assert_int_equal(ps_pci_parse_lnk("LnkSta: Speed fast, Width x4", &l),
+			 -EINVAL);
 	assert_int_equal(ps_pci_parse_lnk("", &l), -EINVAL);
 }
 
@@ -213,16 +224,20 @@ static void test_bandwidth_vs_kernel(void **state)
 		skip();
 	text = capture("dmesg-pcie-bandwidth-limited.txt");
 	for (p = text; (p = strstr(p, "Gb/s available")); p++) {
-		const char *s = p - 1;	/* the blank before "Gb/s" */
+		const char *s = p - 1; /* the blank before "Gb/s" */
 		double avail, gts, cap, gts2;
 		int w, w2;
 		char at[32];
 
 		while (s > text && s[-1] != ' ')
 			s--;
-		assert_int_equal(sscanf(s, "%lf Gb/s available PCIe bandwidth, limited by %lf GT/s PCIe x%d link at %31s (capable of %lf Gb/s with %lf GT/s PCIe x%d link)",
-					&avail, &gts, &w, at, &cap, &gts2, &w2),
-				 7);
+		assert_int_equal(
+			sscanf(s,
+			       "%lf Gb/s available PCIe bandwidth, limited by "
+			       "%lf GT/s PCIe x%d link at %31s (capable of %lf "
+			       "Gb/s with %lf GT/s PCIe x%d link)",
+			       &avail, &gts, &w, at, &cap, &gts2, &w2),
+			7);
 		/* the kernel truncates Mb/s per lane: 0.1% */
 		near(ps_pci_encoded_bps(gts, w) / 1e9, avail, 1e-3);
 		near(ps_pci_encoded_bps(gts2, w2) / 1e9, cap, 1e-3);
@@ -333,7 +348,7 @@ static void test_sample_downgraded(void **state)
 	assert_string_equal(i.bdf, "0000:05:00.0");
 	assert_int_equal(i.vendor_id, 0x8086);
 	assert_int_equal(i.device_id, 0x1572);
-	assert_non_null(strstr(i.vendor, "Intel"));	/* from pci.ids */
+	assert_non_null(strstr(i.vendor, "Intel")); /* from pci.ids */
 	assert_string_equal(i.driver, "i40e");
 	assert_int_equal(i.link_status, PS_ST_OK);
 	assert_string_equal(i.link_source, "config");
