@@ -88,6 +88,26 @@ case $OUT in *"virtual interface: no interrupt lines"*) ;;
 *) fail "lo: text does not say why there are no lines" ;; esac
 expect_exit 0 "$IF: text output" -- "$TOOL" --text "$IF"
 
+# a veth pair in a namespace of our own: virtual, no interrupt lines
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
+	NS=ps-irqpci-$$
+	if ip netns add "$NS" 2>/dev/null; then
+		trap 'ip netns del "$NS" 2>/dev/null; rm -rf "$TMP"' EXIT
+		ip -n "$NS" link add psva type veth peer name psvb &&
+			ip -n "$NS" link set psva up
+		expect_exit 0 "veth: ps-irqpci runs in the namespace" -- \
+			ip netns exec "$NS" "$TOOL" psva
+		printf '%s\n' "$OUT" >"$J"
+		check "veth: no interrupt lines, with the reason" \
+			'.irq.status == "absent" and .irq.reason == "virtual interface: no interrupt lines"'
+		check "veth: no PCIe, stated" '.pci.status == "absent" and (.pci.reason | test("virtual"))'
+		check "veth: its queues are read" '(.irq.queues.rx | length) >= 1'
+		ip netns del "$NS"
+	else
+		echo "note: cannot create a network namespace; veth case not run"
+	fi
+fi
+
 expect_exit 0 "missing interface: no crash" -- "$TOOL" ps-nosuch0
 printf '%s\n' "$OUT" >"$J"
 check "missing interface: stated" '.irq.status == "error" and (.irq.reason | test("ps-nosuch0")) and .pci.status == "error"'
