@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cmd-probe.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
@@ -41,6 +42,9 @@ int main(int argc, char **argv)
 	}
 
 	switch (opts.mode) {
+	case PS_MODE_PROBE:
+		rc = ps_cmd_probe(&opts);
+		break;
 	default:
 		ps_err(_("this mode is not available in this build yet"));
 		rc = PS_EXIT_FAIL;
