@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cmd-probe.h"
+#include "cmd-test.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
@@ -41,9 +42,20 @@ int main(int argc, char **argv)
 		break;
 	}
 
+	ps_log_set_debug(opts.debug);
+	ps_log_set_forceflush(opts.forceflush);
 	switch (opts.mode) {
 	case PS_MODE_PROBE:
 		rc = ps_cmd_probe(&opts);
+		break;
+	case PS_MODE_CLIENT:
+		rc = ps_cmd_client(&opts);
+		break;
+	case PS_MODE_SERVER:
+		rc = ps_cmd_server(&opts);
+		break;
+	case PS_MODE_SELFTEST:
+		rc = ps_cmd_selftest(&opts);
 		break;
 	default:
 		ps_err(_("this mode is not available in this build yet"));

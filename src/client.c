@@ -1,0 +1,511 @@
+/* client.c: "pipescope -c HOST": the client side of iperf3's protocol */
+#include "config.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "exitcodes.h"
+#include "log.h"
+#include "net.h"
+#include "nls.h"
+#include "test.h"
+#include "xmalloc.h"
+
+struct client {
+	struct ps_test t;
+	const struct ps_opts *o;
+	const struct ps_reporter *rep;
+	atomic_bool *stop;
+	const char *host;
+	int port;
+	int timeout_ms;
+	char err[512];
+};
+
+static void say(struct client *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(struct client *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->rep->message)
+		c->rep->message(c->rep->arg, msg);
+}
+
+static int fail(struct client *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct client *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	p->proto = o->proto;
+	p->omit = o->omit;
+	p->duration = o->bytes || o->blocks ? 0 : o->duration;
+	p->bytes = o->bytes;
+	p->blocks = o->blocks;
+	p->parallel = o->parallel;
+	p->reverse = o->reverse;
+	p->bidir = o->bidir;
+	p->window = o->window;
+	p->len = o->len ? o->len :
+		 o->proto == PS_PROTO_UDP ? 1460 : PS_DEFAULT_TCP_LEN;
+	p->rate = o->rate;
+	p->burst = o->burst;
+	p->fq_rate = o->fq_rate;
+	p->mss = o->mss;
+	p->nodelay = o->nodelay;
+	if (o->congestion)
+		snprintf(p->congestion, sizeof(p->congestion), "%s", o->congestion);
+	p->tos = o->tos;
+	p->get_server_output = o->get_server_output;
+	p->udp64 = o->udp_counters_64bit;
+	p->zerocopy = o->zerocopy;
+	p->skip_rx_copy = o->skip_rx_copy;
+	p->repeating_payload = o->repeating_payload;
+	p->dont_fragment = o->dont_fragment;
+	p->gsro = o->gsro;
+	p->server_affinity = o->server_cpu;
+	snprintf(p->client_version, sizeof(p->client_version), "%s",
+		 PACKAGE_VERSION);
+	p->ps_ext = true;
+}
+
+static void sockopts_for(const struct ps_test *t, struct ps_sockopts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->window = t->p.window;
+	so->mss = t->p.mss;
+	so->nodelay = t->p.nodelay;
+	so->congestion = t->p.congestion[0] ? t->p.congestion : NULL;
+	so->tos = t->p.tos;
+	so->pacing_bps = t->p.fq_rate ? t->p.fq_rate :
+			 (t->p.proto == PS_PROTO_TCP ? t->p.rate : 0);
+	so->dont_fragment = t->p.dont_fragment;
+}
+
+static int udp_hello(struct client *c, int fd)
+{
+	uint32_t msg = PS_UDP_CONNECT_MSG, reply = 0;
+	int tries = 0;
+
+	if (send(fd, &msg, sizeof(msg), 0) != sizeof(msg))
+		return -errno;
+	/* in -R the server may already send data; tolerate a few */
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char buf[65536];
+		ssize_t n;
+
+		if (poll(&p, 1, c->timeout_ms > 0 ? c->timeout_ms : 10000) <= 0)
+			return -ETIMEDOUT;
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		if (n == 4) {
+			memcpy(&reply, buf, 4);
+			if (reply == PS_UDP_CONNECT_REPLY ||
+			    reply == PS_UDP_CONNECT_REPLY_LEGACY)
+				return 0;
+		}
+		if (++tries > 2)
+			return -EPROTO;
+	}
+}
+
+static int create_streams(struct client *c)
+{
+	struct ps_test *t = &c->t;
+	const struct ps_opts *o = c->o;
+	int n = t->p.parallel * (t->p.bidir ? 2 : 1);
+	struct ps_sockopts so;
+
+	sockopts_for(t, &so);
+	for (int i = 0; i < n; i++) {
+		const char *why;
+		bool sender = t->p.bidir ? i < t->p.parallel : !t->p.reverse;
+		int fd = ps_connect(c->host, c->port, o->family,
+				    t->p.proto == PS_PROTO_UDP ? SOCK_DGRAM : SOCK_STREAM,
+				    o->bind, o->bind_dev, o->cport ? o->cport + i : 0,
+				    &so, o->connect_timeout_ms, &why);
+		struct ps_stream *s;
+		int rc;
+
+		if (fd < 0)
+			return fail(c, _("data stream %d to %s port %d: %s failed: %s"),
+				    i + 1, c->host, c->port, why, strerror(-fd));
+		if (t->p.proto == PS_PROTO_TCP)
+			rc = ps_write_full(fd, t->cookie, PS_COOKIE_SIZE);
+		else
+			rc = udp_hello(c, fd);
+		if (rc) {
+			close(fd);
+			return fail(c, _("data stream %d: the server did not accept it: %s"),
+				    i + 1, strerror(-rc));
+		}
+		s = ps_stream_new(t, fd, ps_stream_id(i), sender, 0);
+		if (o->ncpus > 1)
+			s->cpu_pin = o->cpus[i % o->ncpus];
+		if (sender && t->p.zerocopy && t->p.proto == PS_PROTO_TCP) {
+			int mfd = memfd_create("pipescope-zc", MFD_CLOEXEC);
+
+			if (mfd >= 0 && ps_write_full(mfd, s->buf, s->len) == 0)
+				s->file_fd = mfd;
+			else if (mfd >= 0)
+				close(mfd);
+		}
+		t->streams[t->nstreams++] = s;
+	}
+	return 0;
+}
+
+static void fill_info(struct client *c)
+{
+	struct ps_test *t = &c->t;
+	struct ps_test_info *in = &t->info;
+	socklen_t l;
+
+	memset(in, 0, sizeof(*in));
+	in->proto = t->p.proto;
+	in->nstreams = t->nstreams;
+	in->parallel = t->p.parallel;
+	in->reverse = t->p.reverse;
+	in->bidir = t->p.bidir;
+	in->duration = t->p.duration;
+	in->bytes = t->p.bytes;
+	in->blocks = t->p.blocks;
+	in->len = t->p.len;
+	in->omit = t->p.omit;
+	in->rate = t->p.rate;
+	in->peer_kind = t->peer_ext ? "pipescope" : "iperf3";
+	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
+	in->ntargets = 1;
+	in->target_host[0] = c->host;
+	in->target_port[0] = c->port;
+	in->window_req = t->p.window;
+	if (t->nstreams) {
+		l = sizeof(in->sndbuf_actual);
+		getsockopt(t->streams[0]->fd, SOL_SOCKET, SO_SNDBUF, &in->sndbuf_actual, &l);
+		l = sizeof(in->rcvbuf_actual);
+		getsockopt(t->streams[0]->fd, SOL_SOCKET, SO_RCVBUF, &in->rcvbuf_actual, &l);
+	}
+	l = sizeof(in->mss_default);
+	getsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &in->mss_default, &l);
+	for (int i = 0; i < t->nstreams && i < (int)(sizeof(in->conn) / sizeof(in->conn[0])); i++) {
+		struct ps_stream *s = t->streams[i];
+
+		in->conn[i].id = s->id;
+		in->conn[i].fd = s->fd;
+		in->conn[i].sender = s->sender;
+		ps_sock_name(s->fd, false, in->conn[i].local, sizeof(in->conn[i].local), &in->conn[i].lport);
+		ps_sock_name(s->fd, true, in->conn[i].remote, sizeof(in->conn[i].remote), &in->conn[i].rport);
+		in->nconn++;
+	}
+}
+
+/* a state from the server during the test; 1 = the test must end */
+static int handle_state(struct client *c, signed char st)
+{
+	struct ps_test *t = &c->t;
+	struct json_object *obj;
+	int rc;
+
+	switch (st) {
+	case PS_EXT_DATA:
+		rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, 5000);
+		if (rc)
+			return fail(c, _("the server's live data was unreadable: %s"),
+				    strerror(-rc));
+		ps_test_take_ext_data(t, obj);
+		json_object_put(obj);
+		return 0;
+	case PS_SERVER_TERMINATE:
+		return fail(c, _("the server has terminated the test"));
+	case PS_ACCESS_DENIED:
+		return fail(c, _("the server is busy running a test; try again later"));
+	case PS_SERVER_ERROR: {
+		int32_t e[2] = { 0, 0 };
+
+		ps_read_full(t->ctrl_fd, e, sizeof(e), 2000);
+		return fail(c, _("the server reported an error (iperf3 error %d: %s)"),
+			    (int)ntohl((uint32_t)e[0]), strerror((int)ntohl((uint32_t)e[1])));
+	}
+	}
+	return fail(c, _("unexpected message %d (%s) from the server"), st,
+		    ps_state_name(st));
+}
+
+static int run_test(struct client *c)
+{
+	struct ps_test *t = &c->t;
+	double tickp = t->interval > 0 ? t->interval : 1.0;
+	double next;
+	int rc = 0;
+
+	for (int i = 0; i < t->nstreams; i++) {
+		rc = ps_stream_start(t->streams[i]);
+		if (rc)
+			return fail(c, _("cannot start a stream thread: %s"), strerror(-rc));
+	}
+	next = t->t0 + tickp;
+	for (;;) {
+		double now = ps_now();
+		int wait = (int)((next - now) * 1000);
+		struct pollfd p = { .fd = t->ctrl_fd, .events = POLLIN };
+		bool failed_all = true;
+
+		if (c->stop && atomic_load(c->stop)) {
+			fail(c, _("interrupted"));
+			return -2;
+		}
+		if (ps_test_limit_reached(t))
+			break;
+		if (wait > 100)
+			wait = 100;
+		if (wait < 0)
+			wait = 0;
+		if (poll(&p, 1, wait) > 0) {
+			signed char st;
+
+			rc = ps_recv_state(t->ctrl_fd, &st, 2000);
+			if (rc)
+				return fail(c, _("the control connection to the server was lost: %s"),
+					    rc == -EPIPE ? _("closed by the server") : strerror(-rc));
+			if (handle_state(c, st))
+				return -1;
+		}
+		now = ps_now();
+		if (now >= next) {
+			ps_test_tick(t, now, false);
+			next += tickp;
+			if (next < now)
+				next = now + tickp;
+		}
+		for (int i = 0; i < t->nstreams; i++) {
+			struct ps_stream *s = t->streams[i];
+
+			if (!atomic_load(&s->finished) || !atomic_load(&s->err))
+				failed_all = false;
+		}
+		if (failed_all && t->nstreams) {
+			int e = atomic_load(&t->streams[0]->err);
+
+			return fail(c, _("every data stream failed: %s"), strerror(e));
+		}
+	}
+	return 0;
+}
+
+static int finish_test(struct client *c)
+{
+	struct ps_test *t = &c->t;
+	struct ps_results mine;
+	struct json_object *obj;
+	int rc;
+
+	ps_streams_stop(t, true, false);
+	ps_test_tick(t, ps_now(), true);
+	rc = ps_send_state(t->ctrl_fd, PS_TEST_END);
+	if (rc)
+		return fail(c, _("could not tell the server the test ended: %s"), strerror(-rc));
+	for (;;) {
+		signed char st;
+
+		rc = ps_recv_state(t->ctrl_fd, &st, c->timeout_ms);
+		if (rc)
+			return fail(c, _("the server did not send results: %s"),
+				    rc == -EPIPE ? _("connection closed") : strerror(-rc));
+		switch (st) {
+		case PS_EXCHANGE_RESULTS:
+			ps_test_fill_results(t, &mine);
+			obj = ps_results_to_json(&mine);
+			rc = ps_send_json(t->ctrl_fd, obj);
+			json_object_put(obj);
+			ps_results_clear(&mine);
+			if (rc)
+				return fail(c, _("could not send results: %s"), strerror(-rc));
+			rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, c->timeout_ms);
+			if (rc)
+				return fail(c, _("the server's results were unreadable: %s"),
+					    strerror(-rc));
+			if (ps_results_from_json(obj, &t->remote, c->err, sizeof(c->err)) == 0)
+				t->remote_valid = true;
+			json_object_put(obj);
+			break;
+		case PS_DISPLAY_RESULTS:
+			ps_streams_stop(t, true, true);
+			ps_send_state(t->ctrl_fd, PS_IPERF_DONE);
+			return 0;
+		default:
+			if (handle_state(c, st))
+				return -1;
+		}
+	}
+}
+
+static void report_end(struct client *c, bool partial)
+{
+	struct ps_summary sum;
+
+	ps_test_summary(&c->t, &sum);
+	sum.partial = partial;
+	if (c->rep->end)
+		c->rep->end(c->rep->arg, &c->t.info, &sum);
+	ps_summary_free(&sum);
+}
+
+int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
+		  atomic_bool *stop)
+{
+	struct client *c = xcalloc(1, sizeof(*c));
+	struct ps_test *t = &c->t;
+	const char *why;
+	struct ps_sockopts cso = { .nodelay = true, .tos = -1 };
+	int ret = PS_EXIT_FAIL, rc;
+	bool started = false, running = false;
+
+	c->o = o;
+	c->rep = rep;
+	c->stop = stop;
+	c->host = o->targets[0].host;
+	c->port = o->targets[0].port ? o->targets[0].port : o->port;
+	c->timeout_ms = o->rcv_timeout_ms ? (int)o->rcv_timeout_ms : 120000;
+	t->o = o;
+	t->rep = rep;
+	t->ctrl_fd = -1;
+	t->interval = o->interval;
+	t->format = o->format;
+	t->skip_rx_copy = o->skip_rx_copy;
+	params_from_opts(&t->p, o);
+	ps_make_cookie(t->cookie);
+
+	say(c, _("Connecting to host %s, port %d"), c->host, c->port);
+	t->ctrl_fd = ps_connect(c->host, c->port, o->family, SOCK_STREAM,
+				o->bind, o->bind_dev, 0, &cso,
+				o->connect_timeout_ms, &why);
+	if (t->ctrl_fd < 0) {
+		fail(c, _("unable to connect to %s port %d: %s"), c->host,
+		     c->port, strerror(-t->ctrl_fd));
+		goto out;
+	}
+	rc = ps_write_full(t->ctrl_fd, t->cookie, PS_COOKIE_SIZE);
+	if (rc) {
+		fail(c, _("unable to talk to the server: %s"), strerror(-rc));
+		goto out;
+	}
+	for (;;) {
+		signed char st;
+		struct json_object *obj;
+
+		rc = ps_recv_state(t->ctrl_fd, &st, c->timeout_ms);
+		if (rc) {
+			fail(c, _("the server closed the control connection before the test (%s)"),
+			     rc == -EPIPE ? _("is it a pipescope or iperf3 server?") : strerror(-rc));
+			goto out;
+		}
+		switch (st) {
+		case PS_PARAM_EXCHANGE:
+			obj = ps_params_to_json(&t->p);
+			rc = ps_send_json(t->ctrl_fd, obj);
+			json_object_put(obj);
+			if (rc) {
+				fail(c, _("could not send the test parameters: %s"), strerror(-rc));
+				goto out;
+			}
+			break;
+		case PS_EXT_ACK:
+			rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_PARAMS_JSON, 5000);
+			if (rc) {
+				fail(c, _("the server's greeting was unreadable: %s"), strerror(-rc));
+				goto out;
+			}
+			t->peer_ext = true;
+			{
+				struct json_object *v;
+
+				if (json_object_object_get_ex(obj, "version", &v))
+					snprintf(t->info.peer_version, sizeof(t->info.peer_version),
+						 "%s", json_object_get_string(v));
+			}
+			json_object_put(obj);
+			break;
+		case PS_CREATE_STREAMS:
+			if (create_streams(c))
+				goto out;
+			break;
+		case PS_TEST_START:
+			{
+				char ver[48];
+
+				memcpy(ver, t->info.peer_version, sizeof(ver));
+				fill_info(c);
+				memcpy(t->info.peer_version, ver, sizeof(ver));
+			}
+			ps_test_begin(t);
+			started = true;
+			if (rep->start)
+				rep->start(rep->arg, &t->info);
+			break;
+		case PS_TEST_RUNNING:
+			if (!started) {
+				fail(c, _("the server started the test before it began"));
+				goto out;
+			}
+			running = true;
+			rc = run_test(c);
+			if (rc == 0)
+				rc = finish_test(c);
+			if (rc == 0) {
+				report_end(c, false);
+				ret = PS_EXIT_OK;
+				goto out;
+			}
+			if (rc == -2)
+				ps_send_state(t->ctrl_fd, PS_CLIENT_TERMINATE);
+			goto out;
+		default:
+			if (handle_state(c, st))
+				goto out;
+		}
+	}
+out:
+	if (ret != PS_EXIT_OK) {
+		if (running) {
+			/* what was measured up to the fault, clearly marked */
+			ps_streams_stop(t, true, true);
+			ps_test_tick(t, ps_now(), true);
+			report_end(c, true);
+		}
+		if (rep->error)
+			rep->error(rep->arg, c->err);
+	}
+	ps_test_free_streams(t);
+	if (t->ctrl_fd >= 0)
+		close(t->ctrl_fd);
+	ps_results_clear(&t->remote);
+	free(t->iv_streams);
+	free(t->iv_remote);
+	free(c);
+	return ret;
+}

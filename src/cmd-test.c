@@ -1,0 +1,248 @@
+/* cmd-test.c: "pipescope -c/-s" without the screen: text or JSON as iperf3 */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd-test.h"
+#include "engine.h"
+#include "exitcodes.h"
+#include "log.h"
+#include "nls.h"
+#include "xmalloc.h"
+
+atomic_bool ps_stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&ps_stop_requested, true);
+}
+
+void ps_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static FILE *open_output(const struct ps_opts *o)
+{
+	FILE *f;
+
+	if (!o->logfile)
+		return stdout;
+	f = fopen(o->logfile, "ae");
+	if (!f)
+		ps_fatal(_("cannot open the log file %s: %s"), o->logfile,
+			 strerror(errno));
+	ps_log_set_file(f);
+	return f;
+}
+
+static void make_reporter(struct ps_reporter *r, const struct ps_opts *o,
+			  FILE *out)
+{
+	if (o->json_stream)
+		ps_report_json_init(r, o, out, true);
+	else if (o->json)
+		ps_report_json_init(r, o, out, false);
+	else
+		ps_report_text_init(r, o, out);
+}
+
+static int write_pidfile(const struct ps_opts *o)
+{
+	FILE *f;
+
+	if (!o->pidfile)
+		return 0;
+	f = fopen(o->pidfile, "we");
+	if (!f) {
+		ps_err(_("cannot write the pid file %s: %s"), o->pidfile,
+		       strerror(errno));
+		return -1;
+	}
+	fprintf(f, "%d\n", (int)getpid());
+	fclose(f);
+	return 0;
+}
+
+static void pin_process(const struct ps_opts *o)
+{
+	cpu_set_t cs;
+
+	if (o->ncpus != 1)
+		return;
+	CPU_ZERO(&cs);
+	CPU_SET(o->cpus[0], &cs);
+	if (sched_setaffinity(0, sizeof(cs), &cs))
+		ps_warn(_("cannot pin to CPU %d: %s"), o->cpus[0], strerror(errno));
+}
+
+int ps_cmd_client(const struct ps_opts *o)
+{
+	struct ps_reporter rep;
+	FILE *out = open_output(o);
+	int rc;
+
+	if (o->ntargets > 1) {
+		ps_err(_("several targets in one test are not supported in this version"));
+		return PS_EXIT_USAGE;
+	}
+	ps_install_signals();
+	pin_process(o);
+	if (write_pidfile(o))
+		return PS_EXIT_FAIL;
+	make_reporter(&rep, o, out);
+	rc = ps_client_run(o, &rep, &ps_stop_requested);
+	ps_report_destroy(&rep);
+	if (o->pidfile)
+		unlink(o->pidfile);
+	if (out != stdout)
+		fclose(out);
+	return rc;
+}
+
+int ps_cmd_server(const struct ps_opts *o)
+{
+	struct ps_server *srv;
+	struct ps_reporter rep;
+	FILE *out;
+	int rc;
+
+	rc = ps_server_open(o, &srv);
+	if (rc) {
+		ps_err(_("cannot listen on port %d: %s"), o->port, strerror(-rc));
+		return PS_EXIT_FAIL;
+	}
+	if (o->daemon && daemon(0, o->logfile ? 0 : 1)) {
+		ps_err(_("cannot run in the background: %s"), strerror(errno));
+		ps_server_close(srv);
+		return PS_EXIT_FAIL;
+	}
+	out = open_output(o);
+	ps_install_signals();
+	pin_process(o);
+	if (write_pidfile(o)) {
+		ps_server_close(srv);
+		return PS_EXIT_FAIL;
+	}
+	make_reporter(&rep, o, out);
+	rc = ps_server_loop(srv, &rep, &ps_stop_requested);
+	ps_server_close(srv);
+	ps_report_destroy(&rep);
+	if (o->pidfile)
+		unlink(o->pidfile);
+	if (out != stdout)
+		fclose(out);
+	return rc;
+}
+
+struct selftest_srv {
+	struct ps_server *srv;
+	struct ps_reporter rep;
+	atomic_bool stop;
+};
+
+static void quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+static void *selftest_server(void *arg)
+{
+	struct selftest_srv *s = arg;
+
+	ps_server_loop(s->srv, &s->rep, &s->stop);
+	return NULL;
+}
+
+/* the in-process server the self-test measures against */
+int ps_selftest_start(const struct ps_opts *o, struct ps_opts *client_o,
+		      void **handle);
+void ps_selftest_stop(void *handle);
+
+int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle)
+{
+	static struct ps_opts so;
+	struct selftest_srv *s = xcalloc(1, sizeof(*s));
+	pthread_t th;
+	int rc;
+
+	/* a private server on a free loopback port, quiet */
+	ps_opts_init(&so);
+	so.mode = PS_MODE_SERVER;
+	so.bind = (char *)"127.0.0.1";
+	so.port = 0;
+	so.interval = o->interval;
+	so.family = 4;
+	rc = ps_server_open(&so, &s->srv);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	s->rep.message = quiet;
+	s->rep.error = quiet;
+	if (pthread_create(&th, NULL, selftest_server, s)) {
+		ps_server_close(s->srv);
+		free(s);
+		return -EAGAIN;
+	}
+	*co = *o;
+	co->mode = PS_MODE_CLIENT;
+	co->ntargets = 1;
+	co->targets[0].host = (char *)"127.0.0.1";
+	co->targets[0].dev = NULL;
+	co->targets[0].port = ps_server_port(s->srv);
+	s->rep.arg = (void *)(uintptr_t)th;
+	*handle = s;
+	return 0;
+}
+
+void ps_selftest_stop(void *handle)
+{
+	struct selftest_srv *s = handle;
+	pthread_t th = (pthread_t)(uintptr_t)s->rep.arg;
+
+	atomic_store(&s->stop, true);
+	pthread_join(th, NULL);
+	ps_server_close(s->srv);
+	free(s);
+}
+
+int ps_cmd_selftest(const struct ps_opts *o)
+{
+	struct ps_opts co;
+	struct ps_reporter rep;
+	void *h;
+	int rc;
+
+	rc = ps_selftest_start(o, &co, &h);
+	if (rc) {
+		ps_err(_("cannot start the loopback server: %s"), strerror(-rc));
+		return PS_EXIT_FAIL;
+	}
+	ps_install_signals();
+	make_reporter(&rep, o, stdout);
+	rc = ps_client_run(&co, &rep, &ps_stop_requested);
+	ps_report_destroy(&rep);
+	ps_selftest_stop(h);
+	return rc;
+}

@@ -1,0 +1,149 @@
+/* engine.h: the throughput engine: tests, streams and what they report */
+#ifndef PS_ENGINE_H
+#define PS_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "options.h"
+#include "proto.h"
+
+/* one stream's numbers over one interval (or the whole test) */
+struct ps_stream_iv {
+	int id;			/* iperf3 stream id: 1, 3, 4, 5, … */
+	int fd;			/* shown as [ID] as iperf3 does */
+	int target;		/* index of the -c target */
+	bool sender;		/* this end sends on it */
+	double start, end;	/* seconds since the test started */
+	uint64_t bytes;
+	double bps;
+	bool omitted;
+	/* TCP_INFO, on the sending end (has_tcpinfo) */
+	bool has_tcpinfo;
+	int64_t retrans;	/* in this interval */
+	uint64_t cwnd;		/* bytes */
+	uint64_t snd_wnd;	/* bytes, 0 when the kernel lacks it */
+	uint32_t rtt_us, rttvar_us, min_rtt_us, pmtu, mss;
+	uint64_t delivery_bps, pacing_bps;
+	uint64_t busy_us, rwnd_limited_us, sndbuf_limited_us;	/* this interval */
+	bool app_limited;
+	/* UDP */
+	uint64_t packets;
+	int64_t lost;
+	uint64_t ooo;
+	double jitter_ms;
+	/* where it ran */
+	int cpu;		/* the stream thread's CPU (sched_getcpu) */
+	int rx_cpu;		/* SO_INCOMING_CPU: where its softirq ran */
+};
+
+struct ps_interval {
+	double start, end;
+	bool omitted;
+	int nstreams;
+	struct ps_stream_iv *streams;
+	/* sums: [0] what this end sent, [1] what it received */
+	struct ps_stream_iv sum[2];
+	bool have_sum[2];
+	/* the far end's TCP_INFO (pipescope peers, reverse/bidir) */
+	int nremote;
+	struct ps_stream_iv *remote;
+};
+
+/* the whole test, at the end */
+struct ps_summary {
+	double duration;
+	int nstreams;
+	struct ps_stream_iv *local;	/* bytes this end moved, per stream */
+	uint64_t *remote_bytes;		/* the peer's count, per stream */
+	int64_t *remote_errors;		/* UDP loss seen by the peer */
+	int64_t *remote_packets;
+	double *remote_jitter_ms;
+	struct ps_stream_iv sum_sent, sum_received;	/* as iperf3's end.sum_* */
+	bool have_sent, have_received;
+	double cpu_local_total, cpu_local_user, cpu_local_system;
+	double cpu_remote_total, cpu_remote_user, cpu_remote_system;
+	double cpu_seconds_per_gb;	/* this end's CPU seconds per GB moved */
+	char congestion_local[16], congestion_remote[16];
+	bool remote_valid;
+	bool partial;		/* ended by a fault; numbers up to it */
+	char *server_output;	/* --get-server-output, or NULL */
+};
+
+struct ps_test_info {
+	bool server;
+	enum ps_proto proto;
+	int nstreams;		/* data connections */
+	int parallel;
+	bool reverse, bidir;
+	double duration;
+	uint64_t bytes, blocks;
+	uint32_t len;
+	int omit;
+	uint64_t rate;
+	const char *peer_kind;	/* "pipescope" or "iperf3" */
+	char peer_version[48];
+	char cookie[PS_COOKIE_SIZE];
+	int ntargets;
+	const char *target_host[PS_MAX_TARGETS];
+	int target_port[PS_MAX_TARGETS];
+	uint64_t window_req;
+	int sndbuf_actual, rcvbuf_actual;
+	int mss_default;
+	/* per stream: who, where */
+	struct {
+		int id, fd;
+		bool sender;
+		char local[64], remote[64];
+		int lport, rport;
+	} conn[2 * PS_MAX_STREAMS * PS_MAX_TARGETS];
+	int nconn;
+};
+
+/* every renderer (text, JSON, json-stream, TUI) implements these */
+struct ps_reporter {
+	void (*start)(void *arg, const struct ps_test_info *info);
+	void (*interval)(void *arg, const struct ps_interval *iv);
+	void (*end)(void *arg, const struct ps_test_info *info,
+		    const struct ps_summary *sum);
+	void (*error)(void *arg, const char *msg);
+	void (*message)(void *arg, const char *msg);	/* "Connecting…" */
+	void (*destroy)(void *arg);	/* flush what is pending and free */
+	void *arg;
+};
+
+/* run a client test as the options say; 0 or an exit code */
+int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
+		  atomic_bool *stop);
+/*
+ * The server: open binds the port (0 picks a free one, for the self-test),
+ * loop serves until *stop (or after one test with -1). 0 or an exit code.
+ */
+struct ps_server;
+int ps_server_open(const struct ps_opts *o, struct ps_server **out);
+int ps_server_port(const struct ps_server *srv);
+int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
+		   atomic_bool *stop);
+void ps_server_close(struct ps_server *srv);
+
+/* the renderers the engine ships */
+void ps_report_text_init(struct ps_reporter *r, const struct ps_opts *o,
+			 FILE *out);
+void ps_report_json_init(struct ps_reporter *r, const struct ps_opts *o,
+			 FILE *out, bool stream);
+void ps_report_destroy(struct ps_reporter *r);
+
+
+
+/* "rwnd", "sndbuf", "app" or "cwnd": what TCP_INFO says held a flow back,
+ * or NULL when nothing did or it cannot tell */
+const char *ps_limit_reason(const struct ps_stream_iv *v);
+
+/* for a stream in a summary: the bytes its sender and its receiver counted */
+void ps_summary_stream_bytes(const struct ps_summary *sum, int i,
+			     uint64_t *sent, uint64_t *received);
+#endif

@@ -1,0 +1,345 @@
+/* net.c: connect/listen with iperf3's socket options (-w -M -N -C -S -B) */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "net.h"
+#include "nls.h"
+
+#ifndef SO_MAX_PACING_RATE
+#define SO_MAX_PACING_RATE 47
+#endif
+
+double ps_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double ps_wallclock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int ps_apply_sockopts(int fd, int family, bool tcp, const struct ps_sockopts *so,
+		      char *warn, size_t warnlen)
+{
+	int one = 1;
+
+	if (warn && warnlen)
+		warn[0] = 0;
+	if (!so)
+		return 0;
+	if (so->window) {
+		int w = so->window > INT32_MAX ? INT32_MAX : (int)so->window;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w)) ||
+		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w)))
+			return -errno;
+	}
+	if (tcp && so->mss > 0 &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &so->mss, sizeof(so->mss)))
+		return -errno;
+	if (tcp && so->nodelay &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		return -errno;
+	if (tcp && so->congestion && *so->congestion &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, so->congestion,
+		       strlen(so->congestion)))
+		return -errno;
+	if (so->tos >= 0) {
+		int rc = family == AF_INET6 ?
+			setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &so->tos, sizeof(so->tos)) :
+			setsockopt(fd, IPPROTO_IP, IP_TOS, &so->tos, sizeof(so->tos));
+		if (rc)
+			return -errno;
+	}
+	if (so->pacing_bps) {
+		uint64_t bytes = so->pacing_bps / 8;
+
+		/* 64-bit where the kernel takes it, else the old 32-bit */
+		if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &bytes,
+			       sizeof(bytes))) {
+			unsigned b32 = bytes > UINT32_MAX ? UINT32_MAX : (unsigned)bytes;
+
+			if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &b32,
+				       sizeof(b32)) && warn)
+				snprintf(warn, warnlen, _("pacing rate not set: %s"),
+					 strerror(errno));
+		}
+	}
+	if (tcp && so->snd_timeout_ms) {
+		unsigned t = so->snd_timeout_ms;
+
+		setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &t, sizeof(t));
+	}
+	if (!tcp && so->dont_fragment && family == AF_INET) {
+		int v = IP_PMTUDISC_DO;
+
+		setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v, sizeof(v));
+	}
+	return 0;
+}
+
+static int bind_local(int fd, int family, const char *bind_addr,
+		      const char *bind_dev, int port)
+{
+	if (bind_dev && *bind_dev &&
+	    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, bind_dev,
+		       strlen(bind_dev)))
+		return -errno;
+	if ((bind_addr && *bind_addr) || port) {
+		struct addrinfo hints = { .ai_family = family,
+					  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+		struct addrinfo *res;
+		char ps[16];
+		int rc;
+
+		snprintf(ps, sizeof(ps), "%d", port);
+		rc = getaddrinfo(bind_addr && *bind_addr ? bind_addr : NULL,
+				 ps, &hints, &res);
+		if (rc)
+			return -EADDRNOTAVAIL;
+		rc = bind(fd, res->ai_addr, res->ai_addrlen) ? -errno : 0;
+		freeaddrinfo(res);
+		return rc;
+	}
+	return 0;
+}
+
+static int connect_timeout(int fd, const struct sockaddr *sa, socklen_t len,
+			   unsigned timeout_ms)
+{
+	int flags, err = 0;
+	socklen_t elen = sizeof(err);
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	if (!timeout_ms)
+		return connect(fd, sa, len) ? -errno : 0;
+	flags = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	if (connect(fd, sa, len) == 0)
+		goto done;
+	if (errno != EINPROGRESS)
+		return -errno;
+	switch (poll(&p, 1, (int)timeout_ms)) {
+	case 0:
+		return -ETIMEDOUT;
+	case -1:
+		return -errno;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen))
+		return -errno;
+	if (err)
+		return -err;
+done:
+	fcntl(fd, F_SETFL, flags);
+	return 0;
+}
+
+int ps_connect(const char *host, int port, int family, int socktype,
+	       const char *bind_addr, const char *bind_dev, int cport,
+	       const struct ps_sockopts *so, unsigned timeout_ms,
+	       const char **why)
+{
+	struct addrinfo hints = { 0 }, *res, *ai;
+	char ps[16];
+	int fd = -1, rc, last = -ECONNREFUSED, one = 1;
+
+	*why = _("resolve");
+	hints.ai_family = family == 4 ? AF_INET : family == 6 ? AF_INET6 : AF_UNSPEC;
+	hints.ai_socktype = socktype;
+	hints.ai_flags = AI_NUMERICSERV;
+	snprintf(ps, sizeof(ps), "%d", port);
+	rc = getaddrinfo(host, ps, &hints, &res);
+	if (rc)
+		return rc == EAI_NONAME || rc == EAI_NODATA ? -EHOSTUNREACH : -EINVAL;
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			last = -errno;
+			continue;
+		}
+		if (cport)
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		*why = _("socket options");
+		rc = ps_apply_sockopts(fd, ai->ai_family, socktype == SOCK_STREAM,
+				       so, NULL, 0);
+		if (!rc) {
+			*why = _("bind");
+			rc = bind_local(fd, ai->ai_family, bind_addr, bind_dev,
+					cport);
+		}
+		if (!rc) {
+			*why = _("connect");
+			rc = connect_timeout(fd, ai->ai_addr, ai->ai_addrlen,
+					     timeout_ms);
+		}
+		if (!rc)
+			break;
+		last = rc;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return fd >= 0 ? fd : last;
+}
+
+int ps_listen(const char *bind_addr, const char *bind_dev, int port,
+	      int family, int socktype)
+{
+	struct addrinfo hints = { 0 }, *res, *ai;
+	char ps[16];
+	int fd = -1, rc, last = -EADDRNOTAVAIL, one = 1, zero = 0;
+
+	hints.ai_family = family == 4 ? AF_INET : family == 6 ? AF_INET6 : AF_INET6;
+	hints.ai_socktype = socktype;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	snprintf(ps, sizeof(ps), "%d", port);
+	rc = getaddrinfo(bind_addr && *bind_addr ? bind_addr : NULL, ps, &hints, &res);
+	if (rc && !bind_addr && family == 0) {
+		hints.ai_family = AF_INET;
+		rc = getaddrinfo(NULL, ps, &hints, &res);
+	} else if (rc && bind_addr) {
+		hints.ai_family = AF_UNSPEC;
+		rc = getaddrinfo(bind_addr, ps, &hints, &res);
+	}
+	if (rc)
+		return -EADDRNOTAVAIL;
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			last = -errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* a v6 wildcard serves v4 clients too, unless -6 was given */
+		if (ai->ai_family == AF_INET6)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY,
+				   family == 6 ? &one : &zero, sizeof(int));
+		if (bind_dev && *bind_dev &&
+		    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, bind_dev,
+			       strlen(bind_dev))) {
+			last = -errno;
+			close(fd);
+			fd = -1;
+			continue;
+		}
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) ||
+		    (socktype == SOCK_STREAM && listen(fd, 128))) {
+			last = -errno;
+			close(fd);
+			fd = -1;
+			continue;
+		}
+		break;
+	}
+	freeaddrinfo(res);
+	return fd >= 0 ? fd : last;
+}
+
+int ps_read_full(int fd, void *buf, size_t len, int timeout_ms)
+{
+	char *p = buf;
+	double deadline = timeout_ms > 0 ? ps_now() + timeout_ms / 1000.0 : 0;
+
+	while (len) {
+		ssize_t n;
+
+		if (timeout_ms > 0) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+			int left = (int)((deadline - ps_now()) * 1000);
+			int r;
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			r = poll(&pfd, 1, left);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				return -errno;
+			if (r == 0)
+				return -ETIMEDOUT;
+		}
+		n = read(fd, p, len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EPIPE;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ps_write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+void ps_sock_name(int fd, bool peer, char *addr, size_t len, int *port)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int rc = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl) :
+			getsockname(fd, (struct sockaddr *)&ss, &sl);
+
+	*port = 0;
+	snprintf(addr, len, "?");
+	if (rc)
+		return;
+	if (ss.ss_family == AF_INET) {
+		struct sockaddr_in *s = (struct sockaddr_in *)&ss;
+
+		inet_ntop(AF_INET, &s->sin_addr, addr, (socklen_t)len);
+		*port = ntohs(s->sin_port);
+	} else if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *s = (struct sockaddr_in6 *)&ss;
+
+		inet_ntop(AF_INET6, &s->sin6_addr, addr, (socklen_t)len);
+		/* v4-mapped peers print as plain IPv4, as iperf3 does */
+		if (!strncmp(addr, "::ffff:", 7) && strchr(addr, '.'))
+			memmove(addr, addr + 7, strlen(addr + 7) + 1);
+		*port = ntohs(s->sin6_port);
+	}
+}
+
+int ps_sock_family(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
+		return AF_UNSPEC;
+	return ss.ss_family;
+}

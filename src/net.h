@@ -1,0 +1,50 @@
+/* net.h: sockets for the control connection and the data streams */
+#ifndef PS_NET_H
+#define PS_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+struct ps_sockopts {
+	uint64_t window;	/* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
+	int mss;		/* TCP_MAXSEG; 0 = default */
+	bool nodelay;
+	const char *congestion;	/* TCP_CONGESTION or NULL */
+	int tos;		/* IP_TOS / IPV6_TCLASS; -1 = unset */
+	uint64_t pacing_bps;	/* SO_MAX_PACING_RATE in bit/s; 0 = none */
+	unsigned snd_timeout_ms;	/* TCP_USER_TIMEOUT */
+	bool dont_fragment;
+};
+
+/*
+ * Resolve and connect with a timeout (0 = the system's). family is 0, 4 or
+ * 6. bind_addr/bind_dev/cport may be NULL/0. Returns the fd or -errno; on
+ * failure *why points to a static description of the failing step.
+ */
+int ps_connect(const char *host, int port, int family, int socktype,
+	       const char *bind_addr, const char *bind_dev, int cport,
+	       const struct ps_sockopts *so, unsigned timeout_ms,
+	       const char **why);
+/* a listening TCP socket (or bound UDP socket) on port; fd or -errno */
+int ps_listen(const char *bind_addr, const char *bind_dev, int port,
+	      int family, int socktype);
+
+/* apply the options that must be set before connect/accept-inherit */
+int ps_apply_sockopts(int fd, int family, bool tcp, const struct ps_sockopts *so,
+		      char *warn, size_t warnlen);
+
+/* full read/write with a deadline in ms (0 = block); 0, or -errno
+ * (-ETIMEDOUT when the deadline passed, -EPIPE on EOF for reads) */
+int ps_read_full(int fd, void *buf, size_t len, int timeout_ms);
+int ps_write_full(int fd, const void *buf, size_t len);
+
+/* "addr" and port of either end of a socket, as text */
+void ps_sock_name(int fd, bool peer, char *addr, size_t len, int *port);
+int ps_sock_family(int fd);
+
+double ps_now(void);	/* CLOCK_MONOTONIC seconds */
+double ps_wallclock(void);	/* CLOCK_REALTIME seconds */
+
+#endif

@@ -1,0 +1,405 @@
+/* proto.c: the bytes pipescope and iperf3 exchange on the control connection */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "net.h"
+#include "nls.h"
+#include "proto.h"
+#include "xmalloc.h"
+
+void ps_make_cookie(char cookie[PS_COOKIE_SIZE])
+{
+	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+	unsigned char rnd[PS_COOKIE_SIZE - 1];
+
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			rnd[i] = (unsigned char)random();
+	}
+	for (int i = 0; i < PS_COOKIE_SIZE - 1; i++)
+		cookie[i] = alphabet[rnd[i] % 32];
+	cookie[PS_COOKIE_SIZE - 1] = 0;
+}
+
+int ps_send_state(int fd, signed char state)
+{
+	return ps_write_full(fd, &state, 1);
+}
+
+int ps_recv_state(int fd, signed char *state, int timeout_ms)
+{
+	return ps_read_full(fd, state, 1, timeout_ms);
+}
+
+int ps_send_json(int fd, struct json_object *obj)
+{
+	const char *s = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+	size_t len = strlen(s);
+	uint32_t nlen = htonl((uint32_t)len);
+	char *buf = xmalloc(len + 4);
+	int rc;
+
+	memcpy(buf, &nlen, 4);
+	memcpy(buf + 4, s, len);
+	rc = ps_write_full(fd, buf, len + 4);
+	free(buf);
+	return rc;
+}
+
+int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
+		 int timeout_ms)
+{
+	uint32_t nlen, len;
+	struct json_tokener *tok;
+	char *buf;
+	int rc;
+
+	*obj = NULL;
+	rc = ps_read_full(fd, &nlen, 4, timeout_ms);
+	if (rc)
+		return rc;
+	len = ntohl(nlen);
+	if (len == 0 || len > max)
+		return -EMSGSIZE;
+	buf = xmalloc(len + 1);
+	rc = ps_read_full(fd, buf, len, timeout_ms);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[len] = 0;
+	tok = json_tokener_new_ex(32);	/* nesting depth bound */
+	*obj = json_tokener_parse_ex(tok, buf, (int)len);
+	if (json_tokener_get_error(tok) != json_tokener_success ||
+	    !*obj || !json_object_is_type(*obj, json_type_object)) {
+		json_object_put(*obj);
+		*obj = NULL;
+		rc = -EBADMSG;
+	}
+	json_tokener_free(tok);
+	free(buf);
+	return rc;
+}
+
+int64_t ps_json_int(struct json_object *obj)
+{
+	if (!obj)
+		return 0;
+	if (json_object_is_type(obj, json_type_int)) {
+		int64_t v = json_object_get_int64(obj);
+
+		if (v == INT64_MAX && json_object_get_uint64(obj) == UINT64_MAX)
+			return -1;
+		return v;
+	}
+	if (json_object_is_type(obj, json_type_double))
+		return (int64_t)json_object_get_double(obj);
+	if (json_object_is_type(obj, json_type_boolean))
+		return json_object_get_boolean(obj);
+	return 0;
+}
+
+static void add_int(struct json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+static void add_true(struct json_object *o, const char *k, bool v)
+{
+	if (v)
+		json_object_object_add(o, k, json_object_new_boolean(1));
+}
+
+struct json_object *ps_params_to_json(const struct ps_params *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_true(o, p->proto == PS_PROTO_UDP ? "udp" : "tcp", true);
+	add_int(o, "omit", p->omit);
+	if (p->server_affinity >= 0)
+		add_int(o, "server_affinity", p->server_affinity);
+	add_int(o, "time", (int64_t)p->duration);
+	add_int(o, "num", (int64_t)p->bytes);
+	add_int(o, "blockcount", (int64_t)p->blocks);
+	if (p->mss)
+		add_int(o, "MSS", p->mss);
+	add_true(o, "nodelay", p->nodelay);
+	add_int(o, "parallel", p->parallel);
+	add_true(o, "reverse", p->reverse);
+	add_true(o, "bidirectional", p->bidir);
+	if (p->window)
+		add_int(o, "window", (int64_t)p->window);
+	add_int(o, "len", p->len);
+	if (p->rate)
+		add_int(o, "bandwidth", (int64_t)p->rate);
+	if (p->fq_rate)
+		add_int(o, "fqrate", (int64_t)p->fq_rate);
+	add_int(o, "pacing_timer", 1000);
+	if (p->burst)
+		add_int(o, "burst", p->burst);
+	if (p->tos >= 0)
+		add_int(o, "TOS", p->tos);
+	if (p->congestion[0])
+		json_object_object_add(o, "congestion",
+				       json_object_new_string(p->congestion));
+	add_true(o, "get_server_output", p->get_server_output);
+	add_true(o, "udp_counters_64bit", p->udp64);
+	add_true(o, "repeating_payload", p->repeating_payload);
+	add_true(o, "zerocopy", p->zerocopy);
+	add_true(o, "skip_rx_copy", p->skip_rx_copy);
+	add_true(o, "dont_fragment", p->dont_fragment);
+	json_object_object_add(o, "client_version",
+			       json_object_new_string(p->client_version));
+	if (p->ps_ext) {
+		struct json_object *x = json_object_new_object();
+
+		add_int(x, "ext", PS_EXT_VERSION);
+		add_true(x, "gsro", p->gsro);
+		json_object_object_add(o, "pipescope", x);
+	}
+	return o;
+}
+
+/* type-checked getters: a wrong type is an error, absent is the default */
+static int get_num(struct json_object *o, const char *k, int64_t min,
+		   int64_t max, int64_t *out, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int64_t n;
+
+	if (!json_object_object_get_ex(o, k, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double)) {
+		snprintf(err, errlen, _("parameter '%s' is not a number"), k);
+		return -EINVAL;
+	}
+	n = ps_json_int(v);
+	if (n < min || n > max) {
+		snprintf(err, errlen, _("parameter '%s' is out of range: %lld"),
+			 k, (long long)n);
+		return -EINVAL;
+	}
+	*out = n;
+	return 0;
+}
+
+static bool get_bool(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v))
+		return false;
+	if (json_object_is_type(v, json_type_boolean))
+		return json_object_get_boolean(v);
+	if (json_object_is_type(v, json_type_int))
+		return json_object_get_int64(v) != 0;
+	return false;
+}
+
+static void get_str(struct json_object *o, const char *k, char *buf,
+		    size_t len)
+{
+	struct json_object *v;
+
+	buf[0] = 0;
+	if (json_object_object_get_ex(o, k, &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(buf, len, "%s", json_object_get_string(v));
+}
+
+int ps_params_from_json(struct json_object *o, struct ps_params *p,
+			char *err, size_t errlen)
+{
+	int64_t v;
+	struct json_object *x;
+
+	memset(p, 0, sizeof(*p));
+	p->tos = -1;
+	p->server_affinity = -1;
+	p->parallel = 1;
+	if (get_bool(o, "udp"))
+		p->proto = PS_PROTO_UDP;
+	else if (get_bool(o, "sctp")) {
+		snprintf(err, errlen, _("SCTP is not supported"));
+		return -EINVAL;
+	}
+#define NUM(key, min, max, field)                                        \
+	do {                                                             \
+		v = (int64_t)p->field;                                   \
+		if (get_num(o, key, min, max, &v, err, errlen))          \
+			return -EINVAL;                                  \
+		p->field = v;                                            \
+	} while (0)
+	NUM("omit", 0, PS_MAX_OMIT, omit);
+	NUM("time", 0, PS_MAX_DURATION, duration);
+	NUM("num", 0, INT64_MAX, bytes);
+	NUM("blockcount", 0, INT64_MAX, blocks);
+	NUM("parallel", 1, PS_MAX_STREAMS, parallel);
+	NUM("window", 0, PS_MAX_WINDOW, window);
+	NUM("len", 0, PS_MAX_TCP_LEN, len);
+	NUM("bandwidth", 0, INT64_MAX, rate);
+	NUM("fqrate", 0, INT64_MAX, fq_rate);
+	NUM("burst", 0, 1000, burst);
+	NUM("MSS", 0, PS_MAX_MSS, mss);
+	NUM("TOS", -1, 255, tos);
+	NUM("server_affinity", -1, 4095, server_affinity);
+#undef NUM
+	p->reverse = get_bool(o, "reverse");
+	p->bidir = get_bool(o, "bidirectional");
+	p->nodelay = get_bool(o, "nodelay");
+	p->get_server_output = get_bool(o, "get_server_output");
+	p->udp64 = get_bool(o, "udp_counters_64bit");
+	p->zerocopy = get_bool(o, "zerocopy");
+	p->skip_rx_copy = get_bool(o, "skip_rx_copy");
+	p->repeating_payload = get_bool(o, "repeating_payload");
+	p->dont_fragment = get_bool(o, "dont_fragment");
+	get_str(o, "congestion", p->congestion, sizeof(p->congestion));
+	get_str(o, "client_version", p->client_version, sizeof(p->client_version));
+	if (p->reverse && p->bidir) {
+		snprintf(err, errlen, _("reverse and bidirectional together"));
+		return -EINVAL;
+	}
+	if (p->proto == PS_PROTO_UDP && p->len > PS_MAX_UDP_LEN) {
+		snprintf(err, errlen, _("UDP length %u is too large"), p->len);
+		return -EINVAL;
+	}
+	if (json_object_object_get_ex(o, "pipescope", &x) &&
+	    json_object_is_type(x, json_type_object)) {
+		p->ps_ext = true;
+		p->gsro = get_bool(x, "gsro");
+	}
+	return 0;
+}
+
+struct json_object *ps_results_to_json(const struct ps_results *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+
+	json_object_object_add(o, "cpu_util_total", json_object_new_double(r->cpu_total));
+	json_object_object_add(o, "cpu_util_user", json_object_new_double(r->cpu_user));
+	json_object_object_add(o, "cpu_util_system", json_object_new_double(r->cpu_system));
+	add_int(o, "sender_has_retransmits", r->sender_has_retransmits);
+	if (r->congestion_used[0])
+		json_object_object_add(o, "congestion_used",
+				       json_object_new_string(r->congestion_used));
+	for (int i = 0; i < r->nstreams; i++) {
+		const struct ps_stream_result *s = &r->streams[i];
+		struct json_object *j = json_object_new_object();
+
+		add_int(j, "id", s->id);
+		add_int(j, "bytes", (int64_t)s->bytes);
+		add_int(j, "retransmits", s->retransmits);
+		json_object_object_add(j, "jitter", json_object_new_double(s->jitter));
+		add_int(j, "errors", s->errors);
+		add_int(j, "omitted_errors", s->omitted_errors);
+		add_int(j, "packets", s->packets);
+		add_int(j, "omitted_packets", s->omitted_packets);
+		json_object_object_add(j, "start_time", json_object_new_double(s->start_time));
+		json_object_object_add(j, "end_time", json_object_new_double(s->end_time));
+		json_object_array_add(arr, j);
+	}
+	json_object_object_add(o, "streams", arr);
+	if (r->server_output_text)
+		json_object_object_add(o, "server_output_text",
+				       json_object_new_string(r->server_output_text));
+	if (r->ps_ext)
+		json_object_object_add(o, "pipescope", json_object_get(r->ps_ext));
+	return o;
+}
+
+static double get_double(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v))
+		return 0;
+	return json_object_get_double(v);
+}
+
+int ps_results_from_json(struct json_object *o, struct ps_results *r,
+			 char *err, size_t errlen)
+{
+	struct json_object *arr, *v;
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	if (!json_object_object_get_ex(o, "streams", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		snprintf(err, errlen, _("results without a stream list"));
+		return -EINVAL;
+	}
+	r->cpu_total = get_double(o, "cpu_util_total");
+	r->cpu_user = get_double(o, "cpu_util_user");
+	r->cpu_system = get_double(o, "cpu_util_system");
+	r->sender_has_retransmits = json_object_object_get_ex(o, "sender_has_retransmits", &v) ?
+		(int)ps_json_int(v) : -1;
+	get_str(o, "congestion_used", r->congestion_used, sizeof(r->congestion_used));
+	n = json_object_array_length(arr);
+	if (n > 2 * PS_MAX_STREAMS) {
+		snprintf(err, errlen, _("results for %zu streams"), n);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *j = json_object_array_get_idx(arr, i);
+		struct ps_stream_result *s = &r->streams[r->nstreams];
+
+		if (!json_object_is_type(j, json_type_object))
+			continue;
+		s->id = json_object_object_get_ex(j, "id", &v) ? (int)ps_json_int(v) : 0;
+		s->bytes = json_object_object_get_ex(j, "bytes", &v) ? (uint64_t)ps_json_int(v) : 0;
+		s->retransmits = json_object_object_get_ex(j, "retransmits", &v) ? ps_json_int(v) : -1;
+		s->jitter = get_double(j, "jitter");
+		s->errors = json_object_object_get_ex(j, "errors", &v) ? ps_json_int(v) : 0;
+		s->packets = json_object_object_get_ex(j, "packets", &v) ? ps_json_int(v) : 0;
+		s->omitted_errors = json_object_object_get_ex(j, "omitted_errors", &v) ? ps_json_int(v) : 0;
+		s->omitted_packets = json_object_object_get_ex(j, "omitted_packets", &v) ? ps_json_int(v) : 0;
+		s->start_time = get_double(j, "start_time");
+		s->end_time = get_double(j, "end_time");
+		r->nstreams++;
+	}
+	if (json_object_object_get_ex(o, "server_output_text", &v) &&
+	    json_object_is_type(v, json_type_string))
+		r->server_output_text = xstrdup(json_object_get_string(v));
+	if (json_object_object_get_ex(o, "pipescope", &v) &&
+	    json_object_is_type(v, json_type_object))
+		r->ps_ext = json_object_get(v);
+	return 0;
+}
+
+void ps_results_clear(struct ps_results *r)
+{
+	free(r->server_output_text);
+	json_object_put(r->ps_ext);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *ps_state_name(int state)
+{
+	switch (state) {
+	case PS_TEST_START: return "TEST_START";
+	case PS_TEST_RUNNING: return "TEST_RUNNING";
+	case PS_TEST_END: return "TEST_END";
+	case PS_PARAM_EXCHANGE: return "PARAM_EXCHANGE";
+	case PS_CREATE_STREAMS: return "CREATE_STREAMS";
+	case PS_SERVER_TERMINATE: return "SERVER_TERMINATE";
+	case PS_CLIENT_TERMINATE: return "CLIENT_TERMINATE";
+	case PS_EXCHANGE_RESULTS: return "EXCHANGE_RESULTS";
+	case PS_DISPLAY_RESULTS: return "DISPLAY_RESULTS";
+	case PS_IPERF_DONE: return "IPERF_DONE";
+	case PS_ACCESS_DENIED: return "ACCESS_DENIED";
+	case PS_SERVER_ERROR: return "SERVER_ERROR";
+	case PS_EXT_ACK: return "EXT_ACK";
+	case PS_EXT_DATA: return "EXT_DATA";
+	}
+	return "UNKNOWN";
+}

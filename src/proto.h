@@ -1,0 +1,116 @@
+/* proto.h: iperf3's control protocol: cookie, state bytes, length-prefixed JSON */
+#ifndef PS_PROTO_H
+#define PS_PROTO_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "options.h"
+
+#define PS_COOKIE_SIZE 37	/* 36 characters and a NUL, all sent */
+#define PS_MAX_PARAMS_JSON (8 * 1024)
+#define PS_MAX_RESULTS_JSON (16 * 1024 * 1024)
+#define PS_UDP_CONNECT_MSG 0x36373839u
+#define PS_UDP_CONNECT_REPLY 0x39383736u
+#define PS_UDP_CONNECT_REPLY_LEGACY 987654321u
+#define PS_EXT_VERSION 1
+
+enum ps_state {
+	PS_TEST_START = 1,
+	PS_TEST_RUNNING = 2,
+	PS_TEST_END = 4,
+	PS_PARAM_EXCHANGE = 9,
+	PS_CREATE_STREAMS = 10,
+	PS_SERVER_TERMINATE = 11,
+	PS_CLIENT_TERMINATE = 12,
+	PS_EXCHANGE_RESULTS = 13,
+	PS_DISPLAY_RESULTS = 14,
+	PS_IPERF_DONE = 16,
+	PS_ACCESS_DENIED = -1,
+	PS_SERVER_ERROR = -2,
+	/* pipescope's own, only ever sent to a peer that announced them */
+	PS_EXT_ACK = 100,	/* server: JSON {"version":…} follows */
+	PS_EXT_DATA = 101,	/* either end: JSON interval data follows */
+};
+
+/* what the client asks for; the server's view of a test */
+struct ps_params {
+	enum ps_proto proto;
+	int omit;
+	double duration;
+	uint64_t bytes;
+	uint64_t blocks;
+	int parallel;
+	bool reverse;
+	bool bidir;
+	uint64_t window;
+	uint32_t len;
+	uint64_t rate;		/* bit/s */
+	unsigned burst;
+	uint64_t fq_rate;
+	int mss;
+	bool nodelay;
+	char congestion[16];
+	int tos;
+	bool get_server_output;
+	bool udp64;
+	bool zerocopy;
+	bool skip_rx_copy;
+	bool repeating_payload;
+	bool dont_fragment;
+	bool gsro;		/* iperf3 3.21 "gso"/"gro"; pipescope peers */
+	int server_affinity;	/* -1 = none */
+	char client_version[48];
+	bool ps_ext;		/* the client is pipescope and speaks extensions */
+};
+
+struct ps_stream_result {
+	int id;
+	uint64_t bytes;
+	int64_t retransmits;	/* -1 = unknown */
+	double jitter;		/* seconds */
+	int64_t errors;
+	int64_t packets;
+	int64_t omitted_errors;
+	int64_t omitted_packets;
+	double start_time;
+	double end_time;
+};
+
+struct ps_results {
+	double cpu_total, cpu_user, cpu_system;
+	int sender_has_retransmits;
+	char congestion_used[16];
+	int nstreams;
+	struct ps_stream_result streams[2 * PS_MAX_STREAMS];
+	char *server_output_text;	/* malloc'ed or NULL */
+	struct json_object *ps_ext;	/* pipescope's extras, or NULL */
+};
+
+void ps_make_cookie(char cookie[PS_COOKIE_SIZE]);
+
+int ps_send_state(int fd, signed char state);
+/* read one state byte; 0 or -errno (-EPIPE: the peer closed) */
+int ps_recv_state(int fd, signed char *state, int timeout_ms);
+/* a 4-byte big-endian length and that many bytes of JSON */
+int ps_send_json(int fd, struct json_object *obj);
+int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
+		 int timeout_ms);
+
+struct json_object *ps_params_to_json(const struct ps_params *p);
+/* 0, or -EINVAL with a reason in err (wrong types, absurd values) */
+int ps_params_from_json(struct json_object *obj, struct ps_params *p,
+			char *err, size_t errlen);
+
+struct json_object *ps_results_to_json(const struct ps_results *r);
+int ps_results_from_json(struct json_object *obj, struct ps_results *r,
+			 char *err, size_t errlen);
+void ps_results_clear(struct ps_results *r);
+
+/* a JSON integer as iperf3 3.12 may send it: 2^64-1 means -1 */
+int64_t ps_json_int(struct json_object *obj);
+
+const char *ps_state_name(int state);
+
+#endif

@@ -1,0 +1,417 @@
+/* report-json.c: iperf3's -J document and --json-stream events, plus "pipescope" */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "engine.h"
+#include "net.h"
+#include "xmalloc.h"
+
+struct jrep {
+	const struct ps_opts *o;
+	FILE *out;
+	bool stream;		/* --json-stream: one event per line */
+	struct json_object *doc;
+	struct json_object *intervals;
+	struct json_object *extra;	/* the "pipescope" key */
+	struct json_object *live_remote;	/* far end's TCP_INFO per interval */
+	enum ps_proto proto;
+	bool bidir;
+	bool server;
+	bool ended;
+};
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *jint(int64_t v) { return json_object_new_int64(v); }
+static struct json_object *jdbl(double v) { return json_object_new_double(v); }
+static struct json_object *jstr(const char *s) { return json_object_new_string(s ? s : ""); }
+static struct json_object *jbool(bool b) { return json_object_new_boolean(b); }
+
+static void emit(struct jrep *x, const char *event, struct json_object *data)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "event", jstr(event));
+	add(o, "data", json_object_get(data));
+	fprintf(x->out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fflush(x->out);
+	json_object_put(o);
+}
+
+static struct json_object *stream_obj(const struct ps_stream_iv *v, bool udp,
+				      bool sum)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!sum)
+		add(o, "socket", jint(v->fd));
+	add(o, "start", jdbl(v->start));
+	add(o, "end", jdbl(v->end));
+	add(o, "seconds", jdbl(v->end - v->start));
+	add(o, "bytes", jint((int64_t)v->bytes));
+	add(o, "bits_per_second", jdbl(v->bps));
+	if (udp) {
+		if (v->sender) {
+			add(o, "packets", jint((int64_t)v->packets));
+		} else {
+			uint64_t total = v->packets + (v->lost > 0 ? (uint64_t)v->lost : 0);
+
+			add(o, "jitter_ms", jdbl(v->jitter_ms));
+			add(o, "lost_packets", jint(v->lost));
+			add(o, "packets", jint((int64_t)total));
+			add(o, "lost_percent", jdbl(total ? 100.0 * v->lost / (double)total : 0));
+		}
+	} else if (v->sender && v->has_tcpinfo) {
+		add(o, "retransmits", jint(v->retrans));
+		if (!sum) {
+			add(o, "snd_cwnd", jint((int64_t)v->cwnd));
+			add(o, "snd_wnd", jint((int64_t)v->snd_wnd));
+			add(o, "rtt", jint(v->rtt_us));
+			add(o, "rttvar", jint(v->rttvar_us));
+			add(o, "pmtu", jint(v->pmtu));
+		}
+	}
+	add(o, "omitted", jbool(v->omitted));
+	add(o, "sender", jbool(v->sender));
+	return o;
+}
+
+/* pipescope's per-stream extras: why a flow is slow and where it ran */
+static struct json_object *extra_obj(const struct ps_stream_iv *v)
+{
+	struct json_object *o = json_object_new_object();
+	const char *why = ps_limit_reason(v);
+
+	add(o, "socket", jint(v->fd));
+	add(o, "id", jint(v->id));
+	add(o, "sender", jbool(v->sender));
+	add(o, "cpu", jint(v->cpu));
+	add(o, "rx_cpu", jint(v->rx_cpu));
+	if (v->has_tcpinfo) {
+		add(o, "min_rtt", jint(v->min_rtt_us));
+		add(o, "mss", jint(v->mss));
+		add(o, "delivery_rate", jint((int64_t)v->delivery_bps));
+		add(o, "pacing_rate", jint((int64_t)v->pacing_bps));
+		add(o, "busy_us", jint((int64_t)v->busy_us));
+		add(o, "rwnd_limited_us", jint((int64_t)v->rwnd_limited_us));
+		add(o, "sndbuf_limited_us", jint((int64_t)v->sndbuf_limited_us));
+		add(o, "app_limited", jbool(v->app_limited));
+		add(o, "limited_by", why ? jstr(why) : NULL);
+	}
+	return o;
+}
+
+static void j_start(void *arg, const struct ps_test_info *in)
+{
+	struct jrep *x = arg;
+	struct json_object *st = json_object_new_object();
+	struct json_object *conn = json_object_new_array();
+	struct json_object *ts = json_object_new_object();
+	struct json_object *ct = json_object_new_object();
+	struct json_object *tst = json_object_new_object();
+	struct utsname u;
+	char sys[400], tbuf[64];
+	time_t now = time(NULL);
+
+	x->proto = in->proto;
+	x->bidir = in->bidir;
+	x->server = in->server;
+	for (int i = 0; i < in->nconn; i++) {
+		struct json_object *c = json_object_new_object();
+
+		add(c, "socket", jint(in->conn[i].fd));
+		add(c, "local_host", jstr(in->conn[i].local));
+		add(c, "local_port", jint(in->conn[i].lport));
+		add(c, "remote_host", jstr(in->conn[i].remote));
+		add(c, "remote_port", jint(in->conn[i].rport));
+		json_object_array_add(conn, c);
+	}
+	add(st, "connected", conn);
+	add(st, "version", jstr("pipescope " PACKAGE_VERSION));
+	uname(&u);
+	snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname, u.nodename,
+		 u.release, u.version, u.machine);
+	add(st, "system_info", jstr(sys));
+	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT", gmtime(&now));
+	add(ts, "time", jstr(tbuf));
+	add(ts, "timesecs", jint(now));
+	add(st, "timestamp", ts);
+	if (!in->server && in->ntargets) {
+		add(ct, "host", jstr(in->target_host[0]));
+		add(ct, "port", jint(in->target_port[0]));
+		add(st, "connecting_to", ct);
+	} else {
+		json_object_put(ct);
+	}
+	add(st, "cookie", jstr(in->cookie));
+	add(st, "tcp_mss_default", jint(in->mss_default));
+	add(st, "target_bitrate", jint((int64_t)in->rate));
+	add(st, "sock_bufsize", jint((int64_t)in->window_req));
+	add(st, "sndbuf_actual", jint(in->sndbuf_actual));
+	add(st, "rcvbuf_actual", jint(in->rcvbuf_actual));
+	add(tst, "protocol", jstr(in->proto == PS_PROTO_UDP ? "UDP" : "TCP"));
+	add(tst, "num_streams", jint(in->parallel));
+	add(tst, "blksize", jint(in->len));
+	add(tst, "omit", jint(in->omit));
+	add(tst, "duration", jint((int64_t)in->duration));
+	add(tst, "bytes", jint((int64_t)in->bytes));
+	add(tst, "blocks", jint((int64_t)in->blocks));
+	add(tst, "reverse", jint(in->reverse));
+	add(tst, "tos", jint(x->o->tos > 0 ? x->o->tos : 0));
+	add(tst, "target_bitrate", jint((int64_t)in->rate));
+	add(tst, "bidir", jint(in->bidir));
+	add(tst, "interval", jdbl(x->o->interval));
+	add(st, "test_start", tst);
+	add(x->doc, "start", st);
+	add(x->extra, "version", jstr(PACKAGE_VERSION));
+	add(x->extra, "peer", jstr(in->peer_kind));
+	add(x->extra, "peer_version", jstr(in->peer_version));
+	if (x->stream)
+		emit(x, "start", st);
+}
+
+static void j_interval(void *arg, const struct ps_interval *iv)
+{
+	struct jrep *x = arg;
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	struct json_object *ext = json_object_new_array();
+	bool udp = x->proto == PS_PROTO_UDP;
+	int fwd;
+
+	for (int i = 0; i < iv->nstreams; i++) {
+		json_object_array_add(arr, stream_obj(&iv->streams[i], udp, false));
+		json_object_array_add(ext, extra_obj(&iv->streams[i]));
+	}
+	add(o, "streams", arr);
+	/* iperf3: "sum" is the client's sending direction (or the only one) */
+	fwd = x->bidir ? (x->server ? 1 : 0) : (iv->have_sum[0] ? 0 : 1);
+	add(o, "sum", stream_obj(&iv->sum[fwd], udp, true));
+	if (x->bidir)
+		add(o, "sum_bidir_reverse", stream_obj(&iv->sum[!fwd], udp, true));
+	{
+		struct json_object *pe = json_object_new_object();
+
+		add(pe, "streams", ext);
+		if (iv->nremote) {
+			struct json_object *rem = json_object_new_array();
+
+			for (int i = 0; i < iv->nremote; i++) {
+				struct json_object *r = extra_obj(&iv->remote[i]);
+
+				add(r, "bits_per_second", jdbl(iv->remote[i].bps));
+				add(r, "rtt", jint(iv->remote[i].rtt_us));
+				add(r, "snd_cwnd", jint((int64_t)iv->remote[i].cwnd));
+				add(r, "retransmits", jint(iv->remote[i].retrans));
+				json_object_array_add(rem, r);
+			}
+			add(pe, "remote_streams", rem);
+		}
+		add(o, "pipescope", pe);
+	}
+	json_object_array_add(x->intervals, o);
+	if (x->stream)
+		emit(x, "interval", o);
+}
+
+static struct json_object *sum_obj(double dur, uint64_t bytes, int64_t retrans,
+				   bool with_retrans, bool sender)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "start", jdbl(0));
+	add(o, "end", jdbl(dur));
+	add(o, "seconds", jdbl(dur));
+	add(o, "bytes", jint((int64_t)bytes));
+	add(o, "bits_per_second", jdbl(bytes * 8.0 / dur));
+	if (with_retrans)
+		add(o, "retransmits", jint(retrans));
+	add(o, "sender", jbool(sender));
+	return o;
+}
+
+static void j_end(void *arg, const struct ps_test_info *in,
+		  const struct ps_summary *sum)
+{
+	struct jrep *x = arg;
+	struct json_object *end = json_object_new_object();
+	struct json_object *streams = json_object_new_array();
+	struct json_object *cpu = json_object_new_object();
+	bool udp = x->proto == PS_PROTO_UDP;
+	uint64_t gs[2] = { 0, 0 }, gr[2] = { 0, 0 };
+	int64_t gret[2] = { 0, 0 }, glost[2] = { 0, 0 }, gpk[2] = { 0, 0 };
+	double gj[2] = { 0, 0 };
+	int gn[2] = { 0, 0 };
+	bool tcpinfo = false;
+
+	for (int i = 0; i < sum->nstreams; i++) {
+		const struct ps_stream_iv *v = &sum->local[i];
+		struct json_object *s = json_object_new_object();
+		uint64_t sent, received;
+		/* group 0: the client's sending direction; 1: the other (bidir) */
+		int g = x->bidir ? (v->sender != !x->server) : 0;
+		double d = sum->duration;
+		int64_t lost = v->sender ? (sum->remote_valid ? sum->remote_errors[i] : 0) : v->lost;
+		int64_t packets = v->sender ? (int64_t)v->packets : (int64_t)v->packets + (v->lost > 0 ? v->lost : 0);
+		double jit = v->sender ? (sum->remote_valid ? sum->remote_jitter_ms[i] : 0) : v->jitter_ms;
+
+		ps_summary_stream_bytes(sum, i, &sent, &received);
+		if (udp) {
+			struct json_object *u = json_object_new_object();
+
+			add(u, "socket", jint(v->fd));
+			add(u, "start", jdbl(0));
+			add(u, "end", jdbl(d));
+			add(u, "seconds", jdbl(d));
+			add(u, "bytes", jint((int64_t)(v->sender ? sent : received)));
+			add(u, "bits_per_second", jdbl((v->sender ? sent : received) * 8.0 / d));
+			add(u, "jitter_ms", jdbl(jit));
+			add(u, "lost_packets", jint(lost));
+			add(u, "packets", jint(packets));
+			add(u, "lost_percent", jdbl(packets ? 100.0 * lost / packets : 0));
+			add(u, "out_of_order", jint((int64_t)v->ooo));
+			add(u, "sender", jbool(v->sender));
+			add(s, "udp", u);
+			glost[g] += lost;
+			gpk[g] += packets;
+			gj[g] += jit;
+		} else {
+			struct json_object *snd = sum_obj(d, sent, v->retrans,
+							  v->sender && v->has_tcpinfo, true);
+			struct json_object *rcv = sum_obj(d, received, 0, false, false);
+
+			add(snd, "socket", jint(v->fd));
+			add(rcv, "socket", jint(v->fd));
+			if (v->sender && v->has_tcpinfo) {
+				add(snd, "max_snd_cwnd", jint((int64_t)v->cwnd));
+				add(snd, "max_rtt", jint(v->rttvar_us));
+				add(snd, "min_rtt", jint(v->min_rtt_us));
+				add(snd, "mean_rtt", jint(v->rtt_us));
+				tcpinfo = true;
+			}
+			add(s, "sender", snd);
+			add(s, "receiver", rcv);
+		}
+		json_object_array_add(streams, s);
+		gs[g] += sent;
+		gr[g] += received;
+		gret[g] += v->retrans;
+		gn[g]++;
+	}
+	add(end, "streams", streams);
+	for (int g = 0; g < (x->bidir ? 2 : 1); g++) {
+		const char *ks = g ? "sum_sent_bidir_reverse" : "sum_sent";
+		const char *kr = g ? "sum_received_bidir_reverse" : "sum_received";
+
+		if (udp) {
+			struct json_object *u = sum_obj(sum->duration, gs[g], 0, false, true);
+
+			add(u, "jitter_ms", jdbl(gn[g] ? gj[g] / gn[g] : 0));
+			add(u, "lost_packets", jint(glost[g]));
+			add(u, "packets", jint(gpk[g]));
+			add(u, "lost_percent", jdbl(gpk[g] ? 100.0 * glost[g] / gpk[g] : 0));
+			add(end, g ? "sum_bidir_reverse" : "sum", u);
+		}
+		add(end, ks, sum_obj(sum->duration, gs[g], gret[g], tcpinfo, true));
+		add(end, kr, sum_obj(sum->duration, gr[g], 0, false, false));
+	}
+	add(cpu, "host_total", jdbl(sum->cpu_local_total));
+	add(cpu, "host_user", jdbl(sum->cpu_local_user));
+	add(cpu, "host_system", jdbl(sum->cpu_local_system));
+	add(cpu, "remote_total", jdbl(sum->cpu_remote_total));
+	add(cpu, "remote_user", jdbl(sum->cpu_remote_user));
+	add(cpu, "remote_system", jdbl(sum->cpu_remote_system));
+	add(end, "cpu_utilization_percent", cpu);
+	if (!udp) {
+		const char *snd_cc = in->reverse ? sum->congestion_remote : sum->congestion_local;
+		const char *rcv_cc = in->reverse ? sum->congestion_local : sum->congestion_remote;
+
+		add(end, "sender_tcp_congestion", jstr(snd_cc));
+		add(end, "receiver_tcp_congestion", jstr(rcv_cc));
+	}
+	add(x->doc, "end", end);
+	add(x->extra, "cpu_seconds_per_gb", jdbl(sum->cpu_seconds_per_gb));
+	add(x->extra, "partial", jbool(sum->partial));
+	{
+		struct json_object *ext = json_object_new_array();
+
+		for (int i = 0; i < sum->nstreams; i++)
+			json_object_array_add(ext, extra_obj(&sum->local[i]));
+		add(x->extra, "streams", ext);
+	}
+	if (sum->server_output)
+		add(x->doc, "server_output_text", jstr(sum->server_output));
+	x->ended = true;
+	if (x->stream)
+		emit(x, "end", end);
+}
+
+static void j_error(void *arg, const char *msg)
+{
+	struct jrep *x = arg;
+
+	add(x->doc, "error", jstr(msg));
+	if (x->stream) {
+		struct json_object *s = jstr(msg);
+
+		emit(x, "error", s);
+		json_object_put(s);
+	}
+}
+
+static void j_message(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+static void j_destroy(void *arg)
+{
+	struct jrep *x = arg;
+
+	if (!x->stream) {
+		add(x->doc, "intervals", x->intervals);
+		x->intervals = NULL;
+		if (x->o->title)
+			add(x->doc, "title", jstr(x->o->title));
+		if (x->o->extra_data)
+			add(x->doc, "extra_data", jstr(x->o->extra_data));
+		add(x->doc, "pipescope", x->extra);
+		x->extra = NULL;
+		fprintf(x->out, "%s\n", json_object_to_json_string_ext(x->doc,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+		fflush(x->out);
+	}
+	json_object_put(x->intervals);
+	json_object_put(x->extra);
+	json_object_put(x->doc);
+	free(x);
+}
+
+void ps_report_json_init(struct ps_reporter *r, const struct ps_opts *o,
+			 FILE *out, bool stream)
+{
+	struct jrep *x = xcalloc(1, sizeof(*x));
+
+	x->o = o;
+	x->out = out;
+	x->stream = stream;
+	x->doc = json_object_new_object();
+	x->intervals = json_object_new_array();
+	x->extra = json_object_new_object();
+	memset(r, 0, sizeof(*r));
+	r->start = j_start;
+	r->interval = j_interval;
+	r->end = j_end;
+	r->error = j_error;
+	r->message = j_message;
+	r->destroy = j_destroy;
+	r->arg = x;
+}

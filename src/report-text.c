@@ -1,0 +1,290 @@
+/* report-text.c: iperf3-style text: interval rows per stream, [SUM], summary */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "nls.h"
+#include "units.h"
+#include "xmalloc.h"
+
+struct text {
+	const struct ps_opts *o;
+	FILE *out;
+	bool header_done;
+	bool bidir;
+	bool server;
+	enum ps_proto proto;
+	int nstreams;
+};
+
+static void flush(struct text *x)
+{
+	if (x->o->forceflush)
+		fflush(x->out);
+}
+
+static void title(struct text *x)
+{
+	if (x->o->title)
+		fprintf(x->out, "%s:  ", x->o->title);
+}
+
+static const char *tag(struct text *x, bool sender)
+{
+	if (!x->bidir)
+		return "";
+	/* [TX-C] etc. as iperf3 marks the two directions */
+	if (x->server)
+		return sender ? "[TX-S]" : "[RX-S]";
+	return sender ? "[TX-C]" : "[RX-C]";
+}
+
+static void row(struct text *x, const char *id, const struct ps_stream_iv *v,
+		bool summary, const char *role)
+{
+	char xfer[32], rate[32];
+
+	ps_fmt_bytes(xfer, sizeof(xfer), (double)v->bytes, x->o->format == 'a' ? 'A' : x->o->format);
+	ps_fmt_rate(rate, sizeof(rate), v->bps, x->o->format);
+	title(x);
+	fprintf(x->out, "[%s]%s %6.2f-%-6.2f sec  %s  %s", id, tag(x, v->sender),
+		v->start, v->end, xfer, rate);
+	if (x->proto == PS_PROTO_UDP) {
+		if (v->sender && !summary)
+			fprintf(x->out, "  %llu  ", (unsigned long long)v->packets);
+		else if (!v->sender) {
+			uint64_t total = v->packets + (v->lost > 0 ? (uint64_t)v->lost : 0);
+
+			fprintf(x->out, "  %.3f ms  %lld/%llu (%.2g%%)", v->jitter_ms,
+				(long long)v->lost, (unsigned long long)total,
+				total ? 100.0 * (double)v->lost / (double)total : 0.0);
+		}
+	} else if (v->sender && v->has_tcpinfo) {
+		char cwnd[32];
+
+		fprintf(x->out, "  %4lld", (long long)v->retrans);
+		if (!summary) {
+			const char *why = ps_limit_reason(v);
+
+			ps_fmt_bytes(cwnd, sizeof(cwnd), (double)v->cwnd, 'A');
+			fprintf(x->out, "   %s  %5.0f us", cwnd, (double)v->rtt_us);
+			if (why)
+				fprintf(x->out, "  %s", why);
+		}
+	}
+	if (role)
+		fprintf(x->out, "  %s", role);
+	if (v->omitted)
+		fprintf(x->out, "  %s", _("(omitted)"));
+	fputc('\n', x->out);
+}
+
+static void header(struct text *x, bool end)
+{
+	title(x);
+	if (x->proto == PS_PROTO_UDP)
+		fputs(_("[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams\n"), x->out);
+	else if (end)
+		fputs(_("[ ID] Interval           Transfer     Bitrate         Retr\n"), x->out);
+	else
+		fputs(_("[ ID] Interval           Transfer     Bitrate         Retr  Cwnd          RTT  Limit\n"), x->out);
+}
+
+static void t_message(void *arg, const char *msg)
+{
+	struct text *x = arg;
+
+	title(x);
+	fprintf(x->out, "%s\n", msg);
+	flush(x);
+}
+
+static void t_error(void *arg, const char *msg)
+{
+	struct text *x = arg;
+
+	fflush(x->out);
+	fprintf(stderr, "pipescope: %s\n", msg);
+}
+
+static void t_start(void *arg, const struct ps_test_info *in)
+{
+	struct text *x = arg;
+
+	x->bidir = in->bidir;
+	x->server = in->server;
+	x->proto = in->proto;
+	x->nstreams = in->nstreams;
+	for (int i = 0; i < in->nconn; i++) {
+		title(x);
+		fprintf(x->out, _("[%3d] local %s port %d connected to %s port %d\n"),
+			in->conn[i].fd, in->conn[i].local, in->conn[i].lport,
+			in->conn[i].remote, in->conn[i].rport);
+	}
+	if (!in->server) {
+		title(x);
+		fprintf(x->out, _("Peer: %s%s%s; %s, %d stream(s)%s\n"),
+			in->peer_kind, in->peer_version[0] ? " " : "",
+			in->peer_version, in->proto == PS_PROTO_UDP ? "UDP" : "TCP",
+			in->parallel, in->reverse ? _(", reverse: the server sends") :
+			in->bidir ? _(", both directions") : "");
+		if (in->window_req && in->sndbuf_actual &&
+		    (uint64_t)in->sndbuf_actual < in->window_req) {
+			title(x);
+			fprintf(x->out, _("warning: asked for a %llu-byte window, the kernel granted %d (net.core.wmem_max/rmem_max cap it)\n"),
+				(unsigned long long)in->window_req, in->sndbuf_actual);
+		}
+	}
+	x->header_done = false;
+	flush(x);
+}
+
+static void t_interval(void *arg, const struct ps_interval *iv)
+{
+	struct text *x = arg;
+	char id[8];
+
+	if (!x->header_done) {
+		header(x, false);
+		x->header_done = true;
+	}
+	for (int i = 0; i < iv->nstreams; i++) {
+		snprintf(id, sizeof(id), "%3d", iv->streams[i].fd);
+		row(x, id, &iv->streams[i], false, NULL);
+	}
+	for (int k = 0; k < 2; k++) {
+		int n = 0;
+
+		for (int i = 0; i < iv->nstreams; i++)
+			n += iv->streams[i].sender == (k == 0);
+		if (iv->have_sum[k] && n > 1)
+			row(x, "SUM", &iv->sum[k], true, NULL);
+	}
+	if (iv->nstreams > 1) {
+		title(x);
+		fputs("- - - - - - - - - - - - - - - - - - - - - - - - -\n", x->out);
+	}
+	flush(x);
+}
+
+static void t_end(void *arg, const struct ps_test_info *in,
+		  const struct ps_summary *sum)
+{
+	struct text *x = arg;
+	struct ps_stream_iv tot[2][2];	/* [direction: local sender?][role] */
+	int nd[2] = { 0, 0 };
+	char id[8];
+
+	memset(tot, 0, sizeof(tot));
+	x->proto = in->proto;
+	title(x);
+	fputs("- - - - - - - - - - - - - - - - - - - - - - - - -\n", x->out);
+	if (sum->partial) {
+		title(x);
+		fputs(_("Partial results: the test ended early.\n"), x->out);
+	}
+	header(x, true);
+	for (int i = 0; i < sum->nstreams; i++) {
+		const struct ps_stream_iv *v = &sum->local[i];
+		struct ps_stream_iv snd = *v, rcv = *v;
+		uint64_t sent, received;
+		int d = v->sender ? 0 : 1;
+
+		ps_summary_stream_bytes(sum, i, &sent, &received);
+		snprintf(id, sizeof(id), "%3d", v->fd);
+		snd.sender = true;
+		snd.bytes = sent;
+		snd.bps = sent * 8.0 / sum->duration;
+		snd.has_tcpinfo = v->sender && v->has_tcpinfo;
+		rcv.sender = false;
+		rcv.bytes = received;
+		rcv.bps = received * 8.0 / sum->duration;
+		rcv.has_tcpinfo = false;
+		if (!v->sender) {
+			/* the far end's loss and jitter are in its results */
+			rcv.lost = v->lost;
+		} else if (sum->remote_valid) {
+			rcv.lost = sum->remote_errors[i];
+			rcv.packets = (uint64_t)sum->remote_packets[i];
+			rcv.jitter_ms = sum->remote_jitter_ms[i];
+		}
+		if (x->proto == PS_PROTO_UDP) {
+			snd.sender = false;	/* UDP rows show loss on both */
+			snd.lost = rcv.lost;
+			snd.packets = v->sender ? v->packets : rcv.packets;
+		}
+		row(x, id, &snd, true, _("sender"));
+		if (sum->remote_valid || !v->sender)
+			row(x, id, &rcv, true, _("receiver"));
+		tot[d][0].bytes += snd.bytes;
+		tot[d][0].retrans += snd.retrans;
+		tot[d][0].has_tcpinfo |= snd.has_tcpinfo;
+		tot[d][1].bytes += rcv.bytes;
+		tot[d][1].lost += rcv.lost;
+		tot[d][1].packets += rcv.packets;
+		tot[d][1].jitter_ms += rcv.jitter_ms;
+		nd[d]++;
+	}
+	for (int d = 0; d < 2; d++) {
+		if (nd[d] < 2)
+			continue;
+		for (int r = 0; r < 2; r++) {
+			tot[d][r].end = sum->duration;
+			tot[d][r].bps = tot[d][r].bytes * 8.0 / sum->duration;
+			tot[d][r].sender = r == 0 && x->proto == PS_PROTO_TCP;
+			if (r)
+				tot[d][r].jitter_ms /= nd[d];
+			row(x, "SUM", &tot[d][r], true, r ? _("receiver") : _("sender"));
+		}
+	}
+	title(x);
+	fprintf(x->out, _("CPU: this end %.1f%% (user %.1f%%, system %.1f%%), %.2f CPU-seconds per GB"),
+		sum->cpu_local_total, sum->cpu_local_user, sum->cpu_local_system,
+		sum->cpu_seconds_per_gb);
+	if (sum->remote_valid)
+		fprintf(x->out, _("; far end %.1f%% (user %.1f%%, system %.1f%%)"),
+			sum->cpu_remote_total, sum->cpu_remote_user,
+			sum->cpu_remote_system);
+	fputc('\n', x->out);
+	if (sum->congestion_local[0]) {
+		title(x);
+		fprintf(x->out, _("TCP congestion control: %s here, %s there\n"),
+			sum->congestion_local,
+			sum->congestion_remote[0] ? sum->congestion_remote : "?");
+	}
+	if (sum->server_output) {
+		fputs(_("\nServer output:\n"), x->out);
+		fputs(sum->server_output, x->out);
+	}
+	if (!in->server) {
+		title(x);
+		fputs(_("\npipescope done.\n"), x->out);
+	}
+	fflush(x->out);
+}
+
+void ps_report_text_init(struct ps_reporter *r, const struct ps_opts *o,
+			 FILE *out)
+{
+	struct text *x = xcalloc(1, sizeof(*x));
+
+	x->o = o;
+	x->out = out;
+	memset(r, 0, sizeof(*r));
+	r->start = t_start;
+	r->interval = t_interval;
+	r->end = t_end;
+	r->error = t_error;
+	r->message = t_message;
+	r->destroy = free;
+	r->arg = x;
+}
+
+void ps_report_destroy(struct ps_reporter *r)
+{
+	if (r->destroy)
+		r->destroy(r->arg);
+	memset(r, 0, sizeof(*r));
+}

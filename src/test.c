@@ -1,0 +1,473 @@
+/* test.c: interval reports, sums, CPU use and results, for either end */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include "net.h"
+#include "test.h"
+#include "xmalloc.h"
+
+int ps_stream_rx_cpu(int fd);
+
+static double tv_sec(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+void ps_test_cpu(struct ps_test *t, double *total, double *user, double *sys)
+{
+	struct rusage ru;
+	double wall = ps_now() - t->cpu_wall0;
+
+	getrusage(RUSAGE_SELF, &ru);
+	if (wall <= 0)
+		wall = 1e-9;
+	*user = (tv_sec(ru.ru_utime) - tv_sec(t->ru0.ru_utime)) / wall * 100;
+	*sys = (tv_sec(ru.ru_stime) - tv_sec(t->ru0.ru_stime)) / wall * 100;
+	*total = *user + *sys;
+}
+
+void ps_test_begin(struct ps_test *t)
+{
+	t->t0 = ps_now();
+	t->wall0 = ps_wallclock();
+	t->last_tick = t->t0;
+	t->omit_until = t->t0 + t->p.omit;
+	t->omitting = t->p.omit > 0;
+	t->cpu_wall0 = t->t0;
+	getrusage(RUSAGE_SELF, &t->ru0);
+	t->iv_streams = xcalloc((size_t)t->nstreams, sizeof(*t->iv_streams));
+}
+
+bool ps_test_limit_reached(struct ps_test *t)
+{
+	uint64_t sent = 0, blocks = 0;
+	bool any_sender = false, all_finished = true;
+
+	for (int i = 0; i < t->nstreams; i++) {
+		struct ps_stream *s = t->streams[i];
+
+		if (s->sender) {
+			any_sender = true;
+			sent += atomic_load_explicit(&s->bytes, memory_order_relaxed);
+			blocks += atomic_load_explicit(&s->blocks, memory_order_relaxed);
+			if (!atomic_load(&s->finished))
+				all_finished = false;
+		}
+	}
+	if (t->p.bytes) {
+		uint64_t moved = any_sender ? sent :
+			atomic_load_explicit(&t->moved_bytes, memory_order_relaxed);
+
+		if (moved >= t->p.bytes)
+			return true;
+	}
+	if (t->p.blocks && any_sender && blocks >= t->p.blocks)
+		return true;
+	if ((t->p.bytes || t->p.blocks) && any_sender && all_finished)
+		return true;
+	if (t->p.duration > 0 && ps_now() >= t->omit_until + t->p.duration)
+		return true;
+	return false;
+}
+
+static void add_to_sum(struct ps_stream_iv *sum, const struct ps_stream_iv *s)
+{
+	sum->bytes += s->bytes;
+	sum->bps += s->bps;
+	sum->packets += s->packets;
+	sum->lost += s->lost;
+	sum->ooo += s->ooo;
+	sum->jitter_ms += s->jitter_ms;	/* averaged by the caller */
+	if (s->has_tcpinfo) {
+		sum->has_tcpinfo = true;
+		sum->retrans += s->retrans;
+	}
+}
+
+/* read one stream's counters and TCP_INFO into *v for [from, now] */
+static void sample_stream(struct ps_test *t, struct ps_stream *s,
+			  struct ps_stream_iv *v, double from, double now)
+{
+	uint64_t bytes = atomic_load_explicit(&s->bytes, memory_order_relaxed);
+	uint64_t packets = atomic_load_explicit(&s->packets, memory_order_relaxed);
+	int64_t lost = atomic_load_explicit(&s->lost, memory_order_relaxed);
+	uint64_t ooo = atomic_load_explicit(&s->ooo, memory_order_relaxed);
+	double secs = now - from;
+	struct ps_tcpinfo ti;
+
+	memset(v, 0, sizeof(*v));
+	v->id = s->id;
+	v->fd = s->fd;
+	v->target = s->target;
+	v->sender = s->sender;
+	v->start = from - t->t0;
+	v->end = now - t->t0;
+	v->bytes = bytes - s->iv_bytes;
+	v->bps = secs > 0 ? v->bytes * 8.0 / secs : 0;
+	v->packets = packets - s->iv_packets;
+	v->lost = lost - s->iv_lost;
+	v->ooo = ooo - s->iv_ooo;
+	v->jitter_ms = atomic_load_explicit(&s->jitter_ns, memory_order_relaxed) / 1e6;
+	v->cpu = atomic_load_explicit(&s->cpu, memory_order_relaxed);
+	v->rx_cpu = ps_stream_rx_cpu(s->fd);
+	v->omitted = t->omitting;
+	s->iv_bytes = bytes;
+	s->iv_packets = packets;
+	s->iv_lost = lost;
+	s->iv_ooo = ooo;
+
+	if (!s->udp && s->sender && ps_tcpinfo_read(s->fd, &ti) == 0) {
+		v->has_tcpinfo = true;
+		v->rtt_us = ti.rtt_us;
+		v->rttvar_us = ti.rttvar_us;
+		v->min_rtt_us = ti.min_rtt_us;
+		v->pmtu = ti.pmtu;
+		v->mss = ti.snd_mss;
+		v->cwnd = (uint64_t)ti.snd_cwnd * ti.snd_mss;
+		v->snd_wnd = ti.snd_wnd;
+		v->delivery_bps = ti.delivery_rate * 8;
+		v->pacing_bps = ti.pacing_rate * 8;
+		v->app_limited = ti.app_limited;
+		if (s->have_ti_prev) {
+			v->retrans = (int64_t)ti.total_retrans - s->ti_prev.total_retrans;
+			v->busy_us = ti.busy_us - s->ti_prev.busy_us;
+			v->rwnd_limited_us = ti.rwnd_limited_us - s->ti_prev.rwnd_limited_us;
+			v->sndbuf_limited_us = ti.sndbuf_limited_us - s->ti_prev.sndbuf_limited_us;
+		} else {
+			v->retrans = ti.total_retrans;
+			v->busy_us = ti.busy_us;
+			v->rwnd_limited_us = ti.rwnd_limited_us;
+			v->sndbuf_limited_us = ti.sndbuf_limited_us;
+		}
+		s->ti_prev = ti;
+		s->have_ti_prev = true;
+		if (!t->omitting) {
+			s->retrans_total += v->retrans;
+			if (ti.rtt_us) {
+				if (ti.rtt_us > s->rtt_max)
+					s->rtt_max = ti.rtt_us;
+				if (!s->rtt_min || ti.rtt_us < s->rtt_min)
+					s->rtt_min = ti.rtt_us;
+				s->rtt_sum += ti.rtt_us;
+				s->rtt_n++;
+			}
+			if (v->cwnd > s->cwnd_max)
+				s->cwnd_max = v->cwnd;
+		}
+	}
+	s->last_iv = *v;
+}
+
+void ps_test_tick(struct ps_test *t, double now, bool final)
+{
+	struct ps_interval *iv = &t->iv;
+	int nj[2] = { 0, 0 };
+
+	if (now - t->last_tick < 1e-3 && final)
+		goto omit_check;
+	memset(iv, 0, sizeof(*iv));
+	iv->start = t->last_tick - t->t0;
+	iv->end = now - t->t0;
+	iv->omitted = t->omitting;
+	iv->nstreams = t->nstreams;
+	iv->streams = t->iv_streams;
+	for (int i = 0; i < t->nstreams; i++) {
+		struct ps_stream_iv *v = &t->iv_streams[i];
+		int k;
+
+		sample_stream(t, t->streams[i], v, t->last_tick, now);
+		k = v->sender ? 0 : 1;
+		iv->have_sum[k] = true;
+		add_to_sum(&iv->sum[k], v);
+		nj[k]++;
+	}
+	for (int k = 0; k < 2; k++) {
+		iv->sum[k].start = iv->start;
+		iv->sum[k].end = iv->end;
+		iv->sum[k].sender = k == 0;
+		iv->sum[k].omitted = iv->omitted;
+		if (nj[k])
+			iv->sum[k].jitter_ms /= nj[k];
+	}
+	iv->nremote = t->nremote;
+	iv->remote = t->iv_remote;
+	t->last_tick = now;
+	if (t->rep && t->rep->interval && t->interval > 0)
+		t->rep->interval(t->rep->arg, iv);
+omit_check:
+	/* leaving the omit period: everything so far is discounted */
+	if (t->omitting && now >= t->omit_until - 1e-3) {
+		t->omitting = false;
+		for (int i = 0; i < t->nstreams; i++) {
+			struct ps_stream *s = t->streams[i];
+
+			s->omit_bytes = s->iv_bytes;
+			s->omit_packets = s->iv_packets;
+			s->omit_lost = s->iv_lost;
+		}
+		getrusage(RUSAGE_SELF, &t->ru0);
+		t->cpu_wall0 = now;
+	}
+}
+
+void ps_test_fill_results(struct ps_test *t, struct ps_results *r)
+{
+	bool tcp_sender = false;
+
+	memset(r, 0, sizeof(*r));
+	ps_test_cpu(t, &r->cpu_total, &r->cpu_user, &r->cpu_system);
+	for (int i = 0; i < t->nstreams; i++) {
+		struct ps_stream *s = t->streams[i];
+		struct ps_stream_result *x = &r->streams[r->nstreams++];
+		uint64_t bytes = atomic_load(&s->bytes);
+		uint64_t packets = atomic_load(&s->packets);
+
+		x->id = s->id;
+		x->bytes = bytes - s->omit_bytes;
+		x->retransmits = s->udp || !s->sender ? -1 : s->retrans_total;
+		if (!s->udp && s->sender)
+			tcp_sender = true;
+		x->jitter = atomic_load(&s->jitter_ns) / 1e9;
+		x->errors = atomic_load(&s->lost) - s->omit_lost;
+		x->packets = (int64_t)(packets - s->omit_packets);
+		x->omitted_errors = s->omit_lost;
+		x->omitted_packets = (int64_t)s->omit_packets;
+		x->start_time = 0;
+		x->end_time = t->last_tick - (t->p.omit ? t->omit_until : t->t0);
+	}
+	r->sender_has_retransmits = tcp_sender ? 1 : (t->p.proto == PS_PROTO_TCP ? 0 : -1);
+	if (t->p.proto == PS_PROTO_TCP && t->nstreams > 0) {
+		char cc[16] = "";
+		socklen_t l = sizeof(cc);
+
+		if (!getsockopt(t->streams[0]->fd, IPPROTO_TCP, TCP_CONGESTION,
+				cc, &l))
+			snprintf(r->congestion_used, sizeof(r->congestion_used),
+				 "%.*s", (int)strnlen(cc, sizeof(cc)), cc);
+	}
+}
+
+void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
+{
+	double start = t->p.omit ? t->omit_until : t->t0;
+	double dur = t->last_tick - start;
+	int nj[2] = { 0, 0 };
+	uint64_t moved = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	if (dur <= 0)
+		dur = 1e-9;
+	sum->duration = dur;
+	sum->nstreams = t->nstreams;
+	sum->local = xcalloc((size_t)t->nstreams + 1, sizeof(*sum->local));
+	sum->remote_bytes = xcalloc((size_t)t->nstreams + 1, sizeof(uint64_t));
+	sum->remote_errors = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
+	sum->remote_packets = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
+	sum->remote_jitter_ms = xcalloc((size_t)t->nstreams + 1, sizeof(double));
+	sum->remote_valid = t->remote_valid;
+	sum->sum_sent.sender = true;
+	for (int i = 0; i < t->nstreams; i++) {
+		struct ps_stream *s = t->streams[i];
+		struct ps_stream_iv *v = &sum->local[i];
+		struct ps_stream_iv *agg;
+
+		*v = s->last_iv;
+		v->start = 0;
+		v->end = dur;
+		v->bytes = atomic_load(&s->bytes) - s->omit_bytes;
+		v->bps = v->bytes * 8.0 / dur;
+		v->packets = atomic_load(&s->packets) - s->omit_packets;
+		v->lost = atomic_load(&s->lost) - s->omit_lost;
+		v->ooo = atomic_load(&s->ooo);
+		v->jitter_ms = atomic_load(&s->jitter_ns) / 1e6;
+		v->retrans = s->retrans_total;
+		v->rtt_us = s->rtt_n ? (uint32_t)(s->rtt_sum / s->rtt_n) : 0;
+		v->min_rtt_us = s->rtt_min;
+		v->rttvar_us = s->rtt_max;	/* max RTT, for the JSON */
+		v->cwnd = s->cwnd_max;
+		moved += v->bytes;
+		for (int j = 0; j < t->remote.nstreams && t->remote_valid; j++) {
+			if (t->remote.streams[j].id != s->id)
+				continue;
+			sum->remote_bytes[i] = t->remote.streams[j].bytes;
+			sum->remote_errors[i] = t->remote.streams[j].errors;
+			sum->remote_packets[i] = t->remote.streams[j].packets;
+			sum->remote_jitter_ms[i] = t->remote.streams[j].jitter * 1e3;
+		}
+		/*
+		 * iperf3's end.sum_sent/sum_received: for a stream this end
+		 * sends, "sent" is ours and "received" the peer's count.
+		 */
+		agg = s->sender ? &sum->sum_sent : &sum->sum_received;
+		agg->bytes += v->bytes;
+		agg->retrans += v->retrans;
+		agg->has_tcpinfo |= v->has_tcpinfo;
+		agg->packets += v->packets;
+		agg->lost += v->lost;
+		agg->jitter_ms += v->jitter_ms;
+		nj[s->sender ? 0 : 1]++;
+		if (s->sender) {
+			sum->have_sent = true;
+		} else {
+			sum->have_received = true;
+		}
+	}
+	if (nj[1])
+		sum->sum_received.jitter_ms /= nj[1];
+	sum->sum_sent.bps = sum->sum_sent.bytes * 8.0 / dur;
+	sum->sum_received.bps = sum->sum_received.bytes * 8.0 / dur;
+	sum->sum_sent.end = sum->sum_received.end = dur;
+	ps_test_cpu(t, &sum->cpu_local_total, &sum->cpu_local_user,
+		    &sum->cpu_local_system);
+	if (moved)
+		sum->cpu_seconds_per_gb = sum->cpu_local_total / 100.0 * dur /
+					  (moved / 1e9);
+	if (t->remote_valid) {
+		sum->cpu_remote_total = t->remote.cpu_total;
+		sum->cpu_remote_user = t->remote.cpu_user;
+		sum->cpu_remote_system = t->remote.cpu_system;
+		snprintf(sum->congestion_remote, sizeof(sum->congestion_remote),
+			 "%s", t->remote.congestion_used);
+		if (t->remote.server_output_text)
+			sum->server_output = xstrdup(t->remote.server_output_text);
+	}
+	if (t->p.proto == PS_PROTO_TCP && t->nstreams > 0) {
+		char cc[16] = "";
+		socklen_t l = sizeof(cc);
+
+		if (!getsockopt(t->streams[0]->fd, IPPROTO_TCP, TCP_CONGESTION,
+				cc, &l))
+			snprintf(sum->congestion_local, sizeof(sum->congestion_local),
+				 "%.*s", (int)strnlen(cc, sizeof(cc)), cc);
+	}
+}
+
+void ps_summary_free(struct ps_summary *sum)
+{
+	free(sum->local);
+	free(sum->remote_bytes);
+	free(sum->remote_errors);
+	free(sum->remote_packets);
+	free(sum->remote_jitter_ms);
+	free(sum->server_output);
+	memset(sum, 0, sizeof(*sum));
+}
+
+/* pipescope peers: this end's per-stream TCP_INFO, for the far end's screen */
+struct json_object *ps_test_ext_data(struct ps_test *t)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	double tot, usr, sys;
+
+	for (int i = 0; i < t->nstreams; i++) {
+		const struct ps_stream_iv *v = &t->streams[i]->last_iv;
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "id", json_object_new_int(v->id));
+		json_object_object_add(j, "sender", json_object_new_boolean(v->sender));
+		json_object_object_add(j, "bytes", json_object_new_int64((int64_t)v->bytes));
+		json_object_object_add(j, "bits_per_second", json_object_new_double(v->bps));
+		if (v->has_tcpinfo) {
+			json_object_object_add(j, "rtt", json_object_new_int64(v->rtt_us));
+			json_object_object_add(j, "rttvar", json_object_new_int64(v->rttvar_us));
+			json_object_object_add(j, "snd_cwnd", json_object_new_int64((int64_t)v->cwnd));
+			json_object_object_add(j, "retransmits", json_object_new_int64(v->retrans));
+			json_object_object_add(j, "busy_us", json_object_new_int64((int64_t)v->busy_us));
+			json_object_object_add(j, "rwnd_limited_us", json_object_new_int64((int64_t)v->rwnd_limited_us));
+			json_object_object_add(j, "sndbuf_limited_us", json_object_new_int64((int64_t)v->sndbuf_limited_us));
+			json_object_object_add(j, "delivery_rate", json_object_new_int64((int64_t)v->delivery_bps));
+		}
+		json_object_object_add(j, "cpu", json_object_new_int(v->cpu));
+		json_object_object_add(j, "rx_cpu", json_object_new_int(v->rx_cpu));
+		json_object_array_add(arr, j);
+	}
+	json_object_object_add(o, "streams", arr);
+	ps_test_cpu(t, &tot, &usr, &sys);
+	json_object_object_add(o, "cpu_util_total", json_object_new_double(tot));
+	json_object_object_add(o, "cpu_util_user", json_object_new_double(usr));
+	json_object_object_add(o, "cpu_util_system", json_object_new_double(sys));
+	return o;
+}
+
+static int64_t jget(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? ps_json_int(v) : 0;
+}
+
+void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
+{
+	struct json_object *arr;
+	size_t n;
+
+	if (!json_object_object_get_ex(obj, "streams", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return;
+	n = json_object_array_length(arr);
+	if (n > (size_t)t->nstreams)
+		n = (size_t)t->nstreams;
+	if (!t->iv_remote)
+		t->iv_remote = xcalloc((size_t)t->nstreams + 1, sizeof(*t->iv_remote));
+	t->nremote = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *j = json_object_array_get_idx(arr, i);
+		struct ps_stream_iv *v = &t->iv_remote[i];
+		struct json_object *x;
+
+		memset(v, 0, sizeof(*v));
+		v->id = (int)jget(j, "id");
+		v->sender = json_object_object_get_ex(j, "sender", &x) &&
+			    json_object_get_boolean(x);
+		v->bytes = (uint64_t)jget(j, "bytes");
+		v->bps = json_object_object_get_ex(j, "bits_per_second", &x) ?
+			 json_object_get_double(x) : 0;
+		v->has_tcpinfo = json_object_object_get_ex(j, "rtt", &x);
+		v->rtt_us = (uint32_t)jget(j, "rtt");
+		v->rttvar_us = (uint32_t)jget(j, "rttvar");
+		v->cwnd = (uint64_t)jget(j, "snd_cwnd");
+		v->retrans = jget(j, "retransmits");
+		v->busy_us = (uint64_t)jget(j, "busy_us");
+		v->rwnd_limited_us = (uint64_t)jget(j, "rwnd_limited_us");
+		v->sndbuf_limited_us = (uint64_t)jget(j, "sndbuf_limited_us");
+		v->delivery_bps = (uint64_t)jget(j, "delivery_rate");
+		v->cpu = (int)jget(j, "cpu");
+		v->rx_cpu = (int)jget(j, "rx_cpu");
+	}
+}
+
+const char *ps_limit_reason(const struct ps_stream_iv *v)
+{
+	if (!v->has_tcpinfo || !v->busy_us)
+		return NULL;
+	if (v->rwnd_limited_us * 2 > v->busy_us)
+		return "rwnd";
+	if (v->sndbuf_limited_us * 2 > v->busy_us)
+		return "sndbuf";
+	if (v->app_limited)
+		return "app";
+	return "cwnd";
+}
+
+void ps_summary_stream_bytes(const struct ps_summary *sum, int i,
+			     uint64_t *sent, uint64_t *received)
+{
+	uint64_t mine = sum->local[i].bytes;
+	uint64_t theirs = sum->remote_valid ? sum->remote_bytes[i] : 0;
+
+	if (sum->local[i].sender) {
+		*sent = mine;
+		*received = theirs;
+	} else {
+		*sent = theirs;
+		*received = mine;
+	}
+}

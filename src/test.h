@@ -1,0 +1,115 @@
+/* test.h: the engine's inside: one test, its streams, their threads */
+#ifndef PS_TEST_H
+#define PS_TEST_H
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "tcpinfo.h"
+
+struct ps_test;
+
+struct ps_stream {
+	struct ps_test *t;
+	int id;
+	int fd;
+	int target;
+	bool sender;
+	bool udp;
+	int cpu_pin;		/* -1 = none */
+	pthread_t thread;
+	bool running;
+	char *buf;
+	size_t len;
+	int file_fd;		/* -F, or the -Z sendfile source; -1 */
+
+	/* written by the stream thread, read by the control thread */
+	atomic_uint_fast64_t bytes;
+	atomic_uint_fast64_t blocks;
+	atomic_uint_fast64_t packets;	/* UDP: received or sent */
+	atomic_int_fast64_t lost;	/* UDP receiver */
+	atomic_uint_fast64_t ooo;	/* UDP receiver */
+	atomic_uint_fast64_t jitter_ns;	/* UDP receiver */
+	atomic_int cpu;
+	atomic_int err;		/* errno that ended the thread, or 0 */
+	atomic_bool finished;
+
+	/* the UDP receiver's private state */
+	uint64_t udp_last_seq;
+	double udp_prev_transit;
+	double udp_jitter;
+
+	/* the control thread's private state */
+	uint64_t iv_bytes, iv_packets, iv_ooo;
+	int64_t iv_lost;
+	uint64_t omit_bytes, omit_packets;
+	int64_t omit_lost;
+	struct ps_tcpinfo ti_prev;
+	bool have_ti_prev;
+	int64_t retrans_total;
+	uint32_t rtt_max, rtt_min;
+	uint64_t rtt_sum, rtt_n;
+	uint64_t cwnd_max;
+	int rx_cpu;
+	struct ps_stream_iv last_iv;
+};
+
+struct ps_test {
+	struct ps_params p;
+	bool server;
+	int ctrl_fd;
+	char cookie[PS_COOKIE_SIZE];
+	int nstreams;
+	struct ps_stream *streams[2 * PS_MAX_STREAMS * PS_MAX_TARGETS];
+	const struct ps_reporter *rep;
+	struct ps_test_info info;
+	double interval;
+	char format;
+	bool skip_rx_copy;
+	const struct ps_opts *o;
+
+	atomic_bool done;	/* senders stop */
+	atomic_bool rx_done;	/* receivers stop */
+	atomic_uint_fast64_t sent_bytes;	/* for -n, reserved before send */
+	atomic_uint_fast64_t sent_blocks;	/* for -k */
+	atomic_uint_fast64_t moved_bytes;	/* either direction, for -n -R */
+	double t0;		/* ps_now() at TEST_RUNNING */
+	double wall0;		/* wall clock then, for UDP timestamps */
+	double last_tick;
+	double omit_until;
+	bool omitting;
+	struct rusage ru0;
+	double cpu_wall0;
+	struct ps_interval iv;	/* scratch for the reporter */
+	struct ps_stream_iv *iv_streams;
+	struct ps_stream_iv *iv_remote;
+	int nremote;
+	/* the peer */
+	bool peer_ext;		/* the peer is pipescope */
+	struct ps_results remote;
+	bool remote_valid;
+};
+
+/* stream life */
+struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
+				bool sender, int target);
+void ps_stream_free(struct ps_stream *s);
+int ps_stream_start(struct ps_stream *s);
+void ps_streams_stop(struct ps_test *t, bool senders, bool receivers);
+
+/* the control thread's periodic work */
+void ps_test_begin(struct ps_test *t);
+void ps_test_tick(struct ps_test *t, double now, bool final);
+bool ps_test_limit_reached(struct ps_test *t);
+void ps_test_fill_results(struct ps_test *t, struct ps_results *r);
+void ps_test_summary(struct ps_test *t, struct ps_summary *sum);
+void ps_summary_free(struct ps_summary *sum);
+void ps_test_cpu(struct ps_test *t, double *total, double *user,
+		 double *sys);
+void ps_test_free_streams(struct ps_test *t);
+int ps_stream_id(int index);	/* 1, 3, 4, 5, … as iperf3 */
+struct json_object *ps_test_ext_data(struct ps_test *t);
+void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj);
+
+#endif
