@@ -779,27 +779,28 @@ static void print_core(FILE *out, const struct ps_cpu_info *info,
 		fprintf(out, " %s\n", _("n/a"));
 		return;
 	}
-	fprintf(out, " %5.1f%%", c->busy_pct);
-	fprintf(out, "  us %5.1f  sy %5.1f  hi %5.1f  si %5.1f",
-		c->pct[PS_CPU_USER] + c->pct[PS_CPU_NICE], c->pct[PS_CPU_SYSTEM],
-		c->pct[PS_CPU_IRQ], c->pct[PS_CPU_SOFTIRQ]);
+	/* top's letters: us(+ni) sy hi si st wa */
+	fprintf(out, " %4.0f%%  us %3.0f  sy %3.0f  hi %3.0f  si %3.0f",
+		c->busy_pct, c->pct[PS_CPU_USER] + c->pct[PS_CPU_NICE],
+		c->pct[PS_CPU_SYSTEM], c->pct[PS_CPU_IRQ],
+		c->pct[PS_CPU_SOFTIRQ]);
 	if (info->ncolumns > PS_CPU_STEAL)
-		fprintf(out, "  st %5.1f", c->pct[PS_CPU_STEAL]);
+		fprintf(out, "  st %3.0f", c->pct[PS_CPU_STEAL]);
 	if (info->ncolumns > PS_CPU_IOWAIT)
-		fprintf(out, "  wa %5.1f", c->pct[PS_CPU_IOWAIT]);
+		fprintf(out, "  wa %3.0f", c->pct[PS_CPU_IOWAIT]);
 	if (c->id >= 0 && c->node >= 0)
 		fprintf(out, "  %s %d", _("node"), c->node);
 	if (c->cur_khz > 0)
 		fprintf(out, "  %ld MHz", c->cur_khz / 1000);
 	if (c->governor[0])
-		fprintf(out, "  %s", c->governor);
+		fprintf(out, " %s", c->governor);
 	fputc('\n', out);
 }
 
 void ps_cpu_print(FILE *out, const struct ps_cpu_info *info)
 {
 	char busy[128];
-	int shown = 0, limit = 16;
+	int shown = 0, limit = info->ncores > 16 ? 8 : 16;
 
 	if (info->status != PS_ST_OK) {
 		fprintf(out, "  %s: %s\n", ps_status_text(info->status),

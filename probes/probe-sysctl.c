@@ -385,7 +385,7 @@ static void fmt_value(char *buf, size_t len, const struct ps_sysctl_info *info,
 	char a[32], b[32], c[32];
 
 	if (v->status != PS_ST_OK) {
-		snprintf(buf, len, "(%s)", ps_status_text(v->status));
+		snprintf(buf, len, "-");	/* the reason follows below */
 		return;
 	}
 	switch (table[id].kind) {
@@ -407,43 +407,21 @@ static void fmt_value(char *buf, size_t len, const struct ps_sysctl_info *info,
 	}
 }
 
-static const char *short_name(enum ps_sysctl_id id)
+/* "name value" for the text, the name without its "net.core." */
+static void item(FILE *out, const struct ps_sysctl_info *info,
+		 enum ps_sysctl_id id, bool bytes, const char *sep)
 {
-	const char *s = strrchr(table[id].name, '.');
+	const char *name = strrchr(table[id].name, '.') + 1;
+	char val[300];
 
-	return s ? s + 1 : table[id].name;
+	fmt_value(val, sizeof(val), info, id, bytes);
+	fprintf(out, "%s%s %s", sep, name, val);
 }
 
 void ps_sysctl_print(FILE *out, const struct ps_sysctl_info *info)
 {
-	/* one line per group: label, then "name value" pairs */
-	static const struct {
-		const char *label;
-		enum ps_sysctl_id ids[5];
-		int n, bytes;
-	} groups[] = {
-		{ N_("socket buffers"),
-		  { PS_SYSCTL_RMEM_MAX, PS_SYSCTL_WMEM_MAX,
-		    PS_SYSCTL_RMEM_DEFAULT, PS_SYSCTL_WMEM_DEFAULT },
-		  4, 1 },
-		{ N_("TCP buffers"),
-		  { PS_SYSCTL_TCP_RMEM, PS_SYSCTL_TCP_WMEM,
-		    PS_SYSCTL_TCP_ADV_WIN_SCALE },
-		  3, 1 },
-		{ N_("congestion"),
-		  { PS_SYSCTL_TCP_CC, PS_SYSCTL_TCP_CC_AVAILABLE,
-		    PS_SYSCTL_DEFAULT_QDISC },
-		  3, 0 },
-		{ N_("softirq"),
-		  { PS_SYSCTL_NETDEV_MAX_BACKLOG, PS_SYSCTL_NETDEV_BUDGET,
-		    PS_SYSCTL_NETDEV_BUDGET_USECS, PS_SYSCTL_BUSY_POLL,
-		    PS_SYSCTL_BUSY_READ },
-		  5, 0 },
-		{ N_("TCP options"),
-		  { PS_SYSCTL_TCP_TIMESTAMPS, PS_SYSCTL_TCP_SACK,
-		    PS_SYSCTL_TCP_WINDOW_SCALING, PS_SYSCTL_TCP_MTU_PROBING },
-		  4, 0 },
-	};
+	const struct ps_sysctl_value *av =
+		&info->val[PS_SYSCTL_TCP_CC_AVAILABLE];
 	bool any_missing = false;
 
 	if (info->status != PS_ST_OK) {
@@ -451,23 +429,36 @@ void ps_sysctl_print(FILE *out, const struct ps_sysctl_info *info)
 			info->reason);
 		return;
 	}
-	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
-		fprintf(out, "  %-15s", _(groups[g].label));
-		for (int i = 0; i < groups[g].n; i++) {
-			enum ps_sysctl_id id = groups[g].ids[i];
-			char val[300];
-
-			/* adv_win_scale is a number, not a size */
-			fmt_value(val, sizeof(val), info, id,
-				  groups[g].bytes &&
-					  id != PS_SYSCTL_TCP_ADV_WIN_SCALE);
-			fprintf(out, "%s%s %s", i ? ", " : " ", short_name(id),
-				val);
-			if (info->val[id].status != PS_ST_OK)
-				any_missing = true;
-		}
-		fputc('\n', out);
-	}
+	fputc(' ', out);
+	item(out, info, PS_SYSCTL_RMEM_MAX, true, " ");
+	item(out, info, PS_SYSCTL_WMEM_MAX, true, "  ");
+	item(out, info, PS_SYSCTL_RMEM_DEFAULT, true, "  ");
+	item(out, info, PS_SYSCTL_WMEM_DEFAULT, true, "  ");
+	fputs("\n ", out);
+	item(out, info, PS_SYSCTL_TCP_RMEM, true, " ");
+	item(out, info, PS_SYSCTL_TCP_WMEM, true, "  ");
+	fputs("\n ", out);
+	item(out, info, PS_SYSCTL_TCP_CC, false, " ");
+	if (av->status == PS_ST_OK)
+		fprintf(out, " (%s: %s)", _("available"), av->text);
+	item(out, info, PS_SYSCTL_DEFAULT_QDISC, false, "  ");
+	fputs("\n ", out);
+	item(out, info, PS_SYSCTL_NETDEV_MAX_BACKLOG, false, " ");
+	item(out, info, PS_SYSCTL_NETDEV_BUDGET, false, "  ");
+	item(out, info, PS_SYSCTL_NETDEV_BUDGET_USECS, false, "  ");
+	fputs("\n ", out);
+	item(out, info, PS_SYSCTL_BUSY_POLL, false, " ");
+	item(out, info, PS_SYSCTL_BUSY_READ, false, "  ");
+	item(out, info, PS_SYSCTL_TCP_MTU_PROBING, false, "  ");
+	item(out, info, PS_SYSCTL_TCP_ADV_WIN_SCALE, false, "  ");
+	fputs("\n ", out);
+	item(out, info, PS_SYSCTL_TCP_TIMESTAMPS, false, " ");
+	item(out, info, PS_SYSCTL_TCP_SACK, false, "  ");
+	item(out, info, PS_SYSCTL_TCP_WINDOW_SCALING, false, "  ");
+	fputc('\n', out);
+	for (int id = 0; id < PS_SYSCTL_COUNT; id++)
+		if (info->val[id].status != PS_ST_OK)
+			any_missing = true;
 	if (!any_missing)
 		return;
 	for (int id = 0; id < PS_SYSCTL_COUNT; id++)
