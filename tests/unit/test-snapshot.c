@@ -266,10 +266,10 @@ static void test_iface_choice(void **state)
 	/* a recorded tree: the route is read from its proc/net/route */
 	ps_sysroot_set(machine("mlx5-4cpu"));
 	ps_iface_choose(NULL, NULL, &c);
-	assert_string_equal(c.name, "eth0");
+	assert_string_equal(c.name, "ens1f0");
 	assert_int_equal(c.source, PS_IFACE_DEFAULT_ROUTE);
 	ps_iface_choose(NULL, "172.31.9.9", &c);
-	assert_string_equal(c.name, "eth0");
+	assert_string_equal(c.name, "ens1f0");
 	assert_int_equal(c.source, PS_IFACE_ROUTE_PEER);
 	assert_string_equal(c.peer, "172.31.9.9");
 	/* a peer given by name: the default route */
