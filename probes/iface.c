@@ -5,6 +5,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +125,40 @@ int ps_route_parse_lookup(const char *text, const char *ipv4, char *ifname,
 	return route_best(text, false, a.s_addr, ifname, len);
 }
 
+int ps_route6_parse_default(const char *text, char *ifname, size_t len)
+{
+	const char *line = text;
+	unsigned long best = 0;
+	bool found = false;
+
+	if (!text)
+		return -EINVAL;
+	for (; *line; line = strchrnul(line, '\n'), line += *line ? 1 : 0) {
+		char dst[40], src[40], hop[40], dev[64];
+		unsigned plen, splen;
+		unsigned long metric, refcnt, use, flags;
+
+		if (*line == '\n')
+			continue;
+		if (sscanf(line, "%39s %x %39s %x %39s %lx %lx %lx %lx %63s", dst,
+			   &plen, src, &splen, hop, &metric, &refcnt, &use,
+			   &flags, dev) != 10 ||
+		    strlen(dst) != 32)
+			return -EINVAL;
+		if (plen || strspn(dst, "0") != 32)
+			continue;
+		/* RTF_UP, and not RTF_REJECT */
+		if (!(flags & 0x1) || (flags & 0x200))
+			continue;
+		if (!found || metric < best) {
+			found = true;
+			best = metric;
+			snprintf(ifname, len, "%s", dev);
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
 bool ps_iface_exists(const char *ifname)
 {
 	char path[4096];
@@ -136,6 +172,36 @@ bool ps_iface_exists(const char *ifname)
 	return ps_sysroot_is_live() && if_nametoindex(ifname) > 0;
 }
 
+/*
+ * The peer as an address literal: as given, or (live only) resolved, IPv4
+ * first since the routing table read here is IPv4's. 0 or -EINVAL.
+ */
+static int peer_literal(const char *peer, char *buf, size_t len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	unsigned char tmp[16];
+	int rc = -EINVAL;
+
+	if (inet_pton(AF_INET, peer, tmp) == 1 ||
+	    inet_pton(AF_INET6, peer, tmp) == 1) {
+		snprintf(buf, len, "%s", peer);
+		return 0;
+	}
+	if (!ps_sysroot_is_live() || getaddrinfo(peer, NULL, &hints, &res))
+		return -EINVAL;
+	for (int fam = 0; fam < 2 && rc; fam++)
+		for (ai = res; ai && rc; ai = ai->ai_next) {
+			if (ai->ai_family != (fam ? AF_INET6 : AF_INET))
+				continue;
+			if (!getnameinfo(ai->ai_addr, ai->ai_addrlen, buf,
+					 (socklen_t)len, NULL, 0,
+					 NI_NUMERICHOST))
+				rc = 0;
+		}
+	freeaddrinfo(res);
+	return rc;
+}
+
 static void set_reason(struct ps_iface_choice *out, enum ps_status st,
 		       const char *msg)
 {
@@ -146,7 +212,7 @@ static void set_reason(struct ps_iface_choice *out, enum ps_status st,
 void ps_iface_choose(const char *opt_iface, const char *peer,
 		     struct ps_iface_choice *out)
 {
-	char *routes;
+	char *routes, addr[64];
 	int rc = -ENOENT;
 
 	memset(out, 0, sizeof(*out));
@@ -176,8 +242,8 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 				   _("no routing table in the recorded tree; use --iface"));
 		return;
 	}
-	if (peer && *peer) {
-		rc = ps_route_parse_lookup(routes, peer, out->name,
+	if (peer && *peer && !peer_literal(peer, addr, sizeof(addr))) {
+		rc = ps_route_parse_lookup(routes, addr, out->name,
 					   sizeof(out->name));
 		if (!rc)
 			out->source = PS_IFACE_ROUTE_PEER;
@@ -189,6 +255,16 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 			out->source = PS_IFACE_DEFAULT_ROUTE;
 	}
 	free(routes);
+	if (rc) {
+		/* an IPv6-only host */
+		routes = ps_read_file("/proc/net/ipv6_route", NULL);
+		if (routes && !ps_route6_parse_default(routes, out->name,
+						       sizeof(out->name))) {
+			out->source = PS_IFACE_DEFAULT_ROUTE;
+			rc = 0;
+		}
+		free(routes);
+	}
 	if (rc) {
 		out->name[0] = 0;
 		set_reason(out, PS_ST_ABSENT,

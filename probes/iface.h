@@ -37,6 +37,10 @@ int ps_route_parse_default(const char *text, char *ifname, size_t len);
 int ps_route_parse_lookup(const char *text, const char *ipv4, char *ifname,
 			  size_t len);
 
+/* the IPv6 default route of /proc/net/ipv6_route (lowest metric; reject
+ * routes such as the kernel's "unreachable" on lo are skipped) */
+int ps_route6_parse_default(const char *text, char *ifname, size_t len);
+
 /* whether IF exists (sysfs under the sysroot; live: also if_nametoindex) */
 bool ps_iface_exists(const char *ifname);
 

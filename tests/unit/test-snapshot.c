@@ -251,6 +251,31 @@ static void test_route_parser(void **state)
 			 -EINVAL);
 }
 
+/* this VM's table, with a second default route of higher metric */
+static const char routes6[] =
+	"fd000000000000000000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000100 00000001 00000000 00000001     eth0\n"
+	"00000000000000000000000000000000 00 00000000000000000000000000000000 00 fd000000000000000000000000000001 00000800 00000002 00000000 00000003     eth1\n"
+	"00000000000000000000000000000000 00 00000000000000000000000000000000 00 fd000000000000000000000000000001 00000400 00000002 00000000 00000003     eth0\n"
+	"00000000000000000000000000000001 80 00000000000000000000000000000000 00 00000000000000000000000000000000 00000000 00000002 00000000 80200001       lo\n"
+	"00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff 00000001 00000000 00200200       lo\n";
+
+static void test_route6_parser(void **state)
+{
+	char ifn[16];
+
+	assert_int_equal(ps_route6_parse_default(routes6, ifn, sizeof(ifn)),
+			 0);
+	assert_string_equal(ifn, "eth0");
+	/* only the kernel's unreachable default: no default route */
+	assert_int_equal(ps_route6_parse_default(strstr(routes6, "00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff"),
+						 ifn, sizeof(ifn)),
+			 -ENOENT);
+	assert_int_equal(ps_route6_parse_default("", ifn, sizeof(ifn)),
+			 -ENOENT);
+	assert_int_equal(ps_route6_parse_default("zz 00\n", ifn, sizeof(ifn)),
+			 -EINVAL);
+}
+
 static void test_iface_choice(void **state)
 {
 	struct ps_iface_choice c;
@@ -291,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_route_parser),
+		cmocka_unit_test(test_route6_parser),
 		cmocka_unit_test(test_iface_choice),
 	};
 
