@@ -129,6 +129,31 @@ static void test_parse_garbage(void **state)
 	expect_bad("cpu0 1 2 3 99999999999999999999999\n");
 }
 
+/* every prefix of a real /proc/stat parses or is refused, never crashes */
+static void test_parse_prefixes(void **state)
+{
+	char path[4200], *text;
+	struct ps_cpu_info info;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/stat", machine("virtio-2cpu"));
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text = calloc(1, 65536);
+	n = fread(text, 1, 65535, f);
+	fclose(f);
+	for (size_t i = n; i > 0; i--) {
+		text[i] = 0;
+		if (ps_cpu_parse_stat(text, &info) == 0)
+			assert_true(info.ncores >= 0 && info.ncolumns >= 4);
+		else
+			assert_int_equal(info.status, PS_ST_ERROR);
+		ps_cpu_free(&info);
+	}
+	free(text);
+}
+
 static void test_rates_and_busiest(void **state)
 {
 	struct ps_cpu_info a, b;
@@ -316,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_parse_old_kernels),
 		cmocka_unit_test(test_parse_offline),
 		cmocka_unit_test(test_parse_garbage),
+		cmocka_unit_test(test_parse_prefixes),
 		cmocka_unit_test(test_rates_and_busiest),
 		cmocka_unit_test(test_guest_not_double_counted),
 		cmocka_unit_test(test_cpu_list),

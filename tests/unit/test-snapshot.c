@@ -173,6 +173,46 @@ static void test_load_errors(void **state)
 	ps_snapshot_put(s);
 }
 
+/*
+ * Every prefix of a good document, and the document with each byte
+ * replaced, either loads or is refused with a message; never a crash
+ * (run under --enable-asan to have the memory checked too).
+ */
+static void test_load_prefixes_and_flips(void **state)
+{
+	struct ps_snapshot *s = take("virtio-2cpu"), back;
+	char *good = ps_snapshot_to_string(s), err[256], *copy;
+	size_t n = strlen(good), loaded = 0;
+
+	ps_sysroot_set(NULL);
+	for (size_t i = 0; i < n; i++) {
+		err[0] = 0;
+		if (!ps_snapshot_from_string(good, i, &back, err, sizeof(err))) {
+			ps_snapshot_free(&back);
+			loaded++;
+		} else {
+			assert_true(err[0]);
+		}
+	}
+	/* only whitespace may be missing at the end of a loadable prefix */
+	assert_true(loaded <= 1);
+	copy = malloc(n + 1);
+	for (size_t i = 0; i < n; i += 3) {
+		static const char subst[] = "x\"{}[],:0-9 ";
+
+		memcpy(copy, good, n + 1);
+		copy[i] = subst[i % (sizeof(subst) - 1)];
+		err[0] = 0;
+		if (!ps_snapshot_from_string(copy, n, &back, err, sizeof(err)))
+			ps_snapshot_free(&back);
+		else
+			assert_true(err[0]);
+	}
+	free(copy);
+	free(good);
+	ps_snapshot_put(s);
+}
+
 static void test_load_file(void **state)
 {
 	struct ps_snapshot *s = take("i40e-4cpu"), back;
@@ -314,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_trees),
 		cmocka_unit_test(test_round_trip_live),
 		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_load_prefixes_and_flips),
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_route_parser),
 		cmocka_unit_test(test_route6_parser),
