@@ -45,12 +45,16 @@
 		snprintf(s->NAME.reason, sizeof(s->NAME.reason), "%s", why);   \
 	}
 
-/* the member-wise adapter of a module's ps_NAME_rates() */
+/*
+ * The member-wise adapter of a module's ps_NAME_rates(prev, cur, seconds):
+ * the convention gives it two samples, so with one there is nothing to do.
+ */
 #define PS_PROBE_RATES(NAME)                                                   \
 	static void NAME##_rates(const struct ps_snapshot *prev,               \
 				 struct ps_snapshot *cur, double sec)          \
 	{                                                                      \
-		ps_##NAME##_rates(prev ? &prev->NAME : NULL, &cur->NAME, sec); \
+		if (prev)                                                      \
+			ps_##NAME##_rates(&prev->NAME, &cur->NAME, sec);       \
 	}
 
 #define PS_PROBE_OPS(NAME)                                                     \
@@ -59,8 +63,14 @@
 	.free = NAME##_free, .mark = NAME##_mark
 
 PS_PROBE_GLUE(cpu)
-PS_PROBE_RATES(cpu)
 PS_PROBE_GLUE(sysctl)
+
+/* with one sample the CPU probe gives the averages since boot */
+static void cpu_rates(const struct ps_snapshot *prev, struct ps_snapshot *cur,
+		      double sec)
+{
+	ps_cpu_rates(prev ? &prev->cpu : NULL, &cur->cpu, sec);
+}
 
 static const struct ps_probe_ops cpu_ops = {
 	PS_PROBE_OPS(cpu),
