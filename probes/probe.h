@@ -45,6 +45,9 @@ struct ps_probe_ops {
 	struct json_object *(*to_json)(const struct ps_snapshot *s);
 	int (*from_json)(struct json_object *obj, struct ps_snapshot *s);
 	void (*print)(FILE *out, const struct ps_snapshot *s);
+	/* optional: a few lines with their own heading, for the one-screen
+	 * text of "pipescope probe" (print is the -V detail) */
+	void (*brief)(FILE *out, const struct ps_snapshot *s);
 	void (*free)(struct ps_snapshot *s);
 	/* set the member's top-level status and reason (e.g. not recorded) */
 	void (*mark)(struct ps_snapshot *s, enum ps_status st,

@@ -355,7 +355,7 @@ int ps_snapshot_load(const char *file, struct ps_snapshot *s)
 
 /* ---- text ---- */
 
-void ps_snapshot_print(FILE *out, const struct ps_snapshot *s)
+void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
 {
 	const struct ps_snapshot_header *h = &s->hdr;
 	const struct ps_iface_choice *ic = &h->iface;
@@ -395,6 +395,10 @@ void ps_snapshot_print(FILE *out, const struct ps_snapshot *s)
 	for (size_t i = 0; i < ps_probe_count; i++) {
 		const struct ps_probe_ops *ops = ps_probe_registry[i];
 
+		if (!verbose && ops->brief) {
+			ops->brief(out, s);
+			continue;
+		}
 		fprintf(out, "\n%s\n", _(ops->title));
 		ops->print(out, s);
 	}

@@ -92,7 +92,10 @@ int ps_snapshot_from_string(const char *text, size_t len,
 /* the same from a file ("-" = stdin); on error prints one line (ps_err) */
 int ps_snapshot_load(const char *file, struct ps_snapshot *s);
 
-/* the grouped human text of "pipescope probe" */
-void ps_snapshot_print(FILE *out, const struct ps_snapshot *s);
+/*
+ * The grouped human text of "pipescope probe": one short block per probe
+ * (its brief form, one screen in all), or with verbose every detail.
+ */
+void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose);
 
 #endif

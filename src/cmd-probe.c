@@ -1,6 +1,6 @@
 /* cmd-probe.c: "pipescope probe [--iface IF] [--json] [--sysroot DIR]":
  * two samples a second apart (one from a recorded tree), printed as grouped
- * text or as the JSON snapshot of doc/snapshot.md */
+ * text (-V: every detail) or as the JSON snapshot of doc/snapshot.md */
 #include "config.h"
 
 #include <errno.h>
@@ -77,7 +77,7 @@ int ps_cmd_probe(const struct ps_opts *opts)
 		fputc('\n', stdout);
 		free(text);
 	} else {
-		ps_snapshot_print(stdout, snap);
+		ps_snapshot_print(stdout, snap, opts->verbose);
 	}
 	/*
 	 * --iface names an interface that is not there: the snapshot is
