@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cmd-probe.h"
 #include "cmd-test.h"
 #include "exitcodes.h"
 #include "log.h"
@@ -44,6 +45,9 @@ int main(int argc, char **argv)
 	ps_log_set_debug(opts.debug);
 	ps_log_set_forceflush(opts.forceflush);
 	switch (opts.mode) {
+	case PS_MODE_PROBE:
+		rc = ps_cmd_probe(&opts);
+		break;
 	case PS_MODE_CLIENT:
 		rc = ps_cmd_client(&opts);
 		break;

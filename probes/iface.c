@@ -1,0 +1,325 @@
+/* iface.c: the "interface: eth0 (default route)" line of "pipescope probe":
+ * --iface, else the route to the peer, else the default route */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <sys/socket.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "iface.h"
+#include "jsonutil.h"
+#include "nls.h"
+#include "sysroot.h"
+
+static const char *const source_names[] = {
+	[PS_IFACE_NONE] = "none",
+	[PS_IFACE_OPTION] = "option",
+	[PS_IFACE_ROUTE_PEER] = "route_to_peer",
+	[PS_IFACE_DEFAULT_ROUTE] = "default_route",
+};
+
+const char *ps_iface_source_name(enum ps_iface_source s)
+{
+	if ((unsigned)s > PS_IFACE_DEFAULT_ROUTE)
+		s = PS_IFACE_NONE;
+	return source_names[s];
+}
+
+struct route {
+	char ifname[16];
+	uint32_t dst, mask;
+	unsigned flags;
+	long metric;
+};
+
+/* one data line of /proc/net/route: 0, 1 (not a route line), -EINVAL */
+static int parse_route(const char *line, struct route *r)
+{
+	char ifn[64];
+	unsigned dst, gw, flags, mask;
+	int refcnt, use, metric;
+
+	if (sscanf(line, "%63s %x %x %x %d %d %d %x", ifn, &dst, &gw, &flags,
+		   &refcnt, &use, &metric, &mask) != 8)
+		return -EINVAL;
+	if (strlen(ifn) >= sizeof(r->ifname))
+		return -EINVAL;
+	snprintf(r->ifname, sizeof(r->ifname), "%s", ifn);
+	/* the kernel prints the addresses as host-order hex of the network
+	 * order value: convert to network order for comparisons */
+	r->dst = dst;
+	r->mask = mask;
+	r->flags = flags;
+	r->metric = metric;
+	return 0;
+}
+
+/* walk the routes; pick the best match of addr (network order) */
+static int route_best(const char *text, bool any, uint32_t addr, char *ifname,
+		      size_t len)
+{
+	const char *line = text;
+	bool found = false;
+	uint32_t best_mask = 0;
+	long best_metric = 0;
+	int lineno = 0;
+
+	if (!text)
+		return -EINVAL;
+	for (; *line; line = strchrnul(line, '\n'), line += *line ? 1 : 0) {
+		struct route r;
+
+		if (lineno++ == 0) {
+			if (strncmp(line, "Iface", 5))
+				return -EINVAL;
+			continue;
+		}
+		if (*line == '\n' || !*line)
+			continue;
+		if (parse_route(line, &r))
+			return -EINVAL;
+		if (!(r.flags & 0x1))	/* RTF_UP */
+			continue;
+		if (any) {
+			if (r.dst || r.mask)
+				continue;
+		} else if ((addr & r.mask) != (r.dst & r.mask)) {
+			continue;
+		}
+		if (!found || ntohl(r.mask) > ntohl(best_mask) ||
+		    (r.mask == best_mask && r.metric < best_metric)) {
+			found = true;
+			best_mask = r.mask;
+			best_metric = r.metric;
+			snprintf(ifname, len, "%s", r.ifname);
+		}
+	}
+	if (lineno == 0)
+		return -EINVAL;
+	return found ? 0 : -ENOENT;
+}
+
+int ps_route_parse_default(const char *text, char *ifname, size_t len)
+{
+	return route_best(text, true, 0, ifname, len);
+}
+
+int ps_route_parse_lookup(const char *text, const char *ipv4, char *ifname,
+			  size_t len)
+{
+	struct in_addr a;
+
+	if (!ipv4 || inet_pton(AF_INET, ipv4, &a) != 1)
+		return -EINVAL;
+	/* /proc/net/route prints the raw 32-bit value in host order, so the
+	 * in-memory value compares directly with s_addr */
+	return route_best(text, false, a.s_addr, ifname, len);
+}
+
+int ps_route6_parse_default(const char *text, char *ifname, size_t len)
+{
+	const char *line = text;
+	unsigned long best = 0;
+	bool found = false;
+
+	if (!text)
+		return -EINVAL;
+	for (; *line; line = strchrnul(line, '\n'), line += *line ? 1 : 0) {
+		char dst[40], src[40], hop[40], dev[64];
+		unsigned plen, splen;
+		unsigned long metric, refcnt, use, flags;
+
+		if (*line == '\n')
+			continue;
+		if (sscanf(line, "%39s %x %39s %x %39s %lx %lx %lx %lx %63s", dst,
+			   &plen, src, &splen, hop, &metric, &refcnt, &use,
+			   &flags, dev) != 10 ||
+		    strlen(dst) != 32)
+			return -EINVAL;
+		if (plen || strspn(dst, "0") != 32)
+			continue;
+		/* RTF_UP, and not RTF_REJECT */
+		if (!(flags & 0x1) || (flags & 0x200))
+			continue;
+		if (!found || metric < best) {
+			found = true;
+			best = metric;
+			snprintf(ifname, len, "%s", dev);
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+bool ps_iface_exists(const char *ifname)
+{
+	char path[4096];
+	struct stat st;
+
+	if (!ifname || !*ifname || strchr(ifname, '/'))
+		return false;
+	if (!stat(ps_path(path, sizeof(path), "/sys/class/net/%s", ifname),
+		  &st))
+		return true;
+	return ps_sysroot_is_live() && if_nametoindex(ifname) > 0;
+}
+
+/*
+ * The peer as an address literal: as given, or (live only) resolved, IPv4
+ * first since the routing table read here is IPv4's. 0 or -EINVAL.
+ */
+static int peer_literal(const char *peer, char *buf, size_t len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	unsigned char tmp[16];
+	int rc = -EINVAL;
+
+	if (inet_pton(AF_INET, peer, tmp) == 1 ||
+	    inet_pton(AF_INET6, peer, tmp) == 1) {
+		snprintf(buf, len, "%s", peer);
+		return 0;
+	}
+	if (!ps_sysroot_is_live() || getaddrinfo(peer, NULL, &hints, &res))
+		return -EINVAL;
+	for (int fam = 0; fam < 2 && rc; fam++)
+		for (ai = res; ai && rc; ai = ai->ai_next) {
+			if (ai->ai_family != (fam ? AF_INET6 : AF_INET))
+				continue;
+			if (!getnameinfo(ai->ai_addr, ai->ai_addrlen, buf,
+					 (socklen_t)len, NULL, 0,
+					 NI_NUMERICHOST))
+				rc = 0;
+		}
+	freeaddrinfo(res);
+	return rc;
+}
+
+static void set_reason(struct ps_iface_choice *out, enum ps_status st,
+		       const char *msg)
+{
+	out->status = st;
+	snprintf(out->reason, sizeof(out->reason), "%s", msg);
+}
+
+void ps_iface_choose(const char *opt_iface, const char *peer,
+		     struct ps_iface_choice *out)
+{
+	char *routes, addr[64];
+	int rc = -ENOENT;
+
+	memset(out, 0, sizeof(*out));
+	if (peer)
+		snprintf(out->peer, sizeof(out->peer), "%s", peer);
+	if (opt_iface && *opt_iface) {
+		snprintf(out->name, sizeof(out->name), "%s", opt_iface);
+		out->source = PS_IFACE_OPTION;
+		if (ps_iface_exists(opt_iface)) {
+			out->status = PS_ST_OK;
+			return;
+		}
+		out->status = PS_ST_ABSENT;
+		snprintf(out->reason, sizeof(out->reason),
+			 ps_sysroot_is_live() ?
+				 _("there is no interface named '%s'") :
+				 _("the recorded tree has no interface named '%s'"),
+			 opt_iface);
+		return;
+	}
+	routes = ps_read_file("/proc/net/route", NULL);
+	if (!routes) {
+		set_reason(out, ps_sysroot_is_live() ? PS_ST_ERROR :
+						       PS_ST_NOT_RECORDED,
+			   ps_sysroot_is_live() ?
+				   _("cannot read the routing table; use --iface") :
+				   _("no routing table in the recorded tree; use --iface"));
+		return;
+	}
+	if (peer && *peer && !peer_literal(peer, addr, sizeof(addr))) {
+		rc = ps_route_parse_lookup(routes, addr, out->name,
+					   sizeof(out->name));
+		if (!rc)
+			out->source = PS_IFACE_ROUTE_PEER;
+	}
+	if (rc) {
+		rc = ps_route_parse_default(routes, out->name,
+					    sizeof(out->name));
+		if (!rc)
+			out->source = PS_IFACE_DEFAULT_ROUTE;
+	}
+	free(routes);
+	if (rc) {
+		/* an IPv6-only host */
+		routes = ps_read_file("/proc/net/ipv6_route", NULL);
+		if (routes && !ps_route6_parse_default(routes, out->name,
+						       sizeof(out->name))) {
+			out->source = PS_IFACE_DEFAULT_ROUTE;
+			rc = 0;
+		}
+		free(routes);
+	}
+	if (rc) {
+		out->name[0] = 0;
+		set_reason(out, PS_ST_ABSENT,
+			   rc == -EINVAL ?
+				   _("the routing table could not be read; use --iface") :
+				   _("there is no default route; use --iface"));
+		return;
+	}
+	if (ps_iface_exists(out->name)) {
+		out->status = PS_ST_OK;
+		return;
+	}
+	out->status = ps_sysroot_is_live() ? PS_ST_ABSENT : PS_ST_NOT_RECORDED;
+	snprintf(out->reason, sizeof(out->reason),
+		 _("the route names '%s', but it has no entry in /sys/class/net"),
+		 out->name);
+}
+
+struct json_object *ps_iface_to_json(const struct ps_iface_choice *c)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(c->name));
+	json_object_object_add(o, "source",
+			       json_object_new_string(
+				       ps_iface_source_name(c->source)));
+	ps_json_add_status(o, NULL, c->status, c->reason);
+	if (c->peer[0])
+		json_object_object_add(o, "peer",
+				       json_object_new_string(c->peer));
+	if (c->pmtu)
+		json_object_object_add(o, "pmtu", json_object_new_int64(c->pmtu));
+	return o;
+}
+
+int ps_iface_from_json(struct json_object *obj, struct ps_iface_choice *out)
+{
+	char src[32];
+	int64_t pmtu;
+
+	memset(out, 0, sizeof(*out));
+	if (!obj || !json_object_is_type(obj, json_type_object))
+		return -EINVAL;
+	if (ps_json_get_string(obj, "name", out->name, sizeof(out->name)) ||
+	    ps_json_get_string(obj, "source", src, sizeof(src)))
+		return -EINVAL;
+	for (unsigned i = 0; i <= PS_IFACE_DEFAULT_ROUTE; i++)
+		if (!strcmp(src, source_names[i]))
+			out->source = (enum ps_iface_source)i;
+	ps_json_get_status(obj, NULL, &out->status, out->reason,
+			   sizeof(out->reason));
+	if (ps_json_get_string(obj, "peer", out->peer, sizeof(out->peer)))
+		out->peer[0] = 0;
+	if (!ps_json_get_int64(obj, "pmtu", &pmtu) && pmtu > 0 &&
+	    pmtu < 1 << 20)
+		out->pmtu = (unsigned)pmtu;
+	return 0;
+}

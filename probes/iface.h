@@ -1,0 +1,60 @@
+/* iface.h: which network interface "pipescope probe" and the checks watch
+ * (--iface, else the route to the peer, else the default route) */
+#ifndef PS_IFACE_H
+#define PS_IFACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "status.h"
+
+struct json_object;
+
+enum ps_iface_source {
+	PS_IFACE_NONE = 0,	/* no interface could be chosen */
+	PS_IFACE_OPTION,	/* --iface */
+	PS_IFACE_ROUTE_PEER,	/* the route to the test's peer */
+	PS_IFACE_DEFAULT_ROUTE,	/* the default route */
+};
+
+struct ps_iface_choice {
+	char name[16];			/* IFNAMSIZ; "" when none */
+	enum ps_iface_source source;
+	enum ps_status status;		/* ok: the interface exists */
+	char reason[160];
+	char peer[256];			/* the peer the route was looked up for */
+	unsigned pmtu;			/* path MTU to the peer, 0 unknown */
+};
+
+const char *ps_iface_source_name(enum ps_iface_source s);
+
+/*
+ * Pure parsers of /proc/net/route (IPv4, hex in host order): the interface
+ * of the default route with the lowest metric, and the longest-prefix match
+ * for an IPv4 address. 0, -ENOENT (no such route) or -EINVAL.
+ */
+int ps_route_parse_default(const char *text, char *ifname, size_t len);
+int ps_route_parse_lookup(const char *text, const char *ipv4, char *ifname,
+			  size_t len);
+
+/* the IPv6 default route of /proc/net/ipv6_route (lowest metric; reject
+ * routes such as the kernel's "unreachable" on lo are skipped) */
+int ps_route6_parse_default(const char *text, char *ifname, size_t len);
+
+/* whether IF exists (sysfs under the sysroot; live: also if_nametoindex) */
+bool ps_iface_exists(const char *ifname);
+
+/*
+ * Choose the interface: opt_iface when given (status says whether it
+ * exists), else the route to peer (may be NULL), else the default route.
+ * Live, with the netlink probes built in, the kernel is asked; with a
+ * sysroot, the recorded /proc/net/route is read. Never fails: *out always
+ * says what was chosen and why.
+ */
+void ps_iface_choose(const char *opt_iface, const char *peer,
+		     struct ps_iface_choice *out);
+
+struct json_object *ps_iface_to_json(const struct ps_iface_choice *c);
+int ps_iface_from_json(struct json_object *obj, struct ps_iface_choice *out);
+
+#endif

@@ -1,0 +1,862 @@
+/* probe-cpu.c: the per-core CPU split (user/system/irq/softirq/steal ...) of
+ * "pipescope probe", the busiest core and why, NUMA node and cpufreq */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "jsonutil.h"
+#include "nls.h"
+#include "probe-cpu.h"
+#include "sysroot.h"
+#include "xmalloc.h"
+
+static const char *const field_names[PS_CPU_NFIELDS] = {
+	[PS_CPU_USER] = "user",
+	[PS_CPU_NICE] = "nice",
+	[PS_CPU_SYSTEM] = "system",
+	[PS_CPU_IDLE] = "idle",
+	[PS_CPU_IOWAIT] = "iowait",
+	[PS_CPU_IRQ] = "irq",
+	[PS_CPU_SOFTIRQ] = "softirq",
+	[PS_CPU_STEAL] = "steal",
+	[PS_CPU_GUEST] = "guest",
+	[PS_CPU_GUEST_NICE] = "guest_nice",
+};
+
+/* the labels of the text output (translated) */
+static const char *const field_labels[PS_CPU_NFIELDS] = {
+	[PS_CPU_USER] = N_("user"),
+	[PS_CPU_NICE] = N_("nice"),
+	[PS_CPU_SYSTEM] = N_("system"),
+	[PS_CPU_IDLE] = N_("idle"),
+	[PS_CPU_IOWAIT] = N_("iowait"),
+	[PS_CPU_IRQ] = N_("irq"),
+	[PS_CPU_SOFTIRQ] = N_("softirq"),
+	[PS_CPU_STEAL] = N_("steal"),
+	[PS_CPU_GUEST] = N_("guest"),
+	[PS_CPU_GUEST_NICE] = N_("guest nice"),
+};
+
+static const char *const basis_names[] = {
+	[PS_CPU_BASIS_NONE] = "none",
+	[PS_CPU_BASIS_INTERVAL] = "interval",
+	[PS_CPU_BASIS_SINCE_BOOT] = "since_boot",
+};
+
+const char *ps_cpu_field_name(enum ps_cpu_field f)
+{
+	if ((unsigned)f >= PS_CPU_NFIELDS)
+		return "?";
+	return field_names[f];
+}
+
+static int field_parse(const char *name)
+{
+	for (int i = 0; i < PS_CPU_NFIELDS; i++)
+		if (!strcmp(name, field_names[i]))
+			return i;
+	return -1;
+}
+
+static void core_init(struct ps_cpu_core *c, int id)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->node = -1;
+	c->cur_khz = -1;
+}
+
+static void info_init(struct ps_cpu_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	core_init(&out->all, -1);
+	out->busiest = -1;
+	out->numa_status = PS_ST_NOT_RECORDED;
+	out->freq_status = PS_ST_NOT_RECORDED;
+}
+
+/* one "cpu..." line: returns the number of value columns, or -1 */
+static int parse_values(const char *p, uint64_t *ticks)
+{
+	int n = 0;
+
+	for (;;) {
+		char *end;
+		unsigned long long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n')
+			break;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		errno = 0;
+		v = strtoull(p, &end, 10);
+		if (errno || (*end && !isspace((unsigned char)*end)))
+			return -1;
+		if (n < PS_CPU_NFIELDS)
+			ticks[n] = v;
+		n++;
+		p = end;
+	}
+	return n;
+}
+
+int ps_cpu_parse_stat(const char *text, struct ps_cpu_info *out)
+{
+	const char *line = text;
+	int cap = 0, lineno = 0;
+	bool have_all = false;
+
+	info_init(out);
+	out->status = PS_ST_ERROR;
+	if (!text) {
+		snprintf(out->reason, sizeof(out->reason), "%s",
+			 _("/proc/stat is empty"));
+		return -EINVAL;
+	}
+	for (; *line; line = strchrnul(line, '\n'), line += *line ? 1 : 0) {
+		uint64_t ticks[PS_CPU_NFIELDS] = { 0 };
+		const char *p = line;
+		long id = -1;
+		int n;
+
+		lineno++;
+		if (strncmp(p, "cpu", 3))
+			continue;
+		p += 3;
+		if (isdigit((unsigned char)*p)) {
+			char *end;
+
+			errno = 0;
+			id = strtol(p, &end, 10);
+			if (errno || id > PS_CPU_MAX_ID || (*end != ' ' && *end != '\t'))
+				goto bad;
+			p = end;
+		} else if (*p != ' ' && *p != '\t') {
+			goto bad;
+		}
+		n = parse_values(p, ticks);
+		if (n < 4 || n > PS_CPU_NFIELDS)
+			goto bad;
+		if (out->ncolumns && n != out->ncolumns)
+			goto bad;
+		out->ncolumns = n;
+		if (id < 0) {
+			if (have_all)
+				goto bad;
+			have_all = true;
+			memcpy(out->all.ticks, ticks, sizeof(ticks));
+			continue;
+		}
+		for (int i = 0; i < out->ncores; i++)
+			if (out->cores[i].id == id)
+				goto bad;
+		if (out->ncores == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->cores = xrealloc(out->cores,
+					      (size_t)cap * sizeof(*out->cores));
+		}
+		core_init(&out->cores[out->ncores], (int)id);
+		memcpy(out->cores[out->ncores].ticks, ticks, sizeof(ticks));
+		out->ncores++;
+	}
+	if (!out->ncores && !have_all) {
+		snprintf(out->reason, sizeof(out->reason), "%s",
+			 _("/proc/stat has no cpu lines"));
+		return -EINVAL;
+	}
+	if (!have_all) {
+		/* tolerate a missing total: add it up */
+		for (int i = 0; i < out->ncores; i++)
+			for (int f = 0; f < PS_CPU_NFIELDS; f++)
+				out->all.ticks[f] += out->cores[i].ticks[f];
+	}
+	out->status = PS_ST_OK;
+	return 0;
+bad:
+	snprintf(out->reason, sizeof(out->reason),
+		 _("/proc/stat line %d is not a cpu line of 4 to 10 counters"),
+		 lineno);
+	free(out->cores);
+	out->cores = NULL;
+	out->ncores = 0;
+	out->ncolumns = 0;
+	return -EINVAL;
+}
+
+int ps_cpu_parse_list(const char *text, void (*fn)(int id, void *arg),
+		      void *arg)
+{
+	const char *p = text;
+
+	if (!text)
+		return -EINVAL;
+	while (*p && *p != '\n') {
+		char *end;
+		long a, b;
+
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		a = strtol(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
+			b = strtol(p, &end, 10);
+		}
+		if (a > PS_CPU_MAX_ID || b > PS_CPU_MAX_ID || b < a)
+			return -EINVAL;
+		for (long i = a; i <= b; i++)
+			fn((int)i, arg);
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static struct ps_cpu_core *core_by_id(const struct ps_cpu_info *info, int id)
+{
+	for (int i = 0; i < info->ncores; i++)
+		if (info->cores[i].id == id)
+			return &info->cores[i];
+	return NULL;
+}
+
+struct node_arg {
+	struct ps_cpu_info *info;
+	int node;
+	int hits;
+};
+
+static void set_node(int id, void *arg)
+{
+	struct node_arg *na = arg;
+	struct ps_cpu_core *c = core_by_id(na->info, id);
+
+	if (c) {
+		c->node = na->node;
+		na->hits++;
+	}
+}
+
+static bool is_node_dir(const char *name, long *node)
+{
+	char *end;
+
+	if (strncmp(name, "node", 4) || !isdigit((unsigned char)name[4]))
+		return false;
+	*node = strtol(name + 4, &end, 10);
+	return !*end;
+}
+
+/* /sys/devices/system/node/nodeM/cpulist, else cpuN/nodeM links */
+static void sample_numa(struct ps_cpu_info *info)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+	int hits = 0;
+
+	d = opendir(ps_path(path, sizeof(path), "/sys/devices/system/node"));
+	if (d) {
+		while ((de = readdir(d))) {
+			struct node_arg na = { .info = info };
+			char rel[320], *text;
+			long node;
+
+			if (!is_node_dir(de->d_name, &node))
+				continue;
+			snprintf(rel, sizeof(rel),
+				 "/sys/devices/system/node/%s/cpulist",
+				 de->d_name);
+			text = ps_read_file(rel, NULL);
+			if (!text)
+				continue;
+			na.node = (int)node;
+			if (!ps_cpu_parse_list(text, set_node, &na)) {
+				info->nnodes++;
+				hits += na.hits;
+			}
+			free(text);
+		}
+		closedir(d);
+	}
+	if (!hits) {
+		info->nnodes = 0;
+		for (int i = 0; i < info->ncores; i++) {
+			struct ps_cpu_core *c = &info->cores[i];
+			long node;
+
+			d = opendir(ps_path(path, sizeof(path),
+					    "/sys/devices/system/cpu/cpu%d",
+					    c->id));
+			if (!d)
+				continue;
+			while ((de = readdir(d)))
+				if (is_node_dir(de->d_name, &node)) {
+					c->node = (int)node;
+					hits++;
+					if (node + 1 > info->nnodes)
+						info->nnodes = (int)node + 1;
+					break;
+				}
+			closedir(d);
+		}
+	}
+	if (hits) {
+		info->numa_status = PS_ST_OK;
+		return;
+	}
+	if (ps_sysroot_is_live()) {
+		info->numa_status = PS_ST_UNSUPPORTED;
+		snprintf(info->numa_reason, sizeof(info->numa_reason), "%s",
+			 _("the kernel shows no NUMA nodes in sysfs"));
+	} else {
+		info->numa_status = PS_ST_NOT_RECORDED;
+		snprintf(info->numa_reason, sizeof(info->numa_reason), "%s",
+			 _("no NUMA node files in the recorded tree"));
+	}
+}
+
+static void sample_freq(struct ps_cpu_info *info)
+{
+	int hits = 0;
+
+	for (int i = 0; i < info->ncores; i++) {
+		struct ps_cpu_core *c = &info->cores[i];
+		char rel[96];
+		long khz;
+
+		snprintf(rel, sizeof(rel),
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+			 c->id);
+		if (!ps_read_line(rel, c->governor, sizeof(c->governor)))
+			hits++;
+		else
+			c->governor[0] = 0;
+		snprintf(rel, sizeof(rel),
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
+			 c->id);
+		if (!ps_read_long(rel, &khz) && khz > 0) {
+			c->cur_khz = khz;
+			hits++;
+		}
+	}
+	if (hits) {
+		info->freq_status = PS_ST_OK;
+		return;
+	}
+	if (ps_sysroot_is_live()) {
+		info->freq_status = PS_ST_UNSUPPORTED;
+		snprintf(info->freq_reason, sizeof(info->freq_reason), "%s",
+			 _("no cpufreq in sysfs (a virtual machine, or no frequency driver)"));
+	} else {
+		info->freq_status = PS_ST_NOT_RECORDED;
+		snprintf(info->freq_reason, sizeof(info->freq_reason), "%s",
+			 _("no cpufreq files in the recorded tree"));
+	}
+}
+
+struct offline_arg {
+	struct ps_cpu_info *info;
+	int cap;
+};
+
+static void add_offline(int id, void *arg)
+{
+	struct offline_arg *oa = arg;
+	struct ps_cpu_info *info = oa->info;
+
+	if (core_by_id(info, id))
+		return;
+	if (info->noffline == oa->cap) {
+		oa->cap = oa->cap ? oa->cap * 2 : 8;
+		info->offline = xrealloc(info->offline,
+					 (size_t)oa->cap * sizeof(int));
+	}
+	info->offline[info->noffline++] = id;
+}
+
+int ps_cpu_sample(const char *ifname, struct ps_cpu_info *out)
+{
+	struct offline_arg oa = { .info = out };
+	char *text;
+	int rc;
+
+	text = ps_read_file("/proc/stat", NULL);
+	if (!text) {
+		int e = errno;
+
+		info_init(out);
+		out->status = e == ENOENT && !ps_sysroot_is_live() ?
+				      PS_ST_NOT_RECORDED :
+				      e == EACCES ? PS_ST_NEEDS_ROOT : PS_ST_ERROR;
+		snprintf(out->reason, sizeof(out->reason),
+			 _("cannot read /proc/stat: %s"), strerror(e));
+		return -e;
+	}
+	rc = ps_cpu_parse_stat(text, out);
+	free(text);
+	if (rc)
+		return rc;
+	text = ps_read_file("/sys/devices/system/cpu/present", NULL);
+	if (text) {
+		if (ps_cpu_parse_list(text, add_offline, &oa)) {
+			free(out->offline);
+			out->offline = NULL;
+			out->noffline = 0;
+		}
+		free(text);
+	}
+	sample_numa(out);
+	sample_freq(out);
+	return 0;
+}
+
+void ps_cpu_free(struct ps_cpu_info *info)
+{
+	if (!info)
+		return;
+	free(info->cores);
+	free(info->offline);
+	info->cores = NULL;
+	info->offline = NULL;
+	info->ncores = 0;
+	info->noffline = 0;
+}
+
+void ps_cpu_copy(struct ps_cpu_info *dst, const struct ps_cpu_info *src)
+{
+	*dst = *src;
+	dst->cores = NULL;
+	dst->offline = NULL;
+	if (src->ncores) {
+		dst->cores = xmalloc((size_t)src->ncores * sizeof(*src->cores));
+		memcpy(dst->cores, src->cores,
+		       (size_t)src->ncores * sizeof(*src->cores));
+	}
+	if (src->noffline) {
+		dst->offline = xmalloc((size_t)src->noffline * sizeof(int));
+		memcpy(dst->offline, src->offline,
+		       (size_t)src->noffline * sizeof(int));
+	}
+}
+
+/* the delta of one core; prev NULL: since boot */
+static void core_rates(const struct ps_cpu_core *prev, struct ps_cpu_core *cur)
+{
+	double d[PS_CPU_NFIELDS], total = 0;
+
+	for (int f = 0; f < PS_CPU_NFIELDS; f++) {
+		uint64_t a = prev ? prev->ticks[f] : 0, b = cur->ticks[f];
+
+		/* iowait (and counters after a hotplug) can go backwards */
+		d[f] = b > a ? (double)(b - a) : 0;
+		/* guest time is already inside user and nice */
+		if (f != PS_CPU_GUEST && f != PS_CPU_GUEST_NICE)
+			total += d[f];
+	}
+	if (total <= 0) {
+		cur->pct_valid = false;
+		memset(cur->pct, 0, sizeof(cur->pct));
+		cur->busy_pct = 0;
+		return;
+	}
+	for (int f = 0; f < PS_CPU_NFIELDS; f++)
+		cur->pct[f] = 100.0 * d[f] / total;
+	cur->busy_pct = 100.0 - cur->pct[PS_CPU_IDLE] - cur->pct[PS_CPU_IOWAIT];
+	if (cur->busy_pct < 0)
+		cur->busy_pct = 0;
+	cur->pct_valid = true;
+}
+
+/* the biggest non-idle share of a core */
+static enum ps_cpu_field main_field(const struct ps_cpu_core *c)
+{
+	static const enum ps_cpu_field busy_fields[] = {
+		PS_CPU_USER, PS_CPU_NICE, PS_CPU_SYSTEM,
+		PS_CPU_IRQ,  PS_CPU_SOFTIRQ, PS_CPU_STEAL,
+	};
+	enum ps_cpu_field best = PS_CPU_USER;
+
+	for (size_t i = 0; i < sizeof(busy_fields) / sizeof(busy_fields[0]); i++)
+		if (c->pct[busy_fields[i]] > c->pct[best])
+			best = busy_fields[i];
+	return best;
+}
+
+static void pick_busiest(struct ps_cpu_info *cur)
+{
+	cur->busiest = -1;
+	for (int i = 0; i < cur->ncores; i++) {
+		const struct ps_cpu_core *c = &cur->cores[i];
+
+		if (!c->pct_valid)
+			continue;
+		/* ties go to the lower index: stable output */
+		if (cur->busiest < 0 ||
+		    c->busy_pct > cur->cores[cur->busiest].busy_pct + 1e-9)
+			cur->busiest = i;
+	}
+	if (cur->busiest >= 0)
+		cur->busiest_main = main_field(&cur->cores[cur->busiest]);
+}
+
+void ps_cpu_rates(const struct ps_cpu_info *prev, struct ps_cpu_info *cur,
+		  double seconds)
+{
+	if (cur->status != PS_ST_OK) {
+		cur->basis = PS_CPU_BASIS_NONE;
+		return;
+	}
+	if (prev && prev->status != PS_ST_OK)
+		prev = NULL;
+	cur->basis = prev ? PS_CPU_BASIS_INTERVAL : PS_CPU_BASIS_SINCE_BOOT;
+	cur->interval_s = prev ? seconds : 0;
+	core_rates(prev ? &prev->all : NULL, &cur->all);
+	for (int i = 0; i < cur->ncores; i++) {
+		const struct ps_cpu_core *p = NULL;
+
+		if (prev) {
+			p = core_by_id(prev, cur->cores[i].id);
+			/* a core that came online: nothing to compare */
+			if (!p) {
+				cur->cores[i].pct_valid = false;
+				continue;
+			}
+		}
+		core_rates(p, &cur->cores[i]);
+	}
+	pick_busiest(cur);
+}
+
+void ps_cpu_busiest_text(const struct ps_cpu_info *info, char *buf,
+			 size_t len)
+{
+	const struct ps_cpu_core *c;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	if (info->busiest < 0 || info->busiest >= info->ncores)
+		return;
+	c = &info->cores[info->busiest];
+	/* TRANSLATORS: "cpu1 96% busy, 71% softirq" */
+	snprintf(buf, len, _("cpu%d %.0f%% busy, %.0f%% %s"), c->id,
+		 c->busy_pct, c->pct[info->busiest_main],
+		 _(field_labels[info->busiest_main]));
+}
+
+/* ---- JSON ---- */
+
+static struct json_object *core_to_json(const struct ps_cpu_info *info,
+					const struct ps_cpu_core *c)
+{
+	struct json_object *o = json_object_new_object(), *t;
+
+	if (c->id >= 0)
+		json_object_object_add(o, "cpu", json_object_new_int(c->id));
+	if (c->id >= 0 && c->node >= 0)
+		json_object_object_add(o, "node", json_object_new_int(c->node));
+	t = json_object_new_object();
+	for (int f = 0; f < info->ncolumns && f < PS_CPU_NFIELDS; f++)
+		json_object_object_add(t, field_names[f],
+				       json_object_new_uint64(c->ticks[f]));
+	json_object_object_add(o, "ticks", t);
+	if (c->pct_valid) {
+		t = json_object_new_object();
+		for (int f = 0; f < info->ncolumns && f < PS_CPU_NFIELDS; f++)
+			json_object_object_add(t, field_names[f],
+					       ps_json_fixed(c->pct[f], 1));
+		json_object_object_add(t, "busy", ps_json_fixed(c->busy_pct, 1));
+		json_object_object_add(o, "pct", t);
+	}
+	if (c->governor[0])
+		json_object_object_add(o, "governor",
+				       json_object_new_string(c->governor));
+	if (c->cur_khz > 0)
+		json_object_object_add(o, "cur_khz",
+				       json_object_new_int64(c->cur_khz));
+	return o;
+}
+
+struct json_object *ps_cpu_to_json(const struct ps_cpu_info *info)
+{
+	struct json_object *o = json_object_new_object(), *a, *b;
+
+	ps_json_add_status(o, NULL, info->status, info->reason);
+	if (info->status != PS_ST_OK)
+		return o;
+	json_object_object_add(o, "columns",
+			       json_object_new_int(info->ncolumns));
+	json_object_object_add(o, "basis",
+			       json_object_new_string(basis_names[info->basis]));
+	if (info->basis == PS_CPU_BASIS_INTERVAL)
+		json_object_object_add(o, "interval_s",
+				       ps_json_fixed(info->interval_s, 3));
+	json_object_object_add(o, "all", core_to_json(info, &info->all));
+	a = json_object_new_array();
+	for (int i = 0; i < info->ncores; i++)
+		json_object_array_add(a, core_to_json(info, &info->cores[i]));
+	json_object_object_add(o, "cores", a);
+	a = json_object_new_array();
+	for (int i = 0; i < info->noffline; i++)
+		json_object_array_add(a, json_object_new_int(info->offline[i]));
+	json_object_object_add(o, "offline", a);
+	if (info->busiest >= 0 && info->busiest < info->ncores) {
+		const struct ps_cpu_core *c = &info->cores[info->busiest];
+
+		b = json_object_new_object();
+		json_object_object_add(b, "cpu", json_object_new_int(c->id));
+		json_object_object_add(b, "busy_pct",
+				       ps_json_fixed(c->busy_pct, 1));
+		json_object_object_add(
+			b, "main",
+			json_object_new_string(field_names[info->busiest_main]));
+		json_object_object_add(
+			b, "main_pct",
+			ps_json_fixed(c->pct[info->busiest_main], 1));
+		json_object_object_add(o, "busiest", b);
+	}
+	b = json_object_new_object();
+	ps_json_add_status(b, NULL, info->numa_status, info->numa_reason);
+	json_object_object_add(b, "nodes", json_object_new_int(info->nnodes));
+	json_object_object_add(o, "numa", b);
+	b = json_object_new_object();
+	ps_json_add_status(b, NULL, info->freq_status, info->freq_reason);
+	json_object_object_add(o, "cpufreq", b);
+	return o;
+}
+
+static int core_from_json(struct json_object *o, struct ps_cpu_core *c,
+			  int ncolumns, bool is_all)
+{
+	struct json_object *t, *v;
+	int64_t khz;
+
+	core_init(c, -1);
+	if (!is_all) {
+		if (ps_json_get_int(o, "cpu", &c->id) || c->id < 0 ||
+		    c->id > PS_CPU_MAX_ID)
+			return -EINVAL;
+		if (ps_json_get_int(o, "node", &c->node))
+			c->node = -1;
+	}
+	t = ps_json_get_obj(o, "ticks", json_type_object);
+	if (!t)
+		return -EINVAL;
+	for (int f = 0; f < ncolumns; f++) {
+		if (!json_object_object_get_ex(t, field_names[f], &v) ||
+		    !json_object_is_type(v, json_type_int))
+			return -EINVAL;
+		c->ticks[f] = json_object_get_uint64(v);
+	}
+	t = ps_json_get_obj(o, "pct", json_type_object);
+	if (t) {
+		for (int f = 0; f < ncolumns; f++)
+			if (ps_json_get_double(t, field_names[f], &c->pct[f]))
+				return -EINVAL;
+		if (ps_json_get_double(t, "busy", &c->busy_pct))
+			return -EINVAL;
+		c->pct_valid = true;
+	}
+	if (ps_json_get_string(o, "governor", c->governor, sizeof(c->governor)))
+		c->governor[0] = 0;
+	if (!ps_json_get_int64(o, "cur_khz", &khz) && khz > 0)
+		c->cur_khz = (long)khz;
+	return 0;
+}
+
+int ps_cpu_from_json(struct json_object *obj, struct ps_cpu_info *out)
+{
+	struct json_object *o, *a;
+	char name[32];
+	int cpu;
+
+	info_init(out);
+	if (!obj || !json_object_is_type(obj, json_type_object))
+		return -EINVAL;
+	ps_json_get_status(obj, NULL, &out->status, out->reason,
+			   sizeof(out->reason));
+	if (out->status != PS_ST_OK)
+		return 0;
+	if (ps_json_get_int(obj, "columns", &out->ncolumns) ||
+	    out->ncolumns < 4 || out->ncolumns > PS_CPU_NFIELDS)
+		goto bad;
+	if (ps_json_get_string(obj, "basis", name, sizeof(name)))
+		goto bad;
+	for (int i = 0; i <= PS_CPU_BASIS_SINCE_BOOT; i++)
+		if (!strcmp(name, basis_names[i]))
+			out->basis = (enum ps_cpu_basis)i;
+	if (out->basis == PS_CPU_BASIS_INTERVAL &&
+	    ps_json_get_double(obj, "interval_s", &out->interval_s))
+		goto bad;
+	o = ps_json_get_obj(obj, "all", json_type_object);
+	if (!o || core_from_json(o, &out->all, out->ncolumns, true))
+		goto bad;
+	a = ps_json_get_obj(obj, "cores", json_type_array);
+	if (!a)
+		goto bad;
+	out->ncores = (int)json_object_array_length(a);
+	if (out->ncores > PS_CPU_MAX_ID + 1)
+		goto bad;
+	out->cores = xcalloc((size_t)out->ncores + 1, sizeof(*out->cores));
+	for (int i = 0; i < out->ncores; i++)
+		if (core_from_json(json_object_array_get_idx(a, (size_t)i),
+				   &out->cores[i], out->ncolumns, false))
+			goto bad;
+	a = ps_json_get_obj(obj, "offline", json_type_array);
+	if (a && json_object_array_length(a)) {
+		size_t n = json_object_array_length(a);
+
+		if (n > PS_CPU_MAX_ID + 1)
+			goto bad;
+		out->offline = xcalloc(n, sizeof(int));
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *v = json_object_array_get_idx(a, i);
+
+			if (!json_object_is_type(v, json_type_int))
+				goto bad;
+			out->offline[out->noffline++] = json_object_get_int(v);
+		}
+	}
+	o = ps_json_get_obj(obj, "busiest", json_type_object);
+	if (o) {
+		int f;
+
+		if (ps_json_get_int(o, "cpu", &cpu) ||
+		    ps_json_get_string(o, "main", name, sizeof(name)))
+			goto bad;
+		f = field_parse(name);
+		for (int i = 0; i < out->ncores; i++)
+			if (out->cores[i].id == cpu)
+				out->busiest = i;
+		if (out->busiest < 0 || f < 0)
+			goto bad;
+		out->busiest_main = (enum ps_cpu_field)f;
+	}
+	o = ps_json_get_obj(obj, "numa", json_type_object);
+	if (o) {
+		ps_json_get_status(o, NULL, &out->numa_status, out->numa_reason,
+				   sizeof(out->numa_reason));
+		if (ps_json_get_int(o, "nodes", &out->nnodes))
+			out->nnodes = 0;
+	}
+	o = ps_json_get_obj(obj, "cpufreq", json_type_object);
+	if (o)
+		ps_json_get_status(o, NULL, &out->freq_status, out->freq_reason,
+				   sizeof(out->freq_reason));
+	return 0;
+bad:
+	ps_cpu_free(out);
+	out->status = PS_ST_ERROR;
+	snprintf(out->reason, sizeof(out->reason), "%s",
+		 _("the snapshot's cpu section is malformed"));
+	return -EINVAL;
+}
+
+/* ---- text ---- */
+
+static void print_core(FILE *out, const struct ps_cpu_info *info,
+		       const struct ps_cpu_core *c)
+{
+	if (c->id >= 0)
+		fprintf(out, "  cpu%-4d", c->id);
+	else
+		fprintf(out, "  %-7s", _("all"));
+	if (!c->pct_valid) {
+		fprintf(out, " %s\n", _("n/a"));
+		return;
+	}
+	/* top's letters: us(+ni) sy hi si st wa */
+	fprintf(out, " %4.0f%%  us %3.0f  sy %3.0f  hi %3.0f  si %3.0f",
+		c->busy_pct, c->pct[PS_CPU_USER] + c->pct[PS_CPU_NICE],
+		c->pct[PS_CPU_SYSTEM], c->pct[PS_CPU_IRQ],
+		c->pct[PS_CPU_SOFTIRQ]);
+	if (info->ncolumns > PS_CPU_STEAL)
+		fprintf(out, "  st %3.0f", c->pct[PS_CPU_STEAL]);
+	if (info->ncolumns > PS_CPU_IOWAIT)
+		fprintf(out, "  wa %3.0f", c->pct[PS_CPU_IOWAIT]);
+	if (c->id >= 0 && c->node >= 0)
+		fprintf(out, "  %s %d", _("node"), c->node);
+	if (c->cur_khz > 0)
+		fprintf(out, "  %ld MHz", c->cur_khz / 1000);
+	if (c->governor[0])
+		fprintf(out, " %s", c->governor);
+	fputc('\n', out);
+}
+
+void ps_cpu_print(FILE *out, const struct ps_cpu_info *info)
+{
+	char busy[128];
+	int shown = 0, limit = info->ncores > 16 ? 8 : 16;
+
+	if (info->status != PS_ST_OK) {
+		fprintf(out, "  %s: %s\n", ps_status_text(info->status),
+			info->reason);
+		return;
+	}
+	fprintf(out, "  ");
+	fprintf(out, P_("%d CPU online", "%d CPUs online", info->ncores),
+		info->ncores);
+	if (info->noffline)
+		fprintf(out, P_(", %d offline", ", %d offline", info->noffline),
+			info->noffline);
+	if (info->numa_status == PS_ST_OK)
+		fprintf(out, P_(", %d NUMA node", ", %d NUMA nodes",
+				info->nnodes),
+			info->nnodes);
+	if (info->basis == PS_CPU_BASIS_INTERVAL)
+		fprintf(out, _(", busy %% over %.1f s"), info->interval_s);
+	else if (info->basis == PS_CPU_BASIS_SINCE_BOOT)
+		fprintf(out, "%s", _(", busy % averaged since boot (one sample)"));
+	fputc('\n', out);
+	ps_cpu_busiest_text(info, busy, sizeof(busy));
+	if (*busy)
+		fprintf(out, "  %s: %s\n", _("busiest"), busy);
+	if (info->all.pct_valid && info->ncolumns > PS_CPU_STEAL &&
+	    info->all.pct[PS_CPU_STEAL] >= 0.05)
+		fprintf(out, _("  steal: %.1f%% of all CPU time (the hypervisor ran someone else)\n"),
+			info->all.pct[PS_CPU_STEAL]);
+	print_core(out, info, &info->all);
+	/* one screen: the busiest cores first when there are many */
+	if (info->ncores <= limit) {
+		for (int i = 0; i < info->ncores; i++)
+			print_core(out, info, &info->cores[i]);
+		shown = info->ncores;
+	} else {
+		char *done = xcalloc((size_t)info->ncores, 1);
+
+		for (; shown < limit; shown++) {
+			int best = -1;
+
+			for (int i = 0; i < info->ncores; i++)
+				if (!done[i] &&
+				    (best < 0 || info->cores[i].busy_pct >
+							 info->cores[best].busy_pct))
+					best = i;
+			if (best < 0)
+				break;
+			done[best] = 1;
+			print_core(out, info, &info->cores[best]);
+		}
+		free(done);
+		fprintf(out, _("  ... %d more (the busiest are shown; --json has all)\n"),
+			info->ncores - shown);
+	}
+	if (info->numa_status != PS_ST_OK)
+		fprintf(out, "  %s: %s\n", _("NUMA"), info->numa_reason);
+	if (info->freq_status != PS_ST_OK)
+		fprintf(out, "  %s: %s\n", _("cpufreq"), info->freq_reason);
+}

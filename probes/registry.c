@@ -1,0 +1,100 @@
+/* registry.c: the list of probes "pipescope probe" runs, one line each,
+ * and the glue from each module's functions to the probe interface */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nls.h"
+#include "probe.h"
+
+/*
+ * Every module follows the convention (probes/probe-NAME.h): its member of
+ * struct ps_snapshot is named NAME and its functions ps_NAME_sample/
+ * _to_json/_from_json/_print/_free. This macro writes the adapters.
+ */
+#define PS_PROBE_GLUE(NAME)                                                    \
+	static int NAME##_sample(struct ps_probe *p, struct ps_snapshot *s)    \
+	{                                                                      \
+		const char *ifn = p->env && p->env->iface.name[0] ?            \
+					  p->env->iface.name :                 \
+					  NULL;                                \
+		return ps_##NAME##_sample(ifn, &s->NAME);                      \
+	}                                                                      \
+	static struct json_object *NAME##_to_json(const struct ps_snapshot *s) \
+	{                                                                      \
+		return ps_##NAME##_to_json(&s->NAME);                          \
+	}                                                                      \
+	static int NAME##_from_json(struct json_object *o,                     \
+				    struct ps_snapshot *s)                     \
+	{                                                                      \
+		return ps_##NAME##_from_json(o, &s->NAME);                     \
+	}                                                                      \
+	static void NAME##_print(FILE *f, const struct ps_snapshot *s)         \
+	{                                                                      \
+		ps_##NAME##_print(f, &s->NAME);                                \
+	}                                                                      \
+	static void NAME##_free(struct ps_snapshot *s)                         \
+	{                                                                      \
+		ps_##NAME##_free(&s->NAME);                                    \
+	}                                                                      \
+	static void NAME##_mark(struct ps_snapshot *s, enum ps_status st,      \
+				const char *why)                               \
+	{                                                                      \
+		s->NAME.status = st;                                           \
+		snprintf(s->NAME.reason, sizeof(s->NAME.reason), "%s", why);   \
+	}
+
+/*
+ * The member-wise adapter of a module's ps_NAME_rates(prev, cur, seconds):
+ * the convention gives it two samples, so with one there is nothing to do.
+ */
+#define PS_PROBE_RATES(NAME)                                                   \
+	static void NAME##_rates(const struct ps_snapshot *prev,               \
+				 struct ps_snapshot *cur, double sec)          \
+	{                                                                      \
+		if (prev)                                                      \
+			ps_##NAME##_rates(&prev->NAME, &cur->NAME, sec);       \
+	}
+
+#define PS_PROBE_OPS(NAME)                                                     \
+	.name = #NAME, .sample = NAME##_sample, .to_json = NAME##_to_json,     \
+	.from_json = NAME##_from_json, .print = NAME##_print,                  \
+	.free = NAME##_free, .mark = NAME##_mark
+
+PS_PROBE_GLUE(cpu)
+PS_PROBE_GLUE(sysctl)
+
+/* with one sample the CPU probe gives the averages since boot */
+static void cpu_rates(const struct ps_snapshot *prev, struct ps_snapshot *cur,
+		      double sec)
+{
+	ps_cpu_rates(prev ? &prev->cpu : NULL, &cur->cpu, sec);
+}
+
+static const struct ps_probe_ops cpu_ops = {
+	PS_PROBE_OPS(cpu),
+	.title = N_("CPU"),
+	.rates = cpu_rates,
+};
+
+static const struct ps_probe_ops sysctl_ops = {
+	PS_PROBE_OPS(sysctl),
+	.title = N_("TCP and socket settings"),
+};
+
+const struct ps_probe_ops *const ps_probe_registry[] = {
+	&cpu_ops,
+	&sysctl_ops,
+};
+
+const size_t ps_probe_count =
+	sizeof(ps_probe_registry) / sizeof(ps_probe_registry[0]);
+
+const struct ps_probe_ops *ps_probe_find(const char *name)
+{
+	for (size_t i = 0; i < ps_probe_count; i++)
+		if (!strcmp(ps_probe_registry[i]->name, name))
+			return ps_probe_registry[i];
+	return NULL;
+}

@@ -1,0 +1,405 @@
+/* snapshot.c: the snapshot of "pipescope probe": its header, its JSON
+ * document (doc/snapshot.md), loading one back for "check --snapshot FILE",
+ * and the grouped text */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "jsonutil.h"
+#include "log.h"
+#include "nls.h"
+#include "probe.h"
+#include "snapshot.h"
+#include "sysroot.h"
+#include "xmalloc.h"
+
+static void mark_all(struct ps_snapshot *s, enum ps_status st,
+		     const char *why)
+{
+	for (size_t i = 0; i < ps_probe_count; i++)
+		ps_probe_registry[i]->mark(s, st, why);
+}
+
+struct ps_snapshot *ps_snapshot_new(void)
+{
+	struct ps_snapshot *s = xcalloc(1, sizeof(*s));
+
+	atomic_init(&s->refs, 1);
+	mark_all(s, PS_ST_NOT_RECORDED, "");
+	return s;
+}
+
+struct ps_snapshot *ps_snapshot_get(struct ps_snapshot *s)
+{
+	if (s)
+		atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+	return s;
+}
+
+void ps_snapshot_put(struct ps_snapshot *s)
+{
+	if (!s)
+		return;
+	if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	ps_snapshot_free(s);
+	free(s);
+}
+
+void ps_snapshot_free(struct ps_snapshot *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < ps_probe_count; i++)
+		ps_probe_registry[i]->free(s);
+}
+
+static int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void ps_snapshot_fill_header(struct ps_snapshot *s,
+			     const struct ps_iface_choice *iface)
+{
+	struct ps_snapshot_header *h = &s->hdr;
+	struct utsname u;
+
+	h->version = PS_SNAPSHOT_VERSION;
+	snprintf(h->pipescope_version, sizeof(h->pipescope_version), "%s",
+		 PACKAGE_VERSION);
+	h->time_ns = now_ns(CLOCK_REALTIME);
+	h->mono_ns = now_ns(CLOCK_MONOTONIC);
+	h->source = ps_sysroot_is_live() ? PS_SNAP_LIVE : PS_SNAP_SYSROOT;
+	snprintf(h->sysroot, sizeof(h->sysroot), "%s", ps_sysroot_get());
+	h->root = geteuid() == 0;
+	if (ps_read_line("/proc/sys/kernel/hostname", h->hostname,
+			 sizeof(h->hostname)))
+		h->hostname[0] = 0;
+	if (ps_read_line("/proc/sys/kernel/osrelease", h->kernel,
+			 sizeof(h->kernel)))
+		h->kernel[0] = 0;
+	if (h->source == PS_SNAP_LIVE && !uname(&u)) {
+		if (!h->hostname[0])
+			snprintf(h->hostname, sizeof(h->hostname), "%s",
+				 u.nodename);
+		if (!h->kernel[0])
+			snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
+	}
+	if (iface)
+		h->iface = *iface;
+}
+
+/* ---- JSON ---- */
+
+static const char *const source_names[] = {
+	[PS_SNAP_LIVE] = "live",
+	[PS_SNAP_SYSROOT] = "sysroot",
+};
+
+static void fmt_time(char *buf, size_t len, int64_t ns)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (int)(ns % 1000000000 / 1000000));
+}
+
+struct json_object *ps_snapshot_to_json(const struct ps_snapshot *s)
+{
+	const struct ps_snapshot_header *h = &s->hdr;
+	struct json_object *o = json_object_new_object(), *x;
+	char ts[64];
+
+	json_object_object_add(o, "snapshot_version",
+			       json_object_new_int(h->version));
+	json_object_object_add(o, "pipescope_version",
+			       json_object_new_string(h->pipescope_version));
+	fmt_time(ts, sizeof(ts), h->time_ns);
+	json_object_object_add(o, "timestamp", json_object_new_string(ts));
+	json_object_object_add(o, "timestamp_ns",
+			       json_object_new_int64(h->time_ns));
+	x = json_object_new_object();
+	json_object_object_add(x, "hostname",
+			       json_object_new_string(h->hostname));
+	json_object_object_add(x, "kernel", json_object_new_string(h->kernel));
+	json_object_object_add(x, "root", json_object_new_boolean(h->root));
+	json_object_object_add(o, "host", x);
+	x = json_object_new_object();
+	json_object_object_add(x, "mode",
+			       json_object_new_string(source_names[h->source]));
+	if (h->source == PS_SNAP_SYSROOT)
+		json_object_object_add(x, "sysroot",
+				       json_object_new_string(h->sysroot));
+	json_object_object_add(o, "source", x);
+	x = json_object_new_object();
+	json_object_object_add(x, "available",
+			       json_object_new_boolean(h->rates));
+	if (h->rates)
+		json_object_object_add(x, "interval_s",
+				       ps_json_fixed(h->interval_s, 3));
+	else
+		json_object_object_add(x, "reason",
+				       json_object_new_string(h->rates_reason));
+	json_object_object_add(o, "rates", x);
+	json_object_object_add(o, "iface", ps_iface_to_json(&h->iface));
+	for (size_t i = 0; i < ps_probe_count; i++)
+		json_object_object_add(o, ps_probe_registry[i]->name,
+				       ps_probe_registry[i]->to_json(s));
+	return o;
+}
+
+char *ps_snapshot_to_string(const struct ps_snapshot *s)
+{
+	struct json_object *o = ps_snapshot_to_json(s);
+	char *text = xstrdup(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			   JSON_C_TO_STRING_NOSLASHESCAPE));
+
+	json_object_put(o);
+	return text;
+}
+
+static int errf(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int errf(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static int header_from_json(struct json_object *o, struct ps_snapshot_header *h,
+			    char *err, size_t errlen)
+{
+	struct json_object *x;
+	char mode[32];
+
+	if (ps_json_get_int(o, "snapshot_version", &h->version))
+		return errf(err, errlen, "%s",
+			    _("not a pipescope snapshot (no snapshot_version)"));
+	if (h->version < 1 || h->version > PS_SNAPSHOT_VERSION)
+		return errf(err, errlen,
+			    _("snapshot version %d is not one this pipescope reads (1 to %d)"),
+			    h->version, PS_SNAPSHOT_VERSION);
+	if (ps_json_get_string(o, "pipescope_version", h->pipescope_version,
+			       sizeof(h->pipescope_version)) ||
+	    ps_json_get_int64(o, "timestamp_ns", &h->time_ns))
+		return errf(err, errlen, "%s",
+			    _("the snapshot header is incomplete (pipescope_version, timestamp_ns)"));
+	x = ps_json_get_obj(o, "host", json_type_object);
+	if (!x || ps_json_get_string(x, "hostname", h->hostname,
+				     sizeof(h->hostname)) ||
+	    ps_json_get_string(x, "kernel", h->kernel, sizeof(h->kernel)) ||
+	    ps_json_get_bool(x, "root", &h->root))
+		return errf(err, errlen, "%s",
+			    _("the snapshot's host section is malformed"));
+	x = ps_json_get_obj(o, "source", json_type_object);
+	if (!x || ps_json_get_string(x, "mode", mode, sizeof(mode)))
+		return errf(err, errlen, "%s",
+			    _("the snapshot's source section is malformed"));
+	if (!strcmp(mode, "sysroot")) {
+		h->source = PS_SNAP_SYSROOT;
+		if (ps_json_get_string(x, "sysroot", h->sysroot,
+				       sizeof(h->sysroot)))
+			h->sysroot[0] = 0;
+	} else {
+		h->source = PS_SNAP_LIVE;
+	}
+	x = ps_json_get_obj(o, "rates", json_type_object);
+	if (!x || ps_json_get_bool(x, "available", &h->rates) ||
+	    (h->rates && ps_json_get_double(x, "interval_s", &h->interval_s)))
+		return errf(err, errlen, "%s",
+			    _("the snapshot's rates section is malformed"));
+	if (!h->rates && ps_json_get_string(x, "reason", h->rates_reason,
+					    sizeof(h->rates_reason)))
+		h->rates_reason[0] = 0;
+	if (ps_iface_from_json(ps_json_get_obj(o, "iface", json_type_object),
+			       &h->iface))
+		return errf(err, errlen, "%s",
+			    _("the snapshot's iface section is malformed"));
+	h->seq = 1;
+	return 0;
+}
+
+int ps_snapshot_from_string(const char *text, size_t len,
+			    struct ps_snapshot *s, char *err, size_t errlen)
+{
+	struct json_tokener *tok;
+	struct json_object *o;
+	enum json_tokener_error jerr;
+	size_t used;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	atomic_init(&s->refs, 1);
+	mark_all(s, PS_ST_NOT_RECORDED, "");
+	if (len > (size_t)1 << 30)
+		return errf(err, errlen, "%s", _("the snapshot is too large"));
+	tok = json_tokener_new_ex(64);
+	if (!tok)
+		return errf(err, errlen, "%s", strerror(ENOMEM));
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	used = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!o || jerr != json_tokener_success) {
+		json_object_put(o);
+		if (jerr == json_tokener_continue || (!o && jerr == json_tokener_success))
+			return errf(err, errlen, "%s",
+				    _("the snapshot is truncated (the JSON ends early)"));
+		return errf(err, errlen, _("the snapshot is not valid JSON: %s (at byte %zu)"),
+			    json_tokener_error_desc(jerr), used);
+	}
+	for (; used < len; used++)
+		if (text[used] != ' ' && text[used] != '\n' &&
+		    text[used] != '\t' && text[used] != '\r')
+			break;
+	if (used < len) {
+		json_object_put(o);
+		return errf(err, errlen,
+			    _("the snapshot has extra text after the JSON (at byte %zu)"),
+			    used);
+	}
+	if (!json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return errf(err, errlen, "%s",
+			    _("not a pipescope snapshot (not a JSON object)"));
+	}
+	rc = header_from_json(o, &s->hdr, err, errlen);
+	for (size_t i = 0; !rc && i < ps_probe_count; i++) {
+		const struct ps_probe_ops *ops = ps_probe_registry[i];
+		struct json_object *sec;
+
+		sec = ps_json_get_obj(o, ops->name, json_type_object);
+		if (!sec) {
+			/* older writer, or a probe it did not have */
+			ops->mark(s, PS_ST_NOT_RECORDED,
+				  _("not in the snapshot file"));
+			continue;
+		}
+		if (ops->from_json(sec, s))
+			rc = errf(err, errlen,
+				  _("the snapshot's %s section is malformed"),
+				  ops->name);
+	}
+	json_object_put(o);
+	if (rc)
+		ps_snapshot_free(s);
+	return rc;
+}
+
+int ps_snapshot_load(const char *file, struct ps_snapshot *s)
+{
+	char err[256], *text;
+	size_t len = 0, cap = 65536, n;
+	FILE *f;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	f = strcmp(file, "-") ? fopen(file, "re") : stdin;
+	if (!f) {
+		rc = -errno;
+		ps_err(_("%s: cannot open the snapshot: %s"), file,
+		       strerror(errno));
+		return rc;
+	}
+	text = xmalloc(cap);
+	while ((n = fread(text + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			if (cap >= (size_t)1 << 30)
+				break;
+			cap *= 2;
+			text = xrealloc(text, cap);
+		}
+	}
+	rc = ferror(f) ? -EIO : 0;
+	if (f != stdin)
+		fclose(f);
+	if (rc) {
+		ps_err(_("%s: cannot read the snapshot: %s"), file,
+		       strerror(EIO));
+		free(text);
+		return rc;
+	}
+	rc = ps_snapshot_from_string(text, len, s, err, sizeof(err));
+	free(text);
+	if (rc)
+		ps_err("%s: %s", file, err);
+	return rc;
+}
+
+/* ---- text ---- */
+
+void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
+{
+	const struct ps_snapshot_header *h = &s->hdr;
+	const struct ps_iface_choice *ic = &h->iface;
+	char ts[64];
+
+	fmt_time(ts, sizeof(ts), h->time_ns);
+	fprintf(out, "%s %s  %s %s  %s\n", _("host"),
+		h->hostname[0] ? h->hostname : "?", _("kernel"),
+		h->kernel[0] ? h->kernel : "?", ts);
+	if (h->source == PS_SNAP_SYSROOT)
+		fprintf(out, _("recorded tree: %s\n"), h->sysroot);
+	if (!h->root)
+		fprintf(out, "%s\n",
+			_("not root: some fields need root and say so"));
+	fprintf(out, "%s: ", _("interface"));
+	if (ic->name[0]) {
+		static const char *const how[] = {
+			[PS_IFACE_NONE] = "",
+			[PS_IFACE_OPTION] = N_("--iface"),
+			[PS_IFACE_ROUTE_PEER] = N_("route to the peer"),
+			[PS_IFACE_DEFAULT_ROUTE] = N_("default route"),
+		};
+
+		fprintf(out, "%s (%s)", ic->name, _(how[ic->source]));
+		if (ic->pmtu)
+			fprintf(out, _(", path MTU %u"), ic->pmtu);
+		if (ic->status != PS_ST_OK)
+			fprintf(out, ": %s", ic->reason);
+	} else {
+		fprintf(out, "%s", ic->reason[0] ? ic->reason : _("none"));
+	}
+	fputc('\n', out);
+	if (h->rates)
+		fprintf(out, _("rates over %.2f s\n"), h->interval_s);
+	else
+		fprintf(out, "%s\n", h->rates_reason);
+	for (size_t i = 0; i < ps_probe_count; i++) {
+		const struct ps_probe_ops *ops = ps_probe_registry[i];
+
+		if (!verbose && ops->brief) {
+			ops->brief(out, s);
+			continue;
+		}
+		fprintf(out, "\n%s\n", _(ops->title));
+		ops->print(out, s);
+	}
+}

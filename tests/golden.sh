@@ -1,0 +1,47 @@
+#!/bin/sh
+# golden.sh: "pipescope probe --sysroot T --json" on every recorded machine
+# under tests/fixtures/machines, compared with tests/fixtures/golden/T.json
+# after normalising the volatile fields (tests/fixtures/normalise.jq).
+# Regenerate with tests/fixtures/regen-golden.sh, and read the diff.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_cmd jq jq
+fx="$top_srcdir/tests/fixtures"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+for dir in "$fx"/machines/*/; do
+	t=$(basename "$dir")
+	n=$((n + 1))
+	expect_exit 0 "$t: probe --json" -- \
+		"$PIPESCOPE" probe --sysroot "$dir" --json || continue
+	printf '%s\n' "$OUT" | jq -S -f "$fx/normalise.jq" >"$tmp/$t.json" ||
+		{ fail "$t: the output is not JSON"; continue; }
+	T_COUNT=$((T_COUNT + 1))
+	if [ ! -f "$fx/golden/$t.json" ]; then
+		fail "$t: no golden file (run tests/fixtures/regen-golden.sh)"
+	elif ! diff -u "$fx/golden/$t.json" "$tmp/$t.json" >"$tmp/$t.diff"; then
+		head -40 "$tmp/$t.diff"
+		fail "$t: differs from tests/fixtures/golden/$t.json"
+	else
+		pass "$t: matches its golden file"
+	fi
+	# the text form runs on the same tree and names the busiest core
+	expect_exit 0 "$t: probe (text)" -- \
+		"$PIPESCOPE" probe --sysroot "$dir" || continue
+	T_COUNT=$((T_COUNT + 1))
+	busy=$(jq -r '.cpu.busiest.cpu // empty' \
+		"$tmp/$t.json" 2>/dev/null)
+	if [ -n "$busy" ]; then
+		printf '%s\n' "$OUT" | grep -q "busiest: cpu$busy " ||
+			fail "$t: the text does not name cpu$busy as the busiest"
+	fi
+done
+T_COUNT=$((T_COUNT + 1))
+[ "$n" -ge 7 ] || fail "only $n recorded machines (want at least 7)"
+# every golden file has its tree
+for g in "$fx"/golden/*.json; do
+	T_COUNT=$((T_COUNT + 1))
+	[ -d "$fx/machines/$(basename "$g" .json)" ] ||
+		fail "$(basename "$g"): no machine tree for this golden file"
+done
+finish

@@ -1,0 +1,102 @@
+#!/bin/sh
+# probe-cmd.sh: "pipescope probe" on this machine (default interface, lo, an
+# interface that is not there), on broken recorded trees, and as nobody.
+# Exit statuses: 0 done; 1 --iface names a missing interface (the snapshot
+# is still printed and says why); 2 --sysroot is not a directory.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_cmd jq jq
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx="$top_srcdir/tests/fixtures/machines"
+
+# jq_is FILTER WANT WHAT: one check on the JSON in $OUT
+jq_is() {
+	T_COUNT=$((T_COUNT + 1))
+	got=$(printf '%s\n' "$OUT" | jq -r "$1" 2>&1)
+	[ "$got" = "$2" ] || fail "$3: $1 is '$got', wanted '$2'"
+}
+
+# live, default interface: two samples, so rates are real
+ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
+defif=$(awk 'NR > 1 && $2 == "00000000" && $8 == "00000000" { print $1; exit }' /proc/net/route)
+expect_exit 0 "live --json" -- "$PIPESCOPE" probe --json
+jq_is '.snapshot_version' 1 live
+jq_is '.source.mode' live live
+jq_is '.rates.available' true live
+jq_is '.cpu.status' ok live
+jq_is '.cpu.basis' interval live
+jq_is '.cpu.cores | length' "$ncpu" live
+jq_is '.sysctl.values["net.core.netdev_max_backlog"].value' \
+	"$(cat /proc/sys/net/core/netdev_max_backlog)" live
+if [ -n "$defif" ]; then
+	jq_is '.iface.name' "$defif" "live default route"
+	jq_is '.iface.source' default_route "live default route"
+	jq_is '.iface.status' ok "live default route"
+else
+	jq_is '.iface.source' none "live, no default route"
+fi
+
+expect_exit 0 "live text" -- "$PIPESCOPE" probe
+T_COUNT=$((T_COUNT + 1))
+printf '%s\n' "$OUT" | grep -q '^CPU$' || fail "text: no CPU heading"
+printf '%s\n' "$OUT" | grep -q 'busiest: cpu[0-9]* [0-9]*% busy' ||
+	fail "text: no busiest core"
+printf '%s\n' "$OUT" | grep -q 'rmem_max' || fail "text: no rmem_max"
+
+expect_exit 0 "--iface lo" -- "$PIPESCOPE" probe --iface lo --json
+jq_is '.iface.name' lo lo
+jq_is '.iface.source' option lo
+jq_is '.iface.status' ok lo
+
+# an interface that is not there: the snapshot says why; exit 1
+expect_exit 1 "--iface nosuch0" -- "$PIPESCOPE" probe --iface nosuch0 --json
+jq_is '.iface.status' absent nosuch0
+jq_is '.iface.reason | test("nosuch0")' true nosuch0
+jq_is '.cpu.status' ok nosuch0
+T_COUNT=$((T_COUNT + 1))
+[ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] && printf '%s' "$ERR" | grep -q nosuch0 ||
+	fail "nosuch0: want one line on stderr naming it, got: $ERR"
+
+# --sysroot that is not a directory: a usage error, nothing printed
+expect_exit 2 "--sysroot missing" -- "$PIPESCOPE" probe --sysroot "$tmp/none"
+T_COUNT=$((T_COUNT + 1))
+[ -z "$OUT" ] && [ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] ||
+	fail "--sysroot missing: want one error line and no output"
+: >"$tmp/file"
+expect_exit 2 "--sysroot a file" -- "$PIPESCOPE" probe --sysroot "$tmp/file"
+
+# a recorded tree with files missing: stated reasons, not a crash
+cp -r "$fx/mlx5-4cpu" "$tmp/t"
+rm -f "$tmp/t/proc/stat" "$tmp/t/proc/sys/net/ipv4/tcp_rmem"
+expect_exit 0 "tree without proc/stat" -- "$PIPESCOPE" probe --sysroot "$tmp/t" --json
+jq_is '.cpu.status' not_recorded "no proc/stat"
+jq_is '.cpu.reason | test("/proc/stat")' true "no proc/stat"
+jq_is '.sysctl.values["net.ipv4.tcp_rmem"].status' not_recorded "no tcp_rmem"
+jq_is '.sysctl.values["net.ipv4.tcp_wmem"].status' ok "no tcp_rmem"
+expect_exit 0 "tree without proc/stat, text" -- "$PIPESCOPE" probe --sysroot "$tmp/t"
+# garbage where a number should be
+echo "cpu0 lots of work" >"$tmp/t/proc/stat"
+echo "big" >"$tmp/t/proc/sys/net/core/rmem_max"
+expect_exit 0 "tree with garbage" -- "$PIPESCOPE" probe --sysroot "$tmp/t" --json
+jq_is '.cpu.status' error garbage
+jq_is '.sysctl.values["net.core.rmem_max"].status' error garbage
+# an empty tree: nothing recorded, no interface
+mkdir "$tmp/empty"
+expect_exit 0 "empty tree" -- "$PIPESCOPE" probe --sysroot "$tmp/empty" --json
+jq_is '.iface.name' "" "empty tree"
+jq_is '.sysctl.status' not_recorded "empty tree"
+
+# as nobody: everything this probe reads is world-readable
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	cp "$PIPESCOPE" "$tmp/pipescope"
+	chmod 755 "$tmp" "$tmp/pipescope"
+	expect_exit 0 "as nobody" -- setpriv --reuid=nobody --regid=nogroup \
+		--clear-groups "$tmp/pipescope" probe --json
+	jq_is '.host.root' false nobody
+	jq_is '.cpu.status' ok nobody
+	jq_is '.sysctl.status' ok nobody
+	jq_is '.rates.available' true nobody
+else
+	echo "note: not root: the run as nobody is skipped"
+fi
+finish
