@@ -178,11 +178,6 @@ static void *selftest_server(void *arg)
 	return NULL;
 }
 
-/* the in-process server the self-test measures against */
-int ps_selftest_start(const struct ps_opts *o, struct ps_opts *client_o,
-		      void **handle);
-void ps_selftest_stop(void *handle);
-
 int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle)
 {
 	static struct ps_opts so;
