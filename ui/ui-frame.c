@@ -127,12 +127,23 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 		x += ui_text_width(line) + 1;
 		if (ui->paused)
 			ui_put(r->y, x, r->w - x, h | A_BOLD, _("PAUSED"));
-		snprintf(line, sizeof(line), " pipescope %s %s (%s%s)",
-			 ui->style.g->arrow, target, peer,
-			 ui->selftest ? _(", self-test") : "");
-		if (ui_text_width(line) > r->w - rw - 1)
-			snprintf(line, sizeof(line), " pipescope %s %s (%s)",
-				 ui->style.g->arrow, target, peer);
+		/* the left part gives way: self-test, then the peer */
+		for (int form = 0; form < 3; form++) {
+			if (form == 0)
+				snprintf(line, sizeof(line),
+					 " pipescope %s %s (%s%s)",
+					 ui->style.g->arrow, target, peer,
+					 ui->selftest ? _(", self-test") : "");
+			else if (form == 1)
+				snprintf(line, sizeof(line),
+					 " pipescope %s %s (%s)",
+					 ui->style.g->arrow, target, peer);
+			else
+				snprintf(line, sizeof(line), " pipescope %s %s",
+					 ui->style.g->arrow, target);
+			if (ui_text_width(line) <= r->w - rw - 1)
+				break;
+		}
 		ui_put(r->y, 0, r->w - rw - 1, h, line);
 	}
 

@@ -140,9 +140,9 @@ static void say(struct ui *ui, int level, const char *fmt, ...)
 	ui->msg_level = level;
 }
 
-static void start_test(struct ui *ui)
+static void start_test(struct ui *ui, bool retry)
 {
-	int rc = ui_model_start(&ui->model, &ui->test);
+	int rc = ui_model_start(&ui->model, &ui->test, retry);
 
 	if (rc)
 		say(ui, 2, _("cannot start the test: %s"), strerror(-rc));
@@ -313,7 +313,7 @@ static void handle_key(struct ui *ui, int ch)
 			ui_model_stop(&ui->model);
 			say(ui, 0, "%s", _("stopping the test"));
 		} else if (!ui->model.th_live) {
-			start_test(ui);
+			start_test(ui, true);
 		}
 		break;
 	case '+':
@@ -587,7 +587,7 @@ static void loop(struct ui *ui, int sfd)
 			dirty = true;
 			if (ui->restart) {
 				ui->restart = false;
-				start_test(ui);
+				start_test(ui, true);
 			}
 		}
 		/* the clock in the header moves while a test runs */
@@ -659,7 +659,7 @@ int ps_ui_run(const struct ps_opts *o)
 		goto out_sampler;
 	}
 	ps_log_set_hook(log_hook, ui);
-	start_test(ui);
+	start_test(ui, false);
 	pull_model(ui);
 	loop(ui, sfd);
 

@@ -84,6 +84,9 @@ static void on_start(void *arg, const struct ps_test_info *info)
 	v->duration = info->duration;
 	v->started_ns = mono_ns();
 	v->state = UI_TEST_RUNNING;
+	/* "Connecting to host ..." is over */
+	v->message[0] = 0;
+	v->message_gen++;
 	v->gen++;
 	pthread_mutex_unlock(&m->lock);
 	ui_model_wake(m);
@@ -157,11 +160,14 @@ static void on_end(void *arg, const struct ps_test_info *info,
 static void on_error(void *arg, const char *msg)
 {
 	struct ui_model *m = arg;
+	bool asked = atomic_load(&m->stop);
 
 	pthread_mutex_lock(&m->lock);
-	snprintf(m->v.error, sizeof(m->v.error), "%s", msg);
+	/* "interrupted" after s or a restart is what was asked for */
+	if (!asked)
+		snprintf(m->v.error, sizeof(m->v.error), "%s", msg);
 	snprintf(m->v.message, sizeof(m->v.message), "%s", msg);
-	m->v.message_level = 2;
+	m->v.message_level = asked ? 0 : 2;
 	m->v.message_gen++;
 	m->v.gen++;
 	pthread_mutex_unlock(&m->lock);
@@ -205,6 +211,11 @@ void ui_model_reporter(struct ui_model *m, struct ps_reporter *rep)
 
 /* ---- the worker ------------------------------------------------------- */
 
+/*
+ * A restart follows the end of the previous test at once, and the server
+ * may still be closing it ("busy"): a restart that fails within a second
+ * is tried again, up to about three seconds.
+ */
 static void *worker(void *arg)
 {
 	struct ui_model *m = arg;
@@ -212,12 +223,26 @@ static void *worker(void *arg)
 	int rc;
 
 	ui_model_reporter(m, &rep);
-	rc = ps_client_run(&m->co, &rep, &m->stop);
+	for (int attempt = 0;; attempt++) {
+		int64_t t0 = mono_ns();
+
+		rc = ps_client_run(&m->co, &rep, &m->stop);
+		if (!rc || !m->retry || atomic_load(&m->stop) || attempt >= 12 ||
+		    mono_ns() - t0 > 1000000000LL)
+			break;
+		pthread_mutex_lock(&m->lock);
+		m->v.error[0] = 0;
+		m->v.state = UI_TEST_CONNECTING;
+		m->v.gen++;
+		pthread_mutex_unlock(&m->lock);
+		ui_model_wake(m);
+		for (int i = 0; i < 5 && !atomic_load(&m->stop); i++)
+			usleep(50000);
+	}
 	pthread_mutex_lock(&m->lock);
 	m->rc = rc;
-	m->v.state = rc ? UI_TEST_FAILED : UI_TEST_DONE;
-	if (atomic_load(&m->stop) && rc == 0)
-		m->v.state = UI_TEST_DONE;
+	m->v.state = rc && !atomic_load(&m->stop) ? UI_TEST_FAILED :
+						    UI_TEST_DONE;
 	m->v.gen++;
 	pthread_mutex_unlock(&m->lock);
 	atomic_store(&m->finished, true);
@@ -225,7 +250,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int ui_model_start(struct ui_model *m, const struct ps_opts *co)
+int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry)
 {
 	struct ui_test_view *v = &m->v;
 	sigset_t all, old;
@@ -234,6 +259,7 @@ int ui_model_start(struct ui_model *m, const struct ps_opts *co)
 	if (m->th_live)
 		return -EBUSY;
 	m->co = *co;
+	m->retry = retry;
 	atomic_store(&m->stop, false);
 	atomic_store(&m->finished, false);
 

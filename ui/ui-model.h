@@ -78,6 +78,7 @@ struct ui_model {
 	atomic_bool finished;		/* the worker returned */
 	atomic_bool stop;		/* ask the engine to stop */
 	struct ps_opts co;		/* what the worker runs */
+	bool retry;
 	int rc;
 };
 
@@ -90,8 +91,9 @@ void ui_model_drain(struct ui_model *m);
 /* a copy of the view, taken under the lock */
 void ui_model_copy(struct ui_model *m, struct ui_test_view *out);
 
-/* start a test with co on a new worker thread; -EBUSY while one runs */
-int ui_model_start(struct ui_model *m, const struct ps_opts *co);
+/* start a test with co on a new worker thread; -EBUSY while one runs;
+ * retry: a restart, tried again while the server is still busy */
+int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry);
 /* ask the running test to stop (does not wait) */
 void ui_model_stop(struct ui_model *m);
 /* join the worker if it has returned; true when no worker is left */

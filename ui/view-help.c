@@ -25,12 +25,12 @@ static const struct {
 };
 
 static const char *const help_panels[] = {
-	N_("Header: target, peer (pipescope or iperf3), protocol, direction, streams, clock, sum now and on average."),
-	N_("Graph: the sum of every stream over time; each dot column is one interval."),
-	N_("Streams: rate, RTT, cwnd, retransmits and what held the flow back (rwnd, sndbuf, cwnd, app)."),
-	N_("CPU: user, sys, irq and softirq per core; the busiest core is marked."),
-	N_("IRQs: the NIC's queue interrupts per CPU (darker = more), receive softirqs, softnet drops and squeeze."),
-	N_("NIC: link, MTU, offloads, channels, rings, coalescing, PCIe link (current of capable) and NUMA node."),
+	N_("Header: target, peer, protocol, direction, streams, clock, sum."),
+	N_("Graph: the sum over time; each dot column is one interval."),
+	N_("Streams: rate, RTT, cwnd, retransmits, what held the flow back."),
+	N_("CPU: user, sys, irq, softirq per core; the busiest is marked."),
+	N_("IRQs: queue interrupts per CPU, receive softirqs, softnet drops."),
+	N_("NIC: link, MTU, offloads, channels, rings, coalescing, PCIe, NUMA."),
 };
 
 static void draw_help(struct ui *ui, const struct ui_rect *body)

@@ -1,0 +1,83 @@
+#!/bin/sh
+# ui-quit.sh: leaving the workstation gives the shell back clean: after q,
+# SIGINT (Ctrl-C), SIGTERM and SIGHUP the prompt is on a clean screen and
+# the terminal modes are those from before; TERM=dumb is explained and the
+# text test runs instead; without a terminal the text path runs.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "$top_srcdir/tests/ui-lib.sh"
+
+prompt_clean() {
+	what=$1
+	ui_expect "$what: the prompt is back" '^PROMPT\$ *$' 10 || return
+	T_COUNT=$((T_COUNT + 1))
+	last=$(ui_cap | grep -v '^ *$' | tail -1)
+	case "$last" in
+	'PROMPT$'*) pass "$what: the prompt is the last line" ;;
+	*) fail "$what: the last line is '$last'" ;;
+	esac
+	T_COUNT=$((T_COUNT + 1))
+	if ui_cap | grep -Eq 'Throughput|IRQs and queues|q.quit'; then
+		fail "$what: the workstation is still on the screen"
+		ui_cap | sed 's/^/  | /'
+	else
+		pass "$what: the screen is the shell's again"
+	fi
+	ui_keys "stty -g > $UI_TMP/after; echo STATUS:\$(cat $UI_TMP/rc)" Enter
+	ui_expect "$what: exit status $2" "^STATUS:$2" 5
+	T_COUNT=$((T_COUNT + 1))
+	if cmp -s "$UI_TMP/before" "$UI_TMP/after"; then
+		pass "$what: the terminal modes are restored"
+	else
+		fail "$what: stty before $(cat "$UI_TMP/before"), after $(cat "$UI_TMP/after")"
+	fi
+	ui_keys clear Enter
+	sleep 0.3
+}
+
+for term in tmux-256color vt100; do
+	ui_shell 100 30
+	ui_keys "export TERM=$term LC_ALL=C; stty -g > $UI_TMP/before; clear" Enter
+	sleep 0.3
+
+	# q
+	ui_keys "sh -c 'echo \$\$ > $UI_TMP/pid; exec $PIPESCOPE -t 30 -b 100M'; echo \$? > $UI_TMP/rc" Enter
+	ui_expect_panels "$term q"
+	ui_keys q
+	prompt_clean "$term q" 0
+
+	# Ctrl-C, SIGTERM and SIGHUP
+	for sig in INT TERM HUP; do
+		ui_keys "sh -c 'echo \$\$ > $UI_TMP/pid; exec $PIPESCOPE -t 30 -b 100M'; echo \$? > $UI_TMP/rc" Enter
+		ui_expect "$term SIG$sig: started" 'Throughput' 10
+		if [ "$sig" = INT ]; then
+			ui_keys C-c
+		else
+			kill -"$sig" "$(cat "$UI_TMP/pid")"
+		fi
+		prompt_clean "$term SIG$sig" 0
+	done
+done
+
+# TERM=dumb: one line says why, then the test runs as text
+expect_exit 0 "TERM=dumb runs the text test" -- \
+	sh -c "TERM=dumb script -qec '$PIPESCOPE -t 1 -b 10M' /dev/null"
+T_COUNT=$((T_COUNT + 1))
+case "$OUT" in
+*"cannot move the cursor"*) pass "TERM=dumb is explained" ;;
+*) fail "TERM=dumb: no explanation in: $OUT" ;;
+esac
+T_COUNT=$((T_COUNT + 1))
+case "$OUT" in
+*"sender"*) pass "TERM=dumb: the text report follows" ;;
+*) fail "TERM=dumb: no text report in: $OUT" ;;
+esac
+
+# no terminal on stdout: the text path, no escape sequences
+expect_exit 0 "a pipe gets text" -- sh -c "$PIPESCOPE -t 1 -b 10M | cat"
+T_COUNT=$((T_COUNT + 1))
+if printf '%s' "$OUT" | grep -q "$(printf '\033')"; then
+	fail "a pipe got escape sequences"
+else
+	pass "a pipe gets no escape sequences"
+fi
+finish
