@@ -410,6 +410,7 @@ static void stats_write(struct ui *ui, const char *what, double v)
 	if (!f)
 		return;
 	fprintf(f, "%s=%.1f\n", what, v);
+	(void)ui;
 	fclose(f);
 }
 
@@ -583,8 +584,15 @@ static void loop(struct ui *ui, int sfd)
 		}
 		/* the worker ended: join it, start the next if one is due */
 		if (ui->model.th_live && ui_model_reap(&ui->model)) {
+			struct ui_test_view *tv = &ui->tv;
+
 			pull_model(ui);
 			dirty = true;
+			if (tv->have_end) {
+				stats_write(ui, "end_sent_bps", tv->end_bps[0]);
+				stats_write(ui, "end_received_bps",
+					    tv->end_bps[1]);
+			}
 			if (ui->restart) {
 				ui->restart = false;
 				start_test(ui, true);

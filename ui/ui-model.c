@@ -147,9 +147,24 @@ static void on_end(void *arg, const struct ps_test_info *info,
 
 	(void)info;
 	pthread_mutex_lock(&m->lock);
+	/* as iperf3's end.sum_sent / sum_received: each stream's sender's
+	 * and receiver's count, whichever end that was (both ways summed) */
+	{
+		double sent = 0, received = 0;
+
+		for (int i = 0; i < sum->nstreams; i++) {
+			uint64_t s_b, r_b;
+
+			ps_summary_stream_bytes(sum, i, &s_b, &r_b);
+			sent += (double)s_b;
+			received += (double)r_b;
+		}
+		v->end_bps[0] = sum->duration > 0 ? sent * 8 / sum->duration : 0;
+		v->end_bps[1] = sum->duration > 0 ?
+					received * 8 / sum->duration : 0;
+		v->end_duration = sum->duration;
+	}
 	v->have_end = true;
-	v->end_bps[0] = sum->have_sent ? sum->sum_sent.bps : 0;
-	v->end_bps[1] = sum->have_received ? sum->sum_received.bps : 0;
 	v->cpu_local = sum->cpu_local_total;
 	v->cpu_remote = sum->remote_valid ? sum->cpu_remote_total : -1;
 	v->gen++;

@@ -55,6 +55,7 @@ struct ui_test_view {
 	/* the end */
 	bool have_end;
 	double end_bps[2];		/* sum_sent, sum_received */
+	double end_duration;
 	double cpu_local, cpu_remote;
 
 	/* the sum over time (across tests; a new test leaves a gap) */
