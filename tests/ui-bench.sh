@@ -20,11 +20,15 @@ while [ "$rnd" -le "$N" ]; do
 	echo "$a" >>"$UI_TMP/text"
 
 	stats="$UI_TMP/stats-$rnd"
-	t0=$(date +%s%N)
-	ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=tmux-256color PIPESCOPE_UI_STATS=$stats $PIPESCOPE -t $T"
-	ui_wait 'Throughput' 5
+	# the launch time is taken inside the pane, just before the exec
+	ui_start 100 30 "date +%s%N >$UI_TMP/launch; exec env LC_ALL=C.UTF-8 TERM=tmux-256color PIPESCOPE_UI_STATS=$stats $PIPESCOPE -t $T"
+	k=0
+	while ! ui_cap | grep -q Throughput && [ "$k" -lt 500 ]; do
+		sleep 0.01
+		k=$((k + 1))
+	done
 	t1=$(date +%s%N)
-	echo "$(( (t1 - t0) / 1000000 ))" >>"$UI_TMP/ffx"
+	echo "$(( (t1 - $(cat "$UI_TMP/launch")) / 1000000 ))" >>"$UI_TMP/ffx"
 	k=0
 	while ! grep -q '^end_received_bps=' "$stats" 2>/dev/null && [ "$k" -lt $((T * 10 + 150)) ]; do
 		sleep 0.1

@@ -116,6 +116,13 @@ bool ui_cpu_grid_plan(int ncores, int h, int w, struct ui_cpu_grid *g)
 	g->nrows = (ncores + g->ncols - 1) / g->ncols;
 	if (g->nrows <= h)
 		return true;
+
+	/* dots without the row labels: the whole width for cells */
+	g->label_w = 0;
+	g->ncols = w;
+	g->nrows = (ncores + g->ncols - 1) / g->ncols;
+	if (g->nrows <= h)
+		return true;
 	g->nrows = h;
 	return false;
 }

@@ -55,7 +55,7 @@ struct ui_cpu_grid {
 	int ncols;	/* cores side by side */
 	int nrows;	/* lines used */
 	int cell_w;	/* columns per core (bars: the whole cell) */
-	int label_w;	/* DOTS: the row label width */
+	int label_w;	/* DOTS: the row label width (0: no labels) */
 };
 
 /*

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
+#include "sysroot.h"
 #include "ui-internal.h"
 #include "ui-text.h"
 #include "ui.h"
@@ -616,6 +618,16 @@ int ps_ui_run(const struct ps_opts *o)
 		fprintf(stderr, _("pipescope: %s; the workstation needs a terminal that can; running the test as text (--no-tui)\n"),
 			why);
 		return -1;
+	}
+	if (o->sysroot && *o->sysroot) {
+		struct stat st;
+
+		/* the probes read a recorded machine; the test stays live */
+		if (stat(o->sysroot, &st) || !S_ISDIR(st.st_mode)) {
+			ps_err(_("--sysroot %s: not a directory"), o->sysroot);
+			return PS_EXIT_USAGE;
+		}
+		ps_sysroot_set(o->sysroot);
 	}
 	ui = xcalloc(1, sizeof(*ui));
 	ui->t0_ns = now_ns();

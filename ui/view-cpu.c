@@ -16,10 +16,19 @@ static const enum ui_color part_color[4] = {
 
 static void parts_of(const struct ps_cpu_core *c, double p[4])
 {
+	if (!c->pct_valid) {
+		p[0] = p[1] = p[2] = p[3] = 0;
+		return;
+	}
 	p[0] = c->pct[PS_CPU_USER] + c->pct[PS_CPU_NICE];
 	p[1] = c->pct[PS_CPU_SYSTEM];
 	p[2] = c->pct[PS_CPU_IRQ];
 	p[3] = c->pct[PS_CPU_SOFTIRQ];
+}
+
+static double busy_of(const struct ps_cpu_core *c)
+{
+	return c->pct_valid ? c->busy_pct : 0;
 }
 
 static int dominant(const double p[4])
@@ -58,7 +67,7 @@ static void bar(struct ui *ui, int y, int x, int w, const struct ps_cpu_core *c,
 	ui_repeat(y, x + label_w + 2 + used, bw - used, ui_attr(UI_C_DIM),
 		  g->bar_empty);
 	ui_put(y, x + label_w + 2 + bw, 1, ui_attr(UI_C_DIM), "]");
-	snprintf(pct, sizeof(pct), "%3.0f%%", c->pct_valid ? c->busy_pct : 0);
+	snprintf(pct, sizeof(pct), "%3.0f%%", busy_of(c));
 	ui_put(y, x + label_w + 3 + bw, 5,
 	       busiest ? ui_attr(UI_C_WARN) : ui_attr(UI_C_VALUE), pct);
 	if (busiest)
@@ -141,7 +150,11 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 	bool fits;
 
 	ui_clear(r);
-	if (s && s->cpu.status == PS_ST_OK && s->cpu.busiest >= 0)
+	if (s && s->cpu.status == PS_ST_OK && s->cpu.ncores > 0 &&
+	    !s->cpu.cores[0].pct_valid)
+		snprintf(right, sizeof(right), "%s",
+			 _("load after the second sample"));
+	else if (s && s->cpu.status == PS_ST_OK && s->cpu.busiest >= 0)
 		ps_cpu_busiest_text(&s->cpu, right, sizeof(right));
 	in = ui_title(ui, r, _("CPU"), right);
 	if (in.h <= 0)
@@ -156,11 +169,6 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 			  ps_status_text(cpu->status), cpu->reason);
 		return;
 	}
-	if (cpu->ncores > 0 && !cpu->cores[0].pct_valid) {
-		ui_put(in.y, in.x, in.w, ui_attr(UI_C_DIM),
-		       _("load appears after the second sample"));
-		return;
-	}
 	/* a legend line and, in the full view, where the test runs */
 	if (full)
 		extra = 3;
@@ -173,7 +181,7 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 		const struct ps_cpu_core *c = &cpu->cores[i];
 		int row, col, x;
 		double p[4];
-		bool busiest = i == cpu->busiest;
+		bool busiest = i == cpu->busiest && c->pct_valid;
 
 		if (g.mode == UI_CPU_DOTS) {
 			row = i / (g.ncols > 0 ? g.ncols : 1);
@@ -193,20 +201,20 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 			break;
 		case UI_CPU_CELLS: {
 			char cell[24];
-			attr_t a = c->busy_pct >= 5 ?
+			attr_t a = busy_of(c) >= 5 ?
 					   ui_attr(part_color[dominant(p)]) :
 					   ui_attr(UI_C_DIM);
 
 			if (busiest)
 				a |= A_REVERSE;
 			snprintf(cell, sizeof(cell), "%*d:%-3.0f", d, c->id,
-				 c->busy_pct);
+				 busy_of(c));
 			ui_put(in.y + row, in.x + col * g.cell_w, g.cell_w - 1,
 			       a, cell);
 			break;
 		}
 		case UI_CPU_DOTS: {
-			int lvl = (int)(c->busy_pct / 20.01);
+			int lvl = (int)(busy_of(c) / 20.01);
 			attr_t a = ui_attr(part_color[dominant(p)]);
 
 			if (lvl > 4)
@@ -215,7 +223,7 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 				a = ui_attr(UI_C_DIM);
 			if (busiest)
 				a |= A_REVERSE;
-			if (col == 0)
+			if (col == 0 && g.label_w)
 				ui_printf(in.y + row, in.x, g.label_w,
 					  ui_attr(UI_C_LABEL), "%*d", d, c->id);
 			ui_put(in.y + row, in.x + g.label_w + col, 1, a,
@@ -226,7 +234,7 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 	}
 	if (!fits)
 		ui_printf(in.y + h - 1, in.x, in.w, ui_attr(UI_C_WARN),
-			  _("%d cores: the CPU view (3) shows them all"),
+			  _("%d cores, view 3 shows all"),
 			  cpu->ncores);
 	if (extra >= 1) {
 		int y = in.y + (g.nrows < h ? g.nrows : h);
@@ -237,6 +245,9 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 		if (g.mode == UI_CPU_DOTS && y < in.y + in.h)
 			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
 			       ui_attr(UI_C_DIM), _("shade: busy in 20% steps"));
+		else if (g.mode == UI_CPU_CELLS && y < in.y + in.h)
+			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
+			       ui_attr(UI_C_DIM), _("cells: cpu:busy%"));
 		if (full)
 			threads_line(ui, y + 1, &in);
 	}

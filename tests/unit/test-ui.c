@@ -117,6 +117,13 @@ static void test_cpu_grid(void **state)
 	assert_int_equal(g.mode, UI_CPU_DOTS);
 	assert_int_equal(g.nrows, 7);
 
+	/* 256 cores in 8 x 35 (the dashboard at 80x24): no room for labels */
+	assert_true(ui_cpu_grid_plan(256, 8, 35, &g));
+	assert_int_equal(g.mode, UI_CPU_DOTS);
+	assert_int_equal(g.label_w, 0);
+	assert_int_equal(g.ncols, 35);
+	assert_int_equal(g.nrows, 8);
+
 	/* 256 cores in 2 x 44: one cell each does not fit */
 	assert_false(ui_cpu_grid_plan(256, 2, 44, &g));
 	assert_true(ui_cpu_grid_plan(0, 8, 44, &g));
