@@ -164,7 +164,7 @@ static void settings_changed(struct ui *ui)
 		ui_model_stop(&ui->model);
 		say(ui, 0, "%s", _("restarting the test with the new settings"));
 	} else {
-		say(ui, 0, "%s", _("the next test (s) uses the new settings"));
+		say(ui, 0, "%s", _("s runs a test with the new settings"));
 	}
 }
 
@@ -548,7 +548,9 @@ static void loop(struct ui *ui, int sfd)
 			continue;
 		}
 		if (dirty || live)
-			timeout = (int)((next - now) / 1000000) + 1;
+			timeout = next > now ?
+					  (int)((next - now) / 1000000) + 1 :
+					  0;
 		else
 			timeout = 1000;
 		if (poll(pfd, 3, timeout) < 0 && errno != EINTR)
