@@ -250,6 +250,14 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 			       ui_attr(UI_C_DIM), _("cells: cpu:busy%"));
 		if (full)
 			threads_line(ui, y + 1, &in);
+		/* the far end's cores need its snapshots, which the
+		 * protocol extension does not carry yet: say so */
+		if (full && !strcmp(ui->tv.peer_kind, "pipescope"))
+			ui_put(y + 2, in.x, in.w, ui_attr(UI_C_DIM),
+			       _("far end (pipescope): its cores are not sent over the wire yet"));
+		else if (full && ui->tv.peer_kind[0])
+			ui_put(y + 2, in.x, in.w, ui_attr(UI_C_DIM),
+			       _("far end (iperf3): only its total CPU, at the end"));
 	}
 }
 
