@@ -56,6 +56,12 @@ for term in tmux-256color vt100; do
 		fi
 		prompt_clean "$term SIG$sig" 0
 	done
+
+	# a crash still puts the terminal back before the core dump
+	ui_keys "sh -c 'ulimit -c 0; echo \$\$ > $UI_TMP/pid; exec $PIPESCOPE -t 30 -b 100M'; echo \$? > $UI_TMP/rc" Enter
+	ui_expect "$term SIGSEGV: started" 'Throughput' 10
+	kill -SEGV "$(cat "$UI_TMP/pid")"
+	prompt_clean "$term SIGSEGV" 139
 done
 
 # TERM=dumb: one line says why, then the test runs as text
