@@ -7,28 +7,28 @@
 . "$top_srcdir/tests/ui-lib.sh"
 
 prompt_clean() {
-	what=$1
-	ui_expect "$what: the prompt is back" '^PROMPT\$ *$' 10 || return
+	pc=$1
+	ui_expect "$pc: the prompt is back" '^PROMPT\$ *$' 10 || return
 	T_COUNT=$((T_COUNT + 1))
 	last=$(ui_cap | grep -v '^ *$' | tail -1)
 	case "$last" in
-	'PROMPT$'*) pass "$what: the prompt is the last line" ;;
-	*) fail "$what: the last line is '$last'" ;;
+	'PROMPT$'*) pass "$pc: the prompt is the last line" ;;
+	*) fail "$pc: the last line is '$last'" ;;
 	esac
 	T_COUNT=$((T_COUNT + 1))
 	if ui_cap | grep -Eq 'Throughput|IRQs and queues|q.quit'; then
-		fail "$what: the workstation is still on the screen"
+		fail "$pc: the workstation is still on the screen"
 		ui_cap | sed 's/^/  | /'
 	else
-		pass "$what: the screen is the shell's again"
+		pass "$pc: the screen is the shell's again"
 	fi
 	ui_keys "stty -g > $UI_TMP/after; echo STATUS:\$(cat $UI_TMP/rc)" Enter
-	ui_expect "$what: exit status $2" "^STATUS:$2" 5
+	ui_expect "$pc: exit status $2" "^STATUS:$2" 5
 	T_COUNT=$((T_COUNT + 1))
 	if cmp -s "$UI_TMP/before" "$UI_TMP/after"; then
-		pass "$what: the terminal modes are restored"
+		pass "$pc: the terminal modes are restored"
 	else
-		fail "$what: stty before $(cat "$UI_TMP/before"), after $(cat "$UI_TMP/after")"
+		fail "$pc: stty before $(cat "$UI_TMP/before"), after $(cat "$UI_TMP/after")"
 	fi
 	ui_keys clear Enter
 	sleep 0.3
