@@ -179,6 +179,10 @@ static int create_streams(struct client *c)
 				close(mfd);
 		}
 		t->streams[t->nstreams++] = s;
+		if (o->file && (rc = ps_stream_attach_file(s, o->file,
+				sender ? 1 : t->p.parallel)))
+			return fail(c, _("cannot use the file %s: %s"), o->file,
+				    strerror(-rc));
 	}
 	return 0;
 }

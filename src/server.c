@@ -543,6 +543,10 @@ static void *test_main(void *arg)
 		else if (t->p.server_affinity >= 0)
 			s->cpu_pin = t->p.server_affinity;
 		t->streams[t->nstreams++] = s;
+		if (srv->o->file && ps_stream_attach_file(s, srv->o->file,
+				sender ? 1 : t->p.parallel))
+			ps_warn(_("cannot use the file %s: %s"), srv->o->file,
+				strerror(errno));
 	}
 	st->ngot = 0;
 	fill_info(st);

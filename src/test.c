@@ -70,7 +70,8 @@ bool ps_test_limit_reached(struct ps_test *t)
 	}
 	if (t->p.blocks && any_sender && blocks >= t->p.blocks)
 		return true;
-	if ((t->p.bytes || t->p.blocks) && any_sender && all_finished)
+	if ((t->p.bytes || t->p.blocks || t->file_send) && any_sender &&
+	    all_finished)
 		return true;
 	if (t->p.duration > 0 && ps_now() >= t->omit_until + t->p.duration)
 		return true;

@@ -76,6 +76,19 @@ check "UDP 100M: about 100 Mbit/s ($bps)" sh -c "awk 'BEGIN{exit !($bps > 9e7 &&
 b=$(jq '.end.sum_received.bytes' "$dir/self.json")
 check "self-test moves data ($b)" num_gt "$b" 0
 
+# -F: a file crosses byte for byte; the test ends when it is sent
+head -c 20000000 /dev/urandom >"$dir/src.bin"
+portf=$(free_port 5)
+bg "$PIPESCOPE" -s -1 -p "$portf" -F "$dir/dst.bin"
+wait_listen "$portf" || fail "file server did not start"
+"$PIPESCOPE" -c 127.0.0.1 -p "$portf" -F "$dir/src.bin" -t 30 -J >"$dir/f.json" 2>&1
+wait "$LAST_PID"
+check "-F: the file arrived whole" cmp -s "$dir/src.bin" "$dir/dst.bin"
+secs=$(jq '.end.sum_sent.seconds' "$dir/f.json")
+check "-F: the test ended with the file ($secs s), not at -t 30" num_le "$secs" 10
+expect_exit 1 "-F with a missing file" -- "$PIPESCOPE" -c 127.0.0.1 -p "$port" -F "$dir/missing"
+case $ERR in *"cannot read the file"*) ;; *) fail "-F missing file message: $ERR" ;; esac
+
 # a dead peer: nothing listens -> one clear error, exit 1, no hang
 dead=$(free_port 9)
 expect_exit 1 "connect to a closed port" -- timeout 10 "$PIPESCOPE" -c 127.0.0.1 -p "$dead" -t 1
