@@ -111,10 +111,8 @@ int ps_cmd_client(const struct ps_opts *o)
 	FILE *out = open_output(o);
 	int rc;
 
-	if (o->ntargets > 1) {
-		ps_err(_("several targets in one test are not supported in this version"));
-		return PS_EXIT_USAGE;
-	}
+	if (o->ntargets > 1)
+		return precheck(o) ? PS_EXIT_FAIL : ps_cmd_multi(o);
 	if (precheck(o))
 		return PS_EXIT_FAIL;
 	ps_install_signals();
