@@ -101,6 +101,9 @@ struct ps_test_info {
 		bool sender;
 		char local[64], remote[64];
 		int lport, rport;
+		/* read back from the socket: what the kernel really applied */
+		int nodelay, mss, sndbuf, rcvbuf, tos;
+		char congestion[16];
 	} conn[2 * PS_MAX_STREAMS * PS_MAX_TARGETS];
 	int nconn;
 };

@@ -170,6 +170,25 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	add(tst, "interval", jdbl(x->o->interval));
 	add(st, "test_start", tst);
 	add(x->doc, "start", st);
+	{
+		struct json_object *socks = json_object_new_array();
+
+		for (int i = 0; i < in->nconn; i++) {
+			struct json_object *c = json_object_new_object();
+
+			add(c, "socket", jint(in->conn[i].fd));
+			add(c, "nodelay", jint(in->conn[i].nodelay));
+			add(c, "mss", jint(in->conn[i].mss));
+			add(c, "sndbuf", jint(in->conn[i].sndbuf));
+			add(c, "rcvbuf", jint(in->conn[i].rcvbuf));
+			add(c, "tos", jint(in->conn[i].tos));
+			add(c, "congestion", jstr(in->conn[i].congestion));
+			json_object_array_add(socks, c);
+		}
+		add(x->extra, "sockets", socks);
+		add(x->extra, "window_capped", jbool(in->window_req && in->sndbuf_actual &&
+			(uint64_t)in->sndbuf_actual < in->window_req));
+	}
 	add(x->extra, "version", jstr(PACKAGE_VERSION));
 	add(x->extra, "peer", jstr(in->peer_kind));
 	add(x->extra, "peer_version", jstr(in->peer_version));

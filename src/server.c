@@ -348,6 +348,10 @@ static void fill_info(struct srv_test *st)
 		in->conn[i].sender = s->sender;
 		ps_sock_name(s->fd, false, in->conn[i].local, sizeof(in->conn[i].local), &in->conn[i].lport);
 		ps_sock_name(s->fd, true, in->conn[i].remote, sizeof(in->conn[i].remote), &in->conn[i].rport);
+		ps_sock_readback(s->fd, &in->conn[i].nodelay, &in->conn[i].mss,
+				 &in->conn[i].sndbuf, &in->conn[i].rcvbuf,
+				 &in->conn[i].tos, in->conn[i].congestion,
+				 sizeof(in->conn[i].congestion));
 		in->nconn++;
 	}
 }

@@ -27,6 +27,14 @@ case $line in *"tos:0x10"*) pass "-S 0x10 reached the socket" ;; *) fail "-S 0x1
 snd=$(jq '.start.sndbuf_actual' "$dir/opt.json")
 req=$(jq '.start.sock_bufsize' "$dir/opt.json")
 check "-w 1M requested ($req) and a granted size reported ($snd)" [ "$req" = 1048576 -a "$snd" -gt 0 ]
+# read back with getsockopt by the engine itself
+check "-N: TCP_NODELAY set on the data socket" jq -e '.pipescope.sockets[0].nodelay == 1' "$dir/opt.json"
+check "-C reno: read back" jq -e '.pipescope.sockets[0].congestion == "reno"' "$dir/opt.json"
+check "-S 0x10: read back" jq -e '.pipescope.sockets[0].tos == 16' "$dir/opt.json"
+check "-w 1M: the kernel's buffer is at least what was asked or capped and said" \
+	jq -e '.pipescope.sockets[0].sndbuf >= 1048576 or .pipescope.window_capped' "$dir/opt.json"
+"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.3 -J >"$dir/noN.json" 2>&1
+check "without -N: TCP_NODELAY off" jq -e '.pipescope.sockets[0].nodelay == 0' "$dir/noN.json"
 
 # -n: the test ends after that many bytes
 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -n 200M -J >"$dir/n.json" 2>&1
