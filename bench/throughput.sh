@@ -64,7 +64,7 @@ for dir in "" "-R"; do
 		cps=$(cut -d' ' -f2 "$tmp/ps.$p.$dir" | median)
 		ci3=$(cut -d' ' -f2 "$tmp/i3.$p.$dir" | median)
 		ci2=$(cut -d' ' -f2 "$tmp/i2.$p.$dir" | median)
-		ratio=$(awk -v a="$ps" -v b="$i3" -v c="$i2" 'BEGIN{m = b > c ? b : c; printf "%.2f", m > 0 ? a / m : 0}')
+		ratio=$(awk -v a="$ps" -v b="$i3" -v c="$i2" 'BEGIN{m = b > c ? b : c; printf "%.2f", (m > 0 ? a / m : 0)}')
 		printf '| TCP -P %d %s | %s [%s] | %s [%s] | %s [%s] | %s | %s / %s / %s |\n' "$p" "${dir:-fwd}" \
 			"$ps" "$(cut -d' ' -f1 "$tmp/ps.$p.$dir" | tr '\n' ' ' | sed 's/ $//')" \
 			"$i3" "$(cut -d' ' -f1 "$tmp/i3.$p.$dir" | tr '\n' ' ' | sed 's/ $//')" \
@@ -88,7 +88,7 @@ done
 
 # UDP: plain 1460-byte datagrams vs segmentation offload
 for rep in $(seq "$REPS"); do
-	run ps 1 "" -u -b 0 -l 1460 >>"$tmp/udp.plain"
+	run ps 1 "" -u -b 0 -l 1460 --no-gsro >>"$tmp/udp.plain"
 	run ps 1 "" -u -b 0 -l 1460 --gsro >>"$tmp/udp.gsro" 
 done
 up=$(cut -d' ' -f1 "$tmp/udp.plain" | median)
