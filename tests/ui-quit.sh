@@ -64,6 +64,16 @@ for term in tmux-256color vt100; do
 	prompt_clean "$term SIGSEGV" 139
 done
 
+# a peer that is not there: the screen says so, q exits with status 1
+port=$(free_port 3)
+ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 5"
+ui_expect "no peer: the state is failed" '\[failed\]' 10
+ui_expect "no peer: the reason is on the screen" 'refused' 5
+ui_expect "no peer: the streams panel says the test failed" 'the test failed' 5
+ui_save ui-no-peer
+ui_keys q
+ui_expect "no peer: q exits with status 1" 'EXIT:1' 10
+
 # TERM=dumb: one line says why, then the test runs as text
 expect_exit 0 "TERM=dumb runs the text test" -- \
 	sh -c "TERM=dumb script -qec '$PIPESCOPE -t 1 -b 10M' /dev/null"

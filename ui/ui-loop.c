@@ -687,6 +687,9 @@ int ps_ui_run(const struct ps_opts *o)
 
 	ps_log_set_hook(NULL, NULL);
 	ui_restore();
+	/* the status says how the last test went, as without the screen */
+	if (ui_model_reap(&ui->model) && ui->model.v.state == UI_TEST_FAILED)
+		rc = ui->model.rc > 0 ? ui->model.rc : PS_EXIT_FAIL;
 	stats_write(ui, "frames", (double)ui->frames);
 out_sampler:
 	ui_model_finish(&ui->model);

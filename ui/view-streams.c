@@ -135,9 +135,15 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 	if (in.h <= 0)
 		return;
 	if (!v->nstreams) {
-		ui_put(in.y, in.x, in.w, ui_attr(UI_C_DIM),
-		       v->state == UI_TEST_IDLE ? _("no test yet; s starts one") :
-						  _("waiting for the first interval"));
+		const char *why = _("waiting for the first interval");
+
+		if (v->state == UI_TEST_IDLE)
+			why = _("no test yet; s starts one");
+		else if (v->state == UI_TEST_FAILED)
+			why = _("the test failed (the message is below); s tries again");
+		else if (v->state == UI_TEST_DONE)
+			why = _("the test ended before an interval; s runs another");
+		ui_put(in.y, in.x, in.w, ui_attr(UI_C_DIM), why);
 		return;
 	}
 	for (int i = 0; i < v->nremote; i++)
