@@ -143,7 +143,8 @@ void ui_colors_init(struct ui_style *st)
 	if (st->color && has_colors() && start_color() != ERR) {
 		bool dflt = use_default_colors() != ERR;
 
-		for (unsigned i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		for (unsigned i = 0; i < sizeof(pairs) / sizeof(pairs[0]);
+		     i++) {
 			short fg = pairs[i].fg, bg = pairs[i].bg;
 			short n = (short)(i + 1);
 

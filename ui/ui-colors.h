@@ -10,51 +10,51 @@
 
 enum ui_color {
 	UI_C_NORMAL,
-	UI_C_TITLE,		/* panel titles */
-	UI_C_HEADER,		/* the two header lines */
-	UI_C_LABEL,		/* "MTU", "rtt" */
-	UI_C_VALUE,		/* the numbers */
+	UI_C_TITLE,  /* panel titles */
+	UI_C_HEADER, /* the two header lines */
+	UI_C_LABEL,  /* "MTU", "rtt" */
+	UI_C_VALUE,  /* the numbers */
 	UI_C_GOOD,
 	UI_C_WARN,
 	UI_C_BAD,
-	UI_C_DIM,		/* "not sampled yet", axes */
+	UI_C_DIM, /* "not sampled yet", axes */
 	UI_C_BAR_USER,
 	UI_C_BAR_SYSTEM,
 	UI_C_BAR_IRQ,
 	UI_C_BAR_SOFTIRQ,
 	UI_C_GRAPH,
-	UI_C_HEAT1,		/* heatmap, low to high */
+	UI_C_HEAT1, /* heatmap, low to high */
 	UI_C_HEAT2,
 	UI_C_HEAT3,
 	UI_C_HEAT4,
-	UI_C_KEY,		/* footer: the key */
-	UI_C_FOOTER,		/* footer: what it does */
-	UI_C_SELECTED,		/* the chosen entry of a list */
+	UI_C_KEY,      /* footer: the key */
+	UI_C_FOOTER,   /* footer: what it does */
+	UI_C_SELECTED, /* the chosen entry of a list */
 	UI_C_COUNT
 };
 
 /* the glyphs of one drawing style */
 struct ui_glyphs {
 	bool utf8;
-	const char *hline;	/* titles' rule */
-	const char *vline;	/* between the two halves */
-	const char *bar[4];	/* user, system, irq, softirq */
+	const char *hline;  /* titles' rule */
+	const char *vline;  /* between the two halves */
+	const char *bar[4]; /* user, system, irq, softirq */
 	const char *bar_empty;
-	const char *heat[5];	/* none .. most */
-	const char *mark;	/* the busiest core */
-	const char *arrow;	/* "->" */
-	const char *dash;	/* "--" */
-	const char *blocks[9];	/* graph without braille: " " + 8 heights */
+	const char *heat[5];   /* none .. most */
+	const char *mark;      /* the busiest core */
+	const char *arrow;     /* "->" */
+	const char *dash;      /* "--" */
+	const char *blocks[9]; /* graph without braille: " " + 8 heights */
 };
 
 enum ui_graph_style {
-	UI_GRAPH_BRAILLE,	/* 2x4 dots per cell */
-	UI_GRAPH_BLOCKS,	/* 8 heights per cell (Linux console fonts) */
-	UI_GRAPH_ASCII,		/* '#' and '.' */
+	UI_GRAPH_BRAILLE, /* 2x4 dots per cell */
+	UI_GRAPH_BLOCKS,  /* 8 heights per cell (Linux console fonts) */
+	UI_GRAPH_ASCII,	  /* '#' and '.' */
 };
 
 struct ui_style {
-	bool color;		/* colour pairs in use */
+	bool color; /* colour pairs in use */
 	bool utf8;
 	enum ui_graph_style graph;
 	const struct ui_glyphs *g;

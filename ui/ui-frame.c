@@ -148,33 +148,34 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 	}
 
 	/* line 2: the sum now and on average; after the end, the result */
-	if (v->have_end && (v->state == UI_TEST_DONE ||
-			    v->state == UI_TEST_FAILED)) {
+	if (v->have_end &&
+	    (v->state == UI_TEST_DONE || v->state == UI_TEST_FAILED)) {
 		ui_fmt_bps(now, sizeof(now), v->end_bps[0]);
 		ui_fmt_bps(avg, sizeof(avg), v->end_bps[1]);
 		snprintf(line, sizeof(line),
-			 _(" sum %s sent, %s received over %.1f s (the last test)"),
+			 _(" sum %s sent, %s received over %.1f s (the last "
+			   "test)"),
 			 now, avg, v->end_duration);
 		ui_put(r->y + 1, 0, r->w, h, line);
 		x = ui_text_width(line) + 2;
 	} else {
 		ui_fmt_bps(now, sizeof(now), v->now_bps);
 		ui_fmt_bps(avg, sizeof(avg),
-			   v->time_total > 0 ?
-				   v->bytes_total * 8 / v->time_total :
-				   0);
+			   v->time_total > 0
+				   ? v->bytes_total * 8 / v->time_total
+				   : 0);
 		snprintf(line, sizeof(line), _(" sum %s now, %s average"), now,
 			 avg);
 		ui_put(r->y + 1, 0, r->w, h, line);
 		x = ui_text_width(line) + 2;
 	}
-	if (t->bidir && !v->have_end &&
-	    (v->have_sum[0] || v->have_sum[1])) {
+	if (t->bidir && !v->have_end && (v->have_sum[0] || v->have_sum[1])) {
 		char s[32], rcv[32];
 
 		ui_fmt_bps(s, sizeof(s), v->sum_bps[0]);
 		ui_fmt_bps(rcv, sizeof(rcv), v->sum_bps[1]);
-		snprintf(line, sizeof(line), _("(sent %s, received %s)"), s, rcv);
+		snprintf(line, sizeof(line), _("(sent %s, received %s)"), s,
+			 rcv);
 		ui_put(r->y + 1, x, r->w - x, h, line);
 		x += ui_text_width(line) + 2;
 	}
@@ -232,7 +233,8 @@ void ui_draw_footer(struct ui *ui, const struct ui_rect *r)
 	attrset(ui_attr(UI_C_FOOTER));
 	clrtoeol();
 	for (int i = 0; i < n; i++) {
-		const char *label = _(shorter ? keys[i].shorter : keys[i].longer);
+		const char *label =
+			_(shorter ? keys[i].shorter : keys[i].longer);
 		const char *key = shorter ? keys[i].shortkey : keys[i].key;
 		int kw = ui_text_width(key), lw = ui_text_width(label);
 

@@ -22,29 +22,28 @@ struct ui;
 
 /* one view of the workstation: a const table, listed in ui_views[] */
 struct ui_view_ops {
-	const char *name;	/* stable id: "dashboard" */
-	const char *title;	/* N_("Dashboard") */
-	int key;		/* '1' */
-	bool dashboard;		/* uses the dashboard layout */
+	const char *name;  /* stable id: "dashboard" */
+	const char *title; /* N_("Dashboard") */
+	int key;	   /* '1' */
+	bool dashboard;	   /* uses the dashboard layout */
 	void (*draw)(struct ui *ui, const struct ui_rect *body);
 };
 
-extern const struct ui_view_ops ui_view_dashboard, ui_view_streams,
-	ui_view_cpu, ui_view_irq, ui_view_nic, ui_view_checklist,
-	ui_view_help;
+extern const struct ui_view_ops ui_view_dashboard, ui_view_streams, ui_view_cpu,
+	ui_view_irq, ui_view_nic, ui_view_checklist, ui_view_help;
 extern const struct ui_view_ops *const ui_views[];
 extern const int ui_nviews;
 
 struct ui {
-	const struct ps_opts *opts;	/* the command line */
-	struct ps_opts test;		/* what the next test runs with */
+	const struct ps_opts *opts; /* the command line */
+	struct ps_opts test;	    /* what the next test runs with */
 	bool selftest;
 	void *selftest_handle;
 
-	struct ui_model model;		/* shared with the engine's thread */
-	struct ui_test_view tv;		/* this frame's copy */
+	struct ui_model model;	/* shared with the engine's thread */
+	struct ui_test_view tv; /* this frame's copy */
 	struct ps_sampler *sampler;
-	struct ps_snapshot *snap;	/* this frame's snapshot (a reference) */
+	struct ps_snapshot *snap; /* this frame's snapshot (a reference) */
 	struct ps_iface_choice iface;
 
 	struct ui_style style;
@@ -53,7 +52,7 @@ struct ui {
 	const struct ui_view_ops *view;
 	const struct ui_view_ops *before_help;
 	bool paused;
-	bool restart;			/* start again once the worker is gone */
+	bool restart; /* start again once the worker is gone */
 	bool quit;
 
 	/* interface picker */
@@ -61,8 +60,8 @@ struct ui {
 	char (*ifnames)[16];
 	int nifnames, pick;
 
-	char msg[256];			/* the message line */
-	int msg_level;			/* 0 info, 1 warn, 2 error */
+	char msg[256]; /* the message line */
+	int msg_level; /* 0 info, 1 warn, 2 error */
 	uint64_t msg_gen_seen;
 
 	/* cost and start-up measurement */

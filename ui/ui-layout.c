@@ -48,7 +48,7 @@ void ui_layout_compute(int rows, int cols, bool dashboard,
 	mid_h = rows - 2 - fh - nh - mid_y;
 
 	left_w = cols * 11 / 20;
-	right_x = left_w + 1;	/* one column of air between the halves */
+	right_x = left_w + 1; /* one column of air between the halves */
 	right_w = cols - right_x;
 	sh = clamp(mid_h * 2 / 5, 4, mid_h - 4);
 	ih = clamp(mid_h * 2 / 5, 4, mid_h - 4);
@@ -62,8 +62,8 @@ bool ui_rect_overlap(const struct ui_rect *a, const struct ui_rect *b)
 {
 	if (!a->h || !a->w || !b->h || !b->w)
 		return false;
-	return a->y < b->y + b->h && b->y < a->y + a->h &&
-	       a->x < b->x + b->w && b->x < a->x + a->w;
+	return a->y < b->y + b->h && b->y < a->y + a->h && a->x < b->x + b->w &&
+	       b->x < a->x + a->w;
 }
 
 static int digits(int n)

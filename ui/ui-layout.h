@@ -14,23 +14,23 @@ struct ui_rect {
 };
 
 enum ui_panel {
-	UI_P_HEADER,	/* two lines: test, sum */
-	UI_P_GRAPH,	/* throughput over time */
-	UI_P_STREAMS,	/* per-stream rows */
-	UI_P_CPU,	/* one bar per core */
-	UI_P_IRQ,	/* queues x CPUs, softnet */
-	UI_P_NIC,	/* link, MTU, offloads, rings, PCIe */
-	UI_P_FINDINGS,	/* the top findings */
-	UI_P_BODY,	/* a full-screen view (streams, CPU, ...) */
-	UI_P_MESSAGE,	/* the message line */
-	UI_P_FOOTER,	/* the keys */
+	UI_P_HEADER,   /* two lines: test, sum */
+	UI_P_GRAPH,    /* throughput over time */
+	UI_P_STREAMS,  /* per-stream rows */
+	UI_P_CPU,      /* one bar per core */
+	UI_P_IRQ,      /* queues x CPUs, softnet */
+	UI_P_NIC,      /* link, MTU, offloads, rings, PCIe */
+	UI_P_FINDINGS, /* the top findings */
+	UI_P_BODY,     /* a full-screen view (streams, CPU, ...) */
+	UI_P_MESSAGE,  /* the message line */
+	UI_P_FOOTER,   /* the keys */
 	UI_P_COUNT
 };
 
 struct ui_layout {
-	bool too_small;		/* below UI_MIN_COLS x UI_MIN_ROWS */
+	bool too_small; /* below UI_MIN_COLS x UI_MIN_ROWS */
 	bool dashboard;
-	struct ui_rect p[UI_P_COUNT];	/* h == 0: not on this screen */
+	struct ui_rect p[UI_P_COUNT]; /* h == 0: not on this screen */
 };
 
 /*
@@ -45,17 +45,17 @@ bool ui_rect_overlap(const struct ui_rect *a, const struct ui_rect *b);
 /* ---- the CPU panel: how n cores fit into h x w -------------------------- */
 
 enum ui_cpu_mode {
-	UI_CPU_BARS,	/* "cpu3 [||||||    ] 45%" in one or more columns */
-	UI_CPU_CELLS,	/* "3:45" numbers, many per line */
-	UI_CPU_DOTS,	/* one shaded cell per core, rows labelled */
+	UI_CPU_BARS,  /* "cpu3 [||||||    ] 45%" in one or more columns */
+	UI_CPU_CELLS, /* "3:45" numbers, many per line */
+	UI_CPU_DOTS,  /* one shaded cell per core, rows labelled */
 };
 
 struct ui_cpu_grid {
 	enum ui_cpu_mode mode;
-	int ncols;	/* cores side by side */
-	int nrows;	/* lines used */
-	int cell_w;	/* columns per core (bars: the whole cell) */
-	int label_w;	/* DOTS: the row label width (0: no labels) */
+	int ncols;   /* cores side by side */
+	int nrows;   /* lines used */
+	int cell_w;  /* columns per core (bars: the whole cell) */
+	int label_w; /* DOTS: the row label width (0: no labels) */
 };
 
 /*

@@ -31,7 +31,7 @@
 #include "ui.h"
 #include "xmalloc.h"
 
-#define FRAME_NS (250 * 1000000LL)	/* 4 frames a second at most */
+#define FRAME_NS (250 * 1000000LL) /* 4 frames a second at most */
 
 static volatile sig_atomic_t curses_on;
 static SCREEN *screen;
@@ -88,7 +88,8 @@ static bool term_usable(char *why, size_t len)
 		return false;
 	}
 	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
-		snprintf(why, len, _("the terminal type '%s' is unknown"), term);
+		snprintf(why, len, _("the terminal type '%s' is unknown"),
+			 term);
 		return false;
 	}
 	cup = tigetstr("cup");
@@ -107,8 +108,11 @@ static void log_hook(enum ps_level level, const char *msg, void *arg)
 {
 	struct ui *ui = arg;
 
-	ui_model_say(&ui->model, level >= PS_LOG_ERR ? 2 :
-				 level == PS_LOG_WARN ? 1 : 0, msg);
+	ui_model_say(&ui->model,
+		     level >= PS_LOG_ERR    ? 2
+		     : level == PS_LOG_WARN ? 1
+					    : 0,
+		     msg);
 }
 
 static void sampler_notify(void *arg)
@@ -152,8 +156,9 @@ static void start_test(struct ui *ui, bool retry)
 		say(ui, 0, _("test started: %d stream(s), %s, %s"),
 		    ui->test.parallel,
 		    ui->test.proto == PS_PROTO_UDP ? "UDP" : "TCP",
-		    ui->test.bidir ? _("both ways") :
-		    ui->test.reverse ? _("reverse") : _("send"));
+		    ui->test.bidir     ? _("both ways")
+		    : ui->test.reverse ? _("reverse")
+				       : _("send"));
 }
 
 /* a setting changed: a running test restarts with it */
@@ -162,7 +167,8 @@ static void settings_changed(struct ui *ui)
 	if (ui_model_busy(&ui->model)) {
 		ui->restart = true;
 		ui_model_stop(&ui->model);
-		say(ui, 0, "%s", _("restarting the test with the new settings"));
+		say(ui, 0, "%s",
+		    _("restarting the test with the new settings"));
 	} else {
 		say(ui, 0, "%s", _("s runs a test with the new settings"));
 	}
@@ -172,11 +178,11 @@ static void set_proto(struct ui *ui, enum ps_proto p)
 {
 	ui->test.proto = p;
 	if (p == PS_PROTO_UDP)
-		ui->test.rate = ui->opts->rate_set ? ui->opts->rate :
-						     PS_DEFAULT_UDP_RATE;
+		ui->test.rate = ui->opts->rate_set ? ui->opts->rate
+						   : PS_DEFAULT_UDP_RATE;
 	else
-		ui->test.rate = ui->opts->proto == PS_PROTO_TCP ?
-					ui->opts->rate : 0;
+		ui->test.rate =
+			ui->opts->proto == PS_PROTO_TCP ? ui->opts->rate : 0;
 }
 
 static void picker_open(struct ui *ui)
@@ -185,7 +191,8 @@ static void picker_open(struct ui *ui)
 	int n = 0;
 
 	if (!ifs) {
-		say(ui, 2, _("cannot list the interfaces: %s"), strerror(errno));
+		say(ui, 2, _("cannot list the interfaces: %s"),
+		    strerror(errno));
 		return;
 	}
 	for (p = ifs; p->if_index; p++)
@@ -246,8 +253,8 @@ void ui_draw_picker(struct ui *ui)
 		int k = first + i;
 
 		ui_printf(y0 + 1 + i, x0 + 1, w - 2,
-			  k == ui->pick ? ui_attr(UI_C_SELECTED) | A_BOLD :
-					  ui_attr(UI_C_HEADER),
+			  k == ui->pick ? ui_attr(UI_C_SELECTED) | A_BOLD
+					: ui_attr(UI_C_HEADER),
 			  " %-*s", w - 4, ui->ifnames[k]);
 	}
 	ui_put(y0 + h - 1, x0 + 1, w - 2, ui_attr(UI_C_HEADER),
@@ -292,8 +299,8 @@ static void handle_key(struct ui *ui, int ch)
 	}
 	if (ui->view == &ui_view_help && ch != KEY_RESIZE && ch != 'q' &&
 	    ch != 'Q') {
-		ui->view = ui->before_help ? ui->before_help :
-					     &ui_view_dashboard;
+		ui->view =
+			ui->before_help ? ui->before_help : &ui_view_dashboard;
 		return;
 	}
 	switch (ch) {
@@ -346,8 +353,8 @@ static void handle_key(struct ui *ui, int ch)
 		break;
 	case 'u':
 	case 'U':
-		set_proto(ui, ui->test.proto == PS_PROTO_UDP ? PS_PROTO_TCP :
-							       PS_PROTO_UDP);
+		set_proto(ui, ui->test.proto == PS_PROTO_UDP ? PS_PROTO_TCP
+							     : PS_PROTO_UDP);
 		settings_changed(ui);
 		break;
 	case 't':
@@ -378,7 +385,7 @@ static void handle_key(struct ui *ui, int ch)
 		ui->view = ui_views[i % ui_nviews];
 		break;
 	}
-	case 12:	/* Ctrl-L */
+	case 12: /* Ctrl-L */
 		clearok(curscr, TRUE);
 		break;
 	case KEY_RESIZE:
@@ -548,9 +555,8 @@ static void loop(struct ui *ui, int sfd)
 			continue;
 		}
 		if (dirty || live)
-			timeout = next > now ?
-					  (int)((next - now) / 1000000) + 1 :
-					  0;
+			timeout = next > now ? (int)((next - now) / 1000000) + 1
+					     : 0;
 		else
 			timeout = 1000;
 		if (poll(pfd, 3, timeout) < 0 && errno != EINTR)
@@ -617,7 +623,9 @@ int ps_ui_run(const struct ps_opts *o)
 	int sfd, rc = PS_EXIT_OK;
 
 	if (!term_usable(why, sizeof(why))) {
-		fprintf(stderr, _("pipescope: %s; the workstation needs a terminal that can; running the test as text (--no-tui)\n"),
+		fprintf(stderr,
+			_("pipescope: %s; the workstation needs a terminal "
+			  "that can; running the test as text (--no-tui)\n"),
 			why);
 		return -1;
 	}

@@ -44,7 +44,7 @@ void ui_model_wake(struct ui_model *m)
 	uint64_t one = 1;
 	ssize_t n = write(m->wake_fd, &one, sizeof(one));
 
-	(void)n;	/* EAGAIN: already awake */
+	(void)n; /* EAGAIN: already awake */
 }
 
 void ui_model_drain(struct ui_model *m)
@@ -109,7 +109,8 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 	pthread_mutex_lock(&m->lock);
 	v->nstreams = n;
 	if (n > 0)
-		memcpy(v->streams, iv->streams, (size_t)n * sizeof(*v->streams));
+		memcpy(v->streams, iv->streams,
+		       (size_t)n * sizeof(*v->streams));
 	v->nremote = r;
 	if (r > 0)
 		memcpy(v->remote, iv->remote, (size_t)r * sizeof(*v->remote));
@@ -159,9 +160,10 @@ static void on_end(void *arg, const struct ps_test_info *info,
 			sent += (double)s_b;
 			received += (double)r_b;
 		}
-		v->end_bps[0] = sum->duration > 0 ? sent * 8 / sum->duration : 0;
-		v->end_bps[1] = sum->duration > 0 ?
-					received * 8 / sum->duration : 0;
+		v->end_bps[0] =
+			sum->duration > 0 ? sent * 8 / sum->duration : 0;
+		v->end_bps[1] =
+			sum->duration > 0 ? received * 8 / sum->duration : 0;
 		v->end_duration = sum->duration;
 	}
 	v->have_end = true;
@@ -242,8 +244,8 @@ static void *worker(void *arg)
 		int64_t t0 = mono_ns();
 
 		rc = ps_client_run(&m->co, &rep, &m->stop);
-		if (!rc || !m->retry || atomic_load(&m->stop) || attempt >= 12 ||
-		    mono_ns() - t0 > 1000000000LL)
+		if (!rc || !m->retry || atomic_load(&m->stop) ||
+		    attempt >= 12 || mono_ns() - t0 > 1000000000LL)
 			break;
 		pthread_mutex_lock(&m->lock);
 		m->v.error[0] = 0;
@@ -256,8 +258,8 @@ static void *worker(void *arg)
 	}
 	pthread_mutex_lock(&m->lock);
 	m->rc = rc;
-	m->v.state = rc && !atomic_load(&m->stop) ? UI_TEST_FAILED :
-						    UI_TEST_DONE;
+	m->v.state =
+		rc && !atomic_load(&m->stop) ? UI_TEST_FAILED : UI_TEST_DONE;
 	m->v.gen++;
 	pthread_mutex_unlock(&m->lock);
 	atomic_store(&m->finished, true);
@@ -299,7 +301,7 @@ int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry)
 			 co->targets[0].host,
 			 co->targets[0].port ? co->targets[0].port : co->port);
 	if (v->nhist)
-		hist_add(v, 0);	/* a gap between tests */
+		hist_add(v, 0); /* a gap between tests */
 	v->gen++;
 	pthread_mutex_unlock(&m->lock);
 

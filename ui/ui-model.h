@@ -13,72 +13,72 @@
 #include "options.h"
 
 #define UI_MAX_ROWS (2 * PS_MAX_STREAMS)
-#define UI_HIST 1024		/* sum samples kept for the graph */
+#define UI_HIST 1024 /* sum samples kept for the graph */
 
 enum ui_test_state {
-	UI_TEST_IDLE,		/* nothing run yet */
-	UI_TEST_CONNECTING,	/* started, no start callback yet */
+	UI_TEST_IDLE,	    /* nothing run yet */
+	UI_TEST_CONNECTING, /* started, no start callback yet */
 	UI_TEST_RUNNING,
-	UI_TEST_STOPPING,	/* stop asked, the engine is winding down */
-	UI_TEST_DONE,		/* ended normally */
-	UI_TEST_FAILED,		/* ended with an error */
+	UI_TEST_STOPPING, /* stop asked, the engine is winding down */
+	UI_TEST_DONE,	  /* ended normally */
+	UI_TEST_FAILED,	  /* ended with an error */
 };
 
 /* one copy of everything a frame shows about the test */
 struct ui_test_view {
 	enum ui_test_state state;
-	uint64_t gen;			/* bumped on every change */
-	uint64_t runs;			/* tests started so far */
+	uint64_t gen;  /* bumped on every change */
+	uint64_t runs; /* tests started so far */
 
 	/* what the running (or last) test is */
-	char target[300];		/* "127.0.0.1:5201" */
-	char peer_kind[16];		/* "pipescope", "iperf3", "" */
+	char target[300];   /* "127.0.0.1:5201" */
+	char peer_kind[16]; /* "pipescope", "iperf3", "" */
 	char peer_version[48];
 	enum ps_proto proto;
 	bool reverse, bidir;
 	int parallel;
-	double duration;		/* 0: until stopped */
-	int64_t started_ns;		/* CLOCK_MONOTONIC of the start */
-	double elapsed;			/* end of the latest interval */
+	double duration;    /* 0: until stopped */
+	int64_t started_ns; /* CLOCK_MONOTONIC of the start */
+	double elapsed;	    /* end of the latest interval */
 
 	/* the latest interval */
 	int nstreams;
 	struct ps_stream_iv streams[UI_MAX_ROWS];
 	int nremote;
 	struct ps_stream_iv remote[UI_MAX_ROWS];
-	bool have_sum[2];		/* [0] sent, [1] received */
+	bool have_sum[2]; /* [0] sent, [1] received */
 	double sum_bps[2];
-	double now_bps;			/* both directions */
-	double bytes_total;		/* since the test started, not omitted */
+	double now_bps;	    /* both directions */
+	double bytes_total; /* since the test started, not omitted */
 	double time_total;
 
 	/* the end */
 	bool have_end;
-	double end_bps[2];		/* sum_sent, sum_received */
+	double end_bps[2]; /* sum_sent, sum_received */
 	double end_duration;
 	double cpu_local, cpu_remote;
 
 	/* the sum over time (across tests; a new test leaves a gap) */
-	uint64_t nhist;			/* samples ever added */
-	double hist[UI_HIST];		/* hist[i % UI_HIST] */
+	uint64_t nhist;	      /* samples ever added */
+	double hist[UI_HIST]; /* hist[i % UI_HIST] */
 
-	char error[256];		/* the engine's last error */
-	char message[256];		/* its last message ("Connecting...") */
+	char error[256];   /* the engine's last error */
+	char message[256]; /* its last message ("Connecting...") */
 	uint64_t message_gen;
-	int message_level;		/* 0 info, 1 warning, 2 error */
+	int message_level; /* 0 info, 1 warning, 2 error */
 };
 
 struct ui_model {
 	pthread_mutex_t lock;
-	int wake_fd;			/* eventfd the UI polls */
-	struct ui_test_view v;		/* under lock */
+	int wake_fd;	       /* eventfd the UI polls */
+	struct ui_test_view v; /* under lock */
 
 	/* the worker */
 	pthread_t th;
-	bool th_live;			/* created, not joined */
-	atomic_bool finished;		/* the worker returned */
-	atomic_bool stop;		/* ask the engine to stop */
-	struct ps_opts co;		/* what the worker runs */
+	bool th_live;	      /* created, not joined */
+	atomic_bool finished; /* the worker returned */
+	atomic_bool stop;     /* ask the engine to stop */
+	struct ps_opts co;    /* what the worker runs */
 	bool retry;
 	int rc;
 };

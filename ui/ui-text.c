@@ -36,8 +36,8 @@ static void scaled(char *buf, size_t len, double v, double base,
 
 void ui_fmt_bps(char *buf, size_t len, double bps)
 {
-	static const char *const u[] = { "bit/s", "kbit/s", "Mbit/s",
-					 "Gbit/s", "Tbit/s" };
+	static const char *const u[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s",
+					 "Tbit/s" };
 
 	scaled(buf, len, bps, 1000, u, 5, " ");
 }

@@ -59,10 +59,14 @@ int ui_findings_collect(const struct ui *ui, char (*out)[256], int *level,
 		const char *why = ps_limit_reason(&v->streams[i]);
 
 		if (why && !strcmp(why, "rwnd"))
-			add(&c, 1, _("stream %d is held back by the receiver's window (rwnd)"),
+			add(&c, 1,
+			    _("stream %d is held back by the receiver's window "
+			      "(rwnd)"),
 			    v->streams[i].fd);
 		else if (why && !strcmp(why, "sndbuf"))
-			add(&c, 1, _("stream %d is held back by its send buffer (sndbuf)"),
+			add(&c, 1,
+			    _("stream %d is held back by its send buffer "
+			      "(sndbuf)"),
 			    v->streams[i].fd);
 	}
 	if (!s)
@@ -89,10 +93,13 @@ int ui_findings_collect(const struct ui *ui, char (*out)[256], int *level,
 			add(&c, 1, _("all %d queues' interrupts land on cpu%d"),
 			    irq->queues_with_irqs, irq->busiest_cpu);
 		if (irq->rated && irq->dropped_rate_total > 0)
-			add(&c, 2, _("softnet drops %.0f packets/s (backlog full)"),
+			add(&c, 2,
+			    _("softnet drops %.0f packets/s (backlog full)"),
 			    irq->dropped_rate_total);
 		if (irq->rated && irq->squeeze_rate_total > 0)
-			add(&c, 1, _("softirq ran out of budget %.0f times/s (time_squeeze)"),
+			add(&c, 1,
+			    _("softirq ran out of budget %.0f times/s "
+			      "(time_squeeze)"),
 			    irq->squeeze_rate_total);
 		status_line(&c, _("IRQ"), irq->status, irq->reason);
 	}
@@ -159,8 +166,8 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 	y = in.y;
 	if (!n && in.h > 0) {
 		ui_put(y, in.x, in.w, ui_attr(UI_C_GOOD),
-		       ui->snap ? _("nothing stands out yet") :
-				  _("not sampled yet"));
+		       ui->snap ? _("nothing stands out yet")
+				: _("not sampled yet"));
 		return;
 	}
 	for (int i = 0; i < n && y < in.y + in.h; i++) {

@@ -10,9 +10,8 @@
 #include "ui-internal.h"
 #include "ui-text.h"
 
-static const enum ui_color part_color[4] = {
-	UI_C_BAR_USER, UI_C_BAR_SYSTEM, UI_C_BAR_IRQ, UI_C_BAR_SOFTIRQ
-};
+static const enum ui_color part_color[4] = { UI_C_BAR_USER, UI_C_BAR_SYSTEM,
+					     UI_C_BAR_IRQ, UI_C_BAR_SOFTIRQ };
 
 static void parts_of(const struct ps_cpu_core *c, double p[4])
 {
@@ -91,14 +90,15 @@ static int id_digits(const struct ps_cpu_info *cpu)
 
 static void legend(struct ui *ui, int y, int x, int w)
 {
-	static const char *const names[4] = { N_("user"), N_("sys"),
-					      N_("irq"), N_("softirq") };
+	static const char *const names[4] = { N_("user"), N_("sys"), N_("irq"),
+					      N_("softirq") };
 	int cx = x;
 
 	for (int i = 0; i < 4 && cx < x + w; i++) {
 		ui_put(y, cx, x + w - cx, ui_attr(part_color[i]),
 		       ui->style.g->bar[i]);
-		ui_put(y, cx + 1, x + w - cx - 1, ui_attr(UI_C_DIM), _(names[i]));
+		ui_put(y, cx + 1, x + w - cx - 1, ui_attr(UI_C_DIM),
+		       _(names[i]));
 		cx += 2 + ui_text_width(_(names[i])) + 1;
 	}
 }
@@ -201,9 +201,9 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 			break;
 		case UI_CPU_CELLS: {
 			char cell[24];
-			attr_t a = busy_of(c) >= 5 ?
-					   ui_attr(part_color[dominant(p)]) :
-					   ui_attr(UI_C_DIM);
+			attr_t a = busy_of(c) >= 5
+					   ? ui_attr(part_color[dominant(p)])
+					   : ui_attr(UI_C_DIM);
 
 			if (busiest)
 				a |= A_REVERSE;
@@ -234,8 +234,7 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 	}
 	if (!fits)
 		ui_printf(in.y + h - 1, in.x, in.w, ui_attr(UI_C_WARN),
-			  _("%d cores, view 3 shows all"),
-			  cpu->ncores);
+			  _("%d cores, view 3 shows all"), cpu->ncores);
 	if (extra >= 1) {
 		int y = in.y + (g.nrows < h ? g.nrows : h);
 
@@ -244,7 +243,8 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 		legend(ui, y, in.x, in.w);
 		if (g.mode == UI_CPU_DOTS && y < in.y + in.h)
 			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
-			       ui_attr(UI_C_DIM), _("shade: busy in 20% steps"));
+			       ui_attr(UI_C_DIM),
+			       _("shade: busy in 20% steps"));
 		else if (g.mode == UI_CPU_CELLS && y < in.y + in.h)
 			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
 			       ui_attr(UI_C_DIM), _("cells: cpu:busy%"));
@@ -254,10 +254,12 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 		 * protocol extension does not carry yet: say so */
 		if (full && !strcmp(ui->tv.peer_kind, "pipescope"))
 			ui_put(y + 2, in.x, in.w, ui_attr(UI_C_DIM),
-			       _("far end (pipescope): its cores are not sent over the wire yet"));
+			       _("far end (pipescope): its cores are not sent "
+				 "over the wire yet"));
 		else if (full && ui->tv.peer_kind[0])
 			ui_put(y + 2, in.x, in.w, ui_attr(UI_C_DIM),
-			       _("far end (iperf3): only its total CPU, at the end"));
+			       _("far end (iperf3): only its total CPU, at the "
+				 "end"));
 	}
 }
 

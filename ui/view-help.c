@@ -30,7 +30,8 @@ static const char *const help_panels[] = {
 	N_("Streams: rate, RTT, cwnd, retransmits, what held the flow back."),
 	N_("CPU: user, sys, irq, softirq per core; the busiest is marked."),
 	N_("IRQs: queue interrupts per CPU, receive softirqs, softnet drops."),
-	N_("NIC: link, MTU, offloads, channels, rings, coalescing, PCIe, NUMA."),
+	N_("NIC: link, MTU, offloads, channels, rings, coalescing, PCIe, "
+	   "NUMA."),
 };
 
 static void draw_help(struct ui *ui, const struct ui_rect *body)
@@ -46,9 +47,8 @@ static void draw_help(struct ui *ui, const struct ui_rect *body)
 		ui_put(y, in.x + 10, in.w - 10, A_NORMAL, _(help_keys[i].what));
 	}
 	y++;
-	for (unsigned i = 0;
-	     i < sizeof(help_panels) / sizeof(help_panels[0]) &&
-	     y < in.y + in.h;
+	for (unsigned i = 0; i < sizeof(help_panels) / sizeof(help_panels[0]) &&
+			     y < in.y + in.h;
 	     i++, y++)
 		ui_put(y, in.x + 1, in.w - 1, ui_attr(UI_C_DIM),
 		       _(help_panels[i]));

@@ -11,9 +11,8 @@
 #include "ui-internal.h"
 #include "ui-text.h"
 
-static const enum ui_color heat_color[5] = {
-	UI_C_DIM, UI_C_HEAT1, UI_C_HEAT2, UI_C_HEAT3, UI_C_HEAT4
-};
+static const enum ui_color heat_color[5] = { UI_C_DIM, UI_C_HEAT1, UI_C_HEAT2,
+					     UI_C_HEAT3, UI_C_HEAT4 };
 
 /* 0 for nothing, 1..4 by share of the maximum */
 static int heat_level(double v, double max)
@@ -38,8 +37,9 @@ static double line_value(const struct ps_irq_info *irq,
 {
 	if (cpu < 0 || cpu >= irq->ncpu)
 		return 0;
-	return irq->rated && l->rate ? l->rate[cpu] :
-				       l->count ? (double)l->count[cpu] : 0;
+	return irq->rated && l->rate ? l->rate[cpu]
+	       : l->count	     ? (double)l->count[cpu]
+				     : 0;
 }
 
 /* which CPUs get a column: all when they fit, else those with activity */
@@ -113,7 +113,7 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 		return;
 	}
 	cw = in.w - lw >= 2 * irq->ncpu ? 2 : 1;
-	ncol = pick_cpus(irq, (in.w - lw) / cw, cpus,  &hidden);
+	ncol = pick_cpus(irq, (in.w - lw) / cw, cpus, &hidden);
 	if (ncol > (int)(sizeof(cpus) / sizeof(cpus[0])))
 		ncol = (int)(sizeof(cpus) / sizeof(cpus[0]));
 	for (int i = 0; i < irq->nlines; i++)
@@ -131,8 +131,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	ui_put(y, in.x, lw, ui_attr(UI_C_LABEL), _("cpu"));
 	for (int k = 0; k < ncol; k++)
 		ui_printf(y, in.x + lw + k * cw, cw, ui_attr(UI_C_LABEL),
-			  cw == 2 ? "%2d" : "%d", cw == 2 ? cpus[k] % 100 :
-							    cpus[k] % 10);
+			  cw == 2 ? "%2d" : "%d",
+			  cw == 2 ? cpus[k] % 100 : cpus[k] % 10);
 	if (hidden)
 		ui_printf(y, in.x + lw + ncol * cw + 1,
 			  in.w - lw - ncol * cw - 1, ui_attr(UI_C_DIM),
@@ -143,8 +143,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	maxrows = in.y + in.h - y - 2;
 	if (irq->status != PS_ST_OK || irq->nlines == 0) {
 		ui_printf(y++, in.x, in.w, ui_attr(UI_C_DIM), "%s%s%s",
-			  irq->status != PS_ST_OK ? ps_status_text(irq->status) :
-						    _("no interrupt lines"),
+			  irq->status != PS_ST_OK ? ps_status_text(irq->status)
+						  : _("no interrupt lines"),
 			  irq->reason[0] ? ": " : "", irq->reason);
 	} else {
 		int shown = irq->nlines <= maxrows ? irq->nlines : maxrows - 1;
@@ -160,7 +160,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 				     line_value(irq, l, cpus[k]), max);
 			x = in.x + lw + ncol * cw + 1;
 			if (full && x < in.x + in.w)
-				ui_printf(y, x, in.x + in.w - x, ui_attr(UI_C_DIM),
+				ui_printf(y, x, in.x + in.w - x,
+					  ui_attr(UI_C_DIM),
 					  _("irq %d aff %s eff %s %s"), l->irq,
 					  l->affinity[0] ? l->affinity : "-",
 					  l->effective[0] ? l->effective : "-",
@@ -182,9 +183,9 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 				     irq->cpus[cpus[k]].net_rx_rate, rxmax);
 		else
 			ui_put(y, in.x + lw, in.w - lw, ui_attr(UI_C_DIM),
-			       irq->softirq_status == PS_ST_OK ?
-				       _("rates after the second sample") :
-				       ps_status_text(irq->softirq_status));
+			       irq->softirq_status == PS_ST_OK
+				       ? _("rates after the second sample")
+				       : ps_status_text(irq->softirq_status));
 		y++;
 	}
 	if (y < in.y + in.h) {
@@ -197,16 +198,18 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 				 ps_status_text(irq->softnet_status));
 		else if (irq->rated)
 			snprintf(line, sizeof(line),
-				 _("softnet drops %.0f/s squeeze %.0f/s (since boot %llu, %llu)"),
+				 _("softnet drops %.0f/s squeeze %.0f/s (since "
+				   "boot %llu, %llu)"),
 				 irq->dropped_rate_total,
 				 irq->squeeze_rate_total,
 				 (unsigned long long)irq->dropped_total,
 				 (unsigned long long)irq->squeeze_total);
 		else
-			snprintf(line, sizeof(line),
-				 _("softnet drops %llu squeeze %llu since boot"),
-				 (unsigned long long)irq->dropped_total,
-				 (unsigned long long)irq->squeeze_total);
+			snprintf(
+				line, sizeof(line),
+				_("softnet drops %llu squeeze %llu since boot"),
+				(unsigned long long)irq->dropped_total,
+				(unsigned long long)irq->squeeze_total);
 		ui_put(y++, in.x, in.w,
 		       bad ? ui_attr(UI_C_BAD) : ui_attr(UI_C_DIM), line);
 	}
@@ -217,16 +220,17 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	if (y < in.y + in.h - 1) {
 		y++;
 		ui_put(y++, in.x, in.w, ui_attr(UI_C_TITLE),
-		       _("cpu  nic irq/s  net_rx/s  processed/s  drops/s  squeeze/s"));
+		       _("cpu  nic irq/s  net_rx/s  processed/s  drops/s  "
+			 "squeeze/s"));
 		for (int c = 0; c < irq->ncpu && y < in.y + in.h - 2; c++) {
 			const struct ps_irq_cpu *pc = &irq->cpus[c];
 
 			if (!pc->online && !pc->softnet)
 				continue;
 			ui_printf(y++, in.x, in.w,
-				  pc->dropped_rate > 0 || pc->squeeze_rate > 0 ?
-					  ui_attr(UI_C_BAD) :
-					  A_NORMAL,
+				  pc->dropped_rate > 0 || pc->squeeze_rate > 0
+					  ? ui_attr(UI_C_BAD)
+					  : A_NORMAL,
 				  "%3d  %11.0f  %8.0f  %11.0f  %7.0f  %9.0f", c,
 				  pc->nic_irq_rate, pc->net_rx_rate,
 				  pc->processed_rate, pc->dropped_rate,
@@ -244,10 +248,11 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 				  ps_status_text(irq->queues_status));
 		else
 			ui_printf(y++, in.x, in.w, A_NORMAL,
-				  _("RPS on %d of %d receive queues; irqbalance %s"),
+				  _("RPS on %d of %d receive queues; "
+				    "irqbalance %s"),
 				  on, irq->nrxq,
-				  irq->irqbalance_running ? _("running") :
-							    _("not running"));
+				  irq->irqbalance_running ? _("running")
+							  : _("not running"));
 	}
 }
 

@@ -18,7 +18,7 @@
 struct flow {
 	struct ui_rect r;
 	int y, x;
-	bool full;	/* one group per line */
+	bool full; /* one group per line */
 };
 
 static void flow_item(struct flow *f, const char *label, const char *value,
@@ -71,9 +71,9 @@ static void link_items(struct ui *ui, struct flow *f,
 			 ln->kind[0] ? " " : "", ln->kind);
 		flow_item(f, ln->ifname, v,
 			  strcmp(ln->operstate, "up") &&
-					  strcmp(ln->operstate, "unknown") ?
-				  warn :
-				  good);
+					  strcmp(ln->operstate, "unknown")
+				  ? warn
+				  : good);
 		snprintf(v, sizeof(v), "%lld", (long long)ln->mtu);
 		flow_item(f, _("MTU"), v, good);
 		if (ln->lower.n) {
@@ -94,14 +94,15 @@ static void link_items(struct ui *ui, struct flow *f,
 
 		ui_fmt_bps(sp, sizeof(sp), (double)et->linkmodes.speed_bps);
 		snprintf(v, sizeof(v), "%s %s", sp,
-			 et->linkmodes.duplex == 1 ? _("full") :
-			 et->linkmodes.duplex == 0 ? _("half") : "");
+			 et->linkmodes.duplex == 1   ? _("full")
+			 : et->linkmodes.duplex == 0 ? _("half")
+						     : "");
 		flow_item(f, _("speed"), v,
 			  et->linkmodes.duplex == 0 ? warn : good);
 	} else if (et) {
-		na(v, sizeof(v), et->linkmodes.status == PS_ST_OK ?
-					 PS_ST_UNSUPPORTED :
-					 et->linkmodes.status);
+		na(v, sizeof(v),
+		   et->linkmodes.status == PS_ST_OK ? PS_ST_UNSUPPORTED
+						    : et->linkmodes.status);
 		flow_item(f, _("speed"), v, ui_attr(UI_C_DIM));
 	}
 	if (et && et->drvinfo.status == PS_ST_OK && et->drvinfo.driver[0])
@@ -119,10 +120,12 @@ static void offload_items(struct ui *ui, struct flow *f,
 	static const struct {
 		enum ps_eth_flag_id id;
 		const char *name;
-		bool want_on;	/* off costs throughput */
+		bool want_on; /* off costs throughput */
 	} flags[] = {
-		{ PS_ETH_TSO, "TSO", true },	 { PS_ETH_GSO, "GSO", true },
-		{ PS_ETH_GRO, "GRO", true },	 { PS_ETH_LRO, "LRO", false },
+		{ PS_ETH_TSO, "TSO", true },
+		{ PS_ETH_GSO, "GSO", true },
+		{ PS_ETH_GRO, "GRO", true },
+		{ PS_ETH_LRO, "LRO", false },
 		{ PS_ETH_RX_CSUM, "rx-csum", true },
 		{ PS_ETH_TX_CSUM, "tx-csum", true },
 	};
@@ -202,7 +205,8 @@ static void queue_items(struct ui *ui, struct flow *f,
 				 (long long)et->coalesce.tx_usecs);
 		snprintf(v, sizeof(v), "rx %s%s tx %s%s", rx,
 			 et->coalesce.adaptive_rx == 1 ? _(" adaptive") : "",
-			 tx, et->coalesce.adaptive_tx == 1 ? _(" adaptive") : "");
+			 tx,
+			 et->coalesce.adaptive_tx == 1 ? _(" adaptive") : "");
 		flow_item(f, _("coalesce"), v, ui_attr(UI_C_VALUE));
 	} else {
 		na(v, sizeof(v), et->coalesce.status);
@@ -217,16 +221,17 @@ static void pci_items(struct ui *ui, struct flow *f,
 	char v[320], u[32];
 
 	if (!pci) {
-		flow_item(f, _("PCIe"), _("not sampled yet"), ui_attr(UI_C_DIM));
+		flow_item(f, _("PCIe"), _("not sampled yet"),
+			  ui_attr(UI_C_DIM));
 		return;
 	}
 	ui_fmt_pcie(pci, ui->style.utf8, v, sizeof(v));
 	flow_item(f, _("PCIe"), v,
-		  pci->status != PS_ST_OK || pci->link_status != PS_ST_OK ?
-			  ui_attr(UI_C_DIM) :
-		  pci->downgraded || pci->limited_upstream ?
-			  ui_attr(UI_C_BAD) :
-			  ui_attr(UI_C_VALUE));
+		  pci->status != PS_ST_OK || pci->link_status != PS_ST_OK
+			  ? ui_attr(UI_C_DIM)
+		  : pci->downgraded || pci->limited_upstream
+			  ? ui_attr(UI_C_BAD)
+			  : ui_attr(UI_C_VALUE));
 	if (pci->status == PS_ST_OK && pci->link_status == PS_ST_OK &&
 	    pci->usable_bps > 0) {
 		ui_fmt_bps(u, sizeof(u), pci->usable_bps);

@@ -35,8 +35,8 @@ static attr_t limit_attr(const char *why)
 static void narrow_head(int y, const struct ui_rect *r, bool udp)
 {
 	ui_put(y, r->x, r->w, ui_attr(UI_C_LABEL),
-	       udp ? _(" id  dir   rate  jitter   lost/packets") :
-		     _(" id  dir   rate    rtt   cwnd  retr  limit"));
+	       udp ? _(" id  dir   rate  jitter   lost/packets")
+		   : _(" id  dir   rate    rtt   cwnd  retr  limit"));
 }
 
 static void narrow_row(struct ui *ui, int y, const struct ui_rect *r,
@@ -83,15 +83,16 @@ static void row(struct ui *ui, int y, const struct ui_rect *r,
 		ti = NULL;
 	why = ti ? ps_limit_reason(ti) : NULL;
 	ui_fmt_bps(rate, sizeof(rate), s->bps);
-	snprintf(line, sizeof(line), "[%3d] %-4s %12s", s->fd > 0 ? s->fd : s->id,
-		 s->sender ? _("send") : _("recv"), rate);
+	snprintf(line, sizeof(line), "[%3d] %-4s %12s",
+		 s->fd > 0 ? s->fd : s->id, s->sender ? _("send") : _("recv"),
+		 rate);
 	ui_put(y, x, r->w, ui_attr(UI_C_VALUE), line);
 	x += ui_text_width(line) + 1;
 	if (udp) {
 		if (s->packets)
 			snprintf(line, sizeof(line),
-				 _("jitter %.3fms lost %lld/%llu"), s->jitter_ms,
-				 (long long)s->lost,
+				 _("jitter %.3fms lost %lld/%llu"),
+				 s->jitter_ms, (long long)s->lost,
 				 (unsigned long long)s->packets);
 		else
 			line[0] = 0;
@@ -100,8 +101,8 @@ static void row(struct ui *ui, int y, const struct ui_rect *r,
 	}
 	if (!ti) {
 		ui_put(y, x, r->x + r->w - x, ui_attr(UI_C_DIM),
-		       far ? _("receiver: no TCP_INFO") :
-			     _("no TCP_INFO on this end"));
+		       far ? _("receiver: no TCP_INFO")
+			   : _("no TCP_INFO on this end"));
 		return;
 	}
 	ui_fmt_usec(a, sizeof(a), ti->rtt_us);
@@ -140,9 +141,11 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 		if (v->state == UI_TEST_IDLE)
 			why = _("no test yet; s starts one");
 		else if (v->state == UI_TEST_FAILED)
-			why = _("the test failed (the message is below); s tries again");
+			why = _("the test failed (the message is below); s "
+				"tries again");
 		else if (v->state == UI_TEST_DONE)
-			why = _("the test ended before an interval; s runs another");
+			why = _("the test ended before an interval; s runs "
+				"another");
 		ui_put(in.y, in.x, in.w, ui_attr(UI_C_DIM), why);
 		return;
 	}

@@ -68,9 +68,9 @@ void ui_panel_graph(struct ui *ui, const struct ui_rect *r)
 	if (rows < 1 || pw < 4)
 		return;
 
-	first = slots - n;	/* empty slots on the left */
+	first = slots - n; /* empty slots on the left */
 	for (int i = 0; i < rows; i++) {
-		int rr = rows - 1 - i;	/* 0 = bottom row */
+		int rr = rows - 1 - i; /* 0 = bottom row */
 		char line[4096];
 		size_t used = 0;
 		const char *lab = "";
@@ -109,8 +109,9 @@ void ui_panel_graph(struct ui *ui, const struct ui_rect *r)
 				memcpy(line + used, b, strlen(b));
 				used += strlen(b);
 			} else {
-				line[used++] = f[0] >= 2 ? '#' :
-					       f[0] == 1 ? '.' : ' ';
+				line[used++] = f[0] >= 2   ? '#'
+					       : f[0] == 1 ? '.'
+							   : ' ';
 			}
 		}
 		line[used] = 0;

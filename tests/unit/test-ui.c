@@ -25,8 +25,8 @@ static bool inside(const struct ui_rect *r, int rows, int cols)
 static void check_dashboard(int rows, int cols)
 {
 	static const int min_h[UI_P_COUNT] = {
-		[UI_P_HEADER] = 2, [UI_P_GRAPH] = 5,	 [UI_P_STREAMS] = 4,
-		[UI_P_CPU] = 4,	   [UI_P_IRQ] = 4,	 [UI_P_NIC] = 4,
+		[UI_P_HEADER] = 2,   [UI_P_GRAPH] = 5,	 [UI_P_STREAMS] = 4,
+		[UI_P_CPU] = 4,	     [UI_P_IRQ] = 4,	 [UI_P_NIC] = 4,
 		[UI_P_FINDINGS] = 2, [UI_P_MESSAGE] = 1, [UI_P_FOOTER] = 1,
 	};
 	struct ui_layout l;
@@ -104,7 +104,7 @@ static void test_cpu_grid(void **state)
 
 	assert_true(ui_cpu_grid_plan(256, 26, 100, &g));
 	assert_int_equal(g.mode, UI_CPU_CELLS);
-	assert_int_equal(g.cell_w, 8);	/* "255:100 " */
+	assert_int_equal(g.cell_w, 8); /* "255:100 " */
 	assert_int_equal(g.ncols, 12);
 	assert_int_equal(g.nrows, 22);
 
@@ -280,8 +280,8 @@ static void test_pcie(void **state)
 	p.limit_speed = 2.5;
 	snprintf(p.limit_bdf, sizeof(p.limit_bdf), "0000:00:1c.0");
 	ui_fmt_pcie(&p, false, b, sizeof(b));
-	assert_string_equal(b,
-		"x8 8GT/s of x8 8GT/s, upstream x4 2.5GT/s at 0000:00:1c.0");
+	assert_string_equal(
+		b, "x8 8GT/s of x8 8GT/s, upstream x4 2.5GT/s at 0000:00:1c.0");
 
 	/* a virtual NIC: the reason, not numbers */
 	memset(&p, 0, sizeof(p));
@@ -323,9 +323,12 @@ static void test_width(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_layout),	cmocka_unit_test(test_cpu_grid),
-		cmocka_unit_test(test_bar_split), cmocka_unit_test(test_graph),
-		cmocka_unit_test(test_numbers), cmocka_unit_test(test_pcie),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_cpu_grid),
+		cmocka_unit_test(test_bar_split),
+		cmocka_unit_test(test_graph),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_width),
 	};
 
