@@ -288,6 +288,36 @@ static void picker_key(struct ui *ui, int ch)
 	}
 }
 
+/* a click on a dashboard panel opens its view; on the header, back */
+static void mouse_click(struct ui *ui)
+{
+	static const struct {
+		enum ui_panel p;
+		const struct ui_view_ops *v;
+	} map[] = {
+		{ UI_P_GRAPH, &ui_view_dashboard },
+		{ UI_P_STREAMS, &ui_view_streams },
+		{ UI_P_CPU, &ui_view_cpu },
+		{ UI_P_IRQ, &ui_view_irq },
+		{ UI_P_NIC, &ui_view_nic },
+		{ UI_P_FINDINGS, &ui_view_checklist },
+		{ UI_P_HEADER, &ui_view_dashboard },
+	};
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK || ui->lay.too_small)
+		return;
+	for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		const struct ui_rect *r = &ui->lay.p[map[i].p];
+
+		if (r->h && ev.y >= r->y && ev.y < r->y + r->h &&
+		    ev.x >= r->x && ev.x < r->x + r->w) {
+			ui->view = map[i].v;
+			return;
+		}
+	}
+}
+
 static void handle_key(struct ui *ui, int ch)
 {
 	static const double durations[] = { 10, 30, 60, 0, 5 };
@@ -385,6 +415,9 @@ static void handle_key(struct ui *ui, int ch)
 		ui->view = ui_views[i % ui_nviews];
 		break;
 	}
+	case KEY_MOUSE:
+		mouse_click(ui);
+		break;
 	case 12: /* Ctrl-L */
 		clearok(curscr, TRUE);
 		break;
@@ -526,6 +559,10 @@ static bool start_curses(struct ui *ui)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
+	/* optional: a click opens a panel's view (Shift still selects) */
+	if (!getenv("PIPESCOPE_NO_MOUSE"))
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	mouseinterval(0);
 	curs_set(0);
 	ui_colors_init(&ui->style);
 	return true;
