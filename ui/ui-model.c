@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nls.h"
 #include "ui-model.h"
 
 static int64_t mono_ns(void)
@@ -231,7 +232,7 @@ void ui_model_reporter(struct ui_model *m, struct ps_reporter *rep)
 /*
  * A restart follows the end of the previous test at once, and the server
  * may still be closing it ("busy"): a restart that fails within a second
- * is tried again, up to about three seconds.
+ * is tried again, up to about ten seconds.
  */
 static void *worker(void *arg)
 {
@@ -245,11 +246,15 @@ static void *worker(void *arg)
 
 		rc = ps_client_run(&m->co, &rep, &m->stop);
 		if (!rc || !m->retry || atomic_load(&m->stop) ||
-		    attempt >= 12 || mono_ns() - t0 > 1000000000LL)
+		    attempt >= 40 || mono_ns() - t0 > 1000000000LL)
 			break;
 		pthread_mutex_lock(&m->lock);
 		m->v.error[0] = 0;
 		m->v.state = UI_TEST_CONNECTING;
+		snprintf(m->v.message, sizeof(m->v.message), "%s",
+			 _("waiting for the server to finish the last test"));
+		m->v.message_level = 0;
+		m->v.message_gen++;
 		m->v.gen++;
 		pthread_mutex_unlock(&m->lock);
 		ui_model_wake(m);
