@@ -88,6 +88,15 @@ case "$OUT" in
 *) fail "TERM=dumb: no text report in: $OUT" ;;
 esac
 
+# a terminal type nobody knows: said, then text
+expect_exit 0 "an unknown TERM runs the text test" -- \
+	sh -c "TERM=ps-no-such-term script -qec '$PIPESCOPE -t 1 -b 10M' /dev/null"
+T_COUNT=$((T_COUNT + 1))
+case "$OUT" in
+*"ps-no-such-term"*"unknown"*) pass "an unknown TERM is named" ;;
+*) fail "an unknown TERM: no explanation in: $OUT" ;;
+esac
+
 # no terminal on stdout: the text path, no escape sequences
 expect_exit 0 "a pipe gets text" -- sh -c "$PIPESCOPE -t 1 -b 10M | cat"
 T_COUNT=$((T_COUNT + 1))
