@@ -148,9 +148,17 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 			  irq->reason[0] ? ": " : "", irq->reason);
 	} else {
 		int shown = irq->nlines <= maxrows ? irq->nlines : maxrows - 1;
+		int order[1024], n = 0;
 
-		for (int i = 0; i < shown && i < irq->nlines; i++) {
-			const struct ps_irq_line *l = &irq->lines[i];
+		/* the queues first: they are what the heatmap is for */
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < irq->nlines && n < 1024; i++)
+				if ((irq->lines[i].queue >= 0) == (pass == 0))
+					order[n++] = i;
+		if (shown > n)
+			shown = n;
+		for (int k = 0; k < shown; k++) {
+			const struct ps_irq_line *l = &irq->lines[order[k]];
 			char lab[32];
 
 			line_label(l, lab, sizeof(lab));

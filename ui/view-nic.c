@@ -81,9 +81,13 @@ static void link_items(struct ui *ui, struct flow *f,
 			flow_item(f, _("over"), v, good);
 		}
 	} else if (ln) {
-		snprintf(v, sizeof(v), "%s %s", ps_status_text(ln->status),
-			 ln->reason);
-		flow_item(f, ui->iface.name, v, warn);
+		/* the reason is long: the full view has room for it */
+		snprintf(v, sizeof(v), "%s%s%s", ps_status_text(ln->status),
+			 f->full && ln->reason[0] ? ": " : "",
+			 f->full ? ln->reason : "");
+		flow_item(f, ui->iface.name, v,
+			  ln->status == PS_ST_NOT_RECORDED ? ui_attr(UI_C_DIM) :
+							     warn);
 	} else {
 		flow_item(f, ui->iface.name[0] ? ui->iface.name : "-",
 			  _("link not sampled yet"), ui_attr(UI_C_DIM));
