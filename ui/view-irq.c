@@ -157,8 +157,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 					order[n++] = i;
 		if (shown > n)
 			shown = n;
-		for (int k = 0; k < shown; k++) {
-			const struct ps_irq_line *l = &irq->lines[order[k]];
+		for (int j = 0; j < shown; j++) {
+			const struct ps_irq_line *l = &irq->lines[order[j]];
 			char lab[32];
 
 			line_label(l, lab, sizeof(lab));
