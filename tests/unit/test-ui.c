@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "probe-pci.h"
 #include "ui-layout.h"
+#include "ui-model.h"
 #include "ui-text.h"
 
 static bool inside(const struct ui_rect *r, int rows, int cols)
@@ -320,6 +322,147 @@ static void test_width(void **state)
 	setlocale(LC_CTYPE, "C");
 }
 
+/* the engine's callbacks fill the model the screen copies */
+static bool woken(struct ui_model *m)
+{
+	struct pollfd p = { .fd = m->wake_fd, .events = POLLIN };
+	bool r = poll(&p, 1, 0) == 1;
+
+	ui_model_drain(m);
+	return r;
+}
+
+static void test_model(void **state)
+{
+	static struct ui_model m;
+	static struct ui_test_view v;
+	static struct ps_test_info info;
+	struct ps_reporter rep;
+	struct ps_stream_iv st[2], one;
+	struct ps_interval iv;
+	struct ps_summary sum;
+	uint64_t remote_bytes[1] = { 1000 };
+
+	assert_int_equal(ui_model_init(&m), 0);
+	ui_model_reporter(&m, &rep);
+	assert_false(woken(&m));
+
+	memset(&info, 0, sizeof(info));
+	info.ntargets = 1;
+	info.target_host[0] = "192.0.2.1";
+	info.target_port[0] = 5201;
+	info.peer_kind = "iperf3";
+	snprintf(info.peer_version, sizeof(info.peer_version), "3.12");
+	info.parallel = 2;
+	info.reverse = true;
+	info.duration = 30;
+	rep.start(rep.arg, &info);
+	assert_true(woken(&m));
+	ui_model_copy(&m, &v);
+	assert_int_equal(v.state, UI_TEST_RUNNING);
+	assert_string_equal(v.target, "192.0.2.1:5201");
+	assert_string_equal(v.peer_kind, "iperf3");
+	assert_string_equal(v.peer_version, "3.12");
+	assert_true(v.reverse);
+	assert_int_equal(v.parallel, 2);
+
+	/* two streams and their sum */
+	memset(st, 0, sizeof(st));
+	memset(&iv, 0, sizeof(iv));
+	st[0].id = 1;
+	st[0].bytes = 1000;
+	st[0].bps = 8000;
+	st[1].id = 3;
+	st[1].bytes = 2000;
+	st[1].bps = 16000;
+	iv.start = 0;
+	iv.end = 1;
+	iv.nstreams = 2;
+	iv.streams = st;
+	iv.have_sum[1] = true;
+	iv.sum[1].bytes = 3000;
+	iv.sum[1].bps = 24000;
+	rep.interval(rep.arg, &iv);
+	assert_true(woken(&m));
+	ui_model_copy(&m, &v);
+	assert_int_equal(v.nstreams, 2);
+	assert_int_equal(v.streams[1].id, 3);
+	assert_true(v.now_bps == 24000);
+	assert_true(v.sum_bps[1] == 24000 && v.sum_bps[0] == 0);
+	assert_true(v.bytes_total == 3000 && v.time_total == 1);
+	assert_true(v.elapsed == 1);
+	assert_int_equal(v.nhist, 1);
+	assert_true(v.hist[0] == 24000);
+
+	/* an omitted interval is drawn but not averaged */
+	iv.start = 1;
+	iv.end = 2;
+	iv.omitted = true;
+	rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_true(v.bytes_total == 3000 && v.time_total == 1);
+	assert_int_equal(v.nhist, 2);
+
+	/* one stream without sums: the stream is the sum */
+	memset(&one, 0, sizeof(one));
+	one.bytes = 500;
+	one.bps = 4000;
+	memset(&iv, 0, sizeof(iv));
+	iv.start = 2;
+	iv.end = 3;
+	iv.nstreams = 1;
+	iv.streams = &one;
+	rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_true(v.now_bps == 4000);
+	assert_true(v.bytes_total == 3500 && v.time_total == 2);
+	assert_int_equal(v.nstreams, 1);
+
+	/* the history is a ring: the newest sample is at nhist - 1 */
+	for (int i = 0; i < UI_HIST + 5; i++)
+		rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_int_equal(v.nhist, UI_HIST + 8);
+	assert_true(v.hist[(v.nhist - 1) % UI_HIST] == 4000);
+
+	/* an error is shown, unless a stop was asked for */
+	rep.error(rep.arg, "unable to connect");
+	ui_model_copy(&m, &v);
+	assert_string_equal(v.error, "unable to connect");
+	assert_int_equal(v.message_level, 2);
+	v.error[0] = 0;
+	m.v.error[0] = 0;
+	atomic_store(&m.stop, true);
+	rep.error(rep.arg, "interrupted");
+	ui_model_copy(&m, &v);
+	assert_string_equal(v.error, "");
+	assert_string_equal(v.message, "interrupted");
+	assert_int_equal(v.message_level, 0);
+
+	/* the end: the sender's and the receiver's counts */
+	memset(&sum, 0, sizeof(sum));
+	memset(&one, 0, sizeof(one));
+	one.sender = true;
+	one.bytes = 1250;
+	sum.duration = 1;
+	sum.nstreams = 1;
+	sum.local = &one;
+	sum.remote_valid = true;
+	sum.remote_bytes = remote_bytes;
+	rep.end(rep.arg, &info, &sum);
+	ui_model_copy(&m, &v);
+	assert_true(v.have_end);
+	assert_true(v.end_bps[0] == 10000);
+	assert_true(v.end_bps[1] == 8000);
+	assert_true(v.end_duration == 1);
+
+	ui_model_say(&m, 1, "hello");
+	ui_model_copy(&m, &v);
+	assert_string_equal(v.message, "hello");
+	assert_int_equal(v.message_level, 1);
+	ui_model_destroy(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
