@@ -70,7 +70,7 @@ expect_exit 2 "--sysroot a file" -- "$PIPESCOPE" probe --sysroot "$tmp/file"
 if [ -d "$fx/mlx5-4cpu" ]; then
 	cp -r "$fx/mlx5-4cpu" "$tmp/t"
 else
-	mkdir -p "$tmp/t/proc/sys/net/ipv4"
+	mkdir -p "$tmp/t/proc/sys/net/ipv4" "$tmp/t/proc/sys/net/core"
 	cp /proc/stat "$tmp/t/proc/stat"
 	cp /proc/sys/net/ipv4/tcp_rmem /proc/sys/net/ipv4/tcp_wmem \
 		"$tmp/t/proc/sys/net/ipv4/"
