@@ -15,6 +15,7 @@ enum ps_iface_source {
 	PS_IFACE_OPTION,	/* --iface */
 	PS_IFACE_ROUTE_PEER,	/* the route to the test's peer */
 	PS_IFACE_DEFAULT_ROUTE,	/* the default route */
+	PS_IFACE_LOOPBACK,	/* no default route: lo (the self-test's) */
 };
 
 struct ps_iface_choice {
@@ -46,7 +47,8 @@ bool ps_iface_exists(const char *ifname);
 
 /*
  * Choose the interface: opt_iface when given (status says whether it
- * exists), else the route to peer (may be NULL), else the default route.
+ * exists), else the route to peer (may be NULL), else the default route,
+ * else lo (where the loopback self-test runs).
  * Live, with the netlink probes built in, the kernel is asked; with a
  * sysroot, the recorded /proc/net/route is read. Never fails: *out always
  * says what was chosen and why.

@@ -377,6 +377,8 @@ void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
 			[PS_IFACE_OPTION] = N_("--iface"),
 			[PS_IFACE_ROUTE_PEER] = N_("route to the peer"),
 			[PS_IFACE_DEFAULT_ROUTE] = N_("default route"),
+			[PS_IFACE_LOOPBACK] =
+				N_("no default route: the loopback interface"),
 		};
 
 		fprintf(out, "%s (%s)", ic->name, _(how[ic->source]));

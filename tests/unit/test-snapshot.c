@@ -356,6 +356,42 @@ static void test_iface_choice(void **state)
 	ps_sysroot_set(NULL);
 }
 
+/* a tree whose routing table has no default route */
+static void test_iface_no_default_route(void **state)
+{
+	char dir[] = "/tmp/ps-tree-XXXXXX", cmd[300];
+	struct ps_iface_choice c;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/net", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/proc/net/route", dir);
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	/* only 192.0.2.0/24 on eth0 */
+	fputs("Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric"
+	      "\tMask\t\tMTU\tWindow\tIRTT\n"
+	      "eth0\t000200C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n",
+	      f);
+	fclose(f);
+	ps_sysroot_set(dir);
+	ps_iface_choose(NULL, NULL, &c);
+	assert_string_equal(c.name, "");
+	assert_int_equal(c.status, PS_ST_ABSENT);
+	assert_non_null(strstr(c.reason, "no default route"));
+	/* with a loopback interface recorded, that one is watched */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/class/net/lo", dir);
+	assert_int_equal(system(cmd), 0);
+	ps_iface_choose(NULL, NULL, &c);
+	assert_string_equal(c.name, "lo");
+	assert_int_equal(c.source, PS_IFACE_LOOPBACK);
+	assert_int_equal(c.status, PS_ST_OK);
+	ps_sysroot_set(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_route_parser),
 		cmocka_unit_test(test_route6_parser),
 		cmocka_unit_test(test_iface_choice),
+		cmocka_unit_test(test_iface_no_default_route),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
