@@ -85,7 +85,7 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->skip_rx_copy = o->skip_rx_copy;
 	p->repeating_payload = o->repeating_payload;
 	p->dont_fragment = o->dont_fragment;
-	p->gsro = o->gsro;
+	p->gsro = o->proto == PS_PROTO_UDP && !o->no_gsro;
 	p->server_affinity = o->server_cpu;
 	snprintf(p->client_version, sizeof(p->client_version), "%s",
 		 PACKAGE_VERSION);
@@ -142,6 +142,9 @@ static int create_streams(struct client *c)
 	struct ps_sockopts so;
 
 	sockopts_for(t, &so);
+	/* segmentation offload by default between pipescope ends */
+	t->gsro = t->p.proto == PS_PROTO_UDP && !o->no_gsro &&
+		  (o->gsro || t->peer_ext);
 	for (int i = 0; i < n; i++) {
 		const char *why;
 		bool sender = t->p.bidir ? i < t->p.parallel : !t->p.reverse;
@@ -176,6 +179,10 @@ static int create_streams(struct client *c)
 				close(mfd);
 		}
 		t->streams[t->nstreams++] = s;
+		if (o->file && (rc = ps_stream_attach_file(s, o->file,
+				sender ? 1 : t->p.parallel)))
+			return fail(c, _("cannot use the file %s: %s"), o->file,
+				    strerror(-rc));
 	}
 	return 0;
 }

@@ -95,16 +95,26 @@ static void pin_process(const struct ps_opts *o)
 		ps_warn(_("cannot pin to CPU %d: %s"), o->cpus[0], strerror(errno));
 }
 
+/* what can be known wrong before anything starts */
+static int precheck(const struct ps_opts *o)
+{
+	if (o->file && !o->reverse && access(o->file, R_OK)) {
+		ps_err(_("cannot read the file %s: %s"), o->file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int ps_cmd_client(const struct ps_opts *o)
 {
 	struct ps_reporter rep;
 	FILE *out = open_output(o);
 	int rc;
 
-	if (o->ntargets > 1) {
-		ps_err(_("several targets in one test are not supported in this version"));
-		return PS_EXIT_USAGE;
-	}
+	if (o->ntargets > 1)
+		return precheck(o) ? PS_EXIT_FAIL : ps_cmd_multi(o);
+	if (precheck(o))
+		return PS_EXIT_FAIL;
 	ps_install_signals();
 	pin_process(o);
 	if (write_pidfile(o))
@@ -143,7 +153,11 @@ int ps_cmd_server(const struct ps_opts *o)
 		ps_server_close(srv);
 		return PS_EXIT_FAIL;
 	}
-	make_reporter(&rep, o, out);
+	ps_server_set_output(srv, out);
+	/* -J makes a document per test inside the server; text is shared */
+	ps_report_text_init(&rep, o, out);
+	if (o->json || o->json_stream)
+		rep.message = NULL;	/* stdout holds JSON only */
 	rc = ps_server_loop(srv, &rep, &ps_stop_requested);
 	ps_server_close(srv);
 	ps_report_destroy(&rep);
@@ -173,11 +187,6 @@ static void *selftest_server(void *arg)
 	ps_server_loop(s->srv, &s->rep, &s->stop);
 	return NULL;
 }
-
-/* the in-process server the self-test measures against */
-int ps_selftest_start(const struct ps_opts *o, struct ps_opts *client_o,
-		      void **handle);
-void ps_selftest_stop(void *handle);
 
 int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle)
 {
@@ -234,6 +243,8 @@ int ps_cmd_selftest(const struct ps_opts *o)
 	void *h;
 	int rc;
 
+	if (precheck(o))
+		return PS_EXIT_FAIL;
 	rc = ps_selftest_start(o, &co, &h);
 	if (rc) {
 		ps_err(_("cannot start the loopback server: %s"), strerror(-rc));

@@ -63,6 +63,7 @@ struct ps_summary {
 	int64_t *remote_errors;		/* UDP loss seen by the peer */
 	int64_t *remote_packets;
 	double *remote_jitter_ms;
+	int64_t *remote_retrans;	/* -1 when the peer did not say */
 	struct ps_stream_iv sum_sent, sum_received;	/* as iperf3's end.sum_* */
 	bool have_sent, have_received;
 	double cpu_local_total, cpu_local_user, cpu_local_system;
@@ -126,6 +127,7 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 struct ps_server;
 int ps_server_open(const struct ps_opts *o, struct ps_server **out);
 int ps_server_port(const struct ps_server *srv);
+void ps_server_set_output(struct ps_server *srv, FILE *out);
 int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 		   atomic_bool *stop);
 void ps_server_close(struct ps_server *srv);

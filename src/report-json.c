@@ -283,8 +283,11 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			gpk[g] += packets;
 			gj[g] += jit;
 		} else {
-			struct json_object *snd = sum_obj(d, sent, v->retrans,
-							  v->sender && v->has_tcpinfo, true);
+			bool far = !v->sender && sum->remote_valid &&
+				   sum->remote_retrans[i] >= 0;
+			int64_t retr = far ? sum->remote_retrans[i] : v->retrans;
+			struct json_object *snd = sum_obj(d, sent, retr,
+							  (v->sender && v->has_tcpinfo) || far, true);
 			struct json_object *rcv = sum_obj(d, received, 0, false, false);
 
 			add(snd, "socket", jint(v->fd));
@@ -302,7 +305,10 @@ static void j_end(void *arg, const struct ps_test_info *in,
 		json_object_array_add(streams, s);
 		gs[g] += sent;
 		gr[g] += received;
-		gret[g] += v->retrans;
+		gret[g] += !v->sender && sum->remote_valid && sum->remote_retrans[i] > 0 ?
+			   sum->remote_retrans[i] : v->retrans;
+		if (!v->sender && sum->remote_valid && sum->remote_retrans[i] >= 0)
+			tcpinfo = true;
 		gn[g]++;
 	}
 	add(end, "streams", streams);

@@ -17,6 +17,7 @@ struct text {
 	bool server;
 	enum ps_proto proto;
 	int nstreams;
+	bool any_sender;	/* this end sends on some stream */
 };
 
 static void flush(struct text *x)
@@ -88,6 +89,8 @@ static void header(struct text *x, bool end)
 		fputs(_("[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams\n"), x->out);
 	else if (end)
 		fputs(_("[ ID] Interval           Transfer     Bitrate         Retr\n"), x->out);
+	else if (!x->any_sender)
+		fputs(_("[ ID] Interval           Transfer     Bitrate\n"), x->out);
 	else
 		fputs(_("[ ID] Interval           Transfer     Bitrate         Retr  Cwnd          RTT  Limit\n"), x->out);
 }
@@ -117,7 +120,9 @@ static void t_start(void *arg, const struct ps_test_info *in)
 	x->server = in->server;
 	x->proto = in->proto;
 	x->nstreams = in->nstreams;
+	x->any_sender = false;
 	for (int i = 0; i < in->nconn; i++) {
+		x->any_sender |= in->conn[i].sender;
 		title(x);
 		fprintf(x->out, _("[%3d] local %s port %d connected to %s port %d\n"),
 			in->conn[i].fd, in->conn[i].local, in->conn[i].lport,
@@ -198,6 +203,12 @@ static void t_end(void *arg, const struct ps_test_info *in,
 		snd.bytes = sent;
 		snd.bps = sent * 8.0 / sum->duration;
 		snd.has_tcpinfo = v->sender && v->has_tcpinfo;
+		if (!v->sender && sum->remote_valid && sum->remote_retrans[i] >= 0 &&
+		    x->proto == PS_PROTO_TCP) {
+			/* the far end sent: its retransmits are in its results */
+			snd.has_tcpinfo = true;
+			snd.retrans = sum->remote_retrans[i];
+		}
 		rcv.sender = false;
 		rcv.bytes = received;
 		rcv.bps = received * 8.0 / sum->duration;

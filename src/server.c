@@ -36,6 +36,12 @@ struct srv_test {
 	int got[2 * PS_MAX_STREAMS];
 	char peer[64];
 	char err[256];
+	struct ps_reporter rep;	/* what the test calls: locks, then fans out */
+	struct ps_reporter own;	/* -J: a document per test */
+	struct ps_reporter cap;	/* --get-server-output: text into capbuf */
+	FILE *capf;
+	char *capbuf;
+	size_t caplen;
 };
 
 struct pending {
@@ -54,6 +60,8 @@ struct ps_server {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	pthread_mutex_t udp_lock;	/* one test sets up UDP streams at a time */
+	pthread_mutex_t rep_lock;	/* tests report one at a time */
+	FILE *out;
 	int max_tests;
 	struct srv_test *tests;
 	struct pending pend[PENDING_MAX];
@@ -98,6 +106,8 @@ int ps_server_open(const struct ps_opts *o, struct ps_server **out)
 	pthread_mutex_init(&srv->lock, NULL);
 	pthread_cond_init(&srv->cond, NULL);
 	pthread_mutex_init(&srv->udp_lock, NULL);
+	pthread_mutex_init(&srv->rep_lock, NULL);
+	srv->out = stdout;
 	srv->max_tests = o->max_tests > 0 ? o->max_tests : 1;
 	srv->tests = xcalloc((size_t)srv->max_tests, sizeof(*srv->tests));
 	*out = srv;
@@ -107,6 +117,84 @@ int ps_server_open(const struct ps_opts *o, struct ps_server **out)
 int ps_server_port(const struct ps_server *srv)
 {
 	return srv->port;
+}
+
+void ps_server_set_output(struct ps_server *srv, FILE *out)
+{
+	srv->out = out;
+}
+
+/*
+ * Each test reports through its own wrapper: one test at a time reaches
+ * the server's output (text is shared, -J makes a document per test), and
+ * with --get-server-output a copy of the text goes to the client.
+ */
+#define FANOUT(st, call, ...)                                               \
+	do {                                                                \
+		const struct ps_reporter *r_ = (st)->own.call ? &(st)->own : \
+					       (st)->srv->rep;              \
+		pthread_mutex_lock(&(st)->srv->rep_lock);                   \
+		if (r_ && r_->call)                                         \
+			r_->call(r_->arg, __VA_ARGS__);                     \
+		if ((st)->cap.call)                                         \
+			(st)->cap.call((st)->cap.arg, __VA_ARGS__);         \
+		pthread_mutex_unlock(&(st)->srv->rep_lock);                 \
+	} while (0)
+
+static void w_start(void *arg, const struct ps_test_info *in)
+{
+	FANOUT((struct srv_test *)arg, start, in);
+}
+
+static void w_interval(void *arg, const struct ps_interval *iv)
+{
+	FANOUT((struct srv_test *)arg, interval, iv);
+}
+
+static void w_end(void *arg, const struct ps_test_info *in,
+		  const struct ps_summary *sum)
+{
+	FANOUT((struct srv_test *)arg, end, in, sum);
+}
+
+static void w_error(void *arg, const char *msg)
+{
+	FANOUT((struct srv_test *)arg, error, msg);
+}
+
+static void w_message(void *arg, const char *msg)
+{
+	FANOUT((struct srv_test *)arg, message, msg);
+}
+
+static void reporters_open(struct srv_test *st)
+{
+	st->rep = (struct ps_reporter){ .start = w_start, .interval = w_interval,
+		.end = w_end, .error = w_error, .message = w_message, .arg = st };
+	st->t.rep = &st->rep;
+	if (st->srv->o->json || st->srv->o->json_stream)
+		ps_report_json_init(&st->own, st->srv->o, st->srv->out,
+				    st->srv->o->json_stream);
+}
+
+static void capture_open(struct srv_test *st)
+{
+	st->capf = open_memstream(&st->capbuf, &st->caplen);
+	if (st->capf)
+		ps_report_text_init(&st->cap, st->srv->o, st->capf);
+}
+
+static void reporters_close(struct srv_test *st)
+{
+	pthread_mutex_lock(&st->srv->rep_lock);
+	ps_report_destroy(&st->own);
+	ps_report_destroy(&st->cap);
+	pthread_mutex_unlock(&st->srv->rep_lock);
+	if (st->capf)
+		fclose(st->capf);
+	free(st->capbuf);
+	st->capf = NULL;
+	st->capbuf = NULL;
 }
 
 static void sockopts_for(const struct ps_params *p, struct ps_sockopts *so)
@@ -359,6 +447,12 @@ static int serve_results(struct srv_test *st)
 		t->remote_valid = true;
 	json_object_put(obj);
 	ps_test_fill_results(t, &mine);
+	if (st->capf) {
+		pthread_mutex_lock(&st->srv->rep_lock);
+		fflush(st->capf);
+		mine.server_output_text = xstrdup(st->capbuf ? st->capbuf : "");
+		pthread_mutex_unlock(&st->srv->rep_lock);
+	}
 	obj = ps_results_to_json(&mine);
 	rc = ps_send_json(t->ctrl_fd, obj);
 	json_object_put(obj);
@@ -379,8 +473,7 @@ static void report_end(struct srv_test *st, bool partial)
 	ps_test_tick(&st->t, ps_now(), true);
 	ps_test_summary(&st->t, &sum);
 	sum.partial = partial;
-	if (st->srv->rep && st->srv->rep->end)
-		st->srv->rep->end(st->srv->rep->arg, &st->t.info, &sum);
+	w_end(st, &st->t.info, &sum);
 	ps_summary_free(&sum);
 }
 
@@ -412,6 +505,9 @@ static void *test_main(void *arg)
 	if (t->p.len == 0)
 		t->p.len = t->p.proto == PS_PROTO_UDP ? 1460 : PS_DEFAULT_TCP_LEN;
 	t->skip_rx_copy = t->p.skip_rx_copy;
+	t->gsro = t->p.proto == PS_PROTO_UDP && t->p.ps_ext && t->p.gsro;
+	if (t->p.get_server_output)
+		capture_open(st);
 	if (enforce_caps(st)) {
 		send_error(t->ctrl_fd, 100, EPERM);
 		goto out;
@@ -447,6 +543,10 @@ static void *test_main(void *arg)
 		else if (t->p.server_affinity >= 0)
 			s->cpu_pin = t->p.server_affinity;
 		t->streams[t->nstreams++] = s;
+		if (srv->o->file && ps_stream_attach_file(s, srv->o->file,
+				sender ? 1 : t->p.parallel))
+			ps_warn(_("cannot use the file %s: %s"), srv->o->file,
+				strerror(errno));
 	}
 	st->ngot = 0;
 	fill_info(st);
@@ -456,8 +556,7 @@ static void *test_main(void *arg)
 		goto out;
 	}
 	ps_test_begin(t);
-	if (srv->rep && srv->rep->start)
-		srv->rep->start(srv->rep->arg, &t->info);
+	w_start(st, &t->info);
 	for (int i = 0; i < t->nstreams; i++)
 		ps_stream_start(t->streams[i]);
 	running = true;
@@ -469,10 +568,9 @@ static void *test_main(void *arg)
 	report_end(st, rc != 0);
 	running = false;
 out:
-	if (st->err[0]) {
-		if (srv->rep && srv->rep->error)
-			srv->rep->error(srv->rep->arg, st->err);
-	}
+	if (st->err[0])
+		w_error(st, st->err);
+	reporters_close(st);
 	(void)running;
 	for (int i = 0; i < st->ngot; i++)
 		close(st->got[i]);
@@ -559,7 +657,7 @@ static void dispatch(struct ps_server *srv, int fd, const char *cookie)
 	memcpy(free_slot->t.cookie, cookie, PS_COOKIE_SIZE);
 	free_slot->t.ctrl_fd = fd;
 	free_slot->t.server = true;
-	free_slot->t.rep = srv->rep;
+	reporters_open(free_slot);
 	free_slot->t.interval = srv->o->interval;
 	free_slot->t.format = srv->o->format;
 	free_slot->t.o = srv->o;
@@ -683,6 +781,7 @@ void ps_server_close(struct ps_server *srv)
 	pthread_mutex_destroy(&srv->lock);
 	pthread_cond_destroy(&srv->cond);
 	pthread_mutex_destroy(&srv->udp_lock);
+	pthread_mutex_destroy(&srv->rep_lock);
 	free(srv->tests);
 	free(srv);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,9 +63,38 @@ struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
 	s->file_fd = -1;
 	s->rx_cpu = -1;
 	s->len = p->len;
-	s->buf = xmalloc(s->len);
-	fill_payload(s->buf, s->len, p->repeating_payload);
+	s->gso_segs = 1;
+	if (s->udp && t->gsro) {
+		int on = 1, seg = (int)s->len;
+
+		/* many datagrams per system call; the kernel cuts them */
+		if (sender && s->len <= 16384 &&
+		    setsockopt(fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0) {
+			s->gso_segs = 63000 / s->len;
+			if (s->gso_segs > 64)
+				s->gso_segs = 64;
+			if (s->gso_segs < 1)
+				s->gso_segs = 1;
+		}
+		if (!sender)
+			setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof(on));
+	}
+	s->buf = xmalloc(s->udp && !sender ? 65536 : s->len * s->gso_segs);
+	fill_payload(s->buf, s->udp && !sender ? 65536 : s->len * s->gso_segs,
+		     p->repeating_payload);
 	atomic_store(&s->cpu, -1);
+	/*
+	 * A UDP receiver gets a deep buffer unless -w says otherwise: the
+	 * default 208 KiB holds about 20 ms at 100 Mbit/s, and a scheduling
+	 * hiccup longer than that is counted as network loss. Root may go
+	 * past net.core.rmem_max (as iperf3 cannot); others get what it allows.
+	 */
+	if (s->udp && !sender && !p->window) {
+		int want = 8 * 1024 * 1024;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)))
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+	}
 	/* short socket timeouts let a blocked thread see the stop flags */
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -122,7 +152,7 @@ static bool reserve(struct ps_stream *s, size_t len)
 	return true;
 }
 
-static void udp_stamp(struct ps_stream *s, uint64_t seq)
+static void udp_stamp(struct ps_stream *s, char *pkt, uint64_t seq)
 {
 	struct timespec ts;
 	uint32_t sec, usec;
@@ -130,17 +160,17 @@ static void udp_stamp(struct ps_stream *s, uint64_t seq)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	sec = htonl((uint32_t)ts.tv_sec);
 	usec = htonl((uint32_t)(ts.tv_nsec / 1000));
-	memcpy(s->buf, &sec, 4);
-	memcpy(s->buf + 4, &usec, 4);
+	memcpy(pkt, &sec, 4);
+	memcpy(pkt + 4, &usec, 4);
 	if (s->t->p.udp64) {
 		uint32_t hi = htonl((uint32_t)(seq >> 32)), lo = htonl((uint32_t)seq);
 
-		memcpy(s->buf + 8, &hi, 4);
-		memcpy(s->buf + 12, &lo, 4);
+		memcpy(pkt + 8, &hi, 4);
+		memcpy(pkt + 12, &lo, 4);
 	} else {
 		uint32_t v = htonl((uint32_t)seq);
 
-		memcpy(s->buf + 8, &v, 4);
+		memcpy(pkt + 8, &v, 4);
 	}
 }
 
@@ -150,28 +180,47 @@ static int send_loop(struct ps_stream *s)
 	double start = ps_now();
 	uint64_t seq = 0, mine = 0;
 	int flags = MSG_NOSIGNAL;
-	bool use_sendfile = s->file_fd >= 0 && !s->udp;
+	bool use_sendfile = s->file_fd >= 0 && !s->udp && !s->from_file;
 
 	while (!atomic_load_explicit(&t->done, memory_order_relaxed)) {
 		ssize_t n;
 
-		if (!reserve(s, s->len))
+		size_t len = s->len * s->gso_segs;
+
+		if (!reserve(s, len))
 			break;
-		if (s->udp)
-			udp_stamp(s, ++seq);
-		if (use_sendfile) {
+		if (s->udp) {
+			for (unsigned k = 0; k < s->gso_segs; k++)
+				udp_stamp(s, s->buf + k * s->len, ++seq);
+		}
+		if (s->from_file) {
+			/* -F: what the disk gives, as fast as it gives it */
+			ssize_t got = read(s->file_fd, s->buf, s->len);
+			int rc;
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				return got < 0 ? errno : 0;
+			rc = ps_write_full(s->fd, s->buf, (size_t)got);
+			n = rc ? -1 : got;
+			if (rc)
+				errno = -rc;
+		} else if (use_sendfile) {
 			off_t off = 0;
 
-			n = sendfile(s->fd, s->file_fd, &off, s->len);
+			n = sendfile(s->fd, s->file_fd, &off, len);
 		} else {
-			n = send(s->fd, s->buf, s->len, flags);
+			n = send(s->fd, s->buf, len, flags);
 		}
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			/* UDP: a full socket buffer or an ICMP error is loss */
-			if (s->udp && (errno == ENOBUFS || errno == ECONNREFUSED))
+			if (s->udp && (errno == ENOBUFS || errno == ECONNREFUSED)) {
+				seq -= s->gso_segs;	/* not sent: not lost */
 				continue;
+			}
 			return errno;
 		}
 		mine += (uint64_t)n;
@@ -186,7 +235,7 @@ static int send_loop(struct ps_stream *s)
 }
 
 /* RFC 1889 jitter and iperf3's loss / out-of-order accounting */
-static void udp_account(struct ps_stream *s, size_t n)
+static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
 {
 	uint32_t sec, usec;
 	uint64_t seq;
@@ -195,18 +244,18 @@ static void udp_account(struct ps_stream *s, size_t n)
 
 	if (n < (s->t->p.udp64 ? 16u : 12u))
 		return;
-	memcpy(&sec, s->buf, 4);
-	memcpy(&usec, s->buf + 4, 4);
+	memcpy(&sec, pkt, 4);
+	memcpy(&usec, pkt + 4, 4);
 	if (s->t->p.udp64) {
 		uint32_t hi, lo;
 
-		memcpy(&hi, s->buf + 8, 4);
-		memcpy(&lo, s->buf + 12, 4);
+		memcpy(&hi, pkt + 8, 4);
+		memcpy(&lo, pkt + 12, 4);
 		seq = ((uint64_t)ntohl(hi) << 32) | ntohl(lo);
 	} else {
 		uint32_t v;
 
-		memcpy(&v, s->buf + 8, 4);
+		memcpy(&v, pkt + 8, 4);
 		seq = ntohl(v);
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -234,6 +283,43 @@ static void udp_account(struct ps_stream *s, size_t n)
 	atomic_fetch_add_explicit(&s->packets, 1, memory_order_relaxed);
 }
 
+static int write_file(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static ssize_t udp_recv(struct ps_stream *s, size_t *seg)
+{
+	char ctrl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = s->buf, .iov_len = 65536 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctrl, .msg_controllen = sizeof(ctrl) };
+	ssize_t n = recvmsg(s->fd, &mh, 0);
+	struct cmsghdr *c;
+
+	if (n <= 0)
+		return n;
+	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+			int v;
+
+			memcpy(&v, CMSG_DATA(c), sizeof(v));
+			*seg = (size_t)v;
+		}
+	}
+	return n;
+}
+
 static int recv_loop(struct ps_stream *s)
 {
 	struct ps_test *t = s->t;
@@ -241,7 +327,13 @@ static int recv_loop(struct ps_stream *s)
 	uint64_t mine = 0;
 
 	while (!atomic_load_explicit(&t->rx_done, memory_order_relaxed)) {
-		ssize_t n = recv(s->fd, flags & MSG_TRUNC ? NULL : s->buf,
+		size_t seg = 0;
+		ssize_t n;
+
+		if (s->udp)
+			n = udp_recv(s, &seg);
+		else
+			n = recv(s->fd, flags & MSG_TRUNC ? NULL : s->buf,
 				 s->len, flags);
 
 		if (n < 0) {
@@ -260,8 +352,7 @@ static int recv_loop(struct ps_stream *s)
 		atomic_store_explicit(&s->bytes, mine, memory_order_relaxed);
 		atomic_fetch_add_explicit(&t->moved_bytes, (uint64_t)n,
 					  memory_order_relaxed);
-		if (s->file_fd >= 0 &&
-		    ps_write_full(s->file_fd, s->buf, (size_t)n) < 0) {
+		if (s->file_fd >= 0 && write_file(s->file_fd, s->buf, (size_t)n)) {
 			int e = errno;
 
 			close(s->file_fd);
@@ -269,8 +360,14 @@ static int recv_loop(struct ps_stream *s)
 			ps_warn(_("stopped writing the received file: %s"),
 				strerror(e));
 		}
-		if (s->udp)
-			udp_account(s, (size_t)n);
+		if (s->udp) {
+			/* a GRO buffer holds several datagrams of seg bytes */
+			if (!seg || seg > (size_t)n)
+				seg = (size_t)n;
+			for (size_t off = 0; off < (size_t)n; off += seg)
+				udp_account(s, s->buf + off,
+					    (size_t)n - off < seg ? (size_t)n - off : seg);
+		}
 	}
 	return 0;
 }
@@ -339,6 +436,29 @@ void ps_test_free_streams(struct ps_test *t)
 	for (int i = 0; i < t->nstreams; i++)
 		ps_stream_free(t->streams[i]);
 	t->nstreams = 0;
+}
+
+int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams)
+{
+	char name[4096];
+	int fd;
+
+	/* several receiving streams: one file each, FILE.ID */
+	if (!s->sender && nstreams > 1)
+		snprintf(name, sizeof(name), "%s.%d", file, s->id);
+	else
+		snprintf(name, sizeof(name), "%s", file);
+	fd = s->sender ? open(name, O_RDONLY | O_CLOEXEC) :
+		open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (s->file_fd >= 0)
+		close(s->file_fd);
+	s->file_fd = fd;
+	s->from_file = s->sender;
+	if (s->sender)
+		s->t->file_send = true;
+	return 0;
 }
 
 int ps_stream_rx_cpu(int fd);

@@ -40,3 +40,41 @@ artifacts() {
 	mkdir -p "$d"
 	echo "$d"
 }
+
+# a TCP/UDP port nobody listens on, different for each test run
+free_port() {
+	p=$(( 20000 + ($$ * 7 + ${1:-0} * 13) % 30000 ))
+	while ss -Htaun 2>/dev/null | awk '{print $5}' | grep -q ":$p\$"; do
+		p=$((p + 1))
+	done
+	echo "$p"
+}
+
+# wait until something listens on TCP port $1 (5 s at most)
+wait_listen() {
+	i=0
+	while [ $i -lt 50 ]; do
+		ss -Htln "sport = :$1" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# background processes this test started, stopped by PID at exit
+BG_PIDS=""
+bg() { "$@" & BG_PIDS="$BG_PIDS $!"; LAST_PID=$!; }
+kill_bg() { for p in $BG_PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+
+# check a condition, counting it: check "what" test-expression...
+check() {
+	what=$1
+	shift
+	T_COUNT=$((T_COUNT + 1))
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+# numeric comparison with awk: num_ge A B (A >= B)
+num_ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+num_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }

@@ -1,0 +1,139 @@
+/* probe-link.h: what "ip -s -d link show IF" and "ip route get PEER" show:
+ * MTU, state, qdisc, queues, GSO/GRO limits, counters and their rates, the
+ * devices underneath (vlan/bond/bridge/macvlan down to the NICs), and which
+ * interface the kernel uses to reach a peer (libnl-route-3) */
+#ifndef PS_PROBE_LINK_H
+#define PS_PROBE_LINK_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "status.h"
+
+#define PS_LINK_NA (-1) /* a value the kernel did not report */
+#define PS_LINK_REASON 160
+
+/* one device under the probed one (depth 1 = directly underneath) */
+struct ps_link_lower {
+	char name[IF_NAMESIZE];
+	char kind[16]; /* IFLA_INFO_KIND ("bond", "bridge", "") */
+	int depth;
+	bool physical; /* has a device (/sys/class/net/X/device) */
+};
+
+struct ps_link_counters {
+	uint64_t rx_bytes, tx_bytes;
+	uint64_t rx_packets, tx_packets;
+	uint64_t rx_errors, tx_errors;
+	uint64_t rx_dropped, tx_dropped;
+	uint64_t rx_missed; /* rx_missed_errors: the NIC had no buffer */
+};
+
+struct ps_link_rates {
+	bool valid; /* two samples were compared */
+	double seconds;
+	double rx_bps, tx_bps;		 /* bit/s */
+	double rx_pps, tx_pps;		 /* packets/s */
+	double rx_drops_ps, tx_drops_ps; /* dropped + missed, /s */
+	double rx_errors_ps, tx_errors_ps;
+};
+
+struct ps_link_info {
+	enum ps_status status; /* ok, absent (no such interface), error */
+	char reason[PS_LINK_REASON];
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	char kind[16];	    /* IFLA_INFO_KIND; "" for a plain NIC */
+	char operstate[16]; /* "up", "down", "unknown", ... */
+	bool admin_up;	    /* IFF_UP */
+	bool carrier;	    /* IFF_LOWER_UP */
+	bool physical;	    /* a NIC itself (/sys/class/net/IF/device) */
+	char qdisc[32];
+	int64_t mtu, txqlen;
+	int64_t num_rx_queues, num_tx_queues;
+	int64_t gso_max_size, gso_max_segs, gro_max_size;
+
+	struct {
+		enum ps_status status;
+		char reason[PS_LINK_REASON];
+		struct ps_link_counters c;
+	} counters;
+	struct ps_link_rates rates;
+
+	struct { /* vlan100 -> bond0 -> eth0, eth1 */
+		enum ps_status status;
+		char reason[PS_LINK_REASON];
+		unsigned n;
+		struct ps_link_lower *v; /* breadth first */
+	} lower;
+};
+
+void ps_link_init(struct ps_link_info *info, const char *ifname);
+
+/*
+ * Pure parser over the raw bytes of an RTM_GETLINK reply (nlmsghdr as
+ * received). Fills everything but the lower chain. An error message
+ * (ENODEV) sets status absent. 0, or -EBADMSG when not understood.
+ */
+int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out);
+
+/*
+ * Sample the live machine: one RTM_GETLINK, then the lower chain from
+ * /sys/class/net/IF/lower_* (through the sysroot) and IFLA_LINK. A missing
+ * interface is status absent. 0 or -errno when netlink is unusable.
+ */
+int ps_link_sample(const char *ifname, struct ps_link_info *out);
+void ps_link_free(struct ps_link_info *info);
+void ps_link_shutdown(void);
+/* write the next raw RTM_GETLINK replies to DIR/link.bin; NULL stops */
+void ps_link_record(const char *dir);
+
+/* fill cur->rates from the counters of two samples `seconds` apart */
+void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
+		   double seconds);
+
+/*
+ * The chain as text, e.g. "vlan100 → bond0 → eth0, eth1" (arrow "->"
+ * when !utf8). Just the name when nothing is underneath.
+ */
+void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
+			bool utf8);
+
+/*
+ * Which interface the kernel uses for peer_addr (IPv4 or IPv6 literal), and
+ * the path MTU (a cached PMTU exception, else the interface MTU; pmtu may
+ * be NULL). 0, -EINVAL for a bad address, -ENETUNREACH without a route.
+ */
+int ps_route_iface_for(const char *peer_addr, char *ifname, size_t len,
+		       unsigned *pmtu);
+/*
+ * The default-route interface (lowest metric, IPv4 before IPv6). Without
+ * a default route it still fills "lo", returns -ENETUNREACH and says why
+ * in reason (when given).
+ */
+int ps_route_default_iface(char *ifname, size_t len);
+int ps_route_default_iface_reason(char *ifname, size_t len, char *reason,
+				  size_t rlen);
+
+/*
+ * JSON: {"ifname","ifindex","status","reason"?,"kind","operstate",
+ *   "admin_up","carrier","physical","qdisc","mtu","txqlen","num_rx_queues",
+ *   "num_tx_queues","gso_max_size","gso_max_segs","gro_max_size",
+ *   "counters":{status,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_errors,
+ *               tx_errors,rx_dropped,tx_dropped,rx_missed},
+ *   "rates":{seconds,rx_bps,tx_bps,rx_pps,tx_pps,rx_drops_ps,tx_drops_ps,
+ *            rx_errors_ps,tx_errors_ps}   (only after ps_link_rates),
+ *   "lower":{status,devices:[{name,kind,depth,physical}],
+ *            chain:"vlan100 → bond0 → eth0, eth1"}}
+ */
+struct json_object *ps_link_to_json(const struct ps_link_info *info);
+int ps_link_from_json(struct json_object *obj, struct ps_link_info *out);
+
+void ps_link_print(FILE *out, const struct ps_link_info *info);
+
+#endif

@@ -1,0 +1,1014 @@
+/* probe-pci.c: the NIC's PCIe link as "lspci -vv" shows it (LnkCap vs
+ * LnkSta, "(downgraded)"), the narrowest link on the way to the root port,
+ * payload sizes, NUMA node and the usable bandwidth of the link, with the
+ * sentence that says how it was computed ("pipescope probe", the NIC panel
+ * and the PCIe ceiling of the checks) */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <pci/pci.h>
+
+#include "log.h"
+#include "nls.h"
+#include "probe-pci.h"
+#include "sysroot.h"
+#include "xmalloc.h"
+
+/* ------------------------------------------------------------------ */
+/* pure helpers                                                        */
+
+int ps_pci_parse_speed(const char *s, double *gts)
+{
+	char *e;
+	double v;
+
+	*gts = 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	v = strtod(s, &e);
+	while (*e == ' ')
+		e++;
+	if (strncmp(e, "GT/s", 4) || v <= 0 || v > 1000)
+		return -EINVAL;
+	*gts = v;
+	return 0;
+}
+
+double ps_pci_speed_of_code(unsigned code)
+{
+	switch (code) {
+	case 1:
+		return 2.5;
+	case 2:
+		return 5;
+	case 3:
+		return 8;
+	case 4:
+		return 16;
+	case 5:
+		return 32;
+	case 6:
+		return 64;
+	case 8:
+		return 128;
+	default:
+		return 0;
+	}
+}
+
+/* "(downgraded)" right after a field: copy the word inside */
+static void paren_mark(const char *p, char *mark, size_t len)
+{
+	const char *e;
+
+	mark[0] = 0;
+	while (*p == ' ')
+		p++;
+	if (*p != '(')
+		return;
+	e = strchr(p, ')');
+	if (!e || (size_t)(e - p - 1) >= len)
+		return;
+	memcpy(mark, p + 1, e - p - 1);
+	mark[e - p - 1] = 0;
+}
+
+int ps_pci_parse_lnk(const char *line, struct ps_pci_lnk *out)
+{
+	const char *s = strstr(line, "Speed "), *w = strstr(line, "Width x");
+	char *e;
+	long v;
+
+	memset(out, 0, sizeof(*out));
+	if (!s || !w)
+		return -EINVAL;
+	s += 6;
+	if (ps_pci_parse_speed(s, &out->speed) && strncasecmp(s, "unknown", 7))
+		return -EINVAL;
+	s += strcspn(s, " ,");
+	paren_mark(s, out->speed_mark, sizeof(out->speed_mark));
+	w += 7;
+	v = strtol(w, &e, 10);
+	if (e == w || v <= 0 || v > 64)
+		return -EINVAL;
+	out->width = (int)v;
+	paren_mark(e, out->width_mark, sizeof(out->width_mark));
+	return 0;
+}
+
+double ps_pci_encoding(double gts, const char **name)
+{
+	const char *n = "";
+	double enc = 0;
+
+	if (gts <= 0) {
+		enc = 0;
+	} else if (gts < 8) {
+		enc = 8.0 / 10.0;
+		n = "8b/10b";
+	} else if (gts < 64) {
+		enc = 128.0 / 130.0;
+		n = "128b/130b";
+	} else {
+		enc = 242.0 / 256.0;
+		n = "242B/256B FLIT";
+	}
+	if (name)
+		*name = n;
+	return enc;
+}
+
+double ps_pci_encoded_bps(double gts, int width)
+{
+	return gts * 1e9 * width * ps_pci_encoding(gts, NULL);
+}
+
+#define TLP_OVERHEAD 24 /* STP/seq/header/LCRC bytes per TLP, REFERENCE 2.4 */
+
+double ps_pci_usable_bps(double gts, int width, int mps, char *how,
+			 size_t howlen)
+{
+	const char *encname;
+	double enc = ps_pci_encoding(gts, &encname);
+	double encoded = ps_pci_encoded_bps(gts, width);
+	int m = mps > 0 ? mps : 128;
+	double eff = (double)m / (m + TLP_OVERHEAD);
+	double usable = encoded * eff;
+
+	if (how && howlen) {
+		if (enc <= 0 || width <= 0)
+			snprintf(how, howlen, "%s",
+				 _("link speed or width unknown"));
+		else
+			snprintf(
+				how, howlen,
+				mps > 0 ? _("%g GT/s x%d with %s encoding = "
+					    "%.3f Gbit/s; x %d/(%d+%d) for TLP "
+					    "overhead at max payload %d bytes "
+					    "= %.3f Gbit/s usable per "
+					    "direction")
+					: _("%g GT/s x%d with %s encoding = "
+					    "%.3f Gbit/s; x %d/(%d+%d) for TLP "
+					    "overhead, max payload unknown so "
+					    "%d bytes assumed = %.3f Gbit/s "
+					    "usable per direction"),
+				gts, width, encname, encoded / 1e9, m, m,
+				TLP_OVERHEAD, m, usable / 1e9);
+	}
+	return enc > 0 && width > 0 ? usable : 0;
+}
+
+const char *ps_pci_compare(double sta, double cap, bool port)
+{
+	if (sta <= 0 || cap <= 0 || sta == cap)
+		return "";
+	if (sta > cap)
+		return "overdriven";
+	return port ? "" : "downgraded";
+}
+
+/* ------------------------------------------------------------------ */
+/* netdev -> PCI function                                              */
+
+static bool is_bdf(const char *s)
+{
+	size_t i = 0, n = strlen(s);
+
+	while (i < n && isxdigit((unsigned char)s[i]))
+		i++;
+	if (i < 4 || n != i + 8)
+		return false;
+	s += i;
+	return s[0] == ':' && isxdigit((unsigned char)s[1]) &&
+	       isxdigit((unsigned char)s[2]) && s[3] == ':' &&
+	       isxdigit((unsigned char)s[4]) && isxdigit((unsigned char)s[5]) &&
+	       s[6] == '.' && s[7] >= '0' && s[7] <= '7';
+}
+
+/* the sysroot as an absolute path, "" when live */
+static void real_root(char *buf, size_t len)
+{
+	char tmp[PATH_MAX];
+
+	buf[0] = 0;
+	if (ps_sysroot_is_live())
+		return;
+	if (realpath(ps_sysroot_get(), tmp))
+		snprintf(buf, len, "%s", tmp);
+}
+
+int ps_pci_find_function(const char *ifname, char *bdf, size_t bdflen,
+			 char *devpath, size_t pathlen, char *child,
+			 size_t childlen)
+{
+	char full[4096], real[PATH_MAX], root[PATH_MAX];
+	char *rel, *slash;
+	struct stat st;
+	size_t rl;
+
+	bdf[0] = devpath[0] = child[0] = 0;
+	if (!ifname || !*ifname || strchr(ifname, '/'))
+		return -ENOENT;
+	ps_path(full, sizeof(full), "/sys/class/net/%s", ifname);
+	if (!*full || lstat(full, &st))
+		return -ENOENT;
+	ps_path(full, sizeof(full), "/sys/class/net/%s/device", ifname);
+	if (!*full || !realpath(full, real))
+		return -ENODEV;
+	real_root(root, sizeof(root));
+	rl = strlen(root);
+	if (rl && (strncmp(real, root, rl) || real[rl] != '/'))
+		return -ENXIO; /* the link leaves the recording */
+	rel = real + rl;
+	slash = strrchr(rel, '/');
+	if (slash && !is_bdf(slash + 1))
+		snprintf(child, childlen, "%s", slash + 1);
+	while ((slash = strrchr(rel, '/')) && slash != rel) {
+		if (is_bdf(slash + 1)) {
+			snprintf(bdf, bdflen, "%s", slash + 1);
+			snprintf(devpath, pathlen, "%s", rel);
+			return 0;
+		}
+		*slash = 0;
+	}
+	return -ENXIO;
+}
+
+/* ------------------------------------------------------------------ */
+/* one device's link: libpci on the config space, or sysfs attributes  */
+
+struct lnk {
+	bool pcie;
+	double cap_speed, sta_speed;
+	int cap_width, sta_width;
+	int type; /* PCI_EXP_TYPE_*, -1 unknown */
+	int mps, mps_cap, mrrs;
+};
+
+static const char *type_name(int type)
+{
+	switch (type) {
+	case PCI_EXP_TYPE_ENDPOINT:
+		return "endpoint";
+	case PCI_EXP_TYPE_LEG_END:
+		return "legacy_endpoint";
+	case PCI_EXP_TYPE_ROOT_PORT:
+		return "root_port";
+	case PCI_EXP_TYPE_UPSTREAM:
+		return "upstream_port";
+	case PCI_EXP_TYPE_DOWNSTREAM:
+		return "downstream_port";
+	case PCI_EXP_TYPE_PCI_BRIDGE:
+		return "pci_bridge";
+	case PCI_EXP_TYPE_PCIE_BRIDGE:
+		return "pcie_bridge";
+	case PCI_EXP_TYPE_ROOT_INT_EP:
+		return "rc_endpoint";
+	case PCI_EXP_TYPE_ROOT_EC:
+		return "rc_event_collector";
+	default:
+		return "";
+	}
+}
+
+static bool is_port(int type)
+{
+	return type == PCI_EXP_TYPE_ROOT_PORT ||
+	       type == PCI_EXP_TYPE_DOWNSTREAM ||
+	       type == PCI_EXP_TYPE_PCIE_BRIDGE;
+}
+
+/* sysfs current/max_link_*: 0, or -ENOENT when the device has none */
+static int read_link_sysfs(const char *devpath, struct lnk *l)
+{
+	char p[512], buf[64];
+	long v;
+
+	memset(l, 0, sizeof(*l));
+	l->type = -1;
+	snprintf(p, sizeof(p), "%s/current_link_speed", devpath);
+	if (ps_read_line(p, buf, sizeof(buf)))
+		return -ENOENT;
+	l->pcie = true;
+	ps_pci_parse_speed(buf, &l->sta_speed);
+	snprintf(p, sizeof(p), "%s/max_link_speed", devpath);
+	if (!ps_read_line(p, buf, sizeof(buf)))
+		ps_pci_parse_speed(buf, &l->cap_speed);
+	snprintf(p, sizeof(p), "%s/current_link_width", devpath);
+	if (!ps_read_long(p, &v) && v > 0 && v <= 64)
+		l->sta_width = (int)v;
+	snprintf(p, sizeof(p), "%s/max_link_width", devpath);
+	if (!ps_read_long(p, &v) && v > 0 && v <= 64)
+		l->cap_width = (int)v;
+	return 0;
+}
+
+/*
+ * How much of the config space a read returns: -errno, 64 (the standard
+ * header only: what non-root users get) or 256 and more. One dword read at
+ * 0x40 decides it: every config read is a slow bus (or VM-exit) access.
+ */
+static long config_bytes(const char *devpath)
+{
+	char p[512], full[4096];
+	unsigned char dw[4];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/config", devpath);
+	if (!*ps_path(full, sizeof(full), "%s", p))
+		return -ENAMETOOLONG;
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, dw, sizeof(dw), 0x40);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	return n == (ssize_t)sizeof(dw) ? 256 : 64;
+}
+
+/*
+ * libpci's error hook must not return; it jumps back to the caller. The
+ * probes run in one sampler thread, so one jump buffer is enough.
+ */
+static jmp_buf pci_jmp;
+static char pci_errmsg[160];
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+pci_error(char *msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	vsnprintf(pci_errmsg, sizeof(pci_errmsg), msg, ap);
+	va_end(ap);
+	longjmp(pci_jmp, 1);
+}
+
+static void __attribute__((format(printf, 1, 2))) pci_quiet(char *msg, ...)
+{
+}
+
+static struct pci_access *pci_open(void)
+{
+	struct pci_access *a = pci_alloc();
+
+	a->error = pci_error;
+	a->warning = pci_quiet;
+	a->debug = pci_quiet;
+	a->method = PCI_ACCESS_SYS_BUS_PCI;
+	if (!ps_sysroot_is_live()) {
+		char p[4096];
+
+		ps_path(p, sizeof(p), "/sys/bus/pci");
+		pci_set_param(a, "sysfs.path", p);
+	}
+	return a;
+}
+
+/* pci_init for config reads: 0, or -EIO when libpci gave up */
+static int pci_start(struct pci_access *a)
+{
+	if (setjmp(pci_jmp)) {
+		ps_debug("libpci: %s", pci_errmsg);
+		return -EIO;
+	}
+	pci_init(a);
+	return 0;
+}
+
+/* the PCIe capability through libpci: 0, -ENODEV (none), -EIO */
+static int read_link_config(struct pci_access *a, const char *bdf,
+			    struct lnk *l)
+{
+	unsigned dom, bus, dev, fn;
+	struct pci_dev *volatile d = NULL;
+	struct pci_cap *cap;
+	volatile int rc = -ENODEV;
+	unsigned v;
+
+	memset(l, 0, sizeof(*l));
+	l->type = -1;
+	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
+		return -EINVAL;
+	if (setjmp(pci_jmp)) {
+		ps_debug("libpci: %s", pci_errmsg);
+		if (d)
+			pci_free_dev(d);
+		return -EIO;
+	}
+	d = pci_get_dev(a, (int)dom, (int)bus, (int)dev, (int)fn);
+	pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CAPS);
+	cap = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	if (cap) {
+		l->pcie = true;
+		v = pci_read_word(d, cap->addr + PCI_EXP_FLAGS);
+		l->type = (int)((v & PCI_EXP_FLAGS_TYPE) >> 4);
+		v = pci_read_long(d, cap->addr + PCI_EXP_DEVCAP);
+		l->mps_cap = 128 << (v & PCI_EXP_DEVCAP_PAYLOAD);
+		v = pci_read_word(d, cap->addr + PCI_EXP_DEVCTL);
+		l->mps = 128 << ((v & PCI_EXP_DEVCTL_PAYLOAD) >> 5);
+		l->mrrs = 128 << ((v & PCI_EXP_DEVCTL_READRQ) >> 12);
+		v = pci_read_long(d, cap->addr + PCI_EXP_LNKCAP);
+		l->cap_speed = ps_pci_speed_of_code(v & PCI_EXP_LNKCAP_SPEED);
+		l->cap_width = (int)((v & PCI_EXP_LNKCAP_WIDTH) >> 4);
+		v = pci_read_word(d, cap->addr + PCI_EXP_LNKSTA);
+		l->sta_speed = ps_pci_speed_of_code(v & PCI_EXP_LNKSTA_SPEED);
+		l->sta_width = (int)((v & PCI_EXP_LNKSTA_WIDTH) >> 4);
+		rc = 0;
+	}
+	pci_free_dev(d);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* sampling                                                            */
+
+static void set_reason(char *dst, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_reason(char *dst, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, len, fmt, ap);
+	va_end(ap);
+}
+
+static void no_pcie(struct ps_pci_info *o, const char *why)
+{
+	o->link_status = PS_ST_ABSENT;
+	set_reason(o->link_reason, sizeof(o->link_reason), "%s", why);
+	o->payload_status = PS_ST_ABSENT;
+	set_reason(o->payload_reason, sizeof(o->payload_reason), "%s", why);
+}
+
+static void read_names(struct pci_access *a, struct ps_pci_info *o)
+{
+	char p[512], buf[256];
+	long v;
+
+	snprintf(p, sizeof(p), "%s/vendor", o->devpath);
+	if (!ps_read_long(p, &v))
+		o->vendor_id = (unsigned)v;
+	snprintf(p, sizeof(p), "%s/device", o->devpath);
+	if (!ps_read_long(p, &v))
+		o->device_id = (unsigned)v;
+	if (o->vendor_id) {
+		/*
+		 * Loading pci.ids costs ~10 ms; the names of a device do not
+		 * change, so the last few are kept (the sampler is one thread).
+		 */
+		static struct {
+			unsigned vendor_id, device_id;
+			char vendor[96], device[160];
+		} cache[8];
+		static unsigned next;
+		unsigned k;
+		char *n;
+
+		for (k = 0; k < 8; k++)
+			if (cache[k].vendor_id == o->vendor_id &&
+			    cache[k].device_id == o->device_id)
+				break;
+		if (k == 8) {
+			k = next++ % 8;
+			cache[k].vendor_id = o->vendor_id;
+			cache[k].device_id = o->device_id;
+			n = pci_lookup_name(a, buf, sizeof(buf),
+					    PCI_LOOKUP_VENDOR |
+						    PCI_LOOKUP_NO_HWDB,
+					    o->vendor_id);
+			snprintf(cache[k].vendor, sizeof(cache[k].vendor), "%s",
+				 n ? n : "");
+			n = pci_lookup_name(a, buf, sizeof(buf),
+					    PCI_LOOKUP_DEVICE |
+						    PCI_LOOKUP_NO_HWDB,
+					    o->vendor_id, o->device_id);
+			snprintf(cache[k].device, sizeof(cache[k].device), "%s",
+				 n ? n : "");
+		}
+		memcpy(o->vendor, cache[k].vendor, sizeof(o->vendor));
+		memcpy(o->device, cache[k].device, sizeof(o->device));
+	}
+	snprintf(p, sizeof(p), "%s/numa_node", o->devpath);
+	if (ps_read_long(p, &v))
+		v = -1;
+	o->numa_node = (int)v;
+	snprintf(p, sizeof(p), "%s/local_cpulist", o->devpath);
+	if (ps_read_line(p, o->local_cpulist, sizeof(o->local_cpulist)))
+		o->local_cpulist[0] = 0;
+	{
+		char full[4096], real[PATH_MAX];
+		const char *b;
+
+		ps_path(full, sizeof(full), "%s/driver", o->devpath);
+		if (*full && realpath(full, real)) {
+			b = strrchr(real, '/');
+			snprintf(o->driver, sizeof(o->driver), "%.*s",
+				 (int)sizeof(o->driver) - 1, b ? b + 1 : real);
+		}
+	}
+}
+
+/* every device from the NIC up to the root port, NIC first */
+static void walk_path(struct pci_access *a, bool full_config,
+		      struct ps_pci_info *o)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s", o->devpath);
+	o->nhops = 0;
+	for (;;) {
+		char *slash = strrchr(path, '/');
+		struct ps_pci_hop *h;
+		struct lnk l;
+		int rc;
+
+		if (!slash || !is_bdf(slash + 1) || o->nhops == PS_PCI_MAX_HOPS)
+			break;
+		rc = full_config && config_bytes(path) > 64
+			     ? read_link_config(a, slash + 1, &l)
+			     : -EIO;
+		if (rc)
+			rc = read_link_sysfs(path, &l);
+		if (!rc && l.pcie) {
+			h = &o->hops[o->nhops++];
+			memset(h, 0, sizeof(*h));
+			snprintf(h->bdf, sizeof(h->bdf), "%s", slash + 1);
+			snprintf(h->type, sizeof(h->type), "%s",
+				 type_name(l.type));
+			h->cap_speed = l.cap_speed;
+			h->sta_speed = l.sta_speed;
+			h->cap_width = l.cap_width;
+			h->sta_width = l.sta_width;
+			h->bps = ps_pci_encoded_bps(l.sta_speed, l.sta_width);
+		}
+		*slash = 0;
+	}
+}
+
+static void find_limit(struct ps_pci_info *o)
+{
+	double best = 0;
+	int lim = -1;
+
+	for (int i = 0; i < o->nhops; i++) {
+		double bw = o->hops[i].bps;
+
+		/* like the kernel: the topmost of equally narrow links */
+		if (bw > 0 && (lim < 0 || bw <= best)) {
+			best = bw;
+			lim = i;
+		}
+	}
+	if (lim < 0)
+		return;
+	snprintf(o->limit_bdf, sizeof(o->limit_bdf), "%s", o->hops[lim].bdf);
+	o->limit_speed = o->hops[lim].sta_speed;
+	o->limit_width = o->hops[lim].sta_width;
+	o->limited_upstream = lim > 0 && o->nhops && best < o->hops[0].bps;
+}
+
+int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
+{
+	struct pci_access *a;
+	struct lnk l;
+	long cfg;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
+	out->numa_node = -1;
+	out->link_status = out->payload_status = PS_ST_ABSENT;
+
+	rc = ps_pci_find_function(ifname, out->bdf, sizeof(out->bdf),
+				  out->devpath, sizeof(out->devpath),
+				  out->child, sizeof(out->child));
+	if (rc == -ENOENT) {
+		out->status = PS_ST_ERROR;
+		set_reason(
+			out->reason, sizeof(out->reason),
+			ps_sysroot_is_live()
+				? _("no interface named %s")
+				: _("no interface named %s in the recording"),
+			ifname);
+	} else if (rc == -ENODEV) {
+		out->status = PS_ST_ABSENT;
+		set_reason(
+			out->reason, sizeof(out->reason), "%s",
+			_("virtual interface (no bus device): no PCIe link"));
+	} else if (rc) {
+		out->status = PS_ST_ABSENT;
+		set_reason(out->reason, sizeof(out->reason), "%s",
+			   _("the interface's device is not on a PCI bus"));
+	}
+	if (rc) {
+		set_reason(out->link_reason, sizeof(out->link_reason), "%s",
+			   out->reason);
+		set_reason(out->payload_reason, sizeof(out->payload_reason),
+			   "%s", out->reason);
+		out->link_status = out->payload_status = out->status;
+		return 0;
+	}
+	out->status = PS_ST_OK;
+	a = pci_open();
+	read_names(a, out);
+
+	cfg = config_bytes(out->devpath);
+	if (cfg > 64) {
+		char p[4096];
+
+		/* libpci's sysfs method needs the tree it is pointed at */
+		if (access(ps_path(p, sizeof(p),
+				   "/sys/bus/pci/devices/%s/config", out->bdf),
+			   R_OK))
+			rc = -ENOENT;
+		else
+			rc = pci_start(a);
+		if (!rc)
+			rc = read_link_config(a, out->bdf, &l);
+		else
+			cfg = 0; /* libpci unusable here: sysfs only */
+		if (rc == -ENODEV) {
+			no_pcie(out, _("no PCIe capability: a conventional PCI "
+				       "function (such as virtio-pci) has no "
+				       "link speed or width"));
+			goto out;
+		}
+	}
+	if (cfg > 64 && rc == 0) {
+		snprintf(out->link_source, sizeof(out->link_source), "config");
+		out->payload_status = PS_ST_OK;
+		out->mps = l.mps;
+		out->mps_cap = l.mps_cap;
+		out->mrrs = l.mrrs;
+	} else if (read_link_sysfs(out->devpath, &l) == 0) {
+		snprintf(out->link_source, sizeof(out->link_source), "sysfs");
+		if (cfg > 64) {
+			out->payload_status = PS_ST_ERROR;
+			set_reason(out->payload_reason,
+				   sizeof(out->payload_reason), "%s",
+				   _("libpci could not read the config space"));
+		} else if (ps_sysroot_is_live() || cfg == -EACCES ||
+			   cfg == -EPERM) {
+			out->payload_status = PS_ST_NEEDS_ROOT;
+			set_reason(out->payload_reason,
+				   sizeof(out->payload_reason), "%s",
+				   _("the full config space read needs root "
+				     "(others see 64 bytes); speed and width "
+				     "come from sysfs"));
+		} else {
+			out->payload_status = PS_ST_NOT_RECORDED;
+			set_reason(
+				out->payload_reason,
+				sizeof(out->payload_reason), "%s",
+				_("the recording has only the first 64 bytes "
+				  "of the config space (recorded without "
+				  "root); speed and width come from sysfs"));
+		}
+		set_reason(out->link_reason, sizeof(out->link_reason), "%s",
+			   out->payload_reason);
+	} else if (cfg == -ENOENT && !ps_sysroot_is_live()) {
+		out->link_status = out->payload_status = PS_ST_NOT_RECORDED;
+		set_reason(out->link_reason, sizeof(out->link_reason), "%s",
+			   _("neither the config space nor the sysfs link "
+			     "attributes are in the recording"));
+		set_reason(out->payload_reason, sizeof(out->payload_reason),
+			   "%s", out->link_reason);
+		goto out;
+	} else {
+		no_pcie(out, _("no PCIe link: the function has no "
+			       "current_link_speed in sysfs (conventional PCI, "
+			       "such as virtio-pci)"));
+		goto out;
+	}
+
+	out->link_status = PS_ST_OK;
+	snprintf(out->dev_type, sizeof(out->dev_type), "%s", type_name(l.type));
+	out->cap_speed = l.cap_speed;
+	out->sta_speed = l.sta_speed;
+	out->cap_width = l.cap_width;
+	out->sta_width = l.sta_width;
+	snprintf(out->speed_mark, sizeof(out->speed_mark), "%s",
+		 ps_pci_compare(l.sta_speed, l.cap_speed, is_port(l.type)));
+	snprintf(out->width_mark, sizeof(out->width_mark), "%s",
+		 ps_pci_compare(l.sta_width, l.cap_width, is_port(l.type)));
+	out->downgraded = !strcmp(out->speed_mark, "downgraded") ||
+			  !strcmp(out->width_mark, "downgraded");
+	out->capable_bps = ps_pci_encoded_bps(l.cap_speed, l.cap_width);
+
+	walk_path(a, cfg > 64, out);
+	find_limit(out);
+	if (out->limit_width) {
+		char how[256];
+
+		out->encoded_bps =
+			ps_pci_encoded_bps(out->limit_speed, out->limit_width);
+		out->usable_bps =
+			ps_pci_usable_bps(out->limit_speed, out->limit_width,
+					  out->mps, how, sizeof(how));
+		snprintf(out->usable_how, sizeof(out->usable_how),
+			 _("%s; narrowest link at %s"), how, out->limit_bdf);
+	} else {
+		snprintf(out->usable_how, sizeof(out->usable_how), "%s",
+			 _("link speed or width unknown"));
+	}
+out:
+	pci_cleanup(a);
+	return 0;
+}
+
+void ps_pci_free(struct ps_pci_info *info)
+{
+	memset(info, 0, sizeof(*info));
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
+
+static void put_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static void put_int(struct json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+static void put_dbl(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(v));
+}
+
+static void put_status(struct json_object *o, enum ps_status st,
+		       const char *reason)
+{
+	put_str(o, "status", ps_status_name(st));
+	put_str(o, "reason", reason);
+}
+
+struct json_object *ps_pci_to_json(const struct ps_pci_info *i)
+{
+	struct json_object *o = json_object_new_object(), *g, *a;
+
+	put_str(o, "ifname", i->ifname);
+	put_status(o, i->status, i->reason);
+	put_str(o, "bdf", i->bdf);
+	put_str(o, "sysfs_path", i->devpath);
+	put_str(o, "child_device", i->child);
+	put_str(o, "driver", i->driver);
+	put_int(o, "vendor_id", i->vendor_id);
+	put_int(o, "device_id", i->device_id);
+	put_str(o, "vendor", i->vendor);
+	put_str(o, "device", i->device);
+	put_int(o, "numa_node", i->numa_node);
+	put_str(o, "local_cpulist", i->local_cpulist);
+
+	g = json_object_new_object();
+	put_status(g, i->link_status, i->link_reason);
+	put_str(g, "source", i->link_source);
+	put_str(g, "device_type", i->dev_type);
+	put_dbl(g, "cap_speed_gts", i->cap_speed);
+	put_int(g, "cap_width", i->cap_width);
+	put_dbl(g, "speed_gts", i->sta_speed);
+	put_int(g, "width", i->sta_width);
+	put_str(g, "speed_mark", i->speed_mark);
+	put_str(g, "width_mark", i->width_mark);
+	json_object_object_add(g, "downgraded",
+			       json_object_new_boolean(i->downgraded));
+	a = json_object_new_array();
+	for (int k = 0; k < i->nhops; k++) {
+		const struct ps_pci_hop *h = &i->hops[k];
+		struct json_object *e = json_object_new_object();
+
+		put_str(e, "bdf", h->bdf);
+		put_str(e, "device_type", h->type);
+		put_dbl(e, "cap_speed_gts", h->cap_speed);
+		put_int(e, "cap_width", h->cap_width);
+		put_dbl(e, "speed_gts", h->sta_speed);
+		put_int(e, "width", h->sta_width);
+		put_dbl(e, "encoded_bps", h->bps);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(g, "path", a);
+	put_str(g, "narrowest_bdf", i->limit_bdf);
+	put_dbl(g, "narrowest_speed_gts", i->limit_speed);
+	put_int(g, "narrowest_width", i->limit_width);
+	json_object_object_add(g, "limited_upstream",
+			       json_object_new_boolean(i->limited_upstream));
+	put_dbl(g, "capable_bps", i->capable_bps);
+	put_dbl(g, "encoded_bps", i->encoded_bps);
+	put_dbl(g, "usable_bps", i->usable_bps);
+	put_str(g, "usable_how", i->usable_how);
+	json_object_object_add(o, "link", g);
+
+	g = json_object_new_object();
+	put_status(g, i->payload_status, i->payload_reason);
+	put_int(g, "max_payload", i->mps);
+	put_int(g, "max_payload_cap", i->mps_cap);
+	put_int(g, "max_read_request", i->mrrs);
+	json_object_object_add(o, "payload", g);
+	return o;
+}
+
+static struct json_object *get(struct json_object *o, const char *k)
+{
+	struct json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, k, &v))
+		return NULL;
+	return v;
+}
+
+static void get_str(struct json_object *o, const char *k, char *dst, size_t len)
+{
+	struct json_object *v = get(o, k);
+
+	snprintf(dst, len, "%s", v ? json_object_get_string(v) : "");
+}
+
+static int64_t get_int(struct json_object *o, const char *k, int64_t dflt)
+{
+	struct json_object *v = get(o, k);
+
+	return v ? json_object_get_int64(v) : dflt;
+}
+
+static double get_dbl(struct json_object *o, const char *k)
+{
+	struct json_object *v = get(o, k);
+
+	return v ? json_object_get_double(v) : 0;
+}
+
+static enum ps_status get_status(struct json_object *o, char *reason,
+				 size_t len)
+{
+	struct json_object *v = get(o, "status");
+
+	get_str(o, "reason", reason, len);
+	return v ? ps_status_parse(json_object_get_string(v)) : PS_ST_ERROR;
+}
+
+int ps_pci_from_json(struct json_object *obj, struct ps_pci_info *i)
+{
+	struct json_object *g, *a, *v;
+	size_t n;
+
+	memset(i, 0, sizeof(*i));
+	if (!obj || !json_object_is_type(obj, json_type_object))
+		return -EINVAL;
+	get_str(obj, "ifname", i->ifname, sizeof(i->ifname));
+	i->status = get_status(obj, i->reason, sizeof(i->reason));
+	get_str(obj, "bdf", i->bdf, sizeof(i->bdf));
+	get_str(obj, "sysfs_path", i->devpath, sizeof(i->devpath));
+	get_str(obj, "child_device", i->child, sizeof(i->child));
+	get_str(obj, "driver", i->driver, sizeof(i->driver));
+	i->vendor_id = (unsigned)get_int(obj, "vendor_id", 0);
+	i->device_id = (unsigned)get_int(obj, "device_id", 0);
+	get_str(obj, "vendor", i->vendor, sizeof(i->vendor));
+	get_str(obj, "device", i->device, sizeof(i->device));
+	i->numa_node = (int)get_int(obj, "numa_node", -1);
+	get_str(obj, "local_cpulist", i->local_cpulist,
+		sizeof(i->local_cpulist));
+
+	g = get(obj, "link");
+	i->link_status = get_status(g, i->link_reason, sizeof(i->link_reason));
+	get_str(g, "source", i->link_source, sizeof(i->link_source));
+	get_str(g, "device_type", i->dev_type, sizeof(i->dev_type));
+	i->cap_speed = get_dbl(g, "cap_speed_gts");
+	i->cap_width = (int)get_int(g, "cap_width", 0);
+	i->sta_speed = get_dbl(g, "speed_gts");
+	i->sta_width = (int)get_int(g, "width", 0);
+	get_str(g, "speed_mark", i->speed_mark, sizeof(i->speed_mark));
+	get_str(g, "width_mark", i->width_mark, sizeof(i->width_mark));
+	v = get(g, "downgraded");
+	i->downgraded = v && json_object_get_boolean(v);
+	a = get(g, "path");
+	n = a && json_object_is_type(a, json_type_array)
+		    ? json_object_array_length(a)
+		    : 0;
+	if (n > PS_PCI_MAX_HOPS)
+		n = PS_PCI_MAX_HOPS;
+	i->nhops = (int)n;
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *e = json_object_array_get_idx(a, k);
+		struct ps_pci_hop *h = &i->hops[k];
+
+		get_str(e, "bdf", h->bdf, sizeof(h->bdf));
+		get_str(e, "device_type", h->type, sizeof(h->type));
+		h->cap_speed = get_dbl(e, "cap_speed_gts");
+		h->cap_width = (int)get_int(e, "cap_width", 0);
+		h->sta_speed = get_dbl(e, "speed_gts");
+		h->sta_width = (int)get_int(e, "width", 0);
+		h->bps = get_dbl(e, "encoded_bps");
+	}
+	get_str(g, "narrowest_bdf", i->limit_bdf, sizeof(i->limit_bdf));
+	i->limit_speed = get_dbl(g, "narrowest_speed_gts");
+	i->limit_width = (int)get_int(g, "narrowest_width", 0);
+	v = get(g, "limited_upstream");
+	i->limited_upstream = v && json_object_get_boolean(v);
+	i->capable_bps = get_dbl(g, "capable_bps");
+	i->encoded_bps = get_dbl(g, "encoded_bps");
+	i->usable_bps = get_dbl(g, "usable_bps");
+	get_str(g, "usable_how", i->usable_how, sizeof(i->usable_how));
+
+	g = get(obj, "payload");
+	i->payload_status =
+		get_status(g, i->payload_reason, sizeof(i->payload_reason));
+	i->mps = (int)get_int(g, "max_payload", 0);
+	i->mps_cap = (int)get_int(g, "max_payload_cap", 0);
+	i->mrrs = (int)get_int(g, "max_read_request", 0);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* text                                                                */
+
+static const char *mark_text(const char *mark)
+{
+	if (!strcmp(mark, "downgraded"))
+		return _(" (downgraded)");
+	if (!strcmp(mark, "overdriven"))
+		return _(" (overdriven)");
+	return "";
+}
+
+void ps_pci_print(FILE *out, const struct ps_pci_info *i)
+{
+	fprintf(out, _("PCIe of %s\n"), i->ifname);
+	if (i->status != PS_ST_OK) {
+		fprintf(out, _("  %s (%s)\n"), ps_status_text(i->status),
+			i->reason);
+		return;
+	}
+	fprintf(out, _("  function %s: %s %s [%04x:%04x], driver %s\n"), i->bdf,
+		i->vendor, i->device, i->vendor_id, i->device_id,
+		i->driver[0] ? i->driver : "-");
+	if (i->child[0])
+		fprintf(out, _("  netdev sits on the child device %s\n"),
+			i->child);
+	if (i->numa_node >= 0)
+		fprintf(out, _("  NUMA node %d, local CPUs %s\n"), i->numa_node,
+			i->local_cpulist[0] ? i->local_cpulist : "-");
+	else
+		fprintf(out,
+			_("  NUMA node unknown (single node), local CPUs %s\n"),
+			i->local_cpulist[0] ? i->local_cpulist : "-");
+	if (i->link_status != PS_ST_OK) {
+		fprintf(out, _("  link: %s (%s)\n"),
+			ps_status_text(i->link_status), i->link_reason);
+		return;
+	}
+	fprintf(out, _("  LnkCap: %g GT/s, x%d\n"), i->cap_speed, i->cap_width);
+	fprintf(out, _("  LnkSta: %g GT/s%s, x%d%s   (read from %s)\n"),
+		i->sta_speed, mark_text(i->speed_mark), i->sta_width,
+		mark_text(i->width_mark), i->link_source);
+	if (i->link_reason[0])
+		fprintf(out, _("  note: %s\n"), i->link_reason);
+	for (int k = 1; k < i->nhops; k++)
+		fprintf(out,
+			_("  upstream %s (%s): %g GT/s x%d of %g GT/s x%d\n"),
+			i->hops[k].bdf,
+			i->hops[k].type[0] ? i->hops[k].type
+					   : _("type unknown"),
+			i->hops[k].sta_speed, i->hops[k].sta_width,
+			i->hops[k].cap_speed, i->hops[k].cap_width);
+	if (i->limit_width)
+		fprintf(out, _("  narrowest link: %g GT/s x%d at %s%s\n"),
+			i->limit_speed, i->limit_width, i->limit_bdf,
+			i->limited_upstream ? _(" (upstream of the NIC: lspci "
+						"on the NIC does not show it)")
+					    : "");
+	if (i->payload_status == PS_ST_OK)
+		fprintf(out,
+			_("  max payload %d bytes (device can %d), max read "
+			  "request %d bytes\n"),
+			i->mps, i->mps_cap, i->mrrs);
+	else
+		fprintf(out, _("  max payload: %s (%s)\n"),
+			ps_status_text(i->payload_status), i->payload_reason);
+	fprintf(out,
+		_("  usable: %.2f Gbit/s per direction of %.2f capable (%s)\n"),
+		i->usable_bps / 1e9, i->capable_bps / 1e9, i->usable_how);
+}

@@ -1,0 +1,217 @@
+/* test-proto.c: iperf3's parameter and result JSON, both ways, and hostile input */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "proto.h"
+
+static struct json_object *parse(const char *s)
+{
+	struct json_object *o = json_tokener_parse(s);
+
+	assert_non_null(o);
+	return o;
+}
+
+static void test_params_roundtrip(void **state)
+{
+	struct ps_params p = { 0 }, q;
+	struct json_object *o;
+	char err[256];
+
+	p.proto = PS_PROTO_UDP;
+	p.omit = 2;
+	p.duration = 30;
+	p.parallel = 8;
+	p.bidir = true;
+	p.window = 1 << 20;
+	p.len = 1400;
+	p.rate = 1000000000;
+	p.mss = 1400;
+	p.tos = 16;
+	p.server_affinity = 3;
+	p.udp64 = true;
+	p.ps_ext = true;
+	p.gsro = true;
+	strcpy(p.congestion, "cubic");
+	strcpy(p.client_version, "0.1.0");
+	o = ps_params_to_json(&p);
+	assert_int_equal(ps_params_from_json(o, &q, err, sizeof(err)), 0);
+	json_object_put(o);
+	assert_int_equal(q.proto, PS_PROTO_UDP);
+	assert_int_equal(q.omit, 2);
+	assert_true(q.duration == 30);
+	assert_int_equal(q.parallel, 8);
+	assert_true(q.bidir && !q.reverse && q.udp64 && q.ps_ext && q.gsro);
+	assert_true(q.window == 1 << 20);
+	assert_int_equal(q.len, 1400);
+	assert_true(q.rate == 1000000000);
+	assert_int_equal(q.mss, 1400);
+	assert_int_equal(q.tos, 16);
+	assert_int_equal(q.server_affinity, 3);
+	assert_string_equal(q.congestion, "cubic");
+}
+
+/* what iperf3 3.12 sends; unknown keys are ignored */
+static void test_params_iperf3(void **state)
+{
+	struct ps_params q;
+	char err[256];
+	struct json_object *o = parse(
+		"{\"tcp\":true,\"omit\":0,\"time\":10,\"num\":0,\"blockcount\":0,"
+		"\"parallel\":4,\"reverse\":true,\"len\":131072,\"pacing_timer\":1000,"
+		"\"client_version\":\"3.12\",\"future_key\":[1,2]}");
+
+	assert_int_equal(ps_params_from_json(o, &q, err, sizeof(err)), 0);
+	json_object_put(o);
+	assert_int_equal(q.proto, PS_PROTO_TCP);
+	assert_int_equal(q.parallel, 4);
+	assert_true(q.reverse);
+	assert_false(q.ps_ext);
+	assert_string_equal(q.client_version, "3.12");
+}
+
+static void test_params_hostile(void **state)
+{
+	static const char *const bad[] = {
+		"{\"tcp\":true,\"parallel\":1000000000}",
+		"{\"tcp\":true,\"parallel\":0}",
+		"{\"tcp\":true,\"time\":-1}",
+		"{\"tcp\":true,\"time\":\"ten\"}",
+		"{\"tcp\":true,\"len\":99999999}",
+		"{\"udp\":true,\"len\":70000}",
+		"{\"tcp\":true,\"window\":[1]}",
+		"{\"tcp\":true,\"reverse\":true,\"bidirectional\":true}",
+		"{\"sctp\":true}",
+	};
+	struct ps_params q;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct json_object *o = parse(bad[i]);
+
+		err[0] = 0;
+		if (ps_params_from_json(o, &q, err, sizeof(err)) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+		assert_true(err[0] != 0);
+		json_object_put(o);
+	}
+}
+
+/* 3.12 prints -1 as 2^64-1 in results */
+static void test_results_unsigned_minus_one(void **state)
+{
+	struct ps_results r;
+	char err[256];
+	struct json_object *o = parse(
+		"{\"cpu_util_total\":48.0,\"cpu_util_user\":1.5,\"cpu_util_system\":46.5,"
+		"\"sender_has_retransmits\":18446744073709551615,\"congestion_used\":\"bbr\","
+		"\"streams\":[{\"id\":1,\"bytes\":4278189656,\"retransmits\":18446744073709551615,"
+		"\"jitter\":0,\"errors\":0,\"packets\":0,\"start_time\":0,\"end_time\":2.0}]}");
+
+	assert_int_equal(ps_results_from_json(o, &r, err, sizeof(err)), 0);
+	json_object_put(o);
+	assert_int_equal(r.sender_has_retransmits, -1);
+	assert_int_equal(r.nstreams, 1);
+	assert_true(r.streams[0].retransmits == -1);
+	assert_true(r.streams[0].bytes == 4278189656ULL);
+	assert_string_equal(r.congestion_used, "bbr");
+	assert_true(r.cpu_total == 48.0);
+	ps_results_clear(&r);
+}
+
+static void test_results_roundtrip(void **state)
+{
+	struct ps_results r = { 0 }, q;
+	struct json_object *o;
+	char err[256];
+
+	r.cpu_total = 12.5;
+	r.sender_has_retransmits = 1;
+	r.nstreams = 2;
+	r.streams[0].id = 1;
+	r.streams[0].bytes = 1ULL << 40;
+	r.streams[0].retransmits = 7;
+	r.streams[1].id = 3;
+	r.streams[1].errors = 5;
+	r.streams[1].packets = 1000;
+	r.streams[1].jitter = 0.001;
+	o = ps_results_to_json(&r);
+	assert_int_equal(ps_results_from_json(o, &q, err, sizeof(err)), 0);
+	json_object_put(o);
+	assert_int_equal(q.nstreams, 2);
+	assert_true(q.streams[0].bytes == 1ULL << 40);
+	assert_true(q.streams[0].retransmits == 7);
+	assert_int_equal(q.streams[1].id, 3);
+	assert_true(q.streams[1].errors == 5 && q.streams[1].packets == 1000);
+	assert_true(q.streams[1].jitter == 0.001);
+	ps_results_clear(&q);
+
+	o = parse("{\"cpu_util_total\":1}");
+	assert_int_equal(ps_results_from_json(o, &q, err, sizeof(err)), -EINVAL);
+	json_object_put(o);
+}
+
+/* the framing on a real socket pair: lengths 0, huge, truncated, not JSON */
+static void test_framing(void **state)
+{
+	int sv[2];
+	struct json_object *o, *got;
+	unsigned char zero[4] = { 0, 0, 0, 0 };
+	unsigned char huge[4] = { 0x7f, 0xff, 0xff, 0xff };
+	unsigned char short_len[4] = { 0, 0, 0, 10 };
+	const char notjson[] = "\0\0\0\5hello";
+	const char deep[] = "\0\0\0\100[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[";
+	char cookie[PS_COOKIE_SIZE];
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	o = parse("{\"a\":1}");
+	assert_int_equal(ps_send_json(sv[0], o), 0);
+	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), 0);
+	assert_int_equal(json_object_get_int(json_object_object_get(got, "a")), 1);
+	json_object_put(got);
+	json_object_put(o);
+
+	assert_int_equal(write(sv[0], zero, 4), 4);
+	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -EMSGSIZE);
+	assert_int_equal(write(sv[0], huge, 4), 4);
+	assert_int_equal(ps_recv_json(sv[1], &got, PS_MAX_PARAMS_JSON, 1000), -EMSGSIZE);
+	assert_int_equal(write(sv[0], notjson, 9), 9);
+	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -EBADMSG);
+	assert_int_equal(write(sv[0], deep, sizeof(deep) - 1), (ssize_t)sizeof(deep) - 1);
+	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -EBADMSG);
+	/* a length promising more than ever comes: a timeout, not a hang */
+	assert_int_equal(write(sv[0], short_len, 4), 4);
+	assert_int_equal(write(sv[0], "{\"a\"", 4), 4);
+	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 200), -ETIMEDOUT);
+	close(sv[0]);
+	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 200), -EPIPE);
+	close(sv[1]);
+
+	ps_make_cookie(cookie);
+	assert_int_equal(strlen(cookie), PS_COOKIE_SIZE - 1);
+	assert_true(strspn(cookie, "abcdefghijklmnopqrstuvwxyz234567") == PS_COOKIE_SIZE - 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params_roundtrip),
+		cmocka_unit_test(test_params_iperf3),
+		cmocka_unit_test(test_params_hostile),
+		cmocka_unit_test(test_results_unsigned_minus_one),
+		cmocka_unit_test(test_results_roundtrip),
+		cmocka_unit_test(test_framing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
