@@ -19,6 +19,7 @@
 #include "iface.h"
 #include "jsonutil.h"
 #include "nls.h"
+#include "probe-link.h"
 #include "sysroot.h"
 
 static const char *const source_names[] = {
@@ -217,9 +218,26 @@ static void set_reason(struct ps_iface_choice *out, enum ps_status st,
  */
 static int route_from_kernel(const char *addr, struct ps_iface_choice *out)
 {
-	(void)addr;
-	(void)out;
-	return -ENOSYS;	/* until the link probe (probes/probe-link.c) is in */
+	unsigned pmtu = 0;
+	int rc;
+
+	if (addr) {
+		rc = ps_route_iface_for(addr, out->name, sizeof(out->name),
+					&pmtu);
+		if (!rc) {
+			out->source = PS_IFACE_ROUTE_PEER;
+			out->pmtu = pmtu;
+			return 0;
+		}
+	}
+	rc = ps_route_default_iface(out->name, sizeof(out->name));
+	if (!rc) {
+		out->source = PS_IFACE_DEFAULT_ROUTE;
+		return 0;
+	}
+	out->name[0] = 0;
+	/* no default route; anything else: try the tables */
+	return rc == -ENETUNREACH ? -ENOENT : -ENOSYS;
 }
 
 /* /proc/net/route (and ipv6_route): what a recorded tree has; 0, -ENOENT

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "brief.h"
 #include "nls.h"
 #include "probe.h"
 
@@ -62,8 +63,57 @@
 	.from_json = NAME##_from_json, .print = NAME##_print,                  \
 	.free = NAME##_free, .mark = NAME##_mark
 
+PS_PROBE_GLUE(link)
+PS_PROBE_RATES(link)
+PS_PROBE_GLUE(ethtool)
+PS_PROBE_GLUE(pci)
+PS_PROBE_GLUE(irq)
+PS_PROBE_RATES(irq)
 PS_PROBE_GLUE(cpu)
 PS_PROBE_GLUE(sysctl)
+
+/* the netlink probes keep a socket between samples: closed with the set */
+static void link_close(struct ps_probe *p)
+{
+	ps_link_shutdown();
+}
+
+static void ethtool_close(struct ps_probe *p)
+{
+	ps_ethtool_shutdown();
+}
+
+static const struct ps_probe_ops link_ops = {
+	PS_PROBE_OPS(link),
+	.title = N_("Link"),
+	.needs_iface = true,
+	.rates = link_rates,
+	.close = link_close,
+	.brief = ps_brief_link,
+};
+
+static const struct ps_probe_ops ethtool_ops = {
+	PS_PROBE_OPS(ethtool),
+	.title = N_("NIC (ethtool)"),
+	.needs_iface = true,
+	.close = ethtool_close,
+	.brief = ps_brief_ethtool,
+};
+
+static const struct ps_probe_ops pci_ops = {
+	PS_PROBE_OPS(pci),
+	.title = N_("PCIe"),
+	.needs_iface = true,
+	.brief = ps_brief_pci,
+};
+
+static const struct ps_probe_ops irq_ops = {
+	PS_PROBE_OPS(irq),
+	.title = N_("Interrupts, softirqs and queues"),
+	.needs_iface = true,
+	.rates = irq_rates,
+	.brief = ps_brief_irq,
+};
 
 /* with one sample the CPU probe gives the averages since boot */
 static void cpu_rates(const struct ps_snapshot *prev, struct ps_snapshot *cur,
@@ -84,6 +134,10 @@ static const struct ps_probe_ops sysctl_ops = {
 };
 
 const struct ps_probe_ops *const ps_probe_registry[] = {
+	&link_ops,
+	&ethtool_ops,
+	&pci_ops,
+	&irq_ops,
 	&cpu_ops,
 	&sysctl_ops,
 };

@@ -336,6 +336,12 @@ static void test_iface_choice(void **state)
 	ps_iface_choose("nosuch0", NULL, &c);
 	assert_int_equal(c.status, PS_ST_ABSENT);
 	assert_non_null(strstr(c.reason, "nosuch0"));
+	/* live, the kernel answers: 127.0.0.1 goes out through lo */
+	ps_iface_choose(NULL, "127.0.0.1", &c);
+	assert_string_equal(c.name, "lo");
+	assert_int_equal(c.source, PS_IFACE_ROUTE_PEER);
+	assert_int_equal(c.status, PS_ST_OK);
+	assert_true(c.pmtu >= 1280);
 	/* a recorded tree: the route is read from its proc/net/route */
 	ps_sysroot_set(machine("mlx5-4cpu"));
 	ps_iface_choose(NULL, NULL, &c);
