@@ -67,7 +67,10 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 		char why[160];
 		int rc;
 
-		if (ops->needs_iface && !ifc->name[0]) {
+		/* no interface, or one that is not there: the same reason
+		 * in every interface-bound section */
+		if (ops->needs_iface &&
+		    (!ifc->name[0] || ifc->status == PS_ST_ABSENT)) {
 			ops->mark(cur, PS_ST_ABSENT, ifc->reason[0] ?
 				  ifc->reason : _("no interface was chosen"));
 			continue;

@@ -47,12 +47,22 @@ expect_exit 0 "--iface lo" -- "$PIPESCOPE" probe --iface lo --json
 jq_is '.iface.name' lo lo
 jq_is '.iface.source' option lo
 jq_is '.iface.status' ok lo
+# the interface-bound probes read lo: the link's MTU as sysfs has it, no PCIe
+jq_is '.link.status' ok lo
+jq_is '.link.mtu' "$(cat /sys/class/net/lo/mtu)" lo
+jq_is '.link.rates.seconds > 0' true lo
+jq_is '.pci.status' absent lo
+jq_is '.ethtool.features.offloads.gso | has("on")' true lo
 
 # an interface that is not there: the snapshot says why; exit 1
 expect_exit 1 "--iface nosuch0" -- "$PIPESCOPE" probe --iface nosuch0 --json
 jq_is '.iface.status' absent nosuch0
 jq_is '.iface.reason | test("nosuch0")' true nosuch0
 jq_is '.cpu.status' ok nosuch0
+for sec in link ethtool pci irq; do
+	jq_is ".$sec.status" absent "nosuch0 $sec"
+	jq_is ".$sec.reason | test(\"nosuch0\")" true "nosuch0 $sec"
+done
 T_COUNT=$((T_COUNT + 1))
 [ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] && printf '%s' "$ERR" | grep -q nosuch0 ||
 	fail "nosuch0: want one line on stderr naming it, got: $ERR"
@@ -74,6 +84,9 @@ else
 	cp /proc/stat "$tmp/t/proc/stat"
 	cp /proc/sys/net/ipv4/tcp_rmem /proc/sys/net/ipv4/tcp_wmem \
 		"$tmp/t/proc/sys/net/ipv4/"
+	mkdir -p "$tmp/t/proc/net" "$tmp/t/sys/class/net/eth0"
+	printf 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t0100000A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n' \
+		>"$tmp/t/proc/net/route"
 fi
 rm -f "$tmp/t/proc/stat" "$tmp/t/proc/sys/net/ipv4/tcp_rmem"
 expect_exit 0 "tree without proc/stat" -- "$PIPESCOPE" probe --sysroot "$tmp/t" --json
@@ -81,6 +94,7 @@ jq_is '.cpu.status' not_recorded "no proc/stat"
 jq_is '.cpu.reason | test("/proc/stat")' true "no proc/stat"
 jq_is '.sysctl.values["net.ipv4.tcp_rmem"].status' not_recorded "no tcp_rmem"
 jq_is '.sysctl.values["net.ipv4.tcp_wmem"].status' ok "no tcp_rmem"
+jq_is '.link.status' not_recorded "a recorded tree has no netlink"
 expect_exit 0 "tree without proc/stat, text" -- "$PIPESCOPE" probe --sysroot "$tmp/t"
 # garbage where a number should be
 echo "cpu0 lots of work" >"$tmp/t/proc/stat"
