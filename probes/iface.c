@@ -354,6 +354,8 @@ struct json_object *ps_iface_to_json(const struct ps_iface_choice *c)
 				       json_object_new_string(c->peer));
 	if (c->pmtu)
 		json_object_object_add(o, "pmtu", json_object_new_int64(c->pmtu));
+	if (c->nic[0])
+		json_object_object_add(o, "nic", json_object_new_string(c->nic));
 	return o;
 }
 
@@ -375,6 +377,8 @@ int ps_iface_from_json(struct json_object *obj, struct ps_iface_choice *out)
 			   sizeof(out->reason));
 	if (ps_json_get_string(obj, "peer", out->peer, sizeof(out->peer)))
 		out->peer[0] = 0;
+	if (ps_json_get_string(obj, "nic", out->nic, sizeof(out->nic)))
+		out->nic[0] = 0;
 	if (!ps_json_get_int64(obj, "pmtu", &pmtu) && pmtu > 0 &&
 	    pmtu < 1 << 20)
 		out->pmtu = (unsigned)pmtu;

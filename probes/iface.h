@@ -25,6 +25,10 @@ struct ps_iface_choice {
 	char reason[160];
 	char peer[256];			/* the peer the route was looked up for */
 	unsigned pmtu;			/* path MTU to the peer, 0 unknown */
+	/* the physical NIC under it that the NIC probes (ethtool, PCIe,
+	 * IRQs) read: the interface itself for a NIC, "eth0" under a vlan
+	 * or bond; "" when there is none (lo, veth) or it is not known */
+	char nic[16];
 };
 
 const char *ps_iface_source_name(enum ps_iface_source s);

@@ -384,6 +384,8 @@ void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
 		fprintf(out, "%s (%s)", ic->name, _(how[ic->source]));
 		if (ic->pmtu)
 			fprintf(out, _(", path MTU %u"), ic->pmtu);
+		if (ic->nic[0] && strcmp(ic->nic, ic->name))
+			fprintf(out, _(", on the NIC %s"), ic->nic);
 		if (ic->status != PS_ST_OK)
 			fprintf(out, ": %s", ic->reason);
 	} else {

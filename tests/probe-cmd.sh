@@ -102,6 +102,32 @@ echo "big" >"$tmp/t/proc/sys/net/core/rmem_max"
 expect_exit 0 "tree with garbage" -- "$PIPESCOPE" probe --sysroot "$tmp/t" --json
 jq_is '.cpu.status' error garbage
 jq_is '.sysctl.values["net.core.rmem_max"].status' error garbage
+# a vlan on a bond on a NIC (recorded): the link shows the chain, the NIC
+# probes read the physical NIC underneath
+if [ -d "$fx/i40e-4cpu" ]; then
+	cp -a "$fx/i40e-4cpu" "$tmp/v"
+	mkdir -p "$tmp/v/sys/devices/virtual/net/bond0" \
+		"$tmp/v/sys/devices/virtual/net/vlan100"
+	ln -s ../../devices/virtual/net/bond0 "$tmp/v/sys/class/net/bond0"
+	ln -s ../../devices/virtual/net/vlan100 "$tmp/v/sys/class/net/vlan100"
+	ln -s ../bond0 "$tmp/v/sys/devices/virtual/net/vlan100/lower_bond0"
+	ln -s ../../../pci0000:00/0000:00:01.0/0000:01:00.0/net/eth0 \
+		"$tmp/v/sys/devices/virtual/net/bond0/lower_eth0"
+	expect_exit 0 "vlan on bond on eth0" -- \
+		"$PIPESCOPE" probe --sysroot "$tmp/v" --iface vlan100 --json
+	jq_is '.iface.name' vlan100 "vlan chain"
+	jq_is '.iface.nic' eth0 "vlan chain"
+	jq_is '.link.lower.chain' "vlan100 → bond0 → eth0" "vlan chain"
+	jq_is '.pci.status' ok "vlan chain: PCIe of eth0"
+	jq_is '.pci.bdf' 0000:01:00.0 "vlan chain: PCIe of eth0"
+	jq_is '.irq.status' ok "vlan chain: IRQs of eth0"
+	expect_exit 0 "vlan on bond on eth0, text" -- \
+		"$PIPESCOPE" probe --sysroot "$tmp/v" --iface vlan100
+	T_COUNT=$((T_COUNT + 1))
+	printf '%s\n' "$OUT" | grep -q '^interface: vlan100 (--iface), on the NIC eth0$' ||
+		fail "vlan chain: the text does not name the NIC"
+fi
+
 # an empty tree: nothing recorded, no interface
 mkdir "$tmp/empty"
 expect_exit 0 "empty tree" -- "$PIPESCOPE" probe --sysroot "$tmp/empty" --json
