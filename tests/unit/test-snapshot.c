@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "iface.h"
+#include "jsonutil.h"
 #include "probe.h"
 #include "snapshot.h"
 #include "sysroot.h"
@@ -260,6 +261,36 @@ static const char routes[] =
 	"eth3\t0005000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
 	"down0\t0006000A\t00000000\t0000\t0\t0\t0\t00FFFFFF\t0\t0\t0\n";
 
+/* every registered probe is complete, named once, and has its JSON key */
+static void test_registry(void **state)
+{
+	struct ps_snapshot *s = take("i40e-4cpu");
+	struct json_object *o = ps_snapshot_to_json(s);
+
+	ps_sysroot_set(NULL);
+	assert_true(ps_probe_count >= 6);
+	for (size_t i = 0; i < ps_probe_count; i++) {
+		const struct ps_probe_ops *ops = ps_probe_registry[i];
+
+		assert_non_null(ops->name);
+		assert_non_null(ops->title);
+		assert_non_null(ops->sample);
+		assert_non_null(ops->to_json);
+		assert_non_null(ops->from_json);
+		assert_non_null(ops->print);
+		assert_non_null(ops->free);
+		assert_non_null(ops->mark);
+		assert_ptr_equal(ps_probe_find(ops->name), ops);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(ops->name,
+						ps_probe_registry[j]->name);
+		assert_non_null(ps_json_get_obj(o, ops->name, json_type_object));
+	}
+	assert_null(ps_probe_find("nosuch"));
+	json_object_put(o);
+	ps_snapshot_put(s);
+}
+
 static void test_route_parser(void **state)
 {
 	char ifn[16];
@@ -406,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_load_prefixes_and_flips),
 		cmocka_unit_test(test_load_file),
+		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_route_parser),
 		cmocka_unit_test(test_route6_parser),
 		cmocka_unit_test(test_iface_choice),
