@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include <curses.h>
-#include <term.h>
 
 #include "cmd-test.h"
 #include "exitcodes.h"
@@ -30,6 +29,9 @@
 #include "ui-text.h"
 #include "ui.h"
 #include "xmalloc.h"
+
+/* last: terminfo defines macros such as "lines" */
+#include <term.h>
 
 #define FRAME_NS (250 * 1000000LL) /* 4 frames a second at most */
 

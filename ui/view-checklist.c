@@ -40,7 +40,9 @@ static void add(struct fcoll *c, int level, const char *fmt, ...)
 static void status_line(struct fcoll *c, const char *what, enum ps_status st,
 			const char *reason)
 {
-	if (st == PS_ST_OK)
+	/* absent, unsupported, not recorded: the panels say so; only what
+	 * hides data that should be there is a finding */
+	if (st != PS_ST_ERROR && st != PS_ST_NEEDS_ROOT)
 		return;
 	add(c, 0, "%s: %s%s%s", what, ps_status_text(st), reason[0] ? ", " : "",
 	    reason);

@@ -142,10 +142,11 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	/* one row per interrupt line; the bottom rows are kept for softnet */
 	maxrows = in.y + in.h - y - 2;
 	if (irq->status != PS_ST_OK || irq->nlines == 0) {
-		ui_printf(y++, in.x, in.w, ui_attr(UI_C_DIM), "%s%s%s",
-			  irq->status != PS_ST_OK ? ps_status_text(irq->status)
-						  : _("no interrupt lines"),
-			  irq->reason[0] ? ": " : "", irq->reason);
+		/* the reason says it best ("virtual interface: ...") */
+		ui_put(y++, in.x, in.w, ui_attr(UI_C_DIM),
+		       irq->reason[0]		 ? irq->reason :
+		       irq->status != PS_ST_OK ? ps_status_text(irq->status) :
+						 _("no interrupt lines"));
 	} else {
 		int shown = irq->nlines <= maxrows ? irq->nlines : maxrows - 1;
 		int order[1024], n = 0;
@@ -204,10 +205,14 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 		if (irq->softnet_status != PS_ST_OK)
 			snprintf(line, sizeof(line), _("softnet: %s"),
 				 ps_status_text(irq->softnet_status));
+		else if (irq->rated && !full)
+			snprintf(line, sizeof(line),
+				 _("softnet drops %.0f/s, squeeze %.0f/s"),
+				 irq->dropped_rate_total,
+				 irq->squeeze_rate_total);
 		else if (irq->rated)
 			snprintf(line, sizeof(line),
-				 _("softnet drops %.0f/s squeeze %.0f/s (since "
-				   "boot %llu, %llu)"),
+				 _("softnet drops %.0f/s squeeze %.0f/s (since boot %llu, %llu)"),
 				 irq->dropped_rate_total,
 				 irq->squeeze_rate_total,
 				 (unsigned long long)irq->dropped_total,

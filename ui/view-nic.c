@@ -43,9 +43,16 @@ static void flow_break(struct flow *f)
 	}
 }
 
+static bool nic_full;	/* set per draw: the full view has room */
+
+/* why a value is missing: "n/a" on the dashboard when the device just
+ * does not report it, the status in words otherwise */
 static void na(char *buf, size_t len, enum ps_status st)
 {
-	snprintf(buf, len, "%s", ps_status_text(st));
+	if (!nic_full && (st == PS_ST_UNSUPPORTED || st == PS_ST_ABSENT))
+		snprintf(buf, len, "%s", _("n/a"));
+	else
+		snprintf(buf, len, "%s", ps_status_text(st));
 }
 
 static void pair64(char *buf, size_t len, int64_t cur, int64_t max)
@@ -229,7 +236,11 @@ static void pci_items(struct ui *ui, struct flow *f,
 			  ui_attr(UI_C_DIM));
 		return;
 	}
-	ui_fmt_pcie(pci, ui->style.utf8, v, sizeof(v));
+	if (!f->full && (pci->status == PS_ST_ABSENT ||
+			 pci->status == PS_ST_UNSUPPORTED))
+		na(v, sizeof(v), pci->status);
+	else
+		ui_fmt_pcie(pci, ui->style.utf8, v, sizeof(v));
 	flow_item(f, _("PCIe"), v,
 		  pci->status != PS_ST_OK || pci->link_status != PS_ST_OK
 			  ? ui_attr(UI_C_DIM)
@@ -276,10 +287,18 @@ void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full)
 		ui_not_sampled(&f.r, 0);
 		return;
 	}
+	nic_full = full;
 	link_items(ui, &f, ln, et, pci);
+	/* the PCIe link before the details: on the dashboard it must not
+	 * be the item that falls off the end */
+	if (!full) {
+		pci_items(ui, &f, pci);
+		flow_break(&f);
+	}
 	offload_items(ui, &f, et);
 	queue_items(ui, &f, et);
-	pci_items(ui, &f, pci);
+	if (full)
+		pci_items(ui, &f, pci);
 	if (full && s->hdr.iface.reason[0]) {
 		flow_break(&f);
 		f.y++;
