@@ -32,4 +32,33 @@ for size in 100x30 80x24; do
 	ui_keys q
 	ui_expect "$size: q quits" 'EXIT:0' 10
 done
+# a NIC whose PCIe link trained at x1 5GT/s in an x8 8GT/s slot
+if [ -d "$m/pcie-downgraded" ]; then
+	ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE --sysroot $m/pcie-downgraded --iface enp5s0f0 -t 10 -b 50M"
+	ui_expect "pcie-downgraded: the NIC panel shows the degraded link" \
+		'PCIe x1 5GT/s of x8 8GT/s -- degraded' 10
+	ui_expect "pcie-downgraded: a finding names it" '!! PCIe link: x1 5GT/s' 5
+	ui_expect "pcie-downgraded: the IRQ heatmap has the queue rows" \
+		'^ *\| *rxtx-0 ' 5
+	ui_save ui-sysroot-pcie-downgraded
+	ui_keys 5
+	ui_expect "pcie-downgraded: the NIC view names the device" 'device 0000:05:00.0' 5
+	ui_expect "pcie-downgraded: ... and says how usable is computed" 'TLP overhead' 5
+	ui_save ui-sysroot-pcie-downgraded-nic
+	ui_keys 4
+	ui_expect "pcie-downgraded: the IRQ view shows the affinity" 'aff 0 eff 0 i40e-enp5s0f0-TxRx-0' 5
+	ui_save ui-sysroot-pcie-downgraded-irq
+	ui_keys q
+	ui_expect "pcie-downgraded: q quits" 'EXIT:0' 10
+fi
+
+# a NIC whose every queue interrupts cpu0
+if [ -d "$m/mlx5-4cpu" ]; then
+	ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE --sysroot $m/mlx5-4cpu --iface ens1f0 -t 10 -b 50M"
+	ui_expect "mlx5: the busiest CPU takes the NIC's interrupts" 'cpu0 takes 9[0-9]%' 10
+	ui_expect "mlx5: an intact PCIe link" 'PCIe x8 8GT/s of x8 8GT/s ' 5
+	ui_save ui-sysroot-mlx5
+	ui_keys q
+	ui_expect "mlx5: q quits" 'EXIT:0' 10
+fi
 finish
