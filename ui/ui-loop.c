@@ -218,9 +218,8 @@ static void picker_choose(struct ui *ui)
 {
 	const char *name = ui->ifnames[ui->pick];
 
+	/* even the same name: it is now the user's choice (--iface) */
 	ui->picking = false;
-	if (!strcmp(name, ui->iface.name))
-		return;
 	if (ui->sampler)
 		ps_sampler_stop(ui->sampler);
 	ui->sampler = NULL;
