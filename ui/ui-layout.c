@@ -20,7 +20,7 @@ static int clamp(int v, int lo, int hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-void ui_layout_compute(int rows, int cols, bool dashboard,
+void ui_layout_compute(int rows, int cols, bool dashboard, int cpu_want,
 		       struct ui_layout *out)
 {
 	int mid_y, mid_h, left_w, right_x, right_w, fh, nh, sh, ih;
@@ -52,6 +52,8 @@ void ui_layout_compute(int rows, int cols, bool dashboard,
 	right_w = cols - right_x;
 	sh = clamp(mid_h * 2 / 5, 4, mid_h - 4);
 	ih = clamp(mid_h * 2 / 5, 4, mid_h - 4);
+	if (cpu_want > 0)
+		ih = mid_h - clamp(cpu_want, 4, mid_h - 4);
 	set(&out->p[UI_P_GRAPH], mid_y, 0, mid_h - sh, left_w);
 	set(&out->p[UI_P_STREAMS], mid_y + mid_h - sh, 0, sh, left_w);
 	set(&out->p[UI_P_CPU], mid_y, right_x, mid_h - ih, right_w);

@@ -37,8 +37,10 @@ struct ui_layout {
  * Lay out a rows x cols screen: the dashboard (every panel at once) or a
  * single view (header, body, message, footer). Panels never overlap and
  * never leave the screen; below the minimum only too_small is set.
+ * cpu_want: the lines the CPU panel would like (cores + title + legend),
+ * the rest of its column goes to the IRQ panel; 0 splits by default.
  */
-void ui_layout_compute(int rows, int cols, bool dashboard,
+void ui_layout_compute(int rows, int cols, bool dashboard, int cpu_want,
 		       struct ui_layout *out);
 bool ui_rect_overlap(const struct ui_rect *a, const struct ui_rect *b);
 

@@ -471,7 +471,10 @@ static void draw(struct ui *ui)
 		}
 	}
 	erase();
-	ui_layout_compute(LINES, COLS, ui->view->dashboard, l);
+	/* the CPU panel takes the lines its cores need, the IRQ panel the
+	 * rest (many cores fold into all but its four lines) */
+	ui_layout_compute(LINES, COLS, ui->view->dashboard,
+			  ui->snap ? ui->snap->cpu.ncores + 2 : 0, l);
 	if (l->too_small) {
 		ui_draw_too_small(ui);
 	} else {

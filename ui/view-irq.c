@@ -32,14 +32,26 @@ static void cell(struct ui *ui, int y, int x, int w, double v, double max)
 	ui_repeat(y, x, w, ui_attr(heat_color[l]), ui->style.g->heat[l]);
 }
 
+/* interrupts per second when there were any in the interval, else the
+ * counts since boot (a quiet NIC, a recorded tree): still where they go */
+static bool use_rates(const struct ps_irq_info *irq)
+{
+	if (!irq->rated)
+		return false;
+	for (int i = 0; i < irq->nlines; i++)
+		if (irq->lines[i].total_rate > 0)
+			return true;
+	return false;
+}
+
 static double line_value(const struct ps_irq_info *irq,
-			 const struct ps_irq_line *l, int cpu)
+			 const struct ps_irq_line *l, int cpu, bool rates)
 {
 	if (cpu < 0 || cpu >= irq->ncpu)
 		return 0;
-	return irq->rated && l->rate ? l->rate[cpu]
-	       : l->count	     ? (double)l->count[cpu]
-				     : 0;
+	if (rates)
+		return l->rate ? l->rate[cpu] : 0;
+	return l->count ? (double)l->count[cpu] : 0;
 }
 
 /* which CPUs get a column: all when they fit, else those with activity */
@@ -92,13 +104,19 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	char right[160] = "", title[96];
 	int cpus[1024], ncol, hidden, lw = 8, cw, y, x, maxrows;
 	double max = 0, rxmax = 0;
+	bool rates;
 
 	ui_clear(r);
 	snprintf(title, sizeof(title), _("IRQs and queues%s%s"),
 		 ui->iface.name[0] ? " " : "", ui->iface.name);
+	rates = irq && use_rates(irq);
 	if (irq && irq->busiest_cpu >= 0 && irq->nlines)
-		snprintf(right, sizeof(right), _("cpu%d takes %.0f%%"),
+		snprintf(right, sizeof(right),
+			 rates ? _("cpu%d takes %.0f%%") :
+				 _("cpu%d took %.0f%% since boot"),
 			 irq->busiest_cpu, irq->busiest_share * 100);
+	else if (irq && irq->nlines && !rates)
+		snprintf(right, sizeof(right), "%s", _("since boot"));
 	in = ui_title(ui, r, title, right);
 	if (in.h <= 0)
 		return;
@@ -118,7 +136,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 		ncol = (int)(sizeof(cpus) / sizeof(cpus[0]));
 	for (int i = 0; i < irq->nlines; i++)
 		for (int k = 0; k < ncol; k++) {
-			double val = line_value(irq, &irq->lines[i], cpus[k]);
+			double val = line_value(irq, &irq->lines[i],
+						 cpus[k], rates);
 
 			if (val > max)
 				max = val;
@@ -166,7 +185,7 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 			ui_put(y, in.x, lw - 1, ui_attr(UI_C_LABEL), lab);
 			for (int k = 0; k < ncol; k++)
 				cell(ui, y, in.x + lw + k * cw, cw,
-				     line_value(irq, l, cpus[k]), max);
+				     line_value(irq, l, cpus[k], rates), max);
 			x = in.x + lw + ncol * cw + 1;
 			if (full && x < in.x + in.w)
 				ui_printf(y, x, in.x + in.w - x,

@@ -24,7 +24,7 @@ static bool inside(const struct ui_rect *r, int rows, int cols)
 	       r->x + r->w <= cols;
 }
 
-static void check_dashboard(int rows, int cols)
+static void check_dashboard(int rows, int cols, int want)
 {
 	static const int min_h[UI_P_COUNT] = {
 		[UI_P_HEADER] = 2,   [UI_P_GRAPH] = 5,	 [UI_P_STREAMS] = 4,
@@ -33,7 +33,7 @@ static void check_dashboard(int rows, int cols)
 	};
 	struct ui_layout l;
 
-	ui_layout_compute(rows, cols, true, &l);
+	ui_layout_compute(rows, cols, true, want, &l);
 	assert_false(l.too_small);
 	assert_int_equal(l.p[UI_P_HEADER].y, 0);
 	assert_int_equal(l.p[UI_P_FOOTER].y, rows - 1);
@@ -63,29 +63,43 @@ static void test_layout(void **state)
 {
 	struct ui_layout l;
 
-	check_dashboard(24, 80);
-	check_dashboard(30, 100);
-	check_dashboard(40, 80);
-	check_dashboard(24, 300);
-	check_dashboard(60, 200);
+	check_dashboard(24, 80, 0);
+	check_dashboard(30, 100, 0);
+	check_dashboard(40, 80, 0);
+	check_dashboard(24, 300, 0);
+	check_dashboard(60, 200, 0);
 	for (int r = 24; r < 70; r += 3)
 		for (int c = 80; c < 260; c += 7)
-			check_dashboard(r, c);
+			check_dashboard(r, c, 0);
 
-	ui_layout_compute(30, 100, false, &l);
+	/* the CPU panel asks for its cores' lines; the IRQ panel gets the
+	 * rest, and neither goes below four lines */
+	for (int want = 1; want < 300; want += 7) {
+		check_dashboard(24, 80, want);
+		check_dashboard(30, 100, want);
+		check_dashboard(50, 140, want);
+	}
+	ui_layout_compute(30, 100, true, 4, &l);
+	assert_int_equal(l.p[UI_P_CPU].h, 4);
+	assert_int_equal(l.p[UI_P_IRQ].h, 15);
+	ui_layout_compute(30, 100, true, 258, &l);
+	assert_int_equal(l.p[UI_P_IRQ].h, 4);
+	assert_int_equal(l.p[UI_P_CPU].h, 15);
+
+	ui_layout_compute(30, 100, false, 0, &l);
 	assert_false(l.too_small);
 	assert_int_equal(l.p[UI_P_BODY].y, 2);
 	assert_int_equal(l.p[UI_P_BODY].h, 26);
 	assert_int_equal(l.p[UI_P_BODY].w, 100);
 	assert_int_equal(l.p[UI_P_CPU].h, 0);
 
-	ui_layout_compute(24, 79, true, &l);
+	ui_layout_compute(24, 79, true, 0, &l);
 	assert_true(l.too_small);
-	ui_layout_compute(23, 80, true, &l);
+	ui_layout_compute(23, 80, true, 0, &l);
 	assert_true(l.too_small);
-	ui_layout_compute(20, 60, false, &l);
+	ui_layout_compute(20, 60, false, 0, &l);
 	assert_true(l.too_small);
-	ui_layout_compute(0, 0, true, &l);
+	ui_layout_compute(0, 0, true, 0, &l);
 	assert_true(l.too_small);
 }
 
