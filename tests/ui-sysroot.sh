@@ -39,7 +39,7 @@ if [ -d "$m/pcie-downgraded" ]; then
 		'PCIe x1 5GT/s of x8 8GT/s -- degraded' 10
 	ui_expect "pcie-downgraded: a finding names it" '!! PCIe link: x1 5GT/s' 5
 	ui_expect "pcie-downgraded: the IRQ heatmap has the queue rows" \
-		'^ *\| *rxtx-0 ' 5
+		'[|]rxtx-0 +##' 5
 	ui_save ui-sysroot-pcie-downgraded
 	ui_keys 5
 	ui_expect "pcie-downgraded: the NIC view names the device" 'device 0000:05:00.0' 5
