@@ -13,15 +13,17 @@ T=${2:-10}
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-: >"$UI_TMP/text" >"$UI_TMP/tui" >"$UI_TMP/ff" >"$UI_TMP/ffx"
+: >"$UI_TMP/text" >"$UI_TMP/tui" >"$UI_TMP/ff" >"$UI_TMP/ffx" >"$UI_TMP/cpu"
 rnd=1
 while [ "$rnd" -le "$N" ]; do
-	a=$("$PIPESCOPE" --no-tui -J -t "$T" | jq '.end.sum_received.bits_per_second')
-	echo "$a" >>"$UI_TMP/text"
+	# ABBA: odd rounds run the text test first, even rounds the screen
+	if [ $((rnd % 2)) = 1 ]; then
+		a=$("$PIPESCOPE" --no-tui -J -t "$T" | jq '.end.sum_received.bits_per_second')
+	fi
 
 	stats="$UI_TMP/stats-$rnd"
 	# the launch time is taken inside the pane, just before the exec
-	ui_start 100 30 "date +%s%N >$UI_TMP/launch; exec env LC_ALL=C.UTF-8 TERM=tmux-256color PIPESCOPE_UI_STATS=$stats $PIPESCOPE -t $T"
+	ui_start 100 30 "date +%s%N >$UI_TMP/launch; echo \$\$ >$UI_TMP/pid; exec env LC_ALL=C.UTF-8 TERM=tmux-256color PIPESCOPE_UI_STATS=$stats $PIPESCOPE -t $T"
 	k=0
 	while ! ui_cap | grep -q Throughput && [ "$k" -lt 500 ]; do
 		sleep 0.01
@@ -35,9 +37,19 @@ while [ "$rnd" -le "$N" ]; do
 		k=$((k + 1))
 	done
 	ui_save "ui-bench-$rnd"
+	# CPU: the threads still alive after the test (the UI, the sampler,
+	# the idle self-test server) against the whole process
+	pid=$(cat "$UI_TMP/pid")
+	live=$(cat /proc/"$pid"/task/*/stat 2>/dev/null | awk '{ t += $14 + $15 } END { print t + 0 }')
+	all=$(awk '{ print $14 + $15 }' /proc/"$pid"/stat 2>/dev/null)
+	echo "$live ${all:-0}" >>"$UI_TMP/cpu"
 	ui_keys q
 	ui_wait 'EXIT:' 10
 	b=$(sed -n 's/^end_received_bps=//p' "$stats")
+	if [ $((rnd % 2)) = 0 ]; then
+		a=$("$PIPESCOPE" --no-tui -J -t "$T" | jq '.end.sum_received.bits_per_second')
+	fi
+	echo "$a" >>"$UI_TMP/text"
 	sed -n 's/^first_frame_ms=//p' "$stats" >>"$UI_TMP/ff"
 	echo "${b:-0}" >>"$UI_TMP/tui"
 	awk -v r="$rnd" -v a="$a" -v b="${b:-0}" 'BEGIN {
@@ -48,5 +60,7 @@ mt=$(median <"$UI_TMP/text")
 mu=$(median <"$UI_TMP/tui")
 awk -v a="$mt" -v b="$mu" 'BEGIN {
 	printf "median --no-tui %.3f Gbit/s, screen %.3f Gbit/s, ratio %.3f\n", a / 1e9, b / 1e9, (a > 0 ? b / a : 0) }'
+awk -v hz="$(getconf CLK_TCK)" '{ l += $1; a += $2 } END {
+	printf "CPU of the screen and probes: %.0f ms of the process'"'"'s %.0f ms (%.2f%%)\n", l * 1000 / hz, a * 1000 / hz, a ? 100 * l / a : 0 }' "$UI_TMP/cpu"
 printf 'first frame (inside, ms): %s; median %s\n' "$(tr '\n' ' ' <"$UI_TMP/ff")" "$(median <"$UI_TMP/ff")"
 printf 'first frame (tmux polling from launch, ms): %s; median %s\n' "$(tr '\n' ' ' <"$UI_TMP/ffx")" "$(median <"$UI_TMP/ffx")"
