@@ -104,7 +104,7 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	char right[160] = "", title[96];
 	int cpus[1024], ncol, hidden, lw = 8, cw, y, x, maxrows;
 	double max = 0, rxmax = 0;
-	bool rates;
+	bool rates, softnet_rows;
 
 	ui_clear(r);
 	snprintf(title, sizeof(title), _("IRQs and queues%s%s"),
@@ -159,7 +159,11 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	y++;
 
 	/* one row per interrupt line; the bottom rows are kept for softnet */
-	maxrows = in.y + in.h - y - 2;
+	/* the bottom: net_rx, drops and squeeze per CPU, the totals; the
+	 * per-CPU drop rows give way first when the panel is short */
+	softnet_rows = irq->softnet_status == PS_ST_OK &&
+		       in.y + in.h - y >= 4 + (irq->nlines ? 1 : 0);
+	maxrows = in.y + in.h - y - (softnet_rows ? 4 : 2);
 	if (irq->status != PS_ST_OK || irq->nlines == 0) {
 		/* the reason says it best ("virtual interface: ...") */
 		ui_put(y++, in.x, in.w, ui_attr(UI_C_DIM),
@@ -215,6 +219,33 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 				       ? _("rates after the second sample")
 				       : ps_status_text(irq->softirq_status));
 		y++;
+	}
+	if (softnet_rows && y + 2 < in.y + in.h + 1) {
+		double dmax = 0, smax = 0;
+
+		for (int k = 0; k < ncol; k++) {
+			const struct ps_irq_cpu *pc = &irq->cpus[cpus[k]];
+			double d = rates ? pc->dropped_rate : (double)pc->dropped;
+			double q = rates ? pc->squeeze_rate :
+					   (double)pc->time_squeeze;
+
+			dmax = d > dmax ? d : dmax;
+			smax = q > smax ? q : smax;
+		}
+		ui_put(y, in.x, lw - 1, ui_attr(UI_C_LABEL), _("drops"));
+		ui_put(y + 1, in.x, lw - 1, ui_attr(UI_C_LABEL), _("squeeze"));
+		for (int k = 0; k < ncol; k++) {
+			const struct ps_irq_cpu *pc = &irq->cpus[cpus[k]];
+
+			cell(ui, y, in.x + lw + k * cw, cw,
+			     rates ? pc->dropped_rate : (double)pc->dropped,
+			     dmax);
+			cell(ui, y + 1, in.x + lw + k * cw, cw,
+			     rates ? pc->squeeze_rate :
+				     (double)pc->time_squeeze,
+			     smax);
+		}
+		y += 2;
 	}
 	if (y < in.y + in.h) {
 		char line[256];
