@@ -65,4 +65,15 @@ if [ -d "$m/mlx5-4cpu" ]; then
 	ui_keys q
 	ui_expect "mlx5: q quits" 'EXIT:0' 10
 fi
+# time_squeeze recorded on every CPU, most on cpu0
+if [ -d "$m/softnet-squeeze" ]; then
+	ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE --sysroot $m/softnet-squeeze --iface eth0 -t 10 -b 50M"
+	ui_expect "softnet-squeeze: the squeeze row, darkest on cpu0" 'squeeze +##' 10
+	ui_expect "softnet-squeeze: a drops row" 'drops +[.:+*#]{8,}' 5
+	ui_save ui-sysroot-softnet-squeeze
+	ui_keys 4
+	ui_expect "softnet-squeeze: the IRQ view counts since boot" 'squeeze [0-9.]+/s \(since boot [0-9]+, [1-9][0-9]*\)' 5
+	ui_keys q
+	ui_expect "softnet-squeeze: q quits" 'EXIT:0' 10
+fi
 finish
