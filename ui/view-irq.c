@@ -44,6 +44,17 @@ static bool use_rates(const struct ps_irq_info *irq)
 	return false;
 }
 
+/* did anything move per CPU in the interval (softirqs, backlog)? */
+static bool any_softnet_rate(const struct ps_irq_info *irq)
+{
+	for (int c = 0; c < irq->ncpu; c++)
+		if (irq->cpus[c].net_rx_rate > 0 ||
+		    irq->cpus[c].processed_rate > 0 ||
+		    irq->cpus[c].nic_irq_rate > 0)
+			return true;
+	return false;
+}
+
 static double line_value(const struct ps_irq_info *irq,
 			 const struct ps_irq_line *l, int cpu, bool rates)
 {
@@ -112,8 +123,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	rates = irq && use_rates(irq);
 	if (irq && irq->busiest_cpu >= 0 && irq->nlines)
 		snprintf(right, sizeof(right),
-			 rates ? _("cpu%d takes %.0f%%") :
-				 _("cpu%d took %.0f%% since boot"),
+			 rates ? _("cpu%d takes %.0f%%")
+			       : _("cpu%d took %.0f%% since boot"),
 			 irq->busiest_cpu, irq->busiest_share * 100);
 	else if (irq && irq->nlines && !rates)
 		snprintf(right, sizeof(right), "%s", _("since boot"));
@@ -136,8 +147,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 		ncol = (int)(sizeof(cpus) / sizeof(cpus[0]));
 	for (int i = 0; i < irq->nlines; i++)
 		for (int k = 0; k < ncol; k++) {
-			double val = line_value(irq, &irq->lines[i],
-						 cpus[k], rates);
+			double val =
+				line_value(irq, &irq->lines[i], cpus[k], rates);
 
 			if (val > max)
 				max = val;
@@ -167,9 +178,9 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	if (irq->status != PS_ST_OK || irq->nlines == 0) {
 		/* the reason says it best ("virtual interface: ...") */
 		ui_put(y++, in.x, in.w, ui_attr(UI_C_DIM),
-		       irq->reason[0]		 ? irq->reason :
-		       irq->status != PS_ST_OK ? ps_status_text(irq->status) :
-						 _("no interrupt lines"));
+		       irq->reason[0]		 ? irq->reason
+		       : irq->status != PS_ST_OK ? ps_status_text(irq->status)
+						 : _("no interrupt lines"));
 	} else {
 		int shown = irq->nlines <= maxrows ? irq->nlines : maxrows - 1;
 		int order[1024], n = 0;
@@ -225,9 +236,10 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 
 		for (int k = 0; k < ncol; k++) {
 			const struct ps_irq_cpu *pc = &irq->cpus[cpus[k]];
-			double d = rates ? pc->dropped_rate : (double)pc->dropped;
-			double q = rates ? pc->squeeze_rate :
-					   (double)pc->time_squeeze;
+			double d =
+				rates ? pc->dropped_rate : (double)pc->dropped;
+			double q = rates ? pc->squeeze_rate
+					 : (double)pc->time_squeeze;
 
 			dmax = d > dmax ? d : dmax;
 			smax = q > smax ? q : smax;
@@ -241,8 +253,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 			     rates ? pc->dropped_rate : (double)pc->dropped,
 			     dmax);
 			cell(ui, y + 1, in.x + lw + k * cw, cw,
-			     rates ? pc->squeeze_rate :
-				     (double)pc->time_squeeze,
+			     rates ? pc->squeeze_rate
+				   : (double)pc->time_squeeze,
 			     smax);
 		}
 		y += 2;
@@ -262,7 +274,8 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 				 irq->squeeze_rate_total);
 		else if (irq->rated)
 			snprintf(line, sizeof(line),
-				 _("softnet drops %.0f/s squeeze %.0f/s (since boot %llu, %llu)"),
+				 _("softnet drops %.0f/s squeeze %.0f/s (since "
+				   "boot %llu, %llu)"),
 				 irq->dropped_rate_total,
 				 irq->squeeze_rate_total,
 				 (unsigned long long)irq->dropped_total,
@@ -279,25 +292,43 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 	if (!full)
 		return;
 
-	/* the full view: per-CPU softnet and the RPS masks */
+	/* the full view: per-CPU softnet (per second, or since boot when
+	 * nothing moved in the interval) and the RPS masks */
 	if (y < in.y + in.h - 1) {
+		bool per_s = irq->rated && any_softnet_rate(irq);
+
 		y++;
 		ui_put(y++, in.x, in.w, ui_attr(UI_C_TITLE),
-		       _("cpu  nic irq/s  net_rx/s  processed/s  drops/s  "
-			 "squeeze/s"));
+		       per_s ? _("cpu  nic irq/s  net_rx/s  processed/s  "
+				 "drops/s  squeeze/s")
+			     : _("cpu   nic irqs    net_rx   processed    drops"
+				 "  squeeze  (since boot)"));
 		for (int c = 0; c < irq->ncpu && y < in.y + in.h - 2; c++) {
 			const struct ps_irq_cpu *pc = &irq->cpus[c];
+			bool bad = per_s ? pc->dropped_rate > 0 ||
+						   pc->squeeze_rate > 0
+					 : pc->dropped > 0;
 
 			if (!pc->online && !pc->softnet)
 				continue;
-			ui_printf(y++, in.x, in.w,
-				  pc->dropped_rate > 0 || pc->squeeze_rate > 0
-					  ? ui_attr(UI_C_BAD)
-					  : A_NORMAL,
-				  "%3d  %11.0f  %8.0f  %11.0f  %7.0f  %9.0f", c,
-				  pc->nic_irq_rate, pc->net_rx_rate,
-				  pc->processed_rate, pc->dropped_rate,
-				  pc->squeeze_rate);
+			if (per_s)
+				ui_printf(y++, in.x, in.w,
+					  bad ? ui_attr(UI_C_BAD) : A_NORMAL,
+					  "%3d  %11.0f  %8.0f  %11.0f  %7.0f  "
+					  "%9.0f",
+					  c, pc->nic_irq_rate, pc->net_rx_rate,
+					  pc->processed_rate, pc->dropped_rate,
+					  pc->squeeze_rate);
+			else
+				ui_printf(y++, in.x, in.w,
+					  bad ? ui_attr(UI_C_BAD) : A_NORMAL,
+					  "%3d  %10llu  %8llu  %10llu  %7llu  "
+					  "%7llu",
+					  c, (unsigned long long)pc->nic_irqs,
+					  (unsigned long long)pc->net_rx,
+					  (unsigned long long)pc->processed,
+					  (unsigned long long)pc->dropped,
+					  (unsigned long long)pc->time_squeeze);
 		}
 	}
 	if (y < in.y + in.h) {

@@ -43,7 +43,7 @@ static void flow_break(struct flow *f)
 	}
 }
 
-static bool nic_full;	/* set per draw: the full view has room */
+static bool nic_full; /* set per draw: the full view has room */
 
 /* why a value is missing: "n/a" on the dashboard when the device just
  * does not report it, the status in words otherwise */
@@ -93,8 +93,8 @@ static void link_items(struct ui *ui, struct flow *f,
 			 f->full && ln->reason[0] ? ": " : "",
 			 f->full ? ln->reason : "");
 		flow_item(f, ui->iface.name, v,
-			  ln->status == PS_ST_NOT_RECORDED ? ui_attr(UI_C_DIM) :
-							     warn);
+			  ln->status == PS_ST_NOT_RECORDED ? ui_attr(UI_C_DIM)
+							   : warn);
 	} else {
 		flow_item(f, ui->iface.name[0] ? ui->iface.name : "-",
 			  _("link not sampled yet"), ui_attr(UI_C_DIM));
@@ -236,8 +236,8 @@ static void pci_items(struct ui *ui, struct flow *f,
 			  ui_attr(UI_C_DIM));
 		return;
 	}
-	if (!f->full && (pci->status == PS_ST_ABSENT ||
-			 pci->status == PS_ST_UNSUPPORTED))
+	if (!f->full &&
+	    (pci->status == PS_ST_ABSENT || pci->status == PS_ST_UNSUPPORTED))
 		na(v, sizeof(v), pci->status);
 	else
 		ui_fmt_pcie(pci, ui->style.utf8, v, sizeof(v));
