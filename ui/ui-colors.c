@@ -80,8 +80,8 @@ void ui_style_choose(bool no_color, struct ui_style *st)
 	const char *nc = getenv("NO_COLOR");
 
 	memset(st, 0, sizeof(*st));
-	/* no-color.org: set to anything (even empty) turns colour off */
-	st->color = !no_color && !nc;
+	/* no-color.org: present and not empty turns colour off */
+	st->color = !no_color && !(nc && *nc);
 	st->utf8 = locale_utf8();
 	if (!st->utf8)
 		st->graph = UI_GRAPH_ASCII;

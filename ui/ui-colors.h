@@ -62,7 +62,7 @@ struct ui_style {
 
 /*
  * Decide the style before curses starts: colour unless no_color, NO_COLOR
- * set (any value) or the terminal has none; UTF-8 glyphs when the locale's
+ * set and not empty, or the terminal has none; UTF-8 glyphs when the locale's
  * codeset is UTF-8; braille unless TERM is the Linux console (its fonts
  * have blocks but no braille) or the locale is not UTF-8.
  */
