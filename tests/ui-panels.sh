@@ -63,4 +63,21 @@ for size in 100x30 80x24; do
 		fail "$size: no first frame recorded"
 	fi
 done
+
+# against an unmodified iperf3 server: the header names it and its version
+if command -v iperf3 >/dev/null 2>&1; then
+	port=$(free_port 5)
+	bg sh -c "exec iperf3 -s -p $port -B 127.0.0.1 >/dev/null 2>&1"
+	wait_listen "$port" || fail "iperf3 -s did not listen on $port"
+	ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 5 -b 200M"
+	# iperf3 does not say its version on the wire: just its name
+	ui_expect "iperf3 peer: named in the header" '127\.0\.0\.1:[0-9]+ \(iperf3\)' 10
+	ui_expect "iperf3 peer: the sum moves" 'sum [1-9][0-9.]* [kMG]?bit/s (now|sent)' 10
+	ui_save ui-iperf3-peer
+	ui_keys q
+	ui_expect "iperf3 peer: q quits" 'EXIT:0' 10
+	kill_bg
+else
+	echo "SKIP part: no iperf3 (apt-get install iperf3)"
+fi
 finish

@@ -81,8 +81,8 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 	int x;
 
 	if (v->peer_kind[0])
-		snprintf(peer, sizeof(peer), "%s %s", v->peer_kind,
-			 v->peer_version);
+		snprintf(peer, sizeof(peer), "%s%s%s", v->peer_kind,
+			 v->peer_version[0] ? " " : "", v->peer_version);
 	else if (v->state == UI_TEST_CONNECTING)
 		snprintf(peer, sizeof(peer), "%s", _("connecting"));
 	else
