@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl.h"
 #include "cli.h"
 #include "nls.h"
 #include "units.h"
@@ -27,6 +28,10 @@ enum {
 	OPT_SERVER_RATE,
 	OPT_IDLE_TIMEOUT,
 	OPT_SERVER_MAX_DURATION,
+	OPT_SERVER_MAX_STREAMS,
+	OPT_HANDSHAKE_TIMEOUT,
+	OPT_ALLOW,
+	OPT_USER,
 	OPT_FQ_RATE,
 	OPT_CPORT,
 	OPT_SKIP_RX_COPY,
@@ -76,6 +81,10 @@ static const struct option long_opts[] = {
 	{ "server-bitrate-limit", required_argument, NULL, OPT_SERVER_RATE },
 	{ "idle-timeout",	required_argument, NULL, OPT_IDLE_TIMEOUT },
 	{ "server-max-duration", required_argument, NULL, OPT_SERVER_MAX_DURATION },
+	{ "server-max-streams",	required_argument, NULL, OPT_SERVER_MAX_STREAMS },
+	{ "handshake-timeout",	required_argument, NULL, OPT_HANDSHAKE_TIMEOUT },
+	{ "allow",		required_argument, NULL, OPT_ALLOW },
+	{ "user",		required_argument, NULL, OPT_USER },
 	{ "client",		required_argument, NULL, 'c' },
 	{ "udp",		no_argument,	   NULL, 'u' },
 	{ "bitrate",		required_argument, NULL, 'b' },
@@ -407,6 +416,7 @@ void ps_opts_init(struct ps_opts *o)
 	o->parallel = 1;
 	o->tos = -1;
 	o->rcv_timeout_ms = 120000;
+	o->handshake_timeout = PS_DEFAULT_HANDSHAKE;
 	o->report_format = PS_FORMAT_TEXT;
 }
 
@@ -427,6 +437,7 @@ void ps_opts_free(struct ps_opts *o)
 	free(o->sysroot);
 	free(o->iface);
 	free(o->snapshot);
+	free(o->user);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -531,6 +542,30 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		seen(&c->server_only, c);
 		return parse_uint(c, arg, PS_MAX_DURATION,
 				  &o->server_max_duration);
+	case OPT_SERVER_MAX_STREAMS:
+		seen(&c->server_only, c);
+		return parse_int(c, arg, 1, 2 * PS_MAX_STREAMS,
+				 &o->server_max_streams);
+	case OPT_HANDSHAKE_TIMEOUT:
+		seen(&c->server_only, c);
+		if (parse_long(c, arg, 1, 3600, &v))
+			return -1;
+		o->handshake_timeout = (unsigned)v;
+		return 0;
+	case OPT_ALLOW:
+		seen(&c->server_only, c);
+		if (o->nallow == PS_MAX_ALLOW)
+			return fail(c, _("option %s: at most %d networks"),
+				    c->optname, PS_MAX_ALLOW);
+		if (ps_cidr_parse(arg, &o->allow[o->nallow]))
+			return fail(c, _("option %s: '%s' is not a network (ADDRESS or ADDRESS/PREFIX)"),
+				    c->optname, arg);
+		o->nallow++;
+		return 0;
+	case OPT_USER:
+		seen(&c->server_only, c);
+		replace_str(&o->user, arg);
+		return 0;
 	case 'c':
 		return parse_target(c, arg, o);
 	case 'u':
@@ -884,6 +919,11 @@ void ps_cli_help(FILE *out)
 		"      --server-bitrate-limit RATE   refuse tests above RATE bit/s\n"
 		"      --idle-timeout SEC    restart after SEC idle seconds\n"
 		"      --server-max-duration SEC     longest test served\n"
+		"      --server-max-streams N        most data streams in one test\n"
+		"      --handshake-timeout SEC       time a new connection has to send\n"
+		"                            its cookie and parameters (default 10)\n"
+		"      --allow CIDR          serve only these client networks (repeatable)\n"
+		"      --user NAME           drop root privileges after binding\n"
 		"\n"), out);
 	fputs(_("Client options:\n"
 		"  -c, --client HOST[:PORT]  test against HOST (repeat for several targets)\n"

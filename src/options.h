@@ -17,6 +17,8 @@
 #define PS_MAX_DURATION 86400
 #define PS_MAX_OMIT 600
 #define PS_DEFAULT_UDP_RATE (1000 * 1000)	/* iperf3: 1 Mbit/s */
+#define PS_MAX_ALLOW 32		/* --allow networks */
+#define PS_DEFAULT_HANDSHAKE 10	/* s for a new connection's cookie and parameters */
 
 enum ps_mode {
 	PS_MODE_SELFTEST,	/* no target: loopback against our own server */
@@ -38,6 +40,13 @@ struct ps_target {
 	char *host;		/* name or address, without %dev */
 	char *dev;		/* from host%dev, or NULL */
 	int port;		/* 0: the -p port */
+};
+
+/* one --allow network: an address and a prefix length */
+struct ps_cidr {
+	int family;		/* AF_INET or AF_INET6 */
+	uint8_t addr[16];	/* network order; 4 bytes used for AF_INET */
+	int prefix;
 };
 
 struct ps_opts {
@@ -71,6 +80,11 @@ struct ps_opts {
 	uint64_t server_rate_limit;	/* --server-bitrate-limit, bit/s */
 	unsigned idle_timeout;		/* --idle-timeout s */
 	unsigned server_max_duration;	/* --server-max-duration s */
+	int server_max_streams;		/* --server-max-streams; 0 = no limit */
+	unsigned handshake_timeout;	/* --handshake-timeout s */
+	struct ps_cidr allow[PS_MAX_ALLOW];	/* --allow, repeatable */
+	int nallow;
+	char *user;			/* --user: drop to this user after binding */
 
 	/* client */
 	struct ps_target targets[PS_MAX_TARGETS];	/* -c, repeatable */

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,8 +101,18 @@ int64_t ps_json_int(struct json_object *obj)
 			return -1;
 		return v;
 	}
-	if (json_object_is_type(obj, json_type_double))
-		return (int64_t)json_object_get_double(obj);
+	if (json_object_is_type(obj, json_type_double)) {
+		double d = json_object_get_double(obj);
+
+		/* NaN, ±Infinity and 1e300 would not fit: clamp, don't overflow */
+		if (isnan(d))
+			return 0;
+		if (d >= 9.2e18)
+			return INT64_MAX;
+		if (d <= -9.2e18)
+			return INT64_MIN;
+		return (int64_t)d;
+	}
 	if (json_object_is_type(obj, json_type_boolean))
 		return json_object_get_boolean(obj);
 	return 0;
