@@ -785,6 +785,9 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 		if (o->len > PS_MAX_UDP_LEN)
 			return fail(c, _("option -l: %u is too large for UDP (at most %d bytes)"),
 				    o->len, PS_MAX_UDP_LEN);
+		if (o->len && o->len < PS_MIN_UDP_LEN)
+			return fail(c, _("option -l: %u is too small for UDP (at least %d bytes)"),
+				    o->len, PS_MIN_UDP_LEN);
 		if (o->skip_rx_copy)
 			return fail(c, _("--skip-rx-copy works with TCP only"));
 		if (!o->rate_set)

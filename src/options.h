@@ -12,6 +12,7 @@
 #define PS_DEFAULT_TCP_LEN (128 * 1024)
 #define PS_MAX_TCP_LEN (1024 * 1024)
 #define PS_MAX_UDP_LEN 65507
+#define PS_MIN_UDP_LEN 16	/* the datagram header: sec, usec, 64-bit count */
 #define PS_MAX_WINDOW (512u * 1024 * 1024)
 #define PS_MAX_MSS 32767
 #define PS_MAX_DURATION 86400

@@ -256,7 +256,7 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	NUM("blockcount", 0, INT64_MAX, blocks);
 	NUM("parallel", 1, PS_MAX_STREAMS, parallel);
 	NUM("window", 0, PS_MAX_WINDOW, window);
-	NUM("len", 0, PS_MAX_TCP_LEN, len);
+	NUM("len", 1, PS_MAX_TCP_LEN, len);	/* absent: the default */
 	NUM("bandwidth", 0, INT64_MAX, rate);
 	NUM("fqrate", 0, INT64_MAX, fq_rate);
 	NUM("burst", 0, 1000, burst);
@@ -281,6 +281,12 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	}
 	if (p->proto == PS_PROTO_UDP && p->len > PS_MAX_UDP_LEN) {
 		snprintf(err, errlen, _("UDP length %u is too large"), p->len);
+		return -EINVAL;
+	}
+	/* a datagram carries a 16-byte header (time, 64-bit counter) */
+	if (p->proto == PS_PROTO_UDP && p->len && p->len < PS_MIN_UDP_LEN) {
+		snprintf(err, errlen, _("UDP length %u is too small (at least %d)"),
+			 p->len, PS_MIN_UDP_LEN);
 		return -EINVAL;
 	}
 	if (json_object_object_get_ex(o, "pipescope", &x) &&

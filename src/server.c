@@ -733,6 +733,7 @@ static void start_test(struct ps_server *srv, int fd, const char *cookie,
 	struct srv_test *st;
 	int one = 1;
 
+	reap(srv);
 	pthread_mutex_lock(&srv->lock);
 	st = free_slot(srv);
 	if (!st) {
@@ -798,6 +799,8 @@ static int pend_cookie(struct ps_server *srv, int k)
 	struct pending *pd = &srv->pend[k];
 	bool known = false, busy;
 
+	reap(srv);	/* a test that just ended frees its slot at once */
+	pd = &srv->pend[k];
 	if (!cookie_ok(pd->cookie)) {
 		refused(srv, _("closed a connection from %s port %d: it sent no cookie (%zu bytes of something else)"),
 			pd->peer, pd->port, pd->have);
@@ -854,10 +857,15 @@ static void pend_params(struct ps_server *srv, int k)
 	int fd = pd->fd, port = pd->port, rc;
 
 	obj = json_tokener_parse_ex(tok, pd->buf, (int)pd->len);
-	if (json_tokener_get_error(tok) != json_tokener_success || !obj ||
-	    !json_object_is_type(obj, json_type_object)) {
-		snprintf(err, sizeof(err), _("not a JSON object (%s)"),
+	if (json_tokener_get_error(tok) == json_tokener_continue) {
+		snprintf(err, sizeof(err), _("not JSON (it ends too early)"));
+		rc = -EINVAL;
+	} else if (json_tokener_get_error(tok) != json_tokener_success || !obj) {
+		snprintf(err, sizeof(err), _("not JSON (%s)"),
 			 json_tokener_error_desc(json_tokener_get_error(tok)));
+		rc = -EINVAL;
+	} else if (!json_object_is_type(obj, json_type_object)) {
+		snprintf(err, sizeof(err), _("not a JSON object"));
 		rc = -EINVAL;
 	} else {
 		rc = ps_params_from_json(obj, &p, err, sizeof(err));
