@@ -263,7 +263,8 @@ static int run_test(struct client *c)
 {
 	struct ps_test *t = &c->t;
 	double tickp = t->interval > 0 ? t->interval : 1.0;
-	double next;
+	double next, last_move;
+	uint64_t moved = 0;
 	int rc = 0;
 
 	for (int i = 0; i < t->nstreams; i++) {
@@ -272,11 +273,12 @@ static int run_test(struct client *c)
 			return fail(c, _("cannot start a stream thread: %s"), strerror(-rc));
 	}
 	next = t->t0 + tickp;
+	last_move = ps_now();
 	for (;;) {
 		double now = ps_now();
 		int wait = (int)((next - now) * 1000);
 		struct pollfd p = { .fd = t->ctrl_fd, .events = POLLIN };
-		bool failed_all = true;
+		uint64_t m = 0;
 
 		if (c->stop && atomic_load(c->stop)) {
 			fail(c, _("interrupted"));
@@ -297,6 +299,7 @@ static int run_test(struct client *c)
 					    rc == -EPIPE ? _("closed by the server") : strerror(-rc));
 			if (handle_state(c, st))
 				return -1;
+			last_move = ps_now();
 		}
 		now = ps_now();
 		if (now >= next) {
@@ -305,16 +308,24 @@ static int run_test(struct client *c)
 			if (next < now)
 				next = now + tickp;
 		}
+		/* one stream that fails (reset, unreachable) fails the test */
 		for (int i = 0; i < t->nstreams; i++) {
 			struct ps_stream *s = t->streams[i];
+			int e = atomic_load(&s->err);
 
-			if (!atomic_load(&s->finished) || !atomic_load(&s->err))
-				failed_all = false;
+			m += atomic_load_explicit(&s->bytes, memory_order_relaxed);
+			if (atomic_load(&s->finished) && e)
+				return fail(c, _("data stream %d failed: %s"),
+					    s->id, strerror(e));
 		}
-		if (failed_all && t->nstreams) {
-			int e = atomic_load(&t->streams[0]->err);
-
-			return fail(c, _("every data stream failed: %s"), strerror(e));
+		/* --rcv-timeout: nothing moved and the server said nothing */
+		if (m != moved) {
+			moved = m;
+			last_move = now;
+		} else if (c->timeout_ms > 0 &&
+			   now - last_move > c->timeout_ms / 1000.0) {
+			return fail(c, _("no data and no message from the server for %g s"),
+				    c->timeout_ms / 1000.0);
 		}
 	}
 	return 0;

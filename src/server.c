@@ -471,9 +471,18 @@ static int serve_running(struct srv_test *st)
 		uint64_t m = 0;
 
 		/* any byte on any stream, or any word on the control, is life */
-		for (int i = 0; i < t->nstreams; i++)
-			m += atomic_load_explicit(&t->streams[i]->bytes,
-						  memory_order_relaxed);
+		for (int i = 0; i < t->nstreams; i++) {
+			struct ps_stream *s = t->streams[i];
+			int e = atomic_load(&s->err);
+
+			m += atomic_load_explicit(&s->bytes, memory_order_relaxed);
+			if (atomic_load(&s->finished) && e) {
+				snprintf(st->err, sizeof(st->err),
+					 _("data stream %d failed: %s; partial results"),
+					 s->id, strerror(e));
+				return -1;
+			}
+		}
 		if (m != moved) {
 			moved = m;
 			last_move = now;
