@@ -6,6 +6,8 @@
 #include <sched.h>
 #include <stdint.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,42 @@ static void pin_process(const struct ps_opts *o)
 		ps_warn(_("cannot pin to CPU %d: %s"), o->cpus[0], strerror(errno));
 }
 
+/*
+ * -s --user NAME: the port is bound, now give up root for good (groups,
+ * then gid, then uid) before any thread starts. 0 or -1 with a message.
+ */
+static int drop_privileges(const char *user)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw) {
+		ps_err(_("--user: no user named %s"), user);
+		return -1;
+	}
+	if (getuid() == pw->pw_uid && geteuid() == pw->pw_uid)
+		return 0;	/* already that user */
+	if (geteuid() != 0) {
+		ps_err(_("--user %s: only root can change user"), user);
+		return -1;
+	}
+	if (initgroups(pw->pw_name, pw->pw_gid) || setgid(pw->pw_gid) ||
+	    setuid(pw->pw_uid)) {
+		ps_err(_("--user %s: cannot drop privileges: %s"), user,
+		       strerror(errno));
+		return -1;
+	}
+	/* make sure there is no way back */
+	if (pw->pw_uid != 0 && (setuid(0) == 0 || seteuid(0) == 0)) {
+		ps_err(_("--user %s: root could be regained; stopping"), user);
+		return -1;
+	}
+	ps_debug("running as %s (uid %u, gid %u)", pw->pw_name,
+		 (unsigned)pw->pw_uid, (unsigned)pw->pw_gid);
+	return 0;
+}
+
 int ps_cmd_client(const struct ps_opts *o)
 {
 	struct ps_reporter rep;
@@ -139,7 +177,7 @@ int ps_cmd_server(const struct ps_opts *o)
 	out = open_output(o);
 	ps_install_signals();
 	pin_process(o);
-	if (write_pidfile(o)) {
+	if (write_pidfile(o) || (o->user && drop_privileges(o->user))) {
 		ps_server_close(srv);
 		return PS_EXIT_FAIL;
 	}
