@@ -148,7 +148,8 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 	add_true(o, "bidirectional", p->bidir);
 	if (p->window)
 		add_int(o, "window", (int64_t)p->window);
-	add_int(o, "len", p->len);
+	if (p->len)	/* 0: the default, which the reader picks */
+		add_int(o, "len", p->len);
 	if (p->rate)
 		add_int(o, "bandwidth", (int64_t)p->rate);
 	if (p->fq_rate)
