@@ -161,12 +161,12 @@ int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out)
 					   PS_ST_ABSENT, msgbuf);
 			} else {
 				/* any int may arrive: -INT_MIN does not exist */
-				int err = e->error == INT_MIN ? EPROTO :
-					  e->error < 0 ? -e->error : e->error;
+				int code = e->error == INT_MIN ? EPROTO :
+					   e->error < 0 ? -e->error : e->error;
 
 				snprintf(msgbuf, sizeof(msgbuf),
 					 _("reading the link failed: %s"),
-					 strerror(err));
+					 strerror(code));
 				set_status(&out->status, out->reason,
 					   PS_ST_ERROR, msgbuf);
 			}
