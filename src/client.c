@@ -110,6 +110,8 @@ static int udp_hello(struct client *c, int fd)
 	uint32_t msg = PS_UDP_CONNECT_MSG, reply = 0;
 	int tries = 0;
 
+	int refused = 0;
+
 	if (send(fd, &msg, sizeof(msg), 0) != sizeof(msg))
 		return -errno;
 	/* in -R the server may already send data; tolerate a few */
@@ -121,6 +123,17 @@ static int udp_hello(struct client *c, int fd)
 		if (poll(&p, 1, c->timeout_ms > 0 ? c->timeout_ms : 10000) <= 0)
 			return -ETIMEDOUT;
 		n = recv(fd, buf, sizeof(buf), 0);
+		/*
+		 * A server that binds its next UDP socket only after answering
+		 * the previous hello (older pipescope) may not be listening
+		 * yet: the port is closed for a moment. Say hello again.
+		 */
+		if (n < 0 && errno == ECONNREFUSED && ++refused < 20) {
+			usleep(10000);
+			if (send(fd, &msg, sizeof(msg), 0) != sizeof(msg))
+				return -errno;
+			continue;
+		}
 		if (n < 0)
 			return -errno;
 		if (n == 4) {
@@ -259,6 +272,29 @@ static int handle_state(struct client *c, signed char st)
 		    ps_state_name(st));
 }
 
+/* a stream ended with an error (waiting up to grace s for one): say which */
+static bool stream_failed(struct client *c, double grace)
+{
+	struct ps_test *t = &c->t;
+	double until = ps_now() + grace;
+
+	do {
+		for (int i = 0; i < t->nstreams; i++) {
+			struct ps_stream *s = t->streams[i];
+			int e = atomic_load(&s->err);
+
+			if (atomic_load(&s->finished) && e) {
+				fail(c, _("data stream %d failed: %s"), s->id,
+				     strerror(e));
+				return true;
+			}
+		}
+		if (grace > 0)
+			usleep(20000);
+	} while (ps_now() < until);
+	return false;
+}
+
 static int run_test(struct client *c)
 {
 	struct ps_test *t = &c->t;
@@ -294,9 +330,13 @@ static int run_test(struct client *c)
 			signed char st;
 
 			rc = ps_recv_state(t->ctrl_fd, &st, 2000);
-			if (rc)
+			if (rc) {
+				/* a failed stream is often why: say that one */
+				if (stream_failed(c, 0.3))
+					return -1;
 				return fail(c, _("the control connection to the server was lost: %s"),
 					    rc == -EPIPE ? _("closed by the server") : strerror(-rc));
+			}
 			if (handle_state(c, st))
 				return -1;
 			last_move = ps_now();
@@ -309,15 +349,11 @@ static int run_test(struct client *c)
 				next = now + tickp;
 		}
 		/* one stream that fails (reset, unreachable) fails the test */
-		for (int i = 0; i < t->nstreams; i++) {
-			struct ps_stream *s = t->streams[i];
-			int e = atomic_load(&s->err);
-
-			m += atomic_load_explicit(&s->bytes, memory_order_relaxed);
-			if (atomic_load(&s->finished) && e)
-				return fail(c, _("data stream %d failed: %s"),
-					    s->id, strerror(e));
-		}
+		if (stream_failed(c, 0))
+			return -1;
+		for (int i = 0; i < t->nstreams; i++)
+			m += atomic_load_explicit(&t->streams[i]->bytes,
+						  memory_order_relaxed);
 		/* --rcv-timeout: nothing moved and the server said nothing */
 		if (m != moved) {
 			moved = m;

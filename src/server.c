@@ -315,14 +315,35 @@ static int enforce_caps(struct srv_test *st)
 	return 0;
 }
 
-/* UDP: each stream says hello on the port; answer from a connected socket */
+/* the client hung up its control connection (it sends nothing now) */
+static bool client_left(int ctrl_fd)
+{
+	struct pollfd p = { .fd = ctrl_fd, .events = POLLIN };
+	char c;
+
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	return recv(ctrl_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) <= 0;
+}
+
+static int udp_listener(struct ps_server *srv)
+{
+	return ps_listen(srv->o->bind, srv->o->bind_dev, srv->port,
+			 srv->o->family, SOCK_DGRAM);
+}
+
+/*
+ * UDP: each stream says hello on the port; answer from a connected socket.
+ * The socket for the next hello is bound before the answer goes out (as
+ * iperf3 does), or a client that sends its next hello at once finds the
+ * port closed (ICMP unreachable: "Connection refused").
+ */
 static int udp_streams(struct srv_test *st)
 {
 	struct ps_server *srv = st->srv;
 	struct ps_test *t = &st->t;
-	int fd = -1, rc = 0, one = 1;
+	int fd, rc = 0;
 	struct ps_sockopts so;
-
 	struct sockaddr_storage client;
 	socklen_t cl = sizeof(client);
 	double deadline = ps_now() + STREAMS_TIMEOUT;
@@ -331,32 +352,34 @@ static int udp_streams(struct srv_test *st)
 	if (getpeername(t->ctrl_fd, (struct sockaddr *)&client, &cl))
 		return -errno;
 	pthread_mutex_lock(&srv->udp_lock);
-	for (int i = 0; i < st->want; i++) {
+	fd = udp_listener(srv);
+	if (fd < 0) {
+		pthread_mutex_unlock(&srv->udp_lock);
+		return fd;
+	}
+	if (ps_send_state(t->ctrl_fd, PS_CREATE_STREAMS))
+		rc = -EPIPE;
+	for (int i = 0; !rc && i < st->want; i++) {
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof(peer);
-		struct pollfd pfd;
+		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
+					 { .fd = t->ctrl_fd, .events = POLLIN } };
 		uint32_t buf[16], reply = PS_UDP_CONNECT_REPLY;
 		ssize_t n;
-		int left = (int)((deadline - ps_now()) * 1000);
+		int left = (int)((deadline - ps_now()) * 1000), next;
 
-		if (fd < 0) {
-			fd = ps_listen(srv->o->bind, srv->o->bind_dev, srv->port,
-				       srv->o->family, SOCK_DGRAM);
-			if (fd < 0) {
-				rc = fd;
-				break;
-			}
-			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-			if (i == 0 && ps_send_state(t->ctrl_fd, PS_CREATE_STREAMS)) {
-				rc = -EPIPE;
-				break;
-			}
-		}
-		pfd.fd = fd;
-		pfd.events = POLLIN;
-		if (left <= 0 || poll(&pfd, 1, left) <= 0) {
+		if (left <= 0 || poll(pfd, 2, left) <= 0) {
 			rc = -ETIMEDOUT;
 			break;
+		}
+		if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    client_left(t->ctrl_fd)) {
+			rc = -ECONNRESET;
+			break;
+		}
+		if (!(pfd[0].revents & POLLIN)) {
+			i--;
+			continue;
 		}
 		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&peer, &pl);
 		if (n < 0) {
@@ -381,12 +404,18 @@ static int udp_streams(struct srv_test *st)
 			break;
 		}
 		ps_apply_sockopts(fd, peer.ss_family, false, &so, NULL, 0);
-		if (send(fd, &reply, sizeof(reply), 0) != sizeof(reply)) {
-			rc = -errno;
+		next = -1;
+		if (i + 1 < st->want && (next = udp_listener(srv)) < 0) {
+			rc = next;
 			break;
 		}
 		st->got[st->ngot++] = fd;
-		fd = -1;	/* a fresh bound socket for the next hello */
+		fd = next;
+		if (send(st->got[st->ngot - 1], &reply, sizeof(reply), 0) !=
+		    sizeof(reply)) {
+			rc = -errno;
+			break;
+		}
 	}
 	if (fd >= 0)
 		close(fd);
@@ -397,7 +426,7 @@ static int udp_streams(struct srv_test *st)
 static int tcp_streams(struct srv_test *st)
 {
 	struct ps_server *srv = st->srv;
-	struct timespec ts;
+	double deadline = ps_now() + STREAMS_TIMEOUT;
 	int rc = 0;
 
 	pthread_mutex_lock(&srv->lock);
@@ -405,13 +434,24 @@ static int tcp_streams(struct srv_test *st)
 	pthread_mutex_unlock(&srv->lock);
 	if (ps_send_state(st->t.ctrl_fd, PS_CREATE_STREAMS))
 		rc = -EPIPE;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += (time_t)STREAMS_TIMEOUT;
 	pthread_mutex_lock(&srv->lock);
 	while (!rc && st->ngot < st->want) {
-		if (pthread_cond_timedwait(&srv->cond, &srv->lock, &ts) == ETIMEDOUT &&
-		    st->ngot < st->want)
+		struct timespec ts;
+
+		/* a fifth of a second at a time: has the client left? */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 200 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000 * 1000 * 1000;
+		}
+		pthread_cond_timedwait(&srv->cond, &srv->lock, &ts);
+		if (st->ngot >= st->want)
+			break;
+		if (ps_now() > deadline)
 			rc = -ETIMEDOUT;
+		else if (client_left(st->t.ctrl_fd))
+			rc = -ECONNRESET;
 	}
 	st->awaiting = false;
 	pthread_mutex_unlock(&srv->lock);
