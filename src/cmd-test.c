@@ -200,6 +200,7 @@ struct selftest_srv {
 	struct ps_server *srv;
 	struct ps_reporter rep;
 	atomic_bool stop;
+	pthread_t th;
 };
 
 static void quiet(void *arg, const char *msg)
@@ -220,7 +221,6 @@ int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle
 {
 	static struct ps_opts so;
 	struct selftest_srv *s = xcalloc(1, sizeof(*s));
-	pthread_t th;
 	int rc;
 
 	/* a private server on a free loopback port, quiet */
@@ -237,7 +237,7 @@ int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle
 	}
 	s->rep.message = quiet;
 	s->rep.error = quiet;
-	if (pthread_create(&th, NULL, selftest_server, s)) {
+	if (pthread_create(&s->th, NULL, selftest_server, s)) {
 		ps_server_close(s->srv);
 		free(s);
 		return -EAGAIN;
@@ -248,7 +248,6 @@ int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle
 	co->targets[0].host = (char *)"127.0.0.1";
 	co->targets[0].dev = NULL;
 	co->targets[0].port = ps_server_port(s->srv);
-	s->rep.arg = (void *)(uintptr_t)th;
 	*handle = s;
 	return 0;
 }
@@ -256,10 +255,8 @@ int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle
 void ps_selftest_stop(void *handle)
 {
 	struct selftest_srv *s = handle;
-	pthread_t th = (pthread_t)(uintptr_t)s->rep.arg;
-
 	atomic_store(&s->stop, true);
-	pthread_join(th, NULL);
+	pthread_join(s->th, NULL);
 	ps_server_close(s->srv);
 	free(s);
 }

@@ -150,6 +150,8 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
 	nsrv=$!
 	BG_PIDS="$BG_PIDS $nsrv"
 	sleep 0.5
+	# a first test, so that lazily started threads (a sanitizer's) exist
+	ip netns exec "$NSA" "$PIPESCOPE" -c "$net.2" -t 0.2 >/dev/null 2>&1
 	nth0=$(threads $nsrv)
 	nfd0=$(fds $nsrv)
 	for args in "-P 2" "-R" "-u -b 100M"; do
