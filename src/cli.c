@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "acl.h"
+#include "auth.h"
 #include "cli.h"
 #include "nls.h"
 #include "units.h"
@@ -32,6 +33,12 @@ enum {
 	OPT_HANDSHAKE_TIMEOUT,
 	OPT_ALLOW,
 	OPT_USER,
+	OPT_USERNAME,
+	OPT_RSA_PUBKEY,
+	OPT_RSA_PRIVKEY,
+	OPT_AUTH_USERS,
+	OPT_TIME_SKEW,
+	OPT_PKCS1,
 	OPT_FQ_RATE,
 	OPT_CPORT,
 	OPT_SKIP_RX_COPY,
@@ -85,6 +92,12 @@ static const struct option long_opts[] = {
 	{ "handshake-timeout",	required_argument, NULL, OPT_HANDSHAKE_TIMEOUT },
 	{ "allow",		required_argument, NULL, OPT_ALLOW },
 	{ "user",		required_argument, NULL, OPT_USER },
+	{ "username",		required_argument, NULL, OPT_USERNAME },
+	{ "rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBKEY },
+	{ "rsa-private-key-path", required_argument, NULL, OPT_RSA_PRIVKEY },
+	{ "authorized-users-path", required_argument, NULL, OPT_AUTH_USERS },
+	{ "time-skew-threshold", required_argument, NULL, OPT_TIME_SKEW },
+	{ "use-pkcs1-padding",	no_argument,	   NULL, OPT_PKCS1 },
 	{ "client",		required_argument, NULL, 'c' },
 	{ "udp",		no_argument,	   NULL, 'u' },
 	{ "bitrate",		required_argument, NULL, 'b' },
@@ -417,6 +430,7 @@ void ps_opts_init(struct ps_opts *o)
 	o->tos = -1;
 	o->rcv_timeout_ms = 120000;
 	o->handshake_timeout = PS_DEFAULT_HANDSHAKE;
+	o->time_skew = PS_AUTH_SKEW;
 	o->report_format = PS_FORMAT_TEXT;
 }
 
@@ -438,6 +452,10 @@ void ps_opts_free(struct ps_opts *o)
 	free(o->iface);
 	free(o->snapshot);
 	free(o->user);
+	free(o->username);
+	free(o->rsa_pubkey);
+	free(o->rsa_privkey);
+	free(o->authorized_users);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -565,6 +583,34 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 	case OPT_USER:
 		seen(&c->server_only, c);
 		replace_str(&o->user, arg);
+		return 0;
+	case OPT_USERNAME:
+		seen(&c->client_only, c);
+		replace_str(&o->username, arg);
+		return 0;
+	case OPT_RSA_PUBKEY:
+		seen(&c->client_only, c);
+		if (ps_auth_key_ok(arg, false))
+			return fail(c, _("option %s: cannot read an RSA public key (PEM) from %s"),
+				    c->optname, arg);
+		replace_str(&o->rsa_pubkey, arg);
+		return 0;
+	case OPT_RSA_PRIVKEY:
+		seen(&c->server_only, c);
+		if (ps_auth_key_ok(arg, true))
+			return fail(c, _("option %s: cannot read an RSA private key (PEM) from %s"),
+				    c->optname, arg);
+		replace_str(&o->rsa_privkey, arg);
+		return 0;
+	case OPT_AUTH_USERS:
+		seen(&c->server_only, c);
+		replace_str(&o->authorized_users, arg);
+		return 0;
+	case OPT_TIME_SKEW:
+		seen(&c->server_only, c);
+		return parse_int(c, arg, 1, 86400, &o->time_skew);
+	case OPT_PKCS1:
+		o->pkcs1 = true;
 		return 0;
 	case 'c':
 		return parse_target(c, arg, o);
@@ -795,6 +841,10 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 	} else if (o->gsro) {
 		return fail(c, _("--gsro works with UDP only (-u)"));
 	}
+	if (!o->username != !o->rsa_pubkey)
+		return fail(c, _("--username and --rsa-public-key-path go together"));
+	if (!o->rsa_privkey != !o->authorized_users)
+		return fail(c, _("--rsa-private-key-path and --authorized-users-path go together"));
 	if (o->gsro && o->no_gsro)
 		return fail(c, _("--gsro and --no-gsro cannot be used together"));
 	if (o->ncpus > 1 && o->mode == PS_MODE_SERVER)
@@ -927,6 +977,9 @@ void ps_cli_help(FILE *out)
 		"                            its cookie and parameters (default 10)\n"
 		"      --allow CIDR          serve only these client networks (repeatable)\n"
 		"      --user NAME           drop root privileges after binding\n"
+		"      --rsa-private-key-path FILE   decrypt clients' credentials\n"
+		"      --authorized-users-path FILE  \"user,sha256({user}password)\" lines\n"
+		"      --time-skew-threshold SEC     credentials' clock tolerance (10)\n"
 		"\n"), out);
 	fputs(_("Client options:\n"
 		"  -c, --client HOST[:PORT]  test against HOST (repeat for several targets)\n"
@@ -952,6 +1005,9 @@ void ps_cli_help(FILE *out)
 		"  -O, --omit SEC            leave the first SEC seconds out\n"
 		"  -T, --title TEXT          prefix every output line\n"
 		"      --extra-data TEXT     carried into the JSON output\n"
+		"      --username NAME       log in (password: $IPERF3_PASSWORD or asked)\n"
+		"      --rsa-public-key-path FILE    encrypt the credentials with this key\n"
+		"      --use-pkcs1-padding   RSA padding of iperf3 before 3.17 (both ends)\n"
 		"      --get-server-output   show the server's report too\n"
 		"      --udp-counters-64bit  64-bit UDP packet counters\n"
 		"      --gsro                UDP segmentation offload (UDP_SEGMENT/UDP_GRO)\n"

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "net.h"
@@ -264,6 +265,8 @@ static int handle_state(struct client *c, signed char st)
 		int32_t e[2] = { 0, 0 };
 
 		ps_read_full(t->ctrl_fd, e, sizeof(e), 2000);
+		if ((int)ntohl((uint32_t)e[0]) == PS_IEAUTHTEST)
+			return fail(c, _("the server refused the login (user, password or RSA key)"));
 		return fail(c, _("the server reported an error (iperf3 error %d: %s)"),
 			    (int)ntohl((uint32_t)e[0]), strerror((int)ntohl((uint32_t)e[1])));
 	}
@@ -449,6 +452,18 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 	t->skip_rx_copy = o->skip_rx_copy;
 	params_from_opts(&t->p, o);
 	ps_make_cookie(t->cookie);
+	if (o->username) {
+		char *pw = ps_auth_password();
+
+		rc = pw ? ps_auth_token(o->username, pw, o->rsa_pubkey, o->pkcs1,
+					t->p.authtoken, sizeof(t->p.authtoken),
+					c->err, sizeof(c->err)) : -EINVAL;
+		if (!pw)
+			fail(c, _("--username: no password (set IPERF3_PASSWORD, or run on a terminal)"));
+		free(pw);
+		if (rc)
+			goto out;
+	}
 
 	say(c, _("Connecting to host %s, port %d"), c->host, c->port);
 	t->ctrl_fd = ps_connect(c->host, c->port, o->family, SOCK_STREAM,

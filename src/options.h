@@ -86,6 +86,9 @@ struct ps_opts {
 	struct ps_cidr allow[PS_MAX_ALLOW];	/* --allow, repeatable */
 	int nallow;
 	char *user;			/* --user: drop to this user after binding */
+	char *rsa_privkey;		/* --rsa-private-key-path */
+	char *authorized_users;		/* --authorized-users-path */
+	int time_skew;			/* --time-skew-threshold s */
 
 	/* client */
 	struct ps_target targets[PS_MAX_TARGETS];	/* -c, repeatable */
@@ -120,6 +123,9 @@ struct ps_opts {
 	bool repeating_payload;		/* --repeating-payload */
 	bool dont_fragment;		/* --dont-fragment */
 	unsigned connect_timeout_ms;	/* --connect-timeout; 0 = system */
+	char *username;			/* --username */
+	char *rsa_pubkey;		/* --rsa-public-key-path */
+	bool pkcs1;			/* --use-pkcs1-padding (iperf3 < 3.17) */
 
 	/* pipescope's own */
 	bool no_tui;			/* --no-tui */

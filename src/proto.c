@@ -170,6 +170,9 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 	add_true(o, "dont_fragment", p->dont_fragment);
 	json_object_object_add(o, "client_version",
 			       json_object_new_string(p->client_version));
+	if (p->authtoken[0])
+		json_object_object_add(o, "authtoken",
+				       json_object_new_string(p->authtoken));
 	if (p->ps_ext) {
 		struct json_object *x = json_object_new_object();
 
@@ -276,6 +279,7 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	p->dont_fragment = get_bool(o, "dont_fragment");
 	get_str(o, "congestion", p->congestion, sizeof(p->congestion));
 	get_str(o, "client_version", p->client_version, sizeof(p->client_version));
+	get_str(o, "authtoken", p->authtoken, sizeof(p->authtoken));
 	if (p->reverse && p->bidir) {
 		snprintf(err, errlen, _("reverse and bidirectional together"));
 		return -EINVAL;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "acl.h"
+#include "auth.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "net.h"
@@ -927,6 +928,23 @@ static void pend_params(struct ps_server *srv, int k)
 		send_error(fd, 100, EINVAL);
 		drop_pending(srv, k);
 		return;
+	}
+	if (srv->o->rsa_privkey) {
+		char user[128];
+
+		if (ps_auth_check(p.authtoken, srv->o->rsa_privkey,
+				  srv->o->authorized_users,
+				  srv->o->time_skew ? srv->o->time_skew : PS_AUTH_SKEW,
+				  srv->o->pkcs1, user, sizeof(user), err,
+				  sizeof(err))) {
+			refused(srv, _("refused a test from %s port %d: authentication failed: %s"),
+				pd->peer, pd->port, err);
+			send_error(fd, PS_IEAUTHTEST, EACCES);
+			drop_pending(srv, k);
+			return;
+		}
+		msg(srv, _("Authentication succeeded for user '%s' from %s"),
+		    user, pd->peer);
 	}
 	memcpy(cookie, pd->cookie, sizeof(cookie));
 	snprintf(peer, sizeof(peer), "%s", pd->peer);
