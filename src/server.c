@@ -33,6 +33,7 @@ struct srv_test {
 	pthread_t thread;
 	bool used;
 	atomic_bool finished;
+	atomic_bool ending;	/* past the test: results, clean-up */
 	bool awaiting;		/* accepting data streams (under srv->lock) */
 	int want;		/* data streams expected */
 	int ngot;
@@ -53,7 +54,8 @@ struct srv_test {
  * a client that says nothing (or half of it) holds no test slot and no
  * thread; it is closed when its handshake time runs out.
  */
-enum pend_stage { PEND_COOKIE, PEND_LEN, PEND_PARAMS };
+enum pend_stage { PEND_COOKIE, PEND_LEN, PEND_PARAMS, PEND_WAIT };
+#define SLOT_WAIT 3.0	/* s a new test waits for one that is ending */
 
 struct pending {
 	int fd;
@@ -64,6 +66,7 @@ struct pending {
 	uint32_t len;
 	char *buf;		/* the parameters, once their length is known */
 	double since;
+	double wait_since;	/* PEND_WAIT: since when */
 	char peer[64];
 	int port;
 };
@@ -706,6 +709,7 @@ static void *test_main(void *arg)
 		ps_stream_start(t->streams[i]);
 	running = true;
 	rc = serve_running(st);
+	atomic_store(&st->ending, true);
 	ps_streams_stop(t, true, true);
 	if (rc == 0 && (rc = serve_results(st)) != 0)
 		snprintf(st->err, sizeof(st->err), _("results exchange with %s failed: %s"),
@@ -713,6 +717,7 @@ static void *test_main(void *arg)
 	report_end(st, rc != 0);
 	running = false;
 out:
+	atomic_store(&st->ending, true);
 	if (st->err[0])
 		w_error(st, st->err);
 	reporters_close(st);
@@ -840,6 +845,45 @@ static void take_pending(struct ps_server *srv, int i)
 	srv->pend[i] = srv->pend[--srv->npend];
 }
 
+static int params_please(struct ps_server *srv, int k);
+
+/* is a test past its running part (its slot frees soon)? */
+static bool test_ending(struct ps_server *srv)
+{
+	bool any = false;
+
+	pthread_mutex_lock(&srv->lock);
+	for (int i = 0; i < srv->max_tests; i++)
+		if (srv->tests[i].used && atomic_load(&srv->tests[i].ending))
+			any = true;
+	pthread_mutex_unlock(&srv->lock);
+	return any;
+}
+
+/* PEND_WAIT connections: a slot now, or busy after all */
+static void pend_waiting(struct ps_server *srv)
+{
+	for (int k = 0; k < srv->npend; k++) {
+		struct pending *pd = &srv->pend[k];
+		bool busy;
+
+		if (pd->stage != PEND_WAIT)
+			continue;
+		reap(srv);
+		pthread_mutex_lock(&srv->lock);
+		busy = !free_slot(srv);
+		pthread_mutex_unlock(&srv->lock);
+		if (!busy) {
+			params_please(srv, k);
+			continue;
+		}
+		if (!test_ending(srv) || ps_now() - pd->wait_since > SLOT_WAIT) {
+			deny_busy(srv, pd->fd, pd->peer, pd->port);
+			take_pending(srv, k--);
+		}
+	}
+}
+
 /*
  * The cookie is complete: a data stream of a test that waits for it, or a
  * new test (then PARAM_EXCHANGE). 1 = keep reading this connection.
@@ -882,11 +926,28 @@ static int pend_cookie(struct ps_server *srv, int k)
 		drop_pending(srv, k);
 		return 0;
 	}
+	if (busy && test_ending(srv)) {
+		/*
+		 * A test is in its last moments (results, clean-up): its client
+		 * may already be back for the next one. Wait for the slot.
+		 */
+		pd->stage = PEND_WAIT;
+		pd->wait_since = ps_now();
+		return 0;
+	}
 	if (busy) {
 		deny_busy(srv, pd->fd, pd->peer, pd->port);
 		take_pending(srv, k);
 		return 0;
 	}
+	return params_please(srv, k);
+}
+
+/* a slot is free: ask for the parameters. 1 = keep reading */
+static int params_please(struct ps_server *srv, int k)
+{
+	struct pending *pd = &srv->pend[k];
+
 	if (ps_send_state(pd->fd, PS_PARAM_EXCHANGE)) {
 		drop_pending(srv, k);
 		return 0;
@@ -962,6 +1023,14 @@ static void pend_step(struct ps_server *srv, int k)
 		ssize_t got;
 
 		switch (pd->stage) {
+		case PEND_WAIT: {
+			char c;
+
+			/* nothing is due from it now; only notice a hang-up */
+			if (recv(pd->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
+				drop_pending(srv, k);
+			return;
+		}
 		case PEND_COOKIE:
 			dst = pd->cookie + pd->have;
 			want = PS_COOKIE_SIZE - pd->have;
@@ -1073,7 +1142,9 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 		pf[n++].events = POLLIN;
 		for (int i = 0; i < srv->npend; i++) {
 			pf[n].fd = srv->pend[i].fd;
-			pf[n++].events = POLLIN;
+			/* a waiting one: only its hang-up matters */
+			pf[n++].events = srv->pend[i].stage == PEND_WAIT ?
+					 POLLRDHUP : POLLIN;
 		}
 		poll(pf, (nfds_t)n, 100);
 		if (pf[0].revents & POLLIN) {
@@ -1096,7 +1167,7 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 		for (int i = 1; i < n; i++) {
 			int k;
 
-			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR | POLLRDHUP)))
 				continue;
 			/* the table may have shifted: find this fd again */
 			for (k = 0; k < srv->npend && srv->pend[k].fd != pf[i].fd; k++)
@@ -1117,6 +1188,7 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 					pd->peer, pd->port, srv->handshake);
 			drop_pending(srv, k--);
 		}
+		pend_waiting(srv);
 		refusals_flush(srv, ps_now());
 		active = reap(srv);
 		if (active || srv->npend)

@@ -160,6 +160,15 @@ echo "hostile: $ATTACKS connections, fds $fd0 -> $fdmid -> $fd1, RSS $rss0 -> $r
 echo "hostile: $(wc -l <"$dir/srv.log") log lines; first ones:"
 head -25 "$dir/srv.log"
 
+# back to back: a client that comes back while its last test is still
+# being cleaned up waits for the slot instead of hearing "busy"
+busy=0
+for i in $(seq 20); do
+	timeout 15 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.1 -i 0 -P 8 -b 1G \
+		>/dev/null 2>"$dir/b2b.err" || { busy=$((busy + 1)); cat "$dir/b2b.err"; }
+done
+check "20 tests back to back, none refused ($busy failed)" [ "$busy" = 0 ]
+
 # --- the limits -----------------------------------------------------------
 
 # --allow: only 127.0.0.2 may test; 127.0.0.1 is refused with a log line
