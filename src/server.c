@@ -24,7 +24,6 @@
 #include "xmalloc.h"
 
 #define PENDING_MAX 64		/* connections still in their handshake */
-#define STREAMS_TIMEOUT 10.0	/* seconds for the data streams to arrive */
 #define REFUSALS_PER_SEC 10	/* log lines about refused connections */
 
 struct srv_test {
@@ -350,7 +349,7 @@ static int udp_streams(struct srv_test *st)
 	struct ps_sockopts so;
 	struct sockaddr_storage client;
 	socklen_t cl = sizeof(client);
-	double deadline = ps_now() + STREAMS_TIMEOUT;
+	double deadline = ps_now() + srv->handshake;	/* for the streams */
 
 	sockopts_for(&t->p, &so);
 	if (getpeername(t->ctrl_fd, (struct sockaddr *)&client, &cl))
@@ -430,7 +429,7 @@ static int udp_streams(struct srv_test *st)
 static int tcp_streams(struct srv_test *st)
 {
 	struct ps_server *srv = st->srv;
-	double deadline = ps_now() + STREAMS_TIMEOUT;
+	double deadline = ps_now() + srv->handshake;	/* for the streams */
 	int rc = 0;
 
 	pthread_mutex_lock(&srv->lock);

@@ -115,6 +115,11 @@ s3=$!
 ATTACKS=$((ATTACKS + 3))
 sleep 0.3
 honest "three slowloris connections opened"
+# valid parameters, then no data streams: the slot is given back after the
+# handshake timeout, not held
+attack "parameters, then no streams" "data streams did not arrive" "09 0a" cookie \
+	'json:{"tcp":true,"time":1,"parallel":2,"len":131072,"bandwidth":1000000,"client_version":"3.12"}'
+honest "a test whose streams never came"
 wait $s1 $s2 $s3
 for f in slow1 slow2 slow3; do
 	t=$(sed -n 's/.*closed: yes after \([0-9.]*\) s/\1/p' "$dir/$f")
