@@ -37,6 +37,7 @@ struct srv_test {
 	int want;		/* data streams expected */
 	int ngot;
 	int got[2 * PS_MAX_STREAMS];
+	uint64_t got_seq[2 * PS_MAX_STREAMS];	/* their accept order */
 	char peer[64];
 	char err[256];
 	struct ps_reporter rep;	/* what the test calls: locks, then fans out */
@@ -66,6 +67,7 @@ struct pending {
 	char *buf;		/* the parameters, once their length is known */
 	double since;
 	double wait_since;	/* PEND_WAIT: since when */
+	uint64_t seq;		/* accept order */
 	char peer[64];
 	int port;
 };
@@ -86,6 +88,7 @@ struct ps_server {
 	struct pending pend[PENDING_MAX];
 	int npend;
 	int served;
+	uint64_t accepted;	/* connections so far: their order */
 	double handshake;	/* s a new connection has for its handshake */
 	/* refusals are logged, at most REFUSALS_PER_SEC lines a second */
 	pthread_mutex_t refuse_lock;
@@ -916,7 +919,20 @@ static int pend_cookie(struct ps_server *srv, int k)
 			continue;
 		known = true;
 		if (st->awaiting && st->ngot < st->want) {
-			st->got[st->ngot++] = pd->fd;
+			/*
+			 * Streams take their roles (--bidir: senders first) in
+			 * the order the client opened them, as iperf3 does: by
+			 * accept order, whichever cookie arrived first.
+			 */
+			int j = st->ngot++;
+
+			while (j > 0 && st->got_seq[j - 1] > pd->seq) {
+				st->got[j] = st->got[j - 1];
+				st->got_seq[j] = st->got_seq[j - 1];
+				j--;
+			}
+			st->got[j] = pd->fd;
+			st->got_seq[j] = pd->seq;
 			pthread_cond_broadcast(&srv->cond);
 			pthread_mutex_unlock(&srv->lock);
 			take_pending(srv, k);
@@ -1126,7 +1142,8 @@ static void pend_add(struct ps_server *srv, int fd,
 		drop_pending(srv, oldest);
 	}
 	pd = &srv->pend[srv->npend++];
-	*pd = (struct pending){ .fd = fd, .since = ps_now(), .port = port };
+	*pd = (struct pending){ .fd = fd, .since = ps_now(), .port = port,
+				.seq = srv->accepted++ };
 	snprintf(pd->peer, sizeof(pd->peer), "%s", peer);
 	/* an honest client has usually sent its cookie already */
 	pend_step(srv, srv->npend - 1);
