@@ -1,0 +1,631 @@
+/* checklist.c: the guided run of "pipescope check": the inventory of this
+ * host, one stream, the stream sweep, reverse and both directions, with the
+ * host's cores read around every test */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "checklist.h"
+#include "engine.h"
+#include "log.h"
+#include "nls.h"
+#include "probe.h"
+#include "sysroot.h"
+#include "xmalloc.h"
+
+/* ---- the host -------------------------------------------------------- */
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s,
+			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
+		   double interval_s)
+{
+	struct ps_probe_env env = { .iface = *iface };
+	struct ps_probe_set *set;
+	struct ps_snapshot *first;
+	struct ps_irq_info irq0 = { 0 };
+	struct ps_link_info link0;
+	const char *ifn = iface->name;
+	bool live = ps_sysroot_is_live(), two = live && interval_s > 0;
+	double t0 = 0;
+
+	memset(h, 0, sizeof(*h));
+	set = ps_probes_open(&env);
+	if (!set)
+		return -ENOMEM;
+	first = ps_snapshot_new();
+	ps_probes_sample(set, first, NULL);
+	if (ifn[0]) {
+		/* a probe that fails says why in its member */
+		ps_irq_sample(ifn, two ? &irq0 : &h->irq);
+		h->have_irq = true;
+		ps_pci_sample(ifn, &h->pci);
+		h->have_pci = true;
+		if (live) {
+			ps_link_init(&link0, ifn);
+			h->have_link = !ps_link_sample(ifn, two ? &link0 : &h->link);
+			ps_ethtool_init(&h->eth, ifn);
+			h->have_eth = !ps_ethtool_sample(ifn, &h->eth);
+		}
+	}
+	t0 = now_s();
+	if (two) {
+		double dt;
+
+		sleep_s(interval_s);
+		h->snap = ps_snapshot_new();
+		ps_probes_sample(set, h->snap, first);
+		ps_snapshot_put(first);
+		dt = now_s() - t0;
+		if (ifn[0]) {
+			ps_irq_sample(ifn, &h->irq);
+			ps_irq_rates(&irq0, &h->irq, dt);
+			ps_irq_free(&irq0);
+			if (h->have_link) {
+				ps_link_init(&h->link, ifn);
+				ps_link_sample(ifn, &h->link);
+				ps_link_rates(&link0, &h->link, dt);
+				ps_link_free(&link0);
+			}
+		}
+	} else {
+		h->snap = first;
+	}
+	ps_probes_close(set);
+	return 0;
+}
+
+/* the module members of a saved snapshot document, when it has them */
+static void load_members(struct ps_host *h, const char *file)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct json_object *root, *o;
+
+	f = strcmp(file, "-") ? fopen(file, "r") : NULL;
+	if (!f)
+		return;
+	{
+		char buf[65536];
+		size_t n;
+
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+			text = xrealloc(text, len + n + 1);
+			memcpy(text + len, buf, n);
+			len += n;
+		}
+	}
+	fclose(f);
+	if (!text)
+		return;
+	text[len] = 0;
+	root = json_tokener_parse(text);
+	free(text);
+	if (!root)
+		return;
+	if (json_object_object_get_ex(root, "irq", &o) &&
+	    json_object_is_type(o, json_type_object))
+		h->have_irq = !ps_irq_from_json(o, &h->irq);
+	if (json_object_object_get_ex(root, "pci", &o) &&
+	    json_object_is_type(o, json_type_object))
+		h->have_pci = !ps_pci_from_json(o, &h->pci);
+	if (json_object_object_get_ex(root, "ethtool", &o) &&
+	    json_object_is_type(o, json_type_object)) {
+		ps_ethtool_init(&h->eth, "");
+		h->have_eth = !ps_ethtool_from_json(o, &h->eth);
+	}
+	if (json_object_object_get_ex(root, "link", &o) &&
+	    json_object_is_type(o, json_type_object)) {
+		ps_link_init(&h->link, "");
+		h->have_link = !ps_link_from_json(o, &h->link);
+	}
+	json_object_put(root);
+}
+
+int ps_host_load(struct ps_host *h, const char *file)
+{
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->snap = ps_snapshot_new();
+	rc = ps_snapshot_load(file, h->snap);
+	if (rc) {
+		ps_snapshot_put(h->snap);
+		h->snap = NULL;
+		return rc;
+	}
+	load_members(h, file);
+	return 0;
+}
+
+void ps_host_evidence(const struct ps_host *h, const struct ps_run *res,
+		      struct ps_evidence *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->snap = h->snap;
+	ev->irq = h->have_irq ? &h->irq : NULL;
+	ev->pci = h->have_pci ? &h->pci : NULL;
+	ev->eth = h->have_eth ? &h->eth : NULL;
+	ev->link = h->have_link ? &h->link : NULL;
+	ev->res = res;
+}
+
+void ps_host_free(struct ps_host *h)
+{
+	if (h->have_irq)
+		ps_irq_free(&h->irq);
+	if (h->have_pci)
+		ps_pci_free(&h->pci);
+	if (h->have_eth)
+		ps_ethtool_free(&h->eth);
+	if (h->have_link)
+		ps_link_free(&h->link);
+	if (h->snap)
+		ps_snapshot_put(h->snap);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- the steps ------------------------------------------------------- */
+
+const char *ps_checklist_title(enum ps_cl_step s)
+{
+	switch (s) {
+	case PS_CL_INVENTORY:
+		return _("Inventory");
+	case PS_CL_SINGLE:
+		return _("One stream");
+	case PS_CL_SWEEP:
+		return _("Stream sweep");
+	case PS_CL_REVERSE:
+		return _("Reverse");
+	case PS_CL_BIDIR:
+		return _("Both directions");
+	case PS_CL_EVALUATE:
+	case PS_CL_NSTEPS:
+		break;
+	}
+	return _("Evaluate");
+}
+
+const char *ps_checklist_reason(enum ps_cl_step s)
+{
+	switch (s) {
+	case PS_CL_INVENTORY:
+		return _("read every probe of this host: CPU, IRQs, NIC, MTU, PCIe, TCP settings");
+	case PS_CL_SINGLE:
+		return _("the rate of one flow, its RTT and what TCP_INFO says holds it back");
+	case PS_CL_SWEEP:
+		return _("more streams until the sum stops growing: per-flow limit or shared limit");
+	case PS_CL_REVERSE:
+		return _("the other direction: the far end sends, this end receives");
+	case PS_CL_BIDIR:
+		return _("both directions at once: a shared CPU or bus shows up here");
+	case PS_CL_EVALUATE:
+	case PS_CL_NSTEPS:
+		break;
+	}
+	return _("every check on what was measured, ranked by how much of the gap it explains");
+}
+
+void ps_checklist_defaults(struct ps_checklist_cfg *cfg,
+			   const struct ps_opts *opts)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->opts = opts;
+	cfg->client = opts;
+	/* -t sets the length of each test; the default is short */
+	if (opts->duration != 10 && opts->duration > 0)
+		cfg->step_seconds = opts->duration;
+	else
+		cfg->step_seconds = opts->quick ? 2 : 4;
+	cfg->omit = opts->omit ? opts->omit : (opts->quick ? 0 : 1);
+	cfg->max_streams = opts->quick ? 4 : 16;
+	cfg->reverse = true;
+	cfg->bidir = !opts->quick;
+}
+
+/* what one test gathers through the reporter */
+struct collect {
+	struct ps_step_result *s;
+	struct ps_run *res;
+	struct ps_cpu_info a;
+	bool have_a;
+	double ta;
+	char error[200];
+	/* TCP_INFO sums over intervals and streams */
+	double n, rtt, min_rtt, cwnd, wnd, ivlen, rwnd_us, sndbuf_us;
+	double nwnd;
+};
+
+static void take_a(struct collect *c)
+{
+	if (c->have_a)
+		ps_cpu_free(&c->a);
+	memset(&c->a, 0, sizeof(c->a));
+	c->have_a = !ps_cpu_sample(NULL, &c->a);
+	c->ta = now_s();
+}
+
+static void col_start(void *arg, const struct ps_test_info *info)
+{
+	struct collect *c = arg;
+
+	if (info->peer_kind)
+		snprintf(c->res->peer_kind, sizeof(c->res->peer_kind), "%s",
+			 info->peer_kind);
+	if (info->peer_version[0])
+		snprintf(c->res->peer_version, sizeof(c->res->peer_version),
+			 "%s", info->peer_version);
+	take_a(c);
+}
+
+static void add_tcpinfo(struct collect *c, const struct ps_stream_iv *v,
+			double len)
+{
+	if (!v->has_tcpinfo || !v->sender)
+		return;
+	c->n++;
+	c->rtt += v->rtt_us;
+	if (v->min_rtt_us && (!c->min_rtt || v->min_rtt_us < c->min_rtt))
+		c->min_rtt = v->min_rtt_us;
+	c->cwnd += (double)v->cwnd;
+	if (v->snd_wnd) {
+		c->wnd += (double)v->snd_wnd;
+		c->nwnd++;
+	}
+	c->ivlen += len;
+	c->rwnd_us += (double)v->rwnd_limited_us;
+	c->sndbuf_us += (double)v->sndbuf_limited_us;
+	c->s->retrans += v->retrans;
+	if (v->mss)
+		c->s->mss = v->mss;
+	if (v->pmtu)
+		c->s->pmtu = v->pmtu;
+	c->s->have_tcpinfo = true;
+}
+
+static void col_interval(void *arg, const struct ps_interval *iv)
+{
+	struct collect *c = arg;
+	double len = iv->end - iv->start;
+
+	if (iv->omitted) {
+		take_a(c);
+		return;
+	}
+	for (int i = 0; i < iv->nstreams; i++) {
+		const struct ps_stream_iv *v = &iv->streams[i];
+
+		add_tcpinfo(c, v, len);
+		ps_step_add_cpu(c->s, false, v->cpu);
+		ps_step_add_cpu(c->s, true, v->rx_cpu);
+	}
+	for (int i = 0; i < iv->nremote; i++)
+		add_tcpinfo(c, &iv->remote[i], len);
+}
+
+static void col_end(void *arg, const struct ps_test_info *info,
+		    const struct ps_summary *sum)
+{
+	struct collect *c = arg;
+	struct ps_step_result *s = c->s;
+	double fwd = 0, back = 0, d = sum->duration > 0 ? sum->duration : 1;
+	struct ps_cpu_info b = { 0 };
+
+	(void)info;
+	s->stream_min_bps = INFINITY;
+	s->stream_max_bps = 0;
+	for (int i = 0; i < sum->nstreams; i++) {
+		const struct ps_stream_iv *v = &sum->local[i];
+		uint64_t sent = 0, recv = 0;
+		double r;
+
+		ps_summary_stream_bytes(sum, i, &sent, &recv);
+		if (v->sender) {
+			/* what the receiver counted; ours when it did not say */
+			r = (sum->remote_valid ? (double)recv : (double)sent) * 8 / d;
+			fwd += r;
+			s->bytes += sent;
+		} else {
+			r = (double)recv * 8 / d;
+			back += r;
+			s->bytes += recv;
+		}
+		if (r < s->stream_min_bps)
+			s->stream_min_bps = r;
+		if (r > s->stream_max_bps)
+			s->stream_max_bps = r;
+	}
+	if (!isfinite(s->stream_min_bps))
+		s->stream_min_bps = 0;
+	if (s->bidir) {
+		s->bps = fwd;
+		s->bps_back = back;
+	} else {
+		s->bps = s->reverse ? back : fwd;
+	}
+	s->seconds = sum->duration;
+	s->cpu_local = sum->cpu_local_total;
+	s->cpu_remote = sum->cpu_remote_total;
+	snprintf(c->res->cc_local, sizeof(c->res->cc_local), "%s",
+		 sum->congestion_local);
+	snprintf(c->res->cc_remote, sizeof(c->res->cc_remote), "%s",
+		 sum->congestion_remote);
+	if (c->n > 0) {
+		s->rtt_us = c->rtt / c->n;
+		s->min_rtt_us = c->min_rtt;
+		s->cwnd_bytes = c->cwnd / c->n;
+		s->snd_wnd_bytes = c->nwnd ? c->wnd / c->nwnd : 0;
+		if (c->ivlen > 0) {
+			s->rwnd_limited = c->rwnd_us / 1e6 / c->ivlen;
+			s->sndbuf_limited = c->sndbuf_us / 1e6 / c->ivlen;
+			if (s->rwnd_limited > 1)
+				s->rwnd_limited = 1;
+			if (s->sndbuf_limited > 1)
+				s->sndbuf_limited = 1;
+		}
+	}
+	if (c->have_a && !ps_cpu_sample(NULL, &b)) {
+		ps_cpu_rates(&c->a, &b, now_s() - c->ta);
+		s->cpu = b;
+		s->have_cpu = true;
+	}
+}
+
+static void col_error(void *arg, const char *msg)
+{
+	struct collect *c = arg;
+
+	snprintf(c->error, sizeof(c->error), "%s", msg);
+}
+
+static void col_message(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+static void col_destroy(void *arg)
+{
+	(void)arg;
+}
+
+int ps_checklist_test(const struct ps_checklist_cfg *cfg,
+		      struct ps_run *res, struct ps_step_result *out,
+		      int streams, bool reverse, bool bidir)
+{
+	struct ps_opts co = *cfg->client;
+	struct collect c = { .s = out, .res = res };
+	struct ps_reporter rep = {
+		.start = col_start,
+		.interval = col_interval,
+		.end = col_end,
+		.error = col_error,
+		.message = col_message,
+		.destroy = col_destroy,
+		.arg = &c,
+	};
+	atomic_bool own_stop = false;
+	int rc;
+
+	out->streams = streams;
+	out->reverse = reverse;
+	out->bidir = bidir;
+	co.mode = PS_MODE_CLIENT;
+	co.parallel = streams;
+	co.reverse = reverse;
+	co.bidir = bidir;
+	co.duration = cfg->step_seconds;
+	co.bytes = co.blocks = 0;
+	co.omit = cfg->omit;
+	co.interval = cfg->step_seconds >= 4 ? 1.0 : 0.5;
+	co.json = co.json_stream = false;
+	co.proto = PS_PROTO_TCP;
+	co.rate = 0;
+	co.get_server_output = false;
+	rc = ps_client_run(&co, &rep, cfg->skip ? cfg->skip : &own_stop);
+	if (c.have_a)
+		ps_cpu_free(&c.a);
+	if (cfg->skip && atomic_load(cfg->skip)) {
+		out->state = PS_STEP_SKIPPED;
+		snprintf(out->note, sizeof(out->note), "%s",
+			 _("skipped by the user"));
+		if (out->have_cpu) {
+			ps_cpu_free(&out->cpu);
+			out->have_cpu = false;
+		}
+		return -EINTR;
+	}
+	if (rc) {
+		out->state = PS_STEP_FAILED;
+		snprintf(out->note, sizeof(out->note), "%s",
+			 c.error[0] ? c.error : _("the test failed"));
+		return -EIO;
+	}
+	out->state = PS_STEP_DONE;
+	return 0;
+}
+
+static struct ps_step_result *next_step(struct ps_run *res,
+					const char *id)
+{
+	struct ps_step_result *s;
+
+	if (res->nsteps >= (int)(sizeof(res->steps) / sizeof(res->steps[0])))
+		return NULL;
+	s = &res->steps[res->nsteps++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->id, sizeof(s->id), "%s", id);
+	return s;
+}
+
+static void summary_of(const struct ps_step_result *s, char *buf, size_t len)
+{
+	char r[32];
+
+	if (s->state != PS_STEP_DONE) {
+		snprintf(buf, len, "%s", s->note);
+		return;
+	}
+	ps_fmt_bps(r, sizeof(r), s->bps);
+	if (s->bidir) {
+		char b[32];
+
+		ps_fmt_bps(b, sizeof(b), s->bps_back);
+		snprintf(buf, len, "%s + %s", r, b);
+	} else if (s->have_tcpinfo) {
+		snprintf(buf, len, _("%s, RTT %.2f ms"), r, s->rtt_us / 1e3);
+	} else {
+		snprintf(buf, len, "%s", r);
+	}
+}
+
+/* after a skip: a second one within this time stops the whole run */
+#define ABORT_WINDOW 1.5
+
+int ps_checklist_run(const struct ps_checklist_cfg *cfg,
+		     struct ps_run *res)
+{
+	const struct ps_checklist_ui *ui = &cfg->ui;
+	struct ps_step_result *s, *best = NULL;
+	double last_skip = -10;
+	bool abort_run = false, any = false;
+	int total = PS_CL_NSTEPS, n, rc;
+	char line[200];
+
+#define BEGIN(step, title)                                                   \
+	do {                                                                 \
+		if (ui->begin)                                               \
+			ui->begin(ui->arg, (step) + 1, total, title,         \
+				  ps_checklist_reason(step));                \
+	} while (0)
+#define END(st)                                                              \
+	do {                                                                 \
+		summary_of(st, line, sizeof(line));                          \
+		if (ui->end)                                                 \
+			ui->end(ui->arg, st, line);                          \
+	} while (0)
+
+	res->loopback = cfg->loopback;
+
+	/* one stream */
+	BEGIN(PS_CL_SINGLE, ps_checklist_title(PS_CL_SINGLE));
+	s = next_step(res, "single");
+	rc = ps_checklist_test(cfg, res, s, 1, false, false);
+	END(s);
+	if (rc == -EINTR) {
+		last_skip = now_s();
+		atomic_store(cfg->skip, false);
+	}
+	if (s->state == PS_STEP_DONE) {
+		any = true;
+		best = s;
+	}
+
+	/* the sweep */
+	BEGIN(PS_CL_SWEEP, ps_checklist_title(PS_CL_SWEEP));
+	for (n = 2; n <= cfg->max_streams && !abort_run; n *= 2) {
+		struct ps_step_result *prev = &res->steps[res->nsteps - 1];
+		char title[64];
+
+		if (best && best->bps < 1e6) {
+			s = next_step(res, "sweep");
+			if (!s)
+				break;
+			s->streams = n;
+			s->state = PS_STEP_SKIPPED;
+			snprintf(s->note, sizeof(s->note), "%s",
+				 _("one stream moved almost nothing: more streams cannot tell more"));
+			END(s);
+			break;
+		}
+		snprintf(title, sizeof(title), _("%d streams"), n);
+		if (ui->begin)
+			ui->begin(ui->arg, PS_CL_SWEEP + 1, total, title,
+				  _("does the sum grow?"));
+		s = next_step(res, "sweep");
+		if (!s)
+			break;
+		rc = ps_checklist_test(cfg, res, s, n, false, false);
+		END(s);
+		if (rc == -EINTR) {
+			double t = now_s();
+
+			atomic_store(cfg->skip, false);
+			if (t - last_skip < ABORT_WINDOW)
+				abort_run = true;
+			last_skip = t;
+			break;
+		}
+		if (s->state != PS_STEP_DONE)
+			break;
+		any = true;
+		if (!best || s->bps > best->bps)
+			best = s;
+		/* the sum stopped growing (< 5%) */
+		if (prev->state == PS_STEP_DONE && s->bps < prev->bps * 1.05)
+			break;
+	}
+
+	/* reverse, then both directions, with the best stream count */
+	for (int k = 0; k < 2 && !abort_run; k++) {
+		bool bidir = k == 1;
+		enum ps_cl_step st = bidir ? PS_CL_BIDIR : PS_CL_REVERSE;
+		int streams = best ? best->streams : 1;
+
+		if (bidir ? !cfg->bidir : !cfg->reverse)
+			continue;
+		BEGIN(st, ps_checklist_title(st));
+		s = next_step(res, bidir ? "bidir" : "reverse");
+		if (!s)
+			break;
+		if (best && best->bps < 1e6) {
+			s->streams = streams;
+			s->reverse = !bidir;
+			s->bidir = bidir;
+			s->state = PS_STEP_SKIPPED;
+			snprintf(s->note, sizeof(s->note), "%s",
+				 _("the forward test moved almost nothing"));
+			END(s);
+			continue;
+		}
+		rc = ps_checklist_test(cfg, res, s, streams, !bidir, bidir);
+		END(s);
+		if (rc == -EINTR) {
+			double t = now_s();
+
+			atomic_store(cfg->skip, false);
+			if (t - last_skip < ABORT_WINDOW)
+				abort_run = true;
+			last_skip = t;
+		}
+		if (s->state == PS_STEP_DONE)
+			any = true;
+	}
+#undef BEGIN
+#undef END
+	return any ? 0 : -EIO;
+}
