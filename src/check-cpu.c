@@ -35,6 +35,58 @@ static bool in(const int *v, int n, int cpu)
 	return false;
 }
 
+/* every core busy during a step: the host's CPU is the limit */
+static enum ps_check_state all_saturated(const struct ps_evidence *ev,
+					 struct ps_finding *f)
+{
+	const struct ps_step_result *hit = NULL;
+	double low = 0;
+	char rate[32];
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		double min = 101;
+		int n = 0;
+
+		if (s->state != PS_STEP_DONE || !s->have_cpu ||
+		    s->cpu.ncores < 2)
+			continue;
+		for (int k = 0; k < s->cpu.ncores; k++)
+			if (s->cpu.cores[k].pct_valid) {
+				n++;
+				if (s->cpu.cores[k].busy_pct < min)
+					min = s->cpu.cores[k].busy_pct;
+			}
+		if (n < 2 || min < CORE_SATURATED)
+			continue;
+		if (!hit || s->bps > hit->bps) {
+			hit = s;
+			low = min;
+		}
+	}
+	if (!hit)
+		return PS_CHECK_CLEAR;
+	ps_fmt_bps(rate, sizeof(rate), hit->bps);
+	f->id = "cpu_all_saturated";
+	f->severity = PS_SEV_BOTTLENECK;
+	f->scope = PS_SCOPE_SHARED;
+	f->ceiling_bps = hit->bps;
+	PS_SET(f->ceiling_what, _("all %d cores saturated"), hit->cpu.ncores);
+	PS_SET(f->title, _("Every core saturated: %d cores at least %.0f%% busy at %s"),
+	       hit->cpu.ncores, low, rate);
+	PS_SET(f->evidence,
+	       _("during the %d-stream test at %s every one of the %d cores was at least %.0f%% busy (all cores: softirq %.0f%%, system %.0f%%, user %.0f%%); this end's process used %.0f%% CPU, the far end's %.0f%%"),
+	       hit->streams, rate, hit->cpu.ncores, low,
+	       hit->cpu.all.pct[PS_CPU_SOFTIRQ], hit->cpu.all.pct[PS_CPU_SYSTEM],
+	       hit->cpu.all.pct[PS_CPU_USER], hit->cpu_local, hit->cpu_remote);
+	if (ev->res && ev->res->loopback)
+		PS_APPEND(f->evidence, "%s",
+			  _("; over loopback both ends share these cores"));
+	PS_SET(f->remedy, "%s",
+	       _("the host's CPU is the limit: fewer copies (-Z zero copy), larger writes (-l 1M), a larger MTU where the path allows it, or test between two hosts so each end has its own cores"));
+	return PS_CHECK_FIRED;
+}
+
 static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 					 struct ps_finding *f)
 {
@@ -47,7 +99,8 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 
 	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
 		const struct ps_step_result *s = &ev->res->steps[i];
-		double oth;
+		double oth, busy;
+		bool one;
 		int k;
 
 		if (s->state != PS_STEP_DONE)
@@ -56,18 +109,23 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		if (k < 0)
 			continue;
 		nwith++;
-		if (s->cpu.cores[k].busy_pct > top_busy) {
-			top_busy = s->cpu.cores[k].busy_pct;
-			if (top_busy >= CORE_SATURATED &&
-			    (s->cpu.ncores == 1 || isnan(oth) ||
-			     oth <= top_busy - OTHERS_MARGIN ||
-			     all_on_one(s, s->cpu.cores[k].id))) {
-				hit = s;
-				core = &s->cpu.cores[k];
-				others = oth;
-				pinned = s->cpu.ncores > 1 &&
-					 all_on_one(s, core->id);
-			}
+		busy = s->cpu.cores[k].busy_pct;
+		one = s->cpu.ncores > 1 && s->streams > 1 &&
+		      all_on_one(s, s->cpu.cores[k].id);
+		if (busy > top_busy)
+			top_busy = busy;
+		if (busy < CORE_SATURATED)
+			continue;
+		if (!(s->cpu.ncores == 1 || isnan(oth) ||
+		      oth <= busy - OTHERS_MARGIN || one))
+			continue;
+		/* keep the most telling step: pinned first, then the fastest */
+		if (!hit || (one && !pinned) ||
+		    (one == pinned && s->bps > hit->bps)) {
+			hit = s;
+			core = &s->cpu.cores[k];
+			others = oth;
+			pinned = one;
 		}
 	}
 	if (!nwith) {
@@ -75,6 +133,8 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		return PS_CHECK_NA;
 	}
 	if (!hit) {
+		if (all_saturated(ev, f) == PS_CHECK_FIRED)
+			return PS_CHECK_FIRED;
 		PS_SET(f->evidence,
 		       _("the busiest core the test used was %.0f%% busy (saturated means %.0f%% with the others idle)"),
 		       top_busy, CORE_SATURATED);
@@ -83,10 +143,9 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	ps_fmt_bps(rate, sizeof(rate), hit->bps);
 	f->severity = PS_SEV_BOTTLENECK;
 	f->ceiling_bps = hit->bps;
-	f->scope = (pinned || hit->streams == 1) ? PS_SCOPE_SHARED :
-						   PS_SCOPE_FLOW;
-	if (hit->streams == 1 && !pinned)
-		f->scope = PS_SCOPE_FLOW;
+	f->scope = pinned ? PS_SCOPE_SHARED : PS_SCOPE_FLOW;
+	if (!pinned)
+		f->ceiling_bps = hit->bps / hit->streams;
 	PS_SET(f->ceiling_what, _("cpu%d saturated"), core->id);
 	PS_SET(f->title,
 	       _("One core saturated: cpu%d %.0f%% busy at %s (%d stream%s)"),
@@ -108,8 +167,9 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		PS_APPEND(f->evidence, "%s",
 			  _("; its packets' softirq ran there"));
 	if (pinned) {
-		PS_APPEND(f->evidence, "%s",
-			  _("; every stream thread and every softirq of the test ran on this one core"));
+		PS_APPEND(f->evidence,
+			  _("; all %d stream threads and their softirqs ran on this one core"),
+			  hit->streams);
 		PS_SET(f->remedy, "%s",
 		       _("let the work spread: drop the CPU pinning (taskset/-A), steer RPS to other cores (echo MASK > /sys/class/net/IF/queues/rx-0/rps_cpus), use more RSS queues (ethtool -L IF combined N)"));
 	} else if (core->pct[PS_CPU_SOFTIRQ] + core->pct[PS_CPU_IRQ] >=

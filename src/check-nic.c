@@ -186,7 +186,10 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 	if (!q || q->status != PS_ST_OK ||
 	    q->irqbalance_status != PS_ST_OK) {
 		PS_SET(f->evidence, "%s",
-		       q ? q->irqbalance_reason : _("the IRQ probe was not sampled"));
+		       !q ? _("the IRQ probe was not sampled") :
+		       q->status != PS_ST_OK && q->reason[0] ? q->reason :
+		       q->irqbalance_reason[0] ? q->irqbalance_reason :
+		       _("whether irqbalance runs is unknown"));
 		return PS_CHECK_NA;
 	}
 	for (int i = 0; i < q->nlines; i++) {
@@ -217,9 +220,12 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 		return PS_CHECK_FIRED;
 	}
 	PS_SET(f->evidence,
-	       _("irqbalance is not running; %d of %d queue interrupts are pinned to one CPU each; cpu%d took %.0f%%"),
-	       manual, nq, q->busiest_cpu, 100 * q->busiest_share);
-	if (manual == nq || q->busiest_share < 0.8)
+	       _("irqbalance is not running; %d of %d queue interrupts are pinned to one CPU each"),
+	       manual, nq);
+	if (q->busiest_cpu >= 0)
+		PS_APPEND(f->evidence, _("; cpu%d took %.0f%%"), q->busiest_cpu,
+			  100 * q->busiest_share);
+	if (manual == nq || q->busiest_cpu < 0 || q->busiest_share < 0.8)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
 	PS_SET(f->title, "%s",
@@ -246,6 +252,10 @@ static enum ps_check_state eval_rps(const struct ps_evidence *ev,
 	int ncores = ps_ev_ncores(ev), on = 0;
 	unsigned long long mask;
 
+	if (q && !strcmp(q->ifname, "lo")) {
+		PS_SET(f->evidence, "%s", _("loopback: no receive queue to steer"));
+		return PS_CHECK_NA;
+	}
 	if (!q || q->queues_status != PS_ST_OK || q->nrxq <= 0) {
 		PS_SET(f->evidence, "%s",
 		       q ? q->queues_reason : _("the IRQ probe was not sampled"));

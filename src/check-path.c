@@ -412,7 +412,7 @@ static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
 		       ifn_or(ev), ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
-	if (!strcmp(cc, "bbr") && strcmp(qd, "fq") && strcmp(dq, "fq")) {
+	if (!strcmp(cc, "bbr") && qd[0] && strcmp(qd, "fq") && strcmp(dq, "fq")) {
 		f->severity = PS_SEV_INFO;
 		PS_SET(f->title, "%s", _("bbr without the fq qdisc"));
 		PS_SET(f->remedy, _("tc qdisc replace dev %s root fq (kernels before 4.13 need fq for bbr's pacing)"),

@@ -118,7 +118,9 @@ int ps_cmd_check(const struct ps_opts *o)
 		return check_static(o);
 
 	peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
-	ps_iface_choose(o->iface, peer, &iface);
+	/* the self-test's packets go over lo whatever the routes say */
+	ps_iface_choose(o->iface ? o->iface : o->ntargets ? NULL : "lo", peer,
+			&iface);
 	if (iface.source == PS_IFACE_OPTION && iface.status != PS_ST_OK) {
 		ps_err("%s", iface.reason);
 		return PS_EXIT_FAIL;

@@ -579,6 +579,33 @@ static void print_rest(FILE *out, const struct ps_check_report *r, bool md)
 	}
 }
 
+/* this end's settings, as the JSON's host.settings */
+static void print_settings(FILE *out, const struct ps_check_report *r, bool md)
+{
+	struct json_object *s = settings_json(r->ev), *sys;
+	bool any = false;
+
+	fprintf(out, md ? "### %s\n\n" : "%s\n", _("Settings of this end"));
+	json_object_object_foreach(s, key, val) {
+		if (!strcmp(key, "sysctl") || !val)
+			continue;
+		fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", key,
+			json_object_get_string(val));
+		any = true;
+	}
+	if (json_object_object_get_ex(s, "sysctl", &sys)) {
+		json_object_object_foreach(sys, k2, v2) {
+			fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", k2,
+				json_object_get_string(v2));
+			any = true;
+		}
+	}
+	if (!any)
+		fprintf(out, "  %s\n", _("none recorded"));
+	fputc('\n', out);
+	json_object_put(s);
+}
+
 void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 			   const struct ps_check_report *r)
 {
@@ -599,4 +626,5 @@ void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 	print_steps(out, r, md);
 	print_findings(out, r, md);
 	print_rest(out, r, md);
+	print_settings(out, r, md);
 }
