@@ -257,6 +257,22 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 				       : ps_ceiling_closeness(m, c);
 	}
 
+	/* a cause of the busy core explains what the busy core explains */
+	{
+		double cpu = 0;
+
+		for (size_t i = 0; i < d->n; i++)
+			if (d->out[i].state == PS_CHECK_FIRED &&
+			    !strcmp(d->out[i].ops->family, "cpu") &&
+			    d->out[i].explains > cpu)
+				cpu = d->out[i].explains;
+		for (size_t i = 0; i < d->n; i++)
+			if (d->out[i].state == PS_CHECK_FIRED &&
+			    d->out[i].ops->cpu_cause &&
+			    d->out[i].f.severity == PS_SEV_BOTTLENECK &&
+			    d->out[i].explains < cpu)
+				d->out[i].explains = cpu;
+	}
 	for (size_t i = 0; i < d->n; i++) {
 		if (d->out[i].state != PS_CHECK_FIRED)
 			continue;

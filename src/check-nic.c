@@ -45,6 +45,12 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 	int ncores = ps_ev_ncores(ev), used = 0, want;
 	bool table_one = false;
 
+	if (ev->link && ev->link->status == PS_ST_OK &&
+	    (ev->link->kind[0] || !strcmp(ev->link->ifname, "lo"))) {
+		PS_SET(f->evidence, _("%s is a software device (%s): its queues do not steer receive work"),
+		       ev->link->ifname, ev->link->kind[0] ? ev->link->kind : "lo");
+		return PS_CHECK_NA;
+	}
 	if (e && e->channels.status == PS_ST_OK) {
 		if (e->channels.combined_max > 0) {
 			cur = e->channels.combined > 0 ? e->channels.combined : 0;
@@ -111,6 +117,7 @@ const struct ps_check_ops ps_check_rss = {
 	.family = "nic",
 	.title = N_("RSS queues in use"),
 	.weight = 75,
+	.cpu_cause = true,
 	.eval = eval_rss,
 };
 
@@ -166,6 +173,7 @@ const struct ps_check_ops ps_check_irq_cpu = {
 	.family = "nic",
 	.title = N_("queue interrupts spread over CPUs"),
 	.weight = 70,
+	.cpu_cause = true,
 	.eval = eval_irq_cpu,
 };
 
@@ -360,6 +368,7 @@ const struct ps_check_ops ps_check_offloads = {
 	.family = "nic",
 	.title = N_("offloads (TSO, GSO, GRO, checksums, scatter-gather)"),
 	.weight = 85,
+	.cpu_cause = true,
 	.eval = eval_offloads,
 };
 
@@ -413,6 +422,7 @@ const struct ps_check_ops ps_check_coalesce = {
 	.family = "nic",
 	.title = N_("interrupt coalescing"),
 	.weight = 45,
+	.cpu_cause = true,
 	.eval = eval_coalesce,
 };
 
@@ -532,5 +542,6 @@ const struct ps_check_ops ps_check_softnet = {
 	.family = "nic",
 	.title = N_("softnet backlog drops and time squeeze"),
 	.weight = 60,
+	.cpu_cause = true,
 	.eval = eval_softnet,
 };

@@ -130,6 +130,9 @@ struct ps_check_ops {
 	 * (a setting) above effects (a busy core) above classifications */
 	int weight;
 	bool needs_test;	/* only meaningful with test results */
+	/* makes each packet cost more CPU: when it is a bottleneck it
+	 * explains as much as the saturated core it causes */
+	bool cpu_cause;
 	/* fill f (id, severity, texts); for NA and CLEAR f->evidence says
 	 * what was seen; pure: reads only the evidence */
 	enum ps_check_state (*eval)(const struct ps_evidence *ev,
