@@ -261,9 +261,12 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 	{
 		double cpu = 0;
 
+		/* the busy core, and the stream-count fork: a per-packet CPU
+		 * cost is what caps each flow (or the sum) there */
 		for (size_t i = 0; i < d->n; i++)
 			if (d->out[i].state == PS_CHECK_FIRED &&
-			    !strcmp(d->out[i].ops->family, "cpu") &&
+			    (!strcmp(d->out[i].ops->family, "cpu") ||
+			     d->out[i].ops == &ps_check_fork) &&
 			    d->out[i].explains > cpu)
 				cpu = d->out[i].explains;
 		for (size_t i = 0; i < d->n; i++)

@@ -13,6 +13,7 @@
 
 #define CORE_SATURATED 90.0	/* busy % */
 #define OTHERS_MARGIN 30.0	/* the other cores at least this much lower */
+#define ATTRIBUTED 50.0		/* % of one core the test's process used */
 
 static bool all_on_one(const struct ps_step_result *s, int cpu)
 {
@@ -48,7 +49,7 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 		double min = 101;
 		int n = 0;
 
-		if (s->state != PS_STEP_DONE || !s->have_cpu ||
+		if (!ps_step_counts(ev->res, s) || !s->have_cpu ||
 		    s->cpu.ncores < 2)
 			continue;
 		for (int k = 0; k < s->cpu.ncores; k++)
@@ -57,7 +58,8 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 				if (s->cpu.cores[k].busy_pct < min)
 					min = s->cpu.cores[k].busy_pct;
 			}
-		if (n < 2 || min < CORE_SATURATED)
+		/* the test itself must be a big consumer, not a bystander */
+		if (n < 2 || min < CORE_SATURATED || s->cpu_local < ATTRIBUTED)
 			continue;
 		if (!hit || s->bps > hit->bps) {
 			hit = s;
@@ -103,7 +105,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		bool one;
 		int k;
 
-		if (s->state != PS_STEP_DONE)
+		if (!ps_step_counts(ev->res, s))
 			continue;
 		k = ps_step_test_core(s, &oth);
 		if (k < 0)
@@ -118,6 +120,12 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 			continue;
 		if (!(s->cpu.ncores == 1 || isnan(oth) ||
 		      oth <= busy - OTHERS_MARGIN || one))
+			continue;
+		/* pinned work can only be the test's; otherwise the test's
+		 * process or its softirqs must account for the core */
+		if (!one && s->cpu_local < ATTRIBUTED &&
+		    s->cpu.cores[k].pct[PS_CPU_SOFTIRQ] +
+				    s->cpu.cores[k].pct[PS_CPU_IRQ] < 30)
 			continue;
 		/* keep the most telling step: pinned first, then the fastest */
 		if (!hit || (one && !pinned) ||
@@ -191,6 +199,63 @@ const struct ps_check_ops ps_check_cpu_core = {
 	.weight = 60,
 	.needs_test = true,
 	.eval = eval_cpu_core,
+};
+
+/* ---- other work on the host during the tests -------------------------- */
+
+static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
+					  struct ps_finding *f)
+{
+	double worst = -1, busy = 0, own = 0;
+	int n = 0, ncores = 0;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		double o, ownshare;
+
+		if (s->state != PS_STEP_DONE || !s->have_cpu ||
+		    !s->cpu.all.pct_valid || s->cpu.ncores <= 0)
+			continue;
+		n++;
+		/* the test's processes as a share of all cores; over loopback
+		 * both ends are this process */
+		ownshare = s->cpu_local / s->cpu.ncores;
+		if (!ev->res->loopback)
+			ownshare += s->cpu_remote / s->cpu.ncores;
+		o = s->cpu.all.busy_pct - ownshare;
+		if (o > worst) {
+			worst = o;
+			busy = s->cpu.all.busy_pct;
+			own = ownshare;
+			ncores = s->cpu.ncores;
+		}
+	}
+	if (!n) {
+		PS_SET(f->evidence, "%s", _("no CPU readings of a test"));
+		return PS_CHECK_NA;
+	}
+	PS_SET(f->evidence,
+	       _("during the busiest test the %d cores were %.0f%% busy, the test's processes account for about %.0f%%"),
+	       ncores, busy, own);
+	if (worst < 30)
+		return PS_CHECK_CLEAR;
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title, _("Other work kept the CPUs %.0f%% busy during the tests"),
+	       worst);
+	PS_APPEND(f->evidence, "%s",
+		  _("; softirq time of the test's packets counts as other work here, yet rates measured beside other load are lower and noisier than the host can do"));
+	PS_SET(f->remedy, "%s",
+	       _("run the check again when the host is quiet (top -o %CPU shows who is busy), or pin the test to idle cores (-A)"));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_host_busy = {
+	.id = "host_busy",
+	.family = "tool",
+	.title = N_("other work on the host during the tests"),
+	.weight = 10,
+	.needs_test = true,
+	.eval = eval_host_busy,
 };
 
 /* ---- more streams made it worse -------------------------------------- */

@@ -26,7 +26,7 @@ static double test_core_busy(const struct ps_evidence *ev)
 		const struct ps_step_result *s = &ev->res->steps[i];
 		int k;
 
-		if (s->state != PS_STEP_DONE)
+		if (!ps_step_counts(ev->res, s))
 			continue;
 		k = ps_step_test_core(s, NULL);
 		if (k >= 0 && s->cpu.cores[k].busy_pct > top)

@@ -168,6 +168,25 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 			  _("; the largest buffer tcp_rmem/tcp_wmem allow, %s, gives at most %s per stream at this RTT"),
 			  bs, cs);
 	}
+	/*
+	 * A window explains the rate when the path's base RTT (min_rtt) is
+	 * long enough for it: a window that would carry far more at the
+	 * base RTT is waiting on a busy receiver or a queue, not on a
+	 * buffer setting.
+	 */
+	if (s->min_rtt_us > 0 && wnd > 0) {
+		double at_base = wnd * 8 / (s->min_rtt_us / 1e6);
+
+		ps_fmt_bps(cs, sizeof(cs), at_base);
+		PS_APPEND(f->evidence,
+			  _("; at the path's base RTT of %.3f ms the same window carries %s"),
+			  s->min_rtt_us / 1e3, cs);
+		if (at_base > 3 * r)
+			rwnd = sndbuf = false;
+	}
+	if (s->min_rtt_us > 0 && ceil_b > 0 &&
+	    buf * 8 / (s->min_rtt_us / 1e6) > 3 * r)
+		ceil_b = 0;
 	if (!((rwnd || sndbuf) && ceil_w > 0 && ceil_w <= 1.5 * r) &&
 	    !(ceil_b > 0 && ceil_b <= 1.3 * r))
 		return PS_CHECK_CLEAR;
@@ -365,6 +384,74 @@ const struct ps_check_ops ps_check_fork = {
 	.weight = 20,
 	.needs_test = true,
 	.eval = eval_fork,
+};
+
+/* ---- one direction slower than the other ------------------------------ */
+
+static enum ps_check_state eval_direction(const struct ps_evidence *ev,
+					  struct ps_finding *f)
+{
+	const struct ps_step_result *fwd = NULL, *rev = NULL;
+	char a[32], b[32];
+	double ratio;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state != PS_STEP_DONE || s->bidir)
+			continue;
+		if (s->reverse)
+			rev = s;
+	}
+	if (!rev) {
+		PS_SET(f->evidence, "%s", _("no reverse test"));
+		return PS_CHECK_NA;
+	}
+	/* the forward step with the same stream count */
+	for (int i = 0; i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state == PS_STEP_DONE && !s->reverse && !s->bidir &&
+		    s->streams == rev->streams)
+			fwd = s;
+	}
+	if (!fwd || fwd->bps <= 0 || rev->bps <= 0) {
+		PS_SET(f->evidence, "%s", _("no forward test to compare with"));
+		return PS_CHECK_NA;
+	}
+	ps_fmt_bps(a, sizeof(a), fwd->bps);
+	ps_fmt_bps(b, sizeof(b), rev->bps);
+	ratio = rev->bps / fwd->bps;
+	PS_SET(f->evidence, _("%d stream%s: %s this end sending, %s the far end sending"),
+	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
+	if (ratio < 1.5 && ratio > 1 / 1.5)
+		return PS_CHECK_CLEAR;
+	f->severity = PS_SEV_WARNING;
+	if (ratio >= 1.5) {
+		PS_SET(f->title, _("Only this direction is slow: %s out, %s in (×%.1f)"),
+		       a, b, ratio);
+		PS_APPEND(f->evidence, "%s",
+			  _("; the limit sits on the way out: this end's sending side (qdisc, shaper, offloads, CPU) or the path towards the far end"));
+		PS_SET(f->remedy, _("tc -s qdisc show dev %s; compare the senders: pipescope -c HOST -R shows the other direction"),
+		       ifn_or(ev));
+	} else {
+		PS_SET(f->title, _("Only the reverse direction is slow: %s in, %s out (×%.1f)"),
+		       b, a, 1 / ratio);
+		PS_APPEND(f->evidence, "%s",
+			  _("; the limit sits on the way in: the far end's sending side or the path towards this end"));
+		PS_SET(f->remedy, "%s",
+		       _("run pipescope check on the far end too (pipescope -s here), and look at its qdisc, offloads and CPU"));
+	}
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_direction = {
+	.id = "direction_asymmetry",
+	.family = "path",
+	.title = N_("the two directions compared"),
+	.weight = 18,
+	.needs_test = true,
+	.eval = eval_direction,
 };
 
 /* ---- congestion control and qdisc ------------------------------------ */

@@ -28,6 +28,7 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_rings,
 	&ps_check_softnet,
 	&ps_check_fork,
+	&ps_check_direction,
 	&ps_check_cc_qdisc,
 	&ps_check_retrans,
 	&ps_check_numa,
@@ -35,6 +36,7 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_steal,
 	&ps_check_virtual_nic,
 	&ps_check_peer_tool,
+	&ps_check_host_busy,
 };
 const size_t ps_check_count =
 	sizeof(ps_check_registry) / sizeof(ps_check_registry[0]);
@@ -227,15 +229,32 @@ const struct ps_step_result *ps_run_best(const struct ps_run *r)
 
 	if (!r)
 		return NULL;
-	for (int i = 0; i < r->nsteps; i++) {
-		const struct ps_step_result *s = &r->steps[i];
+	/* the direction asked about first; reverse only when it is all */
+	for (int pass = 0; pass < 2 && !best; pass++) {
+		for (int i = 0; i < r->nsteps; i++) {
+			const struct ps_step_result *s = &r->steps[i];
 
-		if (s->state != PS_STEP_DONE || s->bidir)
-			continue;
-		if (!best || s->bps > best->bps)
-			best = s;
+			if (s->state != PS_STEP_DONE || s->bidir ||
+			    (!pass && s->reverse))
+				continue;
+			if (!best || s->bps > best->bps)
+				best = s;
+		}
 	}
 	return best;
+}
+
+bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
+{
+	if (s->state != PS_STEP_DONE)
+		return false;
+	if (!s->reverse && !s->bidir)
+		return true;
+	/* reverse and bidir count only when no forward test finished */
+	for (int i = 0; i < r->nsteps; i++)
+		if (forward(&r->steps[i]))
+			return false;
+	return true;
 }
 
 void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu)

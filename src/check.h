@@ -76,8 +76,12 @@ const struct ps_step_result *ps_run_single(const struct ps_run *r);
 /* the finished forward (not reverse, not bidir) steps, in order; count */
 size_t ps_run_sweep(const struct ps_run *r,
 			const struct ps_step_result **out, size_t max);
-/* the finished step with the highest rate (either direction), or NULL */
+/* the finished forward step with the highest rate (a reverse one when no
+ * forward test finished), or NULL: "the measured rate" */
 const struct ps_step_result *ps_run_best(const struct ps_run *r);
+/* whether a step's readings speak for the measured rate (forward steps;
+ * reverse/bidir only when no forward test finished) */
+bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s);
 void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu);
 
 /* ---- the evidence a check reads -------------------------------------- */
@@ -148,13 +152,13 @@ extern const struct ps_check_ops ps_check_pcie, ps_check_link_speed,
 	ps_check_virtual_nic, ps_check_numa, ps_check_governor,
 	ps_check_steal;					/* check-host.c */
 extern const struct ps_check_ops ps_check_cpu_core, ps_check_worse,
-	ps_check_peer_tool;				/* check-cpu.c */
+	ps_check_host_busy, ps_check_peer_tool;		/* check-cpu.c */
 extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
 	ps_check_irqbalance, ps_check_rps, ps_check_offloads,
 	ps_check_coalesce, ps_check_rings, ps_check_softnet; /* check-nic.c */
 extern const struct ps_check_ops ps_check_mtu, ps_check_window,
-	ps_check_buffers, ps_check_fork, ps_check_cc_qdisc,
-	ps_check_retrans;				/* check-path.c */
+	ps_check_buffers, ps_check_fork, ps_check_direction,
+	ps_check_cc_qdisc, ps_check_retrans;		/* check-path.c */
 
 const char *ps_severity_name(enum ps_severity s);	/* JSON: "warning" */
 const char *ps_severity_text(enum ps_severity s);	/* translated */

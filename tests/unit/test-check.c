@@ -179,6 +179,7 @@ static void step_cpu(struct ps_step_result *s, int ncores, const double *busy,
 	}
 	s->cpu.all.pct_valid = true;
 	s->cpu.all.busy_pct = busy[0];
+	s->cpu_local = 100;	/* the test's own process kept a core busy */
 }
 
 /* ---- the recorded machines ------------------------------------------- */
@@ -439,6 +440,29 @@ static void test_stream_fork(void **state)
 	assert_true(fabs(f.ceiling_bps - 0.29e9) < 1e6);
 	assert_non_null(strstr(f.evidence, "4: 1.15 Gbit/s"));
 
+	/* the tbf shapes only this end's sending side: the reverse test is
+	 * fast, yet the measured rate is the forward one */
+	{
+		struct ps_step_result *rv = add_step(&r, 4, 7.4);
+		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+
+		rv->reverse = true;
+		assert_int_equal(run(&ps_check_direction, &ev, &f),
+				 PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_WARNING);
+		assert_non_null(strstr(f.title, "Only this direction"));
+		assert_true(fabs(ps_run_best(&r)->bps - 1.15e9) < 1e6);
+		assert_false(ps_step_counts(&r, rv));
+		ps_diagnose(&ev, d);
+		assert_true(fabs(d->ceil.measured_bps - 1.15e9) < 1e6);
+		assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
+				    "per_flow_limit");
+		free(d);
+		rv->bps = 1.2e9;
+		assert_int_equal(run(&ps_check_direction, &ev, &f),
+				 PS_CHECK_CLEAR);
+	}
+
 	/* one stream that moved nothing: no fork */
 	r.nsteps = 0;
 	add_step(&r, 1, 0);
@@ -468,6 +492,7 @@ static void test_window(void **state)
 	/* 10 ms with 128 KiB buffers: 0.06 Gbit/s, receive-window bound */
 	s = add_step(&r, 1, 0.06);
 	s->rtt_us = 10000;
+	s->min_rtt_us = 9900;
 	s->snd_wnd_bytes = 65536;
 	s->rwnd_limited = 0.8;
 	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
@@ -492,6 +517,17 @@ static void test_window(void **state)
 	snap.sysctl.val[PS_SYSCTL_TCP_WMEM].v[2] = 4194304;
 	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
 	assert_int_equal(run(&ps_check_buffers, &ev, &f), PS_CHECK_CLEAR);
+
+	/* veth, measured: 219 KB at 0.12 ms explains 14 Gbit/s, but the
+	 * base RTT is 3 µs: the receiver was busy, the window is no limit */
+	s->bps = 13.93e9;
+	s->rtt_us = 119.25;
+	s->min_rtt_us = 3;
+	s->snd_wnd_bytes = 218624;
+	s->rwnd_limited = 0.444;
+	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].v[2] = 33554432;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "base RTT"));
 }
 
 static void test_cpu(void **state)
@@ -536,6 +572,22 @@ static void test_cpu(void **state)
 	ps_step_add_cpu(s, false, 1);
 	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
 	assert_string_equal(f.id, "cpu_all_saturated");
+	ps_run_free(&r);
+
+	/* every core busy, but the test's process used 5% of one: other
+	 * work on the host, not the test's limit */
+	r.nsteps = 0;
+	s = add_step(&r, 2, 1.9);
+	step_cpu(s, 2, all_hot, 0.0);
+	ps_step_add_cpu(s, false, 0);
+	ps_step_add_cpu(s, false, 1);
+	s->cpu_local = 5;
+	s->cpu.all.busy_pct = 98;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	s->cpu.all.busy_pct = 20;
+	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_CLEAR);
 	ps_run_free(&r);
 
 	/* nothing saturated */
