@@ -7,6 +7,7 @@
 #   offloads off on both ends      -> offloads_off
 #   both ends and RPS on one CPU   -> cpu_core_saturated
 #   MTU 9000 -> 1500, jumbo MSS    -> mtu_blackhole
+#   10 ms delay line, 128 KiB bufs -> window_rtt
 #   plain veth                     -> no bottleneck without numbers
 # Each scenario builds its own namespaces (names with $$), runs
 # "pipescope -s" in one and "pipescope check -c ADDR --quick -t 2
@@ -22,6 +23,9 @@ NA=psck-a-$$
 NB=psck-b-$$
 VA=pcka$$
 VB=pckb$$
+VT=pckt$$
+DELAYLINE="$top_builddir/tests/tools/ps-delayline"
+DL=""
 ADDR_A=10.77.$(($$ % 200)).1
 ADDR_B=10.77.$(($$ % 200)).2
 PORT=5201
@@ -29,6 +33,11 @@ tmp=$(mktemp -d)
 SRV=""
 
 teardown() {
+	if [ -n "$DL" ]; then
+		kill "$DL" 2>/dev/null
+		wait "$DL" 2>/dev/null
+		DL=""
+	fi
 	if [ -n "$SRV" ]; then
 		kill "$SRV" 2>/dev/null
 		wait "$SRV" 2>/dev/null
@@ -181,6 +190,42 @@ ip -n "$NB" route replace "${ADDR_B%.*}.0/24" dev "$VB" advmss 8960
 start_server && run_check mtu
 expect_top mtu mtu_blackhole
 
+# ---- a 10 ms delay line with 128 KiB buffers: window ÷ RTT ------------------
+# (no netem here: an ingress mirred redirect hands every packet arriving on
+# the server's veth to a TUN device whose reader writes it back 10 ms later)
+if [ -x "$DELAYLINE" ] && [ -c /dev/net/tun ]; then
+	scenario delay
+	ip netns exec "$NB" "$DELAYLINE" "$VT" 10 >"$tmp/dl.out" 2>"$tmp/dl.err" &
+	DL=$!
+	i=0
+	while [ $i -lt 50 ] && ! grep -q ready "$tmp/dl.out"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ip -n "$NB" link set "$VT" up
+	for k in all default "$VT" "$VB"; do
+		ip netns exec "$NB" sysctl -qw "net.ipv4.conf.$k.rp_filter=0"
+	done
+	tc -n "$NB" qdisc add dev "$VB" ingress
+	tc -n "$NB" filter add dev "$VB" parent ffff: protocol ip u32 \
+		match u32 0 0 action mirred egress redirect dev "$VT"
+	for n in "$NA" "$NB"; do
+		ip netns exec "$n" sysctl -qw \
+			net.ipv4.tcp_rmem="4096 131072 131072" \
+			net.ipv4.tcp_wmem="4096 131072 131072"
+	done
+	start_server && run_check delay
+	expect_top delay window_rtt
+	expect_backed delay
+	T_COUNT=$((T_COUNT + 1))
+	rtt=$(q delay '.steps[0].tcp_info.min_rtt_us / 1000')
+	num_ge "$rtt" 9 && num_le "$rtt" 30 ||
+		fail "delay: base RTT $rtt ms, wanted about 10"
+	echo "delay line: $(q delay '[.steps[] | "\(.streams)\(if .reverse then "R" else "" end): \(.bps // 0 | . / 1e6 | floor) Mbit/s"] | join(", ")')"
+else
+	echo "--- delay: skipped: no $DELAYLINE or /dev/net/tun"
+fi
+
 # ---- plain veth: nothing it cannot back with numbers ------------------------------
 scenario plain
 start_server && run_check plain
@@ -199,5 +244,4 @@ T_COUNT=$((T_COUNT + 1))
 num_ge "$r" 1 || fail "plain: measured $r Gbit/s"
 echo "plain veth: $(q plain '[.steps[] | "\(.streams)\(if .reverse then "R" else "" end): \(.bps // 0 | . / 1e9 * 100 | floor / 100)"] | join(", ")') Gbit/s"
 
-echo "--- delay line: skipped: no delay-line tool yet (tests/tools)"
 finish
