@@ -74,7 +74,8 @@ void ps_ceiling_solve(struct ps_ceiling_model *m)
 	} else {
 		for (int i = 0; i < m->n; i++)
 			if (m->c[i].scope == PS_SCOPE_SHARED &&
-			    (m->binding < 0 || m->c[i].bps < m->c[m->binding].bps))
+			    (m->binding < 0 ||
+			     m->c[i].bps < m->c[m->binding].bps))
 				m->binding = i;
 	}
 	if (m->binding < 0)
@@ -144,7 +145,8 @@ static void add_unexplained(const struct ps_evidence *ev,
 	o->f.severity = PS_SEV_WARNING;
 	if (d->static_only) {
 		PS_SET(o->f.title, "%s",
-		       _("No static finding explains a limit; a snapshot cannot measure one"));
+		       _("No static finding explains a limit; a snapshot "
+			 "cannot measure one"));
 	} else {
 		ps_fmt_bps(rate, sizeof(rate), d->ceil.measured_bps);
 		PS_SET(o->f.title,
@@ -164,13 +166,19 @@ static void add_unexplained(const struct ps_evidence *ev,
 	PS_APPEND(o->f.evidence, ".");
 	if (ev->res && ev->res->loopback)
 		PS_APPEND(o->f.evidence, " %s",
-			  _("The test ran over loopback: it measures this host, not the link."));
+			  _("The test ran over loopback: it measures this "
+			    "host, not the link."));
 	if (d->static_only)
 		PS_SET(o->f.remedy, "%s",
-		       _("run a test: pipescope check -c HOST (with pipescope -s or iperf3 -s on the far end)"));
+		       _("run a test: pipescope check -c HOST (with pipescope "
+			 "-s or iperf3 -s on the far end)"));
 	else
 		PS_SET(o->f.remedy, "%s",
-		       _("look at the far end (run pipescope -s there so both ends are measured), the path (switch ports, policers, ECMP: test to a host on the same switch), and storage when real transfers read or write files"));
+		       _("look at the far end (run pipescope -s there so both "
+			 "ends are measured), the path (switch ports, "
+			 "policers, ECMP: test to a host on the same switch), "
+			 "and storage when real transfers read or write "
+			 "files"));
 }
 
 static void add_link_full(struct ps_diagnosis *d, double line)
@@ -192,10 +200,12 @@ static void add_link_full(struct ps_diagnosis *d, double line)
 	ps_fmt_bps(b, sizeof(b), line);
 	PS_SET(o->f.title, _("The link is full: %s of %s"), a, b);
 	PS_SET(o->f.evidence,
-	       _("%s measured against a line rate of %s (%.0f%%); TCP/IP headers take about 5%% at 1500 bytes"),
+	       _("%s measured against a line rate of %s (%.0f%%); TCP/IP "
+		 "headers take about 5%% at 1500 bytes"),
 	       a, b, 100 * d->ceil.measured_bps / line);
 	PS_SET(o->f.remedy, "%s",
-	       _("nothing to fix on this host; a faster link or a second port (bonding) is the next step"));
+	       _("nothing to fix on this host; a faster link or a second port "
+		 "(bonding) is the next step"));
 }
 
 void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
@@ -242,8 +252,10 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 		const struct ps_finding *f = &d->out[i].f;
 
 		if (d->out[i].state == PS_CHECK_FIRED && f->ceiling_bps > 0)
-			ps_ceiling_add(m, f->id, f->ceiling_what[0] ?
-				       f->ceiling_what : _(d->out[i].ops->title),
+			ps_ceiling_add(m, f->id,
+				       f->ceiling_what[0]
+					       ? f->ceiling_what
+					       : _(d->out[i].ops->title),
 				       f->ceiling_bps, f->scope, (int)i);
 	}
 	ps_ceiling_solve(m);

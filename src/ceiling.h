@@ -13,20 +13,20 @@
 #define PS_MAX_CEILINGS 32
 
 struct ps_ceiling {
-	const char *id;		/* finding id, or "line_rate" */
+	const char *id; /* finding id, or "line_rate" */
 	char what[128];
-	double bps;		/* for a flow (scope flow) or the sum */
+	double bps; /* for a flow (scope flow) or the sum */
 	enum ps_scope scope;
-	int finding;		/* index into diagnosis outcomes, -1 none */
+	int finding; /* index into diagnosis outcomes, -1 none */
 };
 
 struct ps_ceiling_model {
 	struct ps_ceiling c[PS_MAX_CEILINGS];
 	int n;
-	double measured_bps;	/* best sum of the run, 0 when static */
-	double single_bps;	/* one stream, 0 when static */
-	int binding;		/* index, -1 none */
-	int next;		/* the one after fixing the binding, -1 none */
+	double measured_bps; /* best sum of the run, 0 when static */
+	double single_bps;   /* one stream, 0 when static */
+	int binding;	     /* index, -1 none */
+	int next;	     /* the one after fixing the binding, -1 none */
 };
 
 /* add a ceiling (ignored when bps <= 0 or the model is full) */
@@ -47,19 +47,19 @@ struct ps_outcome {
 	const struct ps_check_ops *ops;
 	enum ps_check_state state;
 	struct ps_finding f;
-	double explains;	/* 0..1: how much of the gap it explains */
+	double explains; /* 0..1: how much of the gap it explains */
 };
 
 struct ps_diagnosis {
-	bool static_only;	/* no test: snapshot checks only */
+	bool static_only; /* no test: snapshot checks only */
 	struct ps_outcome out[64];
 	size_t n;
-	size_t rank[64];	/* fired outcomes, best first */
+	size_t rank[64]; /* fired outcomes, best first */
 	size_t nrank;
 	struct ps_ceiling_model ceil;
-	bool bottleneck;	/* a finding of severity bottleneck */
-	bool explained;		/* the binding ceiling or a cause explains it */
-	bool link_full;		/* the rate reaches the line rate */
+	bool bottleneck; /* a finding of severity bottleneck */
+	bool explained;	 /* the binding ceiling or a cause explains it */
+	bool link_full;	 /* the rate reaches the line rate */
 };
 
 /*

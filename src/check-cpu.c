@@ -11,9 +11,9 @@
 #include "check.h"
 #include "nls.h"
 
-#define CORE_SATURATED 90.0	/* busy % */
-#define OTHERS_MARGIN 30.0	/* the other cores at least this much lower */
-#define ATTRIBUTED 50.0		/* % of one core the test's process used */
+#define CORE_SATURATED 90.0 /* busy % */
+#define OTHERS_MARGIN 30.0  /* the other cores at least this much lower */
+#define ATTRIBUTED 50.0	    /* % of one core the test's process used */
 
 static bool all_on_one(const struct ps_step_result *s, int cpu)
 {
@@ -74,18 +74,26 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = hit->bps;
 	PS_SET(f->ceiling_what, _("all %d cores saturated"), hit->cpu.ncores);
-	PS_SET(f->title, _("Every core saturated: %d cores at least %.0f%% busy at %s"),
+	PS_SET(f->title,
+	       _("Every core saturated: %d cores at least %.0f%% busy at %s"),
 	       hit->cpu.ncores, low, rate);
 	PS_SET(f->evidence,
-	       _("during the %d-stream test at %s every one of the %d cores was at least %.0f%% busy (all cores: softirq %.0f%%, system %.0f%%, user %.0f%%); this end's process used %.0f%% CPU, the far end's %.0f%%"),
+	       _("during the %d-stream test at %s every one of the %d cores "
+		 "was at least %.0f%% busy (all cores: softirq %.0f%%, system "
+		 "%.0f%%, user %.0f%%); this end's process used %.0f%% CPU, "
+		 "the far end's %.0f%%"),
 	       hit->streams, rate, hit->cpu.ncores, low,
-	       hit->cpu.all.pct[PS_CPU_SOFTIRQ], hit->cpu.all.pct[PS_CPU_SYSTEM],
-	       hit->cpu.all.pct[PS_CPU_USER], hit->cpu_local, hit->cpu_remote);
+	       hit->cpu.all.pct[PS_CPU_SOFTIRQ],
+	       hit->cpu.all.pct[PS_CPU_SYSTEM], hit->cpu.all.pct[PS_CPU_USER],
+	       hit->cpu_local, hit->cpu_remote);
 	if (ev->res && ev->res->loopback)
 		PS_APPEND(f->evidence, "%s",
 			  _("; over loopback both ends share these cores"));
 	PS_SET(f->remedy, "%s",
-	       _("the host's CPU is the limit: fewer copies (-Z zero copy), larger writes (-l 1M), a larger MTU where the path allows it, or test between two hosts so each end has its own cores"));
+	       _("the host's CPU is the limit: fewer copies (-Z zero copy), "
+		 "larger writes (-l 1M), a larger MTU where the path allows "
+		 "it, or test between two hosts so each end has its own "
+		 "cores"));
 	return PS_CHECK_FIRED;
 }
 
@@ -125,7 +133,8 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		 * process or its softirqs must account for the core */
 		if (!one && s->cpu_local < ATTRIBUTED &&
 		    s->cpu.cores[k].pct[PS_CPU_SOFTIRQ] +
-				    s->cpu.cores[k].pct[PS_CPU_IRQ] < 30)
+				    s->cpu.cores[k].pct[PS_CPU_IRQ] <
+			    30)
 			continue;
 		/* keep the most telling step: pinned first, then the fastest */
 		if (!hit || (one && !pinned) ||
@@ -137,14 +146,16 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		}
 	}
 	if (!nwith) {
-		PS_SET(f->evidence, "%s", _("no per-core CPU readings of a test"));
+		PS_SET(f->evidence, "%s",
+		       _("no per-core CPU readings of a test"));
 		return PS_CHECK_NA;
 	}
 	if (!hit) {
 		if (all_saturated(ev, f) == PS_CHECK_FIRED)
 			return PS_CHECK_FIRED;
 		PS_SET(f->evidence,
-		       _("the busiest core the test used was %.0f%% busy (saturated means %.0f%% with the others idle)"),
+		       _("the busiest core the test used was %.0f%% busy "
+			 "(saturated means %.0f%% with the others idle)"),
 		       top_busy, CORE_SATURATED);
 		return PS_CHECK_CLEAR;
 	}
@@ -160,7 +171,8 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	       core->id, core->busy_pct, rate, hit->streams,
 	       hit->streams == 1 ? "" : "s");
 	PS_SET(f->evidence,
-	       _("cpu%d was %.0f%% busy (softirq %.0f%%, irq %.0f%%, system %.0f%%, user %.0f%%) during the %d-stream test at %s"),
+	       _("cpu%d was %.0f%% busy (softirq %.0f%%, irq %.0f%%, system "
+		 "%.0f%%, user %.0f%%) during the %d-stream test at %s"),
 	       core->id, core->busy_pct, core->pct[PS_CPU_SOFTIRQ],
 	       core->pct[PS_CPU_IRQ], core->pct[PS_CPU_SYSTEM],
 	       core->pct[PS_CPU_USER], hit->streams, rate);
@@ -176,18 +188,27 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 			  _("; its packets' softirq ran there"));
 	if (pinned) {
 		PS_APPEND(f->evidence,
-			  _("; all %d stream threads and their softirqs ran on this one core"),
+			  _("; all %d stream threads and their softirqs ran on "
+			    "this one core"),
 			  hit->streams);
 		PS_SET(f->remedy, "%s",
-		       _("let the work spread: drop the CPU pinning (taskset/-A), steer RPS to other cores (echo MASK > /sys/class/net/IF/queues/rx-0/rps_cpus), use more RSS queues (ethtool -L IF combined N)"));
+		       _("let the work spread: drop the CPU pinning "
+			 "(taskset/-A), steer RPS to other cores (echo MASK > "
+			 "/sys/class/net/IF/queues/rx-0/rps_cpus), use more "
+			 "RSS queues (ethtool -L IF combined N)"));
 	} else if (core->pct[PS_CPU_SOFTIRQ] + core->pct[PS_CPU_IRQ] >=
 		   core->busy_pct / 2) {
 		PS_SET(f->remedy,
-		       _("spread the receive work: more queues (ethtool -L %s combined N), interrupts over several cores (/proc/irq/N/smp_affinity_list), RPS for a single queue; then more streams (-P)"),
+		       _("spread the receive work: more queues (ethtool -L %s "
+			 "combined N), interrupts over several cores "
+			 "(/proc/irq/N/smp_affinity_list), RPS for a single "
+			 "queue; then more streams (-P)"),
 		       ps_ev_ifname(ev)[0] ? ps_ev_ifname(ev) : "IF");
 	} else {
 		PS_SET(f->remedy, "%s",
-		       _("the test's thread is CPU bound: use more streams (-P 4), zero copy (-Z), a larger MTU where the path allows it, or a faster core"));
+		       _("the test's thread is CPU bound: use more streams (-P "
+			 "4), zero copy (-Z), a larger MTU where the path "
+			 "allows it, or a faster core"));
 	}
 	return PS_CHECK_FIRED;
 }
@@ -235,17 +256,22 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 		return PS_CHECK_NA;
 	}
 	PS_SET(f->evidence,
-	       _("during the busiest test the %d cores were %.0f%% busy, the test's processes account for about %.0f%%"),
+	       _("during the busiest test the %d cores were %.0f%% busy, the "
+		 "test's processes account for about %.0f%%"),
 	       ncores, busy, own);
 	if (worst < 30)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
-	PS_SET(f->title, _("Other work kept the CPUs %.0f%% busy during the tests"),
+	PS_SET(f->title,
+	       _("Other work kept the CPUs %.0f%% busy during the tests"),
 	       worst);
 	PS_APPEND(f->evidence, "%s",
-		  _("; softirq time of the test's packets counts as other work here, yet rates measured beside other load are lower and noisier than the host can do"));
+		  _("; softirq time of the test's packets counts as other work "
+		    "here, yet rates measured beside other load are lower and "
+		    "noisier than the host can do"));
 	PS_SET(f->remedy, "%s",
-	       _("run the check again when the host is quiet (top -o %CPU shows who is busy), or pin the test to idle cores (-A)"));
+	       _("run the check again when the host is quiet (top -o %CPU "
+		 "shows who is busy), or pin the test to idle cores (-A)"));
 	return PS_CHECK_FIRED;
 }
 
@@ -282,23 +308,28 @@ static enum ps_check_state eval_worse(const struct ps_evidence *ev,
 	}
 	if (!low) {
 		PS_SET(f->evidence, "%s",
-		       _("no step with more streams fell more than 15% below an earlier one"));
+		       _("no step with more streams fell more than 15% below "
+			 "an earlier one"));
 		return PS_CHECK_CLEAR;
 	}
 	ps_fmt_bps(a, sizeof(a), peak->bps);
 	ps_fmt_bps(b, sizeof(b), low->bps);
 	f->severity = PS_SEV_WARNING;
 	PS_SET(f->title,
-	       _("More streams made it worse: %s with %d, %s with %d"),
-	       a, peak->streams, b, low->streams);
+	       _("More streams made it worse: %s with %d, %s with %d"), a,
+	       peak->streams, b, low->streams);
 	PS_SET(f->evidence,
-	       _("the sum fell from %s (%d streams) to %s (%d streams), %.0f%% less: the endpoints' CPUs are contended (threads, softirqs and interrupts fight for the same cores)"),
+	       _("the sum fell from %s (%d streams) to %s (%d streams), %.0f%% "
+		 "less: the endpoints' CPUs are contended (threads, softirqs "
+		 "and interrupts fight for the same cores)"),
 	       a, peak->streams, b, low->streams,
 	       100 * (1 - low->bps / peak->bps));
 	if (low->have_cpu)
 		PS_APPEND(f->evidence, _("; all cores averaged %.0f%% busy"),
 			  low->cpu.all.busy_pct);
-	PS_SET(f->remedy, _("use %d streams; spread interrupts and threads over separate cores (-A, smp_affinity_list)"),
+	PS_SET(f->remedy,
+	       _("use %d streams; spread interrupts and threads over separate "
+		 "cores (-A, smp_affinity_list)"),
 	       peak->streams);
 	return PS_CHECK_FIRED;
 }
@@ -337,21 +368,25 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 	}
 	v = r->peer_version;
 	if (strcmp(r->peer_kind, "iperf3")) {
-		PS_SET(f->evidence, _("the peer is %s %s, one thread per stream"),
+		PS_SET(f->evidence,
+		       _("the peer is %s %s, one thread per stream"),
 		       r->peer_kind, v);
 		return PS_CHECK_CLEAR;
 	}
 	if (v[0] && !version_before(v, 3, 16)) {
 		PS_SET(f->evidence,
-		       _("the peer is iperf3 %s: one thread per stream since 3.16"),
+		       _("the peer is iperf3 %s: one thread per stream since "
+			 "3.16"),
 		       v);
 		return PS_CHECK_CLEAR;
 	}
 	f->severity = PS_SEV_WARNING;
-	PS_SET(f->title, _("The far end is iperf3 %s: one thread for every stream"),
+	PS_SET(f->title,
+	       _("The far end is iperf3 %s: one thread for every stream"),
 	       v[0] ? v : _("(version not told)"));
 	PS_SET(f->evidence,
-	       _("iperf3 before 3.16 runs all streams in one thread, so the far end's sum is capped by one core"));
+	       _("iperf3 before 3.16 runs all streams in one thread, so the "
+		 "far end's sum is capped by one core"));
 	if (n >= 2) {
 		char a[32], b[32];
 
@@ -364,10 +399,13 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 			f->severity = PS_SEV_BOTTLENECK;
 	}
 	if (n && sw[n - 1]->cpu_remote > 0)
-		PS_APPEND(f->evidence, _("; the server's process used %.0f%% CPU"),
+		PS_APPEND(f->evidence,
+			  _("; the server's process used %.0f%% CPU"),
 			  sw[n - 1]->cpu_remote);
 	PS_SET(f->remedy, "%s",
-	       _("run pipescope -s (or iperf3 3.16 or newer) on the far end, or several iperf3 -s on different ports pinned to different cores"));
+	       _("run pipescope -s (or iperf3 3.16 or newer) on the far end, "
+		 "or several iperf3 -s on different ports pinned to different "
+		 "cores"));
 	return PS_CHECK_FIRED;
 }
 

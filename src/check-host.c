@@ -30,24 +30,28 @@ static enum ps_check_state eval_pcie(const struct ps_evidence *ev,
 	}
 	if (p->status != PS_ST_OK || p->link_status != PS_ST_OK) {
 		PS_SET(f->evidence, "%s",
-		       p->link_status != PS_ST_OK && p->link_reason[0] ?
-			       p->link_reason : p->reason);
+		       p->link_status != PS_ST_OK && p->link_reason[0]
+			       ? p->link_reason
+			       : p->reason);
 		return PS_CHECK_NA;
 	}
 	lw = p->limit_width ? p->limit_width : p->sta_width;
 	ls = p->limit_speed > 0 ? p->limit_speed : p->sta_speed;
 	ps_fmt_bps(usable, sizeof(usable), p->usable_bps);
 	/* what the card's own LnkCap would carry, with the same overhead */
-	capable_usable = p->encoded_bps > 0 ?
-		p->capable_bps * p->usable_bps / p->encoded_bps : 0;
+	capable_usable = p->encoded_bps > 0 ? p->capable_bps * p->usable_bps /
+						      p->encoded_bps
+					    : 0;
 
 	PS_SET(f->evidence,
-	       _("%s: link x%d at %g GT/s, capable of x%d at %g GT/s; about %s usable per direction"),
+	       _("%s: link x%d at %g GT/s, capable of x%d at %g GT/s; about %s "
+		 "usable per direction"),
 	       p->bdf, p->sta_width, p->sta_speed, p->cap_width, p->cap_speed,
 	       usable);
 	if (p->limited_upstream)
 		PS_APPEND(f->evidence,
-			  _("; the narrowest link is upstream at %s (x%d at %g GT/s)"),
+			  _("; the narrowest link is upstream at %s (x%d at %g "
+			    "GT/s)"),
 			  p->limit_bdf, lw, ls);
 	if (p->usable_how[0])
 		PS_APPEND(f->evidence, " (%s)", p->usable_how);
@@ -72,15 +76,20 @@ static enum ps_check_state eval_pcie(const struct ps_evidence *ev,
 		f->severity = PS_SEV_WARNING;
 	if (p->downgraded)
 		PS_SET(f->title,
-		       _("PCIe link downgraded: x%d at %g GT/s instead of x%d at %g GT/s, about %s usable"),
+		       _("PCIe link downgraded: x%d at %g GT/s instead of x%d "
+			 "at %g GT/s, about %s usable"),
 		       p->sta_width, p->sta_speed, p->cap_width, p->cap_speed,
 		       usable);
 	else
 		PS_SET(f->title,
-		       _("PCIe path too narrow: x%d at %g GT/s on the way to the CPU, about %s usable"),
+		       _("PCIe path too narrow: x%d at %g GT/s on the way to "
+			 "the CPU, about %s usable"),
 		       lw, ls, usable);
 	PS_SET(f->remedy,
-	       _("move the NIC to a CPU-attached slot with x%d lanes at %g GT/s (check the BIOS lane/bifurcation setting, reseat the card); verify with: lspci -vv -s %s | grep -E 'LnkCap|LnkSta'"),
+	       _("move the NIC to a CPU-attached slot with x%d lanes at %g "
+		 "GT/s (check the BIOS lane/bifurcation setting, reseat the "
+		 "card); verify with: lspci -vv -s %s | grep -E "
+		 "'LnkCap|LnkSta'"),
 	       p->cap_width, p->cap_speed, p->bdf);
 	return PS_CHECK_FIRED;
 }
@@ -137,7 +146,8 @@ static enum ps_check_state eval_link_speed(const struct ps_evidence *ev,
 	}
 	if (ps_ev_virtual(ev) || e->linkmodes.speed_bps <= 0) {
 		PS_SET(f->evidence, "%s",
-		       _("a virtual or unknown-speed interface has no negotiated link"));
+		       _("a virtual or unknown-speed interface has no "
+			 "negotiated link"));
 		return PS_CHECK_NA;
 	}
 	speed = (double)e->linkmodes.speed_bps;
@@ -150,8 +160,9 @@ static enum ps_check_state eval_link_speed(const struct ps_evidence *ev,
 	ps_fmt_bps(cur, sizeof(cur), speed);
 	ps_fmt_bps(cap, sizeof(cap), both * 1e6);
 	PS_SET(f->evidence, _("%s: %s, %s duplex"), ifn, cur,
-	       e->linkmodes.duplex == DUPLEX_HALF ? _("half") :
-	       e->linkmodes.duplex == DUPLEX_FULL ? _("full") : _("unknown"));
+	       e->linkmodes.duplex == DUPLEX_HALF   ? _("half")
+	       : e->linkmodes.duplex == DUPLEX_FULL ? _("full")
+						    : _("unknown"));
 	if (sup > 0)
 		PS_APPEND(f->evidence, _("; this port supports up to %ld Mb/s"),
 			  sup);
@@ -169,7 +180,10 @@ static enum ps_check_state eval_link_speed(const struct ps_evidence *ev,
 		PS_SET(f->ceiling_what, _("half duplex at %s"), cur);
 		PS_SET(f->title, _("%s runs half duplex at %s"), ifn, cur);
 		PS_SET(f->remedy,
-		       _("set both ends to autonegotiate (ethtool -s %s autoneg on) or force the same speed and full duplex on both (ethtool -s %s speed %.0f duplex full autoneg off); check the cable"),
+		       _("set both ends to autonegotiate (ethtool -s %s "
+			 "autoneg on) or force the same speed and full duplex "
+			 "on both (ethtool -s %s speed %.0f duplex full "
+			 "autoneg off); check the cable"),
 		       ifn, ifn, speed / 1e6);
 		return PS_CHECK_FIRED;
 	}
@@ -179,10 +193,12 @@ static enum ps_check_state eval_link_speed(const struct ps_evidence *ev,
 		f->ceiling_bps = speed;
 		PS_SET(f->ceiling_what, _("negotiated link speed %s"), cur);
 		PS_SET(f->title,
-		       _("%s negotiated %s although both ends support %s"),
-		       ifn, cur, cap);
+		       _("%s negotiated %s although both ends support %s"), ifn,
+		       cur, cap);
 		PS_SET(f->remedy,
-		       _("check the cable/optic and the switch port, then: ethtool -s %s autoneg on (or advertise %ld Mb/s on both ends)"),
+		       _("check the cable/optic and the switch port, then: "
+			 "ethtool -s %s autoneg on (or advertise %ld Mb/s on "
+			 "both ends)"),
 		       ifn, both);
 		return PS_CHECK_FIRED;
 	}
@@ -223,15 +239,19 @@ static enum ps_check_state eval_virtual(const struct ps_evidence *ev,
 		ps_fmt_bps(sp, sizeof(sp),
 			   (double)ev->eth->linkmodes.speed_bps);
 	f->severity = PS_SEV_INFO;
-	PS_SET(f->title, _("%s is a virtual interface: its speed is not a physical limit"),
+	PS_SET(f->title,
+	       _("%s is a virtual interface: its speed is not a physical "
+		 "limit"),
 	       ifn);
 	PS_SET(f->evidence, _("%s (%s) reports %s"), ifn,
-	       drv[0] ? drv : _("software device"),
-	       sp[0] ? sp : _("no speed"));
+	       drv[0] ? drv : _("software device"), sp[0] ? sp : _("no speed"));
 	PS_APPEND(f->evidence, "%s",
-		  _("; the limit is the CPU that moves the packets, or on a VM the host's or cloud instance's bandwidth allowance"));
+		  _("; the limit is the CPU that moves the packets, or on a VM "
+		    "the host's or cloud instance's bandwidth allowance"));
 	PS_SET(f->remedy, "%s",
-	       _("compare with the instance type's documented network bandwidth; test between two hosts on the same hypervisor to separate the VM from the network"));
+	       _("compare with the instance type's documented network "
+		 "bandwidth; test between two hosts on the same hypervisor to "
+		 "separate the VM from the network"));
 	return PS_CHECK_FIRED;
 }
 
@@ -263,7 +283,8 @@ static enum ps_check_state eval_numa(const struct ps_evidence *ev,
 	if (!c || c->status != PS_ST_OK || !ev->pci ||
 	    ev->pci->status != PS_ST_OK) {
 		PS_SET(f->evidence, "%s",
-		       _("the NIC's PCI function or the CPU topology is unknown"));
+		       _("the NIC's PCI function or the CPU topology is "
+			 "unknown"));
 		return PS_CHECK_NA;
 	}
 	node = ev->pci->numa_node;
@@ -293,10 +314,13 @@ static enum ps_check_state eval_numa(const struct ps_evidence *ev,
 			  _("; a test thread ran on cpu%d on node %d"), far_thr,
 			  core_node(c, far_thr));
 	f->severity = PS_SEV_WARNING;
-	PS_SET(f->title, _("Work runs on the far NUMA node from the NIC (node %d)"),
+	PS_SET(f->title,
+	       _("Work runs on the far NUMA node from the NIC (node %d)"),
 	       node);
 	PS_SET(f->remedy,
-	       _("keep interrupts and threads on node %d: set_irq_affinity -x local %s (or write /proc/irq/N/smp_affinity_list), and run the test with numactl -N %d or -A with CPUs from %s"),
+	       _("keep interrupts and threads on node %d: set_irq_affinity -x "
+		 "local %s (or write /proc/irq/N/smp_affinity_list), and run "
+		 "the test with numactl -N %d or -A with CPUs from %s"),
 	       node, ps_ev_ifname(ev), node, ev->pci->local_cpulist);
 	return PS_CHECK_FIRED;
 }
@@ -335,13 +359,15 @@ static enum ps_check_state eval_governor(const struct ps_evidence *ev,
 	}
 	if (!nknown) {
 		PS_SET(f->evidence, "%s",
-		       c->freq_reason[0] ? c->freq_reason :
-					   _("no cpufreq governor (a VM, or frequency scaling is off)"));
+		       c->freq_reason[0] ? c->freq_reason
+					 : _("no cpufreq governor (a VM, or "
+					     "frequency scaling is off)"));
 		return PS_CHECK_NA;
 	}
 	if (!nps && !other) {
-		PS_SET(f->evidence, _("%d of %d cores use the performance governor"),
-		       nknown, c->ncores);
+		PS_SET(f->evidence,
+		       _("%d of %d cores use the performance governor"), nknown,
+		       c->ncores);
 		return PS_CHECK_CLEAR;
 	}
 	if (nps) {
@@ -349,17 +375,20 @@ static enum ps_check_state eval_governor(const struct ps_evidence *ev,
 		PS_SET(f->title, _("CPU governor powersave on %d of %d cores"),
 		       nps, c->ncores);
 		PS_SET(f->evidence,
-		       _("%d cores run the powersave governor: clocks ramp up late and interrupts wake sleeping cores"),
+		       _("%d cores run the powersave governor: clocks ramp up "
+			 "late and interrupts wake sleeping cores"),
 		       nps);
 	} else {
 		f->severity = PS_SEV_INFO;
 		PS_SET(f->title, _("CPU governor %s"), other);
 		PS_SET(f->evidence,
-		       _("the %s governor scales the clock with load; benchmarks are steadier with performance"),
+		       _("the %s governor scales the clock with load; "
+			 "benchmarks are steadier with performance"),
 		       other);
 	}
 	PS_SET(f->remedy, "%s",
-	       _("cpupower frequency-set -g performance (or tuned-adm profile network-throughput; BIOS: maximum performance)"));
+	       _("cpupower frequency-set -g performance (or tuned-adm profile "
+		 "network-throughput; BIOS: maximum performance)"));
 	return PS_CHECK_FIRED;
 }
 
@@ -389,18 +418,21 @@ static enum ps_check_state eval_steal(const struct ps_evidence *ev,
 	if (best && best->have_cpu && best->cpu.all.pct_valid)
 		during = best->cpu.all.pct[PS_CPU_STEAL];
 	PS_SET(f->evidence, _("steal %.1f%% of CPU time (%s)"), steal,
-	       c->basis == PS_CPU_BASIS_INTERVAL ? _("over the last interval") :
-						   _("since boot"));
+	       c->basis == PS_CPU_BASIS_INTERVAL ? _("over the last interval")
+						 : _("since boot"));
 	if (during >= 0)
 		PS_APPEND(f->evidence, _(", %.1f%% during the fastest test"),
 			  during);
 	if (steal < 1 && during < 1)
 		return PS_CHECK_CLEAR;
-	f->severity = (steal >= 5 || during >= 5) ? PS_SEV_WARNING : PS_SEV_INFO;
-	PS_SET(f->title, _("The hypervisor takes CPU time from this VM (steal %.1f%%)"),
+	f->severity =
+		(steal >= 5 || during >= 5) ? PS_SEV_WARNING : PS_SEV_INFO;
+	PS_SET(f->title,
+	       _("The hypervisor takes CPU time from this VM (steal %.1f%%)"),
 	       during > steal ? during : steal);
 	PS_SET(f->remedy, "%s",
-	       _("a VM with dedicated cores, or fewer neighbours on the host; steal time is CPU the guest wanted and did not get"));
+	       _("a VM with dedicated cores, or fewer neighbours on the host; "
+		 "steal time is CPU the guest wanted and did not get"));
 	return PS_CHECK_FIRED;
 }
 

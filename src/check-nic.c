@@ -47,13 +47,17 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 
 	if (ev->link && ev->link->status == PS_ST_OK &&
 	    (ev->link->kind[0] || !strcmp(ev->link->ifname, "lo"))) {
-		PS_SET(f->evidence, _("%s is a software device (%s): its queues do not steer receive work"),
-		       ev->link->ifname, ev->link->kind[0] ? ev->link->kind : "lo");
+		PS_SET(f->evidence,
+		       _("%s is a software device (%s): its queues do not "
+			 "steer receive work"),
+		       ev->link->ifname,
+		       ev->link->kind[0] ? ev->link->kind : "lo");
 		return PS_CHECK_NA;
 	}
 	if (e && e->channels.status == PS_ST_OK) {
 		if (e->channels.combined_max > 0) {
-			cur = e->channels.combined > 0 ? e->channels.combined : 0;
+			cur = e->channels.combined > 0 ? e->channels.combined
+						       : 0;
 			max = e->channels.combined_max;
 			if (e->channels.rx > 0)
 				cur += e->channels.rx;
@@ -77,15 +81,17 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 	}
 	if (cur < 0 && !table_one) {
 		PS_SET(f->evidence, "%s",
-		       e && e->channels.reason[0] ? e->channels.reason :
-						    _("the queue counts are unknown"));
+		       e && e->channels.reason[0]
+			       ? e->channels.reason
+			       : _("the queue counts are unknown"));
 		return PS_CHECK_NA;
 	}
 	PS_SET(f->evidence, _("%s: %lld queue%s in use of %lld"), ifn_or(ev),
 	       (long long)cur, cur == 1 ? "" : "s", (long long)max);
 	if (table_one)
 		PS_APPEND(f->evidence,
-			  _("; the RSS indirection table sends all %u entries to queue %u"),
+			  _("; the RSS indirection table sends all %u entries "
+			    "to queue %u"),
 			  e->rss.n_indir, e->rss.indir[0]);
 	if (!(cur == 1 && max > 1) && !table_one)
 		return PS_CHECK_CLEAR;
@@ -99,8 +105,8 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 			  used == 1 ? "" : "s");
 	PS_APPEND(f->evidence, "%s",
 		  _(": every flow's receive work lands on one core"));
-	f->severity = test_core_busy(ev) >= 90 ? PS_SEV_BOTTLENECK :
-						PS_SEV_WARNING;
+	f->severity =
+		test_core_busy(ev) >= 90 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
 	PS_SET(f->title, _("RSS: one receive queue in use of %lld"),
 	       (long long)max);
 	if (table_one)
@@ -142,28 +148,35 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 		return nq < 2 ? PS_CHECK_NA : PS_CHECK_CLEAR;
 	}
 	PS_SET(f->evidence,
-	       _("%s: %d queue interrupt lines; cpu%d took %.0f%% of their interrupts (%s), %d CPU%s took any"),
+	       _("%s: %d queue interrupt lines; cpu%d took %.0f%% of their "
+		 "interrupts (%s), %d CPU%s took any"),
 	       q->ifname, nq, q->busiest_cpu, 100 * q->busiest_share,
 	       q->rated ? _("during the sample") : _("since boot"), q->irq_cpus,
 	       q->irq_cpus == 1 ? "" : "s");
 	if (q->busiest_share < 0.8)
 		return PS_CHECK_CLEAR;
 	if (q->nlines > 0 && q->lines[0].affinity[0])
-		PS_APPEND(f->evidence, _("; affinity of IRQ %d: %s, effective %s"),
+		PS_APPEND(f->evidence,
+			  _("; affinity of IRQ %d: %s, effective %s"),
 			  q->lines[0].irq, q->lines[0].affinity,
-			  q->lines[0].effective[0] ? q->lines[0].effective :
-						     _("not reported"));
-	f->severity = test_core_busy(ev) >= 90 ? PS_SEV_BOTTLENECK :
-						PS_SEV_WARNING;
+			  q->lines[0].effective[0] ? q->lines[0].effective
+						   : _("not reported"));
+	f->severity =
+		test_core_busy(ev) >= 90 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
 	PS_SET(f->title, _("All %d queue interrupts of %s land on cpu%d"), nq,
 	       q->ifname, q->busiest_cpu);
 	if (q->irqbalance_running)
 		PS_SET(f->remedy,
-		       _("irqbalance runs but does not spread them: systemctl stop irqbalance, then set_irq_affinity -x local %s (or echo CPU > /proc/irq/N/smp_affinity_list per queue)"),
+		       _("irqbalance runs but does not spread them: systemctl "
+			 "stop irqbalance, then set_irq_affinity -x local %s "
+			 "(or echo CPU > /proc/irq/N/smp_affinity_list per "
+			 "queue)"),
 		       q->ifname);
 	else
 		PS_SET(f->remedy,
-		       _("spread them: set_irq_affinity -x local %s, or echo CPU > /proc/irq/N/smp_affinity_list for each queue (or start irqbalance)"),
+		       _("spread them: set_irq_affinity -x local %s, or echo "
+			 "CPU > /proc/irq/N/smp_affinity_list for each queue "
+			 "(or start irqbalance)"),
 		       q->ifname);
 	return PS_CHECK_FIRED;
 }
@@ -191,13 +204,13 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 	const struct ps_irq_info *q = ev->irq;
 	int manual = 0, nq = 0;
 
-	if (!q || q->status != PS_ST_OK ||
-	    q->irqbalance_status != PS_ST_OK) {
+	if (!q || q->status != PS_ST_OK || q->irqbalance_status != PS_ST_OK) {
 		PS_SET(f->evidence, "%s",
-		       !q ? _("the IRQ probe was not sampled") :
-		       q->status != PS_ST_OK && q->reason[0] ? q->reason :
-		       q->irqbalance_reason[0] ? q->irqbalance_reason :
-		       _("whether irqbalance runs is unknown"));
+		       !q ? _("the IRQ probe was not sampled")
+		       : q->status != PS_ST_OK && q->reason[0] ? q->reason
+		       : q->irqbalance_reason[0]
+			       ? q->irqbalance_reason
+			       : _("whether irqbalance runs is unknown"));
 		return PS_CHECK_NA;
 	}
 	for (int i = 0; i < q->nlines; i++) {
@@ -214,7 +227,8 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 	}
 	if (q->irqbalance_running) {
 		PS_SET(f->evidence,
-		       _("irqbalance runs (pid %d); %d of %d queue interrupts are pinned to one CPU each"),
+		       _("irqbalance runs (pid %d); %d of %d queue interrupts "
+			 "are pinned to one CPU each"),
 		       q->irqbalance_pid, manual, nq);
 		if (manual < nq)
 			return PS_CHECK_CLEAR;
@@ -224,11 +238,14 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 		PS_APPEND(f->evidence, "%s",
 			  _(": irqbalance may move them again"));
 		PS_SET(f->remedy, "%s",
-		       _("systemctl stop irqbalance && systemctl disable irqbalance (keep the manual affinity), or ban the NIC's IRQs: IRQBALANCE_BANNED_CPULIST / --banirq"));
+		       _("systemctl stop irqbalance && systemctl disable "
+			 "irqbalance (keep the manual affinity), or ban the "
+			 "NIC's IRQs: IRQBALANCE_BANNED_CPULIST / --banirq"));
 		return PS_CHECK_FIRED;
 	}
 	PS_SET(f->evidence,
-	       _("irqbalance is not running; %d of %d queue interrupts are pinned to one CPU each"),
+	       _("irqbalance is not running; %d of %d queue interrupts are "
+		 "pinned to one CPU each"),
 	       manual, nq);
 	if (q->busiest_cpu >= 0)
 		PS_APPEND(f->evidence, _("; cpu%d took %.0f%%"), q->busiest_cpu,
@@ -237,8 +254,10 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
 	PS_SET(f->title, "%s",
-	       _("irqbalance is absent and nothing else spreads the queue interrupts"));
-	PS_SET(f->remedy, _("systemctl start irqbalance, or set_irq_affinity -x local %s"),
+	       _("irqbalance is absent and nothing else spreads the queue "
+		 "interrupts"));
+	PS_SET(f->remedy,
+	       _("systemctl start irqbalance, or set_irq_affinity -x local %s"),
 	       q->ifname);
 	return PS_CHECK_FIRED;
 }
@@ -261,12 +280,14 @@ static enum ps_check_state eval_rps(const struct ps_evidence *ev,
 	unsigned long long mask;
 
 	if (q && !strcmp(q->ifname, "lo")) {
-		PS_SET(f->evidence, "%s", _("loopback: no receive queue to steer"));
+		PS_SET(f->evidence, "%s",
+		       _("loopback: no receive queue to steer"));
 		return PS_CHECK_NA;
 	}
 	if (!q || q->queues_status != PS_ST_OK || q->nrxq <= 0) {
 		PS_SET(f->evidence, "%s",
-		       q ? q->queues_reason : _("the IRQ probe was not sampled"));
+		       q ? q->queues_reason
+			 : _("the IRQ probe was not sampled"));
 		return PS_CHECK_NA;
 	}
 	for (int i = 0; i < q->nrxq; i++)
@@ -277,13 +298,15 @@ static enum ps_check_state eval_rps(const struct ps_evidence *ev,
 	if (q->nrxq > 1 || on || ncores < 2)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
-	PS_SET(f->title,
-	       _("RPS is off on the single receive queue of %s"), q->ifname);
+	PS_SET(f->title, _("RPS is off on the single receive queue of %s"),
+	       q->ifname);
 	PS_APPEND(f->evidence, "%s",
-		  _(": all receive processing of every flow stays on the core that takes the interrupt"));
+		  _(": all receive processing of every flow stays on the core "
+		    "that takes the interrupt"));
 	mask = ncores >= 64 ? ~0ULL : (1ULL << ncores) - 1;
 	PS_SET(f->remedy,
-	       _("echo %llx > /sys/class/net/%s/queues/rx-0/rps_cpus (better on the NIC's NUMA node, leaving out the interrupt's core)"),
+	       _("echo %llx > /sys/class/net/%s/queues/rx-0/rps_cpus (better "
+		 "on the NIC's NUMA node, leaving out the interrupt's core)"),
 	       mask, q->ifname);
 	return PS_CHECK_FIRED;
 }
@@ -302,8 +325,8 @@ static enum ps_check_state eval_offloads(const struct ps_evidence *ev,
 					 struct ps_finding *f)
 {
 	static const enum ps_eth_flag_id want[] = {
-		PS_ETH_TSO, PS_ETH_GSO, PS_ETH_GRO, PS_ETH_SG,
-		PS_ETH_TX_CSUM, PS_ETH_RX_CSUM
+		PS_ETH_TSO, PS_ETH_GSO,	    PS_ETH_GRO,
+		PS_ETH_SG,  PS_ETH_TX_CSUM, PS_ETH_RX_CSUM
 	};
 	const struct ps_ethtool_info *e = ev->eth;
 	char off[160] = "", cmd[160] = "";
@@ -330,13 +353,17 @@ static enum ps_check_state eval_offloads(const struct ps_evidence *ev,
 			continue;
 		PS_APPEND(off, "%s%s%s", noff ? ", " : "", name,
 			  fl->requested_on ? _(" (requested on)") : "");
-		PS_APPEND(cmd, " %s on", !strcmp(name, "scatter_gather") ? "sg" :
-			  !strcmp(name, "tx_checksum") ? "tx" :
-			  !strcmp(name, "rx_checksum") ? "rx" : name);
+		PS_APPEND(cmd, " %s on",
+			  !strcmp(name, "scatter_gather") ? "sg"
+			  : !strcmp(name, "tx_checksum")  ? "tx"
+			  : !strcmp(name, "rx_checksum")  ? "rx"
+							  : name);
 		noff++;
 	}
 	if (!noff) {
-		PS_SET(f->evidence, _("%s: TSO, GSO, GRO, scatter-gather and checksums are on (or fixed)"),
+		PS_SET(f->evidence,
+		       _("%s: TSO, GSO, GRO, scatter-gather and checksums are "
+			 "on (or fixed)"),
 		       ps_ev_ifname(ev));
 		return PS_CHECK_CLEAR;
 	}
@@ -344,7 +371,9 @@ static enum ps_check_state eval_offloads(const struct ps_evidence *ev,
 	f->severity = busy >= 80 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
 	PS_SET(f->title, _("Offloads off on %s: %s"), ps_ev_ifname(ev), off);
 	PS_SET(f->evidence,
-	       _("%s: off: %s; without them the kernel handles every MTU-sized packet on its own (segmentation, checksums, merging), which costs CPU per byte"),
+	       _("%s: off: %s; without them the kernel handles every MTU-sized "
+		 "packet on its own (segmentation, checksums, merging), which "
+		 "costs CPU per byte"),
 	       ps_ev_ifname(ev), off);
 	if (busy > 0)
 		PS_APPEND(f->evidence,
@@ -355,7 +384,8 @@ static enum ps_check_state eval_offloads(const struct ps_evidence *ev,
 
 		if (s && s->mss > 0 && s->bps > 0)
 			PS_APPEND(f->evidence,
-				  _("; one stream at %.2f Gbit/s is %.0f thousand segments/s of %u bytes"),
+				  _("; one stream at %.2f Gbit/s is %.0f "
+				    "thousand segments/s of %u bytes"),
 				  s->bps / 1e9, s->bps / 8 / s->mss / 1e3,
 				  s->mss);
 	}
@@ -387,17 +417,22 @@ static enum ps_check_state eval_coalesce(const struct ps_evidence *ev,
 	}
 	us = e->coalesce.rx_usecs;
 	fr = e->coalesce.rx_frames;
-	PS_SET(f->evidence, _("%s: rx-usecs %lld, rx-frames %lld, adaptive-rx %s"),
+	PS_SET(f->evidence,
+	       _("%s: rx-usecs %lld, rx-frames %lld, adaptive-rx %s"),
 	       ps_ev_ifname(ev), (long long)us, (long long)fr,
-	       e->coalesce.adaptive_rx == 1 ? _("on") :
-	       e->coalesce.adaptive_rx == 0 ? _("off") : _("not reported"));
+	       e->coalesce.adaptive_rx == 1   ? _("on")
+	       : e->coalesce.adaptive_rx == 0 ? _("off")
+					      : _("not reported"));
 	if (ps_ev_virtual(ev)) {
-		PS_APPEND(f->evidence, "%s", _(" (a virtual NIC: not tuned here)"));
+		PS_APPEND(f->evidence, "%s",
+			  _(" (a virtual NIC: not tuned here)"));
 		return PS_CHECK_CLEAR;
 	}
 	if (e->coalesce.adaptive_rx != 1 && us == 0 && fr <= 1) {
 		f->severity = PS_SEV_WARNING;
-		PS_SET(f->title, _("Interrupt coalescing off on %s: one interrupt per packet"),
+		PS_SET(f->title,
+		       _("Interrupt coalescing off on %s: one interrupt per "
+			 "packet"),
 		       ps_ev_ifname(ev));
 		PS_SET(f->remedy,
 		       _("ethtool -C %s adaptive-rx on (or rx-usecs 50)"),
@@ -406,11 +441,14 @@ static enum ps_check_state eval_coalesce(const struct ps_evidence *ev,
 	}
 	if (us > 500) {
 		f->severity = PS_SEV_WARNING;
-		PS_SET(f->title, _("Interrupt coalescing extreme on %s: rx-usecs %lld"),
+		PS_SET(f->title,
+		       _("Interrupt coalescing extreme on %s: rx-usecs %lld"),
 		       ps_ev_ifname(ev), (long long)us);
 		PS_APPEND(f->evidence, "%s",
-			  _(": packets wait long enough to fill the ring and to stretch the RTT"));
-		PS_SET(f->remedy, _("ethtool -C %s adaptive-rx on (or rx-usecs 50)"),
+			  _(": packets wait long enough to fill the ring and "
+			    "to stretch the RTT"));
+		PS_SET(f->remedy,
+		       _("ethtool -C %s adaptive-rx on (or rx-usecs 50)"),
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
@@ -448,15 +486,18 @@ static enum ps_check_state eval_rings(const struct ps_evidence *ev,
 		rated = true;
 		rate = ev->link->rates.rx_drops_ps;
 	}
-	for (unsigned i = 0; e->drv_stats.status == PS_ST_OK &&
-			     i < e->drv_stats.n; i++) {
+	for (unsigned i = 0;
+	     e->drv_stats.status == PS_ST_OK && i < e->drv_stats.n; i++) {
 		const char *n = e->drv_stats.v[i].name;
 
-		if (strstr(n, "rx") && (strstr(n, "miss") || strstr(n, "no_buf") ||
-					strstr(n, "discard")))
+		if (strstr(n, "rx") &&
+		    (strstr(n, "miss") || strstr(n, "no_buf") ||
+		     strstr(n, "discard")))
 			drops += e->drv_stats.v[i].value;
 	}
-	PS_SET(f->evidence, _("%s: rx ring %lld of %lld, tx ring %lld of %lld; %llu receive drops/misses counted"),
+	PS_SET(f->evidence,
+	       _("%s: rx ring %lld of %lld, tx ring %lld of %lld; %llu receive "
+		 "drops/misses counted"),
 	       ps_ev_ifname(ev), (long long)e->rings.rx,
 	       (long long)e->rings.rx_max, (long long)e->rings.tx,
 	       (long long)e->rings.tx_max, (unsigned long long)drops);
@@ -470,7 +511,8 @@ static enum ps_check_state eval_rings(const struct ps_evidence *ev,
 	       ps_ev_ifname(ev));
 	PS_SET(f->remedy, _("ethtool -G %s rx %lld tx %lld"), ifn_or(ev),
 	       (long long)e->rings.rx_max,
-	       (long long)(e->rings.tx_max > 0 ? e->rings.tx_max : e->rings.tx));
+	       (long long)(e->rings.tx_max > 0 ? e->rings.tx_max
+					       : e->rings.tx));
 	return PS_CHECK_FIRED;
 }
 
@@ -493,7 +535,8 @@ static enum ps_check_state eval_softnet(const struct ps_evidence *ev,
 
 	if (!q || q->softnet_status != PS_ST_OK) {
 		PS_SET(f->evidence, "%s",
-		       q ? q->softnet_reason : _("the IRQ probe was not sampled"));
+		       q ? q->softnet_reason
+			 : _("the IRQ probe was not sampled"));
 		return PS_CHECK_NA;
 	}
 	for (int c = 0; c < q->ncpu; c++)
@@ -507,8 +550,10 @@ static enum ps_check_state eval_softnet(const struct ps_evidence *ev,
 	       (unsigned long long)q->squeeze_total,
 	       q->rated ? _("in all") : _("since boot"));
 	if (q->rated)
-		PS_APPEND(f->evidence, _(" (%.1f drops/s, %.1f squeezes/s during the sample)"),
-			  q->dropped_rate_total, q->squeeze_rate_total);
+		PS_APPEND(
+			f->evidence,
+			_(" (%.1f drops/s, %.1f squeezes/s during the sample)"),
+			q->dropped_rate_total, q->squeeze_rate_total);
 	if (worst >= 0)
 		PS_APPEND(f->evidence, _("; most squeezes on cpu%d (%llu)"),
 			  q->cpus[worst].cpu, (unsigned long long)worst_sq);
@@ -518,21 +563,28 @@ static enum ps_check_state eval_softnet(const struct ps_evidence *ev,
 	    q->squeeze_rate_total <= 0) {
 		f->severity = PS_SEV_INFO;
 	} else {
-		f->severity = q->rated && q->dropped_rate_total > 0 ?
-			PS_SEV_BOTTLENECK : PS_SEV_WARNING;
+		f->severity = q->rated && q->dropped_rate_total > 0
+				      ? PS_SEV_BOTTLENECK
+				      : PS_SEV_WARNING;
 	}
 	if (q->dropped_total) {
 		f->id = "softnet_drops";
-		PS_SET(f->title, _("The kernel's receive backlog dropped %llu packets"),
+		PS_SET(f->title,
+		       _("The kernel's receive backlog dropped %llu packets"),
 		       (unsigned long long)q->dropped_total);
 		PS_SET(f->remedy, "%s",
-		       _("sysctl -w net.core.netdev_max_backlog=10000 (and spread the receive work: RSS/RPS)"));
+		       _("sysctl -w net.core.netdev_max_backlog=10000 (and "
+			 "spread the receive work: RSS/RPS)"));
 	} else {
 		f->id = "softnet_squeeze";
-		PS_SET(f->title, _("Receive processing ran out of budget %llu times (time_squeeze)"),
+		PS_SET(f->title,
+		       _("Receive processing ran out of budget %llu times "
+			 "(time_squeeze)"),
 		       (unsigned long long)q->squeeze_total);
 		PS_SET(f->remedy, "%s",
-		       _("sysctl -w net.core.netdev_budget=600 net.core.netdev_budget_usecs=8000, and spread the receive work over more cores"));
+		       _("sysctl -w net.core.netdev_budget=600 "
+			 "net.core.netdev_budget_usecs=8000, and spread the "
+			 "receive work over more cores"));
 	}
 	return PS_CHECK_FIRED;
 }

@@ -11,7 +11,7 @@
 #include "check.h"
 #include "nls.h"
 
-#define NOTHING_BPS 1e6		/* below this a test moved "nothing" */
+#define NOTHING_BPS 1e6 /* below this a test moved "nothing" */
 
 static const char *ifn_or(const struct ps_evidence *ev)
 {
@@ -35,8 +35,8 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 	const struct ps_step_result *sw[24];
 	size_t n = ps_run_sweep(ev->res, sw, 24);
 	const struct ps_step_result *s = n ? sw[0] : NULL;
-	int64_t mtu = ev->link && ev->link->status == PS_ST_OK ?
-		ev->link->mtu : -1;
+	int64_t mtu =
+		ev->link && ev->link->status == PS_ST_OK ? ev->link->mtu : -1;
 	unsigned pmtu = ev->snap ? ev->snap->hdr.iface.pmtu : 0;
 	long long probing = sysctl_max(ev, PS_SYSCTL_TCP_MTU_PROBING);
 	double line = ps_ev_line_bps(ev);
@@ -64,43 +64,61 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 	    (!s && failed && mtu > 1500)) {
 		f->id = "mtu_blackhole";
 		f->severity = PS_SEV_BOTTLENECK;
-		PS_SET(f->title, _("MTU black hole: %u-byte segments do not arrive"),
+		PS_SET(f->title,
+		       _("MTU black hole: %u-byte segments do not arrive"),
 		       s ? s->mss : (unsigned)mtu);
 		if (s) {
 			char r[32];
 
 			ps_fmt_bps(r, sizeof(r), s->bps);
 			PS_APPEND(f->evidence,
-				  _("; one stream moved %s with %lld retransmissions in %.1f s: the far side accepts smaller frames than this side sends and no ICMP \"fragmentation needed\" comes back"),
+				  _("; one stream moved %s with %lld "
+				    "retransmissions in %.1f s: the far side "
+				    "accepts smaller frames than this side "
+				    "sends and no ICMP \"fragmentation "
+				    "needed\" comes back"),
 				  r, (long long)s->retrans, s->seconds);
 		} else {
 			PS_APPEND(f->evidence, _("; the test failed: %s"),
 				  failed->note);
 		}
 		PS_SET(f->remedy,
-		       _("make the MTU equal on both ends and every hop (ip link set %s mtu 1500, or jumbo frames everywhere); meanwhile sysctl -w net.ipv4.tcp_mtu_probing=1 lets TCP find the working size"),
+		       _("make the MTU equal on both ends and every hop (ip "
+			 "link set %s mtu 1500, or jumbo frames everywhere); "
+			 "meanwhile sysctl -w net.ipv4.tcp_mtu_probing=1 lets "
+			 "TCP find the working size"),
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
 	if (mtu > 0 && pmtu > 0 && pmtu < mtu) {
 		f->id = "mtu_mismatch";
 		f->severity = PS_SEV_WARNING;
-		PS_SET(f->title, _("MTU mismatch: %s has %lld, the path to the peer %u"),
+		PS_SET(f->title,
+		       _("MTU mismatch: %s has %lld, the path to the peer %u"),
 		       ifn_or(ev), (long long)mtu, pmtu);
 		PS_APPEND(f->evidence, "%s",
-			  _("; large UDP datagrams and frames above the path MTU are dropped or fragmented"));
-		PS_SET(f->remedy, _("ip link set %s mtu %u (or raise the MTU on every hop)"),
+			  _("; large UDP datagrams and frames above the path "
+			    "MTU are dropped or fragmented"));
+		PS_SET(f->remedy,
+		       _("ip link set %s mtu %u (or raise the MTU on every "
+			 "hop)"),
 		       ifn_or(ev), pmtu);
 		return PS_CHECK_FIRED;
 	}
 	if (mtu > 0 && mtu <= 1500 && line >= 10e9) {
 		f->id = "jumbo_optional";
 		f->severity = PS_SEV_INFO;
-		PS_SET(f->title, _("Jumbo frames are optional on %s (MTU %lld at %.0f Gbit/s)"),
+		PS_SET(f->title,
+		       _("Jumbo frames are optional on %s (MTU %lld at %.0f "
+			 "Gbit/s)"),
 		       ifn_or(ev), (long long)mtu, line / 1e9);
 		PS_APPEND(f->evidence, "%s",
-			  _("; 9000-byte frames cut the per-packet CPU cost about six times, where every switch and host on the L2 path carries them"));
-		PS_SET(f->remedy, _("only if the whole path supports it: ip link set %s mtu 9000 (on both ends and the switches)"),
+			  _("; 9000-byte frames cut the per-packet CPU cost "
+			    "about six times, where every switch and host on "
+			    "the L2 path carries them"));
+		PS_SET(f->remedy,
+		       _("only if the whole path supports it: ip link set %s "
+			 "mtu 9000 (on both ends and the switches)"),
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
@@ -135,7 +153,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	char rs[32], cs[32], ws[32], bs[32], ts[32];
 	bool rwnd, sndbuf;
 
-	if (!s || !s->have_tcpinfo || !(s->rtt_us > 0) || s->bps < NOTHING_BPS) {
+	if (!s || !s->have_tcpinfo || !(s->rtt_us > 0) ||
+	    s->bps < NOTHING_BPS) {
 		PS_SET(f->evidence, "%s",
 		       _("no one-stream test with TCP_INFO (RTT, window)"));
 		return PS_CHECK_NA;
@@ -158,14 +177,17 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	ps_fmt_bps(cs, sizeof(cs), ceil_w);
 	ps_fmt_bytes10(ws, sizeof(ws), wnd);
 	PS_SET(f->evidence,
-	       _("one stream: %s at RTT %.2f ms; window %s: %s × 8 / %.2f ms = %s; receive-window limited %.0f%%, send-buffer limited %.0f%% of the time"),
+	       _("one stream: %s at RTT %.2f ms; window %s: %s × 8 / %.2f ms = "
+		 "%s; receive-window limited %.0f%%, send-buffer limited "
+		 "%.0f%% of the time"),
 	       rs, rtt * 1e3, ws, ws, rtt * 1e3, cs, 100 * s->rwnd_limited,
 	       100 * s->sndbuf_limited);
 	if (buf > 0) {
 		ps_fmt_bytes10(bs, sizeof(bs), buf);
 		ps_fmt_bps(cs, sizeof(cs), ceil_b);
 		PS_APPEND(f->evidence,
-			  _("; the largest buffer tcp_rmem/tcp_wmem allow, %s, gives at most %s per stream at this RTT"),
+			  _("; the largest buffer tcp_rmem/tcp_wmem allow, %s, "
+			    "gives at most %s per stream at this RTT"),
 			  bs, cs);
 	}
 	/*
@@ -179,7 +201,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 
 		ps_fmt_bps(cs, sizeof(cs), at_base);
 		PS_APPEND(f->evidence,
-			  _("; at the path's base RTT of %.3f ms the same window carries %s"),
+			  _("; at the path's base RTT of %.3f ms the same "
+			    "window carries %s"),
 			  s->min_rtt_us / 1e3, cs);
 		if (at_base > 3 * r)
 			rwnd = sndbuf = false;
@@ -205,9 +228,12 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 		  _("; the bandwidth-delay product at %s is %s × %.2f ms = %s"),
 		  ts, ts, rtt * 1e3, bs);
 	PS_SET(f->remedy,
-	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f net.core.wmem_max=%.0f",
+	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' "
+	       "net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f "
+	       "net.core.wmem_max=%.0f",
 	       2 * bdp, 2 * bdp, 2 * bdp, 2 * bdp);
-	PS_APPEND(f->remedy, " %s", _("(2 × BDP, on both ends; or more streams, -P)"));
+	PS_APPEND(f->remedy, " %s",
+		  _("(2 × BDP, on both ends; or more streams, -P)"));
 	return PS_CHECK_FIRED;
 }
 
@@ -249,18 +275,23 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 	ps_fmt_bytes10(r1, sizeof(r1), (double)rmem);
 	ps_fmt_bytes10(w1, sizeof(w1), (double)wmem);
 	PS_SET(f->evidence,
-	       _("BDP at %s × RTT %.2f ms = %s; tcp_rmem max %s, tcp_wmem max %s"),
+	       _("BDP at %s × RTT %.2f ms = %s; tcp_rmem max %s, tcp_wmem max "
+		 "%s"),
 	       ts, rtt * 1e3, bs, r1, w1);
 	if (rmax > 0 && wmax > 0)
-		PS_APPEND(f->evidence, _(", rmem_max %lld, wmem_max %lld (for -w)"),
-			  rmax, wmax);
+		PS_APPEND(f->evidence,
+			  _(", rmem_max %lld, wmem_max %lld (for -w)"), rmax,
+			  wmax);
 	if (rmem >= 2 * bdp && wmem >= 2 * bdp)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
-	PS_SET(f->title, _("Socket buffers below 2 × BDP (%s at %s, RTT %.2f ms)"),
-	       bs, ts, rtt * 1e3);
+	PS_SET(f->title,
+	       _("Socket buffers below 2 × BDP (%s at %s, RTT %.2f ms)"), bs,
+	       ts, rtt * 1e3);
 	PS_SET(f->remedy,
-	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f net.core.wmem_max=%.0f",
+	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' "
+	       "net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f "
+	       "net.core.wmem_max=%.0f",
 	       2 * bdp, 2 * bdp, 2 * bdp, 2 * bdp);
 	return PS_CHECK_FIRED;
 }
@@ -278,8 +309,8 @@ const struct ps_check_ops ps_check_buffers = {
 
 static bool shaper(const char *q)
 {
-	static const char *const v[] = { "tbf", "htb", "hfsc", "cbq", "cake",
-					 "police", NULL };
+	static const char *const v[] = { "tbf",	 "htb",	   "hfsc", "cbq",
+					 "cake", "police", NULL };
 
 	for (int i = 0; v[i]; i++)
 		if (!strcmp(q, v[i]))
@@ -292,8 +323,8 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 {
 	const struct ps_step_result *sw[24], *one, *best;
 	size_t n = ps_run_sweep(ev->res, sw, 24);
-	const char *qd = ev->link && ev->link->status == PS_ST_OK ?
-		ev->link->qdisc : "";
+	const char *qd =
+		ev->link && ev->link->status == PS_ST_OK ? ev->link->qdisc : "";
 	char a[32], b[32], row[64];
 	double growth;
 
@@ -304,7 +335,8 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	one = sw[0];
 	if (one->bps < NOTHING_BPS) {
 		PS_SET(f->evidence, "%s",
-		       _("the single stream moved almost nothing: no sweep to compare"));
+		       _("the single stream moved almost nothing: no sweep to "
+			 "compare"));
 		return PS_CHECK_NA;
 	}
 	best = one;
@@ -327,33 +359,46 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 		f->ceiling_bps = one->bps;
 		PS_SET(f->ceiling_what, "%s", _("per-flow limit"));
 		PS_SET(f->title,
-		       _("Per-flow limit: one stream gets %s, %d streams %s (×%.1f)"),
+		       _("Per-flow limit: one stream gets %s, %d streams %s "
+			 "(×%.1f)"),
 		       a, best->streams, b, growth);
 		PS_APPEND(f->evidence,
-			  _("; the sum grows with streams, so each flow is capped on its own: a window, a per-flow shaper or policer, one core per flow, or an ECMP/LAG hash"));
+			  _("; the sum grows with streams, so each flow is "
+			    "capped on its own: a window, a per-flow shaper or "
+			    "policer, one core per flow, or an ECMP/LAG hash"));
 		if (one->have_tcpinfo)
 			PS_APPEND(f->evidence,
-				  _("; one stream was receive-window limited %.0f%% and send-buffer limited %.0f%% of the time at RTT %.2f ms"),
+				  _("; one stream was receive-window limited "
+				    "%.0f%% and send-buffer limited %.0f%% of "
+				    "the time at RTT %.2f ms"),
 				  100 * one->rwnd_limited,
 				  100 * one->sndbuf_limited, one->rtt_us / 1e3);
 		if (qd[0])
 			PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"),
 				  ifn_or(ev), qd,
-				  shaper(qd) ? _(" (a shaper: per-flow classes cap each flow)") : "");
+				  shaper(qd) ? _(" (a shaper: per-flow classes "
+						 "cap each flow)")
+					     : "");
 		PS_SET(f->remedy,
-		       _("use %d or more parallel streams (-P %d) for bulk transfers; to lift the per-flow cap look at the window (window_rtt), per-flow shaping or policing on the path, and the core each flow runs on"),
+		       _("use %d or more parallel streams (-P %d) for bulk "
+			 "transfers; to lift the per-flow cap look at the "
+			 "window (window_rtt), per-flow shaping or policing on "
+			 "the path, and the core each flow runs on"),
 		       best->streams, best->streams);
 		return PS_CHECK_FIRED;
 	}
 	f->id = "shared_limit";
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = best->bps;
-	PS_SET(f->ceiling_what, "%s", _("shared limit (the sum does not grow)"));
+	PS_SET(f->ceiling_what, "%s",
+	       _("shared limit (the sum does not grow)"));
 	PS_SET(f->title,
-	       _("Shared limit: the sum stays at %s from 1 to %d streams (×%.2f)"),
+	       _("Shared limit: the sum stays at %s from 1 to %d streams "
+		 "(×%.2f)"),
 	       b, sw[n - 1]->streams, growth);
 	PS_APPEND(f->evidence,
-		  _("; more streams do not add up, so all flows share one limit: the link, a shaper, the PCIe link or a CPU"));
+		  _("; more streams do not add up, so all flows share one "
+		    "limit: the link, a shaper, the PCIe link or a CPU"));
 	if (qd[0])
 		PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"), ifn_or(ev), qd,
 			  shaper(qd) ? _(" (a shaper: it caps the sum)") : "");
@@ -369,11 +414,17 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 		PS_APPEND(f->evidence, _("; all cores averaged %.0f%% busy"),
 			  best->cpu.all.busy_pct);
 	if (shaper(qd))
-		PS_SET(f->remedy, _("the %s qdisc on %s shapes the traffic: tc qdisc show dev %s; raise its rate or remove it (tc qdisc del dev %s root)"),
+		PS_SET(f->remedy,
+		       _("the %s qdisc on %s shapes the traffic: tc qdisc show "
+			 "dev %s; raise its rate or remove it (tc qdisc del "
+			 "dev %s root)"),
 		       qd, ifn_or(ev), ifn_or(ev), ifn_or(ev));
 	else
 		PS_SET(f->remedy, "%s",
-		       _("compare the plateau with the line rate, the PCIe estimate and the busiest core; if none matches, the limit is on the path or the far end (a shaper, a policer, a congested link)"));
+		       _("compare the plateau with the line rate, the PCIe "
+			 "estimate and the busiest core; if none matches, the "
+			 "limit is on the path or the far end (a shaper, a "
+			 "policer, a congested link)"));
 	return PS_CHECK_FIRED;
 }
 
@@ -422,25 +473,35 @@ static enum ps_check_state eval_direction(const struct ps_evidence *ev,
 	ps_fmt_bps(a, sizeof(a), fwd->bps);
 	ps_fmt_bps(b, sizeof(b), rev->bps);
 	ratio = rev->bps / fwd->bps;
-	PS_SET(f->evidence, _("%d stream%s: %s this end sending, %s the far end sending"),
+	PS_SET(f->evidence,
+	       _("%d stream%s: %s this end sending, %s the far end sending"),
 	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
 	if (ratio < 1.5 && ratio > 1 / 1.5)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
 	if (ratio >= 1.5) {
-		PS_SET(f->title, _("Only this direction is slow: %s out, %s in (×%.1f)"),
+		PS_SET(f->title,
+		       _("Only this direction is slow: %s out, %s in (×%.1f)"),
 		       a, b, ratio);
 		PS_APPEND(f->evidence, "%s",
-			  _("; the limit sits on the way out: this end's sending side (qdisc, shaper, offloads, CPU) or the path towards the far end"));
-		PS_SET(f->remedy, _("tc -s qdisc show dev %s; compare the senders: pipescope -c HOST -R shows the other direction"),
+			  _("; the limit sits on the way out: this end's "
+			    "sending side (qdisc, shaper, offloads, CPU) or "
+			    "the path towards the far end"));
+		PS_SET(f->remedy,
+		       _("tc -s qdisc show dev %s; compare the senders: "
+			 "pipescope -c HOST -R shows the other direction"),
 		       ifn_or(ev));
 	} else {
-		PS_SET(f->title, _("Only the reverse direction is slow: %s in, %s out (×%.1f)"),
+		PS_SET(f->title,
+		       _("Only the reverse direction is slow: %s in, %s out "
+			 "(×%.1f)"),
 		       b, a, 1 / ratio);
 		PS_APPEND(f->evidence, "%s",
-			  _("; the limit sits on the way in: the far end's sending side or the path towards this end"));
+			  _("; the limit sits on the way in: the far end's "
+			    "sending side or the path towards this end"));
 		PS_SET(f->remedy, "%s",
-		       _("run pipescope check on the far end too (pipescope -s here), and look at its qdisc, offloads and CPU"));
+		       _("run pipescope check on the far end too (pipescope -s "
+			 "here), and look at its qdisc, offloads and CPU"));
 	}
 	return PS_CHECK_FIRED;
 }
@@ -474,18 +535,23 @@ static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
 		qd = ev->link->qdisc;
 	if (!cc[0] && !qd[0]) {
 		PS_SET(f->evidence, "%s",
-		       _("neither the congestion control nor the qdisc is known"));
+		       _("neither the congestion control nor the qdisc is "
+			 "known"));
 		return PS_CHECK_NA;
 	}
-	PS_SET(f->evidence, _("congestion control %s; qdisc on %s: %s; default_qdisc %s"),
+	PS_SET(f->evidence,
+	       _("congestion control %s; qdisc on %s: %s; default_qdisc %s"),
 	       cc[0] ? cc : "?", ifn_or(ev), qd[0] ? qd : "?",
 	       dq[0] ? dq : "?");
 	if (!strcmp(cc, "reno")) {
 		f->severity = PS_SEV_WARNING;
 		PS_SET(f->title, "%s",
-		       _("Congestion control reno: slow to regrow after a loss"));
+		       _("Congestion control reno: slow to regrow after a "
+			 "loss"));
 		PS_SET(f->remedy, "%s",
-		       _("sysctl -w net.ipv4.tcp_congestion_control=cubic (or bbr: modprobe tcp_bbr, with the fq qdisc for pacing)"));
+		       _("sysctl -w net.ipv4.tcp_congestion_control=cubic (or "
+			 "bbr: modprobe tcp_bbr, with the fq qdisc for "
+			 "pacing)"));
 		return PS_CHECK_FIRED;
 	}
 	if (shaper(qd)) {
@@ -494,25 +560,34 @@ static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
 		PS_SET(f->title, _("A shaping qdisc (%s) sits on %s"), qd,
 		       ifn_or(ev));
 		PS_APPEND(f->evidence, "%s",
-			  _(": it sets a rate of its own; see the stream-count fork for whether it binds"));
-		PS_SET(f->remedy, _("tc -s qdisc show dev %s; tc -s class show dev %s"),
+			  _(": it sets a rate of its own; see the stream-count "
+			    "fork for whether it binds"));
+		PS_SET(f->remedy,
+		       _("tc -s qdisc show dev %s; tc -s class show dev %s"),
 		       ifn_or(ev), ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
-	if (!strcmp(cc, "bbr") && qd[0] && strcmp(qd, "fq") && strcmp(dq, "fq")) {
+	if (!strcmp(cc, "bbr") && qd[0] && strcmp(qd, "fq") &&
+	    strcmp(dq, "fq")) {
 		f->severity = PS_SEV_INFO;
 		PS_SET(f->title, "%s", _("bbr without the fq qdisc"));
-		PS_SET(f->remedy, _("tc qdisc replace dev %s root fq (kernels before 4.13 need fq for bbr's pacing)"),
+		PS_SET(f->remedy,
+		       _("tc qdisc replace dev %s root fq (kernels before 4.13 "
+			 "need fq for bbr's pacing)"),
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
-	if (line >= 10e9 && (!strcmp(qd, "pfifo_fast") || !strcmp(qd, "noqueue"))) {
+	if (line >= 10e9 &&
+	    (!strcmp(qd, "pfifo_fast") || !strcmp(qd, "noqueue"))) {
 		f->severity = PS_SEV_INFO;
 		PS_SET(f->title, _("No pacing qdisc on %s at %.0f Gbit/s"),
 		       ifn_or(ev), line / 1e9);
 		PS_APPEND(f->evidence, "%s",
-			  _(": bursts from a fast sender can overrun a slower receiver or switch port"));
-		PS_SET(f->remedy, _("sysctl -w net.core.default_qdisc=fq; tc qdisc replace dev %s root fq"),
+			  _(": bursts from a fast sender can overrun a slower "
+			    "receiver or switch port"));
+		PS_SET(f->remedy,
+		       _("sysctl -w net.core.default_qdisc=fq; tc qdisc "
+			 "replace dev %s root fq"),
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
@@ -552,24 +627,31 @@ static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
 	}
 	ratio = retrans / segs;
 	software = ps_ev_virtual(ev) || (ev->res && ev->res->loopback);
-	PS_SET(f->evidence, _("%lld retransmissions in about %.0f segments (%.3f%%)"),
+	PS_SET(f->evidence,
+	       _("%lld retransmissions in about %.0f segments (%.3f%%)"),
 	       (long long)retrans, segs, 100 * ratio);
 	if (ratio < 0.001)
 		return PS_CHECK_CLEAR;
 	if (software) {
 		f->severity = PS_SEV_INFO;
-		PS_SET(f->title, _("Retransmissions on a software path (%.2f%%): reordering, not loss"),
+		PS_SET(f->title,
+		       _("Retransmissions on a software path (%.2f%%): "
+			 "reordering, not loss"),
 		       100 * ratio);
 		PS_APPEND(f->evidence, "%s",
-			  _("; on veth/loopback a sender that moves between CPUs reorders packets, and TCP retransmits what was only late"));
+			  _("; on veth/loopback a sender that moves between "
+			    "CPUs reorders packets, and TCP retransmits what "
+			    "was only late"));
 		PS_SET(f->remedy, "%s",
-		       _("nothing to fix on the wire; pin the test (-A) to see them go away"));
+		       _("nothing to fix on the wire; pin the test (-A) to see "
+			 "them go away"));
 		return PS_CHECK_FIRED;
 	}
 	f->severity = ratio >= 0.01 ? PS_SEV_WARNING : PS_SEV_INFO;
 	PS_SET(f->title, _("Retransmissions: %.2f%% of segments"), 100 * ratio);
 	PS_SET(f->remedy,
-	       _("look for drops: ip -s -s link show %s, ethtool -S %s | grep -iE 'drop|miss|err', the switch port's counters"),
+	       _("look for drops: ip -s -s link show %s, ethtool -S %s | grep "
+		 "-iE 'drop|miss|err', the switch port's counters"),
 	       ifn_or(ev), ifn_or(ev));
 	return PS_CHECK_FIRED;
 }

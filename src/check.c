@@ -12,30 +12,14 @@
 
 /* one line per check; the order is the order of the report's "ruled out" */
 const struct ps_check_ops *const ps_check_registry[] = {
-	&ps_check_link_speed,
-	&ps_check_pcie,
-	&ps_check_mtu,
-	&ps_check_offloads,
-	&ps_check_window,
-	&ps_check_buffers,
-	&ps_check_cpu_core,
-	&ps_check_worse,
-	&ps_check_rss,
-	&ps_check_irq_cpu,
-	&ps_check_irqbalance,
-	&ps_check_rps,
-	&ps_check_coalesce,
-	&ps_check_rings,
-	&ps_check_softnet,
-	&ps_check_fork,
-	&ps_check_direction,
-	&ps_check_cc_qdisc,
-	&ps_check_retrans,
-	&ps_check_numa,
-	&ps_check_governor,
-	&ps_check_steal,
-	&ps_check_virtual_nic,
-	&ps_check_peer_tool,
+	&ps_check_link_speed, &ps_check_pcie,	     &ps_check_mtu,
+	&ps_check_offloads,   &ps_check_window,	     &ps_check_buffers,
+	&ps_check_cpu_core,   &ps_check_worse,	     &ps_check_rss,
+	&ps_check_irq_cpu,    &ps_check_irqbalance,  &ps_check_rps,
+	&ps_check_coalesce,   &ps_check_rings,	     &ps_check_softnet,
+	&ps_check_fork,	      &ps_check_direction,   &ps_check_cc_qdisc,
+	&ps_check_retrans,    &ps_check_numa,	     &ps_check_governor,
+	&ps_check_steal,      &ps_check_virtual_nic, &ps_check_peer_tool,
 	&ps_check_host_busy,
 };
 const size_t ps_check_count =
@@ -139,11 +123,12 @@ const char *ps_ev_ifname(const struct ps_evidence *ev)
 
 static bool driver_virtual(const char *drv)
 {
-	static const char *const v[] = { "virtio_net", "veth", "ena", "gve",
-					 "mana", "vmxnet3", "hv_netvsc",
-					 "xen_netfront", "tun", "bridge",
-					 "bonding", "macvlan", "ipvlan",
-					 "vxlan", "dummy", NULL };
+	static const char *const v[] = {
+		"virtio_net", "veth",	 "ena",	      "gve",
+		"mana",	      "vmxnet3", "hv_netvsc", "xen_netfront",
+		"tun",	      "bridge",	 "bonding",   "macvlan",
+		"ipvlan",     "vxlan",	 "dummy",     NULL
+	};
 
 	for (int i = 0; v[i]; i++)
 		if (!strcmp(drv, v[i]))
@@ -164,7 +149,8 @@ bool ps_ev_virtual(const struct ps_evidence *ev)
 		if (ev->link->kind[0] || !ev->link->physical)
 			return true;
 	}
-	if (ev->pci && ev->pci->child[0] && !strncmp(ev->pci->child, "virtio", 6))
+	if (ev->pci && ev->pci->child[0] &&
+	    !strncmp(ev->pci->child, "virtio", 6))
 		return true;
 	return false;
 }
@@ -210,8 +196,8 @@ const struct ps_step_result *ps_run_single(const struct ps_run *r)
 	return NULL;
 }
 
-size_t ps_run_sweep(const struct ps_run *r,
-			const struct ps_step_result **out, size_t max)
+size_t ps_run_sweep(const struct ps_run *r, const struct ps_step_result **out,
+		    size_t max)
 {
 	size_t n = 0;
 
@@ -294,7 +280,8 @@ int ps_step_test_core(const struct ps_step_result *s, double *others_avg)
 	for (int i = 0; i < c->ncores; i++) {
 		if (!c->cores[i].pct_valid)
 			continue;
-		if (s->nthread_cpu + s->nrx_cpu && !step_uses(s, c->cores[i].id))
+		if (s->nthread_cpu + s->nrx_cpu &&
+		    !step_uses(s, c->cores[i].id))
 			continue;
 		if (best < 0 || c->cores[i].busy_pct > c->cores[best].busy_pct)
 			best = i;

@@ -66,7 +66,8 @@ int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
 		h->have_pci = true;
 		if (live) {
 			ps_link_init(&link0, ifn);
-			h->have_link = !ps_link_sample(ifn, two ? &link0 : &h->link);
+			h->have_link =
+				!ps_link_sample(ifn, two ? &link0 : &h->link);
 			ps_ethtool_init(&h->eth, ifn);
 			h->have_eth = !ps_ethtool_sample(ifn, &h->eth);
 		}
@@ -215,20 +216,26 @@ const char *ps_checklist_reason(enum ps_cl_step s)
 {
 	switch (s) {
 	case PS_CL_INVENTORY:
-		return _("read every probe of this host: CPU, IRQs, NIC, MTU, PCIe, TCP settings");
+		return _("read every probe of this host: CPU, IRQs, NIC, MTU, "
+			 "PCIe, TCP settings");
 	case PS_CL_SINGLE:
-		return _("the rate of one flow, its RTT and what TCP_INFO says holds it back");
+		return _("the rate of one flow, its RTT and what TCP_INFO says "
+			 "holds it back");
 	case PS_CL_SWEEP:
-		return _("more streams until the sum stops growing: per-flow limit or shared limit");
+		return _("more streams until the sum stops growing: per-flow "
+			 "limit or shared limit");
 	case PS_CL_REVERSE:
-		return _("the other direction: the far end sends, this end receives");
+		return _("the other direction: the far end sends, this end "
+			 "receives");
 	case PS_CL_BIDIR:
-		return _("both directions at once: a shared CPU or bus shows up here");
+		return _("both directions at once: a shared CPU or bus shows "
+			 "up here");
 	case PS_CL_EVALUATE:
 	case PS_CL_NSTEPS:
 		break;
 	}
-	return _("every check on what was measured, ranked by how much of the gap it explains");
+	return _("every check on what was measured, ranked by how much of the "
+		 "gap it explains");
 }
 
 void ps_checklist_defaults(struct ps_checklist_cfg *cfg,
@@ -346,8 +353,10 @@ static void col_end(void *arg, const struct ps_test_info *info,
 
 		ps_summary_stream_bytes(sum, i, &sent, &recv);
 		if (v->sender) {
-			/* what the receiver counted; ours when it did not say */
-			r = (sum->remote_valid ? (double)recv : (double)sent) * 8 / d;
+			/* what the receiver counted; ours when it did not say
+			 */
+			r = (sum->remote_valid ? (double)recv : (double)sent) *
+			    8 / d;
 			fwd += r;
 			s->bytes += sent;
 		} else {
@@ -414,9 +423,9 @@ static void col_destroy(void *arg)
 	(void)arg;
 }
 
-int ps_checklist_test(const struct ps_checklist_cfg *cfg,
-		      struct ps_run *res, struct ps_step_result *out,
-		      int streams, bool reverse, bool bidir)
+int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
+		      struct ps_step_result *out, int streams, bool reverse,
+		      bool bidir)
 {
 	struct ps_opts co = *cfg->client;
 	struct collect c = { .s = out, .res = res };
@@ -450,7 +459,8 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg,
 	for (int attempt = 0;; attempt++) {
 		double t0 = now_s();
 
-		rc = ps_client_run(&co, &rep, cfg->skip ? cfg->skip : &own_stop);
+		rc = ps_client_run(&co, &rep,
+				   cfg->skip ? cfg->skip : &own_stop);
 		if (c.have_a) {
 			ps_cpu_free(&c.a);
 			c.have_a = false;
@@ -498,8 +508,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg,
 	return 0;
 }
 
-static struct ps_step_result *next_step(struct ps_run *res,
-					const char *id)
+static struct ps_step_result *next_step(struct ps_run *res, const char *id)
 {
 	struct ps_step_result *s;
 
@@ -535,8 +544,7 @@ static void summary_of(const struct ps_step_result *s, char *buf, size_t len)
 /* after a skip: a second one within this time stops the whole run */
 #define ABORT_WINDOW 1.5
 
-int ps_checklist_run(const struct ps_checklist_cfg *cfg,
-		     struct ps_run *res)
+int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 {
 	const struct ps_checklist_ui *ui = &cfg->ui;
 	struct ps_step_result *s, *best = NULL;
@@ -545,17 +553,17 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg,
 	int total = PS_CL_NSTEPS, n, rc;
 	char line[200];
 
-#define BEGIN(step, title)                                                   \
-	do {                                                                 \
-		if (ui->begin)                                               \
-			ui->begin(ui->arg, (step) + 1, total, title,         \
-				  ps_checklist_reason(step));                \
+#define BEGIN(step, title)                                                     \
+	do {                                                                   \
+		if (ui->begin)                                                 \
+			ui->begin(ui->arg, (step) + 1, total, title,           \
+				  ps_checklist_reason(step));                  \
 	} while (0)
-#define END(st)                                                              \
-	do {                                                                 \
-		summary_of(st, line, sizeof(line));                          \
-		if (ui->end)                                                 \
-			ui->end(ui->arg, st, line);                          \
+#define END(st)                                                                \
+	do {                                                                   \
+		summary_of(st, line, sizeof(line));                            \
+		if (ui->end)                                                   \
+			ui->end(ui->arg, st, line);                            \
 	} while (0)
 
 	res->loopback = cfg->loopback;
@@ -587,7 +595,8 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg,
 			s->streams = n;
 			s->state = PS_STEP_SKIPPED;
 			snprintf(s->note, sizeof(s->note), "%s",
-				 _("one stream moved almost nothing: more streams cannot tell more"));
+				 _("one stream moved almost nothing: more "
+				   "streams cannot tell more"));
 			END(s);
 			break;
 		}

@@ -13,7 +13,7 @@
 
 /* this host's readings: the snapshot and the probe modules' members */
 struct ps_host {
-	struct ps_snapshot *snap;	/* a reference, or NULL */
+	struct ps_snapshot *snap; /* a reference, or NULL */
 	struct ps_irq_info irq;
 	struct ps_pci_info pci;
 	struct ps_ethtool_info eth;
@@ -58,13 +58,13 @@ struct ps_checklist_ui {
 };
 
 struct ps_checklist_cfg {
-	const struct ps_opts *opts;	/* -c, -p, -t, --quick, ... */
-	const struct ps_opts *client;	/* the options a test runs with */
-	bool loopback;			/* client points at the self-test */
-	double step_seconds;		/* length of one test */
-	int omit;			/* seconds left out of each test */
-	int max_streams;		/* the sweep's end */
-	bool reverse, bidir;		/* run these steps */
+	const struct ps_opts *opts;   /* -c, -p, -t, --quick, ... */
+	const struct ps_opts *client; /* the options a test runs with */
+	bool loopback;		      /* client points at the self-test */
+	double step_seconds;	      /* length of one test */
+	int omit;		      /* seconds left out of each test */
+	int max_streams;	      /* the sweep's end */
+	bool reverse, bidir;	      /* run these steps */
 	/* set (Ctrl-C, a key) to skip the running step; cleared after */
 	atomic_bool *skip;
 	struct ps_checklist_ui ui;
@@ -82,12 +82,11 @@ const char *ps_checklist_reason(enum ps_cl_step s);
  * ps_host_sample). Returns 0 when at least one test ran, else -EIO (every
  * test failed; the steps say why).
  */
-int ps_checklist_run(const struct ps_checklist_cfg *cfg,
-		     struct ps_run *res);
+int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res);
 
 /* one test with the given streams and direction into out */
-int ps_checklist_test(const struct ps_checklist_cfg *cfg,
-		      struct ps_run *res, struct ps_step_result *out,
-		      int streams, bool reverse, bool bidir);
+int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
+		      struct ps_step_result *out, int streams, bool reverse,
+		      bool bidir);
 
 #endif

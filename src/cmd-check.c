@@ -37,11 +37,14 @@ static void ui_end(void *arg, const struct ps_step_result *s,
 	else if (s->state == PS_STEP_DONE)
 		fprintf(stderr, _("      %d stream%s%s: %s\n"), s->streams,
 			s->streams == 1 ? "" : "s",
-			s->bidir ? _(", both directions") :
-			s->reverse ? _(", reverse") : "", summary);
+			s->bidir     ? _(", both directions")
+			: s->reverse ? _(", reverse")
+				     : "",
+			summary);
 	else
 		fprintf(stderr, _("      %s: %s\n"),
-			s->state == PS_STEP_SKIPPED ? _("skipped") : _("failed"),
+			s->state == PS_STEP_SKIPPED ? _("skipped")
+						    : _("failed"),
 			summary);
 	fflush(stderr);
 }
@@ -76,9 +79,10 @@ static int check_static(const struct ps_opts *o)
 
 	if (o->snapshot) {
 		if (ps_host_load(&host, o->snapshot))
-			return PS_EXIT_FAIL;	/* the loader said why */
+			return PS_EXIT_FAIL; /* the loader said why */
 		fprintf(stderr, "%s\n",
-			_("pipescope: static checks only: a saved snapshot is evaluated, no test is run"));
+			_("pipescope: static checks only: a saved snapshot is "
+			  "evaluated, no test is run"));
 		rc = report(o, &host, NULL, o->snapshot);
 		ps_host_free(&host);
 		return rc;
@@ -96,7 +100,8 @@ static int check_static(const struct ps_opts *o)
 		ps_iface_choose(o->iface, NULL, &iface);
 		ps_host_sample(&host, &iface, 0);
 		fprintf(stderr, "%s\n",
-			_("pipescope: static checks only: a recorded tree is evaluated, no test is run"));
+			_("pipescope: static checks only: a recorded tree is "
+			  "evaluated, no test is run"));
 		rc = report(o, &host, NULL, o->sysroot);
 		ps_host_free(&host);
 		return rc;
@@ -119,8 +124,10 @@ int ps_cmd_check(const struct ps_opts *o)
 
 	peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
 	/* the self-test's packets go over lo whatever the routes say */
-	ps_iface_choose(o->iface ? o->iface : o->ntargets ? NULL : "lo", peer,
-			&iface);
+	ps_iface_choose(o->iface      ? o->iface
+			: o->ntargets ? NULL
+				      : "lo",
+			peer, &iface);
 	if (iface.source == PS_IFACE_OPTION && iface.status != PS_ST_OK) {
 		ps_err("%s", iface.reason);
 		return PS_EXIT_FAIL;
@@ -153,7 +160,9 @@ int ps_cmd_check(const struct ps_opts *o)
 		cfg.client = &co;
 		cfg.loopback = true;
 		fprintf(stderr, "%s\n",
-			_("pipescope: no -c HOST: testing against an in-process server on 127.0.0.1; loopback measures this host, not the link"));
+			_("pipescope: no -c HOST: testing against an "
+			  "in-process server on 127.0.0.1; loopback measures "
+			  "this host, not the link"));
 	}
 	ps_install_signals();
 	cfg.skip = &ps_stop_requested;
@@ -172,7 +181,8 @@ int ps_cmd_check(const struct ps_opts *o)
 
 		/* every test failed and nothing explains why: a failure */
 		if (rc && r == PS_EXIT_OK) {
-			ps_err("%s", _("no test could run; the report has the static checks only"));
+			ps_err("%s", _("no test could run; the report has the "
+				       "static checks only"));
 			r = PS_EXIT_FAIL;
 		}
 		rc = r;

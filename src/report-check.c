@@ -31,8 +31,8 @@ static void step_title(const struct ps_step_result *s, char *buf, size_t len)
 		snprintf(buf, len, _("reverse, %d stream%s"), s->streams,
 			 s->streams == 1 ? "" : "s");
 	else
-		snprintf(buf, len, s->streams == 1 ? _("%d stream") :
-						     _("%d streams"),
+		snprintf(buf, len,
+			 s->streams == 1 ? _("%d stream") : _("%d streams"),
 			 s->streams);
 }
 
@@ -53,8 +53,9 @@ static const char *step_state_name(enum ps_step_state st)
 
 static const char *state_name(enum ps_check_state st)
 {
-	return st == PS_CHECK_FIRED ? "fired" :
-	       st == PS_CHECK_CLEAR ? "clear" : "not_checked";
+	return st == PS_CHECK_FIRED   ? "fired"
+	       : st == PS_CHECK_CLEAR ? "clear"
+				      : "not_checked";
 }
 
 /* the busiest core of a step: "cpu1 98%" */
@@ -77,12 +78,11 @@ static void step_core(const struct ps_step_result *s, char *buf, size_t len,
 
 static struct json_object *jnum(double v)
 {
-	return isfinite(v) ? json_object_new_double(round(v * 1000) / 1000) :
-			     NULL;
+	return isfinite(v) ? json_object_new_double(round(v * 1000) / 1000)
+			   : NULL;
 }
 
-static struct json_object *ceiling_json(const struct ps_ceiling_model *m,
-					int i)
+static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
 {
 	struct json_object *o;
 
@@ -92,8 +92,9 @@ static struct json_object *ceiling_json(const struct ps_ceiling_model *m,
 	json_object_object_add(o, "id", json_object_new_string(m->c[i].id));
 	json_object_object_add(o, "what", json_object_new_string(m->c[i].what));
 	json_object_object_add(o, "bps", jnum(m->c[i].bps));
-	json_object_object_add(o, "scope",
-			       json_object_new_string(ps_scope_name(m->c[i].scope)));
+	json_object_object_add(
+		o, "scope",
+		json_object_new_string(ps_scope_name(m->c[i].scope)));
 	return o;
 }
 
@@ -105,12 +106,14 @@ static struct json_object *step_json(const struct ps_step_result *s)
 	int id;
 
 	json_object_object_add(o, "id", json_object_new_string(s->id));
-	json_object_object_add(o, "state",
-			       json_object_new_string(step_state_name(s->state)));
+	json_object_object_add(
+		o, "state", json_object_new_string(step_state_name(s->state)));
 	if (s->note[0])
-		json_object_object_add(o, "note", json_object_new_string(s->note));
+		json_object_object_add(o, "note",
+				       json_object_new_string(s->note));
 	json_object_object_add(o, "streams", json_object_new_int(s->streams));
-	json_object_object_add(o, "reverse", json_object_new_boolean(s->reverse));
+	json_object_object_add(o, "reverse",
+			       json_object_new_boolean(s->reverse));
 	json_object_object_add(o, "bidir", json_object_new_boolean(s->bidir));
 	if (s->state != PS_STEP_DONE)
 		return o;
@@ -128,14 +131,18 @@ static struct json_object *step_json(const struct ps_step_result *s)
 		json_object_object_add(t, "rtt_us", jnum(s->rtt_us));
 		json_object_object_add(t, "min_rtt_us", jnum(s->min_rtt_us));
 		json_object_object_add(t, "cwnd_bytes", jnum(s->cwnd_bytes));
-		json_object_object_add(t, "snd_wnd_bytes", jnum(s->snd_wnd_bytes));
-		json_object_object_add(t, "mss", json_object_new_int((int)s->mss));
-		json_object_object_add(t, "pmtu", json_object_new_int((int)s->pmtu));
+		json_object_object_add(t, "snd_wnd_bytes",
+				       jnum(s->snd_wnd_bytes));
+		json_object_object_add(t, "mss",
+				       json_object_new_int((int)s->mss));
+		json_object_object_add(t, "pmtu",
+				       json_object_new_int((int)s->pmtu));
 		json_object_object_add(t, "retransmits",
 				       json_object_new_int64(s->retrans));
-		json_object_object_add(t, "bytes",
-				       json_object_new_int64((int64_t)s->bytes));
-		json_object_object_add(t, "rwnd_limited", jnum(s->rwnd_limited));
+		json_object_object_add(
+			t, "bytes", json_object_new_int64((int64_t)s->bytes));
+		json_object_object_add(t, "rwnd_limited",
+				       jnum(s->rwnd_limited));
 		json_object_object_add(t, "sndbuf_limited",
 				       jnum(s->sndbuf_limited));
 		json_object_object_add(o, "tcp_info", t);
@@ -152,14 +159,17 @@ static struct json_object *step_json(const struct ps_step_result *s)
 			if (!k->pct_valid)
 				continue;
 			e = json_object_new_object();
-			json_object_object_add(e, "cpu", json_object_new_int(k->id));
+			json_object_object_add(e, "cpu",
+					       json_object_new_int(k->id));
 			json_object_object_add(e, "busy", jnum(k->busy_pct));
 			json_object_object_add(e, "softirq",
 					       jnum(k->pct[PS_CPU_SOFTIRQ]));
-			json_object_object_add(e, "irq", jnum(k->pct[PS_CPU_IRQ]));
+			json_object_object_add(e, "irq",
+					       jnum(k->pct[PS_CPU_IRQ]));
 			json_object_object_add(e, "system",
 					       jnum(k->pct[PS_CPU_SYSTEM]));
-			json_object_object_add(e, "user", jnum(k->pct[PS_CPU_USER]));
+			json_object_object_add(e, "user",
+					       jnum(k->pct[PS_CPU_USER]));
 			json_object_array_add(a, e);
 		}
 		json_object_object_add(c, "cores", a);
@@ -170,11 +180,13 @@ static struct json_object *step_json(const struct ps_step_result *s)
 		}
 		a = json_object_new_array();
 		for (int i = 0; i < s->nthread_cpu; i++)
-			json_object_array_add(a, json_object_new_int(s->thread_cpu[i]));
+			json_object_array_add(
+				a, json_object_new_int(s->thread_cpu[i]));
 		json_object_object_add(c, "thread_cpus", a);
 		a = json_object_new_array();
 		for (int i = 0; i < s->nrx_cpu; i++)
-			json_object_array_add(a, json_object_new_int(s->rx_cpu[i]));
+			json_object_array_add(
+				a, json_object_new_int(s->rx_cpu[i]));
 		json_object_object_add(c, "rx_cpus", a);
 		json_object_object_add(o, "cpu", c);
 	}
@@ -192,13 +204,16 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 	json_object_object_add(j, "check", json_object_new_string(o->ops->id));
 	json_object_object_add(j, "family",
 			       json_object_new_string(o->ops->family));
-	json_object_object_add(j, "severity",
-			       json_object_new_string(ps_severity_name(f->severity)));
+	json_object_object_add(
+		j, "severity",
+		json_object_new_string(ps_severity_name(f->severity)));
 	json_object_object_add(j, "title", json_object_new_string(f->title));
-	json_object_object_add(j, "evidence", json_object_new_string(f->evidence));
+	json_object_object_add(j, "evidence",
+			       json_object_new_string(f->evidence));
 	json_object_object_add(j, "remedy", json_object_new_string(f->remedy));
 	json_object_object_add(j, "ceiling_bps",
-			       f->ceiling_bps > 0 ? jnum(f->ceiling_bps) : NULL);
+			       f->ceiling_bps > 0 ? jnum(f->ceiling_bps)
+						  : NULL);
 	json_object_object_add(j, "scope",
 			       json_object_new_string(ps_scope_name(f->scope)));
 	json_object_object_add(j, "explains", jnum(o->explains));
@@ -207,15 +222,17 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 
 static void add_str(struct json_object *o, const char *k, const char *v)
 {
-	json_object_object_add(o, k, v && *v ? json_object_new_string(v) : NULL);
+	json_object_object_add(o, k,
+			       v && *v ? json_object_new_string(v) : NULL);
 }
 
 static struct json_object *settings_json(const struct ps_evidence *ev)
 {
 	struct json_object *o = json_object_new_object();
 	static const enum ps_sysctl_id ids[] = {
-		PS_SYSCTL_RMEM_MAX, PS_SYSCTL_WMEM_MAX, PS_SYSCTL_TCP_RMEM,
-		PS_SYSCTL_TCP_WMEM, PS_SYSCTL_TCP_CC, PS_SYSCTL_DEFAULT_QDISC,
+		PS_SYSCTL_RMEM_MAX,	   PS_SYSCTL_WMEM_MAX,
+		PS_SYSCTL_TCP_RMEM,	   PS_SYSCTL_TCP_WMEM,
+		PS_SYSCTL_TCP_CC,	   PS_SYSCTL_DEFAULT_QDISC,
 		PS_SYSCTL_TCP_MTU_PROBING, PS_SYSCTL_NETDEV_MAX_BACKLOG,
 		PS_SYSCTL_NETDEV_BUDGET,
 	};
@@ -248,7 +265,8 @@ static struct json_object *settings_json(const struct ps_evidence *ev)
 		json_object_object_add(o, "sysctl", s);
 	}
 	if (ev->link && ev->link->status == PS_ST_OK) {
-		json_object_object_add(o, "mtu", json_object_new_int64(ev->link->mtu));
+		json_object_object_add(o, "mtu",
+				       json_object_new_int64(ev->link->mtu));
 		add_str(o, "qdisc", ev->link->qdisc);
 		add_str(o, "kind", ev->link->kind);
 	}
@@ -288,9 +306,10 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 		add_str(o, "hostname", ev->snap->hdr.hostname);
 		add_str(o, "kernel", ev->snap->hdr.kernel);
 		add_str(o, "iface", ev->snap->hdr.iface.name);
-		json_object_object_add(o, "iface_source",
-				       json_object_new_string(ps_iface_source_name(
-					       ev->snap->hdr.iface.source)));
+		json_object_object_add(
+			o, "iface_source",
+			json_object_new_string(ps_iface_source_name(
+				ev->snap->hdr.iface.source)));
 	}
 	json_object_object_add(o, "settings", settings_json(ev));
 	json_object_object_add(root, "host", o);
@@ -314,13 +333,14 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       json_object_new_boolean(d->explained));
 	json_object_object_add(o, "link_full",
 			       json_object_new_boolean(d->link_full));
-	json_object_object_add(o, "measured_bps",
-			       d->ceil.measured_bps > 0 ?
-				       jnum(d->ceil.measured_bps) : NULL);
+	json_object_object_add(
+		o, "measured_bps",
+		d->ceil.measured_bps > 0 ? jnum(d->ceil.measured_bps) : NULL);
 	json_object_object_add(o, "single_stream_bps",
-			       d->ceil.single_bps > 0 ?
-				       jnum(d->ceil.single_bps) : NULL);
-	json_object_object_add(o, "binding", ceiling_json(&d->ceil, d->ceil.binding));
+			       d->ceil.single_bps > 0 ? jnum(d->ceil.single_bps)
+						      : NULL);
+	json_object_object_add(o, "binding",
+			       ceiling_json(&d->ceil, d->ceil.binding));
 	json_object_object_add(o, "next", ceiling_json(&d->ceil, d->ceil.next));
 	add_str(o, "top", top ? top->f.id : NULL);
 	json_object_object_add(root, "answer", o);
@@ -337,8 +357,8 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < d->nrank; i++)
-		json_object_array_add(a, finding_json(ps_diagnosis_ranked(d, i),
-						      (int)i + 1));
+		json_object_array_add(
+			a, finding_json(ps_diagnosis_ranked(d, i), (int)i + 1));
 	json_object_object_add(root, "findings", a);
 
 	a = json_object_new_array();
@@ -346,12 +366,14 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 		if (d->out[i].state == PS_CHECK_FIRED)
 			continue;
 		o = json_object_new_object();
-		json_object_object_add(o, "check",
-				       json_object_new_string(d->out[i].ops->id));
-		json_object_object_add(o, "state",
-				       json_object_new_string(state_name(d->out[i].state)));
-		json_object_object_add(o, "evidence",
-				       json_object_new_string(d->out[i].f.evidence));
+		json_object_object_add(
+			o, "check", json_object_new_string(d->out[i].ops->id));
+		json_object_object_add(
+			o, "state",
+			json_object_new_string(state_name(d->out[i].state)));
+		json_object_object_add(
+			o, "evidence",
+			json_object_new_string(d->out[i].f.evidence));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "checked", a);
@@ -371,8 +393,10 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 	else
 		fprintf(out, "%s\n", _("pipescope check"));
 	if (s)
-		fprintf(out, md ? _("- **Host:** %s, kernel %s, interface %s (%s)\n") :
-				  _("Host:       %s, kernel %s, interface %s (%s)\n"),
+		fprintf(out,
+			md ? _("- **Host:** %s, kernel %s, interface %s (%s)\n")
+			   : _("Host:       %s, kernel %s, interface %s "
+			       "(%s)\n"),
 			s->hdr.hostname[0] ? s->hdr.hostname : "?",
 			s->hdr.kernel[0] ? s->hdr.kernel : "?",
 			s->hdr.iface.name[0] ? s->hdr.iface.name : "?",
@@ -380,26 +404,39 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 	fprintf(out, md ? "- **pipescope:** %s\n" : "pipescope:  %s\n",
 		PACKAGE_VERSION);
 	if (r->d->static_only) {
-		fprintf(out, md ? _("- **Mode:** static checks only (%s): no test was run, so nothing was measured\n") :
-				  _("Mode:       static checks only (%s): no test was run, so nothing was measured\n"),
+		fprintf(out,
+			md ? _("- **Mode:** static checks only (%s): no test "
+			       "was run, so nothing was measured\n")
+			   : _("Mode:       static checks only (%s): no test "
+			       "was run, so nothing was measured\n"),
 			r->snapshot_file ? r->snapshot_file : _("this host"));
 	} else if (res && res->loopback) {
-		fprintf(out, md ? _("- **Mode:** loopback test against an in-process server: it measures this host, not the link\n") :
-				  _("Mode:       loopback test against an in-process server: it measures this host, not the link\n"));
+		fprintf(out, md ? _("- **Mode:** loopback test against an "
+				    "in-process server: it measures this host, "
+				    "not the link\n")
+				: _("Mode:       loopback test against an "
+				    "in-process server: it measures this host, "
+				    "not the link\n"));
 	} else if (res) {
-		fprintf(out, md ? _("- **Peer:** %s, %s %s\n") :
-				  _("Peer:       %s, %s %s\n"),
+		fprintf(out,
+			md ? _("- **Peer:** %s, %s %s\n")
+			   : _("Peer:       %s, %s %s\n"),
 			res->peer, res->peer_kind[0] ? res->peer_kind : "?",
 			res->peer_version);
 	}
 	if (res && (res->cc_local[0] || res->cc_remote[0]))
-		fprintf(out, md ? _("- **Congestion control:** %s here, %s there\n") :
-				  _("Congestion: %s here, %s there\n"),
+		fprintf(out,
+			md ? _("- **Congestion control:** %s here, %s there\n")
+			   : _("Congestion: %s here, %s there\n"),
 			res->cc_local[0] ? res->cc_local : "?",
 			res->cc_remote[0] ? res->cc_remote : "?");
 	if (res && !res->loopback && res->peer_kind[0])
-		fprintf(out, md ? _("- **Far end:** its TCP_INFO and CPU %% are in the steps; its host probes are not sent in this version\n") :
-				  _("Far end:    its TCP_INFO and CPU %% are in the steps; its host probes are not sent in this version\n"));
+		fprintf(out, md ? _("- **Far end:** its TCP_INFO and CPU %% "
+				    "are in the steps; its host probes are not "
+				    "sent in this version\n")
+				: _("Far end:    its TCP_INFO and CPU %% are "
+				    "in the steps; its host probes are not "
+				    "sent in this version\n"));
 	fputc('\n', out);
 }
 
@@ -413,34 +450,43 @@ static void print_answer(FILE *out, const struct ps_check_report *r, bool md)
 	if (m->measured_bps > 0) {
 		ps_fmt_bps(a, sizeof(a), m->measured_bps);
 		ps_fmt_bps(b, sizeof(b), m->single_bps);
-		fprintf(out, md ? _("- **Measured:** %s at best, %s with one stream\n") :
-				  _("  Measured:          %s at best, %s with one stream\n"),
+		fprintf(out,
+			md ? _("- **Measured:** %s at best, %s with one "
+			       "stream\n")
+			   : _("  Measured:          %s at best, %s with one "
+			       "stream\n"),
 			a, b);
 	}
 	if (m->binding >= 0) {
 		ps_fmt_bps(a, sizeof(a), m->c[m->binding].bps);
-		fprintf(out, md ? _("- **Binding ceiling:** %s, %s (%s)\n") :
-				  _("  Binding ceiling:   %s, %s (%s)\n"),
+		fprintf(out,
+			md ? _("- **Binding ceiling:** %s, %s (%s)\n")
+			   : _("  Binding ceiling:   %s, %s (%s)\n"),
 			a, m->c[m->binding].what,
-			m->c[m->binding].scope == PS_SCOPE_FLOW ? _("per flow") :
-								  _("shared"));
+			m->c[m->binding].scope == PS_SCOPE_FLOW ? _("per flow")
+								: _("shared"));
 	} else {
-		fprintf(out, md ? _("- **Binding ceiling:** none computed\n") :
-				  _("  Binding ceiling:   none computed\n"));
+		fprintf(out, md ? _("- **Binding ceiling:** none computed\n")
+				: _("  Binding ceiling:   none computed\n"));
 	}
 	if (m->next >= 0) {
 		ps_fmt_bps(a, sizeof(a), m->c[m->next].bps);
-		fprintf(out, md ? _("- **Next after fixing it:** %s, %s\n") :
-				  _("  Next after fixing: %s, %s\n"),
+		fprintf(out,
+			md ? _("- **Next after fixing it:** %s, %s\n")
+			   : _("  Next after fixing: %s, %s\n"),
 			a, m->c[m->next].what);
 	} else if (m->binding >= 0) {
-		fprintf(out, md ? _("- **Next after fixing it:** not known (no higher ceiling was computed)\n") :
-				  _("  Next after fixing: not known (no higher ceiling was computed)\n"));
+		fprintf(out, md ? _("- **Next after fixing it:** not known (no "
+				    "higher ceiling was computed)\n")
+				: _("  Next after fixing: not known (no higher "
+				    "ceiling was computed)\n"));
 	}
 	fprintf(out, md ? "- **%s**\n\n" : "  %s\n\n",
-		d->bottleneck ? _("A bottleneck was found.") :
-		d->link_full ? _("The link is full: no bottleneck on this host.") :
-			       _("No bottleneck was found, and nothing explains the rate: see below."));
+		d->bottleneck ? _("A bottleneck was found.")
+		: d->link_full
+			? _("The link is full: no bottleneck on this host.")
+			: _("No bottleneck was found, and nothing explains the "
+			    "rate: see below."));
 }
 
 static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
@@ -496,15 +542,17 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 		}
 		if (s->state != PS_STEP_DONE) {
 			fprintf(out, "  %-28s %s: %s\n", t,
-				s->state == PS_STEP_SKIPPED ? _("skipped") :
-				s->state == PS_STEP_FAILED ? _("failed") :
-							     _("not run"),
+				s->state == PS_STEP_SKIPPED  ? _("skipped")
+				: s->state == PS_STEP_FAILED ? _("failed")
+							     : _("not run"),
 				s->note);
 			continue;
 		}
 		fprintf(out, "  %-28s %14s", t, rate);
 		if (s->have_tcpinfo)
-			fprintf(out, _("  RTT %.2f ms, %lld retrans, rwnd-limited %.0f%%, sndbuf-limited %.0f%%"),
+			fprintf(out,
+				_("  RTT %.2f ms, %lld retrans, rwnd-limited "
+				  "%.0f%%, sndbuf-limited %.0f%%"),
 				s->rtt_us / 1e3, (long long)s->retrans,
 				100 * s->rwnd_limited, 100 * s->sndbuf_limited);
 		if (core[0])
@@ -519,7 +567,8 @@ static void print_findings(FILE *out, const struct ps_check_report *r, bool md)
 	const struct ps_diagnosis *d = r->d;
 	char c[32];
 
-	fprintf(out, md ? "### %s\n\n" : "%s\n", _("Findings, most explaining first"));
+	fprintf(out, md ? "### %s\n\n" : "%s\n",
+		_("Findings, most explaining first"));
 	for (size_t i = 0; i < d->nrank; i++) {
 		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
 		const struct ps_finding *f = &o->f;
@@ -527,15 +576,18 @@ static void print_findings(FILE *out, const struct ps_check_report *r, bool md)
 		if (md) {
 			fprintf(out, "%zu. **[%s] %s** (`%s`)\n", i + 1,
 				ps_severity_text(f->severity), f->title, f->id);
-			fprintf(out, "   - %s: %s\n", _("evidence"), f->evidence);
+			fprintf(out, "   - %s: %s\n", _("evidence"),
+				f->evidence);
 			if (f->remedy[0])
 				fprintf(out, "   - %s: `%s`\n", _("remedy"),
 					f->remedy);
 			if (f->ceiling_bps > 0) {
 				ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
 				fprintf(out, "   - %s: %s (%s)\n", _("ceiling"),
-					c, f->scope == PS_SCOPE_FLOW ?
-						   _("per flow") : _("shared"));
+					c,
+					f->scope == PS_SCOPE_FLOW
+						? _("per flow")
+						: _("shared"));
 			}
 			continue;
 		}
@@ -547,8 +599,8 @@ static void print_findings(FILE *out, const struct ps_check_report *r, bool md)
 		if (f->ceiling_bps > 0) {
 			ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
 			fprintf(out, "    %s %s (%s)\n", _("ceiling: "), c,
-				f->scope == PS_SCOPE_FLOW ? _("per flow") :
-							    _("shared"));
+				f->scope == PS_SCOPE_FLOW ? _("per flow")
+							  : _("shared"));
 		}
 	}
 	if (!d->nrank)
@@ -586,7 +638,8 @@ static void print_settings(FILE *out, const struct ps_check_report *r, bool md)
 	bool any = false;
 
 	fprintf(out, md ? "### %s\n\n" : "%s\n", _("Settings of this end"));
-	json_object_object_foreach(s, key, val) {
+	json_object_object_foreach(s, key, val)
+	{
 		if (!strcmp(key, "sysctl") || !val)
 			continue;
 		fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", key,
@@ -594,7 +647,8 @@ static void print_settings(FILE *out, const struct ps_check_report *r, bool md)
 		any = true;
 	}
 	if (json_object_object_get_ex(s, "sysctl", &sys)) {
-		json_object_object_foreach(sys, k2, v2) {
+		json_object_object_foreach(sys, k2, v2)
+		{
 			fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", k2,
 				json_object_get_string(v2));
 			any = true;
@@ -614,8 +668,9 @@ void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 	if (fmt == PS_FORMAT_JSON) {
 		struct json_object *j = ps_check_report_json(r);
 
-		fputs(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
-						     JSON_C_TO_STRING_NOSLASHESCAPE),
+		fputs(json_object_to_json_string_ext(
+			      j, JSON_C_TO_STRING_PRETTY |
+					 JSON_C_TO_STRING_NOSLASHESCAPE),
 		      out);
 		fputc('\n', out);
 		json_object_put(j);

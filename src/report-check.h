@@ -12,7 +12,7 @@
 #define PS_CHECK_SCHEMA_VERSION 1
 
 struct ps_check_report {
-	const char *snapshot_file;	/* check --snapshot FILE, else NULL */
+	const char *snapshot_file; /* check --snapshot FILE, else NULL */
 	const struct ps_evidence *ev;
 	const struct ps_diagnosis *d;
 };

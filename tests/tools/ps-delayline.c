@@ -85,7 +85,8 @@ int main(int argc, char **argv)
 		nslots = (size_t)atol(argv[3]);
 	fd = tun_open(argv[1]);
 	if (fd < 0) {
-		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[1], strerror(-fd));
+		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[1],
+			strerror(-fd));
 		return 1;
 	}
 	q = calloc(nslots, sizeof(*q));
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
 
 			timeout = (int)(wait / 1000000);
 			if (timeout < 1)
-				timeout = 1;	/* 1 ms resolution is enough */
+				timeout = 1; /* 1 ms resolution is enough */
 			if (wait < 1000000)
 				timeout = 0;
 		}

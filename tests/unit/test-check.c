@@ -179,7 +179,7 @@ static void step_cpu(struct ps_step_result *s, int ncores, const double *busy,
 	}
 	s->cpu.all.pct_valid = true;
 	s->cpu.all.busy_pct = busy[0];
-	s->cpu_local = 100;	/* the test's own process kept a core busy */
+	s->cpu_local = 100; /* the test's own process kept a core busy */
 }
 
 /* ---- the recorded machines ------------------------------------------- */
@@ -356,7 +356,7 @@ static void test_nic_checks(void **state)
 	e.features.flag[PS_ETH_GSO].on = false;
 	e.features.flag[PS_ETH_GSO].requested_on = true;
 	assert_int_equal(run(&ps_check_offloads, &ev, &f), PS_CHECK_FIRED);
-	assert_int_equal(f.severity, PS_SEV_WARNING);	/* no test: no CPU */
+	assert_int_equal(f.severity, PS_SEV_WARNING); /* no test: no CPU */
 	assert_non_null(strstr(f.title, "tso"));
 	assert_non_null(strstr(f.title, "requested on"));
 	assert_non_null(strstr(f.remedy, "ethtool -K eth9"));
@@ -835,21 +835,28 @@ static void test_report(void **state)
 	rep.ev = &ev;
 	rep.d = d;
 	j = ps_check_report_json(&rep);
-	assert_string_equal(json_object_get_string(json_object_object_get(j, "schema")),
-			    "pipescope-check");
-	assert_string_equal(json_object_get_string(json_object_object_get(j, "mode")),
-			    "static");
-	assert_true(json_object_get_boolean(json_object_object_get(j, "static_only")));
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(j, "schema")),
+		"pipescope-check");
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(j, "mode")),
+		"static");
+	assert_true(json_object_get_boolean(
+		json_object_object_get(j, "static_only")));
 	o = json_object_object_get(j, "answer");
-	assert_string_equal(json_object_get_string(json_object_object_get(o, "top")),
-			    "pcie_link");
-	assert_true(json_object_get_boolean(json_object_object_get(o, "bottleneck")));
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(o, "top")),
+		"pcie_link");
+	assert_true(json_object_get_boolean(
+		json_object_object_get(o, "bottleneck")));
 	a = json_object_object_get(j, "findings");
 	assert_true(json_object_array_length(a) >= 1);
 	o = json_object_array_get_idx(a, 0);
-	assert_string_equal(json_object_get_string(json_object_object_get(o, "id")),
-			    "pcie_link");
-	assert_true(json_object_get_double(json_object_object_get(o, "ceiling_bps")) > 3e9);
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(o, "id")),
+		"pcie_link");
+	assert_true(json_object_get_double(
+			    json_object_object_get(o, "ceiling_bps")) > 3e9);
 	assert_non_null(json_object_object_get(j, "checked"));
 	json_object_put(j);
 
