@@ -53,6 +53,13 @@ struct ps_step_result {
 	/* this host's cores over the step (pct valid when have_cpu) */
 	bool have_cpu;
 	struct ps_cpu_info cpu;
+	/* the NIC's interrupts and the kernel backlog over the step */
+	bool have_irq;
+	int irq_lines;				/* queue interrupt lines */
+	double irq_rate;			/* interrupts/s, all lines */
+	int irq_busiest_cpu;			/* -1 none */
+	double irq_busiest_share;		/* 0..1 */
+	double softnet_drop_rate, squeeze_rate; /* per second */
 	/* where the test's threads and their softirqs ran */
 	int thread_cpu[PS_STEP_MAX_CPUS];
 	int nthread_cpu;

@@ -262,6 +262,9 @@ struct collect {
 	struct ps_cpu_info a;
 	bool have_a;
 	double ta;
+	const char *ifname; /* the NIC whose interrupts are read */
+	struct ps_irq_info ia;
+	bool have_ia;
 	char error[200];
 	/* TCP_INFO sums over intervals and streams */
 	double n, rtt, min_rtt, cwnd, wnd, ivlen, rwnd_us, sndbuf_us;
@@ -274,7 +277,38 @@ static void take_a(struct collect *c)
 		ps_cpu_free(&c->a);
 	memset(&c->a, 0, sizeof(c->a));
 	c->have_a = !ps_cpu_sample(NULL, &c->a);
+	if (c->have_ia)
+		ps_irq_free(&c->ia);
+	memset(&c->ia, 0, sizeof(c->ia));
+	c->have_ia = c->ifname && c->ifname[0] &&
+		     !ps_irq_sample(c->ifname, &c->ia) &&
+		     c->ia.status == PS_ST_OK;
 	c->ta = now_s();
+}
+
+/* the NIC's interrupts and the backlog over the step */
+static void irq_end(struct collect *c, double dt)
+{
+	struct ps_step_result *s = c->s;
+	struct ps_irq_info b;
+
+	if (!c->have_ia)
+		return;
+	memset(&b, 0, sizeof(b));
+	if (!ps_irq_sample(c->ifname, &b) && b.status == PS_ST_OK) {
+		ps_irq_rates(&c->ia, &b, dt);
+		s->have_irq = true;
+		s->irq_lines = b.queues_with_irqs;
+		s->irq_rate = 0;
+		for (int i = 0; i < b.nlines; i++)
+			s->irq_rate += b.lines[i].total_rate;
+		s->irq_busiest_cpu =
+			b.busiest_cpu >= 0 ? b.cpus[b.busiest_cpu].cpu : -1;
+		s->irq_busiest_share = b.busiest_share;
+		s->softnet_drop_rate = b.dropped_rate_total;
+		s->squeeze_rate = b.squeeze_rate_total;
+	}
+	ps_irq_free(&b);
 }
 
 static void col_start(void *arg, const struct ps_test_info *info)
@@ -398,6 +432,7 @@ static void col_end(void *arg, const struct ps_test_info *info,
 				s->sndbuf_limited = 1;
 		}
 	}
+	irq_end(c, now_s() - c->ta);
 	if (c->have_a && !ps_cpu_sample(NULL, &b)) {
 		ps_cpu_rates(&c->a, &b, now_s() - c->ta);
 		s->cpu = b;
@@ -428,7 +463,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		      bool bidir)
 {
 	struct ps_opts co = *cfg->client;
-	struct collect c = { .s = out, .res = res };
+	struct collect c = { .s = out, .res = res, .ifname = cfg->iface };
 	struct ps_reporter rep = {
 		.start = col_start,
 		.interval = col_interval,
@@ -464,6 +499,10 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		if (c.have_a) {
 			ps_cpu_free(&c.a);
 			c.have_a = false;
+		}
+		if (c.have_ia) {
+			ps_irq_free(&c.ia);
+			c.have_ia = false;
 		}
 		/*
 		 * A server that was still closing the previous test refuses

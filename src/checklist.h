@@ -65,6 +65,7 @@ struct ps_checklist_cfg {
 	int omit;		      /* seconds left out of each test */
 	int max_streams;	      /* the sweep's end */
 	bool reverse, bidir;	      /* run these steps */
+	char iface[16];		      /* the NIC read around each test */
 	/* set (Ctrl-C, a key) to skip the running step; cleared after */
 	atomic_bool *skip;
 	struct ps_checklist_ui ui;

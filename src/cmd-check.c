@@ -133,6 +133,7 @@ int ps_cmd_check(const struct ps_opts *o)
 		return PS_EXIT_FAIL;
 	}
 	ps_checklist_defaults(&cfg, o);
+	snprintf(cfg.iface, sizeof(cfg.iface), "%s", iface.name);
 	cfg.ui.begin = ui_begin;
 	cfg.ui.end = ui_end;
 

@@ -147,6 +147,22 @@ static struct json_object *step_json(const struct ps_step_result *s)
 				       jnum(s->sndbuf_limited));
 		json_object_object_add(o, "tcp_info", t);
 	}
+	if (s->have_irq) {
+		struct json_object *q = json_object_new_object();
+
+		json_object_object_add(q, "queue_lines",
+				       json_object_new_int(s->irq_lines));
+		json_object_object_add(q, "rate", jnum(s->irq_rate));
+		json_object_object_add(q, "busiest_cpu",
+				       json_object_new_int(s->irq_busiest_cpu));
+		json_object_object_add(q, "busiest_share",
+				       jnum(s->irq_busiest_share));
+		json_object_object_add(q, "softnet_drop_rate",
+				       jnum(s->softnet_drop_rate));
+		json_object_object_add(q, "squeeze_rate",
+				       jnum(s->squeeze_rate));
+		json_object_object_add(o, "irq", q);
+	}
 	step_core(s, core, sizeof(core), &id, &busy);
 	if (s->have_cpu) {
 		struct json_object *c = json_object_new_object();
@@ -557,6 +573,11 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 				100 * s->rwnd_limited, 100 * s->sndbuf_limited);
 		if (core[0])
 			fprintf(out, _(", busiest core %s"), core);
+		if (s->have_irq && s->irq_rate > 0)
+			fprintf(out,
+				_(", %.0f NIC interrupts/s (cpu%d %.0f%%)"),
+				s->irq_rate, s->irq_busiest_cpu,
+				100 * s->irq_busiest_share);
 		fputc('\n', out);
 	}
 	fputc('\n', out);

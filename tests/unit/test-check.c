@@ -246,6 +246,27 @@ static void test_ixgbe_cpu0(void **state)
 	assert_int_equal(f.severity, PS_SEV_WARNING);
 	assert_non_null(strstr(f.evidence, "0000:00:03.0"));
 	assert_true(f.ceiling_bps > 14e9 && f.ceiling_bps < 15e9);
+	/* during a test the interrupts are what counts */
+	{
+		struct ps_run r = { 0 };
+		struct ps_step_result *st = add_step(&r, 4, 6);
+
+		st->have_irq = true;
+		st->irq_lines = 8;
+		st->irq_rate = 85000;
+		st->irq_busiest_cpu = 3;
+		st->irq_busiest_share = 0.4;
+		ev.res = &r;
+		assert_int_equal(run(&ps_check_irq_cpu, &ev, &f),
+				 PS_CHECK_CLEAR);
+		assert_non_null(strstr(f.evidence, "85000 interrupts/s"));
+		st->irq_busiest_cpu = 0;
+		st->irq_busiest_share = 0.97;
+		assert_int_equal(run(&ps_check_irq_cpu, &ev, &f),
+				 PS_CHECK_FIRED);
+		assert_non_null(strstr(f.evidence, "97% of them on cpu0"));
+		ev.res = NULL;
+	}
 	/* squeezes on CPU0 */
 	assert_int_equal(run(&ps_check_softnet, &ev, &f), PS_CHECK_FIRED);
 	assert_string_equal(f.id, "softnet_squeeze");
