@@ -413,7 +413,8 @@ const struct ps_check_ops ps_check_peer_tool = {
 	.id = "peer_tool",
 	.family = "tool",
 	.title = N_("the test tool on the far end"),
-	.weight = 45,
+	.weight = 62,
 	.needs_test = true,
+	.cpu_cause = true, /* one core at the far end */
 	.eval = eval_peer_tool,
 };

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,12 @@ static void ui_end(void *arg, const struct ps_step_result *s,
 						    : _("failed"),
 			summary);
 	fflush(stderr);
+}
+
+static bool is_loopback(const char *host)
+{
+	return !strncmp(host, "127.", 4) || !strcmp(host, "::1") ||
+	       !strcmp(host, "localhost");
 }
 
 /* evaluate, print, and the exit status */
@@ -123,10 +130,11 @@ int ps_cmd_check(const struct ps_opts *o)
 		return check_static(o);
 
 	peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
-	/* the self-test's packets go over lo whatever the routes say */
-	ps_iface_choose(o->iface      ? o->iface
-			: o->ntargets ? NULL
-				      : "lo",
+	/* the self-test's packets, and any to a loopback address, go over
+	 * lo whatever the main routing table says */
+	ps_iface_choose(o->iface			    ? o->iface
+			: !o->ntargets || is_loopback(peer) ? "lo"
+							    : NULL,
 			peer, &iface);
 	if (iface.source == PS_IFACE_OPTION && iface.status != PS_ST_OK) {
 		ps_err("%s", iface.reason);

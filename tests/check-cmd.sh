@@ -103,4 +103,23 @@ printf '%s' "$ERR" | grep -q 'loopback measures this host' ||
 printf '%s' "$ERR" | grep -q '^\[2/6\] One stream' ||
 	fail "loopback: no progress line for the single stream"
 
+# against an unmodified iperf3 server: the far end's tool is judged
+if command -v iperf3 >/dev/null 2>&1; then
+	port=$(free_port 3)
+	iperf3 -s -p "$port" >"$tmp/iperf3.log" 2>&1 &
+	ipid=$!
+	if wait_listen "$port"; then
+		want="0 3" what="iperf3 server"
+		expect_exit_any "$PIPESCOPE" check -c 127.0.0.1 -p "$port" \
+			--quick -t 1 --format json
+		jq_is '.peer.kind' iperf3 iperf3
+		jq_is '.host.iface' lo iperf3
+		jq_is '[.findings[].id] | index("peer_tool") != null' true iperf3
+	else
+		fail "iperf3 -s did not listen"
+	fi
+	kill "$ipid" 2>/dev/null
+	wait "$ipid" 2>/dev/null
+fi
+
 finish

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -336,6 +337,51 @@ static void test_mlx5_virtio_softnet(void **state)
 	ps_host_free(&h);
 }
 
+/* check --snapshot: a saved document with the probe modules' members */
+static void test_snapshot_load(void **state)
+{
+	struct ps_host h, l;
+	struct ps_evidence ev;
+	struct ps_finding f;
+	struct json_object *doc;
+	char path[] = "/tmp/ps-test-check-XXXXXX";
+	int fd;
+	FILE *out;
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&h, "ixgbe-12cpu-cpu0");
+	doc = ps_snapshot_to_json(h.snap);
+	assert_non_null(doc);
+	/* the members as the probe modules write them */
+	json_object_object_add(doc, "pci", ps_pci_to_json(&h.pci));
+	json_object_object_add(doc, "irq", ps_irq_to_json(&h.irq));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	out = fdopen(fd, "w");
+	fputs(json_object_to_json_string(doc), out);
+	fclose(out);
+	json_object_put(doc);
+
+	assert_int_equal(ps_host_load(&l, path), 0);
+	unlink(path);
+	assert_true(l.have_pci);
+	assert_true(l.have_irq);
+	ps_host_evidence(&l, NULL, &ev);
+	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "cpu0"));
+	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "0000:00:03.0"));
+	assert_string_equal(l.snap->hdr.hostname, "ixgbe-host");
+	ps_host_free(&l);
+	ps_host_free(&h);
+
+	/* not a snapshot: an error, nothing to free */
+	assert_true(ps_host_load(&l, "/nonexistent/snap.json") < 0);
+	assert_null(l.snap);
+}
+
 /* ---- hand-built NIC readings ------------------------------------------ */
 
 static void test_nic_checks(void **state)
@@ -652,6 +698,17 @@ static void test_peer_tool(void **state)
 	/* the sum did not grow: the single thread is a prime suspect */
 	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
 	assert_non_null(strstr(f.title, "3.12"));
+	/* the one-thread far end explains the shared limit it causes */
+	{
+		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+
+		ps_diagnose(&ev, d);
+		assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
+				    "peer_tool");
+		assert_string_equal(ps_diagnosis_ranked(d, 1)->f.id,
+				    "shared_limit");
+		free(d);
+	}
 	strcpy(r.peer_version, "3.16");
 	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_CLEAR);
 	strcpy(r.peer_version, "3.9");
@@ -906,6 +963,7 @@ int main(void)
 		cmocka_unit_test(test_ixgbe_cpu0),
 		cmocka_unit_test(test_i40e_spread),
 		cmocka_unit_test(test_mlx5_virtio_softnet),
+		cmocka_unit_test(test_snapshot_load),
 		cmocka_unit_test(test_nic_checks),
 		cmocka_unit_test(test_stream_fork),
 		cmocka_unit_test(test_window),
