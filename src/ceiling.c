@@ -103,12 +103,11 @@ static double score(const struct ps_diagnosis *d, size_t i)
 	return o->f.severity * 1000.0 + o->explains * 100.0 + o->ops->weight;
 }
 
-static const struct ps_diagnosis *sort_d;
-
-static int cmp_rank(const void *a, const void *b)
+static int cmp_rank(const void *a, const void *b, void *arg)
 {
-	double sa = score(sort_d, *(const size_t *)a);
-	double sb = score(sort_d, *(const size_t *)b);
+	const struct ps_diagnosis *d = arg;
+	double sa = score(d, *(const size_t *)a);
+	double sb = score(d, *(const size_t *)b);
 
 	return sa < sb ? 1 : sa > sb ? -1 : 0;
 }
@@ -305,9 +304,7 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 	for (size_t i = 0; i < d->n; i++)
 		if (d->out[i].state == PS_CHECK_FIRED)
 			d->rank[d->nrank++] = i;
-	sort_d = d;
-	qsort(d->rank, d->nrank, sizeof(d->rank[0]), cmp_rank);
-	sort_d = NULL;
+	qsort_r(d->rank, d->nrank, sizeof(d->rank[0]), cmp_rank, d);
 }
 
 const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,

@@ -40,11 +40,6 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 	unsigned pmtu = ev->snap ? ev->snap->hdr.iface.pmtu : 0;
 	long long probing = sysctl_max(ev, PS_SYSCTL_TCP_MTU_PROBING);
 	double line = ps_ev_line_bps(ev);
-	const struct ps_step_result *failed = NULL;
-
-	for (int i = 0; ev->res && i < ev->res->nsteps; i++)
-		if (ev->res->steps[i].state == PS_STEP_FAILED && !failed)
-			failed = &ev->res->steps[i];
 	if (mtu <= 0 && !s) {
 		PS_SET(f->evidence, "%s", _("the interface MTU is unknown"));
 		return PS_CHECK_NA;
@@ -58,30 +53,28 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 	if (probing >= 0)
 		PS_APPEND(f->evidence, _(", tcp_mtu_probing %lld"), probing);
 
-	/* a black hole: jumbo-sized segments and nothing arrives */
-	if ((s && s->bps < NOTHING_BPS && s->have_tcpinfo &&
-	     (s->mss > 1460 || s->pmtu > 1500)) ||
-	    (!s && failed && mtu > 1500)) {
+	/*
+	 * A black hole: the handshake's small packets pass, the test ran,
+	 * its segments are jumbo-sized and nothing arrives. (A test that
+	 * could not connect at all is no evidence of one.)
+	 */
+	if (s && s->bps < NOTHING_BPS && s->have_tcpinfo &&
+	    (s->mss > 1460 || s->pmtu > 1500)) {
+		char r[32];
+
 		f->id = "mtu_blackhole";
 		f->severity = PS_SEV_BOTTLENECK;
 		PS_SET(f->title,
 		       _("MTU black hole: %u-byte segments do not arrive"),
-		       s ? s->mss : (unsigned)mtu);
-		if (s) {
-			char r[32];
-
-			ps_fmt_bps(r, sizeof(r), s->bps);
-			PS_APPEND(f->evidence,
-				  _("; one stream moved %s with %lld "
-				    "retransmissions in %.1f s: the far side "
-				    "accepts smaller frames than this side "
-				    "sends and no ICMP \"fragmentation "
-				    "needed\" comes back"),
-				  r, (long long)s->retrans, s->seconds);
-		} else {
-			PS_APPEND(f->evidence, _("; the test failed: %s"),
-				  failed->note);
-		}
+		       s->mss);
+		ps_fmt_bps(r, sizeof(r), s->bps);
+		PS_APPEND(f->evidence,
+			  _("; one stream moved %s with %lld "
+			    "retransmissions in %.1f s: the far side "
+			    "accepts smaller frames than this side "
+			    "sends and no ICMP \"fragmentation "
+			    "needed\" comes back"),
+			  r, (long long)s->retrans, s->seconds);
 		PS_SET(f->remedy,
 		       _("make the MTU equal on both ends and every hop (ip "
 			 "link set %s mtu 1500, or jumbo frames everywhere); "

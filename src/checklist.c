@@ -621,6 +621,29 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		best = s;
 	}
 
+	/* the first test could not run: the others would fail the same way */
+	if (s->state == PS_STEP_FAILED) {
+		char why[200];
+
+		snprintf(why, sizeof(why), _("the first test failed: %s"),
+			 s->note);
+		for (int k = 0; k < 3; k++) {
+			struct ps_step_result *x =
+				next_step(res, k == 0	? "sweep"
+					       : k == 1 ? "reverse"
+							: "bidir");
+
+			if (!x)
+				break;
+			x->streams = k ? 1 : 2;
+			x->reverse = k == 1;
+			x->bidir = k == 2;
+			x->state = PS_STEP_SKIPPED;
+			snprintf(x->note, sizeof(x->note), "%s", why);
+		}
+		return -EIO;
+	}
+
 	/* the sweep */
 	BEGIN(PS_CL_SWEEP, ps_checklist_title(PS_CL_SWEEP));
 	for (n = 2; n <= cfg->max_streams && !abort_run; n *= 2) {

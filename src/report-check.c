@@ -15,9 +15,9 @@
 
 const char *ps_check_report_mode(const struct ps_check_report *r)
 {
-	if (r->d->static_only)
+	if (!r->ev->res)
 		return "static";
-	if (r->ev->res && r->ev->res->loopback)
+	if (r->ev->res->loopback)
 		return "loopback";
 	return "remote";
 }
@@ -419,21 +419,28 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			ps_iface_source_name(s->hdr.iface.source));
 	fprintf(out, md ? "- **pipescope:** %s\n" : "pipescope:  %s\n",
 		PACKAGE_VERSION);
-	if (r->d->static_only) {
+	if (res && r->d->static_only) {
+		fprintf(out, "%s",
+			md ? _("- **Mode:** no test finished (see the tests "
+			       "below): only the static checks could run\n")
+			   : _("Mode:       no test finished (see the tests "
+			       "below): only the static checks could run\n"));
+	}
+	if (!res) {
 		fprintf(out,
 			md ? _("- **Mode:** static checks only (%s): no test "
 			       "was run, so nothing was measured\n")
 			   : _("Mode:       static checks only (%s): no test "
 			       "was run, so nothing was measured\n"),
 			r->snapshot_file ? r->snapshot_file : _("this host"));
-	} else if (res && res->loopback) {
+	} else if (res->loopback) {
 		fprintf(out, md ? _("- **Mode:** loopback test against an "
 				    "in-process server: it measures this host, "
 				    "not the link\n")
 				: _("Mode:       loopback test against an "
 				    "in-process server: it measures this host, "
 				    "not the link\n"));
-	} else if (res) {
+	} else {
 		fprintf(out,
 			md ? _("- **Peer:** %s, %s %s\n")
 			   : _("Peer:       %s, %s %s\n"),

@@ -103,6 +103,16 @@ printf '%s' "$ERR" | grep -q 'loopback measures this host' ||
 printf '%s' "$ERR" | grep -q '^\[2/6\] One stream' ||
 	fail "loopback: no progress line for the single stream"
 
+# nobody listens: exit 1, the first test failed, the rest skipped with the
+# reason, and a refused connection is no evidence of an MTU black hole
+port=$(free_port 5)
+expect_exit 1 "nobody listening" -- "$PIPESCOPE" check -c 127.0.0.1 \
+	-p "$port" --quick -t 1 --format json
+jq_is '.steps[0].state' failed refused
+jq_is '[.steps[1:][] | .state] | unique | join(",")' skipped refused
+jq_is '[.findings[].id] | index("mtu_blackhole")' null refused
+jq_is '.answer.bottleneck' false refused
+
 # against an unmodified iperf3 server: the far end's tool is judged
 if command -v iperf3 >/dev/null 2>&1; then
 	port=$(free_port 3)
