@@ -44,7 +44,7 @@ run() {
 	hz=$(getconf CLK_TCK)
 	awk -v bps="${bps:-0}" -v b="$((b1 - b0))" -v hz="$hz" -v s="$SECS" 'BEGIN {
 		gb = bps * s / 8 / 1e9;
-		printf "%.2f %.2f\n", bps / 1e9, gb > 0 ? b / hz / gb : 0 }'
+		printf "%.2f %.2f\n", bps / 1e9, (gb > 0 ? b / hz / gb : 0) }'
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -64,7 +64,7 @@ for dir in "" "-R"; do
 		cps=$(cut -d' ' -f2 "$tmp/ps.$p.$dir" | median)
 		ci3=$(cut -d' ' -f2 "$tmp/i3.$p.$dir" | median)
 		ci2=$(cut -d' ' -f2 "$tmp/i2.$p.$dir" | median)
-		ratio=$(awk -v a="$ps" -v b="$i3" -v c="$i2" 'BEGIN{m = b > c ? b : c; printf "%.2f", m > 0 ? a / m : 0}')
+		ratio=$(awk -v a="$ps" -v b="$i3" -v c="$i2" 'BEGIN{m = b > c ? b : c; printf "%.2f", (m > 0 ? a / m : 0)}')
 		printf '| TCP -P %d %s | %s [%s] | %s [%s] | %s [%s] | %s | %s / %s / %s |\n' "$p" "${dir:-fwd}" \
 			"$ps" "$(cut -d' ' -f1 "$tmp/ps.$p.$dir" | tr '\n' ' ' | sed 's/ $//')" \
 			"$i3" "$(cut -d' ' -f1 "$tmp/i3.$p.$dir" | tr '\n' ' ' | sed 's/ $//')" \
@@ -79,22 +79,22 @@ for p in 1 2; do
 		run ps $p "" -Z --skip-rx-copy >>"$tmp/fast.$p"
 	done
 	f=$(cut -d' ' -f1 "$tmp/fast.$p" | median)
-	best=$(awk -v a="$(cut -d' ' -f1 "$tmp/i3.$p." | median)" -v b="$(cut -d' ' -f1 "$tmp/i2.$p." | median)" 'BEGIN{print a > b ? a : b}')
+	best=$(awk -v a="$(cut -d' ' -f1 "$tmp/i3.$p." | median)" -v b="$(cut -d' ' -f1 "$tmp/i2.$p." | median)" 'BEGIN{print (a > b ? a : b)}')
 	printf '| TCP -P %d -Z --skip-rx-copy | %s [%s] | | | %.2f vs best default peer (%s) | %s |\n' "$p" "$f" \
 		"$(cut -d' ' -f1 "$tmp/fast.$p" | tr '\n' ' ' | sed 's/ $//')" \
-		"$(awk -v a="$f" -v b="$best" 'BEGIN{print b > 0 ? a / b : 0}')" "$best" \
+		"$(awk -v a="$f" -v b="$best" 'BEGIN{print (b > 0 ? a / b : 0)}')" "$best" \
 		"$(cut -d' ' -f2 "$tmp/fast.$p" | median)"
 done
 
 # UDP: plain 1460-byte datagrams vs segmentation offload
 for rep in $(seq "$REPS"); do
-	run ps 1 "" -u -b 0 -l 1460 >>"$tmp/udp.plain"
+	run ps 1 "" -u -b 0 -l 1460 --no-gsro >>"$tmp/udp.plain"
 	run ps 1 "" -u -b 0 -l 1460 --gsro >>"$tmp/udp.gsro" 
 done
 up=$(cut -d' ' -f1 "$tmp/udp.plain" | median)
 ug=$(cut -d' ' -f1 "$tmp/udp.gsro" | median)
 printf '| UDP 1460 B plain | %s | | | | |\n| UDP 1460 B --gsro | %s | | | %.1fx plain | |\n' "$up" "$ug" \
-	"$(awk -v a="$ug" -v b="$up" 'BEGIN{print b > 0 ? a / b : 0}')"
+	"$(awk -v a="$ug" -v b="$up" 'BEGIN{print (b > 0 ? a / b : 0)}')"
 
 # resident memory of a -P 8 client
 "$PS" -c 127.0.0.1 -p $P_PS -t 3 -P 8 >/dev/null 2>&1 &

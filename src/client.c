@@ -179,6 +179,10 @@ static int create_streams(struct client *c)
 				close(mfd);
 		}
 		t->streams[t->nstreams++] = s;
+		if (o->file && (rc = ps_stream_attach_file(s, o->file,
+				sender ? 1 : t->p.parallel)))
+			return fail(c, _("cannot use the file %s: %s"), o->file,
+				    strerror(-rc));
 	}
 	return 0;
 }
@@ -223,6 +227,10 @@ static void fill_info(struct client *c)
 		in->conn[i].sender = s->sender;
 		ps_sock_name(s->fd, false, in->conn[i].local, sizeof(in->conn[i].local), &in->conn[i].lport);
 		ps_sock_name(s->fd, true, in->conn[i].remote, sizeof(in->conn[i].remote), &in->conn[i].rport);
+		ps_sock_readback(s->fd, &in->conn[i].nodelay, &in->conn[i].mss,
+				 &in->conn[i].sndbuf, &in->conn[i].rcvbuf,
+				 &in->conn[i].tos, in->conn[i].congestion,
+				 sizeof(in->conn[i].congestion));
 		in->nconn++;
 	}
 }

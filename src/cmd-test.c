@@ -95,16 +95,26 @@ static void pin_process(const struct ps_opts *o)
 		ps_warn(_("cannot pin to CPU %d: %s"), o->cpus[0], strerror(errno));
 }
 
+/* what can be known wrong before anything starts */
+static int precheck(const struct ps_opts *o)
+{
+	if (o->file && !o->reverse && access(o->file, R_OK)) {
+		ps_err(_("cannot read the file %s: %s"), o->file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int ps_cmd_client(const struct ps_opts *o)
 {
 	struct ps_reporter rep;
 	FILE *out = open_output(o);
 	int rc;
 
-	if (o->ntargets > 1) {
-		ps_err(_("several targets in one test are not supported in this version"));
-		return PS_EXIT_USAGE;
-	}
+	if (o->ntargets > 1)
+		return precheck(o) ? PS_EXIT_FAIL : ps_cmd_multi(o);
+	if (precheck(o))
+		return PS_EXIT_FAIL;
 	ps_install_signals();
 	pin_process(o);
 	if (write_pidfile(o))
@@ -233,6 +243,8 @@ int ps_cmd_selftest(const struct ps_opts *o)
 	void *h;
 	int rc;
 
+	if (precheck(o))
+		return PS_EXIT_FAIL;
 	rc = ps_selftest_start(o, &co, &h);
 	if (rc) {
 		ps_err(_("cannot start the loopback server: %s"), strerror(-rc));

@@ -63,6 +63,7 @@ struct ps_summary {
 	int64_t *remote_errors;		/* UDP loss seen by the peer */
 	int64_t *remote_packets;
 	double *remote_jitter_ms;
+	int64_t *remote_retrans;	/* -1 when the peer did not say */
 	struct ps_stream_iv sum_sent, sum_received;	/* as iperf3's end.sum_* */
 	bool have_sent, have_received;
 	double cpu_local_total, cpu_local_user, cpu_local_system;
@@ -100,6 +101,9 @@ struct ps_test_info {
 		bool sender;
 		char local[64], remote[64];
 		int lport, rport;
+		/* read back from the socket: what the kernel really applied */
+		int nodelay, mss, sndbuf, rcvbuf, tos;
+		char congestion[16];
 	} conn[2 * PS_MAX_STREAMS * PS_MAX_TARGETS];
 	int nconn;
 };

@@ -343,3 +343,32 @@ int ps_sock_family(int fd)
 		return AF_UNSPEC;
 	return ss.ss_family;
 }
+
+void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf,
+		      int *rcvbuf, int *tos, char *cc, size_t cclen)
+{
+	socklen_t l;
+	int fam = ps_sock_family(fd);
+
+#define GET(level, opt, out)                                          \
+	do {                                                          \
+		l = sizeof(*(out));                                   \
+		if (getsockopt(fd, level, opt, out, &l))              \
+			*(out) = -1;                                  \
+	} while (0)
+	GET(IPPROTO_TCP, TCP_NODELAY, nodelay);
+	GET(IPPROTO_TCP, TCP_MAXSEG, mss);
+	GET(SOL_SOCKET, SO_SNDBUF, sndbuf);
+	GET(SOL_SOCKET, SO_RCVBUF, rcvbuf);
+	if (fam == AF_INET6)
+		GET(IPPROTO_IPV6, IPV6_TCLASS, tos);
+	else
+		GET(IPPROTO_IP, IP_TOS, tos);
+#undef GET
+	cc[0] = 0;
+	l = (socklen_t)cclen;
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &l) == 0 && l > 0)
+		cc[cclen - 1] = 0;
+	else
+		cc[0] = 0;
+}

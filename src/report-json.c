@@ -170,6 +170,25 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	add(tst, "interval", jdbl(x->o->interval));
 	add(st, "test_start", tst);
 	add(x->doc, "start", st);
+	{
+		struct json_object *socks = json_object_new_array();
+
+		for (int i = 0; i < in->nconn; i++) {
+			struct json_object *c = json_object_new_object();
+
+			add(c, "socket", jint(in->conn[i].fd));
+			add(c, "nodelay", jint(in->conn[i].nodelay));
+			add(c, "mss", jint(in->conn[i].mss));
+			add(c, "sndbuf", jint(in->conn[i].sndbuf));
+			add(c, "rcvbuf", jint(in->conn[i].rcvbuf));
+			add(c, "tos", jint(in->conn[i].tos));
+			add(c, "congestion", jstr(in->conn[i].congestion));
+			json_object_array_add(socks, c);
+		}
+		add(x->extra, "sockets", socks);
+		add(x->extra, "window_capped", jbool(in->window_req && in->sndbuf_actual &&
+			(uint64_t)in->sndbuf_actual < in->window_req));
+	}
 	add(x->extra, "version", jstr(PACKAGE_VERSION));
 	add(x->extra, "peer", jstr(in->peer_kind));
 	add(x->extra, "peer_version", jstr(in->peer_version));
@@ -283,8 +302,11 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			gpk[g] += packets;
 			gj[g] += jit;
 		} else {
-			struct json_object *snd = sum_obj(d, sent, v->retrans,
-							  v->sender && v->has_tcpinfo, true);
+			bool far = !v->sender && sum->remote_valid &&
+				   sum->remote_retrans[i] >= 0;
+			int64_t retr = far ? sum->remote_retrans[i] : v->retrans;
+			struct json_object *snd = sum_obj(d, sent, retr,
+							  (v->sender && v->has_tcpinfo) || far, true);
 			struct json_object *rcv = sum_obj(d, received, 0, false, false);
 
 			add(snd, "socket", jint(v->fd));
@@ -302,7 +324,10 @@ static void j_end(void *arg, const struct ps_test_info *in,
 		json_object_array_add(streams, s);
 		gs[g] += sent;
 		gr[g] += received;
-		gret[g] += v->retrans;
+		gret[g] += !v->sender && sum->remote_valid && sum->remote_retrans[i] > 0 ?
+			   sum->remote_retrans[i] : v->retrans;
+		if (!v->sender && sum->remote_valid && sum->remote_retrans[i] >= 0)
+			tcpinfo = true;
 		gn[g]++;
 	}
 	add(end, "streams", streams);

@@ -203,6 +203,12 @@ static void t_end(void *arg, const struct ps_test_info *in,
 		snd.bytes = sent;
 		snd.bps = sent * 8.0 / sum->duration;
 		snd.has_tcpinfo = v->sender && v->has_tcpinfo;
+		if (!v->sender && sum->remote_valid && sum->remote_retrans[i] >= 0 &&
+		    x->proto == PS_PROTO_TCP) {
+			/* the far end sent: its retransmits are in its results */
+			snd.has_tcpinfo = true;
+			snd.retrans = sum->remote_retrans[i];
+		}
 		rcv.sender = false;
 		rcv.bytes = received;
 		rcv.bps = received * 8.0 / sum->duration;

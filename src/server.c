@@ -348,6 +348,10 @@ static void fill_info(struct srv_test *st)
 		in->conn[i].sender = s->sender;
 		ps_sock_name(s->fd, false, in->conn[i].local, sizeof(in->conn[i].local), &in->conn[i].lport);
 		ps_sock_name(s->fd, true, in->conn[i].remote, sizeof(in->conn[i].remote), &in->conn[i].rport);
+		ps_sock_readback(s->fd, &in->conn[i].nodelay, &in->conn[i].mss,
+				 &in->conn[i].sndbuf, &in->conn[i].rcvbuf,
+				 &in->conn[i].tos, in->conn[i].congestion,
+				 sizeof(in->conn[i].congestion));
 		in->nconn++;
 	}
 }
@@ -543,6 +547,10 @@ static void *test_main(void *arg)
 		else if (t->p.server_affinity >= 0)
 			s->cpu_pin = t->p.server_affinity;
 		t->streams[t->nstreams++] = s;
+		if (srv->o->file && ps_stream_attach_file(s, srv->o->file,
+				sender ? 1 : t->p.parallel))
+			ps_warn(_("cannot use the file %s: %s"), srv->o->file,
+				strerror(errno));
 	}
 	st->ngot = 0;
 	fill_info(st);

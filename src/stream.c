@@ -180,7 +180,7 @@ static int send_loop(struct ps_stream *s)
 	double start = ps_now();
 	uint64_t seq = 0, mine = 0;
 	int flags = MSG_NOSIGNAL;
-	bool use_sendfile = s->file_fd >= 0 && !s->udp;
+	bool use_sendfile = s->file_fd >= 0 && !s->udp && !s->from_file;
 
 	while (!atomic_load_explicit(&t->done, memory_order_relaxed)) {
 		ssize_t n;
@@ -193,7 +193,20 @@ static int send_loop(struct ps_stream *s)
 			for (unsigned k = 0; k < s->gso_segs; k++)
 				udp_stamp(s, s->buf + k * s->len, ++seq);
 		}
-		if (use_sendfile) {
+		if (s->from_file) {
+			/* -F: what the disk gives, as fast as it gives it */
+			ssize_t got = read(s->file_fd, s->buf, s->len);
+			int rc;
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				return got < 0 ? errno : 0;
+			rc = ps_write_full(s->fd, s->buf, (size_t)got);
+			n = rc ? -1 : got;
+			if (rc)
+				errno = -rc;
+		} else if (use_sendfile) {
 			off_t off = 0;
 
 			n = sendfile(s->fd, s->file_fd, &off, len);
@@ -270,6 +283,21 @@ static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
 	atomic_fetch_add_explicit(&s->packets, 1, memory_order_relaxed);
 }
 
+static int write_file(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 static ssize_t udp_recv(struct ps_stream *s, size_t *seg)
 {
 	char ctrl[CMSG_SPACE(sizeof(int))];
@@ -324,8 +352,7 @@ static int recv_loop(struct ps_stream *s)
 		atomic_store_explicit(&s->bytes, mine, memory_order_relaxed);
 		atomic_fetch_add_explicit(&t->moved_bytes, (uint64_t)n,
 					  memory_order_relaxed);
-		if (s->file_fd >= 0 &&
-		    ps_write_full(s->file_fd, s->buf, (size_t)n) < 0) {
+		if (s->file_fd >= 0 && write_file(s->file_fd, s->buf, (size_t)n)) {
 			int e = errno;
 
 			close(s->file_fd);
@@ -409,6 +436,29 @@ void ps_test_free_streams(struct ps_test *t)
 	for (int i = 0; i < t->nstreams; i++)
 		ps_stream_free(t->streams[i]);
 	t->nstreams = 0;
+}
+
+int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams)
+{
+	char name[4096];
+	int fd;
+
+	/* several receiving streams: one file each, FILE.ID */
+	if (!s->sender && nstreams > 1)
+		snprintf(name, sizeof(name), "%s.%d", file, s->id);
+	else
+		snprintf(name, sizeof(name), "%s", file);
+	fd = s->sender ? open(name, O_RDONLY | O_CLOEXEC) :
+		open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (s->file_fd >= 0)
+		close(s->file_fd);
+	s->file_fd = fd;
+	s->from_file = s->sender;
+	if (s->sender)
+		s->t->file_send = true;
+	return 0;
 }
 
 int ps_stream_rx_cpu(int fd);

@@ -70,7 +70,8 @@ bool ps_test_limit_reached(struct ps_test *t)
 	}
 	if (t->p.blocks && any_sender && blocks >= t->p.blocks)
 		return true;
-	if ((t->p.bytes || t->p.blocks) && any_sender && all_finished)
+	if ((t->p.bytes || t->p.blocks || t->file_send) && any_sender &&
+	    all_finished)
 		return true;
 	if (t->p.duration > 0 && ps_now() >= t->omit_until + t->p.duration)
 		return true;
@@ -271,6 +272,7 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 	sum->remote_errors = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
 	sum->remote_packets = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
 	sum->remote_jitter_ms = xcalloc((size_t)t->nstreams + 1, sizeof(double));
+	sum->remote_retrans = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
 	sum->remote_valid = t->remote_valid;
 	sum->sum_sent.sender = true;
 	for (int i = 0; i < t->nstreams; i++) {
@@ -300,6 +302,7 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 			sum->remote_errors[i] = t->remote.streams[j].errors;
 			sum->remote_packets[i] = t->remote.streams[j].packets;
 			sum->remote_jitter_ms[i] = t->remote.streams[j].jitter * 1e3;
+			sum->remote_retrans[i] = t->remote.streams[j].retransmits;
 		}
 		/*
 		 * iperf3's end.sum_sent/sum_received: for a stream this end
@@ -356,6 +359,7 @@ void ps_summary_free(struct ps_summary *sum)
 	free(sum->remote_errors);
 	free(sum->remote_packets);
 	free(sum->remote_jitter_ms);
+	free(sum->remote_retrans);
 	free(sum->server_output);
 	memset(sum, 0, sizeof(*sum));
 }

@@ -24,6 +24,7 @@ struct ps_stream {
 	size_t len;
 	int file_fd;		/* -F, or the -Z sendfile source; -1 */
 	unsigned gso_segs;	/* UDP datagrams per send (1 = no GSO) */
+	bool from_file;		/* -F: send file_fd's bytes once, then end */
 
 	/* written by the stream thread, read by the control thread */
 	atomic_uint_fast64_t bytes;
@@ -69,6 +70,7 @@ struct ps_test {
 	char format;
 	bool skip_rx_copy;
 	bool gsro;		/* UDP_SEGMENT on senders, UDP_GRO on receivers */
+	bool file_send;		/* -F: the test ends when the file is sent */
 	const struct ps_opts *o;
 
 	atomic_bool done;	/* senders stop */
@@ -110,6 +112,9 @@ void ps_summary_free(struct ps_summary *sum);
 void ps_test_cpu(struct ps_test *t, double *total, double *user,
 		 double *sys);
 void ps_test_free_streams(struct ps_test *t);
+/* -F: open the file for a stream (read to send, or write what arrives);
+ * 0 or -errno */
+int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams);
 int ps_stream_id(int index);	/* 1, 3, 4, 5, … as iperf3 */
 struct json_object *ps_test_ext_data(struct ps_test *t);
 void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj);

@@ -54,8 +54,14 @@ for cl in pipescope iperf3; do
 			*-u*)
 				sent=$(jq '.end.sum.bytes' "$dir/out.json")
 				lost=$(jq '.end.sum.lost_packets' "$dir/out.json")
+				pk=$(jq '.end.sum.packets' "$dir/out.json")
 				recv=$sent
-				num_le "$lost" 50 || fail "$what: $lost UDP packets lost at 100 Mbit/s on loopback"
+				# an iperf3 receiver keeps the default socket buffer
+				# (rmem_max caps it): on a busy host it drops a few;
+				# pipescope to pipescope must lose none
+				# (engine-options.sh)
+				num_le "$lost" "$(awk -v p="$pk" 'BEGIN{print p * 0.02}')" ||
+					fail "$what: $lost of $pk UDP packets lost at 100 Mbit/s on loopback"
 				;;
 			esac
 			if num_gt "$sent" 0 && num_gt "$recv" 0 &&

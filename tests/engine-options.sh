@@ -27,6 +27,14 @@ case $line in *"tos:0x10"*) pass "-S 0x10 reached the socket" ;; *) fail "-S 0x1
 snd=$(jq '.start.sndbuf_actual' "$dir/opt.json")
 req=$(jq '.start.sock_bufsize' "$dir/opt.json")
 check "-w 1M requested ($req) and a granted size reported ($snd)" [ "$req" = 1048576 -a "$snd" -gt 0 ]
+# read back with getsockopt by the engine itself
+check "-N: TCP_NODELAY set on the data socket" jq -e '.pipescope.sockets[0].nodelay == 1' "$dir/opt.json"
+check "-C reno: read back" jq -e '.pipescope.sockets[0].congestion == "reno"' "$dir/opt.json"
+check "-S 0x10: read back" jq -e '.pipescope.sockets[0].tos == 16' "$dir/opt.json"
+check "-w 1M: the kernel's buffer is at least what was asked or capped and said" \
+	jq -e '.pipescope.sockets[0].sndbuf >= 1048576 or .pipescope.window_capped' "$dir/opt.json"
+"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.3 -J >"$dir/noN.json" 2>&1
+check "without -N: TCP_NODELAY off" jq -e '.pipescope.sockets[0].nodelay == 0' "$dir/noN.json"
 
 # -n: the test ends after that many bytes
 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -n 200M -J >"$dir/n.json" 2>&1
@@ -75,6 +83,19 @@ check "UDP 100M: about 100 Mbit/s ($bps)" sh -c "awk 'BEGIN{exit !($bps > 9e7 &&
 "$PIPESCOPE" -t 1 --no-tui -J >"$dir/self.json" 2>&1
 b=$(jq '.end.sum_received.bytes' "$dir/self.json")
 check "self-test moves data ($b)" num_gt "$b" 0
+
+# -F: a file crosses byte for byte; the test ends when it is sent
+head -c 20000000 /dev/urandom >"$dir/src.bin"
+portf=$(free_port 5)
+bg "$PIPESCOPE" -s -1 -p "$portf" -F "$dir/dst.bin"
+wait_listen "$portf" || fail "file server did not start"
+"$PIPESCOPE" -c 127.0.0.1 -p "$portf" -F "$dir/src.bin" -t 30 -J >"$dir/f.json" 2>&1
+wait "$LAST_PID"
+check "-F: the file arrived whole" cmp -s "$dir/src.bin" "$dir/dst.bin"
+secs=$(jq '.end.sum_sent.seconds' "$dir/f.json")
+check "-F: the test ended with the file ($secs s), not at -t 30" num_le "$secs" 10
+expect_exit 1 "-F with a missing file" -- "$PIPESCOPE" -c 127.0.0.1 -p "$port" -F "$dir/missing"
+case $ERR in *"cannot read the file"*) ;; *) fail "-F missing file message: $ERR" ;; esac
 
 # a dead peer: nothing listens -> one clear error, exit 1, no hang
 dead=$(free_port 9)

@@ -39,6 +39,17 @@ check "--max-tests 2: both clients succeed ($r1 $r2)" [ $r1 = 0 -a $r2 = 0 ]
 check "--max-tests 2: client 1 measured" jq -e '.end.sum_received.bytes > 0 and .start.test_start.num_streams == 1' "$dir/c1.json"
 check "--max-tests 2: client 2 measured" jq -e '.end.sum_received.bytes > 0 and .start.test_start.num_streams == 2' "$dir/c2.json"
 
+# two targets in one test (-c A -c B): each shown, then summed
+"$PIPESCOPE" -c "127.0.0.1:$port" -c "127.0.0.1:$port2" -t 1 -J >"$dir/m.json" 2>&1
+n=$(jq '.pipescope.targets | length' "$dir/m.json")
+tot=$(jq '.end.sum_received.bytes' "$dir/m.json")
+each=$(jq '[.pipescope.targets[].end.sum_received.bytes] | add' "$dir/m.json")
+check "two targets: two reports ($n)" [ "$n" = 2 ]
+check "two targets: the total is the sum of both ($tot = $each)" [ "$tot" = "$each" -a "$tot" -gt 0 ]
+"$PIPESCOPE" -c "127.0.0.1:$port" -c "127.0.0.1:$port2" -t 1 >"$dir/m.txt" 2>&1
+check "two targets in text: per-target blocks and a total" \
+	sh -c "grep -c '^=== target' '$dir/m.txt' | grep -qx 2 && grep -q '^\[TOTAL\] 2 targets' '$dir/m.txt'"
+
 # the client killed mid-test: the server serves the next one at once
 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 10 >/dev/null 2>&1 &
 k=$!
