@@ -321,6 +321,33 @@ static enum ps_check_state eval_rps(const struct ps_evidence *ev,
 	PS_APPEND(f->evidence, "%s",
 		  _(": all receive processing of every flow stays on the core "
 		    "that takes the interrupt"));
+	/* with a test: it helps only where the receive core was busy */
+	{
+		double rx_busy = -1;
+
+		for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+			const struct ps_step_result *s = &ev->res->steps[i];
+
+			if (!ps_step_counts(ev->res, s) || !s->have_cpu)
+				continue;
+			for (int k = 0; k < s->cpu.ncores; k++)
+				for (int r = 0; r < s->nrx_cpu; r++)
+					if (s->cpu.cores[k].id ==
+						    s->rx_cpu[r] &&
+					    s->cpu.cores[k].pct_valid &&
+					    s->cpu.cores[k].busy_pct > rx_busy)
+						rx_busy = s->cpu.cores[k]
+								  .busy_pct;
+		}
+		if (rx_busy >= 0) {
+			PS_APPEND(f->evidence,
+				  _("; the busiest core that took the test's "
+				    "packets was %.0f%% busy"),
+				  rx_busy);
+			if (rx_busy < 80)
+				f->severity = PS_SEV_INFO;
+		}
+	}
 	mask = ncores >= 64 ? ~0ULL : (1ULL << ncores) - 1;
 	PS_SET(f->remedy,
 	       _("echo %llx > /sys/class/net/%s/queues/rx-0/rps_cpus (better "

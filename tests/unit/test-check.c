@@ -321,6 +321,21 @@ static void test_mlx5_virtio_softnet(void **state)
 	assert_int_equal(run(&ps_check_rps, &ev, &f), PS_CHECK_FIRED);
 	assert_non_null(strstr(f.remedy, "rps_cpus"));
 	assert_non_null(strstr(f.remedy, "echo 3"));
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	/* with a test whose receive core idled, RPS would not help: info */
+	{
+		struct ps_run r = { 0 };
+		struct ps_step_result *st = add_step(&r, 1, 2);
+
+		step_cpu(st, 2, (const double[]){ 30, 20 }, 0.5);
+		ps_step_add_cpu(st, true, 0);
+		ev.res = &r;
+		assert_int_equal(run(&ps_check_rps, &ev, &f), PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_INFO);
+		assert_non_null(strstr(f.evidence, "30% busy"));
+		ev.res = NULL;
+		ps_run_free(&r);
+	}
 	ps_host_free(&h);
 
 	load_machine(&h, "softnet-squeeze");
