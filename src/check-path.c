@@ -508,6 +508,78 @@ const struct ps_check_ops ps_check_direction = {
 	.eval = eval_direction,
 };
 
+/* ---- both directions at once --------------------------------------- */
+
+static enum ps_check_state eval_bidir(const struct ps_evidence *ev,
+				      struct ps_finding *f)
+{
+	const struct ps_step_result *bi = NULL, *fwd = NULL, *rev = NULL;
+	char a[32], b[32], c[32], d[32];
+	double alone, together;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state == PS_STEP_DONE && s->bidir)
+			bi = s;
+	}
+	if (!bi) {
+		PS_SET(f->evidence, "%s", _("no test in both directions"));
+		return PS_CHECK_NA;
+	}
+	for (int i = 0; i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state != PS_STEP_DONE || s->bidir ||
+		    s->streams != bi->streams)
+			continue;
+		if (s->reverse)
+			rev = s;
+		else
+			fwd = s;
+	}
+	if (!fwd || !rev) {
+		PS_SET(f->evidence, "%s",
+		       _("no one-way tests with the same streams to compare"));
+		return PS_CHECK_NA;
+	}
+	alone = fwd->bps + rev->bps;
+	together = bi->bps + bi->bps_back;
+	ps_fmt_bps(a, sizeof(a), fwd->bps);
+	ps_fmt_bps(b, sizeof(b), rev->bps);
+	ps_fmt_bps(c, sizeof(c), bi->bps);
+	ps_fmt_bps(d, sizeof(d), bi->bps_back);
+	PS_SET(f->evidence,
+	       _("%d streams: one way at a time %s out and %s in; both at once "
+		 "%s out and %s in (%.0f%% of the sum alone)"),
+	       bi->streams, a, b, c, d, 100 * together / alone);
+	if (together >= 0.7 * alone)
+		return PS_CHECK_CLEAR;
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title,
+	       _("Both directions at once share one limit: %.0f%% of what "
+		 "they do alone"),
+	       100 * together / alone);
+	PS_APPEND(f->evidence, "%s",
+		  _("; a full-duplex link carries both at full rate, so the "
+		    "two directions compete for something else: the CPUs of "
+		    "an end, the PCIe link, or a half-duplex hop"));
+	PS_SET(f->remedy, "%s",
+	       _("compare the busiest cores of the bidir test with the one-way "
+		 "ones (see the tests table); check duplex (ethtool IF) and "
+		 "the PCIe link"));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_bidir = {
+	.id = "bidir_shared",
+	.family = "path",
+	.title = N_("both directions at once"),
+	.weight = 17,
+	.needs_test = true,
+	.eval = eval_bidir,
+};
+
 /* ---- congestion control and qdisc ------------------------------------ */
 
 static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,

@@ -545,6 +545,26 @@ static void test_stream_fork(void **state)
 				 PS_CHECK_CLEAR);
 	}
 
+	/* both directions at once against each alone */
+	{
+		struct ps_run b = { 0 };
+		struct ps_evidence eb = { .res = &b };
+		struct ps_step_result *x;
+
+		add_step(&b, 2, 9);
+		x = add_step(&b, 2, 9);
+		x->reverse = true;
+		x = add_step(&b, 2, 5);
+		x->bidir = true;
+		x->bps_back = 5e9;
+		assert_int_equal(run(&ps_check_bidir, &eb, &f), PS_CHECK_FIRED);
+		assert_non_null(strstr(f.title, "56%"));
+		x->bps = x->bps_back = 8.5e9;
+		assert_int_equal(run(&ps_check_bidir, &eb, &f), PS_CHECK_CLEAR);
+		b.nsteps = 1;
+		assert_int_equal(run(&ps_check_bidir, &eb, &f), PS_CHECK_NA);
+	}
+
 	/* one stream that moved nothing: no fork */
 	r.nsteps = 0;
 	add_step(&r, 1, 0);
