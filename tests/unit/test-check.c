@@ -183,6 +183,37 @@ static void step_cpu(struct ps_step_result *s, int ncores, const double *busy,
 	s->cpu_local = 100; /* the test's own process kept a core busy */
 }
 
+/* every check of every family is registered once, with a unique id */
+static void test_registry(void **state)
+{
+	const struct ps_check_ops *all[] = {
+		&ps_check_pcie,	       &ps_check_link_speed,
+		&ps_check_virtual_nic, &ps_check_numa,
+		&ps_check_governor,    &ps_check_steal,
+		&ps_check_cpu_core,    &ps_check_worse,
+		&ps_check_host_busy,   &ps_check_peer_tool,
+		&ps_check_rss,	       &ps_check_irq_cpu,
+		&ps_check_irqbalance,  &ps_check_rps,
+		&ps_check_offloads,    &ps_check_coalesce,
+		&ps_check_rings,       &ps_check_softnet,
+		&ps_check_mtu,	       &ps_check_window,
+		&ps_check_buffers,     &ps_check_fork,
+		&ps_check_direction,   &ps_check_bidir,
+		&ps_check_cc_qdisc,    &ps_check_retrans,
+	};
+	size_t n = sizeof(all) / sizeof(all[0]);
+
+	(void)state;
+	assert_int_equal(ps_check_count, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_ptr_equal(ps_check_find(all[i]->id), all[i]);
+		assert_non_null(all[i]->eval);
+		assert_non_null(all[i]->title);
+		assert_non_null(all[i]->family);
+	}
+	assert_null(ps_check_find("no_such_check"));
+}
+
 /* ---- the recorded machines ------------------------------------------- */
 
 static void test_pcie_downgraded(void **state)
@@ -994,6 +1025,7 @@ static void test_report(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_pcie_downgraded),
 		cmocka_unit_test(test_ixgbe_cpu0),
 		cmocka_unit_test(test_i40e_spread),
