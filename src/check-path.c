@@ -11,6 +11,9 @@
 #include "check.h"
 #include "nls.h"
 
+/* the part of a socket buffer that becomes window (the rest is the
+ * kernel's bookkeeping: tcp_adv_win_scale, scaling_ratio) */
+#define WINDOW_SHARE 0.5
 #define NOTHING_BPS 1e6 /* below this a test moved "nothing" */
 
 static const char *ifn_or(const struct ps_evidence *ev)
@@ -162,7 +165,7 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	else if (rmem > 0 || wmem > 0)
 		buf = (double)(rmem > 0 ? rmem : wmem);
 	if (buf > 0)
-		ceil_b = buf * 8 / rtt;
+		ceil_b = buf * WINDOW_SHARE * 8 / rtt;
 	rwnd = s->rwnd_limited >= 0.2;
 	sndbuf = s->sndbuf_limited >= 0.2;
 
@@ -180,7 +183,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 		ps_fmt_bps(cs, sizeof(cs), ceil_b);
 		PS_APPEND(f->evidence,
 			  _("; the largest buffer tcp_rmem/tcp_wmem allow, %s, "
-			    "gives at most %s per stream at this RTT"),
+			    "of which about half becomes window, gives at "
+			    "most %s per stream at this RTT"),
 			  bs, cs);
 	}
 	/*
@@ -201,7 +205,7 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 			rwnd = sndbuf = false;
 	}
 	if (s->min_rtt_us > 0 && ceil_b > 0 &&
-	    buf * 8 / (s->min_rtt_us / 1e6) > 3 * r)
+	    buf * WINDOW_SHARE * 8 / (s->min_rtt_us / 1e6) > 3 * r)
 		ceil_b = 0;
 	if (!((rwnd || sndbuf) && ceil_w > 0 && ceil_w <= 1.5 * r) &&
 	    !(ceil_b > 0 && ceil_b <= 1.3 * r))

@@ -636,6 +636,11 @@ static void test_window(void **state)
 	assert_true(f.ceiling_bps > 50e6 && f.ceiling_bps < 55e6);
 	assert_non_null(strstr(f.evidence, "10.00 ms"));
 	assert_non_null(strstr(f.remedy, "tcp_rmem"));
+	/* TCP_INFO did not say so, but the buffer setting alone explains it */
+	s->rwnd_limited = 0;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "131 KB"));
+	s->rwnd_limited = 0.8;
 	/* the buffers against the BDP at 10 Gbit/s × 10 ms = 12.5 MB */
 	assert_int_equal(run(&ps_check_buffers, &ev, &f), PS_CHECK_FIRED);
 	assert_non_null(strstr(f.evidence, "12.50 MB"));
