@@ -217,7 +217,14 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	ps_fmt_bps(ts, sizeof(ts), target);
 	f->severity = PS_SEV_BOTTLENECK;
 	f->scope = PS_SCOPE_FLOW;
-	f->ceiling_bps = (ceil_b > 0 && ceil_b <= 1.3 * r) ? ceil_b : ceil_w;
+	/* the window TCP_INFO saw first, else the one the settings allow */
+	f->ceiling_bps = ((rwnd || sndbuf) && ceil_w > 0 && ceil_w <= 1.5 * r)
+				 ? ceil_w
+				 : ceil_b;
+	/* estimates of a window that was seen to bind: the stream's own
+	 * rate is what it allowed in practice */
+	if (f->ceiling_bps < r && f->ceiling_bps >= 0.6 * r)
+		f->ceiling_bps = r;
 	PS_SET(f->ceiling_what, _("window ÷ RTT (%.2f ms)"), rtt * 1e3);
 	ps_fmt_bps(cs, sizeof(cs), f->ceiling_bps);
 	PS_SET(f->title, _("Window ÷ RTT caps each stream at about %s"), cs);
