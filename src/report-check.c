@@ -508,6 +508,10 @@ static void print_answer(FILE *out, const struct ps_check_report *r, bool md)
 		d->bottleneck ? _("A bottleneck was found.")
 		: d->link_full
 			? _("The link is full: no bottleneck on this host.")
+		: d->static_only
+			? _("The static checks found no bottleneck; nothing "
+			    "was "
+			    "measured, so this is not an all clear.")
 			: _("No bottleneck was found, and nothing explains the "
 			    "rate: see below."));
 }
