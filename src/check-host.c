@@ -67,9 +67,14 @@ static enum ps_check_state eval_pcie(const struct ps_evidence *ev,
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = p->usable_bps;
 	PS_SET(f->ceiling_what, _("PCIe x%d at %g GT/s, usable"), lw, ls);
+	/*
+	 * A bottleneck: below the port's line rate, or a test reached it;
+	 * without a line rate, a link trained to less than half of what
+	 * the card was built for.
+	 */
 	if ((line > 0 && p->usable_bps < line) ||
 	    (best && best->bps >= 0.8 * p->usable_bps) ||
-	    (p->downgraded && capable_usable > 0 &&
+	    (!(line > 0) && p->downgraded && capable_usable > 0 &&
 	     p->usable_bps < 0.5 * capable_usable))
 		f->severity = PS_SEV_BOTTLENECK;
 	else

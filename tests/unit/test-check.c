@@ -237,6 +237,28 @@ static void test_pcie_downgraded(void **state)
 	assert_non_null(strstr(f.remedy, "0000:05:00.0"));
 	assert_backed(&f);
 
+	/* a 2.5G port on the same link: 3.66 usable is enough, a warning */
+	{
+		struct ps_ethtool_info e;
+		struct ps_link_info l;
+
+		nic_10g(&e, &l);
+		e.linkmodes.speed_bps = 2500000000LL;
+		ev.eth = &e;
+		assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_WARNING);
+		/* a 10G port: 3.66 is a bottleneck, the line rate is next */
+		e.linkmodes.speed_bps = 10000000000LL;
+		assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+		assert_non_null(strstr(f.evidence, "10.00 Gbit/s"));
+		ps_diagnose(&ev, d);
+		assert_string_equal(d->ceil.c[d->ceil.binding].id, "pcie_link");
+		assert_string_equal(d->ceil.c[d->ceil.next].id, "line_rate");
+		ev.eth = NULL;
+		ps_ethtool_free(&e);
+		ps_link_free(&l);
+	}
 	ps_diagnose(&ev, d);
 	assert_true(d->static_only);
 	assert_true(d->bottleneck);
