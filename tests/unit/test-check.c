@@ -861,6 +861,111 @@ static void test_mtu_retrans(void **state)
 	ps_link_free(&l);
 }
 
+/* a hand-built snapshot with n cores on two NUMA nodes */
+static void snap_cores(struct ps_snapshot *snap, int n)
+{
+	memset(snap, 0, sizeof(*snap));
+	snap->cpu.status = PS_ST_OK;
+	snap->cpu.ncolumns = 10;
+	snap->cpu.ncores = n;
+	snap->cpu.nnodes = 2;
+	snap->cpu.cores = xcalloc((size_t)n, sizeof(*snap->cpu.cores));
+	for (int i = 0; i < n; i++) {
+		snap->cpu.cores[i].id = i;
+		snap->cpu.cores[i].node = i < n / 2 ? 0 : 1;
+		strcpy(snap->cpu.cores[i].governor, "performance");
+	}
+	snap->cpu.all.pct_valid = true;
+	snap->sysctl.status = PS_ST_OK;
+}
+
+static void test_host_checks(void **state)
+{
+	struct ps_snapshot snap;
+	struct ps_pci_info pci = { 0 };
+	struct ps_irq_info irq = { 0 };
+	struct ps_evidence ev = { .snap = &snap, .pci = &pci, .irq = &irq };
+	struct ps_finding f;
+
+	(void)state;
+	snap_cores(&snap, 4);
+	pci.status = PS_ST_OK;
+	strcpy(pci.bdf, "0000:81:00.0");
+	pci.numa_node = 0;
+	strcpy(pci.local_cpulist, "0-1");
+	irq.status = PS_ST_OK;
+	irq.busiest_cpu = 1;
+
+	/* NUMA: interrupts on the NIC's node; then on the far one */
+	assert_int_equal(run(&ps_check_numa, &ev, &f), PS_CHECK_CLEAR);
+	irq.busiest_cpu = 3;
+	assert_int_equal(run(&ps_check_numa, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "cpu3 on node 1"));
+	assert_non_null(strstr(f.remedy, "numactl -N 0"));
+	snap.cpu.nnodes = 1;
+	assert_int_equal(run(&ps_check_numa, &ev, &f), PS_CHECK_CLEAR);
+	snap.cpu.nnodes = 2;
+
+	/* governor: performance everywhere; powersave on two */
+	assert_int_equal(run(&ps_check_governor, &ev, &f), PS_CHECK_CLEAR);
+	strcpy(snap.cpu.cores[0].governor, "powersave");
+	strcpy(snap.cpu.cores[1].governor, "powersave");
+	assert_int_equal(run(&ps_check_governor, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	assert_non_null(strstr(f.title, "2 of 4"));
+	assert_non_null(strstr(f.remedy, "cpupower"));
+	for (int i = 0; i < 4; i++)
+		snap.cpu.cores[i].governor[0] = 0;
+	assert_int_equal(run(&ps_check_governor, &ev, &f), PS_CHECK_NA);
+
+	/* steal: none; 12% on a VM */
+	assert_int_equal(run(&ps_check_steal, &ev, &f), PS_CHECK_CLEAR);
+	snap.cpu.all.pct[PS_CPU_STEAL] = 12;
+	assert_int_equal(run(&ps_check_steal, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	assert_non_null(strstr(f.title, "12.0%"));
+	snap.cpu.all.pct[PS_CPU_STEAL] = 0;
+
+	/* congestion control reno; cubic with a plain qdisc */
+	snap.sysctl.val[PS_SYSCTL_TCP_CC].status = PS_ST_OK;
+	strcpy(snap.sysctl.val[PS_SYSCTL_TCP_CC].text, "reno");
+	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "reno"));
+	strcpy(snap.sysctl.val[PS_SYSCTL_TCP_CC].text, "cubic");
+	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_CLEAR);
+	free(snap.cpu.cores);
+}
+
+/* irqbalance beside a hand-made affinity */
+static void test_irqbalance_fight(void **state)
+{
+	struct ps_irq_info q = { 0 };
+	struct ps_irq_line lines[4];
+	struct ps_evidence ev = { .irq = &q };
+	struct ps_finding f;
+
+	(void)state;
+	memset(lines, 0, sizeof(lines));
+	q.status = PS_ST_OK;
+	q.irqbalance_status = PS_ST_OK;
+	q.irqbalance_running = true;
+	q.irqbalance_pid = 612;
+	strcpy(q.ifname, "eth1");
+	q.lines = lines;
+	q.nlines = 4;
+	for (int i = 0; i < 4; i++) {
+		strcpy(lines[i].kind, "rxtx");
+		snprintf(lines[i].affinity, sizeof(lines[i].affinity), "%d", i);
+	}
+	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "612"));
+	assert_non_null(strstr(f.remedy, "systemctl stop irqbalance"));
+	/* default masks: irqbalance does its job */
+	for (int i = 0; i < 4; i++)
+		strcpy(lines[i].affinity, "0-7");
+	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_CLEAR);
+}
+
 /* ---- the ceiling model and the answer --------------------------------- */
 
 static void test_ceiling_model(void **state)
@@ -1066,6 +1171,8 @@ int main(void)
 		cmocka_unit_test(test_cpu),
 		cmocka_unit_test(test_peer_tool),
 		cmocka_unit_test(test_mtu_retrans),
+		cmocka_unit_test(test_host_checks),
+		cmocka_unit_test(test_irqbalance_fight),
 		cmocka_unit_test(test_ceiling_model),
 		cmocka_unit_test(test_unexplained_and_full),
 		cmocka_unit_test(test_ranking),
