@@ -154,11 +154,14 @@ int ps_host_load(struct ps_host *h, const char *file)
 	memset(h, 0, sizeof(*h));
 	h->snap = ps_snapshot_new();
 	rc = ps_snapshot_load(file, h->snap);
+	/* the loader clears the struct, reference count included */
 	if (rc) {
-		ps_snapshot_put(h->snap);
+		ps_snapshot_free(h->snap);
+		free(h->snap);
 		h->snap = NULL;
 		return rc;
 	}
+	atomic_store(&h->snap->refs, 1);
 	load_members(h, file);
 	return 0;
 }
