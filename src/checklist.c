@@ -283,9 +283,14 @@ static void take_a(struct collect *c)
 	if (c->have_ia)
 		ps_irq_free(&c->ia);
 	memset(&c->ia, 0, sizeof(c->ia));
-	c->have_ia = c->ifname && c->ifname[0] &&
-		     !ps_irq_sample(c->ifname, &c->ia) &&
-		     c->ia.status == PS_ST_OK;
+	c->have_ia = false;
+	if (c->ifname && c->ifname[0]) {
+		/* a failed sample still owns memory */
+		c->have_ia = !ps_irq_sample(c->ifname, &c->ia) &&
+			     c->ia.status == PS_ST_OK;
+		if (!c->have_ia)
+			ps_irq_free(&c->ia);
+	}
 	c->ta = now_s();
 }
 
