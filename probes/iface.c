@@ -7,6 +7,7 @@
 #include <net/if.h>
 #include <netdb.h>
 #include <sys/socket.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "iface.h"
 #include "jsonutil.h"
 #include "nls.h"
+#include "probe-link.h"
 #include "sysroot.h"
 
 static const char *const source_names[] = {
@@ -25,11 +27,12 @@ static const char *const source_names[] = {
 	[PS_IFACE_OPTION] = "option",
 	[PS_IFACE_ROUTE_PEER] = "route_to_peer",
 	[PS_IFACE_DEFAULT_ROUTE] = "default_route",
+	[PS_IFACE_LOOPBACK] = "loopback",
 };
 
 const char *ps_iface_source_name(enum ps_iface_source s)
 {
-	if ((unsigned)s > PS_IFACE_DEFAULT_ROUTE)
+	if ((unsigned)s > PS_IFACE_LOOPBACK)
 		s = PS_IFACE_NONE;
 	return source_names[s];
 }
@@ -209,11 +212,76 @@ static void set_reason(struct ps_iface_choice *out, enum ps_status st,
 	snprintf(out->reason, sizeof(out->reason), "%s", msg);
 }
 
+/*
+ * Live: the kernel's own answer (netlink: IPv4 and IPv6, the path MTU).
+ * 0, -ENOENT (no route), or -ENOSYS to fall back to the tables.
+ */
+static int route_from_kernel(const char *addr, struct ps_iface_choice *out)
+{
+	unsigned pmtu = 0;
+	int rc;
+
+	if (addr) {
+		rc = ps_route_iface_for(addr, out->name, sizeof(out->name),
+					&pmtu);
+		if (!rc) {
+			out->source = PS_IFACE_ROUTE_PEER;
+			out->pmtu = pmtu;
+			return 0;
+		}
+	}
+	rc = ps_route_default_iface(out->name, sizeof(out->name));
+	if (!rc) {
+		out->source = PS_IFACE_DEFAULT_ROUTE;
+		return 0;
+	}
+	out->name[0] = 0;
+	/* no default route; anything else: try the tables */
+	return rc == -ENETUNREACH ? -ENOENT : -ENOSYS;
+}
+
+/* /proc/net/route (and ipv6_route): what a recorded tree has; 0, -ENOENT
+ * (no route), -ENODATA (no table), -EINVAL (not a routing table) */
+static int route_from_tables(const char *addr, struct ps_iface_choice *out)
+{
+	char *routes;
+	int rc = -ENOENT;
+
+	routes = ps_read_file("/proc/net/route", NULL);
+	if (!routes)	/* no table at all is not "no route" */
+		return errno == ENOENT ? -ENODATA : -errno;
+	if (addr) {
+		rc = ps_route_parse_lookup(routes, addr, out->name,
+					   sizeof(out->name));
+		if (!rc)
+			out->source = PS_IFACE_ROUTE_PEER;
+	}
+	if (rc) {
+		rc = ps_route_parse_default(routes, out->name,
+					    sizeof(out->name));
+		if (!rc)
+			out->source = PS_IFACE_DEFAULT_ROUTE;
+	}
+	free(routes);
+	if (rc == -ENOENT) {
+		/* an IPv6-only host */
+		routes = ps_read_file("/proc/net/ipv6_route", NULL);
+		if (routes && !ps_route6_parse_default(routes, out->name,
+						       sizeof(out->name))) {
+			out->source = PS_IFACE_DEFAULT_ROUTE;
+			rc = 0;
+		}
+		free(routes);
+	}
+	return rc;
+}
+
 void ps_iface_choose(const char *opt_iface, const char *peer,
 		     struct ps_iface_choice *out)
 {
-	char *routes, addr[64];
-	int rc = -ENOENT;
+	bool live = ps_sysroot_is_live();
+	char addr[64];
+	int rc = -ENOSYS;
 
 	memset(out, 0, sizeof(*out));
 	if (peer)
@@ -227,57 +295,46 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 		}
 		out->status = PS_ST_ABSENT;
 		snprintf(out->reason, sizeof(out->reason),
-			 ps_sysroot_is_live() ?
-				 _("there is no interface named '%s'") :
-				 _("the recorded tree has no interface named '%s'"),
+			 live ? _("there is no interface named '%s'") :
+				_("the recorded tree has no interface named '%s'"),
 			 opt_iface);
 		return;
 	}
-	routes = ps_read_file("/proc/net/route", NULL);
-	if (!routes) {
-		set_reason(out, ps_sysroot_is_live() ? PS_ST_ERROR :
-						       PS_ST_NOT_RECORDED,
-			   ps_sysroot_is_live() ?
-				   _("cannot read the routing table; use --iface") :
-				   _("no routing table in the recorded tree; use --iface"));
+	if (!peer || !*peer || peer_literal(peer, addr, sizeof(addr)))
+		addr[0] = 0;
+	if (live)
+		rc = route_from_kernel(*addr ? addr : NULL, out);
+	if (rc == -ENOSYS)
+		rc = route_from_tables(*addr ? addr : NULL, out);
+	if (rc == -ENOENT && ps_iface_exists("lo")) {
+		/* no default route: the loopback self-test's interface */
+		snprintf(out->name, sizeof(out->name), "lo");
+		out->source = PS_IFACE_LOOPBACK;
+		out->status = PS_ST_OK;
 		return;
-	}
-	if (peer && *peer && !peer_literal(peer, addr, sizeof(addr))) {
-		rc = ps_route_parse_lookup(routes, addr, out->name,
-					   sizeof(out->name));
-		if (!rc)
-			out->source = PS_IFACE_ROUTE_PEER;
-	}
-	if (rc) {
-		rc = ps_route_parse_default(routes, out->name,
-					    sizeof(out->name));
-		if (!rc)
-			out->source = PS_IFACE_DEFAULT_ROUTE;
-	}
-	free(routes);
-	if (rc) {
-		/* an IPv6-only host */
-		routes = ps_read_file("/proc/net/ipv6_route", NULL);
-		if (routes && !ps_route6_parse_default(routes, out->name,
-						       sizeof(out->name))) {
-			out->source = PS_IFACE_DEFAULT_ROUTE;
-			rc = 0;
-		}
-		free(routes);
 	}
 	if (rc) {
 		out->name[0] = 0;
-		set_reason(out, PS_ST_ABSENT,
-			   rc == -EINVAL ?
-				   _("the routing table could not be read; use --iface") :
+		out->source = PS_IFACE_NONE;
+		if (rc == -ENOENT)
+			set_reason(out, PS_ST_ABSENT,
 				   _("there is no default route; use --iface"));
+		else if (rc == -EINVAL)
+			set_reason(out, PS_ST_ERROR,
+				   _("the routing table could not be read; use --iface"));
+		else if (!live)
+			set_reason(out, PS_ST_NOT_RECORDED,
+				   _("no routing table in the recorded tree; use --iface"));
+		else
+			set_reason(out, PS_ST_ERROR,
+				   _("cannot read the routing table; use --iface"));
 		return;
 	}
 	if (ps_iface_exists(out->name)) {
 		out->status = PS_ST_OK;
 		return;
 	}
-	out->status = ps_sysroot_is_live() ? PS_ST_ABSENT : PS_ST_NOT_RECORDED;
+	out->status = live ? PS_ST_ABSENT : PS_ST_NOT_RECORDED;
 	snprintf(out->reason, sizeof(out->reason),
 		 _("the route names '%s', but it has no entry in /sys/class/net"),
 		 out->name);
@@ -297,6 +354,8 @@ struct json_object *ps_iface_to_json(const struct ps_iface_choice *c)
 				       json_object_new_string(c->peer));
 	if (c->pmtu)
 		json_object_object_add(o, "pmtu", json_object_new_int64(c->pmtu));
+	if (c->nic[0])
+		json_object_object_add(o, "nic", json_object_new_string(c->nic));
 	return o;
 }
 
@@ -311,13 +370,15 @@ int ps_iface_from_json(struct json_object *obj, struct ps_iface_choice *out)
 	if (ps_json_get_string(obj, "name", out->name, sizeof(out->name)) ||
 	    ps_json_get_string(obj, "source", src, sizeof(src)))
 		return -EINVAL;
-	for (unsigned i = 0; i <= PS_IFACE_DEFAULT_ROUTE; i++)
+	for (unsigned i = 0; i <= PS_IFACE_LOOPBACK; i++)
 		if (!strcmp(src, source_names[i]))
 			out->source = (enum ps_iface_source)i;
 	ps_json_get_status(obj, NULL, &out->status, out->reason,
 			   sizeof(out->reason));
 	if (ps_json_get_string(obj, "peer", out->peer, sizeof(out->peer)))
 		out->peer[0] = 0;
+	if (ps_json_get_string(obj, "nic", out->nic, sizeof(out->nic)))
+		out->nic[0] = 0;
 	if (!ps_json_get_int64(obj, "pmtu", &pmtu) && pmtu > 0 &&
 	    pmtu < 1 << 20)
 		out->pmtu = (unsigned)pmtu;

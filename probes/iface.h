@@ -15,6 +15,7 @@ enum ps_iface_source {
 	PS_IFACE_OPTION,	/* --iface */
 	PS_IFACE_ROUTE_PEER,	/* the route to the test's peer */
 	PS_IFACE_DEFAULT_ROUTE,	/* the default route */
+	PS_IFACE_LOOPBACK,	/* no default route: lo (the self-test's) */
 };
 
 struct ps_iface_choice {
@@ -24,6 +25,10 @@ struct ps_iface_choice {
 	char reason[160];
 	char peer[256];			/* the peer the route was looked up for */
 	unsigned pmtu;			/* path MTU to the peer, 0 unknown */
+	/* the physical NIC under it that the NIC probes (ethtool, PCIe,
+	 * IRQs) read: the interface itself for a NIC, "eth0" under a vlan
+	 * or bond; "" when there is none (lo, veth) or it is not known */
+	char nic[16];
 };
 
 const char *ps_iface_source_name(enum ps_iface_source s);
@@ -46,7 +51,8 @@ bool ps_iface_exists(const char *ifname);
 
 /*
  * Choose the interface: opt_iface when given (status says whether it
- * exists), else the route to peer (may be NULL), else the default route.
+ * exists), else the route to peer (may be NULL), else the default route,
+ * else lo (where the loopback self-test runs).
  * Live, with the netlink probes built in, the kernel is asked; with a
  * sysroot, the recorded /proc/net/route is read. Never fails: *out always
  * says what was chosen and why.

@@ -58,6 +58,7 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 		     const struct ps_snapshot *prev)
 {
 	const struct ps_iface_choice *ifc = &set->env.iface;
+	const char *nic = ifc->name;
 	double secs = 0;
 
 	ps_snapshot_fill_header(cur, ifc);
@@ -67,7 +68,10 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 		char why[160];
 		int rc;
 
-		if (ops->needs_iface && !ifc->name[0]) {
+		/* no interface, or one that is not there: the same reason
+		 * in every interface-bound section */
+		if (ops->needs_iface &&
+		    (!ifc->name[0] || ifc->status == PS_ST_ABSENT)) {
 			ops->mark(cur, PS_ST_ABSENT, ifc->reason[0] ?
 				  ifc->reason : _("no interface was chosen"));
 			continue;
@@ -82,8 +86,13 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 				  why);
 			continue;
 		}
+		p->ifname = ops->on_nic ? nic : ifc->name;
 		rc = ops->sample(p, cur);
 		(void)rc;	/* the member's status says what happened */
+		/* a vlan, bond or bridge: the NIC probes read the NIC under it */
+		if (ops->nic && !ops->nic(cur, cur->hdr.iface.nic,
+					  sizeof(cur->hdr.iface.nic)))
+			nic = cur->hdr.iface.nic;
 	}
 	if (prev && prev->hdr.seq && cur->hdr.mono_ns > prev->hdr.mono_ns) {
 		secs = seconds_between(prev, cur);

@@ -23,6 +23,8 @@ struct ps_probe {
 	const struct ps_probe_ops *ops;
 	const struct ps_probe_env *env;
 	void *priv;			/* the probe's own state (sockets ...) */
+	const char *ifname;		/* what sample() reads: the interface,
+					 * or the NIC under it (on_nic) */
 	int open_rc;			/* 0, or why open failed (-errno) */
 };
 
@@ -30,6 +32,8 @@ struct ps_probe_ops {
 	const char *name;	/* stable id, also the JSON key */
 	const char *title;	/* N_("CPU"): the heading of the text */
 	bool needs_iface;	/* reads the chosen interface */
+	bool on_nic;		/* reads the physical NIC under it (a vlan,
+				 * bond or bridge has no rings or PCIe) */
 
 	/* optional: state kept between samples (a netlink socket) */
 	int (*open)(struct ps_probe *p);
@@ -49,6 +53,9 @@ struct ps_probe_ops {
 	 * text of "pipescope probe" (print is the -V detail) */
 	void (*brief)(FILE *out, const struct ps_snapshot *s);
 	void (*free)(struct ps_snapshot *s);
+	/* optional: the physical NIC under the interface, as this probe
+	 * found it (0 and the name, or -ENOENT); later on_nic probes read it */
+	int (*nic)(const struct ps_snapshot *s, char *buf, size_t len);
 	/* set the member's top-level status and reason (e.g. not recorded) */
 	void (*mark)(struct ps_snapshot *s, enum ps_status st,
 		     const char *reason);

@@ -2,9 +2,11 @@
  * and the glue from each module's functions to the probe interface */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "brief.h"
 #include "nls.h"
 #include "probe.h"
 
@@ -16,9 +18,7 @@
 #define PS_PROBE_GLUE(NAME)                                                    \
 	static int NAME##_sample(struct ps_probe *p, struct ps_snapshot *s)    \
 	{                                                                      \
-		const char *ifn = p->env && p->env->iface.name[0] ?            \
-					  p->env->iface.name :                 \
-					  NULL;                                \
+		const char *ifn = p->ifname && *p->ifname ? p->ifname : NULL;  \
 		return ps_##NAME##_sample(ifn, &s->NAME);                      \
 	}                                                                      \
 	static struct json_object *NAME##_to_json(const struct ps_snapshot *s) \
@@ -62,8 +62,80 @@
 	.from_json = NAME##_from_json, .print = NAME##_print,                  \
 	.free = NAME##_free, .mark = NAME##_mark
 
+PS_PROBE_GLUE(link)
+PS_PROBE_RATES(link)
+PS_PROBE_GLUE(ethtool)
+PS_PROBE_GLUE(pci)
+PS_PROBE_GLUE(irq)
+PS_PROBE_RATES(irq)
 PS_PROBE_GLUE(cpu)
 PS_PROBE_GLUE(sysctl)
+
+/* the netlink probes keep a socket between samples: closed with the set */
+static void link_close(struct ps_probe *p)
+{
+	ps_link_shutdown();
+}
+
+static void ethtool_close(struct ps_probe *p)
+{
+	ps_ethtool_shutdown();
+}
+
+/* the first physical device of the chain (vlan100 -> bond0 -> eth0, eth1) */
+static int link_nic(const struct ps_snapshot *s, char *buf, size_t len)
+{
+	const struct ps_link_info *l = &s->link;
+
+	if (l->physical) {
+		snprintf(buf, len, "%s", l->ifname);
+		return 0;
+	}
+	if (l->lower.status != PS_ST_OK)
+		return -ENOENT;
+	for (unsigned i = 0; i < l->lower.n; i++)
+		if (l->lower.v[i].physical) {
+			snprintf(buf, len, "%s", l->lower.v[i].name);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static const struct ps_probe_ops link_ops = {
+	PS_PROBE_OPS(link),
+	.title = N_("Link"),
+	.needs_iface = true,
+	.rates = link_rates,
+	.close = link_close,
+	.nic = link_nic,
+	.brief = ps_brief_link,
+};
+
+static const struct ps_probe_ops ethtool_ops = {
+	PS_PROBE_OPS(ethtool),
+	.title = N_("NIC (ethtool)"),
+	.needs_iface = true,
+	.on_nic = true,
+	.close = ethtool_close,
+	.brief = ps_brief_ethtool,
+};
+
+static const struct ps_probe_ops pci_ops = {
+	PS_PROBE_OPS(pci),
+	.title = N_("PCIe"),
+	.needs_iface = true,
+	.on_nic = true,
+	.brief = ps_brief_pci,
+};
+
+static const struct ps_probe_ops irq_ops = {
+	PS_PROBE_OPS(irq),
+	.title = N_("Interrupts, softirqs and queues"),
+	.needs_iface = true,
+	.on_nic = true,
+	.rates = irq_rates,
+	.brief = ps_brief_irq,
+};
 
 /* with one sample the CPU probe gives the averages since boot */
 static void cpu_rates(const struct ps_snapshot *prev, struct ps_snapshot *cur,
@@ -84,6 +156,10 @@ static const struct ps_probe_ops sysctl_ops = {
 };
 
 const struct ps_probe_ops *const ps_probe_registry[] = {
+	&link_ops,
+	&ethtool_ops,
+	&pci_ops,
+	&irq_ops,
 	&cpu_ops,
 	&sysctl_ops,
 };

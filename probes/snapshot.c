@@ -377,11 +377,15 @@ void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
 			[PS_IFACE_OPTION] = N_("--iface"),
 			[PS_IFACE_ROUTE_PEER] = N_("route to the peer"),
 			[PS_IFACE_DEFAULT_ROUTE] = N_("default route"),
+			[PS_IFACE_LOOPBACK] =
+				N_("no default route: the loopback interface"),
 		};
 
 		fprintf(out, "%s (%s)", ic->name, _(how[ic->source]));
 		if (ic->pmtu)
 			fprintf(out, _(", path MTU %u"), ic->pmtu);
+		if (ic->nic[0] && strcmp(ic->nic, ic->name))
+			fprintf(out, _(", on the NIC %s"), ic->nic);
 		if (ic->status != PS_ST_OK)
 			fprintf(out, ": %s", ic->reason);
 	} else {

@@ -11,6 +11,10 @@
 
 #include "iface.h"
 #include "probe-cpu.h"
+#include "probe-ethtool.h"
+#include "probe-irq.h"
+#include "probe-link.h"
+#include "probe-pci.h"
 #include "probe-sysctl.h"
 #include "status.h"
 
@@ -53,15 +57,12 @@ struct ps_snapshot {
 	struct ps_snapshot_header hdr;
 
 	/* one member per probe; the registry (probe.h) knows them all */
-	struct ps_cpu_info cpu;
-	struct ps_sysctl_info sysctl;
-	/*
-	 * Slots for the other probe modules, added when they are merged:
-	 * struct ps_irq_info irq;         probes/probe-irq.h
-	 * struct ps_pci_info pci;         probes/probe-pci.h
-	 * struct ps_ethtool_info ethtool; probes/probe-ethtool.h
-	 * struct ps_link_info link;       probes/probe-link.h
-	 */
+	struct ps_link_info link;	/* probes/probe-link.h */
+	struct ps_ethtool_info ethtool;	/* probes/probe-ethtool.h */
+	struct ps_pci_info pci;		/* probes/probe-pci.h */
+	struct ps_irq_info irq;		/* probes/probe-irq.h */
+	struct ps_cpu_info cpu;		/* probes/probe-cpu.h */
+	struct ps_sysctl_info sysctl;	/* probes/probe-sysctl.h */
 };
 
 /* a zeroed snapshot on the heap with one reference */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -23,8 +24,15 @@ static const char *machine(const char *name)
 {
 	const char *top = getenv("top_srcdir");
 
+	struct stat st;
+
 	snprintf(tree, sizeof(tree), "%s/tests/fixtures/machines/%s",
 		 top ? top : ".", name);
+	/* the release tarball does not carry the recorded trees */
+	if (stat(tree, &st)) {
+		print_message("no recorded tree %s: skipped\n", tree);
+		skip();
+	}
 	return tree;
 }
 
