@@ -46,11 +46,6 @@ int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
 	struct ps_probe_env env = { .iface = *iface };
 	struct ps_probe_set *set;
 	struct ps_snapshot *first;
-	struct ps_irq_info irq0 = { 0 };
-	struct ps_link_info link0;
-	const char *ifn = iface->name;
-	bool live = ps_sysroot_is_live(), two = live && interval_s > 0;
-	double t0 = 0;
 
 	memset(h, 0, sizeof(*h));
 	set = ps_probes_open(&env);
@@ -58,93 +53,17 @@ int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
 		return -ENOMEM;
 	first = ps_snapshot_new();
 	ps_probes_sample(set, first, NULL);
-	if (ifn[0]) {
-		/* a probe that fails says why in its member */
-		ps_irq_sample(ifn, two ? &irq0 : &h->irq);
-		h->have_irq = true;
-		ps_pci_sample(ifn, &h->pci);
-		h->have_pci = true;
-		if (live) {
-			ps_link_init(&link0, ifn);
-			h->have_link =
-				!ps_link_sample(ifn, two ? &link0 : &h->link);
-			ps_ethtool_init(&h->eth, ifn);
-			h->have_eth = !ps_ethtool_sample(ifn, &h->eth);
-		}
-	}
-	t0 = now_s();
-	if (two) {
-		double dt;
-
+	if (ps_sysroot_is_live() && interval_s > 0) {
+		/* rates (CPU %, interrupts/s, drops/s) need a second sample */
 		sleep_s(interval_s);
 		h->snap = ps_snapshot_new();
 		ps_probes_sample(set, h->snap, first);
 		ps_snapshot_put(first);
-		dt = now_s() - t0;
-		if (ifn[0]) {
-			ps_irq_sample(ifn, &h->irq);
-			ps_irq_rates(&irq0, &h->irq, dt);
-			ps_irq_free(&irq0);
-			if (h->have_link) {
-				ps_link_init(&h->link, ifn);
-				ps_link_sample(ifn, &h->link);
-				ps_link_rates(&link0, &h->link, dt);
-				ps_link_free(&link0);
-			}
-		}
 	} else {
 		h->snap = first;
 	}
 	ps_probes_close(set);
 	return 0;
-}
-
-/* the module members of a saved snapshot document, when it has them */
-static void load_members(struct ps_host *h, const char *file)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	struct json_object *root, *o;
-
-	f = strcmp(file, "-") ? fopen(file, "r") : NULL;
-	if (!f)
-		return;
-	{
-		char buf[65536];
-		size_t n;
-
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-			text = xrealloc(text, len + n + 1);
-			memcpy(text + len, buf, n);
-			len += n;
-		}
-	}
-	fclose(f);
-	if (!text)
-		return;
-	text[len] = 0;
-	root = json_tokener_parse(text);
-	free(text);
-	if (!root)
-		return;
-	if (json_object_object_get_ex(root, "irq", &o) &&
-	    json_object_is_type(o, json_type_object))
-		h->have_irq = !ps_irq_from_json(o, &h->irq);
-	if (json_object_object_get_ex(root, "pci", &o) &&
-	    json_object_is_type(o, json_type_object))
-		h->have_pci = !ps_pci_from_json(o, &h->pci);
-	if (json_object_object_get_ex(root, "ethtool", &o) &&
-	    json_object_is_type(o, json_type_object)) {
-		ps_ethtool_init(&h->eth, "");
-		h->have_eth = !ps_ethtool_from_json(o, &h->eth);
-	}
-	if (json_object_object_get_ex(root, "link", &o) &&
-	    json_object_is_type(o, json_type_object)) {
-		ps_link_init(&h->link, "");
-		h->have_link = !ps_link_from_json(o, &h->link);
-	}
-	json_object_put(root);
 }
 
 int ps_host_load(struct ps_host *h, const char *file)
@@ -162,7 +81,6 @@ int ps_host_load(struct ps_host *h, const char *file)
 		return rc;
 	}
 	atomic_store(&h->snap->refs, 1);
-	load_members(h, file);
 	return 0;
 }
 
@@ -171,23 +89,18 @@ void ps_host_evidence(const struct ps_host *h, const struct ps_run *res,
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->snap = h->snap;
-	ev->irq = h->have_irq ? &h->irq : NULL;
-	ev->pci = h->have_pci ? &h->pci : NULL;
-	ev->eth = h->have_eth ? &h->eth : NULL;
-	ev->link = h->have_link ? &h->link : NULL;
+	if (h->snap) {
+		/* every member says itself why it is empty */
+		ev->irq = &h->snap->irq;
+		ev->pci = &h->snap->pci;
+		ev->eth = &h->snap->ethtool;
+		ev->link = &h->snap->link;
+	}
 	ev->res = res;
 }
 
 void ps_host_free(struct ps_host *h)
 {
-	if (h->have_irq)
-		ps_irq_free(&h->irq);
-	if (h->have_pci)
-		ps_pci_free(&h->pci);
-	if (h->have_eth)
-		ps_ethtool_free(&h->eth);
-	if (h->have_link)
-		ps_link_free(&h->link);
 	if (h->snap)
 		ps_snapshot_put(h->snap);
 	memset(h, 0, sizeof(*h));

@@ -11,20 +11,16 @@
 #include "check.h"
 #include "options.h"
 
-/* this host's readings: the snapshot and the probe modules' members */
+/* this host's readings: one snapshot with every probe's member (CPU,
+ * sysctl, link, ethtool, PCIe, IRQs) */
 struct ps_host {
 	struct ps_snapshot *snap; /* a reference, or NULL */
-	struct ps_irq_info irq;
-	struct ps_pci_info pci;
-	struct ps_ethtool_info eth;
-	struct ps_link_info link;
-	bool have_irq, have_pci, have_eth, have_link;
 };
 
 /*
- * Sample this host (or the tree of ps_sysroot_set): the snapshot and the
- * IRQ, PCIe, ethtool and link modules for the chosen interface; live, two
- * samples @interval_s apart so rates exist. 0, or -errno.
+ * Sample this host (or the tree of ps_sysroot_set) for the chosen
+ * interface; live, two samples @interval_s apart so rates exist. 0, or
+ * -errno.
  */
 int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
 		   double interval_s);

@@ -155,12 +155,13 @@ int ps_cmd_check(const struct ps_opts *o)
 		snprintf(line, sizeof(line), _("interface %s (%s)"),
 			 iface.name[0] ? iface.name : "?",
 			 ps_iface_source_name(iface.source));
-		if (host.have_eth && host.eth.drvinfo.status == PS_ST_OK)
-			PS_APPEND(line, ", %s", host.eth.drvinfo.driver);
-		if (host.have_link && host.link.status == PS_ST_OK)
+		if (host.snap->ethtool.drvinfo.status == PS_ST_OK)
+			PS_APPEND(line, ", %s",
+				  host.snap->ethtool.drvinfo.driver);
+		if (host.snap->link.status == PS_ST_OK)
 			PS_APPEND(line, _(", MTU %lld"),
-				  (long long)host.link.mtu);
-		if (host.snap && host.snap->cpu.status == PS_ST_OK)
+				  (long long)host.snap->link.mtu);
+		if (host.snap->cpu.status == PS_ST_OK)
 			PS_APPEND(line, _(", %d cores"), host.snap->cpu.ncores);
 		ui_end(NULL, NULL, line);
 	}
