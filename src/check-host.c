@@ -142,7 +142,7 @@ static enum ps_check_state eval_link_speed(const struct ps_evidence *ev,
 	long sup, adv, partner, both;
 	double speed;
 	char cur[32], cap[32];
-	const char *ifn = ps_ev_ifname(ev);
+	const char *ifn = ps_ev_nicname(ev);
 
 	if (!e || e->linkmodes.status != PS_ST_OK) {
 		PS_SET(f->evidence, "%s",

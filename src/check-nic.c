@@ -12,7 +12,7 @@
 
 static const char *ifn_or(const struct ps_evidence *ev)
 {
-	const char *n = ps_ev_ifname(ev);
+	const char *n = ps_ev_nicname(ev);
 
 	return n[0] ? n : "IF";
 }
@@ -376,7 +376,7 @@ static enum ps_check_state eval_offloads(const struct ps_evidence *ev,
 	const struct ps_ethtool_info *e = ev->eth;
 	char off[160] = "", cmd[160] = "";
 	bool veth = ev->link && !strcmp(ev->link->kind, "veth");
-	bool lo = !strcmp(ps_ev_ifname(ev), "lo");
+	bool lo = !strcmp(ps_ev_nicname(ev), "lo");
 	int noff = 0;
 	double busy;
 
@@ -409,17 +409,17 @@ static enum ps_check_state eval_offloads(const struct ps_evidence *ev,
 		PS_SET(f->evidence,
 		       _("%s: TSO, GSO, GRO, scatter-gather and checksums are "
 			 "on (or fixed)"),
-		       ps_ev_ifname(ev));
+		       ps_ev_nicname(ev));
 		return PS_CHECK_CLEAR;
 	}
 	busy = test_core_busy(ev);
 	f->severity = busy >= 80 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
-	PS_SET(f->title, _("Offloads off on %s: %s"), ps_ev_ifname(ev), off);
+	PS_SET(f->title, _("Offloads off on %s: %s"), ps_ev_nicname(ev), off);
 	PS_SET(f->evidence,
 	       _("%s: off: %s; without them the kernel handles every MTU-sized "
 		 "packet on its own (segmentation, checksums, merging), which "
 		 "costs CPU per byte"),
-	       ps_ev_ifname(ev), off);
+	       ps_ev_nicname(ev), off);
 	if (busy > 0)
 		PS_APPEND(f->evidence,
 			  _("; the busiest core of the test was %.0f%% busy"),
@@ -464,7 +464,7 @@ static enum ps_check_state eval_coalesce(const struct ps_evidence *ev,
 	fr = e->coalesce.rx_frames;
 	PS_SET(f->evidence,
 	       _("%s: rx-usecs %lld, rx-frames %lld, adaptive-rx %s"),
-	       ps_ev_ifname(ev), (long long)us, (long long)fr,
+	       ps_ev_nicname(ev), (long long)us, (long long)fr,
 	       e->coalesce.adaptive_rx == 1   ? _("on")
 	       : e->coalesce.adaptive_rx == 0 ? _("off")
 					      : _("not reported"));
@@ -478,7 +478,7 @@ static enum ps_check_state eval_coalesce(const struct ps_evidence *ev,
 		PS_SET(f->title,
 		       _("Interrupt coalescing off on %s: one interrupt per "
 			 "packet"),
-		       ps_ev_ifname(ev));
+		       ps_ev_nicname(ev));
 		PS_SET(f->remedy,
 		       _("ethtool -C %s adaptive-rx on (or rx-usecs 50)"),
 		       ifn_or(ev));
@@ -488,7 +488,7 @@ static enum ps_check_state eval_coalesce(const struct ps_evidence *ev,
 		f->severity = PS_SEV_WARNING;
 		PS_SET(f->title,
 		       _("Interrupt coalescing extreme on %s: rx-usecs %lld"),
-		       ps_ev_ifname(ev), (long long)us);
+		       ps_ev_nicname(ev), (long long)us);
 		PS_APPEND(f->evidence, "%s",
 			  _(": packets wait long enough to fill the ring and "
 			    "to stretch the RTT"));
@@ -543,7 +543,7 @@ static enum ps_check_state eval_rings(const struct ps_evidence *ev,
 	PS_SET(f->evidence,
 	       _("%s: rx ring %lld of %lld, tx ring %lld of %lld; %llu receive "
 		 "drops/misses counted"),
-	       ps_ev_ifname(ev), (long long)e->rings.rx,
+	       ps_ev_nicname(ev), (long long)e->rings.rx,
 	       (long long)e->rings.rx_max, (long long)e->rings.tx,
 	       (long long)e->rings.tx_max, (unsigned long long)drops);
 	if (rated)
@@ -553,7 +553,7 @@ static enum ps_check_state eval_rings(const struct ps_evidence *ev,
 	f->severity = rated && rate > 0 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
 	PS_SET(f->title, _("Receive ring %lld of %lld on %s, with drops"),
 	       (long long)e->rings.rx, (long long)e->rings.rx_max,
-	       ps_ev_ifname(ev));
+	       ps_ev_nicname(ev));
 	PS_SET(f->remedy, _("ethtool -G %s rx %lld tx %lld"), ifn_or(ev),
 	       (long long)e->rings.rx_max,
 	       (long long)(e->rings.tx_max > 0 ? e->rings.tx_max

@@ -140,6 +140,17 @@ const char *ps_ev_ifname(const struct ps_evidence *ev)
 	return "";
 }
 
+const char *ps_ev_nicname(const struct ps_evidence *ev)
+{
+	if (ev->eth && ev->eth->ifname[0])
+		return ev->eth->ifname;
+	if (ev->irq && ev->irq->ifname[0])
+		return ev->irq->ifname;
+	if (ev->snap && ev->snap->hdr.iface.nic[0])
+		return ev->snap->hdr.iface.nic;
+	return ps_ev_ifname(ev);
+}
+
 static bool driver_virtual(const char *drv)
 {
 	static const char *const v[] = {
@@ -164,6 +175,10 @@ bool ps_ev_virtual(const struct ps_evidence *ev)
 	if (ev->eth && ev->eth->drvinfo.status == PS_ST_OK &&
 	    driver_virtual(ev->eth->drvinfo.driver))
 		return true;
+	/* a vlan, bond or bridge over a NIC with a real driver */
+	if (ev->snap && ev->snap->hdr.iface.nic[0] && ev->eth &&
+	    ev->eth->drvinfo.status == PS_ST_OK)
+		return false;
 	if (ev->link && ev->link->status == PS_ST_OK) {
 		if (ev->link->kind[0] || !ev->link->physical)
 			return true;

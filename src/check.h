@@ -186,6 +186,9 @@ void ps_appendf(char *buf, size_t len, const char *fmt, ...)
 
 /* the interface the evidence is about, "" when none */
 const char *ps_ev_ifname(const struct ps_evidence *ev);
+/* the NIC the NIC probes read: the interface itself, or the physical NIC
+ * under a vlan, bond or bridge */
+const char *ps_ev_nicname(const struct ps_evidence *ev);
 /* a software device (veth, lo, bridge, tun...) or a virtual NIC driver */
 bool ps_ev_virtual(const struct ps_evidence *ev);
 /* the line rate in bit/s of a physical NIC, 0 unknown or virtual */

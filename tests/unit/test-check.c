@@ -491,6 +491,29 @@ static void test_nic_checks(void **state)
 	assert_non_null(strstr(f.remedy, "ethtool -K eth9"));
 	assert_non_null(strstr(f.remedy, "sg on"));
 
+	/* a vlan over the NIC: the NIC is physical, remedies name it */
+	{
+		struct ps_snapshot snap = { 0 };
+		struct ps_evidence ev2 = ev;
+
+		strcpy(snap.hdr.iface.name, "eth9.100");
+		strcpy(snap.hdr.iface.nic, "eth9");
+		strcpy(l.ifname, "eth9.100");
+		strcpy(l.kind, "vlan");
+		ev2.snap = &snap;
+		assert_false(ps_ev_virtual(&ev2));
+		assert_string_equal(ps_ev_nicname(&ev2), "eth9");
+		assert_true(ps_ev_line_bps(&ev2) > 9e9);
+		assert_int_equal(run(&ps_check_offloads, &ev2, &f),
+				 PS_CHECK_FIRED);
+		assert_non_null(strstr(f.remedy, "ethtool -K eth9 "));
+		/* without the NIC under it, a vlan alone is software */
+		snap.hdr.iface.nic[0] = 0;
+		assert_true(ps_ev_virtual(&ev2));
+		strcpy(l.ifname, "eth9");
+		l.kind[0] = 0;
+	}
+
 	/* veth leaves GRO off by default: not a finding on its own */
 	nic_10g(&e, &l);
 	strcpy(l.kind, "veth");
