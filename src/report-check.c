@@ -322,6 +322,7 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 		add_str(o, "hostname", ev->snap->hdr.hostname);
 		add_str(o, "kernel", ev->snap->hdr.kernel);
 		add_str(o, "iface", ev->snap->hdr.iface.name);
+		add_str(o, "nic", ev->snap->hdr.iface.nic);
 		json_object_object_add(
 			o, "iface_source",
 			json_object_new_string(ps_iface_source_name(

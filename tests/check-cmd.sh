@@ -65,6 +65,12 @@ if [ -d "$fx/pcie-downgraded/sys" ]; then
 	jq_is '.snapshot_file' "$tmp/snap.json" snapshot
 	jq_is '.host.hostname' pcie-host snapshot
 	[ $want = 3 ] && jq_is '.answer.top' pcie_link snapshot
+	# from stdin
+	T_COUNT=$((T_COUNT + 1))
+	"$PIPESCOPE" check --snapshot - --format json <"$tmp/snap.json" \
+		>"$tmp/stdin.json" 2>/dev/null && rc=0 || rc=$?
+	[ $rc = $want ] && [ "$(jq -r .host.nic "$tmp/stdin.json")" = enp5s0f0 ] ||
+		fail "--snapshot -: exit $rc, nic $(jq -r .host.nic "$tmp/stdin.json")"
 else
 	echo "recorded machine trees not present: their checks skipped"
 fi
