@@ -673,10 +673,18 @@ static void print_settings(FILE *out, const struct ps_check_report *r, bool md)
 	fprintf(out, md ? "### %s\n\n" : "%s\n", _("Settings of this end"));
 	json_object_object_foreach(s, key, val)
 	{
+		size_t kl = strlen(key);
+		char v[48];
+
 		if (!strcmp(key, "sysctl") || !val)
 			continue;
-		fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", key,
-			json_object_get_string(val));
+		/* rates in human units here, raw in the JSON */
+		if (kl > 4 && !strcmp(key + kl - 4, "_bps"))
+			ps_fmt_bps(v, sizeof(v), json_object_get_double(val));
+		else
+			snprintf(v, sizeof(v), "%s",
+				 json_object_get_string(val));
+		fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", key, v);
 		any = true;
 	}
 	if (json_object_object_get_ex(s, "sysctl", &sys)) {
