@@ -21,6 +21,7 @@
 #include "ceiling.h"
 #include "check.h"
 #include "checklist.h"
+#include "cli.h"
 #include "report-check.h"
 #include "sysroot.h"
 #include "xmalloc.h"
@@ -212,6 +213,38 @@ static void test_registry(void **state)
 		assert_non_null(all[i]->family);
 	}
 	assert_null(ps_check_find("no_such_check"));
+}
+
+/* the guided run's shape: --quick, -t, -O */
+static void test_checklist_defaults(void **state)
+{
+	struct ps_opts o;
+	struct ps_checklist_cfg cfg;
+
+	(void)state;
+	ps_opts_init(&o);
+	ps_checklist_defaults(&cfg, &o);
+	assert_true(cfg.step_seconds == 4);
+	assert_int_equal(cfg.omit, 1);
+	assert_int_equal(cfg.max_streams, 16);
+	assert_true(cfg.reverse && cfg.bidir);
+	o.quick = true;
+	ps_checklist_defaults(&cfg, &o);
+	assert_true(cfg.step_seconds == 2);
+	assert_int_equal(cfg.omit, 0);
+	assert_int_equal(cfg.max_streams, 4);
+	assert_true(cfg.reverse);
+	assert_false(cfg.bidir);
+	o.duration = 7;
+	o.omit = 3;
+	ps_checklist_defaults(&cfg, &o);
+	assert_true(cfg.step_seconds == 7);
+	assert_int_equal(cfg.omit, 3);
+	for (int i = 0; i < PS_CL_NSTEPS; i++) {
+		assert_true(ps_checklist_title((enum ps_cl_step)i)[0]);
+		assert_true(ps_checklist_reason((enum ps_cl_step)i)[0]);
+	}
+	ps_opts_free(&o);
 }
 
 /* ---- the recorded machines ------------------------------------------- */
@@ -1177,6 +1210,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_checklist_defaults),
 		cmocka_unit_test(test_pcie_downgraded),
 		cmocka_unit_test(test_ixgbe_cpu0),
 		cmocka_unit_test(test_i40e_spread),
