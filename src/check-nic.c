@@ -142,11 +142,27 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 		return PS_CHECK_NA;
 	}
 	nq = q->queues_with_irqs;
-	if (nq < 2 || q->busiest_cpu < 0) {
+	/* receive work is what lands on a core: count the receive queues */
+	{
+		int nrx = 0;
+
+		for (int i = 0; i < q->nlines; i++)
+			if (!strcmp(q->lines[i].kind, "rx") ||
+			    !strcmp(q->lines[i].kind, "rxtx"))
+				nrx++;
+		if (nrx < 2) {
+			PS_SET(f->evidence,
+			       _("%s has %d receive queue interrupt line%s: "
+				 "nothing to spread"),
+			       q->ifname, nrx, nrx == 1 ? "" : "s");
+			return PS_CHECK_NA;
+		}
+	}
+	if (q->busiest_cpu < 0) {
 		PS_SET(f->evidence,
-		       _("%s has %d queue interrupt line%s: nothing to spread"),
-		       q->ifname, nq, nq == 1 ? "" : "s");
-		return nq < 2 ? PS_CHECK_NA : PS_CHECK_CLEAR;
+		       _("%s: %d queue interrupt lines, no interrupts counted"),
+		       q->ifname, nq);
+		return PS_CHECK_NA;
 	}
 	PS_SET(f->evidence,
 	       _("%s: %d queue interrupt lines; cpu%d took %.0f%% of their "
