@@ -11,6 +11,7 @@
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
+#include "ui.h"
 
 void ps_nls_init(void)
 {
@@ -50,13 +51,18 @@ int main(int argc, char **argv)
 		rc = ps_cmd_probe(&opts);
 		break;
 	case PS_MODE_CLIENT:
-		rc = ps_cmd_client(&opts);
+		/* the workstation on a terminal; -1: it cannot, use text */
+		rc = ps_ui_wanted(&opts) ? ps_ui_run(&opts) : -1;
+		if (rc < 0)
+			rc = ps_cmd_client(&opts);
 		break;
 	case PS_MODE_SERVER:
 		rc = ps_cmd_server(&opts);
 		break;
 	case PS_MODE_SELFTEST:
-		rc = ps_cmd_selftest(&opts);
+		rc = ps_ui_wanted(&opts) ? ps_ui_run(&opts) : -1;
+		if (rc < 0)
+			rc = ps_cmd_selftest(&opts);
 		break;
 	case PS_MODE_CHECK:
 		rc = ps_cmd_check(&opts);
