@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -344,6 +345,9 @@ static int walk_reply(const void *buf, size_t len, struct walk *w)
 				mnl_attr_parse_payload((const char *)e + off,
 						       plen - off, extack_cb,
 						       w);
+			/* any int may arrive: -INT_MIN does not exist */
+			if (e->error == INT_MIN)
+				return -EPROTO;
 			return e->error < 0 ? e->error : -e->error;
 		}
 		if (nlh->nlmsg_type == NLMSG_DONE)
@@ -606,8 +610,13 @@ int ps_ethtool_parse_strsets(const void *buf, size_t len,
 			  .cb = strset_msg,
 			  .data = ss };
 
+	int ret;
+
 	memset(ss, 0, sizeof(*ss));
-	return walk_reply(buf, len, &w);
+	ret = walk_reply(buf, len, &w);
+	if (ret < 0)	/* not understood: keep nothing (and leak nothing) */
+		ps_ethtool_strsets_free(ss);
+	return ret;
 }
 
 /* ---- one parser per reply ------------------------------------------------ */

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <langinfo.h>
 #include <pthread.h>
@@ -159,9 +160,13 @@ int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out)
 				set_status(&out->status, out->reason,
 					   PS_ST_ABSENT, msgbuf);
 			} else {
+				/* any int may arrive: -INT_MIN does not exist */
+				int code = e->error == INT_MIN ? EPROTO :
+					   e->error < 0 ? -e->error : e->error;
+
 				snprintf(msgbuf, sizeof(msgbuf),
 					 _("reading the link failed: %s"),
-					 strerror(-e->error));
+					 strerror(code));
 				set_status(&out->status, out->reason,
 					   PS_ST_ERROR, msgbuf);
 			}

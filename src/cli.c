@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl.h"
+#include "auth.h"
 #include "cli.h"
 #include "nls.h"
 #include "units.h"
@@ -27,6 +29,16 @@ enum {
 	OPT_SERVER_RATE,
 	OPT_IDLE_TIMEOUT,
 	OPT_SERVER_MAX_DURATION,
+	OPT_SERVER_MAX_STREAMS,
+	OPT_HANDSHAKE_TIMEOUT,
+	OPT_ALLOW,
+	OPT_USER,
+	OPT_USERNAME,
+	OPT_RSA_PUBKEY,
+	OPT_RSA_PRIVKEY,
+	OPT_AUTH_USERS,
+	OPT_TIME_SKEW,
+	OPT_PKCS1,
 	OPT_FQ_RATE,
 	OPT_CPORT,
 	OPT_SKIP_RX_COPY,
@@ -76,6 +88,16 @@ static const struct option long_opts[] = {
 	{ "server-bitrate-limit", required_argument, NULL, OPT_SERVER_RATE },
 	{ "idle-timeout",	required_argument, NULL, OPT_IDLE_TIMEOUT },
 	{ "server-max-duration", required_argument, NULL, OPT_SERVER_MAX_DURATION },
+	{ "server-max-streams",	required_argument, NULL, OPT_SERVER_MAX_STREAMS },
+	{ "handshake-timeout",	required_argument, NULL, OPT_HANDSHAKE_TIMEOUT },
+	{ "allow",		required_argument, NULL, OPT_ALLOW },
+	{ "user",		required_argument, NULL, OPT_USER },
+	{ "username",		required_argument, NULL, OPT_USERNAME },
+	{ "rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBKEY },
+	{ "rsa-private-key-path", required_argument, NULL, OPT_RSA_PRIVKEY },
+	{ "authorized-users-path", required_argument, NULL, OPT_AUTH_USERS },
+	{ "time-skew-threshold", required_argument, NULL, OPT_TIME_SKEW },
+	{ "use-pkcs1-padding",	no_argument,	   NULL, OPT_PKCS1 },
 	{ "client",		required_argument, NULL, 'c' },
 	{ "udp",		no_argument,	   NULL, 'u' },
 	{ "bitrate",		required_argument, NULL, 'b' },
@@ -407,6 +429,8 @@ void ps_opts_init(struct ps_opts *o)
 	o->parallel = 1;
 	o->tos = -1;
 	o->rcv_timeout_ms = 120000;
+	o->handshake_timeout = PS_DEFAULT_HANDSHAKE;
+	o->time_skew = PS_AUTH_SKEW;
 	o->report_format = PS_FORMAT_TEXT;
 }
 
@@ -427,6 +451,11 @@ void ps_opts_free(struct ps_opts *o)
 	free(o->sysroot);
 	free(o->iface);
 	free(o->snapshot);
+	free(o->user);
+	free(o->username);
+	free(o->rsa_pubkey);
+	free(o->rsa_privkey);
+	free(o->authorized_users);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -531,6 +560,58 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		seen(&c->server_only, c);
 		return parse_uint(c, arg, PS_MAX_DURATION,
 				  &o->server_max_duration);
+	case OPT_SERVER_MAX_STREAMS:
+		seen(&c->server_only, c);
+		return parse_int(c, arg, 1, 2 * PS_MAX_STREAMS,
+				 &o->server_max_streams);
+	case OPT_HANDSHAKE_TIMEOUT:
+		seen(&c->server_only, c);
+		if (parse_long(c, arg, 1, 3600, &v))
+			return -1;
+		o->handshake_timeout = (unsigned)v;
+		return 0;
+	case OPT_ALLOW:
+		seen(&c->server_only, c);
+		if (o->nallow == PS_MAX_ALLOW)
+			return fail(c, _("option %s: at most %d networks"),
+				    c->optname, PS_MAX_ALLOW);
+		if (ps_cidr_parse(arg, &o->allow[o->nallow]))
+			return fail(c, _("option %s: '%s' is not a network (ADDRESS or ADDRESS/PREFIX)"),
+				    c->optname, arg);
+		o->nallow++;
+		return 0;
+	case OPT_USER:
+		seen(&c->server_only, c);
+		replace_str(&o->user, arg);
+		return 0;
+	case OPT_USERNAME:
+		seen(&c->client_only, c);
+		replace_str(&o->username, arg);
+		return 0;
+	case OPT_RSA_PUBKEY:
+		seen(&c->client_only, c);
+		if (ps_auth_key_ok(arg, false))
+			return fail(c, _("option %s: cannot read an RSA public key (PEM) from %s"),
+				    c->optname, arg);
+		replace_str(&o->rsa_pubkey, arg);
+		return 0;
+	case OPT_RSA_PRIVKEY:
+		seen(&c->server_only, c);
+		if (ps_auth_key_ok(arg, true))
+			return fail(c, _("option %s: cannot read an RSA private key (PEM) from %s"),
+				    c->optname, arg);
+		replace_str(&o->rsa_privkey, arg);
+		return 0;
+	case OPT_AUTH_USERS:
+		seen(&c->server_only, c);
+		replace_str(&o->authorized_users, arg);
+		return 0;
+	case OPT_TIME_SKEW:
+		seen(&c->server_only, c);
+		return parse_int(c, arg, 1, 86400, &o->time_skew);
+	case OPT_PKCS1:
+		o->pkcs1 = true;
+		return 0;
 	case 'c':
 		return parse_target(c, arg, o);
 	case 'u':
@@ -750,6 +831,9 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 		if (o->len > PS_MAX_UDP_LEN)
 			return fail(c, _("option -l: %u is too large for UDP (at most %d bytes)"),
 				    o->len, PS_MAX_UDP_LEN);
+		if (o->len && o->len < PS_MIN_UDP_LEN)
+			return fail(c, _("option -l: %u is too small for UDP (at least %d bytes)"),
+				    o->len, PS_MIN_UDP_LEN);
 		if (o->skip_rx_copy)
 			return fail(c, _("--skip-rx-copy works with TCP only"));
 		if (!o->rate_set)
@@ -757,6 +841,10 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 	} else if (o->gsro) {
 		return fail(c, _("--gsro works with UDP only (-u)"));
 	}
+	if (!o->username != !o->rsa_pubkey)
+		return fail(c, _("--username and --rsa-public-key-path go together"));
+	if (!o->rsa_privkey != !o->authorized_users)
+		return fail(c, _("--rsa-private-key-path and --authorized-users-path go together"));
 	if (o->gsro && o->no_gsro)
 		return fail(c, _("--gsro and --no-gsro cannot be used together"));
 	if (o->ncpus > 1 && o->mode == PS_MODE_SERVER)
@@ -884,6 +972,14 @@ void ps_cli_help(FILE *out)
 		"      --server-bitrate-limit RATE   refuse tests above RATE bit/s\n"
 		"      --idle-timeout SEC    restart after SEC idle seconds\n"
 		"      --server-max-duration SEC     longest test served\n"
+		"      --server-max-streams N        most data streams in one test\n"
+		"      --handshake-timeout SEC       time a new connection has to send\n"
+		"                            its cookie and parameters (default 10)\n"
+		"      --allow CIDR          serve only these client networks (repeatable)\n"
+		"      --user NAME           drop root privileges after binding\n"
+		"      --rsa-private-key-path FILE   decrypt clients' credentials\n"
+		"      --authorized-users-path FILE  \"user,sha256({user}password)\" lines\n"
+		"      --time-skew-threshold SEC     credentials' clock tolerance (10)\n"
 		"\n"), out);
 	fputs(_("Client options:\n"
 		"  -c, --client HOST[:PORT]  test against HOST (repeat for several targets)\n"
@@ -909,6 +1005,9 @@ void ps_cli_help(FILE *out)
 		"  -O, --omit SEC            leave the first SEC seconds out\n"
 		"  -T, --title TEXT          prefix every output line\n"
 		"      --extra-data TEXT     carried into the JSON output\n"
+		"      --username NAME       log in (password: $IPERF3_PASSWORD or asked)\n"
+		"      --rsa-public-key-path FILE    encrypt the credentials with this key\n"
+		"      --use-pkcs1-padding   RSA padding of iperf3 before 3.17 (both ends)\n"
 		"      --get-server-output   show the server's report too\n"
 		"      --udp-counters-64bit  64-bit UDP packet counters\n"
 		"      --gsro                UDP segmentation offload (UDP_SEGMENT/UDP_GRO)\n"

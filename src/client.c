@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "net.h"
@@ -110,6 +111,8 @@ static int udp_hello(struct client *c, int fd)
 	uint32_t msg = PS_UDP_CONNECT_MSG, reply = 0;
 	int tries = 0;
 
+	int refused = 0;
+
 	if (send(fd, &msg, sizeof(msg), 0) != sizeof(msg))
 		return -errno;
 	/* in -R the server may already send data; tolerate a few */
@@ -121,6 +124,17 @@ static int udp_hello(struct client *c, int fd)
 		if (poll(&p, 1, c->timeout_ms > 0 ? c->timeout_ms : 10000) <= 0)
 			return -ETIMEDOUT;
 		n = recv(fd, buf, sizeof(buf), 0);
+		/*
+		 * A server that binds its next UDP socket only after answering
+		 * the previous hello (older pipescope) may not be listening
+		 * yet: the port is closed for a moment. Say hello again.
+		 */
+		if (n < 0 && errno == ECONNREFUSED && ++refused < 20) {
+			usleep(10000);
+			if (send(fd, &msg, sizeof(msg), 0) != sizeof(msg))
+				return -errno;
+			continue;
+		}
 		if (n < 0)
 			return -errno;
 		if (n == 4) {
@@ -259,6 +273,8 @@ static int handle_state(struct client *c, signed char st)
 		int32_t e[2] = { 0, 0 };
 
 		ps_read_full(t->ctrl_fd, e, sizeof(e), 2000);
+		if ((int)ntohl((uint32_t)e[0]) == PS_IEAUTHTEST)
+			return fail(c, _("the server refused the login (user, password or RSA key)"));
 		return fail(c, _("the server reported an error (iperf3 error %d: %s)"),
 			    (int)ntohl((uint32_t)e[0]), strerror((int)ntohl((uint32_t)e[1])));
 	}
@@ -267,11 +283,35 @@ static int handle_state(struct client *c, signed char st)
 		    ps_state_name(st));
 }
 
+/* a stream ended with an error (waiting up to grace s for one): say which */
+static bool stream_failed(struct client *c, double grace)
+{
+	struct ps_test *t = &c->t;
+	double until = ps_now() + grace;
+
+	do {
+		for (int i = 0; i < t->nstreams; i++) {
+			struct ps_stream *s = t->streams[i];
+			int e = atomic_load(&s->err);
+
+			if (atomic_load(&s->finished) && e) {
+				fail(c, _("data stream %d failed: %s"), s->id,
+				     strerror(e));
+				return true;
+			}
+		}
+		if (grace > 0)
+			usleep(20000);
+	} while (ps_now() < until);
+	return false;
+}
+
 static int run_test(struct client *c)
 {
 	struct ps_test *t = &c->t;
 	double tickp = t->interval > 0 ? t->interval : 1.0;
-	double next;
+	double next, last_move;
+	uint64_t moved = 0;
 	int rc = 0;
 
 	for (int i = 0; i < t->nstreams; i++) {
@@ -280,11 +320,12 @@ static int run_test(struct client *c)
 			return fail(c, _("cannot start a stream thread: %s"), strerror(-rc));
 	}
 	next = t->t0 + tickp;
+	last_move = ps_now();
 	for (;;) {
 		double now = ps_now();
 		int wait = (int)((next - now) * 1000);
 		struct pollfd p = { .fd = t->ctrl_fd, .events = POLLIN };
-		bool failed_all = true;
+		uint64_t m = 0;
 
 		if (c->stop && atomic_load(c->stop)) {
 			fail(c, _("interrupted"));
@@ -300,11 +341,16 @@ static int run_test(struct client *c)
 			signed char st;
 
 			rc = ps_recv_state(t->ctrl_fd, &st, 2000);
-			if (rc)
+			if (rc) {
+				/* a failed stream is often why: say that one */
+				if (stream_failed(c, 0.3))
+					return -1;
 				return fail(c, _("the control connection to the server was lost: %s"),
 					    rc == -EPIPE ? _("closed by the server") : strerror(-rc));
+			}
 			if (handle_state(c, st))
 				return -1;
+			last_move = ps_now();
 		}
 		now = ps_now();
 		if (now >= next) {
@@ -313,16 +359,20 @@ static int run_test(struct client *c)
 			if (next < now)
 				next = now + tickp;
 		}
-		for (int i = 0; i < t->nstreams; i++) {
-			struct ps_stream *s = t->streams[i];
-
-			if (!atomic_load(&s->finished) || !atomic_load(&s->err))
-				failed_all = false;
-		}
-		if (failed_all && t->nstreams) {
-			int e = atomic_load(&t->streams[0]->err);
-
-			return fail(c, _("every data stream failed: %s"), strerror(e));
+		/* one stream that fails (reset, unreachable) fails the test */
+		if (stream_failed(c, 0))
+			return -1;
+		for (int i = 0; i < t->nstreams; i++)
+			m += atomic_load_explicit(&t->streams[i]->bytes,
+						  memory_order_relaxed);
+		/* --rcv-timeout: nothing moved and the server said nothing */
+		if (m != moved) {
+			moved = m;
+			last_move = now;
+		} else if (c->timeout_ms > 0 &&
+			   now - last_move > c->timeout_ms / 1000.0) {
+			return fail(c, _("no data and no message from the server for %g s"),
+				    c->timeout_ms / 1000.0);
 		}
 	}
 	return 0;
@@ -410,6 +460,18 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 	t->skip_rx_copy = o->skip_rx_copy;
 	params_from_opts(&t->p, o);
 	ps_make_cookie(t->cookie);
+	if (o->username) {
+		char *pw = ps_auth_password();
+
+		rc = pw ? ps_auth_token(o->username, pw, o->rsa_pubkey, o->pkcs1,
+					t->p.authtoken, sizeof(t->p.authtoken),
+					c->err, sizeof(c->err)) : -EINVAL;
+		if (!pw)
+			fail(c, _("--username: no password (set IPERF3_PASSWORD, or run on a terminal)"));
+		free(pw);
+		if (rc)
+			goto out;
+	}
 
 	say(c, _("Connecting to host %s, port %d"), c->host, c->port);
 	t->ctrl_fd = ps_connect(c->host, c->port, o->family, SOCK_STREAM,

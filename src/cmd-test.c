@@ -6,6 +6,8 @@
 #include <sched.h>
 #include <stdint.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,42 @@ static void pin_process(const struct ps_opts *o)
 		ps_warn(_("cannot pin to CPU %d: %s"), o->cpus[0], strerror(errno));
 }
 
+/*
+ * -s --user NAME: the port is bound, now give up root for good (groups,
+ * then gid, then uid) before any thread starts. 0 or -1 with a message.
+ */
+static int drop_privileges(const char *user)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw) {
+		ps_err(_("--user: no user named %s"), user);
+		return -1;
+	}
+	if (getuid() == pw->pw_uid && geteuid() == pw->pw_uid)
+		return 0;	/* already that user */
+	if (geteuid() != 0) {
+		ps_err(_("--user %s: only root can change user"), user);
+		return -1;
+	}
+	if (initgroups(pw->pw_name, pw->pw_gid) || setgid(pw->pw_gid) ||
+	    setuid(pw->pw_uid)) {
+		ps_err(_("--user %s: cannot drop privileges: %s"), user,
+		       strerror(errno));
+		return -1;
+	}
+	/* make sure there is no way back */
+	if (pw->pw_uid != 0 && (setuid(0) == 0 || seteuid(0) == 0)) {
+		ps_err(_("--user %s: root could be regained; stopping"), user);
+		return -1;
+	}
+	ps_debug("running as %s (uid %u, gid %u)", pw->pw_name,
+		 (unsigned)pw->pw_uid, (unsigned)pw->pw_gid);
+	return 0;
+}
+
 /* what can be known wrong before anything starts */
 static int precheck(const struct ps_opts *o)
 {
@@ -149,7 +187,7 @@ int ps_cmd_server(const struct ps_opts *o)
 	out = open_output(o);
 	ps_install_signals();
 	pin_process(o);
-	if (write_pidfile(o)) {
+	if (write_pidfile(o) || (o->user && drop_privileges(o->user))) {
 		ps_server_close(srv);
 		return PS_EXIT_FAIL;
 	}
@@ -172,6 +210,7 @@ struct selftest_srv {
 	struct ps_server *srv;
 	struct ps_reporter rep;
 	atomic_bool stop;
+	pthread_t th;
 };
 
 static void quiet(void *arg, const char *msg)
@@ -192,7 +231,6 @@ int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle
 {
 	static struct ps_opts so;
 	struct selftest_srv *s = xcalloc(1, sizeof(*s));
-	pthread_t th;
 	int rc;
 
 	/* a private server on a free loopback port, quiet */
@@ -209,7 +247,7 @@ int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle
 	}
 	s->rep.message = quiet;
 	s->rep.error = quiet;
-	if (pthread_create(&th, NULL, selftest_server, s)) {
+	if (pthread_create(&s->th, NULL, selftest_server, s)) {
 		ps_server_close(s->srv);
 		free(s);
 		return -EAGAIN;
@@ -220,7 +258,6 @@ int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle
 	co->targets[0].host = (char *)"127.0.0.1";
 	co->targets[0].dev = NULL;
 	co->targets[0].port = ps_server_port(s->srv);
-	s->rep.arg = (void *)(uintptr_t)th;
 	*handle = s;
 	return 0;
 }
@@ -228,10 +265,8 @@ int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle
 void ps_selftest_stop(void *handle)
 {
 	struct selftest_srv *s = handle;
-	pthread_t th = (pthread_t)(uintptr_t)s->rep.arg;
-
 	atomic_store(&s->stop, true);
-	pthread_join(th, NULL);
+	pthread_join(s->th, NULL);
 	ps_server_close(s->srv);
 	free(s);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cmd-check.h"
 #include "cmd-probe.h"
 #include "cmd-test.h"
 #include "exitcodes.h"
@@ -62,6 +63,9 @@ int main(int argc, char **argv)
 		rc = ps_ui_wanted(&opts) ? ps_ui_run(&opts) : -1;
 		if (rc < 0)
 			rc = ps_cmd_selftest(&opts);
+		break;
+	case PS_MODE_CHECK:
+		rc = ps_cmd_check(&opts);
 		break;
 	default:
 		ps_err(_("this mode is not available in this build yet"));

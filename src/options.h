@@ -12,11 +12,14 @@
 #define PS_DEFAULT_TCP_LEN (128 * 1024)
 #define PS_MAX_TCP_LEN (1024 * 1024)
 #define PS_MAX_UDP_LEN 65507
+#define PS_MIN_UDP_LEN 16	/* the datagram header: sec, usec, 64-bit count */
 #define PS_MAX_WINDOW (512u * 1024 * 1024)
 #define PS_MAX_MSS 32767
 #define PS_MAX_DURATION 86400
 #define PS_MAX_OMIT 600
 #define PS_DEFAULT_UDP_RATE (1000 * 1000)	/* iperf3: 1 Mbit/s */
+#define PS_MAX_ALLOW 32		/* --allow networks */
+#define PS_DEFAULT_HANDSHAKE 10	/* s for a new connection's cookie and parameters */
 
 enum ps_mode {
 	PS_MODE_SELFTEST,	/* no target: loopback against our own server */
@@ -38,6 +41,13 @@ struct ps_target {
 	char *host;		/* name or address, without %dev */
 	char *dev;		/* from host%dev, or NULL */
 	int port;		/* 0: the -p port */
+};
+
+/* one --allow network: an address and a prefix length */
+struct ps_cidr {
+	int family;		/* AF_INET or AF_INET6 */
+	uint8_t addr[16];	/* network order; 4 bytes used for AF_INET */
+	int prefix;
 };
 
 struct ps_opts {
@@ -71,6 +81,14 @@ struct ps_opts {
 	uint64_t server_rate_limit;	/* --server-bitrate-limit, bit/s */
 	unsigned idle_timeout;		/* --idle-timeout s */
 	unsigned server_max_duration;	/* --server-max-duration s */
+	int server_max_streams;		/* --server-max-streams; 0 = no limit */
+	unsigned handshake_timeout;	/* --handshake-timeout s */
+	struct ps_cidr allow[PS_MAX_ALLOW];	/* --allow, repeatable */
+	int nallow;
+	char *user;			/* --user: drop to this user after binding */
+	char *rsa_privkey;		/* --rsa-private-key-path */
+	char *authorized_users;		/* --authorized-users-path */
+	int time_skew;			/* --time-skew-threshold s */
 
 	/* client */
 	struct ps_target targets[PS_MAX_TARGETS];	/* -c, repeatable */
@@ -105,6 +123,9 @@ struct ps_opts {
 	bool repeating_payload;		/* --repeating-payload */
 	bool dont_fragment;		/* --dont-fragment */
 	unsigned connect_timeout_ms;	/* --connect-timeout; 0 = system */
+	char *username;			/* --username */
+	char *rsa_pubkey;		/* --rsa-public-key-path */
+	bool pkcs1;			/* --use-pkcs1-padding (iperf3 < 3.17) */
 
 	/* pipescope's own */
 	bool no_tui;			/* --no-tui */

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,8 +101,18 @@ int64_t ps_json_int(struct json_object *obj)
 			return -1;
 		return v;
 	}
-	if (json_object_is_type(obj, json_type_double))
-		return (int64_t)json_object_get_double(obj);
+	if (json_object_is_type(obj, json_type_double)) {
+		double d = json_object_get_double(obj);
+
+		/* NaN, ±Infinity and 1e300 would not fit: clamp, don't overflow */
+		if (isnan(d))
+			return 0;
+		if (d >= 9.2e18)
+			return INT64_MAX;
+		if (d <= -9.2e18)
+			return INT64_MIN;
+		return (int64_t)d;
+	}
 	if (json_object_is_type(obj, json_type_boolean))
 		return json_object_get_boolean(obj);
 	return 0;
@@ -137,7 +148,8 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 	add_true(o, "bidirectional", p->bidir);
 	if (p->window)
 		add_int(o, "window", (int64_t)p->window);
-	add_int(o, "len", p->len);
+	if (p->len)	/* 0: the default, which the reader picks */
+		add_int(o, "len", p->len);
 	if (p->rate)
 		add_int(o, "bandwidth", (int64_t)p->rate);
 	if (p->fq_rate)
@@ -158,6 +170,9 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 	add_true(o, "dont_fragment", p->dont_fragment);
 	json_object_object_add(o, "client_version",
 			       json_object_new_string(p->client_version));
+	if (p->authtoken[0])
+		json_object_object_add(o, "authtoken",
+				       json_object_new_string(p->authtoken));
 	if (p->ps_ext) {
 		struct json_object *x = json_object_new_object();
 
@@ -245,7 +260,7 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	NUM("blockcount", 0, INT64_MAX, blocks);
 	NUM("parallel", 1, PS_MAX_STREAMS, parallel);
 	NUM("window", 0, PS_MAX_WINDOW, window);
-	NUM("len", 0, PS_MAX_TCP_LEN, len);
+	NUM("len", 1, PS_MAX_TCP_LEN, len);	/* absent: the default */
 	NUM("bandwidth", 0, INT64_MAX, rate);
 	NUM("fqrate", 0, INT64_MAX, fq_rate);
 	NUM("burst", 0, 1000, burst);
@@ -264,12 +279,19 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	p->dont_fragment = get_bool(o, "dont_fragment");
 	get_str(o, "congestion", p->congestion, sizeof(p->congestion));
 	get_str(o, "client_version", p->client_version, sizeof(p->client_version));
+	get_str(o, "authtoken", p->authtoken, sizeof(p->authtoken));
 	if (p->reverse && p->bidir) {
 		snprintf(err, errlen, _("reverse and bidirectional together"));
 		return -EINVAL;
 	}
 	if (p->proto == PS_PROTO_UDP && p->len > PS_MAX_UDP_LEN) {
 		snprintf(err, errlen, _("UDP length %u is too large"), p->len);
+		return -EINVAL;
+	}
+	/* a datagram carries a 16-byte header (time, 64-bit counter) */
+	if (p->proto == PS_PROTO_UDP && p->len && p->len < PS_MIN_UDP_LEN) {
+		snprintf(err, errlen, _("UDP length %u is too small (at least %d)"),
+			 p->len, PS_MIN_UDP_LEN);
 		return -EINVAL;
 	}
 	if (json_object_object_get_ex(o, "pipescope", &x) &&

@@ -63,6 +63,7 @@ struct ps_params {
 	int server_affinity;	/* -1 = none */
 	char client_version[48];
 	bool ps_ext;		/* the client is pipescope and speaks extensions */
+	char authtoken[2049];	/* iperf3's RSA-encrypted credentials, base64 */
 };
 
 struct ps_stream_result {

@@ -118,6 +118,7 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	struct json_object *tst = json_object_new_object();
 	struct utsname u;
 	char sys[400], tbuf[64];
+	struct tm tmv;
 	time_t now = time(NULL);
 
 	x->proto = in->proto;
@@ -139,7 +140,9 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname, u.nodename,
 		 u.release, u.version, u.machine);
 	add(st, "system_info", jstr(sys));
-	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT", gmtime(&now));
+	/* gmtime_r: several targets start their documents from their threads */
+	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT",
+		 gmtime_r(&now, &tmv));
 	add(ts, "time", jstr(tbuf));
 	add(ts, "timesecs", jint(now));
 	add(st, "timestamp", ts);
