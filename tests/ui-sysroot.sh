@@ -37,7 +37,8 @@ if [ -d "$m/pcie-downgraded" ]; then
 	ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE --sysroot $m/pcie-downgraded --iface enp5s0f0 -t 10 -b 50M"
 	ui_expect "pcie-downgraded: the NIC panel shows the degraded link" \
 		'PCIe x1 5GT/s of x8 8GT/s -- degraded' 10
-	ui_expect "pcie-downgraded: a finding names it" '!! PCIe link: x1 5GT/s' 5
+	ui_expect "pcie-downgraded: the checks' finding names it" \
+		'!! PCIe link downgraded: x1 at 5 GT/s' 5
 	ui_expect "pcie-downgraded: the IRQ heatmap has the queue rows" \
 		'[|]rxtx-0 +##' 5
 	ui_save ui-sysroot-pcie-downgraded
@@ -45,6 +46,11 @@ if [ -d "$m/pcie-downgraded" ]; then
 	ui_expect "pcie-downgraded: the NIC view names the device" 'device 0000:05:00.0' 5
 	ui_expect "pcie-downgraded: ... and says how usable is computed" 'TLP overhead' 5
 	ui_save ui-sysroot-pcie-downgraded-nic
+	ui_keys 6
+	ui_expect "pcie-downgraded: the checklist names the tightest ceiling" \
+		'Tightest ceiling: PCIe x1 at 5 GT/s' 5
+	ui_expect "pcie-downgraded: ... and how to fix it" '^ +fix: ' 5
+	ui_save ui-sysroot-pcie-downgraded-checklist
 	ui_keys 4
 	ui_expect "pcie-downgraded: the IRQ view shows the affinity" 'aff 0 eff 0 i40e-enp5s0f0-TxRx-0' 5
 	ui_save ui-sysroot-pcie-downgraded-irq
@@ -70,6 +76,7 @@ if [ -d "$m/softnet-squeeze" ]; then
 	ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE --sysroot $m/softnet-squeeze --iface eth0 -t 10 -b 50M"
 	ui_expect "softnet-squeeze: the squeeze row, darkest on cpu0" 'squeeze +##' 10
 	ui_expect "softnet-squeeze: a drops row" 'drops +[.:+*#]{8,}' 5
+	ui_expect "softnet-squeeze: the softnet check fires" 'time_squeeze\)' 5
 	ui_save ui-sysroot-softnet-squeeze
 	ui_keys 4
 	ui_expect "softnet-squeeze: the IRQ view counts since boot" 'squeeze [0-9.]+/s \(since boot [0-9]+, [1-9][0-9]*\)' 5

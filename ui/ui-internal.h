@@ -19,6 +19,7 @@ struct ps_ethtool_info;
 struct ps_link_info;
 
 struct ui;
+struct ps_diagnosis;
 
 /* one view of the workstation: a const table, listed in ui_views[] */
 struct ui_view_ops {
@@ -63,6 +64,10 @@ struct ui {
 	char msg[256]; /* the message line */
 	int msg_level; /* 0 info, 1 warn, 2 error */
 	uint64_t msg_gen_seen;
+
+	/* the checks, evaluated once per snapshot (view-checklist.c) */
+	struct ps_diagnosis *diag;
+	uint64_t diag_seq;
 
 	/* cost and start-up measurement */
 	int64_t t0_ns;
@@ -111,8 +116,9 @@ const struct ps_link_info *ui_snap_link(const struct ps_snapshot *s);
 /* "not sampled yet" in the dim colour */
 void ui_not_sampled(const struct ui_rect *r, int line);
 
-/* the findings strip's lines (probe warnings until the checks land) */
-int ui_findings_collect(const struct ui *ui, char (*out)[256], int *level,
-			int max);
+/* the findings strip's lines: the test's own warnings, then the checks'
+ * findings on the latest snapshot, most severe first */
+int ui_findings_collect(struct ui *ui, char (*out)[256], int *level, int max);
+void ui_findings_free(struct ui *ui);
 
 #endif

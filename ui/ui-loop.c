@@ -756,6 +756,7 @@ out_model:
 	ui_model_destroy(&ui->model);
 	close(sfd);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	ui_findings_free(ui);
 	free(ui->ifnames);
 	free(ui);
 	return rc;

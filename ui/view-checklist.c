@@ -1,20 +1,19 @@
 /* view-checklist.c: the findings strip of the workstation and the full
- * "checklist" view; until the checks are merged they list the probes'
- * warnings (a pinned core, interrupts on one CPU, drops, a degraded PCIe
- * link, offloads off, flows held back by the window) */
+ * "checklist" view: the running test's own warnings (an error, flows held
+ * back by a window) and the checks of "pipescope check" evaluated live on
+ * the latest snapshot, most severe first, with evidence and remedy */
 #include "config.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ceiling.h"
+#include "check.h"
 #include "nls.h"
-#include "probe-ethtool.h"
-#include "probe-irq.h"
-#include "probe-link.h"
-#include "probe-pci.h"
 #include "ui-internal.h"
 #include "ui-text.h"
+#include "xmalloc.h"
 
 struct fcoll {
 	char (*out)[256];
@@ -48,11 +47,83 @@ static void status_line(struct fcoll *c, const char *what, enum ps_status st,
 	    reason);
 }
 
-int ui_findings_collect(const struct ui *ui, char (*out)[256], int *level,
-			int max)
+static int level_of(enum ps_severity s)
+{
+	return s == PS_SEV_BOTTLENECK ? 2 : s == PS_SEV_WARNING ? 1 : 0;
+}
+
+static bool skip_here(const struct ps_outcome *o)
+{
+	return o->f.id && !strcmp(o->f.id, "unexplained");
+}
+
+/* print text wrapped at spaces into lines of r's width from y; returns
+ * the next y */
+static int wrapped(int y, int x, int w, int ymax, attr_t a, const char *text)
+{
+	char buf[1024];
+	const char *p = text;
+
+	while (*p && y < ymax) {
+		size_t n = 0, cut = 0;
+
+		while (p[n] && n < sizeof(buf) - 1) {
+			buf[n] = p[n];
+			buf[n + 1] = 0;
+			if (ui_text_width(buf) > w)
+				break;
+			if (p[n] == ' ')
+				cut = n;
+			n++;
+		}
+		if (p[n] && cut)
+			n = cut;
+		buf[n] = 0;
+		ui_put(y++, x, w, a, buf);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return y;
+}
+
+/* the checks on the latest snapshot (static: the test's numbers are the
+ * strip's own lines), evaluated once per snapshot */
+static const struct ps_diagnosis *diagnose(struct ui *ui)
+{
+	const struct ps_snapshot *s = ui->snap;
+	struct ps_evidence ev;
+
+	if (!s)
+		return NULL;
+	if (ui->diag && ui->diag_seq == s->hdr.seq)
+		return ui->diag;
+	if (!ui->diag)
+		ui->diag = xmalloc(sizeof(*ui->diag));
+	memset(&ev, 0, sizeof(ev));
+	ev.snap = s;
+	ev.irq = ui_snap_irq(s);
+	ev.pci = ui_snap_pci(s);
+	ev.eth = ui_snap_ethtool(s);
+	ev.link = ui_snap_link(s);
+	ps_diagnose(&ev, ui->diag);
+	ui->diag_seq = s->hdr.seq;
+	return ui->diag;
+}
+
+void ui_findings_free(struct ui *ui)
+{
+	free(ui->diag);
+	ui->diag = NULL;
+}
+
+/* the test's and the probes' own lines; with_checks adds the checks' */
+static int collect(struct ui *ui, char (*out)[256], int *level, int max,
+		   bool with_checks)
 {
 	const struct ps_snapshot *s = ui->snap;
 	const struct ui_test_view *v = &ui->tv;
+	const struct ps_diagnosis *d;
 	struct fcoll c = { out, level, 0, max };
 
 	if (v->error[0])
@@ -85,57 +156,16 @@ int ui_findings_collect(const struct ui *ui, char (*out)[256], int *level,
 	}
 	status_line(&c, _("CPU"), s->cpu.status, s->cpu.reason);
 	status_line(&c, _("sysctl"), s->sysctl.status, s->sysctl.reason);
-	if (!s->hdr.rates && s->hdr.rates_reason[0])
-		add(&c, 0, "%s", s->hdr.rates_reason);
+	d = with_checks ? diagnose(ui) : NULL;
+	for (size_t i = 0; d && i < d->nrank; i++) {
+		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
 
-	const struct ps_irq_info *irq = ui_snap_irq(s);
-
-	if (irq) {
-		if (irq->queues_with_irqs > 1 && irq->irq_cpus == 1)
-			add(&c, 1, _("all %d queues' interrupts land on cpu%d"),
-			    irq->queues_with_irqs, irq->busiest_cpu);
-		if (irq->rated && irq->dropped_rate_total > 0)
-			add(&c, 2,
-			    _("softnet drops %.0f packets/s (backlog full)"),
-			    irq->dropped_rate_total);
-		if (irq->rated && irq->squeeze_rate_total > 0)
-			add(&c, 1,
-			    _("softirq ran out of budget %.0f times/s "
-			      "(time_squeeze)"),
-			    irq->squeeze_rate_total);
-		status_line(&c, _("IRQ"), irq->status, irq->reason);
+		/* "a snapshot cannot measure a limit": the test beside it
+		 * does, so that one is not for this screen */
+		if (!o || o->state != PS_CHECK_FIRED || skip_here(o))
+			continue;
+		add(&c, level_of(o->f.severity), "%s", o->f.title);
 	}
-	const struct ps_pci_info *pci = ui_snap_pci(s);
-
-	if (pci && pci->status == PS_ST_OK && pci->link_status == PS_ST_OK &&
-	    (pci->downgraded || pci->limited_upstream)) {
-		char t[320];
-
-		ui_fmt_pcie(pci, ui->style.utf8, t, sizeof(t));
-		add(&c, 2, _("PCIe link: %s"), t);
-	} else if (pci) {
-		status_line(&c, _("PCIe"), pci->status, pci->reason);
-	}
-	const struct ps_ethtool_info *et = ui_snap_ethtool(s);
-
-	if (et && et->features.status == PS_ST_OK) {
-		static const enum ps_eth_flag_id want[] = { PS_ETH_TSO,
-							    PS_ETH_GSO,
-							    PS_ETH_GRO };
-
-		for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-			if (et->features.flag[want[i]].known &&
-			    !et->features.flag[want[i]].on)
-				add(&c, 1, _("offload %s is off"),
-				    ps_ethtool_flag_name(want[i]));
-	} else if (et) {
-		status_line(&c, _("ethtool"), et->status, et->reason);
-	}
-	const struct ps_link_info *ln = ui_snap_link(s);
-
-	if (ln && ln->rates.valid && ln->rates.rx_drops_ps > 0)
-		add(&c, 2, _("%s drops %.0f received packets/s"), ln->ifname,
-		    ln->rates.rx_drops_ps);
 sort:
 	/* most severe first, stable */
 	for (int i = 1; i < c.n; i++)
@@ -152,20 +182,76 @@ sort:
 	return c.n;
 }
 
+int ui_findings_collect(struct ui *ui, char (*out)[256], int *level, int max)
+{
+	return collect(ui, out, level, max, true);
+}
+
 static const enum ui_color lvl_color[3] = { UI_C_DIM, UI_C_WARN, UI_C_BAD };
+static const char *const bullet[3] = { "-", "!", "!!" };
+
+/* the full view: each check that fired with its evidence and remedy */
+static int checks_detail(struct ui *ui, int y, const struct ui_rect *in)
+{
+	const struct ps_diagnosis *d = diagnose(ui);
+	const struct ps_ceiling_model *m;
+
+	if (!d || y >= in->y + in->h)
+		return y;
+	m = &d->ceil;
+	if (m->binding >= 0 && y < in->y + in->h) {
+		char b[32];
+
+		ui_fmt_bps(b, sizeof(b), m->c[m->binding].bps);
+		ui_printf(y++, in->x, in->w, ui_attr(UI_C_TITLE),
+			  _("Tightest ceiling: %s, %s"), m->c[m->binding].what,
+			  b);
+	}
+	for (size_t i = 0; i < d->nrank && y < in->y + in->h; i++) {
+		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
+		int l;
+
+		char fix[512];
+
+		if (!o || o->state != PS_CHECK_FIRED || skip_here(o))
+			continue;
+		l = level_of(o->f.severity);
+		ui_printf(y++, in->x, in->w, ui_attr(lvl_color[l]), "%-2s %s",
+			  bullet[l], o->f.title);
+		y = wrapped(y, in->x + 3, in->w - 3, in->y + in->h,
+			    ui_attr(UI_C_DIM), o->f.evidence);
+		if (o->f.remedy[0]) {
+			snprintf(fix, sizeof(fix), _("fix: %s"), o->f.remedy);
+			y = wrapped(y, in->x + 3, in->w - 3, in->y + in->h,
+				    A_NORMAL, fix);
+		}
+	}
+	return y;
+}
 
 void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 {
 	char lines[32][256];
 	int level[32], n, y;
 	struct ui_rect in;
-	const char *bullet[3] = { "-", "!", "!!" };
 
 	ui_clear(r);
-	n = ui_findings_collect(ui, lines, level, 32);
+	n = collect(ui, lines, level, 32, !full);
 	in = ui_title(ui, r, _("Findings"),
-		      _("probe warnings until the checks land"));
+		      full ? _("the checks of 'pipescope check', live")
+			   : _("view 6 explains them"));
 	y = in.y;
+	if (full) {
+		/* the test's and probes' own lines, then each check */
+		for (int i = 0; i < n && y < in.y + in.h; i++)
+			ui_printf(y++, in.x, in.w, ui_attr(lvl_color[level[i]]),
+				  "%-2s %s", bullet[level[i]], lines[i]);
+		if (checks_detail(ui, y, &in) == y && !n && in.h > 0)
+			ui_put(y, in.x, in.w, ui_attr(UI_C_GOOD),
+			       ui->snap ? _("nothing stands out yet")
+					: _("not sampled yet"));
+		return;
+	}
 	if (!n && in.h > 0) {
 		ui_put(y, in.x, in.w, ui_attr(UI_C_GOOD),
 		       ui->snap ? _("nothing stands out yet")
@@ -173,10 +259,10 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 		return;
 	}
 	for (int i = 0; i < n && y < in.y + in.h; i++) {
-		if (!full && i == in.h - 1 && n > in.h) {
-			ui_printf(y, in.x, in.w, ui_attr(UI_C_DIM),
-				  _("%s (and %d more: view 6)"), lines[i],
-				  n - i - 1);
+		if (i == in.h - 1 && n > in.h) {
+			ui_printf(y, in.x, in.w, ui_attr(lvl_color[level[i]]),
+				  _("%-2s %s (and %d more: view 6)"),
+				  bullet[level[i]], lines[i], n - i - 1);
 			break;
 		}
 		ui_printf(y++, in.x, in.w, ui_attr(lvl_color[level[i]]),
