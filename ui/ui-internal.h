@@ -68,6 +68,8 @@ struct ui {
 	/* the checks, evaluated once per snapshot (view-checklist.c) */
 	struct ps_diagnosis *diag;
 	uint64_t diag_seq;
+	double proc_cpu_s, proc_wall_s; /* this process's CPU, last look */
+	double proc_pct;		/* % of one core since then */
 
 	/* cost and start-up measurement */
 	int64_t t0_ns;

@@ -52,6 +52,20 @@ struct ui_test_view {
 	double bytes_total; /* since the test started, not omitted */
 	double time_total;
 
+	/* TCP_INFO and CPUs accumulated over the test (not omitted), for
+	 * the checks that read a test (averaged like "pipescope check") */
+	struct {
+		int n;		       /* sender samples with TCP_INFO */
+		double rtt, cwnd, wnd; /* sums */
+		int nwnd;
+		uint32_t min_rtt;
+		double ivlen, rwnd_us, sndbuf_us;
+		int64_t retrans;
+		unsigned mss, pmtu;
+		int thread_cpu[16], nthread;
+		int rx_cpu[16], nrx;
+	} acc;
+
 	/* the end */
 	bool have_end;
 	double end_bps[2]; /* sum_sent, sum_received */

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "ceiling.h"
 #include "check.h"
@@ -87,17 +88,128 @@ static int wrapped(int y, int x, int w, int ymax, attr_t a, const char *text)
 	return y;
 }
 
-/* the checks on the latest snapshot (static: the test's numbers are the
- * strip's own lines), evaluated once per snapshot */
+/* this process's CPU (the engine's threads, both ends on loopback) as %
+ * of one core since the last snapshot, as the summary reports it */
+static void proc_cpu(struct ui *ui)
+{
+	struct timespec c, w;
+	double cpu, wall;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+	clock_gettime(CLOCK_MONOTONIC, &w);
+	cpu = (double)c.tv_sec + c.tv_nsec / 1e9;
+	wall = (double)w.tv_sec + w.tv_nsec / 1e9;
+	if (ui->proc_wall_s > 0 && wall - ui->proc_wall_s > 0.2)
+		ui->proc_pct =
+			(cpu - ui->proc_cpu_s) / (wall - ui->proc_wall_s) * 100;
+	ui->proc_cpu_s = cpu;
+	ui->proc_wall_s = wall;
+}
+
+/*
+ * The running (or last) test as one step of a guided run, so the checks
+ * that read a test (window / RTT, one busy core, retransmits ...) speak
+ * too: the rate so far, TCP_INFO averaged as "pipescope check" does, the
+ * latest snapshot's cores and interrupts. false when there is no data yet.
+ */
+static bool live_run(const struct ui *ui, struct ps_run *run)
+{
+	const struct ui_test_view *v = &ui->tv;
+	const struct ps_snapshot *snap = ui->snap;
+	const struct ps_irq_info *irq = ui_snap_irq(snap);
+	struct ps_step_result *st = &run->steps[0];
+	bool fwd = !v->reverse && !v->bidir;
+
+	memset(run, 0, sizeof(*run));
+	if (!(v->time_total > 0) || !v->nstreams || v->proto != PS_PROTO_TCP)
+		return false;
+	run->loopback = ui->selftest;
+	snprintf(run->peer, sizeof(run->peer), "%.*s",
+		 (int)sizeof(run->peer) - 1, v->target);
+	snprintf(run->peer_kind, sizeof(run->peer_kind), "%s", v->peer_kind);
+	snprintf(run->peer_version, sizeof(run->peer_version), "%s",
+		 v->peer_version);
+	run->nsteps = 1;
+	snprintf(st->id, sizeof(st->id), "%s",
+		 v->parallel == 1 && fwd ? "single"
+		 : fwd			 ? "sweep"
+		 : v->bidir		 ? "bidir"
+					 : "reverse");
+	st->state = PS_STEP_DONE;
+	st->streams = v->parallel;
+	st->reverse = v->reverse;
+	st->bidir = v->bidir;
+	st->seconds = v->time_total;
+	st->bps = v->bytes_total * 8 / v->time_total;
+	if (v->bidir) {
+		st->bps /= 2;
+		st->bps_back = st->bps;
+	}
+	st->stream_min_bps = st->stream_max_bps = v->streams[0].bps;
+	for (int i = 1; i < v->nstreams; i++) {
+		if (v->streams[i].bps < st->stream_min_bps)
+			st->stream_min_bps = v->streams[i].bps;
+		if (v->streams[i].bps > st->stream_max_bps)
+			st->stream_max_bps = v->streams[i].bps;
+	}
+	if (v->acc.n > 0) {
+		st->have_tcpinfo = true;
+		st->rtt_us = v->acc.rtt / v->acc.n;
+		st->min_rtt_us = v->acc.min_rtt;
+		st->cwnd_bytes = v->acc.cwnd / v->acc.n;
+		st->snd_wnd_bytes = v->acc.nwnd ? v->acc.wnd / v->acc.nwnd : 0;
+		if (v->acc.ivlen > 0) {
+			st->rwnd_limited = v->acc.rwnd_us / 1e6 / v->acc.ivlen;
+			st->sndbuf_limited =
+				v->acc.sndbuf_us / 1e6 / v->acc.ivlen;
+			if (st->rwnd_limited > 1)
+				st->rwnd_limited = 1;
+			if (st->sndbuf_limited > 1)
+				st->sndbuf_limited = 1;
+		}
+		st->retrans = v->acc.retrans;
+		st->mss = v->acc.mss;
+		st->pmtu = v->acc.pmtu;
+	}
+	st->bytes = (uint64_t)v->bytes_total;
+	/* this process moves both ends of a loopback test */
+	st->cpu_local = ui->proc_pct;
+	st->cpu_remote = 0;
+	if (snap && snap->cpu.status == PS_ST_OK && snap->cpu.ncores > 0 &&
+	    snap->cpu.cores[0].pct_valid) {
+		ps_cpu_copy(&st->cpu, &snap->cpu);
+		st->have_cpu = true;
+	}
+	if (irq && irq->rated) {
+		st->have_irq = true;
+		st->irq_lines = irq->queues_with_irqs;
+		for (int i = 0; i < irq->nlines; i++)
+			st->irq_rate += irq->lines[i].total_rate;
+		st->irq_busiest_cpu = irq->busiest_cpu;
+		st->irq_busiest_share = irq->busiest_share;
+		st->softnet_drop_rate = irq->dropped_rate_total;
+		st->squeeze_rate = irq->squeeze_rate_total;
+	}
+	for (int i = 0; i < v->acc.nthread; i++)
+		ps_step_add_cpu(st, false, v->acc.thread_cpu[i]);
+	for (int i = 0; i < v->acc.nrx; i++)
+		ps_step_add_cpu(st, true, v->acc.rx_cpu[i]);
+	return true;
+}
+
+/* the checks on the latest snapshot and the test so far, evaluated once
+ * per snapshot (once a second) */
 static const struct ps_diagnosis *diagnose(struct ui *ui)
 {
 	const struct ps_snapshot *s = ui->snap;
 	struct ps_evidence ev;
+	struct ps_run run;
 
 	if (!s)
 		return NULL;
 	if (ui->diag && ui->diag_seq == s->hdr.seq)
 		return ui->diag;
+	proc_cpu(ui);
 	if (!ui->diag)
 		ui->diag = xmalloc(sizeof(*ui->diag));
 	memset(&ev, 0, sizeof(ev));
@@ -106,7 +218,10 @@ static const struct ps_diagnosis *diagnose(struct ui *ui)
 	ev.pci = ui_snap_pci(s);
 	ev.eth = ui_snap_ethtool(s);
 	ev.link = ui_snap_link(s);
+	if (live_run(ui, &run))
+		ev.res = &run;
 	ps_diagnose(&ev, ui->diag);
+	ps_run_free(&run);
 	ui->diag_seq = s->hdr.seq;
 	return ui->diag;
 }
@@ -146,8 +261,9 @@ static int collect(struct ui *ui, char (*out)[256], int *level, int max,
 		goto sort;
 	if (s->hdr.iface.status != PS_ST_OK)
 		add(&c, 1, _("interface: %s"), s->hdr.iface.reason);
-	if (s->cpu.status == PS_ST_OK && s->cpu.busiest >= 0 &&
-	    s->cpu.cores[s->cpu.busiest].pct_valid &&
+	/* with a test the checks judge the cores (one core, every core) */
+	if (!(v->time_total > 0) && s->cpu.status == PS_ST_OK &&
+	    s->cpu.busiest >= 0 && s->cpu.cores[s->cpu.busiest].pct_valid &&
 	    s->cpu.cores[s->cpu.busiest].busy_pct >= 90) {
 		char b[160];
 
