@@ -5,11 +5,13 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cmd-check.h"
 #include "cmd-probe.h"
 #include "cmd-test.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
+#include "ui.h"
 
 void ps_nls_init(void)
 {
@@ -49,13 +51,21 @@ int main(int argc, char **argv)
 		rc = ps_cmd_probe(&opts);
 		break;
 	case PS_MODE_CLIENT:
-		rc = ps_cmd_client(&opts);
+		/* the workstation on a terminal; -1: it cannot, use text */
+		rc = ps_ui_wanted(&opts) ? ps_ui_run(&opts) : -1;
+		if (rc < 0)
+			rc = ps_cmd_client(&opts);
 		break;
 	case PS_MODE_SERVER:
 		rc = ps_cmd_server(&opts);
 		break;
 	case PS_MODE_SELFTEST:
-		rc = ps_cmd_selftest(&opts);
+		rc = ps_ui_wanted(&opts) ? ps_ui_run(&opts) : -1;
+		if (rc < 0)
+			rc = ps_cmd_selftest(&opts);
+		break;
+	case PS_MODE_CHECK:
+		rc = ps_cmd_check(&opts);
 		break;
 	default:
 		ps_err(_("this mode is not available in this build yet"));

@@ -1,0 +1,314 @@
+/* ceiling.c: the lead of the "pipescope check" answer: the measured rate,
+ * the tightest ceiling that explains it, the next one after fixing it, and
+ * the findings ranked; when nothing explains the rate it says so */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ceiling.h"
+#include "nls.h"
+
+/* a ceiling this much below what was measured is contradicted */
+#define CONTRADICTED 0.85
+/* a ceiling within this factor above the measured rate explains it */
+#define EXPLAINS 1.30
+
+void ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
+		    const char *what, double bps, enum ps_scope scope,
+		    int finding)
+{
+	struct ps_ceiling *c;
+
+	if (!(bps > 0) || m->n >= PS_MAX_CEILINGS)
+		return;
+	c = &m->c[m->n++];
+	c->id = id;
+	snprintf(c->what, sizeof(c->what), "%s", what ? what : "");
+	c->bps = bps;
+	c->scope = scope;
+	c->finding = finding;
+}
+
+/* what a ceiling is compared with */
+static double reference(const struct ps_ceiling_model *m,
+			const struct ps_ceiling *c)
+{
+	if (c->scope == PS_SCOPE_FLOW && m->single_bps > 0)
+		return m->single_bps;
+	return m->measured_bps;
+}
+
+double ps_ceiling_closeness(const struct ps_ceiling_model *m, int i)
+{
+	double ref = reference(m, &m->c[i]), r;
+
+	if (!(ref > 0))
+		return 0;
+	r = m->c[i].bps / ref;
+	if (r < CONTRADICTED)
+		return 0;
+	if (r < 1)
+		return 1;
+	/* 1 at r = 1, 0.5 at r = 2, falling with the distance */
+	return 1 / r;
+}
+
+void ps_ceiling_solve(struct ps_ceiling_model *m)
+{
+	double best = 0;
+
+	m->binding = -1;
+	m->next = -1;
+	if (m->measured_bps > 0) {
+		for (int i = 0; i < m->n; i++) {
+			double cl = ps_ceiling_closeness(m, i);
+
+			if (cl > best) {
+				best = cl;
+				m->binding = i;
+			}
+		}
+	} else {
+		for (int i = 0; i < m->n; i++)
+			if (m->c[i].scope == PS_SCOPE_SHARED &&
+			    (m->binding < 0 ||
+			     m->c[i].bps < m->c[m->binding].bps))
+				m->binding = i;
+	}
+	if (m->binding < 0)
+		return;
+	/* next: the lowest shared ceiling above the binding one */
+	for (int i = 0; i < m->n; i++) {
+		if (i == m->binding || m->c[i].scope != PS_SCOPE_SHARED)
+			continue;
+		if (m->c[i].bps <= m->c[m->binding].bps * 1.01 &&
+		    m->c[m->binding].scope == PS_SCOPE_SHARED)
+			continue;
+		if (m->c[m->binding].scope == PS_SCOPE_FLOW &&
+		    m->c[i].bps <= m->measured_bps)
+			continue;
+		if (m->next < 0 || m->c[i].bps < m->c[m->next].bps)
+			m->next = i;
+	}
+}
+
+/* ranking: severity, then how much of the gap, then the check's weight */
+static double score(const struct ps_diagnosis *d, size_t i)
+{
+	const struct ps_outcome *o = &d->out[i];
+
+	return o->f.severity * 1000.0 + o->explains * 100.0 + o->ops->weight;
+}
+
+static int cmp_rank(const void *a, const void *b, void *arg)
+{
+	const struct ps_diagnosis *d = arg;
+	double sa = score(d, *(const size_t *)a);
+	double sb = score(d, *(const size_t *)b);
+
+	return sa < sb ? 1 : sa > sb ? -1 : 0;
+}
+
+static const struct ps_check_ops unexplained_ops = {
+	.id = "unexplained",
+	.family = "summary",
+	.title = N_("What explains the rate"),
+	.weight = 0,
+};
+
+static const struct ps_check_ops link_full_ops = {
+	.id = "link_full",
+	.family = "summary",
+	.title = N_("The link is full"),
+	.weight = 0,
+};
+
+/* what nothing explained: what was ruled out and where to look next */
+static void add_unexplained(const struct ps_evidence *ev,
+			    struct ps_diagnosis *d)
+{
+	struct ps_outcome *o;
+	char rate[32];
+	int nclear = 0;
+
+	if (d->n >= sizeof(d->out) / sizeof(d->out[0]))
+		return;
+	o = &d->out[d->n++];
+	memset(o, 0, sizeof(*o));
+	o->ops = &unexplained_ops;
+	o->state = PS_CHECK_FIRED;
+	o->f.id = unexplained_ops.id;
+	o->f.severity = PS_SEV_WARNING;
+	if (d->static_only) {
+		PS_SET(o->f.title, "%s",
+		       _("No static finding explains a limit; a snapshot "
+			 "cannot measure one"));
+	} else {
+		ps_fmt_bps(rate, sizeof(rate), d->ceil.measured_bps);
+		PS_SET(o->f.title,
+		       _("Nothing found explains %s: this is not an all clear"),
+		       rate);
+	}
+	PS_APPEND(o->f.evidence, "%s", _("Ruled out:"));
+	for (size_t i = 0; i + 1 < d->n; i++) {
+		if (d->out[i].state != PS_CHECK_CLEAR)
+			continue;
+		PS_APPEND(o->f.evidence, "%s %s", nclear ? "," : "",
+			  _(d->out[i].ops->title));
+		nclear++;
+	}
+	if (!nclear)
+		PS_APPEND(o->f.evidence, " %s", _("nothing"));
+	PS_APPEND(o->f.evidence, ".");
+	if (ev->res && ev->res->loopback)
+		PS_APPEND(o->f.evidence, " %s",
+			  _("The test ran over loopback: it measures this "
+			    "host, not the link."));
+	if (d->static_only)
+		PS_SET(o->f.remedy, "%s",
+		       _("run a test: pipescope check -c HOST (with pipescope "
+			 "-s or iperf3 -s on the far end)"));
+	else
+		PS_SET(o->f.remedy, "%s",
+		       _("look at the far end (run pipescope -s there so both "
+			 "ends are measured), the path (switch ports, "
+			 "policers, ECMP: test to a host on the same switch), "
+			 "and storage when real transfers read or write "
+			 "files"));
+}
+
+static void add_link_full(struct ps_diagnosis *d, double line)
+{
+	struct ps_outcome *o;
+	char a[32], b[32];
+
+	if (d->n >= sizeof(d->out) / sizeof(d->out[0]))
+		return;
+	o = &d->out[d->n++];
+	memset(o, 0, sizeof(*o));
+	o->ops = &link_full_ops;
+	o->state = PS_CHECK_FIRED;
+	o->f.id = link_full_ops.id;
+	o->f.severity = PS_SEV_INFO;
+	o->f.scope = PS_SCOPE_SHARED;
+	o->f.ceiling_bps = line;
+	ps_fmt_bps(a, sizeof(a), d->ceil.measured_bps);
+	ps_fmt_bps(b, sizeof(b), line);
+	PS_SET(o->f.title, _("The link is full: %s of %s"), a, b);
+	PS_SET(o->f.evidence,
+	       _("%s measured against a line rate of %s (%.0f%%); TCP/IP "
+		 "headers take about 5%% at 1500 bytes"),
+	       a, b, 100 * d->ceil.measured_bps / line);
+	PS_SET(o->f.remedy, "%s",
+	       _("nothing to fix on this host; a faster link or a second port "
+		 "(bonding) is the next step"));
+}
+
+void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
+{
+	const struct ps_step_result *single = ps_run_single(ev->res);
+	const struct ps_step_result *best = ps_run_best(ev->res);
+	struct ps_ceiling_model *m = &d->ceil;
+	double line = ps_ev_line_bps(ev);
+
+	memset(d, 0, sizeof(*d));
+	d->static_only = !ev->res || !best;
+	m->binding = m->next = -1;
+	if (best)
+		m->measured_bps = best->bps;
+	if (single)
+		m->single_bps = single->bps;
+
+	for (size_t i = 0; i < ps_check_count; i++) {
+		const struct ps_check_ops *ops = ps_check_registry[i];
+		struct ps_outcome *o = &d->out[d->n++];
+
+		o->ops = ops;
+		o->f.id = ops->id;
+		if (ops->needs_test && d->static_only) {
+			o->state = PS_CHECK_NA;
+			PS_SET(o->f.evidence, "%s",
+			       _("needs a test (static checks only)"));
+			continue;
+		}
+		o->state = ops->eval(ev, &o->f);
+		if (!o->f.id)
+			o->f.id = ops->id;
+	}
+
+	/* the ceilings: the line rate, then every finding's */
+	if (line > 0) {
+		char what[128];
+
+		snprintf(what, sizeof(what), _("line rate of %s"),
+			 ps_ev_ifname(ev));
+		ps_ceiling_add(m, "line_rate", what, line, PS_SCOPE_SHARED, -1);
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const struct ps_finding *f = &d->out[i].f;
+
+		if (d->out[i].state == PS_CHECK_FIRED && f->ceiling_bps > 0)
+			ps_ceiling_add(m, f->id,
+				       f->ceiling_what[0]
+					       ? f->ceiling_what
+					       : _(d->out[i].ops->title),
+				       f->ceiling_bps, f->scope, (int)i);
+	}
+	ps_ceiling_solve(m);
+
+	/* how much of the gap each finding explains */
+	for (int c = 0; c < m->n; c++) {
+		if (m->c[c].finding < 0)
+			continue;
+		d->out[m->c[c].finding].explains =
+			d->static_only ? (c == m->binding ? 1 : 0.5)
+				       : ps_ceiling_closeness(m, c);
+	}
+
+	/* a cause of the busy core explains what the busy core explains */
+	{
+		double cpu = 0;
+
+		/* the busy core, and the stream-count fork: a per-packet CPU
+		 * cost is what caps each flow (or the sum) there */
+		for (size_t i = 0; i < d->n; i++)
+			if (d->out[i].state == PS_CHECK_FIRED &&
+			    (!strcmp(d->out[i].ops->family, "cpu") ||
+			     d->out[i].ops == &ps_check_fork) &&
+			    d->out[i].explains > cpu)
+				cpu = d->out[i].explains;
+		for (size_t i = 0; i < d->n; i++)
+			if (d->out[i].state == PS_CHECK_FIRED &&
+			    d->out[i].ops->cpu_cause &&
+			    d->out[i].f.severity == PS_SEV_BOTTLENECK &&
+			    d->out[i].explains < cpu)
+				d->out[i].explains = cpu;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->out[i].state != PS_CHECK_FIRED)
+			continue;
+		if (d->out[i].f.severity == PS_SEV_BOTTLENECK)
+			d->bottleneck = true;
+	}
+	if (!d->static_only && line > 0 && m->measured_bps >= 0.9 * line)
+		d->link_full = true;
+	d->explained = d->bottleneck || d->link_full;
+	if (d->link_full)
+		add_link_full(d, line);
+	else if (!d->explained)
+		add_unexplained(ev, d);
+
+	for (size_t i = 0; i < d->n; i++)
+		if (d->out[i].state == PS_CHECK_FIRED)
+			d->rank[d->nrank++] = i;
+	qsort_r(d->rank, d->nrank, sizeof(d->rank[0]), cmp_rank, d);
+}
+
+const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,
+					     size_t i)
+{
+	return i < d->nrank ? &d->out[d->rank[i]] : NULL;
+}

@@ -1,0 +1,75 @@
+/* ceiling.h: the answer of "pipescope check": every check evaluated, the
+ * ceilings they compute (line rate, PCIe, window / RTT, one core, a shared
+ * limit), the binding one nearest the measured rate, the next one after
+ * fixing it, and the findings ranked by how much of the gap they explain */
+#ifndef PS_CEILING_H
+#define PS_CEILING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check.h"
+
+#define PS_MAX_CEILINGS 32
+
+struct ps_ceiling {
+	const char *id; /* finding id, or "line_rate" */
+	char what[128];
+	double bps; /* for a flow (scope flow) or the sum */
+	enum ps_scope scope;
+	int finding; /* index into diagnosis outcomes, -1 none */
+};
+
+struct ps_ceiling_model {
+	struct ps_ceiling c[PS_MAX_CEILINGS];
+	int n;
+	double measured_bps; /* best sum of the run, 0 when static */
+	double single_bps;   /* one stream, 0 when static */
+	int binding;	     /* index, -1 none */
+	int next;	     /* the one after fixing the binding, -1 none */
+};
+
+/* add a ceiling (ignored when bps <= 0 or the model is full) */
+void ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
+		    const char *what, double bps, enum ps_scope scope,
+		    int finding);
+/*
+ * Pick the binding ceiling: with a measured rate the one nearest above it
+ * (a flow ceiling is compared with the one-stream rate, a shared one with
+ * the best sum; a ceiling clearly below what was measured is contradicted
+ * and never binds); without a test the lowest. Then the next one.
+ */
+void ps_ceiling_solve(struct ps_ceiling_model *m);
+/* how close a ceiling is to what it is compared with: 0 far .. 1 equal */
+double ps_ceiling_closeness(const struct ps_ceiling_model *m, int i);
+
+struct ps_outcome {
+	const struct ps_check_ops *ops;
+	enum ps_check_state state;
+	struct ps_finding f;
+	double explains; /* 0..1: how much of the gap it explains */
+};
+
+struct ps_diagnosis {
+	bool static_only; /* no test: snapshot checks only */
+	struct ps_outcome out[64];
+	size_t n;
+	size_t rank[64]; /* fired outcomes, best first */
+	size_t nrank;
+	struct ps_ceiling_model ceil;
+	bool bottleneck; /* a finding of severity bottleneck */
+	bool explained;	 /* the binding ceiling or a cause explains it */
+	bool link_full;	 /* the rate reaches the line rate */
+};
+
+/*
+ * Evaluate every registered check on the evidence, build the ceiling model,
+ * rank the findings, and add the "unexplained" finding when nothing
+ * explains the rate (never a false all clear).
+ */
+void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d);
+/* the outcome of the ranked position i */
+const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,
+					     size_t i);
+
+#endif

@@ -1,0 +1,420 @@
+/* check-cpu.c: the CPU checks of "pipescope check": one core saturated by
+ * softirq or by the test's own thread while others idle, "more streams made
+ * it worse", and the test tool itself (an iperf3 older than 3.16) */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "nls.h"
+
+#define CORE_SATURATED 90.0 /* busy % */
+#define OTHERS_MARGIN 30.0  /* the other cores at least this much lower */
+#define ATTRIBUTED 50.0	    /* % of one core the test's process used */
+
+static bool all_on_one(const struct ps_step_result *s, int cpu)
+{
+	if (!s->nthread_cpu)
+		return false;
+	for (int i = 0; i < s->nthread_cpu; i++)
+		if (s->thread_cpu[i] != cpu)
+			return false;
+	for (int i = 0; i < s->nrx_cpu; i++)
+		if (s->rx_cpu[i] != cpu)
+			return false;
+	return true;
+}
+
+static bool in(const int *v, int n, int cpu)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == cpu)
+			return true;
+	return false;
+}
+
+/* every core busy during a step: the host's CPU is the limit */
+static enum ps_check_state all_saturated(const struct ps_evidence *ev,
+					 struct ps_finding *f)
+{
+	const struct ps_step_result *hit = NULL;
+	double low = 0;
+	char rate[32];
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		double min = 101;
+		int n = 0;
+
+		if (!ps_step_counts(ev->res, s) || !s->have_cpu ||
+		    s->cpu.ncores < 2)
+			continue;
+		for (int k = 0; k < s->cpu.ncores; k++)
+			if (s->cpu.cores[k].pct_valid) {
+				n++;
+				if (s->cpu.cores[k].busy_pct < min)
+					min = s->cpu.cores[k].busy_pct;
+			}
+		/* the test itself must be a big consumer, not a bystander */
+		if (n < 2 || min < CORE_SATURATED || s->cpu_local < ATTRIBUTED)
+			continue;
+		if (!hit || s->bps > hit->bps) {
+			hit = s;
+			low = min;
+		}
+	}
+	if (!hit)
+		return PS_CHECK_CLEAR;
+	ps_fmt_bps(rate, sizeof(rate), hit->bps);
+	f->id = "cpu_all_saturated";
+	f->severity = PS_SEV_BOTTLENECK;
+	f->scope = PS_SCOPE_SHARED;
+	f->ceiling_bps = hit->bps;
+	PS_SET(f->ceiling_what, _("all %d cores saturated"), hit->cpu.ncores);
+	PS_SET(f->title,
+	       _("Every core saturated: %d cores at least %.0f%% busy at %s"),
+	       hit->cpu.ncores, low, rate);
+	PS_SET(f->evidence,
+	       _("during the %d-stream test at %s every one of the %d cores "
+		 "was at least %.0f%% busy (all cores: softirq %.0f%%, system "
+		 "%.0f%%, user %.0f%%); this end's process used %.0f%% CPU, "
+		 "the far end's %.0f%%"),
+	       hit->streams, rate, hit->cpu.ncores, low,
+	       hit->cpu.all.pct[PS_CPU_SOFTIRQ],
+	       hit->cpu.all.pct[PS_CPU_SYSTEM], hit->cpu.all.pct[PS_CPU_USER],
+	       hit->cpu_local, hit->cpu_remote);
+	if (ev->res && ev->res->loopback)
+		PS_APPEND(f->evidence, "%s",
+			  _("; over loopback both ends share these cores"));
+	PS_SET(f->remedy, "%s",
+	       _("the host's CPU is the limit: fewer copies (-Z zero copy), "
+		 "larger writes (-l 1M), a larger MTU where the path allows "
+		 "it, or test between two hosts so each end has its own "
+		 "cores"));
+	return PS_CHECK_FIRED;
+}
+
+static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
+					 struct ps_finding *f)
+{
+	const struct ps_step_result *hit = NULL;
+	const struct ps_cpu_core *core = NULL;
+	double others = 0, top_busy = 0;
+	bool pinned = false;
+	int nwith = 0;
+	char rate[32];
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		double oth, busy;
+		bool one;
+		int k;
+
+		if (!ps_step_counts(ev->res, s))
+			continue;
+		k = ps_step_test_core(s, &oth);
+		if (k < 0)
+			continue;
+		nwith++;
+		busy = s->cpu.cores[k].busy_pct;
+		one = s->cpu.ncores > 1 && s->streams > 1 &&
+		      all_on_one(s, s->cpu.cores[k].id);
+		if (busy > top_busy)
+			top_busy = busy;
+		if (busy < CORE_SATURATED)
+			continue;
+		if (!(s->cpu.ncores == 1 || isnan(oth) ||
+		      oth <= busy - OTHERS_MARGIN || one))
+			continue;
+		/* pinned work can only be the test's; otherwise the test's
+		 * process or its softirqs must account for the core */
+		if (!one && s->cpu_local < ATTRIBUTED &&
+		    s->cpu.cores[k].pct[PS_CPU_SOFTIRQ] +
+				    s->cpu.cores[k].pct[PS_CPU_IRQ] <
+			    30)
+			continue;
+		/* keep the most telling step: pinned first, then the fastest */
+		if (!hit || (one && !pinned) ||
+		    (one == pinned && s->bps > hit->bps)) {
+			hit = s;
+			core = &s->cpu.cores[k];
+			others = oth;
+			pinned = one;
+		}
+	}
+	if (!nwith) {
+		PS_SET(f->evidence, "%s",
+		       _("no per-core CPU readings of a test"));
+		return PS_CHECK_NA;
+	}
+	if (!hit) {
+		if (all_saturated(ev, f) == PS_CHECK_FIRED)
+			return PS_CHECK_FIRED;
+		PS_SET(f->evidence,
+		       _("the busiest core the test used was %.0f%% busy "
+			 "(saturated means %.0f%% with the others idle)"),
+		       top_busy, CORE_SATURATED);
+		return PS_CHECK_CLEAR;
+	}
+	ps_fmt_bps(rate, sizeof(rate), hit->bps);
+	f->severity = PS_SEV_BOTTLENECK;
+	f->ceiling_bps = hit->bps;
+	f->scope = pinned ? PS_SCOPE_SHARED : PS_SCOPE_FLOW;
+	if (!pinned)
+		f->ceiling_bps = hit->bps / hit->streams;
+	PS_SET(f->ceiling_what, _("cpu%d saturated"), core->id);
+	PS_SET(f->title,
+	       _("One core saturated: cpu%d %.0f%% busy at %s (%d stream%s)"),
+	       core->id, core->busy_pct, rate, hit->streams,
+	       hit->streams == 1 ? "" : "s");
+	PS_SET(f->evidence,
+	       _("cpu%d was %.0f%% busy (softirq %.0f%%, irq %.0f%%, system "
+		 "%.0f%%, user %.0f%%) during the %d-stream test at %s"),
+	       core->id, core->busy_pct, core->pct[PS_CPU_SOFTIRQ],
+	       core->pct[PS_CPU_IRQ], core->pct[PS_CPU_SYSTEM],
+	       core->pct[PS_CPU_USER], hit->streams, rate);
+	if (!isnan(others) && hit->cpu.ncores > 1)
+		PS_APPEND(f->evidence,
+			  _("; the other %d cores averaged %.0f%%"),
+			  hit->cpu.ncores - 1, others);
+	if (in(hit->thread_cpu, hit->nthread_cpu, core->id))
+		PS_APPEND(f->evidence, "%s",
+			  _("; a stream thread of the test ran there"));
+	if (in(hit->rx_cpu, hit->nrx_cpu, core->id))
+		PS_APPEND(f->evidence, "%s",
+			  _("; its packets' softirq ran there"));
+	if (pinned) {
+		PS_APPEND(f->evidence,
+			  _("; all %d stream threads and their softirqs ran on "
+			    "this one core"),
+			  hit->streams);
+		PS_SET(f->remedy, "%s",
+		       _("let the work spread: drop the CPU pinning "
+			 "(taskset/-A), steer RPS to other cores (echo MASK > "
+			 "/sys/class/net/IF/queues/rx-0/rps_cpus), use more "
+			 "RSS queues (ethtool -L IF combined N)"));
+	} else if (core->pct[PS_CPU_SOFTIRQ] + core->pct[PS_CPU_IRQ] >=
+		   core->busy_pct / 2) {
+		PS_SET(f->remedy,
+		       _("spread the receive work: more queues (ethtool -L %s "
+			 "combined N), interrupts over several cores "
+			 "(/proc/irq/N/smp_affinity_list), RPS for a single "
+			 "queue; then more streams (-P)"),
+		       ps_ev_ifname(ev)[0] ? ps_ev_ifname(ev) : "IF");
+	} else {
+		PS_SET(f->remedy, "%s",
+		       _("the test's thread is CPU bound: use more streams (-P "
+			 "4), zero copy (-Z), a larger MTU where the path "
+			 "allows it, or a faster core"));
+	}
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_cpu_core = {
+	.id = "cpu_core_saturated",
+	.family = "cpu",
+	.title = N_("one saturated core"),
+	.weight = 60,
+	.needs_test = true,
+	.eval = eval_cpu_core,
+};
+
+/* ---- other work on the host during the tests -------------------------- */
+
+static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
+					  struct ps_finding *f)
+{
+	double worst = -1, busy = 0, own = 0;
+	int n = 0, ncores = 0;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		double o, ownshare;
+
+		if (s->state != PS_STEP_DONE || !s->have_cpu ||
+		    !s->cpu.all.pct_valid || s->cpu.ncores <= 0)
+			continue;
+		n++;
+		/* the test's processes as a share of all cores; over loopback
+		 * both ends are this process */
+		ownshare = s->cpu_local / s->cpu.ncores;
+		if (!ev->res->loopback)
+			ownshare += s->cpu_remote / s->cpu.ncores;
+		o = s->cpu.all.busy_pct - ownshare;
+		if (o > worst) {
+			worst = o;
+			busy = s->cpu.all.busy_pct;
+			own = ownshare;
+			ncores = s->cpu.ncores;
+		}
+	}
+	if (!n) {
+		PS_SET(f->evidence, "%s", _("no CPU readings of a test"));
+		return PS_CHECK_NA;
+	}
+	PS_SET(f->evidence,
+	       _("during the busiest test the %d cores were %.0f%% busy, the "
+		 "test's processes account for about %.0f%%"),
+	       ncores, busy, own);
+	if (worst < 30)
+		return PS_CHECK_CLEAR;
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title,
+	       _("Other work kept the CPUs %.0f%% busy during the tests"),
+	       worst);
+	PS_APPEND(f->evidence, "%s",
+		  _("; softirq time of the test's packets counts as other work "
+		    "here, yet rates measured beside other load are lower and "
+		    "noisier than the host can do"));
+	PS_SET(f->remedy, "%s",
+	       _("run the check again when the host is quiet (top -o %CPU "
+		 "shows who is busy), or pin the test to idle cores (-A)"));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_host_busy = {
+	.id = "host_busy",
+	.family = "tool",
+	.title = N_("other work on the host during the tests"),
+	.weight = 10,
+	.needs_test = true,
+	.eval = eval_host_busy,
+};
+
+/* ---- more streams made it worse -------------------------------------- */
+
+static enum ps_check_state eval_worse(const struct ps_evidence *ev,
+				      struct ps_finding *f)
+{
+	const struct ps_step_result *sw[24];
+	size_t n = ps_run_sweep(ev->res, sw, 24);
+	const struct ps_step_result *peak = NULL, *low = NULL;
+	char a[32], b[32];
+
+	if (n < 2) {
+		PS_SET(f->evidence, "%s", _("no stream sweep"));
+		return PS_CHECK_NA;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!peak || sw[i]->bps > peak->bps)
+			peak = sw[i];
+		else if (sw[i]->streams > peak->streams &&
+			 sw[i]->bps < 0.85 * peak->bps &&
+			 (!low || sw[i]->bps < low->bps))
+			low = sw[i];
+	}
+	if (!low) {
+		PS_SET(f->evidence, "%s",
+		       _("no step with more streams fell more than 15% below "
+			 "an earlier one"));
+		return PS_CHECK_CLEAR;
+	}
+	ps_fmt_bps(a, sizeof(a), peak->bps);
+	ps_fmt_bps(b, sizeof(b), low->bps);
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title,
+	       _("More streams made it worse: %s with %d, %s with %d"), a,
+	       peak->streams, b, low->streams);
+	PS_SET(f->evidence,
+	       _("the sum fell from %s (%d streams) to %s (%d streams), %.0f%% "
+		 "less: the endpoints' CPUs are contended (threads, softirqs "
+		 "and interrupts fight for the same cores)"),
+	       a, peak->streams, b, low->streams,
+	       100 * (1 - low->bps / peak->bps));
+	if (low->have_cpu)
+		PS_APPEND(f->evidence, _("; all cores averaged %.0f%% busy"),
+			  low->cpu.all.busy_pct);
+	PS_SET(f->remedy,
+	       _("use %d streams; spread interrupts and threads over separate "
+		 "cores (-A, smp_affinity_list)"),
+	       peak->streams);
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_worse = {
+	.id = "more_streams_worse",
+	.family = "cpu",
+	.title = N_("more streams made it worse"),
+	.weight = 50,
+	.needs_test = true,
+	.eval = eval_worse,
+};
+
+/* ---- the test tool itself -------------------------------------------- */
+
+static bool version_before(const char *v, int major, int minor)
+{
+	int a = 0, b = 0;
+
+	if (sscanf(v, "%d.%d", &a, &b) < 1)
+		return false;
+	return a < major || (a == major && b < minor);
+}
+
+static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
+					  struct ps_finding *f)
+{
+	const struct ps_run *r = ev->res;
+	const struct ps_step_result *sw[24];
+	size_t n = ps_run_sweep(r, sw, 24);
+	const char *v;
+
+	if (!r || !r->peer_kind[0]) {
+		PS_SET(f->evidence, "%s", _("the peer's kind is unknown"));
+		return PS_CHECK_NA;
+	}
+	v = r->peer_version;
+	if (strcmp(r->peer_kind, "iperf3")) {
+		PS_SET(f->evidence,
+		       _("the peer is %s %s, one thread per stream"),
+		       r->peer_kind, v);
+		return PS_CHECK_CLEAR;
+	}
+	if (v[0] && !version_before(v, 3, 16)) {
+		PS_SET(f->evidence,
+		       _("the peer is iperf3 %s: one thread per stream since "
+			 "3.16"),
+		       v);
+		return PS_CHECK_CLEAR;
+	}
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title,
+	       _("The far end is iperf3 %s: one thread for every stream"),
+	       v[0] ? v : _("(version not told)"));
+	PS_SET(f->evidence,
+	       _("iperf3 before 3.16 runs all streams in one thread, so the "
+		 "far end's sum is capped by one core"));
+	if (n >= 2) {
+		char a[32], b[32];
+
+		ps_fmt_bps(a, sizeof(a), sw[0]->bps);
+		ps_fmt_bps(b, sizeof(b), sw[n - 1]->bps);
+		PS_APPEND(f->evidence, _("; %d stream%s: %s, %d streams: %s"),
+			  sw[0]->streams, sw[0]->streams == 1 ? "" : "s", a,
+			  sw[n - 1]->streams, b);
+		if (sw[n - 1]->bps < 1.3 * sw[0]->bps)
+			f->severity = PS_SEV_BOTTLENECK;
+	}
+	if (n && sw[n - 1]->cpu_remote > 0)
+		PS_APPEND(f->evidence,
+			  _("; the server's process used %.0f%% CPU"),
+			  sw[n - 1]->cpu_remote);
+	PS_SET(f->remedy, "%s",
+	       _("run pipescope -s (or iperf3 3.16 or newer) on the far end, "
+		 "or several iperf3 -s on different ports pinned to different "
+		 "cores"));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_peer_tool = {
+	.id = "peer_tool",
+	.family = "tool",
+	.title = N_("the test tool on the far end"),
+	.weight = 62,
+	.needs_test = true,
+	.cpu_cause = true, /* one core at the far end */
+	.eval = eval_peer_tool,
+};

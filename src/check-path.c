@@ -1,0 +1,742 @@
+/* check-path.c: the path checks of "pipescope check": MTU (black hole,
+ * mismatch, jumbo), window ÷ RTT, socket buffers against the bandwidth-delay
+ * product, the stream-count fork (per-flow or shared limit), congestion
+ * control and qdisc, and retransmissions */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "nls.h"
+
+/* the part of a socket buffer that becomes window (the rest is the
+ * kernel's bookkeeping: tcp_adv_win_scale, scaling_ratio) */
+#define WINDOW_SHARE 0.5
+#define NOTHING_BPS 1e6 /* below this a test moved "nothing" */
+
+static const char *ifn_or(const struct ps_evidence *ev)
+{
+	const char *n = ps_ev_ifname(ev);
+
+	return n[0] ? n : "IF";
+}
+
+static long long sysctl_max(const struct ps_evidence *ev, enum ps_sysctl_id id)
+{
+	if (!ev->snap || ev->snap->sysctl.val[id].status != PS_ST_OK)
+		return -1;
+	return ps_sysctl_get(&ev->snap->sysctl, id, -1);
+}
+
+/* ---- MTU ------------------------------------------------------------- */
+
+static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
+				    struct ps_finding *f)
+{
+	const struct ps_step_result *sw[24];
+	size_t n = ps_run_sweep(ev->res, sw, 24);
+	const struct ps_step_result *s = n ? sw[0] : NULL;
+	int64_t mtu =
+		ev->link && ev->link->status == PS_ST_OK ? ev->link->mtu : -1;
+	unsigned pmtu = ev->snap ? ev->snap->hdr.iface.pmtu : 0;
+	long long probing = sysctl_max(ev, PS_SYSCTL_TCP_MTU_PROBING);
+	double line = ps_ev_line_bps(ev);
+	if (mtu <= 0 && !s) {
+		PS_SET(f->evidence, "%s", _("the interface MTU is unknown"));
+		return PS_CHECK_NA;
+	}
+	PS_SET(f->evidence, _("%s: MTU %lld"), ifn_or(ev), (long long)mtu);
+	if (pmtu)
+		PS_APPEND(f->evidence, _(", path MTU to the peer %u"), pmtu);
+	if (s && s->have_tcpinfo)
+		PS_APPEND(f->evidence, _(", the test's MSS %u (path MTU %u)"),
+			  s->mss, s->pmtu);
+	if (probing >= 0)
+		PS_APPEND(f->evidence, _(", tcp_mtu_probing %lld"), probing);
+
+	/*
+	 * A black hole: the handshake's small packets pass, the test ran,
+	 * its segments are jumbo-sized and nothing arrives. (A test that
+	 * could not connect at all is no evidence of one.)
+	 */
+	if (s && s->bps < NOTHING_BPS && s->have_tcpinfo &&
+	    (s->mss > 1460 || s->pmtu > 1500)) {
+		char r[32];
+
+		f->id = "mtu_blackhole";
+		f->severity = PS_SEV_BOTTLENECK;
+		PS_SET(f->title,
+		       _("MTU black hole: %u-byte segments do not arrive"),
+		       s->mss);
+		ps_fmt_bps(r, sizeof(r), s->bps);
+		PS_APPEND(f->evidence,
+			  _("; one stream moved %s with %lld "
+			    "retransmissions in %.1f s: the far side "
+			    "accepts smaller frames than this side "
+			    "sends and no ICMP \"fragmentation "
+			    "needed\" comes back"),
+			  r, (long long)s->retrans, s->seconds);
+		PS_SET(f->remedy,
+		       _("make the MTU equal on both ends and every hop (ip "
+			 "link set %s mtu 1500, or jumbo frames everywhere); "
+			 "meanwhile sysctl -w net.ipv4.tcp_mtu_probing=1 lets "
+			 "TCP find the working size"),
+		       ifn_or(ev));
+		return PS_CHECK_FIRED;
+	}
+	if (mtu > 0 && pmtu > 0 && pmtu < mtu) {
+		f->id = "mtu_mismatch";
+		f->severity = PS_SEV_WARNING;
+		PS_SET(f->title,
+		       _("MTU mismatch: %s has %lld, the path to the peer %u"),
+		       ifn_or(ev), (long long)mtu, pmtu);
+		PS_APPEND(f->evidence, "%s",
+			  _("; large UDP datagrams and frames above the path "
+			    "MTU are dropped or fragmented"));
+		PS_SET(f->remedy,
+		       _("ip link set %s mtu %u (or raise the MTU on every "
+			 "hop)"),
+		       ifn_or(ev), pmtu);
+		return PS_CHECK_FIRED;
+	}
+	if (mtu > 0 && mtu <= 1500 && line >= 10e9) {
+		f->id = "jumbo_optional";
+		f->severity = PS_SEV_INFO;
+		PS_SET(f->title,
+		       _("Jumbo frames are optional on %s (MTU %lld at %.0f "
+			 "Gbit/s)"),
+		       ifn_or(ev), (long long)mtu, line / 1e9);
+		PS_APPEND(f->evidence, "%s",
+			  _("; 9000-byte frames cut the per-packet CPU cost "
+			    "about six times, where every switch and host on "
+			    "the L2 path carries them"));
+		PS_SET(f->remedy,
+		       _("only if the whole path supports it: ip link set %s "
+			 "mtu 9000 (on both ends and the switches)"),
+		       ifn_or(ev));
+		return PS_CHECK_FIRED;
+	}
+	return PS_CHECK_CLEAR;
+}
+
+const struct ps_check_ops ps_check_mtu = {
+	.id = "mtu",
+	.family = "path",
+	.title = N_("MTU (black hole, mismatch, jumbo)"),
+	.weight = 100,
+	.eval = eval_mtu,
+};
+
+/* ---- window ÷ RTT ---------------------------------------------------- */
+
+/* the rate a target is measured against: the line rate, else 10 Gbit/s */
+static double target_bps(const struct ps_evidence *ev)
+{
+	double line = ps_ev_line_bps(ev);
+
+	return line > 0 ? line : 10e9;
+}
+
+static enum ps_check_state eval_window(const struct ps_evidence *ev,
+				       struct ps_finding *f)
+{
+	const struct ps_step_result *s = ps_run_single(ev->res);
+	long long rmem = sysctl_max(ev, PS_SYSCTL_TCP_RMEM);
+	long long wmem = sysctl_max(ev, PS_SYSCTL_TCP_WMEM);
+	double rtt, r, wnd, ceil_w = 0, buf = 0, ceil_b = 0, bdp, target;
+	char rs[32], cs[32], ws[32], bs[32], ts[32];
+	bool rwnd, sndbuf;
+
+	if (!s || !s->have_tcpinfo || !(s->rtt_us > 0) ||
+	    s->bps < NOTHING_BPS) {
+		PS_SET(f->evidence, "%s",
+		       _("no one-stream test with TCP_INFO (RTT, window)"));
+		return PS_CHECK_NA;
+	}
+	rtt = s->rtt_us / 1e6;
+	r = s->bps;
+	wnd = s->snd_wnd_bytes > 0 ? s->snd_wnd_bytes : s->cwnd_bytes;
+	if (wnd > 0)
+		ceil_w = wnd * 8 / rtt;
+	if (rmem > 0 && wmem > 0)
+		buf = (double)(rmem < wmem ? rmem : wmem);
+	else if (rmem > 0 || wmem > 0)
+		buf = (double)(rmem > 0 ? rmem : wmem);
+	if (buf > 0)
+		ceil_b = buf * WINDOW_SHARE * 8 / rtt;
+	rwnd = s->rwnd_limited >= 0.2;
+	sndbuf = s->sndbuf_limited >= 0.2;
+
+	ps_fmt_bps(rs, sizeof(rs), r);
+	ps_fmt_bps(cs, sizeof(cs), ceil_w);
+	ps_fmt_bytes10(ws, sizeof(ws), wnd);
+	PS_SET(f->evidence,
+	       _("one stream: %s at RTT %.2f ms; window %s: %s × 8 / %.2f ms = "
+		 "%s; receive-window limited %.0f%%, send-buffer limited "
+		 "%.0f%% of the time"),
+	       rs, rtt * 1e3, ws, ws, rtt * 1e3, cs, 100 * s->rwnd_limited,
+	       100 * s->sndbuf_limited);
+	if (buf > 0) {
+		ps_fmt_bytes10(bs, sizeof(bs), buf);
+		ps_fmt_bps(cs, sizeof(cs), ceil_b);
+		PS_APPEND(f->evidence,
+			  _("; the largest buffer tcp_rmem/tcp_wmem allow, %s, "
+			    "of which about half becomes window, gives at "
+			    "most %s per stream at this RTT"),
+			  bs, cs);
+	}
+	/*
+	 * A window explains the rate when the path's base RTT (min_rtt) is
+	 * long enough for it: a window that would carry far more at the
+	 * base RTT is waiting on a busy receiver or a queue, not on a
+	 * buffer setting.
+	 */
+	if (s->min_rtt_us > 0 && wnd > 0) {
+		double at_base = wnd * 8 / (s->min_rtt_us / 1e6);
+
+		ps_fmt_bps(cs, sizeof(cs), at_base);
+		PS_APPEND(f->evidence,
+			  _("; at the path's base RTT of %.3f ms the same "
+			    "window carries %s"),
+			  s->min_rtt_us / 1e3, cs);
+		if (at_base > 3 * r)
+			rwnd = sndbuf = false;
+	}
+	if (s->min_rtt_us > 0 && ceil_b > 0 &&
+	    buf * WINDOW_SHARE * 8 / (s->min_rtt_us / 1e6) > 3 * r)
+		ceil_b = 0;
+	if (!((rwnd || sndbuf) && ceil_w > 0 && ceil_w <= 1.5 * r) &&
+	    !(ceil_b > 0 && ceil_b <= 1.3 * r))
+		return PS_CHECK_CLEAR;
+
+	target = target_bps(ev);
+	bdp = target / 8 * rtt;
+	ps_fmt_bytes10(bs, sizeof(bs), bdp);
+	ps_fmt_bps(ts, sizeof(ts), target);
+	f->severity = PS_SEV_BOTTLENECK;
+	f->scope = PS_SCOPE_FLOW;
+	/* the window TCP_INFO saw first, else the one the settings allow */
+	f->ceiling_bps = ((rwnd || sndbuf) && ceil_w > 0 && ceil_w <= 1.5 * r)
+				 ? ceil_w
+				 : ceil_b;
+	/* estimates of a window that was seen to bind: the stream's own
+	 * rate is what it allowed in practice */
+	if (f->ceiling_bps < r && f->ceiling_bps >= 0.6 * r)
+		f->ceiling_bps = r;
+	PS_SET(f->ceiling_what, _("window ÷ RTT (%.2f ms)"), rtt * 1e3);
+	ps_fmt_bps(cs, sizeof(cs), f->ceiling_bps);
+	PS_SET(f->title, _("Window ÷ RTT caps each stream at about %s"), cs);
+	PS_APPEND(f->evidence,
+		  _("; the bandwidth-delay product at %s is %s × %.2f ms = %s"),
+		  ts, ts, rtt * 1e3, bs);
+	PS_SET(f->remedy,
+	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' "
+	       "net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f "
+	       "net.core.wmem_max=%.0f",
+	       2 * bdp, 2 * bdp, 2 * bdp, 2 * bdp);
+	PS_APPEND(f->remedy, " %s",
+		  _("(2 × BDP, on both ends; or more streams, -P)"));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_window = {
+	.id = "window_rtt",
+	.family = "path",
+	.title = N_("window ÷ RTT"),
+	.weight = 88,
+	.needs_test = true,
+	.eval = eval_window,
+};
+
+/* ---- socket buffers vs BDP ------------------------------------------- */
+
+static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
+					struct ps_finding *f)
+{
+	const struct ps_step_result *s = ps_run_single(ev->res);
+	long long rmem = sysctl_max(ev, PS_SYSCTL_TCP_RMEM);
+	long long wmem = sysctl_max(ev, PS_SYSCTL_TCP_WMEM);
+	long long rmax = sysctl_max(ev, PS_SYSCTL_RMEM_MAX);
+	long long wmax = sysctl_max(ev, PS_SYSCTL_WMEM_MAX);
+	double rtt, target, bdp;
+	char bs[32], ts[32], r1[32], w1[32];
+
+	if (rmem <= 0 || wmem <= 0) {
+		PS_SET(f->evidence, "%s", _("tcp_rmem/tcp_wmem were not read"));
+		return PS_CHECK_NA;
+	}
+	if (!s || !s->have_tcpinfo || !(s->rtt_us > 0)) {
+		PS_SET(f->evidence, "%s", _("no RTT measured"));
+		return PS_CHECK_NA;
+	}
+	rtt = s->rtt_us / 1e6;
+	target = target_bps(ev);
+	bdp = target / 8 * rtt;
+	ps_fmt_bytes10(bs, sizeof(bs), bdp);
+	ps_fmt_bps(ts, sizeof(ts), target);
+	ps_fmt_bytes10(r1, sizeof(r1), (double)rmem);
+	ps_fmt_bytes10(w1, sizeof(w1), (double)wmem);
+	PS_SET(f->evidence,
+	       _("BDP at %s × RTT %.2f ms = %s; tcp_rmem max %s, tcp_wmem max "
+		 "%s"),
+	       ts, rtt * 1e3, bs, r1, w1);
+	if (rmax > 0 && wmax > 0)
+		PS_APPEND(f->evidence,
+			  _(", rmem_max %lld, wmem_max %lld (for -w)"), rmax,
+			  wmax);
+	if (rmem >= 2 * bdp && wmem >= 2 * bdp)
+		return PS_CHECK_CLEAR;
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title,
+	       _("Socket buffers below 2 × BDP (%s at %s, RTT %.2f ms)"), bs,
+	       ts, rtt * 1e3);
+	PS_SET(f->remedy,
+	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' "
+	       "net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f "
+	       "net.core.wmem_max=%.0f",
+	       2 * bdp, 2 * bdp, 2 * bdp, 2 * bdp);
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_buffers = {
+	.id = "socket_buffers",
+	.family = "path",
+	.title = N_("socket buffers against the bandwidth-delay product"),
+	.weight = 80,
+	.needs_test = true,
+	.eval = eval_buffers,
+};
+
+/* ---- the stream-count fork ------------------------------------------- */
+
+static bool shaper(const char *q)
+{
+	static const char *const v[] = { "tbf",	 "htb",	   "hfsc", "cbq",
+					 "cake", "police", NULL };
+
+	for (int i = 0; v[i]; i++)
+		if (!strcmp(q, v[i]))
+			return true;
+	return false;
+}
+
+static enum ps_check_state eval_fork(const struct ps_evidence *ev,
+				     struct ps_finding *f)
+{
+	const struct ps_step_result *sw[24], *one, *best;
+	size_t n = ps_run_sweep(ev->res, sw, 24);
+	const char *qd =
+		ev->link && ev->link->status == PS_ST_OK ? ev->link->qdisc : "";
+	char a[32], b[32], row[64];
+	double growth;
+
+	if (n < 2 || sw[0]->streams != 1) {
+		PS_SET(f->evidence, "%s", _("no stream sweep"));
+		return PS_CHECK_NA;
+	}
+	one = sw[0];
+	if (one->bps < NOTHING_BPS) {
+		PS_SET(f->evidence, "%s",
+		       _("the single stream moved almost nothing: no sweep to "
+			 "compare"));
+		return PS_CHECK_NA;
+	}
+	best = one;
+	for (size_t i = 1; i < n; i++)
+		if (sw[i]->bps > best->bps)
+			best = sw[i];
+	growth = best->bps / one->bps;
+	PS_SET(f->evidence, "%s", _("sum by streams:"));
+	for (size_t i = 0; i < n; i++) {
+		ps_fmt_bps(row, sizeof(row), sw[i]->bps);
+		PS_APPEND(f->evidence, " %d: %s%s", sw[i]->streams, row,
+			  i + 1 < n ? "," : "");
+	}
+	ps_fmt_bps(a, sizeof(a), one->bps);
+	ps_fmt_bps(b, sizeof(b), best->bps);
+	f->severity = PS_SEV_BOTTLENECK;
+	if (growth >= 1.3 && best->streams > 1) {
+		f->id = "per_flow_limit";
+		f->scope = PS_SCOPE_FLOW;
+		f->ceiling_bps = one->bps;
+		PS_SET(f->ceiling_what, "%s", _("per-flow limit"));
+		PS_SET(f->title,
+		       _("Per-flow limit: one stream gets %s, %d streams %s "
+			 "(×%.1f)"),
+		       a, best->streams, b, growth);
+		PS_APPEND(f->evidence,
+			  _("; the sum grows with streams, so each flow is "
+			    "capped on its own: a window, a per-flow shaper or "
+			    "policer, one core per flow, or an ECMP/LAG hash"));
+		if (one->have_tcpinfo)
+			PS_APPEND(f->evidence,
+				  _("; one stream was receive-window limited "
+				    "%.0f%% and send-buffer limited %.0f%% of "
+				    "the time at RTT %.2f ms"),
+				  100 * one->rwnd_limited,
+				  100 * one->sndbuf_limited, one->rtt_us / 1e3);
+		if (qd[0])
+			PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"),
+				  ifn_or(ev), qd,
+				  shaper(qd) ? _(" (a shaper: per-flow classes "
+						 "cap each flow)")
+					     : "");
+		PS_SET(f->remedy,
+		       _("use %d or more parallel streams (-P %d) for bulk "
+			 "transfers; to lift the per-flow cap look at the "
+			 "window (window_rtt), per-flow shaping or policing on "
+			 "the path, and the core each flow runs on"),
+		       best->streams, best->streams);
+		return PS_CHECK_FIRED;
+	}
+	f->id = "shared_limit";
+	f->scope = PS_SCOPE_SHARED;
+	f->ceiling_bps = best->bps;
+	PS_SET(f->ceiling_what, "%s",
+	       _("shared limit (the sum does not grow)"));
+	PS_SET(f->title,
+	       _("Shared limit: the sum stays at %s from 1 to %d streams "
+		 "(×%.2f)"),
+	       b, sw[n - 1]->streams, growth);
+	PS_APPEND(f->evidence,
+		  _("; more streams do not add up, so all flows share one "
+		    "limit: the link, a shaper, the PCIe link or a CPU"));
+	if (qd[0])
+		PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"), ifn_or(ev), qd,
+			  shaper(qd) ? _(" (a shaper: it caps the sum)") : "");
+	if (ps_ev_line_bps(ev) > 0) {
+		ps_fmt_bps(a, sizeof(a), ps_ev_line_bps(ev));
+		PS_APPEND(f->evidence, _("; line rate %s (%.0f%% used)"), a,
+			  100 * best->bps / ps_ev_line_bps(ev));
+	} else if (ps_ev_virtual(ev)) {
+		PS_APPEND(f->evidence, "%s",
+			  _("; a virtual interface: its speed is no limit"));
+	}
+	if (best->have_cpu)
+		PS_APPEND(f->evidence, _("; all cores averaged %.0f%% busy"),
+			  best->cpu.all.busy_pct);
+	if (shaper(qd))
+		PS_SET(f->remedy,
+		       _("the %s qdisc on %s shapes the traffic: tc qdisc show "
+			 "dev %s; raise its rate or remove it (tc qdisc del "
+			 "dev %s root)"),
+		       qd, ifn_or(ev), ifn_or(ev), ifn_or(ev));
+	else
+		PS_SET(f->remedy, "%s",
+		       _("compare the plateau with the line rate, the PCIe "
+			 "estimate and the busiest core; if none matches, the "
+			 "limit is on the path or the far end (a shaper, a "
+			 "policer, a congested link)"));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_fork = {
+	.id = "stream_fork",
+	.family = "path",
+	.title = N_("the stream-count fork (per-flow or shared limit)"),
+	.weight = 20,
+	.needs_test = true,
+	.eval = eval_fork,
+};
+
+/* ---- one direction slower than the other ------------------------------ */
+
+static enum ps_check_state eval_direction(const struct ps_evidence *ev,
+					  struct ps_finding *f)
+{
+	const struct ps_step_result *fwd = NULL, *rev = NULL;
+	char a[32], b[32];
+	double ratio;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state != PS_STEP_DONE || s->bidir)
+			continue;
+		if (s->reverse)
+			rev = s;
+	}
+	if (!rev) {
+		PS_SET(f->evidence, "%s", _("no reverse test"));
+		return PS_CHECK_NA;
+	}
+	/* the forward step with the same stream count */
+	for (int i = 0; i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state == PS_STEP_DONE && !s->reverse && !s->bidir &&
+		    s->streams == rev->streams)
+			fwd = s;
+	}
+	if (!fwd || fwd->bps <= 0 || rev->bps <= 0) {
+		PS_SET(f->evidence, "%s", _("no forward test to compare with"));
+		return PS_CHECK_NA;
+	}
+	ps_fmt_bps(a, sizeof(a), fwd->bps);
+	ps_fmt_bps(b, sizeof(b), rev->bps);
+	ratio = rev->bps / fwd->bps;
+	PS_SET(f->evidence,
+	       _("%d stream%s: %s this end sending, %s the far end sending"),
+	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
+	if (ratio < 1.5 && ratio > 1 / 1.5)
+		return PS_CHECK_CLEAR;
+	f->severity = PS_SEV_WARNING;
+	if (ratio >= 1.5) {
+		PS_SET(f->title,
+		       _("Only this direction is slow: %s out, %s in (×%.1f)"),
+		       a, b, ratio);
+		PS_APPEND(f->evidence, "%s",
+			  _("; the limit sits on the way out: this end's "
+			    "sending side (qdisc, shaper, offloads, CPU) or "
+			    "the path towards the far end"));
+		PS_SET(f->remedy,
+		       _("tc -s qdisc show dev %s; compare the senders: "
+			 "pipescope -c HOST -R shows the other direction"),
+		       ifn_or(ev));
+	} else {
+		PS_SET(f->title,
+		       _("Only the reverse direction is slow: %s in, %s out "
+			 "(×%.1f)"),
+		       b, a, 1 / ratio);
+		PS_APPEND(f->evidence, "%s",
+			  _("; the limit sits on the way in: the far end's "
+			    "sending side or the path towards this end"));
+		PS_SET(f->remedy, "%s",
+		       _("run pipescope check on the far end too (pipescope -s "
+			 "here), and look at its qdisc, offloads and CPU"));
+	}
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_direction = {
+	.id = "direction_asymmetry",
+	.family = "path",
+	.title = N_("the two directions compared"),
+	.weight = 18,
+	.needs_test = true,
+	.eval = eval_direction,
+};
+
+/* ---- both directions at once --------------------------------------- */
+
+static enum ps_check_state eval_bidir(const struct ps_evidence *ev,
+				      struct ps_finding *f)
+{
+	const struct ps_step_result *bi = NULL, *fwd = NULL, *rev = NULL;
+	char a[32], b[32], c[32], d[32];
+	double alone, together;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state == PS_STEP_DONE && s->bidir)
+			bi = s;
+	}
+	if (!bi) {
+		PS_SET(f->evidence, "%s", _("no test in both directions"));
+		return PS_CHECK_NA;
+	}
+	for (int i = 0; i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state != PS_STEP_DONE || s->bidir ||
+		    s->streams != bi->streams)
+			continue;
+		if (s->reverse)
+			rev = s;
+		else
+			fwd = s;
+	}
+	if (!fwd || !rev) {
+		PS_SET(f->evidence, "%s",
+		       _("no one-way tests with the same streams to compare"));
+		return PS_CHECK_NA;
+	}
+	alone = fwd->bps + rev->bps;
+	together = bi->bps + bi->bps_back;
+	ps_fmt_bps(a, sizeof(a), fwd->bps);
+	ps_fmt_bps(b, sizeof(b), rev->bps);
+	ps_fmt_bps(c, sizeof(c), bi->bps);
+	ps_fmt_bps(d, sizeof(d), bi->bps_back);
+	PS_SET(f->evidence,
+	       _("%d streams: one way at a time %s out and %s in; both at once "
+		 "%s out and %s in (%.0f%% of the sum alone)"),
+	       bi->streams, a, b, c, d, 100 * together / alone);
+	if (together >= 0.7 * alone)
+		return PS_CHECK_CLEAR;
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title,
+	       _("Both directions at once share one limit: %.0f%% of what "
+		 "they do alone"),
+	       100 * together / alone);
+	PS_APPEND(f->evidence, "%s",
+		  _("; a full-duplex link carries both at full rate, so the "
+		    "two directions compete for something else: the CPUs of "
+		    "an end, the PCIe link, or a half-duplex hop"));
+	PS_SET(f->remedy, "%s",
+	       _("compare the busiest cores of the bidir test with the one-way "
+		 "ones (see the tests table); check duplex (ethtool IF) and "
+		 "the PCIe link"));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_bidir = {
+	.id = "bidir_shared",
+	.family = "path",
+	.title = N_("both directions at once"),
+	.weight = 17,
+	.needs_test = true,
+	.eval = eval_bidir,
+};
+
+/* ---- congestion control and qdisc ------------------------------------ */
+
+static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
+					 struct ps_finding *f)
+{
+	const char *cc = "", *qd = "", *dq = "";
+	double line = ps_ev_line_bps(ev);
+
+	if (ev->res && ev->res->cc_local[0])
+		cc = ev->res->cc_local;
+	else if (ev->snap &&
+		 ev->snap->sysctl.val[PS_SYSCTL_TCP_CC].status == PS_ST_OK)
+		cc = ev->snap->sysctl.val[PS_SYSCTL_TCP_CC].text;
+	if (ev->snap &&
+	    ev->snap->sysctl.val[PS_SYSCTL_DEFAULT_QDISC].status == PS_ST_OK)
+		dq = ev->snap->sysctl.val[PS_SYSCTL_DEFAULT_QDISC].text;
+	if (ev->link && ev->link->status == PS_ST_OK)
+		qd = ev->link->qdisc;
+	if (!cc[0] && !qd[0]) {
+		PS_SET(f->evidence, "%s",
+		       _("neither the congestion control nor the qdisc is "
+			 "known"));
+		return PS_CHECK_NA;
+	}
+	PS_SET(f->evidence,
+	       _("congestion control %s; qdisc on %s: %s; default_qdisc %s"),
+	       cc[0] ? cc : "?", ifn_or(ev), qd[0] ? qd : "?",
+	       dq[0] ? dq : "?");
+	if (!strcmp(cc, "reno")) {
+		f->severity = PS_SEV_WARNING;
+		PS_SET(f->title, "%s",
+		       _("Congestion control reno: slow to regrow after a "
+			 "loss"));
+		PS_SET(f->remedy, "%s",
+		       _("sysctl -w net.ipv4.tcp_congestion_control=cubic (or "
+			 "bbr: modprobe tcp_bbr, with the fq qdisc for "
+			 "pacing)"));
+		return PS_CHECK_FIRED;
+	}
+	if (shaper(qd)) {
+		f->id = "qdisc_shaper";
+		f->severity = PS_SEV_INFO;
+		PS_SET(f->title, _("A shaping qdisc (%s) sits on %s"), qd,
+		       ifn_or(ev));
+		PS_APPEND(f->evidence, "%s",
+			  _(": it sets a rate of its own; see the stream-count "
+			    "fork for whether it binds"));
+		PS_SET(f->remedy,
+		       _("tc -s qdisc show dev %s; tc -s class show dev %s"),
+		       ifn_or(ev), ifn_or(ev));
+		return PS_CHECK_FIRED;
+	}
+	if (!strcmp(cc, "bbr") && qd[0] && strcmp(qd, "fq") &&
+	    strcmp(dq, "fq")) {
+		f->severity = PS_SEV_INFO;
+		PS_SET(f->title, "%s", _("bbr without the fq qdisc"));
+		PS_SET(f->remedy,
+		       _("tc qdisc replace dev %s root fq (kernels before 4.13 "
+			 "need fq for bbr's pacing)"),
+		       ifn_or(ev));
+		return PS_CHECK_FIRED;
+	}
+	if (line >= 10e9 &&
+	    (!strcmp(qd, "pfifo_fast") || !strcmp(qd, "noqueue"))) {
+		f->severity = PS_SEV_INFO;
+		PS_SET(f->title, _("No pacing qdisc on %s at %.0f Gbit/s"),
+		       ifn_or(ev), line / 1e9);
+		PS_APPEND(f->evidence, "%s",
+			  _(": bursts from a fast sender can overrun a slower "
+			    "receiver or switch port"));
+		PS_SET(f->remedy,
+		       _("sysctl -w net.core.default_qdisc=fq; tc qdisc "
+			 "replace dev %s root fq"),
+		       ifn_or(ev));
+		return PS_CHECK_FIRED;
+	}
+	return PS_CHECK_CLEAR;
+}
+
+const struct ps_check_ops ps_check_cc_qdisc = {
+	.id = "congestion_qdisc",
+	.family = "path",
+	.title = N_("congestion control and qdisc"),
+	.weight = 25,
+	.eval = eval_cc_qdisc,
+};
+
+/* ---- retransmissions ------------------------------------------------- */
+
+static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
+					struct ps_finding *f)
+{
+	int64_t retrans = 0;
+	double segs = 0;
+	bool any = false, software;
+	double ratio;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (s->state != PS_STEP_DONE || !s->have_tcpinfo)
+			continue;
+		any = true;
+		retrans += s->retrans;
+		segs += (double)s->bytes / (s->mss ? s->mss : 1448);
+	}
+	if (!any || segs <= 0) {
+		PS_SET(f->evidence, "%s", _("no TCP_INFO from a test"));
+		return PS_CHECK_NA;
+	}
+	ratio = retrans / segs;
+	software = ps_ev_virtual(ev) || (ev->res && ev->res->loopback);
+	PS_SET(f->evidence,
+	       _("%lld retransmissions in about %.0f segments (%.3f%%)"),
+	       (long long)retrans, segs, 100 * ratio);
+	if (ratio < 0.001)
+		return PS_CHECK_CLEAR;
+	if (software) {
+		f->severity = PS_SEV_INFO;
+		PS_SET(f->title,
+		       _("Retransmissions on a software path (%.2f%%): "
+			 "reordering, not loss"),
+		       100 * ratio);
+		PS_APPEND(f->evidence, "%s",
+			  _("; on veth/loopback a sender that moves between "
+			    "CPUs reorders packets, and TCP retransmits what "
+			    "was only late"));
+		PS_SET(f->remedy, "%s",
+		       _("nothing to fix on the wire; pin the test (-A) to see "
+			 "them go away"));
+		return PS_CHECK_FIRED;
+	}
+	f->severity = ratio >= 0.01 ? PS_SEV_WARNING : PS_SEV_INFO;
+	PS_SET(f->title, _("Retransmissions: %.2f%% of segments"), 100 * ratio);
+	PS_SET(f->remedy,
+	       _("look for drops: ip -s -s link show %s, ethtool -S %s | grep "
+		 "-iE 'drop|miss|err', the switch port's counters"),
+	       ifn_or(ev), ifn_or(ev));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_retrans = {
+	.id = "retransmits",
+	.family = "path",
+	.title = N_("retransmissions"),
+	.weight = 15,
+	.needs_test = true,
+	.eval = eval_retrans,
+};

@@ -1,0 +1,334 @@
+/* check.c: the registry of the checks "pipescope check" evaluates, and the
+ * helpers they share (rates as text, the interface, the test's cores) */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "nls.h"
+
+/* one line per check; the order is the order of the report's "ruled out" */
+/* clang-format off */
+const struct ps_check_ops *const ps_check_registry[] = {
+	&ps_check_link_speed,
+	&ps_check_pcie,
+	&ps_check_mtu,
+	&ps_check_offloads,
+	&ps_check_window,
+	&ps_check_buffers,
+	&ps_check_cpu_core,
+	&ps_check_worse,
+	&ps_check_rss,
+	&ps_check_irq_cpu,
+	&ps_check_irqbalance,
+	&ps_check_rps,
+	&ps_check_coalesce,
+	&ps_check_rings,
+	&ps_check_softnet,
+	&ps_check_fork,
+	&ps_check_direction,
+	&ps_check_bidir,
+	&ps_check_cc_qdisc,
+	&ps_check_retrans,
+	&ps_check_numa,
+	&ps_check_governor,
+	&ps_check_steal,
+	&ps_check_virtual_nic,
+	&ps_check_peer_tool,
+	&ps_check_host_busy,
+};
+/* clang-format on */
+const size_t ps_check_count =
+	sizeof(ps_check_registry) / sizeof(ps_check_registry[0]);
+
+const struct ps_check_ops *ps_check_find(const char *id)
+{
+	for (size_t i = 0; i < ps_check_count; i++)
+		if (!strcmp(ps_check_registry[i]->id, id))
+			return ps_check_registry[i];
+	return NULL;
+}
+
+const char *ps_severity_name(enum ps_severity s)
+{
+	switch (s) {
+	case PS_SEV_BOTTLENECK:
+		return "bottleneck";
+	case PS_SEV_WARNING:
+		return "warning";
+	case PS_SEV_INFO:
+		break;
+	}
+	return "info";
+}
+
+const char *ps_severity_text(enum ps_severity s)
+{
+	switch (s) {
+	case PS_SEV_BOTTLENECK:
+		return _("BOTTLENECK");
+	case PS_SEV_WARNING:
+		return _("warning");
+	case PS_SEV_INFO:
+		break;
+	}
+	return _("info");
+}
+
+const char *ps_scope_name(enum ps_scope s)
+{
+	switch (s) {
+	case PS_SCOPE_FLOW:
+		return "flow";
+	case PS_SCOPE_SHARED:
+		return "shared";
+	case PS_SCOPE_NONE:
+		break;
+	}
+	return "none";
+}
+
+void ps_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strnlen(buf, len);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+void ps_fmt_bps(char *buf, size_t len, double bps)
+{
+	if (bps >= 1e9)
+		snprintf(buf, len, "%.2f Gbit/s", bps / 1e9);
+	else if (bps >= 1e6)
+		snprintf(buf, len, "%.1f Mbit/s", bps / 1e6);
+	else if (bps >= 1e3)
+		snprintf(buf, len, "%.1f kbit/s", bps / 1e3);
+	else
+		snprintf(buf, len, "%.0f bit/s", bps);
+}
+
+void ps_fmt_bytes10(char *buf, size_t len, double bytes)
+{
+	if (bytes >= 1e9)
+		snprintf(buf, len, "%.2f GB", bytes / 1e9);
+	else if (bytes >= 1e6)
+		snprintf(buf, len, "%.2f MB", bytes / 1e6);
+	else if (bytes >= 1e3)
+		snprintf(buf, len, "%.0f KB", bytes / 1e3);
+	else
+		snprintf(buf, len, "%.0f B", bytes);
+}
+
+const char *ps_ev_ifname(const struct ps_evidence *ev)
+{
+	if (ev->link && ev->link->ifname[0])
+		return ev->link->ifname;
+	if (ev->eth && ev->eth->ifname[0])
+		return ev->eth->ifname;
+	if (ev->irq && ev->irq->ifname[0])
+		return ev->irq->ifname;
+	if (ev->snap && ev->snap->hdr.iface.name[0])
+		return ev->snap->hdr.iface.name;
+	return "";
+}
+
+const char *ps_ev_nicname(const struct ps_evidence *ev)
+{
+	if (ev->eth && ev->eth->ifname[0])
+		return ev->eth->ifname;
+	if (ev->irq && ev->irq->ifname[0])
+		return ev->irq->ifname;
+	if (ev->snap && ev->snap->hdr.iface.nic[0])
+		return ev->snap->hdr.iface.nic;
+	return ps_ev_ifname(ev);
+}
+
+static bool driver_virtual(const char *drv)
+{
+	static const char *const v[] = {
+		"virtio_net", "veth",	 "ena",	      "gve",
+		"mana",	      "vmxnet3", "hv_netvsc", "xen_netfront",
+		"tun",	      "bridge",	 "bonding",   "macvlan",
+		"ipvlan",     "vxlan",	 "dummy",     NULL
+	};
+
+	for (int i = 0; v[i]; i++)
+		if (!strcmp(drv, v[i]))
+			return true;
+	return false;
+}
+
+bool ps_ev_virtual(const struct ps_evidence *ev)
+{
+	const char *ifn = ps_ev_ifname(ev);
+
+	if (!strcmp(ifn, "lo"))
+		return true;
+	if (ev->eth && ev->eth->drvinfo.status == PS_ST_OK &&
+	    driver_virtual(ev->eth->drvinfo.driver))
+		return true;
+	/* a vlan, bond or bridge over a NIC with a real driver */
+	if (ev->snap && ev->snap->hdr.iface.nic[0] && ev->eth &&
+	    ev->eth->drvinfo.status == PS_ST_OK)
+		return false;
+	if (ev->link && ev->link->status == PS_ST_OK) {
+		if (ev->link->kind[0] || !ev->link->physical)
+			return true;
+	}
+	if (ev->pci && ev->pci->child[0] &&
+	    !strncmp(ev->pci->child, "virtio", 6))
+		return true;
+	return false;
+}
+
+double ps_ev_line_bps(const struct ps_evidence *ev)
+{
+	if (!ev->eth || ev->eth->linkmodes.status != PS_ST_OK)
+		return 0;
+	if (ev->eth->linkmodes.speed_bps <= 0 || ps_ev_virtual(ev))
+		return 0;
+	return (double)ev->eth->linkmodes.speed_bps;
+}
+
+int ps_ev_ncores(const struct ps_evidence *ev)
+{
+	if (ev->snap && ev->snap->cpu.status == PS_ST_OK)
+		return ev->snap->cpu.ncores;
+	return 0;
+}
+
+/* ---- results --------------------------------------------------------- */
+
+void ps_run_free(struct ps_run *r)
+{
+	for (int i = 0; i < r->nsteps; i++)
+		if (r->steps[i].have_cpu)
+			ps_cpu_free(&r->steps[i].cpu);
+	r->nsteps = 0;
+}
+
+static bool forward(const struct ps_step_result *s)
+{
+	return s->state == PS_STEP_DONE && !s->reverse && !s->bidir;
+}
+
+const struct ps_step_result *ps_run_single(const struct ps_run *r)
+{
+	if (!r)
+		return NULL;
+	for (int i = 0; i < r->nsteps; i++)
+		if (forward(&r->steps[i]) && r->steps[i].streams == 1)
+			return &r->steps[i];
+	return NULL;
+}
+
+size_t ps_run_sweep(const struct ps_run *r, const struct ps_step_result **out,
+		    size_t max)
+{
+	size_t n = 0;
+
+	if (!r)
+		return 0;
+	for (int i = 0; i < r->nsteps && n < max; i++)
+		if (forward(&r->steps[i]))
+			out[n++] = &r->steps[i];
+	return n;
+}
+
+const struct ps_step_result *ps_run_best(const struct ps_run *r)
+{
+	const struct ps_step_result *best = NULL;
+
+	if (!r)
+		return NULL;
+	/* the direction asked about first; reverse only when it is all */
+	for (int pass = 0; pass < 2 && !best; pass++) {
+		for (int i = 0; i < r->nsteps; i++) {
+			const struct ps_step_result *s = &r->steps[i];
+
+			if (s->state != PS_STEP_DONE || s->bidir ||
+			    (!pass && s->reverse))
+				continue;
+			if (!best || s->bps > best->bps)
+				best = s;
+		}
+	}
+	return best;
+}
+
+bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
+{
+	if (s->state != PS_STEP_DONE)
+		return false;
+	if (!s->reverse && !s->bidir)
+		return true;
+	/* reverse and bidir count only when no forward test finished */
+	for (int i = 0; i < r->nsteps; i++)
+		if (forward(&r->steps[i]))
+			return false;
+	return true;
+}
+
+void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu)
+{
+	int *v = rx ? s->rx_cpu : s->thread_cpu;
+	int *n = rx ? &s->nrx_cpu : &s->nthread_cpu;
+
+	if (cpu < 0)
+		return;
+	for (int i = 0; i < *n; i++)
+		if (v[i] == cpu)
+			return;
+	if (*n < PS_STEP_MAX_CPUS)
+		v[(*n)++] = cpu;
+}
+
+static bool step_uses(const struct ps_step_result *s, int cpu)
+{
+	for (int i = 0; i < s->nthread_cpu; i++)
+		if (s->thread_cpu[i] == cpu)
+			return true;
+	for (int i = 0; i < s->nrx_cpu; i++)
+		if (s->rx_cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+int ps_step_test_core(const struct ps_step_result *s, double *others_avg)
+{
+	const struct ps_cpu_info *c = &s->cpu;
+	int best = -1, nothers = 0;
+	double sum = 0;
+
+	if (!s->have_cpu || c->ncores <= 0)
+		return -1;
+	/* without placement data, any core may be the test's */
+	for (int i = 0; i < c->ncores; i++) {
+		if (!c->cores[i].pct_valid)
+			continue;
+		if (s->nthread_cpu + s->nrx_cpu &&
+		    !step_uses(s, c->cores[i].id))
+			continue;
+		if (best < 0 || c->cores[i].busy_pct > c->cores[best].busy_pct)
+			best = i;
+	}
+	if (best < 0)
+		return -1;
+	for (int i = 0; i < c->ncores; i++) {
+		if (i == best || !c->cores[i].pct_valid)
+			continue;
+		sum += c->cores[i].busy_pct;
+		nothers++;
+	}
+	if (others_avg)
+		*others_avg = nothers ? sum / nothers : NAN;
+	return best;
+}

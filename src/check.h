@@ -1,0 +1,202 @@
+/* check.h: the findings of "pipescope check": each check is a pure function
+ * of the evidence (snapshots of this host, the guided run's test results)
+ * that gives one finding with a severity, the numbers, a remedy command and,
+ * where it can be computed, the ceiling it imposes in bit/s */
+#ifndef PS_CHECK_H
+#define PS_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probe-cpu.h"
+#include "probe-ethtool.h"
+#include "probe-irq.h"
+#include "probe-link.h"
+#include "probe-pci.h"
+#include "snapshot.h"
+
+/* ---- what a guided run measured ------------------------------------- */
+
+enum ps_step_state {
+	PS_STEP_PENDING = 0,
+	PS_STEP_DONE,
+	PS_STEP_SKIPPED, /* by the user or because it could not help */
+	PS_STEP_FAILED,	 /* the test failed; note says why */
+};
+
+#define PS_STEP_MAX_CPUS 16
+
+/* one test of the guided run and the host while it ran */
+struct ps_step_result {
+	char id[16]; /* "single", "sweep", "reverse", "bidir" */
+	enum ps_step_state state;
+	char note[200]; /* why skipped / failed, "" otherwise */
+	int streams;
+	bool reverse, bidir;
+	double seconds;	 /* measured time (after the omit period) */
+	double bps;	 /* what the receivers counted, all streams */
+	double bps_back; /* bidir: the other direction */
+	double stream_min_bps, stream_max_bps;
+
+	/* TCP_INFO of the sending ends, averaged over the intervals */
+	bool have_tcpinfo;
+	double rtt_us, min_rtt_us;
+	double cwnd_bytes, snd_wnd_bytes; /* per stream */
+	unsigned mss, pmtu;
+	int64_t retrans;		     /* all streams, the whole step */
+	uint64_t bytes;			     /* all streams, sender's count */
+	double rwnd_limited, sndbuf_limited; /* share of the time, 0..1 */
+
+	/* CPU of both ends' processes (% as the summary reports) */
+	double cpu_local, cpu_remote;
+	/* this host's cores over the step (pct valid when have_cpu) */
+	bool have_cpu;
+	struct ps_cpu_info cpu;
+	/* the NIC's interrupts and the kernel backlog over the step */
+	bool have_irq;
+	int irq_lines;				/* queue interrupt lines */
+	double irq_rate;			/* interrupts/s, all lines */
+	int irq_busiest_cpu;			/* -1 none */
+	double irq_busiest_share;		/* 0..1 */
+	double softnet_drop_rate, squeeze_rate; /* per second */
+	/* where the test's threads and their softirqs ran */
+	int thread_cpu[PS_STEP_MAX_CPUS];
+	int nthread_cpu;
+	int rx_cpu[PS_STEP_MAX_CPUS];
+	int nrx_cpu;
+};
+
+struct ps_run {
+	bool loopback;	    /* the in-process server on 127.0.0.1 */
+	char peer[256];	    /* the -c host */
+	char peer_kind[16]; /* "pipescope", "iperf3", "" unknown */
+	char peer_version[48];
+	char cc_local[16], cc_remote[16];
+	int nsteps;
+	struct ps_step_result steps[24];
+};
+
+void ps_run_free(struct ps_run *r);
+/* the first finished step with 1 forward stream, or NULL */
+const struct ps_step_result *ps_run_single(const struct ps_run *r);
+/* the finished forward (not reverse, not bidir) steps, in order; count */
+size_t ps_run_sweep(const struct ps_run *r, const struct ps_step_result **out,
+		    size_t max);
+/* the finished forward step with the highest rate (a reverse one when no
+ * forward test finished), or NULL: "the measured rate" */
+const struct ps_step_result *ps_run_best(const struct ps_run *r);
+/* whether a step's readings speak for the measured rate (forward steps;
+ * reverse/bidir only when no forward test finished) */
+bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s);
+void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu);
+
+/* ---- the evidence a check reads -------------------------------------- */
+
+struct ps_evidence {
+	const struct ps_snapshot *snap; /* header, cpu, sysctl */
+	const struct ps_irq_info *irq;	/* NULL: not sampled */
+	const struct ps_pci_info *pci;
+	const struct ps_ethtool_info *eth;
+	const struct ps_link_info *link;
+	const struct ps_run *res; /* NULL: static checks only */
+};
+
+/* ---- findings -------------------------------------------------------- */
+
+enum ps_severity {
+	PS_SEV_INFO = 0,   /* worth knowing, limits nothing */
+	PS_SEV_WARNING,	   /* a setting or sign that can cost throughput */
+	PS_SEV_BOTTLENECK, /* the numbers say it limits the rate */
+};
+
+enum ps_scope {
+	PS_SCOPE_NONE = 0,
+	PS_SCOPE_FLOW,	 /* each flow on its own (window, one core) */
+	PS_SCOPE_SHARED, /* all flows together (link, PCIe, shaper) */
+};
+
+struct ps_finding {
+	const char *id; /* stable JSON id; the check's unless it says */
+	enum ps_severity severity;
+	enum ps_scope scope;
+	double ceiling_bps;	/* 0 when none can be computed */
+	char ceiling_what[128]; /* "PCIe x1 at 5 GT/s, usable" */
+	char title[200];
+	char evidence[1024]; /* the numbers */
+	char remedy[400];    /* a command, or what to do */
+};
+
+enum ps_check_state {
+	PS_CHECK_NA = -1,   /* cannot tell: the evidence is missing */
+	PS_CHECK_CLEAR = 0, /* looked, ruled out (evidence says why) */
+	PS_CHECK_FIRED = 1, /* a finding */
+};
+
+struct ps_check_ops {
+	const char *id;	    /* stable: "pcie_link" */
+	const char *family; /* "host", "cpu", "nic", "path", "tool" */
+	const char *title;  /* N_("PCIe link"): what it looks at */
+	/* among findings of one severity, higher ranks first: root causes
+	 * (a setting) above effects (a busy core) above classifications */
+	int weight;
+	bool needs_test; /* only meaningful with test results */
+	/* makes each packet cost more CPU: when it is a bottleneck it
+	 * explains as much as the saturated core it causes */
+	bool cpu_cause;
+	/* fill f (id, severity, texts); for NA and CLEAR f->evidence says
+	 * what was seen; pure: reads only the evidence */
+	enum ps_check_state (*eval)(const struct ps_evidence *ev,
+				    struct ps_finding *f);
+};
+
+extern const struct ps_check_ops *const ps_check_registry[];
+extern const size_t ps_check_count;
+const struct ps_check_ops *ps_check_find(const char *id);
+
+/* the families (one file each) */
+extern const struct ps_check_ops ps_check_pcie, ps_check_link_speed,
+	ps_check_virtual_nic, ps_check_numa, ps_check_governor,
+	ps_check_steal; /* check-host.c */
+extern const struct ps_check_ops ps_check_cpu_core, ps_check_worse,
+	ps_check_host_busy, ps_check_peer_tool; /* check-cpu.c */
+extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
+	ps_check_irqbalance, ps_check_rps, ps_check_offloads, ps_check_coalesce,
+	ps_check_rings, ps_check_softnet; /* check-nic.c */
+extern const struct ps_check_ops ps_check_mtu, ps_check_window,
+	ps_check_buffers, ps_check_fork, ps_check_direction, ps_check_bidir,
+	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */
+
+const char *ps_severity_name(enum ps_severity s); /* JSON: "warning" */
+const char *ps_severity_text(enum ps_severity s); /* translated */
+const char *ps_scope_name(enum ps_scope s);	  /* "flow", "shared" */
+
+/* ---- helpers the checks share (check.c) ------------------------------ */
+
+/* "3.52 Gbit/s" (1000-based, adaptive) */
+void ps_fmt_bps(char *buf, size_t len, double bps);
+/* "12.5 MB" (1000-based) */
+void ps_fmt_bytes10(char *buf, size_t len, double bytes);
+/* append to a fixed buffer, never past its end */
+void ps_appendf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define PS_APPEND(arr, ...) ps_appendf((arr), sizeof(arr), __VA_ARGS__)
+#define PS_SET(arr, ...)                                                       \
+	(((arr)[0] = 0), ps_appendf((arr), sizeof(arr), __VA_ARGS__))
+
+/* the interface the evidence is about, "" when none */
+const char *ps_ev_ifname(const struct ps_evidence *ev);
+/* the NIC the NIC probes read: the interface itself, or the physical NIC
+ * under a vlan, bond or bridge */
+const char *ps_ev_nicname(const struct ps_evidence *ev);
+/* a software device (veth, lo, bridge, tun...) or a virtual NIC driver */
+bool ps_ev_virtual(const struct ps_evidence *ev);
+/* the line rate in bit/s of a physical NIC, 0 unknown or virtual */
+double ps_ev_line_bps(const struct ps_evidence *ev);
+/* busiest core of a step among the ones the test used: index into
+ * s->cpu.cores or -1; others_avg gets the mean busy % of the other cores */
+int ps_step_test_core(const struct ps_step_result *s, double *others_avg);
+/* the number of online cores, 0 unknown */
+int ps_ev_ncores(const struct ps_evidence *ev);
+
+#endif

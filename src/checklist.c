@@ -1,0 +1,652 @@
+/* checklist.c: the guided run of "pipescope check": the inventory of this
+ * host, one stream, the stream sweep, reverse and both directions, with the
+ * host's cores read around every test */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "checklist.h"
+#include "engine.h"
+#include "log.h"
+#include "nls.h"
+#include "probe.h"
+#include "sysroot.h"
+#include "xmalloc.h"
+
+/* ---- the host -------------------------------------------------------- */
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s,
+			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
+		   double interval_s)
+{
+	struct ps_probe_env env = { .iface = *iface };
+	struct ps_probe_set *set;
+	struct ps_snapshot *first;
+
+	memset(h, 0, sizeof(*h));
+	set = ps_probes_open(&env);
+	if (!set)
+		return -ENOMEM;
+	first = ps_snapshot_new();
+	ps_probes_sample(set, first, NULL);
+	if (ps_sysroot_is_live() && interval_s > 0) {
+		/* rates (CPU %, interrupts/s, drops/s) need a second sample */
+		sleep_s(interval_s);
+		h->snap = ps_snapshot_new();
+		ps_probes_sample(set, h->snap, first);
+		ps_snapshot_put(first);
+	} else {
+		h->snap = first;
+	}
+	ps_probes_close(set);
+	return 0;
+}
+
+int ps_host_load(struct ps_host *h, const char *file)
+{
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->snap = ps_snapshot_new();
+	rc = ps_snapshot_load(file, h->snap);
+	/* the loader clears the struct, reference count included */
+	if (rc) {
+		ps_snapshot_free(h->snap);
+		free(h->snap);
+		h->snap = NULL;
+		return rc;
+	}
+	atomic_store(&h->snap->refs, 1);
+	return 0;
+}
+
+void ps_host_evidence(const struct ps_host *h, const struct ps_run *res,
+		      struct ps_evidence *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->snap = h->snap;
+	if (h->snap) {
+		/* every member says itself why it is empty */
+		ev->irq = &h->snap->irq;
+		ev->pci = &h->snap->pci;
+		ev->eth = &h->snap->ethtool;
+		ev->link = &h->snap->link;
+	}
+	ev->res = res;
+}
+
+void ps_host_free(struct ps_host *h)
+{
+	if (h->snap)
+		ps_snapshot_put(h->snap);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- the steps ------------------------------------------------------- */
+
+const char *ps_checklist_title(enum ps_cl_step s)
+{
+	switch (s) {
+	case PS_CL_INVENTORY:
+		return _("Inventory");
+	case PS_CL_SINGLE:
+		return _("One stream");
+	case PS_CL_SWEEP:
+		return _("Stream sweep");
+	case PS_CL_REVERSE:
+		return _("Reverse");
+	case PS_CL_BIDIR:
+		return _("Both directions");
+	case PS_CL_EVALUATE:
+	case PS_CL_NSTEPS:
+		break;
+	}
+	return _("Evaluate");
+}
+
+const char *ps_checklist_reason(enum ps_cl_step s)
+{
+	switch (s) {
+	case PS_CL_INVENTORY:
+		return _("read every probe of this host: CPU, IRQs, NIC, MTU, "
+			 "PCIe, TCP settings");
+	case PS_CL_SINGLE:
+		return _("the rate of one flow, its RTT and what TCP_INFO says "
+			 "holds it back");
+	case PS_CL_SWEEP:
+		return _("more streams until the sum stops growing: per-flow "
+			 "limit or shared limit");
+	case PS_CL_REVERSE:
+		return _("the other direction: the far end sends, this end "
+			 "receives");
+	case PS_CL_BIDIR:
+		return _("both directions at once: a shared CPU or bus shows "
+			 "up here");
+	case PS_CL_EVALUATE:
+	case PS_CL_NSTEPS:
+		break;
+	}
+	return _("every check on what was measured, ranked by how much of the "
+		 "gap it explains");
+}
+
+void ps_checklist_defaults(struct ps_checklist_cfg *cfg,
+			   const struct ps_opts *opts)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->opts = opts;
+	cfg->client = opts;
+	/* -t sets the length of each test; the default is short */
+	if (opts->duration != 10 && opts->duration > 0)
+		cfg->step_seconds = opts->duration;
+	else
+		cfg->step_seconds = opts->quick ? 2 : 4;
+	cfg->omit = opts->omit ? opts->omit : (opts->quick ? 0 : 1);
+	cfg->max_streams = opts->quick ? 4 : 16;
+	cfg->reverse = true;
+	cfg->bidir = !opts->quick;
+}
+
+/* what one test gathers through the reporter */
+struct collect {
+	struct ps_step_result *s;
+	struct ps_run *res;
+	struct ps_cpu_info a;
+	bool have_a;
+	double ta;
+	const char *ifname; /* the NIC whose interrupts are read */
+	struct ps_irq_info ia;
+	bool have_ia;
+	char error[200];
+	/* TCP_INFO sums over intervals and streams */
+	double n, rtt, min_rtt, cwnd, wnd, ivlen, rwnd_us, sndbuf_us;
+	double nwnd;
+};
+
+static void take_a(struct collect *c)
+{
+	if (c->have_a)
+		ps_cpu_free(&c->a);
+	memset(&c->a, 0, sizeof(c->a));
+	c->have_a = !ps_cpu_sample(NULL, &c->a);
+	if (c->have_ia)
+		ps_irq_free(&c->ia);
+	memset(&c->ia, 0, sizeof(c->ia));
+	c->have_ia = false;
+	if (c->ifname && c->ifname[0]) {
+		/* a failed sample still owns memory */
+		c->have_ia = !ps_irq_sample(c->ifname, &c->ia) &&
+			     c->ia.status == PS_ST_OK;
+		if (!c->have_ia)
+			ps_irq_free(&c->ia);
+	}
+	c->ta = now_s();
+}
+
+/* the NIC's interrupts and the backlog over the step */
+static void irq_end(struct collect *c, double dt)
+{
+	struct ps_step_result *s = c->s;
+	struct ps_irq_info b;
+
+	if (!c->have_ia)
+		return;
+	memset(&b, 0, sizeof(b));
+	if (!ps_irq_sample(c->ifname, &b) && b.status == PS_ST_OK) {
+		ps_irq_rates(&c->ia, &b, dt);
+		s->have_irq = true;
+		s->irq_lines = b.queues_with_irqs;
+		s->irq_rate = 0;
+		for (int i = 0; i < b.nlines; i++)
+			s->irq_rate += b.lines[i].total_rate;
+		s->irq_busiest_cpu =
+			b.busiest_cpu >= 0 ? b.cpus[b.busiest_cpu].cpu : -1;
+		s->irq_busiest_share = b.busiest_share;
+		s->softnet_drop_rate = b.dropped_rate_total;
+		s->squeeze_rate = b.squeeze_rate_total;
+	}
+	ps_irq_free(&b);
+}
+
+static void col_start(void *arg, const struct ps_test_info *info)
+{
+	struct collect *c = arg;
+
+	if (info->peer_kind)
+		snprintf(c->res->peer_kind, sizeof(c->res->peer_kind), "%s",
+			 info->peer_kind);
+	if (info->peer_version[0])
+		snprintf(c->res->peer_version, sizeof(c->res->peer_version),
+			 "%s", info->peer_version);
+	take_a(c);
+}
+
+static void add_tcpinfo(struct collect *c, const struct ps_stream_iv *v,
+			double len)
+{
+	if (!v->has_tcpinfo || !v->sender)
+		return;
+	c->n++;
+	c->rtt += v->rtt_us;
+	if (v->min_rtt_us && (!c->min_rtt || v->min_rtt_us < c->min_rtt))
+		c->min_rtt = v->min_rtt_us;
+	c->cwnd += (double)v->cwnd;
+	if (v->snd_wnd) {
+		c->wnd += (double)v->snd_wnd;
+		c->nwnd++;
+	}
+	c->ivlen += len;
+	c->rwnd_us += (double)v->rwnd_limited_us;
+	c->sndbuf_us += (double)v->sndbuf_limited_us;
+	c->s->retrans += v->retrans;
+	if (v->mss)
+		c->s->mss = v->mss;
+	if (v->pmtu)
+		c->s->pmtu = v->pmtu;
+	c->s->have_tcpinfo = true;
+}
+
+static void col_interval(void *arg, const struct ps_interval *iv)
+{
+	struct collect *c = arg;
+	double len = iv->end - iv->start;
+
+	if (iv->omitted) {
+		take_a(c);
+		return;
+	}
+	for (int i = 0; i < iv->nstreams; i++) {
+		const struct ps_stream_iv *v = &iv->streams[i];
+
+		add_tcpinfo(c, v, len);
+		ps_step_add_cpu(c->s, false, v->cpu);
+		ps_step_add_cpu(c->s, true, v->rx_cpu);
+	}
+	for (int i = 0; i < iv->nremote; i++)
+		add_tcpinfo(c, &iv->remote[i], len);
+}
+
+static void col_end(void *arg, const struct ps_test_info *info,
+		    const struct ps_summary *sum)
+{
+	struct collect *c = arg;
+	struct ps_step_result *s = c->s;
+	double fwd = 0, back = 0, d = sum->duration > 0 ? sum->duration : 1;
+	struct ps_cpu_info b = { 0 };
+
+	(void)info;
+	s->stream_min_bps = INFINITY;
+	s->stream_max_bps = 0;
+	for (int i = 0; i < sum->nstreams; i++) {
+		const struct ps_stream_iv *v = &sum->local[i];
+		uint64_t sent = 0, recv = 0;
+		double r;
+
+		ps_summary_stream_bytes(sum, i, &sent, &recv);
+		if (v->sender) {
+			/* what the receiver counted; ours when it did not say
+			 */
+			r = (sum->remote_valid ? (double)recv : (double)sent) *
+			    8 / d;
+			fwd += r;
+			s->bytes += sent;
+		} else {
+			r = (double)recv * 8 / d;
+			back += r;
+			s->bytes += recv;
+		}
+		if (r < s->stream_min_bps)
+			s->stream_min_bps = r;
+		if (r > s->stream_max_bps)
+			s->stream_max_bps = r;
+	}
+	if (!isfinite(s->stream_min_bps))
+		s->stream_min_bps = 0;
+	if (s->bidir) {
+		s->bps = fwd;
+		s->bps_back = back;
+	} else {
+		s->bps = s->reverse ? back : fwd;
+	}
+	s->seconds = sum->duration;
+	s->cpu_local = sum->cpu_local_total;
+	s->cpu_remote = sum->cpu_remote_total;
+	snprintf(c->res->cc_local, sizeof(c->res->cc_local), "%s",
+		 sum->congestion_local);
+	snprintf(c->res->cc_remote, sizeof(c->res->cc_remote), "%s",
+		 sum->congestion_remote);
+	if (c->n > 0) {
+		s->rtt_us = c->rtt / c->n;
+		s->min_rtt_us = c->min_rtt;
+		s->cwnd_bytes = c->cwnd / c->n;
+		s->snd_wnd_bytes = c->nwnd ? c->wnd / c->nwnd : 0;
+		if (c->ivlen > 0) {
+			s->rwnd_limited = c->rwnd_us / 1e6 / c->ivlen;
+			s->sndbuf_limited = c->sndbuf_us / 1e6 / c->ivlen;
+			if (s->rwnd_limited > 1)
+				s->rwnd_limited = 1;
+			if (s->sndbuf_limited > 1)
+				s->sndbuf_limited = 1;
+		}
+	}
+	irq_end(c, now_s() - c->ta);
+	if (c->have_a && !ps_cpu_sample(NULL, &b)) {
+		ps_cpu_rates(&c->a, &b, now_s() - c->ta);
+		s->cpu = b;
+		s->have_cpu = true;
+	}
+}
+
+static void col_error(void *arg, const char *msg)
+{
+	struct collect *c = arg;
+
+	snprintf(c->error, sizeof(c->error), "%s", msg);
+}
+
+static void col_message(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+static void col_destroy(void *arg)
+{
+	(void)arg;
+}
+
+int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
+		      struct ps_step_result *out, int streams, bool reverse,
+		      bool bidir)
+{
+	struct ps_opts co = *cfg->client;
+	struct collect c = { .s = out, .res = res, .ifname = cfg->iface };
+	struct ps_reporter rep = {
+		.start = col_start,
+		.interval = col_interval,
+		.end = col_end,
+		.error = col_error,
+		.message = col_message,
+		.destroy = col_destroy,
+		.arg = &c,
+	};
+	atomic_bool own_stop = false;
+	int rc;
+
+	out->streams = streams;
+	out->reverse = reverse;
+	out->bidir = bidir;
+	co.mode = PS_MODE_CLIENT;
+	co.parallel = streams;
+	co.reverse = reverse;
+	co.bidir = bidir;
+	co.duration = cfg->step_seconds;
+	co.bytes = co.blocks = 0;
+	co.omit = cfg->omit;
+	co.interval = cfg->step_seconds >= 4 ? 1.0 : 0.5;
+	co.json = co.json_stream = false;
+	co.proto = PS_PROTO_TCP;
+	co.rate = 0;
+	co.get_server_output = false;
+	for (int attempt = 0;; attempt++) {
+		double t0 = now_s();
+
+		rc = ps_client_run(&co, &rep,
+				   cfg->skip ? cfg->skip : &own_stop);
+		if (c.have_a) {
+			ps_cpu_free(&c.a);
+			c.have_a = false;
+		}
+		if (c.have_ia) {
+			ps_irq_free(&c.ia);
+			c.have_ia = false;
+		}
+		/*
+		 * A server that was still closing the previous test refuses
+		 * at once ("busy"): a quick failure is tried again, a slow
+		 * one (a timeout) is not.
+		 */
+		if (!rc || attempt >= 3 || now_s() - t0 > 1.5 ||
+		    (cfg->skip && atomic_load(cfg->skip)))
+			break;
+		if (out->have_cpu)
+			ps_cpu_free(&out->cpu);
+		memset(&c.n, 0, sizeof(c) - offsetof(struct collect, n));
+		{
+			struct ps_step_result keep = *out;
+
+			memset(out, 0, sizeof(*out));
+			memcpy(out->id, keep.id, sizeof(out->id));
+			out->streams = streams;
+			out->reverse = reverse;
+			out->bidir = bidir;
+		}
+		c.error[0] = 0;
+		sleep_s(0.5);
+	}
+	if (cfg->skip && atomic_load(cfg->skip)) {
+		out->state = PS_STEP_SKIPPED;
+		snprintf(out->note, sizeof(out->note), "%s",
+			 _("skipped by the user"));
+		if (out->have_cpu) {
+			ps_cpu_free(&out->cpu);
+			out->have_cpu = false;
+		}
+		return -EINTR;
+	}
+	if (rc) {
+		out->state = PS_STEP_FAILED;
+		snprintf(out->note, sizeof(out->note), "%s",
+			 c.error[0] ? c.error : _("the test failed"));
+		return -EIO;
+	}
+	out->state = PS_STEP_DONE;
+	return 0;
+}
+
+static struct ps_step_result *next_step(struct ps_run *res, const char *id)
+{
+	struct ps_step_result *s;
+
+	if (res->nsteps >= (int)(sizeof(res->steps) / sizeof(res->steps[0])))
+		return NULL;
+	s = &res->steps[res->nsteps++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->id, sizeof(s->id), "%s", id);
+	return s;
+}
+
+static void summary_of(const struct ps_step_result *s, char *buf, size_t len)
+{
+	char r[32];
+
+	if (s->state != PS_STEP_DONE) {
+		snprintf(buf, len, "%s", s->note);
+		return;
+	}
+	ps_fmt_bps(r, sizeof(r), s->bps);
+	if (s->bidir) {
+		char b[32];
+
+		ps_fmt_bps(b, sizeof(b), s->bps_back);
+		snprintf(buf, len, "%s + %s", r, b);
+	} else if (s->have_tcpinfo) {
+		snprintf(buf, len, _("%s, RTT %.2f ms"), r, s->rtt_us / 1e3);
+	} else {
+		snprintf(buf, len, "%s", r);
+	}
+}
+
+/* after a skip: a second one within this time stops the whole run */
+#define ABORT_WINDOW 1.5
+
+int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
+{
+	const struct ps_checklist_ui *ui = &cfg->ui;
+	struct ps_step_result *s, *best = NULL;
+	double last_skip = -10;
+	bool abort_run = false, any = false;
+	int total = PS_CL_NSTEPS, n, rc;
+	char line[200];
+
+#define BEGIN(step, title)                                                     \
+	do {                                                                   \
+		if (ui->begin)                                                 \
+			ui->begin(ui->arg, (step) + 1, total, title,           \
+				  ps_checklist_reason(step));                  \
+	} while (0)
+#define END(st)                                                                \
+	do {                                                                   \
+		summary_of(st, line, sizeof(line));                            \
+		if (ui->end)                                                   \
+			ui->end(ui->arg, st, line);                            \
+	} while (0)
+
+	res->loopback = cfg->loopback;
+
+	/* one stream */
+	BEGIN(PS_CL_SINGLE, ps_checklist_title(PS_CL_SINGLE));
+	s = next_step(res, "single");
+	rc = ps_checklist_test(cfg, res, s, 1, false, false);
+	END(s);
+	if (rc == -EINTR) {
+		last_skip = now_s();
+		atomic_store(cfg->skip, false);
+	}
+	if (s->state == PS_STEP_DONE) {
+		any = true;
+		best = s;
+	}
+
+	/* the first test could not run: the others would fail the same way */
+	if (s->state == PS_STEP_FAILED) {
+		char why[200];
+
+		snprintf(why, sizeof(why), _("the first test failed: %s"),
+			 s->note);
+		for (int k = 0; k < 3; k++) {
+			struct ps_step_result *x =
+				next_step(res, k == 0	? "sweep"
+					       : k == 1 ? "reverse"
+							: "bidir");
+
+			if (!x)
+				break;
+			x->streams = k ? 1 : 2;
+			x->reverse = k == 1;
+			x->bidir = k == 2;
+			x->state = PS_STEP_SKIPPED;
+			snprintf(x->note, sizeof(x->note), "%s", why);
+		}
+		return -EIO;
+	}
+
+	/* the sweep */
+	BEGIN(PS_CL_SWEEP, ps_checklist_title(PS_CL_SWEEP));
+	for (n = 2; n <= cfg->max_streams && !abort_run; n *= 2) {
+		struct ps_step_result *prev = &res->steps[res->nsteps - 1];
+		char title[64];
+
+		if (best && best->bps < 1e6) {
+			s = next_step(res, "sweep");
+			if (!s)
+				break;
+			s->streams = n;
+			s->state = PS_STEP_SKIPPED;
+			snprintf(s->note, sizeof(s->note), "%s",
+				 _("one stream moved almost nothing: more "
+				   "streams cannot tell more"));
+			END(s);
+			break;
+		}
+		snprintf(title, sizeof(title), _("%d streams"), n);
+		if (ui->begin)
+			ui->begin(ui->arg, PS_CL_SWEEP + 1, total, title,
+				  _("does the sum grow?"));
+		s = next_step(res, "sweep");
+		if (!s)
+			break;
+		rc = ps_checklist_test(cfg, res, s, n, false, false);
+		END(s);
+		if (rc == -EINTR) {
+			double t = now_s();
+
+			atomic_store(cfg->skip, false);
+			if (t - last_skip < ABORT_WINDOW)
+				abort_run = true;
+			last_skip = t;
+			break;
+		}
+		if (s->state != PS_STEP_DONE)
+			break;
+		any = true;
+		if (!best || s->bps > best->bps)
+			best = s;
+		/* the sum stopped growing (< 5%) */
+		if (prev->state == PS_STEP_DONE && s->bps < prev->bps * 1.05)
+			break;
+	}
+
+	/* reverse, then both directions, with the best stream count */
+	for (int k = 0; k < 2 && !abort_run; k++) {
+		bool bidir = k == 1;
+		enum ps_cl_step st = bidir ? PS_CL_BIDIR : PS_CL_REVERSE;
+		int streams = best ? best->streams : 1;
+
+		if (bidir ? !cfg->bidir : !cfg->reverse)
+			continue;
+		BEGIN(st, ps_checklist_title(st));
+		s = next_step(res, bidir ? "bidir" : "reverse");
+		if (!s)
+			break;
+		if (best && best->bps < 1e6) {
+			s->streams = streams;
+			s->reverse = !bidir;
+			s->bidir = bidir;
+			s->state = PS_STEP_SKIPPED;
+			snprintf(s->note, sizeof(s->note), "%s",
+				 _("the forward test moved almost nothing"));
+			END(s);
+			continue;
+		}
+		rc = ps_checklist_test(cfg, res, s, streams, !bidir, bidir);
+		END(s);
+		if (rc == -EINTR) {
+			double t = now_s();
+
+			atomic_store(cfg->skip, false);
+			if (t - last_skip < ABORT_WINDOW)
+				abort_run = true;
+			last_skip = t;
+		}
+		if (s->state == PS_STEP_DONE)
+			any = true;
+	}
+#undef BEGIN
+#undef END
+	return any ? 0 : -EIO;
+}

@@ -1,0 +1,89 @@
+/* checklist.h: the guided run of "pipescope check": inventory of this
+ * host, one stream after an omit period, the stream sweep (2, 4, 8, ...
+ * until the sum stops growing), reverse, both directions; each step with
+ * progress and a one-line reason, each skippable */
+#ifndef PS_CHECKLIST_H
+#define PS_CHECKLIST_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "check.h"
+#include "options.h"
+
+/* this host's readings: one snapshot with every probe's member (CPU,
+ * sysctl, link, ethtool, PCIe, IRQs) */
+struct ps_host {
+	struct ps_snapshot *snap; /* a reference, or NULL */
+};
+
+/*
+ * Sample this host (or the tree of ps_sysroot_set) for the chosen
+ * interface; live, two samples @interval_s apart so rates exist. 0, or
+ * -errno.
+ */
+int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
+		   double interval_s);
+/* a saved "pipescope probe --json" (check --snapshot FILE): 0 or -errno */
+int ps_host_load(struct ps_host *h, const char *file);
+/* the evidence the checks read, pointing into h (res may be NULL) */
+void ps_host_evidence(const struct ps_host *h, const struct ps_run *res,
+		      struct ps_evidence *ev);
+void ps_host_free(struct ps_host *h);
+
+/* the steps, in order */
+enum ps_cl_step {
+	PS_CL_INVENTORY,
+	PS_CL_SINGLE,
+	PS_CL_SWEEP,
+	PS_CL_REVERSE,
+	PS_CL_BIDIR,
+	PS_CL_EVALUATE,
+	PS_CL_NSTEPS
+};
+
+/* what the caller sees while it runs (all optional) */
+struct ps_checklist_ui {
+	/* a step begins: n of total, its title and why it is done */
+	void (*begin)(void *arg, int n, int total, const char *title,
+		      const char *reason);
+	/* a step ends; res is the test's result (NULL for inventory) */
+	void (*end)(void *arg, const struct ps_step_result *res,
+		    const char *summary);
+	void *arg;
+};
+
+struct ps_checklist_cfg {
+	const struct ps_opts *opts;   /* -c, -p, -t, --quick, ... */
+	const struct ps_opts *client; /* the options a test runs with */
+	bool loopback;		      /* client points at the self-test */
+	double step_seconds;	      /* length of one test */
+	int omit;		      /* seconds left out of each test */
+	int max_streams;	      /* the sweep's end */
+	bool reverse, bidir;	      /* run these steps */
+	char iface[16];		      /* the NIC read around each test */
+	/* set (Ctrl-C, a key) to skip the running step; cleared after */
+	atomic_bool *skip;
+	struct ps_checklist_ui ui;
+};
+
+/* the defaults for opts (quick or not) */
+void ps_checklist_defaults(struct ps_checklist_cfg *cfg,
+			   const struct ps_opts *opts);
+/* "Why" lines of the steps, translated */
+const char *ps_checklist_title(enum ps_cl_step s);
+const char *ps_checklist_reason(enum ps_cl_step s);
+
+/*
+ * Run the tests of the guided run into res (the inventory is the caller's:
+ * ps_host_sample). Returns 0 when at least one test ran, else -EIO (every
+ * test failed; the steps say why).
+ */
+int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res);
+
+/* one test with the given streams and direction into out */
+int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
+		      struct ps_step_result *out, int streams, bool reverse,
+		      bool bidir);
+
+#endif

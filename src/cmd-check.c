@@ -1,0 +1,211 @@
+/* cmd-check.c: "pipescope check [-c HOST] [--iface IF] [--format F]
+ * [--quick]" and "pipescope check --snapshot FILE": the guided run (or the
+ * static checks of a saved snapshot), then one report on stdout; progress
+ * goes to stderr so that stdout stays a clean document */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ceiling.h"
+#include "checklist.h"
+#include "cmd-check.h"
+#include "cmd-test.h"
+#include "exitcodes.h"
+#include "log.h"
+#include "nls.h"
+#include "report-check.h"
+#include "sysroot.h"
+#include "xmalloc.h"
+
+static void ui_begin(void *arg, int n, int total, const char *title,
+		     const char *reason)
+{
+	(void)arg;
+	fprintf(stderr, "[%d/%d] %s: %s\n", n, total, title, reason);
+}
+
+static void ui_end(void *arg, const struct ps_step_result *s,
+		   const char *summary)
+{
+	(void)arg;
+	if (!s)
+		fprintf(stderr, "      %s\n", summary);
+	else if (s->state == PS_STEP_DONE)
+		fprintf(stderr, _("      %d stream%s%s: %s\n"), s->streams,
+			s->streams == 1 ? "" : "s",
+			s->bidir     ? _(", both directions")
+			: s->reverse ? _(", reverse")
+				     : "",
+			summary);
+	else
+		fprintf(stderr, _("      %s: %s\n"),
+			s->state == PS_STEP_SKIPPED ? _("skipped")
+						    : _("failed"),
+			summary);
+	fflush(stderr);
+}
+
+static bool is_loopback(const char *host)
+{
+	return !strncmp(host, "127.", 4) || !strcmp(host, "::1") ||
+	       !strcmp(host, "localhost");
+}
+
+/* evaluate, print, and the exit status */
+static int report(const struct ps_opts *o, const struct ps_host *host,
+		  const struct ps_run *res, const char *snapshot_file)
+{
+	struct ps_evidence ev;
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	struct ps_check_report r = { .snapshot_file = snapshot_file };
+	int rc;
+
+	ps_host_evidence(host, res, &ev);
+	ps_diagnose(&ev, d);
+	r.ev = &ev;
+	r.d = d;
+	ps_check_report_print(stdout, o->report_format, &r);
+	rc = d->bottleneck ? PS_EXIT_FOUND : PS_EXIT_OK;
+	free(d);
+	if (fflush(stdout) || ferror(stdout)) {
+		ps_err(_("cannot write the output: %s"), strerror(errno));
+		rc = PS_EXIT_FAIL;
+	}
+	return rc;
+}
+
+static int check_static(const struct ps_opts *o)
+{
+	struct ps_host host;
+	int rc;
+
+	if (o->snapshot) {
+		if (ps_host_load(&host, o->snapshot))
+			return PS_EXIT_FAIL; /* the loader said why */
+		fprintf(stderr, "%s\n",
+			_("pipescope: static checks only: a saved snapshot is "
+			  "evaluated, no test is run"));
+		rc = report(o, &host, NULL, o->snapshot);
+		ps_host_free(&host);
+		return rc;
+	}
+	/* --sysroot DIR: the static checks on a recorded tree */
+	{
+		struct ps_iface_choice iface;
+		struct stat st;
+
+		if (stat(o->sysroot, &st) || !S_ISDIR(st.st_mode)) {
+			ps_err(_("--sysroot %s: not a directory"), o->sysroot);
+			return PS_EXIT_USAGE;
+		}
+		ps_sysroot_set(o->sysroot);
+		ps_iface_choose(o->iface, NULL, &iface);
+		ps_host_sample(&host, &iface, 0);
+		fprintf(stderr, "%s\n",
+			_("pipescope: static checks only: a recorded tree is "
+			  "evaluated, no test is run"));
+		rc = report(o, &host, NULL, o->sysroot);
+		ps_host_free(&host);
+		return rc;
+	}
+}
+
+int ps_cmd_check(const struct ps_opts *o)
+{
+	struct ps_checklist_cfg cfg;
+	struct ps_opts co;
+	struct ps_iface_choice iface;
+	struct ps_host host;
+	struct ps_run *res;
+	void *selftest = NULL;
+	const char *peer;
+	int rc;
+
+	if (o->snapshot || (o->sysroot && *o->sysroot))
+		return check_static(o);
+
+	peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
+	/* the self-test's packets, and any to a loopback address, go over
+	 * lo whatever the main routing table says */
+	ps_iface_choose(o->iface			    ? o->iface
+			: !o->ntargets || is_loopback(peer) ? "lo"
+							    : NULL,
+			peer, &iface);
+	if (iface.source == PS_IFACE_OPTION && iface.status != PS_ST_OK) {
+		ps_err("%s", iface.reason);
+		return PS_EXIT_FAIL;
+	}
+	ps_checklist_defaults(&cfg, o);
+	snprintf(cfg.iface, sizeof(cfg.iface), "%s", iface.name);
+	cfg.ui.begin = ui_begin;
+	cfg.ui.end = ui_end;
+
+	ui_begin(NULL, PS_CL_INVENTORY + 1, PS_CL_NSTEPS,
+		 ps_checklist_title(PS_CL_INVENTORY),
+		 ps_checklist_reason(PS_CL_INVENTORY));
+	ps_host_sample(&host, &iface, 1.0);
+	{
+		char line[200];
+
+		snprintf(line, sizeof(line), _("interface %s (%s)"),
+			 iface.name[0] ? iface.name : "?",
+			 ps_iface_source_name(iface.source));
+		if (host.snap->ethtool.drvinfo.status == PS_ST_OK)
+			PS_APPEND(line, ", %s",
+				  host.snap->ethtool.drvinfo.driver);
+		if (host.snap->link.status == PS_ST_OK)
+			PS_APPEND(line, _(", MTU %lld"),
+				  (long long)host.snap->link.mtu);
+		if (host.snap->cpu.status == PS_ST_OK)
+			PS_APPEND(line, _(", %d cores"), host.snap->cpu.ncores);
+		ui_end(NULL, NULL, line);
+	}
+
+	if (!o->ntargets) {
+		rc = ps_selftest_start(o, &co, &selftest);
+		if (rc) {
+			ps_err(_("cannot start the loopback server: %s"),
+			       strerror(-rc));
+			ps_host_free(&host);
+			return PS_EXIT_FAIL;
+		}
+		cfg.client = &co;
+		cfg.loopback = true;
+		fprintf(stderr, "%s\n",
+			_("pipescope: no -c HOST: testing against an "
+			  "in-process server on 127.0.0.1; loopback measures "
+			  "this host, not the link"));
+	}
+	ps_install_signals();
+	cfg.skip = &ps_stop_requested;
+
+	res = xcalloc(1, sizeof(*res));
+	snprintf(res->peer, sizeof(res->peer), "%s", peer);
+	rc = ps_checklist_run(&cfg, res);
+	if (selftest)
+		ps_selftest_stop(selftest);
+
+	ui_begin(NULL, PS_CL_EVALUATE + 1, PS_CL_NSTEPS,
+		 ps_checklist_title(PS_CL_EVALUATE),
+		 ps_checklist_reason(PS_CL_EVALUATE));
+	{
+		int r = report(o, &host, res, NULL);
+
+		/* every test failed and nothing explains why: a failure */
+		if (rc && r == PS_EXIT_OK) {
+			ps_err("%s", _("no test could run; the report has the "
+				       "static checks only"));
+			r = PS_EXIT_FAIL;
+		}
+		rc = r;
+	}
+	ps_run_free(res);
+	free(res);
+	ps_host_free(&host);
+	return rc;
+}

@@ -1,0 +1,726 @@
+/* report-check.c: what "pipescope check" prints: the answer (measured rate,
+ * binding ceiling, the next one), the steps of the guided run, the ranked
+ * findings with evidence and remedy, and what was ruled out; as text, as
+ * markdown for a ticket, or as the JSON document of doc/check.md */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "nls.h"
+#include "report-check.h"
+
+const char *ps_check_report_mode(const struct ps_check_report *r)
+{
+	if (!r->ev->res)
+		return "static";
+	if (r->ev->res->loopback)
+		return "loopback";
+	return "remote";
+}
+
+static void step_title(const struct ps_step_result *s, char *buf, size_t len)
+{
+	if (s->bidir)
+		snprintf(buf, len, _("both directions, %d stream%s each"),
+			 s->streams, s->streams == 1 ? "" : "s");
+	else if (s->reverse)
+		snprintf(buf, len, _("reverse, %d stream%s"), s->streams,
+			 s->streams == 1 ? "" : "s");
+	else
+		snprintf(buf, len,
+			 s->streams == 1 ? _("%d stream") : _("%d streams"),
+			 s->streams);
+}
+
+static const char *step_state_name(enum ps_step_state st)
+{
+	switch (st) {
+	case PS_STEP_DONE:
+		return "done";
+	case PS_STEP_SKIPPED:
+		return "skipped";
+	case PS_STEP_FAILED:
+		return "failed";
+	case PS_STEP_PENDING:
+		break;
+	}
+	return "pending";
+}
+
+static const char *state_name(enum ps_check_state st)
+{
+	return st == PS_CHECK_FIRED   ? "fired"
+	       : st == PS_CHECK_CLEAR ? "clear"
+				      : "not_checked";
+}
+
+/* the busiest core of a step: "cpu1 98%" */
+static void step_core(const struct ps_step_result *s, char *buf, size_t len,
+		      int *id, double *busy)
+{
+	int k = ps_step_test_core(s, NULL);
+
+	*buf = 0;
+	*id = -1;
+	*busy = 0;
+	if (k < 0)
+		return;
+	*id = s->cpu.cores[k].id;
+	*busy = s->cpu.cores[k].busy_pct;
+	snprintf(buf, len, "cpu%d %.0f%%", *id, *busy);
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static struct json_object *jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(round(v * 1000) / 1000)
+			   : NULL;
+}
+
+static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
+{
+	struct json_object *o;
+
+	if (i < 0)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_string(m->c[i].id));
+	json_object_object_add(o, "what", json_object_new_string(m->c[i].what));
+	json_object_object_add(o, "bps", jnum(m->c[i].bps));
+	json_object_object_add(
+		o, "scope",
+		json_object_new_string(ps_scope_name(m->c[i].scope)));
+	return o;
+}
+
+static struct json_object *step_json(const struct ps_step_result *s)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	char core[32];
+	double busy;
+	int id;
+
+	json_object_object_add(o, "id", json_object_new_string(s->id));
+	json_object_object_add(
+		o, "state", json_object_new_string(step_state_name(s->state)));
+	if (s->note[0])
+		json_object_object_add(o, "note",
+				       json_object_new_string(s->note));
+	json_object_object_add(o, "streams", json_object_new_int(s->streams));
+	json_object_object_add(o, "reverse",
+			       json_object_new_boolean(s->reverse));
+	json_object_object_add(o, "bidir", json_object_new_boolean(s->bidir));
+	if (s->state != PS_STEP_DONE)
+		return o;
+	json_object_object_add(o, "seconds", jnum(s->seconds));
+	json_object_object_add(o, "bps", jnum(s->bps));
+	if (s->bidir)
+		json_object_object_add(o, "bps_back", jnum(s->bps_back));
+	json_object_object_add(o, "stream_min_bps", jnum(s->stream_min_bps));
+	json_object_object_add(o, "stream_max_bps", jnum(s->stream_max_bps));
+	json_object_object_add(o, "cpu_local_pct", jnum(s->cpu_local));
+	json_object_object_add(o, "cpu_remote_pct", jnum(s->cpu_remote));
+	if (s->have_tcpinfo) {
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "rtt_us", jnum(s->rtt_us));
+		json_object_object_add(t, "min_rtt_us", jnum(s->min_rtt_us));
+		json_object_object_add(t, "cwnd_bytes", jnum(s->cwnd_bytes));
+		json_object_object_add(t, "snd_wnd_bytes",
+				       jnum(s->snd_wnd_bytes));
+		json_object_object_add(t, "mss",
+				       json_object_new_int((int)s->mss));
+		json_object_object_add(t, "pmtu",
+				       json_object_new_int((int)s->pmtu));
+		json_object_object_add(t, "retransmits",
+				       json_object_new_int64(s->retrans));
+		json_object_object_add(
+			t, "bytes", json_object_new_int64((int64_t)s->bytes));
+		json_object_object_add(t, "rwnd_limited",
+				       jnum(s->rwnd_limited));
+		json_object_object_add(t, "sndbuf_limited",
+				       jnum(s->sndbuf_limited));
+		json_object_object_add(o, "tcp_info", t);
+	}
+	if (s->have_irq) {
+		struct json_object *q = json_object_new_object();
+
+		json_object_object_add(q, "queue_lines",
+				       json_object_new_int(s->irq_lines));
+		json_object_object_add(q, "rate", jnum(s->irq_rate));
+		json_object_object_add(q, "busiest_cpu",
+				       json_object_new_int(s->irq_busiest_cpu));
+		json_object_object_add(q, "busiest_share",
+				       jnum(s->irq_busiest_share));
+		json_object_object_add(q, "softnet_drop_rate",
+				       jnum(s->softnet_drop_rate));
+		json_object_object_add(q, "squeeze_rate",
+				       jnum(s->squeeze_rate));
+		json_object_object_add(o, "irq", q);
+	}
+	step_core(s, core, sizeof(core), &id, &busy);
+	if (s->have_cpu) {
+		struct json_object *c = json_object_new_object();
+
+		a = json_object_new_array();
+		for (int i = 0; i < s->cpu.ncores; i++) {
+			const struct ps_cpu_core *k = &s->cpu.cores[i];
+			struct json_object *e;
+
+			if (!k->pct_valid)
+				continue;
+			e = json_object_new_object();
+			json_object_object_add(e, "cpu",
+					       json_object_new_int(k->id));
+			json_object_object_add(e, "busy", jnum(k->busy_pct));
+			json_object_object_add(e, "softirq",
+					       jnum(k->pct[PS_CPU_SOFTIRQ]));
+			json_object_object_add(e, "irq",
+					       jnum(k->pct[PS_CPU_IRQ]));
+			json_object_object_add(e, "system",
+					       jnum(k->pct[PS_CPU_SYSTEM]));
+			json_object_object_add(e, "user",
+					       jnum(k->pct[PS_CPU_USER]));
+			json_object_array_add(a, e);
+		}
+		json_object_object_add(c, "cores", a);
+		if (id >= 0) {
+			json_object_object_add(c, "test_core",
+					       json_object_new_int(id));
+			json_object_object_add(c, "test_core_busy", jnum(busy));
+		}
+		a = json_object_new_array();
+		for (int i = 0; i < s->nthread_cpu; i++)
+			json_object_array_add(
+				a, json_object_new_int(s->thread_cpu[i]));
+		json_object_object_add(c, "thread_cpus", a);
+		a = json_object_new_array();
+		for (int i = 0; i < s->nrx_cpu; i++)
+			json_object_array_add(
+				a, json_object_new_int(s->rx_cpu[i]));
+		json_object_object_add(c, "rx_cpus", a);
+		json_object_object_add(o, "cpu", c);
+	}
+	return o;
+}
+
+static struct json_object *finding_json(const struct ps_outcome *o, int rank)
+{
+	struct json_object *j = json_object_new_object();
+	const struct ps_finding *f = &o->f;
+
+	if (rank > 0)
+		json_object_object_add(j, "rank", json_object_new_int(rank));
+	json_object_object_add(j, "id", json_object_new_string(f->id));
+	json_object_object_add(j, "check", json_object_new_string(o->ops->id));
+	json_object_object_add(j, "family",
+			       json_object_new_string(o->ops->family));
+	json_object_object_add(
+		j, "severity",
+		json_object_new_string(ps_severity_name(f->severity)));
+	json_object_object_add(j, "title", json_object_new_string(f->title));
+	json_object_object_add(j, "evidence",
+			       json_object_new_string(f->evidence));
+	json_object_object_add(j, "remedy", json_object_new_string(f->remedy));
+	json_object_object_add(j, "ceiling_bps",
+			       f->ceiling_bps > 0 ? jnum(f->ceiling_bps)
+						  : NULL);
+	json_object_object_add(j, "scope",
+			       json_object_new_string(ps_scope_name(f->scope)));
+	json_object_object_add(j, "explains", jnum(o->explains));
+	return j;
+}
+
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k,
+			       v && *v ? json_object_new_string(v) : NULL);
+}
+
+static struct json_object *settings_json(const struct ps_evidence *ev)
+{
+	struct json_object *o = json_object_new_object();
+	static const enum ps_sysctl_id ids[] = {
+		PS_SYSCTL_RMEM_MAX,	   PS_SYSCTL_WMEM_MAX,
+		PS_SYSCTL_TCP_RMEM,	   PS_SYSCTL_TCP_WMEM,
+		PS_SYSCTL_TCP_CC,	   PS_SYSCTL_DEFAULT_QDISC,
+		PS_SYSCTL_TCP_MTU_PROBING, PS_SYSCTL_NETDEV_MAX_BACKLOG,
+		PS_SYSCTL_NETDEV_BUDGET,
+	};
+
+	if (ev->snap && ev->snap->sysctl.status == PS_ST_OK) {
+		struct json_object *s = json_object_new_object();
+
+		for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+			const struct ps_sysctl_value *v =
+				&ev->snap->sysctl.val[ids[i]];
+			char buf[300];
+
+			if (v->status != PS_ST_OK)
+				continue;
+			switch (ps_sysctl_kind(ids[i])) {
+			case PS_SYSCTL_TRIPLE:
+				snprintf(buf, sizeof(buf), "%lld %lld %lld",
+					 v->v[0], v->v[1], v->v[2]);
+				break;
+			case PS_SYSCTL_INT:
+				snprintf(buf, sizeof(buf), "%lld", v->v[0]);
+				break;
+			default:
+				snprintf(buf, sizeof(buf), "%s", v->text);
+				break;
+			}
+			json_object_object_add(s, ps_sysctl_name(ids[i]),
+					       json_object_new_string(buf));
+		}
+		json_object_object_add(o, "sysctl", s);
+	}
+	if (ev->link && ev->link->status == PS_ST_OK) {
+		json_object_object_add(o, "mtu",
+				       json_object_new_int64(ev->link->mtu));
+		add_str(o, "qdisc", ev->link->qdisc);
+		add_str(o, "kind", ev->link->kind);
+	}
+	if (ev->eth && ev->eth->drvinfo.status == PS_ST_OK)
+		add_str(o, "driver", ev->eth->drvinfo.driver);
+	if (ps_ev_line_bps(ev) > 0)
+		json_object_object_add(o, "line_bps", jnum(ps_ev_line_bps(ev)));
+	if (ev->pci && ev->pci->status == PS_ST_OK &&
+	    ev->pci->link_status == PS_ST_OK)
+		json_object_object_add(o, "pcie_usable_bps",
+				       jnum(ev->pci->usable_bps));
+	return o;
+}
+
+struct json_object *ps_check_report_json(const struct ps_check_report *r)
+{
+	const struct ps_diagnosis *d = r->d;
+	const struct ps_evidence *ev = r->ev;
+	const struct ps_run *res = ev->res;
+	struct json_object *root = json_object_new_object(), *o, *a;
+	const struct ps_outcome *top = ps_diagnosis_ranked(d, 0);
+
+	json_object_object_add(root, "schema",
+			       json_object_new_string("pipescope-check"));
+	json_object_object_add(root, "schema_version",
+			       json_object_new_int(PS_CHECK_SCHEMA_VERSION));
+	json_object_object_add(root, "pipescope_version",
+			       json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(root, "mode",
+			       json_object_new_string(ps_check_report_mode(r)));
+	json_object_object_add(root, "static_only",
+			       json_object_new_boolean(d->static_only));
+	add_str(root, "snapshot_file", r->snapshot_file);
+
+	o = json_object_new_object();
+	if (ev->snap) {
+		add_str(o, "hostname", ev->snap->hdr.hostname);
+		add_str(o, "kernel", ev->snap->hdr.kernel);
+		add_str(o, "iface", ev->snap->hdr.iface.name);
+		add_str(o, "nic", ev->snap->hdr.iface.nic);
+		json_object_object_add(
+			o, "iface_source",
+			json_object_new_string(ps_iface_source_name(
+				ev->snap->hdr.iface.source)));
+	}
+	json_object_object_add(o, "settings", settings_json(ev));
+	json_object_object_add(root, "host", o);
+
+	if (res) {
+		o = json_object_new_object();
+		add_str(o, "host", res->loopback ? "127.0.0.1" : res->peer);
+		add_str(o, "kind", res->peer_kind);
+		add_str(o, "version", res->peer_version);
+		add_str(o, "congestion_local", res->cc_local);
+		add_str(o, "congestion_remote", res->cc_remote);
+		json_object_object_add(root, "peer", o);
+	} else {
+		json_object_object_add(root, "peer", NULL);
+	}
+
+	o = json_object_new_object();
+	json_object_object_add(o, "bottleneck",
+			       json_object_new_boolean(d->bottleneck));
+	json_object_object_add(o, "explained",
+			       json_object_new_boolean(d->explained));
+	json_object_object_add(o, "link_full",
+			       json_object_new_boolean(d->link_full));
+	json_object_object_add(
+		o, "measured_bps",
+		d->ceil.measured_bps > 0 ? jnum(d->ceil.measured_bps) : NULL);
+	json_object_object_add(o, "single_stream_bps",
+			       d->ceil.single_bps > 0 ? jnum(d->ceil.single_bps)
+						      : NULL);
+	json_object_object_add(o, "binding",
+			       ceiling_json(&d->ceil, d->ceil.binding));
+	json_object_object_add(o, "next", ceiling_json(&d->ceil, d->ceil.next));
+	add_str(o, "top", top ? top->f.id : NULL);
+	json_object_object_add(root, "answer", o);
+
+	a = json_object_new_array();
+	for (int i = 0; i < d->ceil.n; i++)
+		json_object_array_add(a, ceiling_json(&d->ceil, i));
+	json_object_object_add(root, "ceilings", a);
+
+	a = json_object_new_array();
+	for (int i = 0; res && i < res->nsteps; i++)
+		json_object_array_add(a, step_json(&res->steps[i]));
+	json_object_object_add(root, "steps", a);
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < d->nrank; i++)
+		json_object_array_add(
+			a, finding_json(ps_diagnosis_ranked(d, i), (int)i + 1));
+	json_object_object_add(root, "findings", a);
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->out[i].state == PS_CHECK_FIRED)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(
+			o, "check", json_object_new_string(d->out[i].ops->id));
+		json_object_object_add(
+			o, "state",
+			json_object_new_string(state_name(d->out[i].state)));
+		json_object_object_add(
+			o, "evidence",
+			json_object_new_string(d->out[i].f.evidence));
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(root, "checked", a);
+	return root;
+}
+
+/* ---- text and markdown ----------------------------------------------- */
+
+static void print_header(FILE *out, const struct ps_check_report *r, bool md)
+{
+	const struct ps_evidence *ev = r->ev;
+	const struct ps_run *res = ev->res;
+	const struct ps_snapshot *s = ev->snap;
+
+	if (md)
+		fprintf(out, "## %s\n\n", _("pipescope check"));
+	else
+		fprintf(out, "%s\n", _("pipescope check"));
+	if (s)
+		fprintf(out,
+			md ? _("- **Host:** %s, kernel %s, interface %s (%s)\n")
+			   : _("Host:       %s, kernel %s, interface %s "
+			       "(%s)\n"),
+			s->hdr.hostname[0] ? s->hdr.hostname : "?",
+			s->hdr.kernel[0] ? s->hdr.kernel : "?",
+			s->hdr.iface.name[0] ? s->hdr.iface.name : "?",
+			ps_iface_source_name(s->hdr.iface.source));
+	fprintf(out, md ? "- **pipescope:** %s\n" : "pipescope:  %s\n",
+		PACKAGE_VERSION);
+	if (res && r->d->static_only) {
+		fprintf(out, "%s",
+			md ? _("- **Mode:** no test finished (see the tests "
+			       "below): only the static checks could run\n")
+			   : _("Mode:       no test finished (see the tests "
+			       "below): only the static checks could run\n"));
+	}
+	if (!res) {
+		fprintf(out,
+			md ? _("- **Mode:** static checks only (%s): no test "
+			       "was run, so nothing was measured\n")
+			   : _("Mode:       static checks only (%s): no test "
+			       "was run, so nothing was measured\n"),
+			r->snapshot_file ? r->snapshot_file : _("this host"));
+	} else if (res->loopback) {
+		fprintf(out, md ? _("- **Mode:** loopback test against an "
+				    "in-process server: it measures this host, "
+				    "not the link\n")
+				: _("Mode:       loopback test against an "
+				    "in-process server: it measures this host, "
+				    "not the link\n"));
+	} else {
+		fprintf(out,
+			md ? _("- **Peer:** %s, %s %s\n")
+			   : _("Peer:       %s, %s %s\n"),
+			res->peer, res->peer_kind[0] ? res->peer_kind : "?",
+			res->peer_version);
+	}
+	if (res && (res->cc_local[0] || res->cc_remote[0]))
+		fprintf(out,
+			md ? _("- **Congestion control:** %s here, %s there\n")
+			   : _("Congestion: %s here, %s there\n"),
+			res->cc_local[0] ? res->cc_local : "?",
+			res->cc_remote[0] ? res->cc_remote : "?");
+	if (res && !res->loopback && res->peer_kind[0])
+		fprintf(out, md ? _("- **Far end:** its TCP_INFO and CPU %% "
+				    "are in the steps; its host probes are not "
+				    "sent in this version\n")
+				: _("Far end:    its TCP_INFO and CPU %% are "
+				    "in the steps; its host probes are not "
+				    "sent in this version\n"));
+	fputc('\n', out);
+}
+
+static void print_answer(FILE *out, const struct ps_check_report *r, bool md)
+{
+	const struct ps_diagnosis *d = r->d;
+	const struct ps_ceiling_model *m = &d->ceil;
+	char a[32], b[32];
+
+	fprintf(out, md ? "### %s\n\n" : "%s\n", _("Answer"));
+	if (m->measured_bps > 0) {
+		ps_fmt_bps(a, sizeof(a), m->measured_bps);
+		ps_fmt_bps(b, sizeof(b), m->single_bps);
+		fprintf(out,
+			md ? _("- **Measured:** %s at best, %s with one "
+			       "stream\n")
+			   : _("  Measured:          %s at best, %s with one "
+			       "stream\n"),
+			a, b);
+	}
+	if (m->binding >= 0) {
+		ps_fmt_bps(a, sizeof(a), m->c[m->binding].bps);
+		fprintf(out,
+			md ? _("- **Binding ceiling:** %s, %s (%s)\n")
+			   : _("  Binding ceiling:   %s, %s (%s)\n"),
+			a, m->c[m->binding].what,
+			m->c[m->binding].scope == PS_SCOPE_FLOW ? _("per flow")
+								: _("shared"));
+	} else {
+		fprintf(out, md ? _("- **Binding ceiling:** none computed\n")
+				: _("  Binding ceiling:   none computed\n"));
+	}
+	if (m->next >= 0) {
+		ps_fmt_bps(a, sizeof(a), m->c[m->next].bps);
+		fprintf(out,
+			md ? _("- **Next after fixing it:** %s, %s\n")
+			   : _("  Next after fixing: %s, %s\n"),
+			a, m->c[m->next].what);
+	} else if (m->binding >= 0) {
+		fprintf(out, md ? _("- **Next after fixing it:** not known (no "
+				    "higher ceiling was computed)\n")
+				: _("  Next after fixing: not known (no higher "
+				    "ceiling was computed)\n"));
+	}
+	fprintf(out, md ? "- **%s**\n\n" : "  %s\n\n",
+		d->bottleneck ? _("A bottleneck was found.")
+		: d->link_full
+			? _("The link is full: no bottleneck on this host.")
+		: d->static_only
+			? _("The static checks found no bottleneck; nothing "
+			    "was "
+			    "measured, so this is not an all clear.")
+			: _("No bottleneck was found, and nothing explains the "
+			    "rate: see below."));
+}
+
+static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
+{
+	const struct ps_run *res = r->ev->res;
+
+	if (!res || !res->nsteps)
+		return;
+	if (md) {
+		fprintf(out, "### %s\n\n", _("Tests"));
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			_("test"), _("state"), _("rate"), _("RTT ms"),
+			_("retrans"), _("rwnd-limited"), _("sndbuf-limited"),
+			_("busiest core"));
+		fputs("|---|---|---:|---:|---:|---:|---:|---|\n", out);
+	} else {
+		fprintf(out, "%s\n", _("Tests"));
+	}
+	for (int i = 0; i < res->nsteps; i++) {
+		const struct ps_step_result *s = &res->steps[i];
+		char t[64], rate[32] = "", core[32];
+		double busy;
+		int id;
+
+		step_title(s, t, sizeof(t));
+		if (s->state == PS_STEP_DONE) {
+			ps_fmt_bps(rate, sizeof(rate), s->bps);
+			if (s->bidir) {
+				char back[32];
+
+				ps_fmt_bps(back, sizeof(back), s->bps_back);
+				PS_APPEND(rate, " + %s", back);
+			}
+		}
+		step_core(s, core, sizeof(core), &id, &busy);
+		if (md) {
+			if (s->state != PS_STEP_DONE) {
+				fprintf(out, "| %s | %s: %s | | | | | | |\n", t,
+					step_state_name(s->state), s->note);
+				continue;
+			}
+			fprintf(out, "| %s | %s | %s |", t,
+				step_state_name(s->state), rate);
+			if (s->have_tcpinfo)
+				fprintf(out, " %.2f | %lld | %.0f%% | %.0f%% |",
+					s->rtt_us / 1e3, (long long)s->retrans,
+					100 * s->rwnd_limited,
+					100 * s->sndbuf_limited);
+			else
+				fputs(" | | | |", out);
+			fprintf(out, " %s |\n", core);
+			continue;
+		}
+		if (s->state != PS_STEP_DONE) {
+			fprintf(out, "  %-28s %s: %s\n", t,
+				s->state == PS_STEP_SKIPPED  ? _("skipped")
+				: s->state == PS_STEP_FAILED ? _("failed")
+							     : _("not run"),
+				s->note);
+			continue;
+		}
+		fprintf(out, "  %-28s %14s", t, rate);
+		if (s->have_tcpinfo)
+			fprintf(out,
+				_("  RTT %.2f ms, %lld retrans, rwnd-limited "
+				  "%.0f%%, sndbuf-limited %.0f%%"),
+				s->rtt_us / 1e3, (long long)s->retrans,
+				100 * s->rwnd_limited, 100 * s->sndbuf_limited);
+		if (core[0])
+			fprintf(out, _(", busiest core %s"), core);
+		if (s->have_irq && s->irq_rate > 0)
+			fprintf(out,
+				_(", %.0f NIC interrupts/s (cpu%d %.0f%%)"),
+				s->irq_rate, s->irq_busiest_cpu,
+				100 * s->irq_busiest_share);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+static void print_findings(FILE *out, const struct ps_check_report *r, bool md)
+{
+	const struct ps_diagnosis *d = r->d;
+	char c[32];
+
+	fprintf(out, md ? "### %s\n\n" : "%s\n",
+		_("Findings, most explaining first"));
+	for (size_t i = 0; i < d->nrank; i++) {
+		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
+		const struct ps_finding *f = &o->f;
+
+		if (md) {
+			fprintf(out, "%zu. **[%s] %s** (`%s`)\n", i + 1,
+				ps_severity_text(f->severity), f->title, f->id);
+			fprintf(out, "   - %s: %s\n", _("evidence"),
+				f->evidence);
+			if (f->remedy[0])
+				fprintf(out, "   - %s: `%s`\n", _("remedy"),
+					f->remedy);
+			if (f->ceiling_bps > 0) {
+				ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
+				fprintf(out, "   - %s: %s (%s)\n", _("ceiling"),
+					c,
+					f->scope == PS_SCOPE_FLOW
+						? _("per flow")
+						: _("shared"));
+			}
+			continue;
+		}
+		fprintf(out, "%2zu. [%s] %s  (%s)\n", i + 1,
+			ps_severity_text(f->severity), f->title, f->id);
+		fprintf(out, "    %s %s\n", _("evidence:"), f->evidence);
+		if (f->remedy[0])
+			fprintf(out, "    %s %s\n", _("remedy:  "), f->remedy);
+		if (f->ceiling_bps > 0) {
+			ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
+			fprintf(out, "    %s %s (%s)\n", _("ceiling: "), c,
+				f->scope == PS_SCOPE_FLOW ? _("per flow")
+							  : _("shared"));
+		}
+	}
+	if (!d->nrank)
+		fprintf(out, "  %s\n", _("none"));
+	fputc('\n', out);
+}
+
+static void print_rest(FILE *out, const struct ps_check_report *r, bool md)
+{
+	const struct ps_diagnosis *d = r->d;
+
+	for (int pass = 0; pass < 2; pass++) {
+		enum ps_check_state want = pass ? PS_CHECK_NA : PS_CHECK_CLEAR;
+		const char *h = pass ? _("Not checked") : _("Ruled out");
+		bool any = false;
+
+		for (size_t i = 0; i < d->n; i++) {
+			if (d->out[i].state != want)
+				continue;
+			if (!any)
+				fprintf(out, md ? "### %s\n\n" : "%s\n", h);
+			any = true;
+			fprintf(out, md ? "- %s: %s\n" : "  - %s: %s\n",
+				_(d->out[i].ops->title), d->out[i].f.evidence);
+		}
+		if (any)
+			fputc('\n', out);
+	}
+}
+
+/* this end's settings, as the JSON's host.settings */
+static void print_settings(FILE *out, const struct ps_check_report *r, bool md)
+{
+	struct json_object *s = settings_json(r->ev), *sys;
+	bool any = false;
+
+	fprintf(out, md ? "### %s\n\n" : "%s\n", _("Settings of this end"));
+	json_object_object_foreach(s, key, val)
+	{
+		size_t kl = strlen(key);
+		char v[48];
+
+		if (!strcmp(key, "sysctl") || !val)
+			continue;
+		/* rates in human units here, raw in the JSON */
+		if (kl > 4 && !strcmp(key + kl - 4, "_bps"))
+			ps_fmt_bps(v, sizeof(v), json_object_get_double(val));
+		else
+			snprintf(v, sizeof(v), "%s",
+				 json_object_get_string(val));
+		fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", key, v);
+		any = true;
+	}
+	if (json_object_object_get_ex(s, "sysctl", &sys)) {
+		json_object_object_foreach(sys, k2, v2)
+		{
+			fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", k2,
+				json_object_get_string(v2));
+			any = true;
+		}
+	}
+	if (!any)
+		fprintf(out, "  %s\n", _("none recorded"));
+	fputc('\n', out);
+	json_object_put(s);
+}
+
+void ps_check_report_print(FILE *out, enum ps_report_format fmt,
+			   const struct ps_check_report *r)
+{
+	bool md = fmt == PS_FORMAT_MARKDOWN;
+
+	if (fmt == PS_FORMAT_JSON) {
+		struct json_object *j = ps_check_report_json(r);
+
+		fputs(json_object_to_json_string_ext(
+			      j, JSON_C_TO_STRING_PRETTY |
+					 JSON_C_TO_STRING_NOSLASHESCAPE),
+		      out);
+		fputc('\n', out);
+		json_object_put(j);
+		return;
+	}
+	print_header(out, r, md);
+	print_answer(out, r, md);
+	print_steps(out, r, md);
+	print_findings(out, r, md);
+	print_rest(out, r, md);
+	print_settings(out, r, md);
+}

@@ -1,0 +1,27 @@
+/* report-check.h: the report of "pipescope check" as text, markdown (for a
+ * ticket) and JSON (doc/check.md), all rendered from one model */
+#ifndef PS_REPORT_CHECK_H
+#define PS_REPORT_CHECK_H
+
+#include <stdio.h>
+
+#include "ceiling.h"
+#include "check.h"
+#include "options.h"
+
+#define PS_CHECK_SCHEMA_VERSION 1
+
+struct ps_check_report {
+	const char *snapshot_file; /* check --snapshot FILE, else NULL */
+	const struct ps_evidence *ev;
+	const struct ps_diagnosis *d;
+};
+
+/* "static", "loopback" or "remote" */
+const char *ps_check_report_mode(const struct ps_check_report *r);
+
+struct json_object *ps_check_report_json(const struct ps_check_report *r);
+void ps_check_report_print(FILE *out, enum ps_report_format fmt,
+			   const struct ps_check_report *r);
+
+#endif

@@ -1,0 +1,247 @@
+#!/bin/sh
+# check-scenarios.sh: "pipescope check -c" end to end between two network
+# namespaces joined by a veth pair, one scenario each, asserting the TOP
+# finding of the JSON report:
+#   tbf on the sender's veth       -> shared_limit (the sum does not grow)
+#   htb, one class per flow        -> per_flow_limit (the sum grows)
+#   offloads off on both ends      -> offloads_off
+#   both ends and RPS on one CPU   -> cpu_core_saturated
+#   MTU 9000 -> 1500, jumbo MSS    -> mtu_blackhole
+#   10 ms delay line, 128 KiB bufs -> window_rtt
+#   plain veth                     -> no bottleneck without numbers
+# Each scenario builds its own namespaces (names with $$), runs
+# "pipescope -s" in one and "pipescope check -c ADDR --quick -t 2
+# --format json" in the other, and removes everything in a trap.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_root "network namespaces and qdiscs"
+need_cmd jq jq
+need_cmd tc iproute2
+need_cmd ethtool ethtool
+need_cmd taskset util-linux
+
+NA=psck-a-$$
+NB=psck-b-$$
+VA=pcka$$
+VB=pckb$$
+VT=pckt$$
+DELAYLINE="$top_builddir/tests/tools/ps-delayline"
+DL=""
+ADDR_A=10.77.$(($$ % 200)).1
+ADDR_B=10.77.$(($$ % 200)).2
+PORT=5201
+tmp=$(mktemp -d)
+SRV=""
+
+teardown() {
+	if [ -n "$DL" ]; then
+		kill "$DL" 2>/dev/null
+		wait "$DL" 2>/dev/null
+		DL=""
+	fi
+	if [ -n "$SRV" ]; then
+		kill "$SRV" 2>/dev/null
+		wait "$SRV" 2>/dev/null
+		SRV=""
+	fi
+	ip netns del "$NA" 2>/dev/null
+	ip netns del "$NB" 2>/dev/null
+}
+trap 'teardown; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+ip netns add "ps-probe-$$" 2>/dev/null || skip "cannot create network namespaces"
+ip netns del "ps-probe-$$"
+
+setup() {
+	ip netns add "$NA" && ip netns add "$NB" &&
+	ip link add "$VA" type veth peer name "$VB" &&
+	ip link set "$VA" netns "$NA" && ip link set "$VB" netns "$NB" &&
+	ip -n "$NA" addr add "$ADDR_A/24" dev "$VA" &&
+	ip -n "$NB" addr add "$ADDR_B/24" dev "$VB" &&
+	ip -n "$NA" link set lo up && ip -n "$NB" link set lo up &&
+	ip -n "$NA" link set "$VA" up && ip -n "$NB" link set "$VB" up
+}
+
+# start_server [taskset CPU list]
+start_server() {
+	if [ -n "${1:-}" ]; then
+		taskset -c "$1" ip netns exec "$NB" "$PIPESCOPE" -s -p $PORT \
+			>"$tmp/server.log" 2>&1 &
+	else
+		ip netns exec "$NB" "$PIPESCOPE" -s -p $PORT \
+			>"$tmp/server.log" 2>&1 &
+	fi
+	SRV=$!
+	i=0
+	while [ $i -lt 50 ]; do
+		ip netns exec "$NB" ss -Htln "sport = :$PORT" | grep -q . && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "the server did not listen: $(cat "$tmp/server.log")"
+	return 1
+}
+
+# run_check NAME [taskset CPU list]: the report in $tmp/NAME.json, $RC
+run_check() {
+	name=$1
+	if [ -n "${2:-}" ]; then
+		taskset -c "$2" ip netns exec "$NA" "$PIPESCOPE" check \
+			-c "$ADDR_B" -p $PORT --quick -t 2 --format json \
+			>"$tmp/$name.json" 2>"$tmp/$name.err" && RC=0 || RC=$?
+	else
+		ip netns exec "$NA" "$PIPESCOPE" check -c "$ADDR_B" -p $PORT \
+			--quick -t 2 --format json \
+			>"$tmp/$name.json" 2>"$tmp/$name.err" && RC=0 || RC=$?
+	fi
+	d=$(artifacts)
+	cp "$tmp/$name.json" "$d/check-scenario-$name.json" 2>/dev/null
+	cp "$tmp/$name.err" "$d/check-scenario-$name.err" 2>/dev/null
+}
+
+# the value of a jq filter on scenario NAME's report
+q() { jq -r "$2" "$tmp/$1.json" 2>/dev/null; }
+
+# expect_top NAME ID: exit 3 and the top finding
+expect_top() {
+	T_COUNT=$((T_COUNT + 1))
+	top=$(q "$1" '.answer.top')
+	if [ "$RC" != 3 ] || [ "$top" != "$2" ]; then
+		fail "$1: exit $RC, top '$top', wanted exit 3 and '$2'; findings: $(q "$1" '[.findings[] | .id + " " + .severity] | join(", ")'); steps: $(q "$1" '[.steps[] | "\(.streams) \(.state) \(.bps // 0 | . / 1e9 * 100 | floor / 100)"] | join(", ")'); $(tail -3 "$tmp/$1.err")"
+		return 1
+	fi
+	pass "$1: top finding $2"
+}
+
+# every bottleneck finding shows numbers
+expect_backed() {
+	T_COUNT=$((T_COUNT + 1))
+	n=$(q "$1" '[.findings[] | select(.severity == "bottleneck") |
+		select((.evidence | test("[0-9]")) | not)] | length')
+	[ "$n" = 0 ] || fail "$1: $n bottleneck findings without numbers"
+}
+
+scenario() {
+	echo "--- $1"
+	teardown
+	setup || { fail "$1: cannot build the namespaces"; return 1; }
+}
+
+# ---- tbf: a shared limit --------------------------------------------------
+scenario tbf
+tc -n "$NA" qdisc add dev "$VA" root tbf rate 2gbit burst 1mb latency 50ms
+start_server && run_check tbf
+expect_top tbf shared_limit
+expect_backed tbf
+T_COUNT=$((T_COUNT + 1))
+q tbf '.findings[0].evidence' | grep -q tbf || fail "tbf: the shaper is not named"
+r=$(q tbf '.answer.measured_bps / 1e9')
+T_COUNT=$((T_COUNT + 1))
+num_le "$r" 2.1 && num_ge "$r" 1.5 || fail "tbf: measured $r Gbit/s, wanted about 1.9"
+
+# ---- htb: one class per flow, a per-flow limit ------------------------------
+scenario htb
+{
+	echo "qdisc add dev $VA root handle 1: htb default 999"
+	echo "class add dev $VA parent 1: classid 1:999 htb rate 10gbit"
+	echo "filter add dev $VA parent 1: prio 1 handle 2: protocol ip u32 divisor 256"
+	echo "filter add dev $VA parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x00ff0000 at 20 link 2:"
+	i=0
+	while [ $i -lt 256 ]; do
+		h=$(printf %x $i)
+		c=$(printf %x $((i + 1)))
+		echo "class add dev $VA parent 1: classid 1:$c htb rate 300mbit ceil 300mbit"
+		echo "filter add dev $VA parent 1: prio 1 protocol ip u32 ht 2:$h: match u32 0 0 flowid 1:$c"
+		i=$((i + 1))
+	done
+} >"$tmp/htb.batch"
+tc -n "$NA" -batch "$tmp/htb.batch" || fail "htb: tc batch failed"
+start_server && run_check htb
+expect_top htb per_flow_limit
+expect_backed htb
+
+# ---- offloads off on both ends ---------------------------------------------
+scenario offloads
+ip netns exec "$NA" ethtool -K "$VA" tso off gso off gro off sg off tx off rx off >/dev/null 2>&1
+ip netns exec "$NB" ethtool -K "$VB" tso off gso off gro off sg off tx off rx off >/dev/null 2>&1
+start_server && run_check offloads
+expect_top offloads offloads_off
+expect_backed offloads
+
+# ---- both ends and RPS on CPU 0 ----------------------------------------------
+scenario pinned
+ip netns exec "$NA" sh -c "echo 1 > /sys/class/net/$VA/queues/rx-0/rps_cpus"
+ip netns exec "$NB" sh -c "echo 1 > /sys/class/net/$VB/queues/rx-0/rps_cpus"
+start_server 0 && run_check pinned 0
+expect_top pinned cpu_core_saturated
+expect_backed pinned
+T_COUNT=$((T_COUNT + 1))
+[ "$(q pinned '.findings[0].evidence | test("cpu0")')" = true ] ||
+	fail "pinned: the saturated core is not cpu0"
+
+# ---- MTU black hole -----------------------------------------------------------
+scenario mtu
+ip -n "$NA" link set "$VA" mtu 9000
+ip -n "$NB" link set "$VB" mtu 1500
+ip netns exec "$NA" ethtool -K "$VA" tso off gso off >/dev/null 2>&1
+ip netns exec "$NA" sysctl -qw net.ipv4.tcp_mtu_probing=0
+# the far side advertises a jumbo MSS although its MTU is 1500
+ip -n "$NB" route replace "${ADDR_B%.*}.0/24" dev "$VB" advmss 8960
+start_server && run_check mtu
+expect_top mtu mtu_blackhole
+
+# ---- a 10 ms delay line with 128 KiB buffers: window ÷ RTT ------------------
+# (no netem here: an ingress mirred redirect hands every packet arriving on
+# the server's veth to a TUN device whose reader writes it back 10 ms later)
+if [ -x "$DELAYLINE" ] && [ -c /dev/net/tun ]; then
+	scenario delay
+	ip netns exec "$NB" "$DELAYLINE" "$VT" 10 >"$tmp/dl.out" 2>"$tmp/dl.err" &
+	DL=$!
+	i=0
+	while [ $i -lt 50 ] && ! grep -q ready "$tmp/dl.out"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ip -n "$NB" link set "$VT" up
+	for k in all default "$VT" "$VB"; do
+		ip netns exec "$NB" sysctl -qw "net.ipv4.conf.$k.rp_filter=0"
+	done
+	tc -n "$NB" qdisc add dev "$VB" ingress
+	tc -n "$NB" filter add dev "$VB" parent ffff: protocol ip u32 \
+		match u32 0 0 action mirred egress redirect dev "$VT"
+	for n in "$NA" "$NB"; do
+		ip netns exec "$n" sysctl -qw \
+			net.ipv4.tcp_rmem="4096 131072 131072" \
+			net.ipv4.tcp_wmem="4096 131072 131072"
+	done
+	start_server && run_check delay
+	expect_top delay window_rtt
+	expect_backed delay
+	T_COUNT=$((T_COUNT + 1))
+	rtt=$(q delay '.steps[0].tcp_info.min_rtt_us / 1000')
+	num_ge "$rtt" 9 && num_le "$rtt" 30 ||
+		fail "delay: base RTT $rtt ms, wanted about 10"
+	echo "delay line: $(q delay '[.steps[] | "\(.streams)\(if .reverse then "R" else "" end): \(.bps // 0 | . / 1e6 | floor) Mbit/s"] | join(", ")')"
+else
+	echo "--- delay: skipped: no $DELAYLINE or /dev/net/tun"
+fi
+
+# ---- plain veth: nothing it cannot back with numbers ------------------------------
+scenario plain
+start_server && run_check plain
+T_COUNT=$((T_COUNT + 1))
+case $RC in 0 | 3) ;; *) fail "plain: exit $RC: $(tail -3 "$tmp/plain.err")" ;; esac
+expect_backed plain
+T_COUNT=$((T_COUNT + 1))
+top=$(q plain '.answer.top')
+case $top in
+offloads_off | mtu_blackhole | window_rtt | link_speed | link_half_duplex | pcie_link)
+	fail "plain: top finding $top on a plain veth" ;;
+*) pass "plain: top finding $top" ;;
+esac
+r=$(q plain '.answer.measured_bps / 1e9')
+T_COUNT=$((T_COUNT + 1))
+num_ge "$r" 1 || fail "plain: measured $r Gbit/s"
+echo "plain veth: $(q plain '[.steps[] | "\(.streams)\(if .reverse then "R" else "" end): \(.bps // 0 | . / 1e9 * 100 | floor / 100)"] | join(", ")') Gbit/s"
+
+finish

@@ -1,0 +1,1234 @@
+/* test-check.c: every check of "pipescope check" where it fires and where
+ * it must not, on the recorded machines (tests/fixtures/machines) and on
+ * hand-built NIC readings and test results; the ceiling model; the
+ * "unexplained" finding; the report's three formats */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "ceiling.h"
+#include "check.h"
+#include "checklist.h"
+#include "cli.h"
+#include "report-check.h"
+#include "sysroot.h"
+#include "xmalloc.h"
+
+/* ---- helpers --------------------------------------------------------- */
+
+static char *machine(const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	char *p;
+
+	xasprintf(&p, "%s/tests/fixtures/machines/%s", top ? top : ".", name);
+	return p;
+}
+
+static bool have_machines(void)
+{
+	char *p = machine("pcie-downgraded/sys");
+	struct stat st;
+	bool ok = !lstat(p, &st);
+
+	free(p);
+	return ok;
+}
+
+/* sample a recorded machine as "check --sysroot" does */
+static void load_machine(struct ps_host *h, const char *name)
+{
+	struct ps_iface_choice iface;
+	char *dir = machine(name);
+
+	ps_sysroot_set(dir);
+	ps_iface_choose(NULL, NULL, &iface);
+	assert_int_equal(ps_host_sample(h, &iface, 0), 0);
+	ps_sysroot_set(NULL);
+	free(dir);
+	assert_non_null(h->snap);
+}
+
+static enum ps_check_state run(const struct ps_check_ops *ops,
+			       const struct ps_evidence *ev,
+			       struct ps_finding *f)
+{
+	enum ps_check_state st;
+
+	memset(f, 0, sizeof(*f));
+	f->id = ops->id;
+	st = ops->eval(ev, f);
+	if (!f->id)
+		f->id = ops->id;
+	return st;
+}
+
+/* the outcome of one check in a diagnosis */
+static const struct ps_outcome *outcome(const struct ps_diagnosis *d,
+					const char *check)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->out[i].ops->id, check))
+			return &d->out[i];
+	fail_msg("no outcome for %s", check);
+	return NULL;
+}
+
+static bool has_digit(const char *s)
+{
+	return strpbrk(s, "0123456789") != NULL;
+}
+
+/* a finding that fires must show numbers and a remedy */
+static void assert_backed(const struct ps_finding *f)
+{
+	assert_true(f->title[0]);
+	assert_true(has_digit(f->evidence) || has_digit(f->title));
+	assert_true(f->remedy[0]);
+}
+
+/* a hand-built physical 10G NIC: every offload on, 8 of 8 queues */
+static void nic_10g(struct ps_ethtool_info *e, struct ps_link_info *l)
+{
+	ps_ethtool_init(e, "eth9");
+	e->status = PS_ST_OK;
+	e->drvinfo.status = PS_ST_OK;
+	strcpy(e->drvinfo.driver, "ixgbe");
+	e->linkmodes.status = PS_ST_OK;
+	e->linkmodes.speed_bps = 10000000000LL;
+	e->linkmodes.duplex = 1; /* DUPLEX_FULL */
+	e->features.status = PS_ST_OK;
+	for (int i = 0; i < PS_ETH_NFLAGS; i++) {
+		e->features.flag[i].known = true;
+		e->features.flag[i].on = true;
+	}
+	e->channels.status = PS_ST_OK;
+	e->channels.combined = 8;
+	e->channels.combined_max = 8;
+	e->rings.status = PS_ST_OK;
+	e->rings.rx = e->rings.rx_max = 4096;
+	e->rings.tx = e->rings.tx_max = 4096;
+	e->coalesce.status = PS_ST_OK;
+	e->coalesce.adaptive_rx = 1;
+	e->coalesce.rx_usecs = 50;
+	ps_link_init(l, "eth9");
+	l->status = PS_ST_OK;
+	l->physical = true;
+	l->mtu = 1500;
+	strcpy(l->qdisc, "mq");
+	l->counters.status = PS_ST_OK;
+}
+
+static void set_modes(struct ps_eth_names *n, const char *const *v)
+{
+	unsigned k = 0;
+
+	while (v[k])
+		k++;
+	n->n = k;
+	n->v = xcalloc(k, sizeof(*n->v));
+	for (unsigned i = 0; i < k; i++)
+		snprintf(n->v[i], sizeof(n->v[i]), "%s", v[i]);
+}
+
+/* a test step with per-core CPU readings */
+static struct ps_step_result *add_step(struct ps_run *r, int streams,
+				       double gbps)
+{
+	struct ps_step_result *s = &r->steps[r->nsteps++];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->id, sizeof(s->id), "%s", streams == 1 ? "single" : "sweep");
+	s->state = PS_STEP_DONE;
+	s->streams = streams;
+	s->bps = gbps * 1e9;
+	s->seconds = 2;
+	s->have_tcpinfo = true;
+	s->rtt_us = 100;
+	s->mss = 1448;
+	s->pmtu = 1500;
+	s->cwnd_bytes = 1e6;
+	s->bytes = (uint64_t)(s->bps / 8 * 2);
+	return s;
+}
+
+static void step_cpu(struct ps_step_result *s, int ncores, const double *busy,
+		     double softirq)
+{
+	s->have_cpu = true;
+	s->cpu.status = PS_ST_OK;
+	s->cpu.ncores = ncores;
+	s->cpu.cores = xcalloc((size_t)ncores, sizeof(*s->cpu.cores));
+	for (int i = 0; i < ncores; i++) {
+		s->cpu.cores[i].id = i;
+		s->cpu.cores[i].pct_valid = true;
+		s->cpu.cores[i].busy_pct = busy[i];
+		s->cpu.cores[i].pct[PS_CPU_SOFTIRQ] = busy[i] * softirq;
+		s->cpu.cores[i].pct[PS_CPU_SYSTEM] = busy[i] * (1 - softirq);
+		s->cpu.cores[i].pct[PS_CPU_IDLE] = 100 - busy[i];
+	}
+	s->cpu.all.pct_valid = true;
+	s->cpu.all.busy_pct = busy[0];
+	s->cpu_local = 100; /* the test's own process kept a core busy */
+}
+
+/* every check of every family is registered once, with a unique id */
+static void test_registry(void **state)
+{
+	const struct ps_check_ops *all[] = {
+		&ps_check_pcie,	       &ps_check_link_speed,
+		&ps_check_virtual_nic, &ps_check_numa,
+		&ps_check_governor,    &ps_check_steal,
+		&ps_check_cpu_core,    &ps_check_worse,
+		&ps_check_host_busy,   &ps_check_peer_tool,
+		&ps_check_rss,	       &ps_check_irq_cpu,
+		&ps_check_irqbalance,  &ps_check_rps,
+		&ps_check_offloads,    &ps_check_coalesce,
+		&ps_check_rings,       &ps_check_softnet,
+		&ps_check_mtu,	       &ps_check_window,
+		&ps_check_buffers,     &ps_check_fork,
+		&ps_check_direction,   &ps_check_bidir,
+		&ps_check_cc_qdisc,    &ps_check_retrans,
+	};
+	size_t n = sizeof(all) / sizeof(all[0]);
+
+	(void)state;
+	assert_int_equal(ps_check_count, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_ptr_equal(ps_check_find(all[i]->id), all[i]);
+		assert_non_null(all[i]->eval);
+		assert_non_null(all[i]->title);
+		assert_non_null(all[i]->family);
+	}
+	assert_null(ps_check_find("no_such_check"));
+}
+
+/* the guided run's shape: --quick, -t, -O */
+static void test_checklist_defaults(void **state)
+{
+	struct ps_opts o;
+	struct ps_checklist_cfg cfg;
+
+	(void)state;
+	ps_opts_init(&o);
+	ps_checklist_defaults(&cfg, &o);
+	assert_true(cfg.step_seconds == 4);
+	assert_int_equal(cfg.omit, 1);
+	assert_int_equal(cfg.max_streams, 16);
+	assert_true(cfg.reverse && cfg.bidir);
+	o.quick = true;
+	ps_checklist_defaults(&cfg, &o);
+	assert_true(cfg.step_seconds == 2);
+	assert_int_equal(cfg.omit, 0);
+	assert_int_equal(cfg.max_streams, 4);
+	assert_true(cfg.reverse);
+	assert_false(cfg.bidir);
+	o.duration = 7;
+	o.omit = 3;
+	ps_checklist_defaults(&cfg, &o);
+	assert_true(cfg.step_seconds == 7);
+	assert_int_equal(cfg.omit, 3);
+	for (int i = 0; i < PS_CL_NSTEPS; i++) {
+		assert_true(ps_checklist_title((enum ps_cl_step)i)[0]);
+		assert_true(ps_checklist_reason((enum ps_cl_step)i)[0]);
+	}
+	ps_opts_free(&o);
+}
+
+/* ---- the recorded machines ------------------------------------------- */
+
+static void test_pcie_downgraded(void **state)
+{
+	struct ps_host h;
+	struct ps_evidence ev;
+	struct ps_finding f;
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&h, "pcie-downgraded");
+	ps_host_evidence(&h, NULL, &ev);
+	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_int_equal(f.scope, PS_SCOPE_SHARED);
+	/* x1 at 5 GT/s: 4 Gbit/s encoded, about 3.66 usable at MPS 256 */
+	assert_true(f.ceiling_bps > 3.5e9 && f.ceiling_bps < 3.8e9);
+	assert_non_null(strstr(f.title, "downgraded"));
+	assert_non_null(strstr(f.remedy, "0000:05:00.0"));
+	assert_backed(&f);
+
+	/* a 2.5G port on the same link: 3.66 usable is enough, a warning */
+	{
+		struct ps_ethtool_info e;
+		struct ps_link_info l;
+
+		nic_10g(&e, &l);
+		e.linkmodes.speed_bps = 2500000000LL;
+		ev.eth = &e;
+		assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_WARNING);
+		/* a 10G port: 3.66 is a bottleneck, the line rate is next */
+		e.linkmodes.speed_bps = 10000000000LL;
+		assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+		assert_non_null(strstr(f.evidence, "10.00 Gbit/s"));
+		ps_diagnose(&ev, d);
+		assert_string_equal(d->ceil.c[d->ceil.binding].id, "pcie_link");
+		assert_string_equal(d->ceil.c[d->ceil.next].id, "line_rate");
+		ev.eth = NULL;
+		ps_ethtool_free(&e);
+		ps_link_free(&l);
+	}
+	ps_diagnose(&ev, d);
+	assert_true(d->static_only);
+	assert_true(d->bottleneck);
+	assert_int_equal(d->nrank > 0, 1);
+	assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id, "pcie_link");
+	assert_true(d->ceil.binding >= 0);
+	assert_string_equal(d->ceil.c[d->ceil.binding].id, "pcie_link");
+	/* the test-only checks are "not checked", never "clear" */
+	assert_int_equal(outcome(d, "window_rtt")->state, PS_CHECK_NA);
+	assert_int_equal(outcome(d, "stream_fork")->state, PS_CHECK_NA);
+	free(d);
+	ps_host_free(&h);
+}
+
+static void test_ixgbe_cpu0(void **state)
+{
+	struct ps_host h;
+	struct ps_evidence ev;
+	struct ps_finding f;
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&h, "ixgbe-12cpu-cpu0");
+	ps_host_evidence(&h, NULL, &ev);
+	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "irq_one_cpu");
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	assert_non_null(strstr(f.title, "cpu0"));
+	assert_non_null(strstr(f.evidence, "100%"));
+	assert_backed(&f);
+	/* no irqbalance among the recorded processes, defaults everywhere */
+	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.remedy, "irqbalance"));
+	/* 8 queues: RPS would not help */
+	assert_int_equal(run(&ps_check_rps, &ev, &f), PS_CHECK_CLEAR);
+	/* the NIC's own link is fine, the switch above it is x4 5 GT/s */
+	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	assert_non_null(strstr(f.evidence, "0000:00:03.0"));
+	assert_true(f.ceiling_bps > 14e9 && f.ceiling_bps < 15e9);
+	/* during a test the interrupts are what counts */
+	{
+		struct ps_run r = { 0 };
+		struct ps_step_result *st = add_step(&r, 4, 6);
+
+		st->have_irq = true;
+		st->irq_lines = 8;
+		st->irq_rate = 85000;
+		st->irq_busiest_cpu = 3;
+		st->irq_busiest_share = 0.4;
+		ev.res = &r;
+		assert_int_equal(run(&ps_check_irq_cpu, &ev, &f),
+				 PS_CHECK_CLEAR);
+		assert_non_null(strstr(f.evidence, "85000 interrupts/s"));
+		st->irq_busiest_cpu = 0;
+		st->irq_busiest_share = 0.97;
+		assert_int_equal(run(&ps_check_irq_cpu, &ev, &f),
+				 PS_CHECK_FIRED);
+		assert_non_null(strstr(f.evidence, "97% of them on cpu0"));
+		ev.res = NULL;
+	}
+	/* squeezes on CPU0 */
+	assert_int_equal(run(&ps_check_softnet, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "softnet_squeeze");
+	assert_non_null(strstr(f.evidence, "435"));
+	ps_host_free(&h);
+}
+
+static void test_i40e_spread(void **state)
+{
+	struct ps_host h;
+	struct ps_evidence ev;
+	struct ps_finding f;
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&h, "i40e-4cpu");
+	ps_host_evidence(&h, NULL, &ev);
+	/* four queues over four CPUs, irqbalance running: nothing fires */
+	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "977"));
+	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "x8"));
+	assert_int_equal(run(&ps_check_virtual_nic, &ev, &f), PS_CHECK_CLEAR);
+	ps_host_free(&h);
+}
+
+static void test_mlx5_virtio_softnet(void **state)
+{
+	struct ps_host h;
+	struct ps_evidence ev;
+	struct ps_finding f;
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&h, "mlx5-4cpu");
+	ps_host_evidence(&h, NULL, &ev);
+	/* irqbalance is not recorded there: cannot tell, not "clear" */
+	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_NA);
+	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_CLEAR);
+	ps_host_free(&h);
+
+	load_machine(&h, "virtio-2cpu");
+	ps_host_evidence(&h, NULL, &ev);
+	assert_int_equal(run(&ps_check_virtual_nic, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_INFO);
+	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_NA);
+	/* one queue, RPS off, two cores */
+	assert_int_equal(run(&ps_check_rps, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.remedy, "rps_cpus"));
+	assert_non_null(strstr(f.remedy, "echo 3"));
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	/* with a test whose receive core idled, RPS would not help: info */
+	{
+		struct ps_run r = { 0 };
+		struct ps_step_result *st = add_step(&r, 1, 2);
+
+		step_cpu(st, 2, (const double[]){ 30, 20 }, 0.5);
+		ps_step_add_cpu(st, true, 0);
+		ev.res = &r;
+		assert_int_equal(run(&ps_check_rps, &ev, &f), PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_INFO);
+		assert_non_null(strstr(f.evidence, "30% busy"));
+		ev.res = NULL;
+		ps_run_free(&r);
+	}
+	ps_host_free(&h);
+
+	load_machine(&h, "softnet-squeeze");
+	ps_host_evidence(&h, NULL, &ev);
+	assert_int_equal(run(&ps_check_softnet, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "softnet_squeeze");
+	/* RPS is on there */
+	assert_int_equal(run(&ps_check_rps, &ev, &f), PS_CHECK_CLEAR);
+	ps_host_free(&h);
+
+	load_machine(&h, "wide-256cpu");
+	ps_host_evidence(&h, NULL, &ev);
+	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_CLEAR);
+	ps_host_free(&h);
+}
+
+/* check --snapshot: a saved "probe --json" carries every member */
+static void test_snapshot_load(void **state)
+{
+	struct ps_host h, l;
+	struct ps_evidence ev;
+	struct ps_finding f;
+	char path[] = "/tmp/ps-test-check-XXXXXX";
+	char *text;
+	int fd;
+	FILE *out;
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&h, "ixgbe-12cpu-cpu0");
+	text = ps_snapshot_to_string(h.snap);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	out = fdopen(fd, "w");
+	fputs(text, out);
+	fclose(out);
+	free(text);
+
+	assert_int_equal(ps_host_load(&l, path), 0);
+	unlink(path);
+	ps_host_evidence(&l, NULL, &ev);
+	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "cpu0"));
+	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "0000:00:03.0"));
+	assert_string_equal(l.snap->hdr.hostname, "ixgbe-host");
+	ps_host_free(&l);
+	ps_host_free(&h);
+
+	/* not there: an error, nothing to free */
+	assert_true(ps_host_load(&l, "/nonexistent/snap.json") < 0);
+	assert_null(l.snap);
+}
+
+/* ---- hand-built NIC readings ------------------------------------------ */
+
+static void test_nic_checks(void **state)
+{
+	struct ps_ethtool_info e;
+	struct ps_link_info l;
+	struct ps_evidence ev = { 0 };
+	struct ps_finding f;
+	static const char *const sup[] = { "1000baseT/Full", "10000baseT/Full",
+					   NULL };
+
+	(void)state;
+	nic_10g(&e, &l);
+	ev.eth = &e;
+	ev.link = &l;
+	assert_int_equal(run(&ps_check_offloads, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_rss, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_coalesce, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_rings, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_virtual_nic, &ev, &f), PS_CHECK_CLEAR);
+	/* no supported modes known: the speed is all there is */
+	assert_int_equal(run(&ps_check_link_speed, &ev, &f), PS_CHECK_CLEAR);
+	/* 10 Gbit/s at MTU 1500: jumbo frames are optional, an info */
+	assert_int_equal(run(&ps_check_mtu, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "jumbo_optional");
+	assert_int_equal(f.severity, PS_SEV_INFO);
+
+	/* ethtool -l: combined 1 of 63 (shared fixture) */
+	e.channels.combined = 1;
+	e.channels.combined_max = 63;
+	assert_int_equal(run(&ps_check_rss, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "63"));
+	assert_non_null(strstr(f.remedy, "ethtool -L eth9 combined"));
+
+	/* ethtool -k: tso, sg, tx checksums off; gso off [requested on] */
+	e.features.flag[PS_ETH_TSO].on = false;
+	e.features.flag[PS_ETH_SG].on = false;
+	e.features.flag[PS_ETH_TX_CSUM].on = false;
+	e.features.flag[PS_ETH_GSO].on = false;
+	e.features.flag[PS_ETH_GSO].requested_on = true;
+	assert_int_equal(run(&ps_check_offloads, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING); /* no test: no CPU */
+	assert_non_null(strstr(f.title, "tso"));
+	assert_non_null(strstr(f.title, "requested on"));
+	assert_non_null(strstr(f.remedy, "ethtool -K eth9"));
+	assert_non_null(strstr(f.remedy, "sg on"));
+
+	/* a vlan over the NIC: the NIC is physical, remedies name it */
+	{
+		struct ps_snapshot snap = { 0 };
+		struct ps_evidence ev2 = ev;
+
+		strcpy(snap.hdr.iface.name, "eth9.100");
+		strcpy(snap.hdr.iface.nic, "eth9");
+		strcpy(l.ifname, "eth9.100");
+		strcpy(l.kind, "vlan");
+		ev2.snap = &snap;
+		assert_false(ps_ev_virtual(&ev2));
+		assert_string_equal(ps_ev_nicname(&ev2), "eth9");
+		assert_true(ps_ev_line_bps(&ev2) > 9e9);
+		assert_int_equal(run(&ps_check_offloads, &ev2, &f),
+				 PS_CHECK_FIRED);
+		assert_non_null(strstr(f.remedy, "ethtool -K eth9 "));
+		/* without the NIC under it, a vlan alone is software */
+		snap.hdr.iface.nic[0] = 0;
+		assert_true(ps_ev_virtual(&ev2));
+		strcpy(l.ifname, "eth9");
+		l.kind[0] = 0;
+	}
+
+	/* veth leaves GRO off by default: not a finding on its own */
+	nic_10g(&e, &l);
+	strcpy(l.kind, "veth");
+	l.physical = false;
+	e.features.flag[PS_ETH_GRO].on = false;
+	assert_int_equal(run(&ps_check_offloads, &ev, &f), PS_CHECK_CLEAR);
+	/* on a physical NIC it is */
+	l.kind[0] = 0;
+	l.physical = true;
+	assert_int_equal(run(&ps_check_offloads, &ev, &f), PS_CHECK_FIRED);
+	e.features.flag[PS_ETH_GRO].on = true;
+
+	/* coalescing off: one interrupt per packet */
+	e.coalesce.adaptive_rx = 0;
+	e.coalesce.rx_usecs = 0;
+	e.coalesce.rx_frames = 1;
+	assert_int_equal(run(&ps_check_coalesce, &ev, &f), PS_CHECK_FIRED);
+	e.coalesce.rx_usecs = 2000;
+	assert_int_equal(run(&ps_check_coalesce, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "2000"));
+	e.coalesce.adaptive_rx = 1;
+	e.coalesce.rx_usecs = 50;
+
+	/* rings 256 of 4096 (e1000e fixture): only with drops */
+	e.rings.rx = 256;
+	assert_int_equal(run(&ps_check_rings, &ev, &f), PS_CHECK_CLEAR);
+	l.counters.c.rx_missed = 1234;
+	assert_int_equal(run(&ps_check_rings, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "1234"));
+	assert_non_null(strstr(f.remedy, "ethtool -G eth9 rx 4096"));
+
+	/* negotiated 1000 on a 10G port with a 10G partner */
+	set_modes(&e.linkmodes.supported, sup);
+	set_modes(&e.linkmodes.partner, sup);
+	e.linkmodes.speed_bps = 1000000000LL;
+	assert_int_equal(run(&ps_check_link_speed, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "link_speed");
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_true(fabs(f.ceiling_bps - 1e9) < 1);
+	e.linkmodes.speed_bps = 10000000000LL;
+	assert_int_equal(run(&ps_check_link_speed, &ev, &f), PS_CHECK_CLEAR);
+	e.linkmodes.duplex = 0; /* DUPLEX_HALF */
+	assert_int_equal(run(&ps_check_link_speed, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "link_half_duplex");
+	ps_ethtool_free(&e);
+	ps_link_free(&l);
+}
+
+/* ---- hand-built test results ------------------------------------------ */
+
+static void test_stream_fork(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_evidence ev = { .res = &r };
+	struct ps_finding f;
+
+	(void)state;
+	/* tbf at 2 Gbit/s: 1.91 for one stream and for four */
+	add_step(&r, 1, 1.91);
+	add_step(&r, 2, 1.91);
+	add_step(&r, 4, 1.90);
+	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "shared_limit");
+	assert_int_equal(f.scope, PS_SCOPE_SHARED);
+	assert_true(fabs(f.ceiling_bps - 1.91e9) < 1e6);
+	assert_backed(&f);
+
+	/* htb 300 Mbit/s per flow: 0.29, 0.58, 1.15 */
+	r.nsteps = 0;
+	add_step(&r, 1, 0.29);
+	add_step(&r, 2, 0.58);
+	add_step(&r, 4, 1.15);
+	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "per_flow_limit");
+	assert_int_equal(f.scope, PS_SCOPE_FLOW);
+	assert_true(fabs(f.ceiling_bps - 0.29e9) < 1e6);
+	assert_non_null(strstr(f.evidence, "4: 1.15 Gbit/s"));
+
+	/* the tbf shapes only this end's sending side: the reverse test is
+	 * fast, yet the measured rate is the forward one */
+	{
+		struct ps_step_result *rv = add_step(&r, 4, 7.4);
+		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+
+		rv->reverse = true;
+		assert_int_equal(run(&ps_check_direction, &ev, &f),
+				 PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_WARNING);
+		assert_non_null(strstr(f.title, "Only this direction"));
+		assert_true(fabs(ps_run_best(&r)->bps - 1.15e9) < 1e6);
+		assert_false(ps_step_counts(&r, rv));
+		ps_diagnose(&ev, d);
+		assert_true(fabs(d->ceil.measured_bps - 1.15e9) < 1e6);
+		assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
+				    "per_flow_limit");
+		free(d);
+		rv->bps = 1.2e9;
+		assert_int_equal(run(&ps_check_direction, &ev, &f),
+				 PS_CHECK_CLEAR);
+	}
+
+	/* both directions at once against each alone */
+	{
+		struct ps_run b = { 0 };
+		struct ps_evidence eb = { .res = &b };
+		struct ps_step_result *x;
+
+		add_step(&b, 2, 9);
+		x = add_step(&b, 2, 9);
+		x->reverse = true;
+		x = add_step(&b, 2, 5);
+		x->bidir = true;
+		x->bps_back = 5e9;
+		assert_int_equal(run(&ps_check_bidir, &eb, &f), PS_CHECK_FIRED);
+		assert_non_null(strstr(f.title, "56%"));
+		x->bps = x->bps_back = 8.5e9;
+		assert_int_equal(run(&ps_check_bidir, &eb, &f), PS_CHECK_CLEAR);
+		b.nsteps = 1;
+		assert_int_equal(run(&ps_check_bidir, &eb, &f), PS_CHECK_NA);
+	}
+
+	/* one stream that moved nothing: no fork */
+	r.nsteps = 0;
+	add_step(&r, 1, 0);
+	add_step(&r, 2, 0);
+	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_NA);
+	/* only one step: no fork */
+	r.nsteps = 0;
+	add_step(&r, 1, 5);
+	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_NA);
+}
+
+static void test_window(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_snapshot snap = { 0 };
+	struct ps_evidence ev = { .res = &r, .snap = &snap };
+	struct ps_step_result *s;
+	struct ps_finding f;
+
+	(void)state;
+	snap.sysctl.status = PS_ST_OK;
+	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].status = PS_ST_OK;
+	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].v[2] = 131072;
+	snap.sysctl.val[PS_SYSCTL_TCP_WMEM].status = PS_ST_OK;
+	snap.sysctl.val[PS_SYSCTL_TCP_WMEM].v[2] = 131072;
+
+	/* 10 ms with 128 KiB buffers: 0.06 Gbit/s, receive-window bound */
+	s = add_step(&r, 1, 0.06);
+	s->rtt_us = 10000;
+	s->min_rtt_us = 9900;
+	s->snd_wnd_bytes = 65536;
+	s->rwnd_limited = 0.8;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "window_rtt");
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_int_equal(f.scope, PS_SCOPE_FLOW);
+	/* 65536 B × 8 / 10 ms = 52 Mbit/s: the arithmetic in the evidence;
+	 * the ceiling is what the stream got under it */
+	assert_non_null(strstr(f.evidence, "= 52.4 Mbit/s"));
+	assert_true(fabs(f.ceiling_bps - 0.06e9) < 1);
+	assert_non_null(strstr(f.evidence, "10.00 ms"));
+	assert_non_null(strstr(f.remedy, "tcp_rmem"));
+	/* TCP_INFO did not say so, but the buffer setting alone explains it */
+	s->rwnd_limited = 0;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "131 KB"));
+	s->rwnd_limited = 0.8;
+	/* the buffers against the BDP at 10 Gbit/s × 10 ms = 12.5 MB */
+	assert_int_equal(run(&ps_check_buffers, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "12.50 MB"));
+
+	/* veth: 50 µs, 15 Gbit/s, a big window: not the window */
+	r.nsteps = 0;
+	s = add_step(&r, 1, 15);
+	s->rtt_us = 50;
+	s->snd_wnd_bytes = 3e6;
+	s->rwnd_limited = 0.3;
+	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].v[2] = 6291456;
+	snap.sysctl.val[PS_SYSCTL_TCP_WMEM].v[2] = 4194304;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_buffers, &ev, &f), PS_CHECK_CLEAR);
+
+	/* veth, measured: 219 KB at 0.12 ms explains 14 Gbit/s, but the
+	 * base RTT is 3 µs: the receiver was busy, the window is no limit */
+	s->bps = 13.93e9;
+	s->rtt_us = 119.25;
+	s->min_rtt_us = 3;
+	s->snd_wnd_bytes = 218624;
+	s->rwnd_limited = 0.444;
+	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].v[2] = 33554432;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "base RTT"));
+}
+
+static void test_cpu(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_evidence ev = { .res = &r };
+	struct ps_step_result *s;
+	struct ps_finding f;
+	static const double one_hot[4] = { 99, 10, 5, 8 };
+	static const double all_hot[2] = { 100, 97 };
+	static const double calm[4] = { 50, 10, 5, 8 };
+
+	(void)state;
+	/* softirq on cpu0 saturated, the others idle */
+	s = add_step(&r, 1, 3.2);
+	step_cpu(s, 4, one_hot, 0.6);
+	ps_step_add_cpu(s, true, 0);
+	ps_step_add_cpu(s, false, 2);
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "cpu_core_saturated");
+	assert_non_null(strstr(f.title, "cpu0"));
+	assert_non_null(strstr(f.remedy, "ethtool -L"));
+	assert_backed(&f);
+	ps_run_free(&r);
+
+	/* both ends pinned: 4 streams, every thread and softirq on cpu1 */
+	r.nsteps = 0;
+	s = add_step(&r, 4, 2.0);
+	step_cpu(s, 2, (const double[]){ 60, 100 }, 0.5);
+	ps_step_add_cpu(s, false, 1);
+	ps_step_add_cpu(s, true, 1);
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.scope, PS_SCOPE_SHARED);
+	assert_non_null(strstr(f.evidence, "this one core"));
+	ps_run_free(&r);
+
+	/* loopback: both cores busy: every core saturated */
+	r.nsteps = 0;
+	s = add_step(&r, 2, 40);
+	step_cpu(s, 2, all_hot, 0.3);
+	ps_step_add_cpu(s, false, 0);
+	ps_step_add_cpu(s, false, 1);
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "cpu_all_saturated");
+	ps_run_free(&r);
+
+	/* every core busy, but the test's process used 5% of one: other
+	 * work on the host, not the test's limit */
+	r.nsteps = 0;
+	s = add_step(&r, 2, 1.9);
+	step_cpu(s, 2, all_hot, 0.0);
+	ps_step_add_cpu(s, false, 0);
+	ps_step_add_cpu(s, false, 1);
+	s->cpu_local = 5;
+	s->cpu.all.busy_pct = 98;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	s->cpu.all.busy_pct = 20;
+	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_CLEAR);
+	ps_run_free(&r);
+
+	/* nothing saturated */
+	r.nsteps = 0;
+	s = add_step(&r, 1, 3.2);
+	step_cpu(s, 4, calm, 0.6);
+	ps_step_add_cpu(s, false, 0);
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "50%"));
+	ps_run_free(&r);
+
+	/* no CPU readings at all */
+	r.nsteps = 0;
+	add_step(&r, 1, 3.2);
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_NA);
+
+	/* more streams made it worse */
+	r.nsteps = 0;
+	add_step(&r, 1, 9);
+	add_step(&r, 2, 6);
+	assert_int_equal(run(&ps_check_worse, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "33%"));
+	r.nsteps = 0;
+	add_step(&r, 1, 9);
+	add_step(&r, 2, 9.3);
+	assert_int_equal(run(&ps_check_worse, &ev, &f), PS_CHECK_CLEAR);
+}
+
+static void test_peer_tool(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_evidence ev = { .res = &r };
+	struct ps_finding f;
+
+	(void)state;
+	add_step(&r, 1, 20);
+	add_step(&r, 4, 21);
+	strcpy(r.peer_kind, "iperf3");
+	strcpy(r.peer_version, "3.12");
+	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_FIRED);
+	/* the sum did not grow: the single thread is a prime suspect */
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_non_null(strstr(f.title, "3.12"));
+	/* the one-thread far end explains the shared limit it causes */
+	{
+		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+
+		ps_diagnose(&ev, d);
+		assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
+				    "peer_tool");
+		assert_string_equal(ps_diagnosis_ranked(d, 1)->f.id,
+				    "shared_limit");
+		free(d);
+	}
+	strcpy(r.peer_version, "3.16");
+	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_CLEAR);
+	strcpy(r.peer_version, "3.9");
+	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_FIRED);
+	strcpy(r.peer_kind, "pipescope");
+	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_CLEAR);
+	r.peer_kind[0] = 0;
+	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_NA);
+}
+
+static void test_mtu_retrans(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_ethtool_info e;
+	struct ps_link_info l;
+	struct ps_evidence ev = { .res = &r };
+	struct ps_step_result *s;
+	struct ps_finding f;
+
+	(void)state;
+	nic_10g(&e, &l);
+	ev.eth = &e;
+	ev.link = &l;
+	l.mtu = 9000;
+	/* jumbo segments, nothing arrives */
+	s = add_step(&r, 1, 0);
+	s->mss = 8948;
+	s->pmtu = 9000;
+	s->retrans = 12;
+	assert_int_equal(run(&ps_check_mtu, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "mtu_blackhole");
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_non_null(strstr(f.title, "8948"));
+	assert_non_null(strstr(f.remedy, "tcp_mtu_probing"));
+	/* the same with standard segments moving data: no black hole */
+	s->mss = 1448;
+	s->pmtu = 1500;
+	s->bps = 9e9;
+	s->bytes = (uint64_t)(9e9 / 8 * 2);
+	assert_int_equal(run(&ps_check_mtu, &ev, &f), PS_CHECK_CLEAR);
+
+	/* 2% retransmissions on a physical NIC: a warning */
+	s->retrans = (int64_t)(s->bytes / 1448 / 50);
+	assert_int_equal(run(&ps_check_retrans, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	/* on veth they are reordering, not loss */
+	strcpy(l.kind, "veth");
+	l.physical = false;
+	assert_int_equal(run(&ps_check_retrans, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_INFO);
+	assert_non_null(strstr(f.title, "reordering"));
+	s->retrans = 0;
+	assert_int_equal(run(&ps_check_retrans, &ev, &f), PS_CHECK_CLEAR);
+	ps_ethtool_free(&e);
+	ps_link_free(&l);
+}
+
+/* a hand-built snapshot with n cores on two NUMA nodes */
+static void snap_cores(struct ps_snapshot *snap, int n)
+{
+	memset(snap, 0, sizeof(*snap));
+	snap->cpu.status = PS_ST_OK;
+	snap->cpu.ncolumns = 10;
+	snap->cpu.ncores = n;
+	snap->cpu.nnodes = 2;
+	snap->cpu.cores = xcalloc((size_t)n, sizeof(*snap->cpu.cores));
+	for (int i = 0; i < n; i++) {
+		snap->cpu.cores[i].id = i;
+		snap->cpu.cores[i].node = i < n / 2 ? 0 : 1;
+		strcpy(snap->cpu.cores[i].governor, "performance");
+	}
+	snap->cpu.all.pct_valid = true;
+	snap->sysctl.status = PS_ST_OK;
+}
+
+static void test_host_checks(void **state)
+{
+	struct ps_snapshot snap;
+	struct ps_pci_info pci = { 0 };
+	struct ps_irq_info irq = { 0 };
+	struct ps_evidence ev = { .snap = &snap, .pci = &pci, .irq = &irq };
+	struct ps_finding f;
+
+	(void)state;
+	snap_cores(&snap, 4);
+	pci.status = PS_ST_OK;
+	strcpy(pci.bdf, "0000:81:00.0");
+	pci.numa_node = 0;
+	strcpy(pci.local_cpulist, "0-1");
+	irq.status = PS_ST_OK;
+	irq.busiest_cpu = 1;
+
+	/* NUMA: interrupts on the NIC's node; then on the far one */
+	assert_int_equal(run(&ps_check_numa, &ev, &f), PS_CHECK_CLEAR);
+	irq.busiest_cpu = 3;
+	assert_int_equal(run(&ps_check_numa, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "cpu3 on node 1"));
+	assert_non_null(strstr(f.remedy, "numactl -N 0"));
+	snap.cpu.nnodes = 1;
+	assert_int_equal(run(&ps_check_numa, &ev, &f), PS_CHECK_CLEAR);
+	snap.cpu.nnodes = 2;
+
+	/* governor: performance everywhere; powersave on two */
+	assert_int_equal(run(&ps_check_governor, &ev, &f), PS_CHECK_CLEAR);
+	strcpy(snap.cpu.cores[0].governor, "powersave");
+	strcpy(snap.cpu.cores[1].governor, "powersave");
+	assert_int_equal(run(&ps_check_governor, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	assert_non_null(strstr(f.title, "2 of 4"));
+	assert_non_null(strstr(f.remedy, "cpupower"));
+	for (int i = 0; i < 4; i++)
+		snap.cpu.cores[i].governor[0] = 0;
+	assert_int_equal(run(&ps_check_governor, &ev, &f), PS_CHECK_NA);
+
+	/* steal: none; 12% on a VM */
+	assert_int_equal(run(&ps_check_steal, &ev, &f), PS_CHECK_CLEAR);
+	snap.cpu.all.pct[PS_CPU_STEAL] = 12;
+	assert_int_equal(run(&ps_check_steal, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	assert_non_null(strstr(f.title, "12.0%"));
+	snap.cpu.all.pct[PS_CPU_STEAL] = 0;
+
+	/* congestion control reno; cubic with a plain qdisc */
+	snap.sysctl.val[PS_SYSCTL_TCP_CC].status = PS_ST_OK;
+	strcpy(snap.sysctl.val[PS_SYSCTL_TCP_CC].text, "reno");
+	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "reno"));
+	strcpy(snap.sysctl.val[PS_SYSCTL_TCP_CC].text, "cubic");
+	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_CLEAR);
+	free(snap.cpu.cores);
+}
+
+/* irqbalance beside a hand-made affinity */
+static void test_irqbalance_fight(void **state)
+{
+	struct ps_irq_info q = { 0 };
+	struct ps_irq_line lines[4];
+	struct ps_evidence ev = { .irq = &q };
+	struct ps_finding f;
+
+	(void)state;
+	memset(lines, 0, sizeof(lines));
+	q.status = PS_ST_OK;
+	q.irqbalance_status = PS_ST_OK;
+	q.irqbalance_running = true;
+	q.irqbalance_pid = 612;
+	strcpy(q.ifname, "eth1");
+	q.lines = lines;
+	q.nlines = 4;
+	for (int i = 0; i < 4; i++) {
+		strcpy(lines[i].kind, "rxtx");
+		snprintf(lines[i].affinity, sizeof(lines[i].affinity), "%d", i);
+	}
+	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "612"));
+	assert_non_null(strstr(f.remedy, "systemctl stop irqbalance"));
+	/* default masks: irqbalance does its job */
+	for (int i = 0; i < 4; i++)
+		strcpy(lines[i].affinity, "0-7");
+	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_CLEAR);
+}
+
+/* ---- the ceiling model and the answer --------------------------------- */
+
+static void test_ceiling_model(void **state)
+{
+	struct ps_ceiling_model m = { 0 };
+
+	(void)state;
+	ps_ceiling_add(&m, "line_rate", "line", 10e9, PS_SCOPE_SHARED, -1);
+	ps_ceiling_add(&m, "pcie_link", "pcie", 3.66e9, PS_SCOPE_SHARED, 0);
+	ps_ceiling_add(&m, "zero", "nothing", 0, PS_SCOPE_SHARED, 1);
+	assert_int_equal(m.n, 2);
+	/* static: the lowest binds, the line rate is next */
+	ps_ceiling_solve(&m);
+	assert_string_equal(m.c[m.binding].id, "pcie_link");
+	assert_string_equal(m.c[m.next].id, "line_rate");
+	/* 3.5 measured: PCIe explains it */
+	m.measured_bps = m.single_bps = 3.5e9;
+	ps_ceiling_solve(&m);
+	assert_string_equal(m.c[m.binding].id, "pcie_link");
+	assert_string_equal(m.c[m.next].id, "line_rate");
+	assert_true(ps_ceiling_closeness(&m, 1) > 0.9);
+	/* 9 measured: the PCIe estimate is contradicted, never binds */
+	m.measured_bps = m.single_bps = 9e9;
+	ps_ceiling_solve(&m);
+	assert_string_equal(m.c[m.binding].id, "line_rate");
+	assert_true(ps_ceiling_closeness(&m, 1) == 0);
+	assert_int_equal(m.next, -1);
+	/* a flow ceiling is compared with one stream */
+	ps_ceiling_add(&m, "window_rtt", "window", 1.1e9, PS_SCOPE_FLOW, 2);
+	m.single_bps = 1e9;
+	m.measured_bps = 8e9;
+	ps_ceiling_solve(&m);
+	assert_string_equal(m.c[m.binding].id, "window_rtt");
+	assert_string_equal(m.c[m.next].id, "line_rate");
+}
+
+static void test_unexplained_and_full(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_ethtool_info e;
+	struct ps_link_info l;
+	struct ps_evidence ev = { .res = &r };
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	const struct ps_outcome *o;
+	bool found = false;
+
+	(void)state;
+	nic_10g(&e, &l);
+	l.mtu = 9000; /* no jumbo hint */
+	ev.eth = &e;
+	ev.link = &l;
+	strcpy(r.peer_kind, "pipescope");
+	/* 6 Gbit/s on a 10G link, nothing explains it */
+	add_step(&r, 1, 6);
+	add_step(&r, 2, 6.1);
+	/* the fork says "shared", a bottleneck class with its numbers; take
+	 * it away to see what the answer says with no explanation at all */
+	r.nsteps = 1;
+	ps_diagnose(&ev, d);
+	assert_false(d->static_only);
+	assert_false(d->bottleneck);
+	assert_false(d->explained);
+	for (size_t i = 0; i < d->nrank; i++) {
+		o = ps_diagnosis_ranked(d, i);
+		if (!strcmp(o->f.id, "unexplained")) {
+			found = true;
+			assert_non_null(strstr(o->f.title, "6.00 Gbit/s"));
+			assert_non_null(strstr(o->f.title, "not an all clear"));
+			assert_non_null(strstr(o->f.evidence, "Ruled out:"));
+			assert_non_null(strstr(o->f.evidence, "offloads"));
+			assert_non_null(strstr(o->f.remedy, "far end"));
+		}
+	}
+	assert_true(found);
+	/* the line rate binds as the only ceiling: next unknown */
+	assert_string_equal(d->ceil.c[d->ceil.binding].id, "line_rate");
+
+	/* 9.4 of 10: the link is full, no "unexplained" */
+	r.steps[0].bps = 9.4e9;
+	ps_diagnose(&ev, d);
+	assert_true(d->link_full);
+	for (size_t i = 0; i < d->nrank; i++)
+		assert_string_not_equal(ps_diagnosis_ranked(d, i)->f.id,
+					"unexplained");
+	free(d);
+	ps_ethtool_free(&e);
+	ps_link_free(&l);
+}
+
+/* offloads off with a busy core: the cause outranks its effects */
+static void test_ranking(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_ethtool_info e;
+	struct ps_link_info l;
+	struct ps_evidence ev = { .res = &r };
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	struct ps_step_result *s;
+
+	(void)state;
+	nic_10g(&e, &l);
+	strcpy(l.kind, "veth");
+	l.physical = false;
+	e.features.flag[PS_ETH_TSO].on = false;
+	e.features.flag[PS_ETH_GSO].on = false;
+	ev.eth = &e;
+	ev.link = &l;
+	s = add_step(&r, 1, 6.8);
+	step_cpu(s, 2, (const double[]){ 100, 20 }, 0.3);
+	ps_step_add_cpu(s, false, 0);
+	s = add_step(&r, 2, 12);
+	step_cpu(s, 2, (const double[]){ 100, 100 }, 0.3);
+	ps_step_add_cpu(s, false, 0);
+	ps_step_add_cpu(s, false, 1);
+	ps_diagnose(&ev, d);
+	assert_true(d->bottleneck);
+	assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id, "offloads_off");
+	assert_int_equal(ps_diagnosis_ranked(d, 0)->f.severity,
+			 PS_SEV_BOTTLENECK);
+	ps_run_free(&r);
+	free(d);
+	ps_ethtool_free(&e);
+	ps_link_free(&l);
+}
+
+/* ---- the report ------------------------------------------------------- */
+
+static void test_report(void **state)
+{
+	struct ps_host h;
+	struct ps_evidence ev;
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	struct ps_check_report rep = { .snapshot_file = "x.json" };
+	struct json_object *j, *a, *o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&h, "pcie-downgraded");
+	ps_host_evidence(&h, NULL, &ev);
+	ps_diagnose(&ev, d);
+	rep.ev = &ev;
+	rep.d = d;
+	j = ps_check_report_json(&rep);
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(j, "schema")),
+		"pipescope-check");
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(j, "mode")),
+		"static");
+	assert_true(json_object_get_boolean(
+		json_object_object_get(j, "static_only")));
+	o = json_object_object_get(j, "answer");
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(o, "top")),
+		"pcie_link");
+	assert_true(json_object_get_boolean(
+		json_object_object_get(o, "bottleneck")));
+	a = json_object_object_get(j, "findings");
+	assert_true(json_object_array_length(a) >= 1);
+	o = json_object_array_get_idx(a, 0);
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(o, "id")),
+		"pcie_link");
+	assert_true(json_object_get_double(
+			    json_object_object_get(o, "ceiling_bps")) > 3e9);
+	assert_non_null(json_object_object_get(j, "checked"));
+	json_object_put(j);
+
+	/* text and markdown carry the same answer */
+	mem = open_memstream(&buf, &len);
+	ps_check_report_print(mem, PS_FORMAT_TEXT, &rep);
+	fclose(mem);
+	assert_non_null(strstr(buf, "Binding ceiling:   3.66 Gbit/s"));
+	assert_non_null(strstr(buf, "static checks only"));
+	assert_non_null(strstr(buf, "(pcie_link)"));
+	free(buf);
+	mem = open_memstream(&buf, &len);
+	ps_check_report_print(mem, PS_FORMAT_MARKDOWN, &rep);
+	fclose(mem);
+	assert_non_null(strstr(buf, "### Findings"));
+	assert_non_null(strstr(buf, "`pcie_link`"));
+	free(buf);
+	free(d);
+	ps_host_free(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_checklist_defaults),
+		cmocka_unit_test(test_pcie_downgraded),
+		cmocka_unit_test(test_ixgbe_cpu0),
+		cmocka_unit_test(test_i40e_spread),
+		cmocka_unit_test(test_mlx5_virtio_softnet),
+		cmocka_unit_test(test_snapshot_load),
+		cmocka_unit_test(test_nic_checks),
+		cmocka_unit_test(test_stream_fork),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_cpu),
+		cmocka_unit_test(test_peer_tool),
+		cmocka_unit_test(test_mtu_retrans),
+		cmocka_unit_test(test_host_checks),
+		cmocka_unit_test(test_irqbalance_fight),
+		cmocka_unit_test(test_ceiling_model),
+		cmocka_unit_test(test_unexplained_and_full),
+		cmocka_unit_test(test_ranking),
+		cmocka_unit_test(test_report),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

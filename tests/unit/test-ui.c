@@ -1,0 +1,494 @@
+/* test-ui.c: the workstation's pure arithmetic: where panels go at every
+ * size, how many cores fold into the CPU panel, bars, the graph's axis and
+ * dots, and the short numbers and the PCIe line the screen prints */
+#include "config.h"
+
+#include <locale.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "probe-pci.h"
+#include "ui-layout.h"
+#include "ui-model.h"
+#include "ui-text.h"
+
+static bool inside(const struct ui_rect *r, int rows, int cols)
+{
+	return r->y >= 0 && r->x >= 0 && r->y + r->h <= rows &&
+	       r->x + r->w <= cols;
+}
+
+static void check_dashboard(int rows, int cols, int want)
+{
+	static const int min_h[UI_P_COUNT] = {
+		[UI_P_HEADER] = 2,   [UI_P_GRAPH] = 5,	 [UI_P_STREAMS] = 4,
+		[UI_P_CPU] = 4,	     [UI_P_IRQ] = 4,	 [UI_P_NIC] = 4,
+		[UI_P_FINDINGS] = 2, [UI_P_MESSAGE] = 1, [UI_P_FOOTER] = 1,
+	};
+	struct ui_layout l;
+
+	ui_layout_compute(rows, cols, true, want, &l);
+	assert_false(l.too_small);
+	assert_int_equal(l.p[UI_P_HEADER].y, 0);
+	assert_int_equal(l.p[UI_P_FOOTER].y, rows - 1);
+	assert_int_equal(l.p[UI_P_MESSAGE].y, rows - 2);
+	assert_int_equal(l.p[UI_P_BODY].h, 0);
+	for (int i = 0; i < UI_P_COUNT; i++) {
+		if (i == UI_P_BODY)
+			continue;
+		assert_true(inside(&l.p[i], rows, cols));
+		assert_true(l.p[i].h >= min_h[i]);
+		assert_true(l.p[i].w >= 35);
+		for (int k = 0; k < i; k++)
+			assert_false(ui_rect_overlap(&l.p[i], &l.p[k]));
+	}
+	/* every row of the screen belongs to some panel */
+	for (int y = 0; y < rows; y++) {
+		bool used = false;
+
+		for (int i = 0; i < UI_P_COUNT; i++)
+			used |= l.p[i].h && y >= l.p[i].y &&
+				y < l.p[i].y + l.p[i].h;
+		assert_true(used);
+	}
+}
+
+static void test_layout(void **state)
+{
+	struct ui_layout l;
+
+	check_dashboard(24, 80, 0);
+	check_dashboard(30, 100, 0);
+	check_dashboard(40, 80, 0);
+	check_dashboard(24, 300, 0);
+	check_dashboard(60, 200, 0);
+	for (int r = 24; r < 70; r += 3)
+		for (int c = 80; c < 260; c += 7)
+			check_dashboard(r, c, 0);
+
+	/* the CPU panel asks for its cores' lines; the IRQ panel gets the
+	 * rest, and neither goes below four lines */
+	for (int want = 1; want < 300; want += 7) {
+		check_dashboard(24, 80, want);
+		check_dashboard(30, 100, want);
+		check_dashboard(50, 140, want);
+	}
+	ui_layout_compute(30, 100, true, 4, &l);
+	assert_int_equal(l.p[UI_P_CPU].h, 4);
+	assert_int_equal(l.p[UI_P_IRQ].h, 15);
+	ui_layout_compute(30, 100, true, 258, &l);
+	assert_int_equal(l.p[UI_P_IRQ].h, 4);
+	assert_int_equal(l.p[UI_P_CPU].h, 15);
+
+	ui_layout_compute(30, 100, false, 0, &l);
+	assert_false(l.too_small);
+	assert_int_equal(l.p[UI_P_BODY].y, 2);
+	assert_int_equal(l.p[UI_P_BODY].h, 26);
+	assert_int_equal(l.p[UI_P_BODY].w, 100);
+	assert_int_equal(l.p[UI_P_CPU].h, 0);
+
+	ui_layout_compute(24, 79, true, 0, &l);
+	assert_true(l.too_small);
+	ui_layout_compute(23, 80, true, 0, &l);
+	assert_true(l.too_small);
+	ui_layout_compute(20, 60, false, 0, &l);
+	assert_true(l.too_small);
+	ui_layout_compute(0, 0, true, 0, &l);
+	assert_true(l.too_small);
+}
+
+static void test_cpu_grid(void **state)
+{
+	struct ui_cpu_grid g;
+
+	assert_true(ui_cpu_grid_plan(2, 8, 44, &g));
+	assert_int_equal(g.mode, UI_CPU_BARS);
+	assert_int_equal(g.ncols, 1);
+	assert_int_equal(g.nrows, 2);
+	assert_int_equal(g.cell_w, 44);
+
+	assert_true(ui_cpu_grid_plan(64, 26, 100, &g));
+	assert_int_equal(g.mode, UI_CPU_BARS);
+	assert_int_equal(g.ncols, 3);
+	assert_int_equal(g.nrows, 22);
+
+	assert_true(ui_cpu_grid_plan(256, 26, 100, &g));
+	assert_int_equal(g.mode, UI_CPU_CELLS);
+	assert_int_equal(g.cell_w, 8); /* "255:100 " */
+	assert_int_equal(g.ncols, 12);
+	assert_int_equal(g.nrows, 22);
+
+	assert_true(ui_cpu_grid_plan(64, 8, 44, &g));
+	assert_int_equal(g.mode, UI_CPU_DOTS);
+	assert_int_equal(g.label_w, 3);
+	assert_int_equal(g.nrows, 2);
+
+	assert_true(ui_cpu_grid_plan(256, 8, 44, &g));
+	assert_int_equal(g.mode, UI_CPU_DOTS);
+	assert_int_equal(g.nrows, 7);
+
+	/* 256 cores in 8 x 35 (the dashboard at 80x24): no room for labels */
+	assert_true(ui_cpu_grid_plan(256, 8, 35, &g));
+	assert_int_equal(g.mode, UI_CPU_DOTS);
+	assert_int_equal(g.label_w, 0);
+	assert_int_equal(g.ncols, 35);
+	assert_int_equal(g.nrows, 8);
+
+	/* 256 cores in 2 x 44: one cell each does not fit */
+	assert_false(ui_cpu_grid_plan(256, 2, 44, &g));
+	assert_true(ui_cpu_grid_plan(0, 8, 44, &g));
+
+	/* whatever fits shows every core, inside the panel */
+	for (int n = 1; n <= 300; n += 3)
+		for (int h = 1; h <= 30; h += 2)
+			for (int w = 20; w <= 120; w += 9) {
+				if (!ui_cpu_grid_plan(n, h, w, &g))
+					continue;
+				assert_true(g.ncols * g.nrows >= n);
+				assert_true(g.nrows <= h);
+				switch (g.mode) {
+				case UI_CPU_BARS:
+					assert_true(g.ncols * (g.cell_w + 1) -
+							    1 <=
+						    w);
+					break;
+				case UI_CPU_CELLS:
+					assert_true(g.ncols * g.cell_w <= w);
+					break;
+				case UI_CPU_DOTS:
+					assert_true(g.label_w + g.ncols <= w);
+					break;
+				}
+			}
+}
+
+static void test_bar_split(void **state)
+{
+	const double a[4] = { 50, 25, 0, 25 };
+	const double b[4] = { 33.3, 33.3, 33.3, 0 };
+	const double c[4] = { 90, 30, -5, 10 };
+	const double d[4] = { 0.4, 0.4, 0.4, 0.4 };
+	int out[4];
+
+	ui_bar_split(a, 4, 40, out);
+	assert_int_equal(out[0], 20);
+	assert_int_equal(out[1], 10);
+	assert_int_equal(out[2], 0);
+	assert_int_equal(out[3], 10);
+
+	ui_bar_split(b, 4, 10, out);
+	assert_int_equal(out[0] + out[1] + out[2] + out[3], 10);
+	assert_int_equal(out[3], 0);
+	assert_true(out[0] >= 3 && out[1] >= 3 && out[2] >= 3);
+
+	/* more than 100 %: capped at the width; negative parts are none */
+	ui_bar_split(c, 4, 20, out);
+	assert_int_equal(out[0] + out[1] + out[2] + out[3], 20);
+	assert_int_equal(out[2], 0);
+
+	/* 1.6 % of 30 cells rounds to no cell */
+	ui_bar_split(d, 4, 30, out);
+	assert_int_equal(out[0] + out[1] + out[2] + out[3], 0);
+}
+
+static void test_graph(void **state)
+{
+	assert_true(ui_graph_axis_max(0) == 1);
+	assert_true(ui_graph_axis_max(7) == 10);
+	assert_true(ui_graph_axis_max(1e9) == 1e9);
+	assert_true(ui_graph_axis_max(3e9) == 5e9);
+	assert_true(ui_graph_axis_max(21.3e9) == 25e9);
+	assert_true(ui_graph_axis_max(26e9) == 50e9);
+	assert_true(ui_graph_axis_max(1.5e8) == 2e8);
+
+	/* a full column, an empty one, half, a tiny non-zero value */
+	for (int r = 0; r < 4; r++) {
+		assert_int_equal(ui_graph_fill(10, 10, 4, r, 4), 4);
+		assert_int_equal(ui_graph_fill(0, 10, 4, r, 4), 0);
+		assert_int_equal(ui_graph_fill(5, 10, 4, r, 4), r < 2 ? 4 : 0);
+		assert_int_equal(ui_graph_fill(1e-6, 10, 4, r, 4),
+				 r == 0 ? 1 : 0);
+		assert_int_equal(ui_graph_fill(20, 10, 4, r, 8), 8);
+	}
+	/* 5.5 of 10 over 16 levels is 8.8, rounded 9: row 2 shows 1 */
+	assert_int_equal(ui_graph_fill(5.5, 10, 4, 2, 4), 1);
+	assert_int_equal(ui_graph_fill(5.5, 10, 4, 1, 4), 4);
+
+	assert_int_equal(ui_braille_bits(0, 0), 0);
+	assert_int_equal(ui_braille_bits(4, 4), 0xff);
+	assert_int_equal(ui_braille_bits(1, 0), 0x40);
+	assert_int_equal(ui_braille_bits(0, 1), 0x80);
+	assert_int_equal(ui_braille_bits(2, 1), 0x40 | 0x04 | 0x80);
+	assert_int_equal(ui_braille_bits(4, 0), 0x47);
+}
+
+static void test_numbers(void **state)
+{
+	char b[64];
+
+	ui_fmt_bps(b, sizeof(b), 38.2e9);
+	assert_string_equal(b, "38.2 Gbit/s");
+	ui_fmt_bps(b, sizeof(b), 940e6);
+	assert_string_equal(b, "940 Mbit/s");
+	ui_fmt_bps(b, sizeof(b), 0);
+	assert_string_equal(b, "0 bit/s");
+	ui_fmt_bps(b, sizeof(b), 999.96e6);
+	assert_string_equal(b, "1.00 Gbit/s");
+	ui_fmt_bps(b, sizeof(b), 5);
+	assert_string_equal(b, "5 bit/s");
+	ui_fmt_bps_short(b, sizeof(b), 21.3e9);
+	assert_string_equal(b, "21.3G");
+	ui_fmt_bps_short(b, sizeof(b), 300e6);
+	assert_string_equal(b, "300M");
+	ui_fmt_bytes_short(b, sizeof(b), 1.62 * 1024 * 1024);
+	assert_string_equal(b, "1.62M");
+	ui_fmt_bytes_short(b, sizeof(b), 767 * 1024);
+	assert_string_equal(b, "767K");
+	ui_fmt_bytes_short(b, sizeof(b), 900);
+	assert_string_equal(b, "900");
+	ui_fmt_usec(b, sizeof(b), 45);
+	assert_string_equal(b, "45us");
+	ui_fmt_usec(b, sizeof(b), 1234);
+	assert_string_equal(b, "1.23ms");
+	ui_fmt_usec(b, sizeof(b), 18400);
+	assert_string_equal(b, "18.4ms");
+	ui_fmt_usec(b, sizeof(b), 1.5e6);
+	assert_string_equal(b, "1.50s");
+	ui_fmt_gts(b, sizeof(b), 2.5);
+	assert_string_equal(b, "2.5GT/s");
+	ui_fmt_gts(b, sizeof(b), 16);
+	assert_string_equal(b, "16GT/s");
+}
+
+static void test_pcie(void **state)
+{
+	struct ps_pci_info p;
+	char b[256];
+
+	memset(&p, 0, sizeof(p));
+	p.status = PS_ST_OK;
+	p.link_status = PS_ST_OK;
+	p.sta_width = p.cap_width = 8;
+	p.sta_speed = p.cap_speed = 8;
+	ui_fmt_pcie(&p, true, b, sizeof(b));
+	assert_string_equal(b, "x8 8GT/s of x8 8GT/s");
+
+	p.sta_width = 1;
+	p.sta_speed = 5;
+	p.downgraded = true;
+	ui_fmt_pcie(&p, true, b, sizeof(b));
+	assert_string_equal(b, "x1 5GT/s of x8 8GT/s \u2014 degraded");
+	ui_fmt_pcie(&p, false, b, sizeof(b));
+	assert_string_equal(b, "x1 5GT/s of x8 8GT/s -- degraded");
+
+	/* the NIC trained fully, a switch above it did not */
+	p.sta_width = 8;
+	p.sta_speed = 8;
+	p.downgraded = false;
+	p.limited_upstream = true;
+	p.limit_width = 4;
+	p.limit_speed = 2.5;
+	snprintf(p.limit_bdf, sizeof(p.limit_bdf), "0000:00:1c.0");
+	ui_fmt_pcie(&p, false, b, sizeof(b));
+	assert_string_equal(
+		b, "x8 8GT/s of x8 8GT/s, upstream x4 2.5GT/s at 0000:00:1c.0");
+
+	/* a virtual NIC: the reason, not numbers */
+	memset(&p, 0, sizeof(p));
+	p.status = PS_ST_ABSENT;
+	snprintf(p.reason, sizeof(p.reason), "virtual interface");
+	ui_fmt_pcie(&p, true, b, sizeof(b));
+	assert_non_null(strstr(b, "virtual interface"));
+	assert_null(strstr(b, "GT/s"));
+
+	p.status = PS_ST_OK;
+	p.link_status = PS_ST_NEEDS_ROOT;
+	p.link_reason[0] = 0;
+	ui_fmt_pcie(&p, true, b, sizeof(b));
+	assert_null(strstr(b, "GT/s"));
+	assert_true(strlen(b) > 0);
+}
+
+static void test_width(void **state)
+{
+	char s[64];
+
+	assert_int_equal(ui_text_width("abc"), 3);
+	assert_int_equal(ui_text_width(""), 0);
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		skip();
+	assert_int_equal(ui_text_width("x\u2014y"), 3);
+	assert_int_equal(ui_text_width("\u2800\u28ff"), 2);
+	snprintf(s, sizeof(s), "h\u00e9llo");
+	ui_text_clip(s, 2);
+	assert_string_equal(s, "h\u00e9");
+	snprintf(s, sizeof(s), "abc");
+	ui_text_clip(s, 10);
+	assert_string_equal(s, "abc");
+	ui_text_clip(s, 0);
+	assert_string_equal(s, "");
+	setlocale(LC_CTYPE, "C");
+}
+
+/* the engine's callbacks fill the model the screen copies */
+static bool woken(struct ui_model *m)
+{
+	struct pollfd p = { .fd = m->wake_fd, .events = POLLIN };
+	bool r = poll(&p, 1, 0) == 1;
+
+	ui_model_drain(m);
+	return r;
+}
+
+static void test_model(void **state)
+{
+	static struct ui_model m;
+	static struct ui_test_view v;
+	static struct ps_test_info info;
+	struct ps_reporter rep;
+	struct ps_stream_iv st[2], one;
+	struct ps_interval iv;
+	struct ps_summary sum;
+	uint64_t remote_bytes[1] = { 1000 };
+
+	assert_int_equal(ui_model_init(&m), 0);
+	ui_model_reporter(&m, &rep);
+	assert_false(woken(&m));
+
+	memset(&info, 0, sizeof(info));
+	info.ntargets = 1;
+	info.target_host[0] = "192.0.2.1";
+	info.target_port[0] = 5201;
+	info.peer_kind = "iperf3";
+	snprintf(info.peer_version, sizeof(info.peer_version), "3.12");
+	info.parallel = 2;
+	info.reverse = true;
+	info.duration = 30;
+	rep.start(rep.arg, &info);
+	assert_true(woken(&m));
+	ui_model_copy(&m, &v);
+	assert_int_equal(v.state, UI_TEST_RUNNING);
+	assert_string_equal(v.target, "192.0.2.1:5201");
+	assert_string_equal(v.peer_kind, "iperf3");
+	assert_string_equal(v.peer_version, "3.12");
+	assert_true(v.reverse);
+	assert_int_equal(v.parallel, 2);
+
+	/* two streams and their sum */
+	memset(st, 0, sizeof(st));
+	memset(&iv, 0, sizeof(iv));
+	st[0].id = 1;
+	st[0].bytes = 1000;
+	st[0].bps = 8000;
+	st[1].id = 3;
+	st[1].bytes = 2000;
+	st[1].bps = 16000;
+	iv.start = 0;
+	iv.end = 1;
+	iv.nstreams = 2;
+	iv.streams = st;
+	iv.have_sum[1] = true;
+	iv.sum[1].bytes = 3000;
+	iv.sum[1].bps = 24000;
+	rep.interval(rep.arg, &iv);
+	assert_true(woken(&m));
+	ui_model_copy(&m, &v);
+	assert_int_equal(v.nstreams, 2);
+	assert_int_equal(v.streams[1].id, 3);
+	assert_true(v.now_bps == 24000);
+	assert_true(v.sum_bps[1] == 24000 && v.sum_bps[0] == 0);
+	assert_true(v.bytes_total == 3000 && v.time_total == 1);
+	assert_true(v.elapsed == 1);
+	assert_int_equal(v.nhist, 1);
+	assert_true(v.hist[0] == 24000);
+
+	/* an omitted interval is drawn but not averaged */
+	iv.start = 1;
+	iv.end = 2;
+	iv.omitted = true;
+	rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_true(v.bytes_total == 3000 && v.time_total == 1);
+	assert_int_equal(v.nhist, 2);
+
+	/* one stream without sums: the stream is the sum */
+	memset(&one, 0, sizeof(one));
+	one.bytes = 500;
+	one.bps = 4000;
+	memset(&iv, 0, sizeof(iv));
+	iv.start = 2;
+	iv.end = 3;
+	iv.nstreams = 1;
+	iv.streams = &one;
+	rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_true(v.now_bps == 4000);
+	assert_true(v.bytes_total == 3500 && v.time_total == 2);
+	assert_int_equal(v.nstreams, 1);
+
+	/* the history is a ring: the newest sample is at nhist - 1 */
+	for (int i = 0; i < UI_HIST + 5; i++)
+		rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_int_equal(v.nhist, UI_HIST + 8);
+	assert_true(v.hist[(v.nhist - 1) % UI_HIST] == 4000);
+
+	/* an error is shown, unless a stop was asked for */
+	rep.error(rep.arg, "unable to connect");
+	ui_model_copy(&m, &v);
+	assert_string_equal(v.error, "unable to connect");
+	assert_int_equal(v.message_level, 2);
+	v.error[0] = 0;
+	m.v.error[0] = 0;
+	atomic_store(&m.stop, true);
+	rep.error(rep.arg, "interrupted");
+	ui_model_copy(&m, &v);
+	assert_string_equal(v.error, "");
+	assert_string_equal(v.message, "interrupted");
+	assert_int_equal(v.message_level, 0);
+
+	/* the end: the sender's and the receiver's counts */
+	memset(&sum, 0, sizeof(sum));
+	memset(&one, 0, sizeof(one));
+	one.sender = true;
+	one.bytes = 1250;
+	sum.duration = 1;
+	sum.nstreams = 1;
+	sum.local = &one;
+	sum.remote_valid = true;
+	sum.remote_bytes = remote_bytes;
+	rep.end(rep.arg, &info, &sum);
+	ui_model_copy(&m, &v);
+	assert_true(v.have_end);
+	assert_true(v.end_bps[0] == 10000);
+	assert_true(v.end_bps[1] == 8000);
+	assert_true(v.end_duration == 1);
+
+	ui_model_say(&m, 1, "hello");
+	ui_model_copy(&m, &v);
+	assert_string_equal(v.message, "hello");
+	assert_int_equal(v.message_level, 1);
+	ui_model_destroy(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_cpu_grid),
+		cmocka_unit_test(test_bar_split),
+		cmocka_unit_test(test_graph),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_pcie),
+		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_model),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

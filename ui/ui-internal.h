@@ -1,0 +1,118 @@
+/* ui-internal.h: what the workstation's loop, views and widgets share: the
+ * state of the screen, the drawing helpers and the view table */
+#ifndef PS_UI_INTERNAL_H
+#define PS_UI_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "sampler.h"
+#include "snapshot.h"
+#include "ui-colors.h"
+#include "ui-layout.h"
+#include "ui-model.h"
+
+struct ps_irq_info;
+struct ps_pci_info;
+struct ps_ethtool_info;
+struct ps_link_info;
+
+struct ui;
+
+/* one view of the workstation: a const table, listed in ui_views[] */
+struct ui_view_ops {
+	const char *name;  /* stable id: "dashboard" */
+	const char *title; /* N_("Dashboard") */
+	int key;	   /* '1' */
+	bool dashboard;	   /* uses the dashboard layout */
+	void (*draw)(struct ui *ui, const struct ui_rect *body);
+};
+
+extern const struct ui_view_ops ui_view_dashboard, ui_view_streams, ui_view_cpu,
+	ui_view_irq, ui_view_nic, ui_view_checklist, ui_view_help;
+extern const struct ui_view_ops *const ui_views[];
+extern const int ui_nviews;
+
+struct ui {
+	const struct ps_opts *opts; /* the command line */
+	struct ps_opts test;	    /* what the next test runs with */
+	bool selftest;
+	void *selftest_handle;
+
+	struct ui_model model;	/* shared with the engine's thread */
+	struct ui_test_view tv; /* this frame's copy */
+	struct ps_sampler *sampler;
+	struct ps_snapshot *snap; /* this frame's snapshot (a reference) */
+	struct ps_iface_choice iface;
+
+	struct ui_style style;
+	struct ui_layout lay;
+	int rows, cols;
+	const struct ui_view_ops *view;
+	const struct ui_view_ops *before_help;
+	bool paused;
+	bool restart; /* start again once the worker is gone */
+	bool quit;
+
+	/* interface picker */
+	bool picking;
+	char (*ifnames)[16];
+	int nifnames, pick;
+
+	char msg[256]; /* the message line */
+	int msg_level; /* 0 info, 1 warn, 2 error */
+	uint64_t msg_gen_seen;
+
+	/* cost and start-up measurement */
+	int64_t t0_ns;
+	bool first_frame_done;
+	uint64_t frames;
+};
+
+/* ---- drawing helpers (ui-draw.c) ------------------------------------- */
+
+/* print at (y, x) at most w columns of a UTF-8/locale string */
+void ui_put(int y, int x, int w, attr_t a, const char *s);
+void ui_printf(int y, int x, int w, attr_t a, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* clear a rectangle */
+void ui_clear(const struct ui_rect *r);
+/* a panel title line " CPU ───────" at the top of r; returns r minus it */
+struct ui_rect ui_title(struct ui *ui, const struct ui_rect *r,
+			const char *title, const char *right);
+/* repeat a glyph n times */
+void ui_repeat(int y, int x, int n, attr_t a, const char *glyph);
+/* "label value" pairs on one line; returns the next x */
+int ui_pair(int y, int x, int xmax, const char *label, const char *value,
+	    attr_t va);
+
+/* ---- the panels (each its own file) ----------------------------------- */
+
+void ui_draw_header(struct ui *ui, const struct ui_rect *r);
+void ui_draw_footer(struct ui *ui, const struct ui_rect *r);
+void ui_draw_message(struct ui *ui, const struct ui_rect *r);
+void ui_draw_too_small(struct ui *ui);
+void ui_panel_graph(struct ui *ui, const struct ui_rect *r);
+void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full);
+void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full);
+void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full);
+void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full);
+void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full);
+void ui_draw_picker(struct ui *ui);
+
+/* ---- the snapshot's NIC members, NULL until they are sampled ---------- */
+
+const struct ps_irq_info *ui_snap_irq(const struct ps_snapshot *s);
+const struct ps_pci_info *ui_snap_pci(const struct ps_snapshot *s);
+const struct ps_ethtool_info *ui_snap_ethtool(const struct ps_snapshot *s);
+const struct ps_link_info *ui_snap_link(const struct ps_snapshot *s);
+
+/* "not sampled yet" in the dim colour */
+void ui_not_sampled(const struct ui_rect *r, int line);
+
+/* the findings strip's lines (probe warnings until the checks land) */
+int ui_findings_collect(const struct ui *ui, char (*out)[256], int *level,
+			int max);
+
+#endif

@@ -1,0 +1,762 @@
+/* ui-loop.c: the workstation's one UI thread: it owns the terminal, polls
+ * the keyboard, the engine's and sampler's wake-up fd and a signalfd, sets
+ * dirty flags and draws at most four frames a second (keys at once); it
+ * restores the terminal on q, SIGINT/SIGTERM/SIGHUP, ps_fatal and crashes */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "cmd-test.h"
+#include "exitcodes.h"
+#include "log.h"
+#include "nls.h"
+#include "sysroot.h"
+#include "ui-internal.h"
+#include "ui-text.h"
+#include "ui.h"
+#include "xmalloc.h"
+
+/* last: terminfo defines macros such as "lines" */
+#include <term.h>
+
+#define FRAME_NS (250 * 1000000LL) /* 4 frames a second at most */
+
+static volatile sig_atomic_t curses_on;
+static SCREEN *screen;
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* put the terminal back; safe to call twice, from ps_fatal and atexit */
+static void ui_restore(void)
+{
+	if (!curses_on)
+		return;
+	curses_on = 0;
+	/* without an alternate screen (vt100, linux) leave a clean one */
+	if (!enter_ca_mode || !*enter_ca_mode) {
+		erase();
+		refresh();
+	}
+	curs_set(1);
+	endwin();
+	fflush(stdout);
+}
+
+static void on_crash(int sig)
+{
+	ui_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+bool ps_ui_wanted(const struct ps_opts *o)
+{
+	if (o->mode != PS_MODE_SELFTEST && o->mode != PS_MODE_CLIENT)
+		return false;
+	if (o->no_tui || o->json || o->json_stream)
+		return false;
+	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+}
+
+/* can this terminal address the cursor? why not, in one line */
+static bool term_usable(char *why, size_t len)
+{
+	const char *term = getenv("TERM");
+	char *cup;
+	int err = 0;
+
+	if (!term || !*term) {
+		snprintf(why, len, "%s", _("TERM is not set"));
+		return false;
+	}
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		snprintf(why, len, _("the terminal type '%s' is unknown"),
+			 term);
+		return false;
+	}
+	cup = tigetstr("cup");
+	if (!strcmp(term, "dumb") || cup == NULL || cup == (char *)-1) {
+		snprintf(why, len,
+			 _("the terminal '%s' cannot move the cursor"), term);
+		del_curterm(cur_term);
+		return false;
+	}
+	del_curterm(cur_term);
+	return true;
+}
+
+/* the log's messages go to the message line while the screen is up */
+static void log_hook(enum ps_level level, const char *msg, void *arg)
+{
+	struct ui *ui = arg;
+
+	ui_model_say(&ui->model,
+		     level >= PS_LOG_ERR    ? 2
+		     : level == PS_LOG_WARN ? 1
+					    : 0,
+		     msg);
+}
+
+static void sampler_notify(void *arg)
+{
+	ui_model_wake(arg);
+}
+
+static int sampler_start(struct ui *ui)
+{
+	struct ps_sampler_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.env.iface = ui->iface;
+	cfg.interval_s = 1.0;
+	cfg.history = 2;
+	cfg.notify = sampler_notify;
+	cfg.notify_arg = &ui->model;
+	return ps_sampler_start(&cfg, &ui->sampler);
+}
+
+static void say(struct ui *ui, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(struct ui *ui, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ui->msg, sizeof(ui->msg), fmt, ap);
+	va_end(ap);
+	ui->msg_level = level;
+}
+
+static void start_test(struct ui *ui, bool retry)
+{
+	int rc = ui_model_start(&ui->model, &ui->test, retry);
+
+	if (rc)
+		say(ui, 2, _("cannot start the test: %s"), strerror(-rc));
+	else
+		say(ui, 0, _("test started: %d stream(s), %s, %s"),
+		    ui->test.parallel,
+		    ui->test.proto == PS_PROTO_UDP ? "UDP" : "TCP",
+		    ui->test.bidir     ? _("both ways")
+		    : ui->test.reverse ? _("reverse")
+				       : _("send"));
+}
+
+/* a setting changed: a running test restarts with it */
+static void settings_changed(struct ui *ui)
+{
+	if (ui_model_busy(&ui->model)) {
+		ui->restart = true;
+		ui_model_stop(&ui->model);
+		say(ui, 0, "%s",
+		    _("restarting the test with the new settings"));
+	} else {
+		say(ui, 0, "%s", _("s runs a test with the new settings"));
+	}
+}
+
+static void set_proto(struct ui *ui, enum ps_proto p)
+{
+	ui->test.proto = p;
+	if (p == PS_PROTO_UDP)
+		ui->test.rate = ui->opts->rate_set ? ui->opts->rate
+						   : PS_DEFAULT_UDP_RATE;
+	else
+		ui->test.rate =
+			ui->opts->proto == PS_PROTO_TCP ? ui->opts->rate : 0;
+}
+
+static void picker_open(struct ui *ui)
+{
+	struct if_nameindex *ifs = if_nameindex(), *p;
+	int n = 0;
+
+	if (!ifs) {
+		say(ui, 2, _("cannot list the interfaces: %s"),
+		    strerror(errno));
+		return;
+	}
+	for (p = ifs; p->if_index; p++)
+		n++;
+	free(ui->ifnames);
+	ui->ifnames = xcalloc((size_t)n + 1, sizeof(*ui->ifnames));
+	ui->nifnames = 0;
+	ui->pick = 0;
+	for (p = ifs; p->if_index; p++) {
+		snprintf(ui->ifnames[ui->nifnames], sizeof(ui->ifnames[0]),
+			 "%s", p->if_name);
+		if (!strcmp(p->if_name, ui->iface.name))
+			ui->pick = ui->nifnames;
+		ui->nifnames++;
+	}
+	if_freenameindex(ifs);
+	ui->picking = ui->nifnames > 0;
+}
+
+static void picker_choose(struct ui *ui)
+{
+	const char *name = ui->ifnames[ui->pick];
+
+	/* even the same name: it is now the user's choice (--iface) */
+	ui->picking = false;
+	if (ui->sampler)
+		ps_sampler_stop(ui->sampler);
+	ui->sampler = NULL;
+	if (ui->snap)
+		ps_snapshot_put(ui->snap);
+	ui->snap = NULL;
+	ps_iface_choose(name, NULL, &ui->iface);
+	if (sampler_start(ui))
+		say(ui, 2, _("cannot watch %s: the sampler did not start"),
+		    name);
+	else
+		say(ui, 0, _("watching %s"), name);
+}
+
+void ui_draw_picker(struct ui *ui)
+{
+	int w = 24, h = ui->nifnames + 2, y0, x0, first = 0;
+
+	if (h > LINES - 4)
+		h = LINES - 4;
+	y0 = (LINES - h) / 2;
+	x0 = (COLS - w) / 2;
+	if (ui->pick >= h - 2)
+		first = ui->pick - (h - 3);
+	for (int i = 0; i < h; i++) {
+		move(y0 + i, x0);
+		attrset(ui_attr(UI_C_HEADER));
+		hline(' ', w);
+	}
+	ui_put(y0, x0 + 1, w - 2, ui_attr(UI_C_HEADER), _("Interface"));
+	for (int i = 0; i < h - 2 && first + i < ui->nifnames; i++) {
+		int k = first + i;
+
+		ui_printf(y0 + 1 + i, x0 + 1, w - 2,
+			  k == ui->pick ? ui_attr(UI_C_SELECTED) | A_BOLD
+					: ui_attr(UI_C_HEADER),
+			  " %-*s", w - 4, ui->ifnames[k]);
+	}
+	ui_put(y0 + h - 1, x0 + 1, w - 2, ui_attr(UI_C_HEADER),
+	       _("Enter picks, Esc"));
+	attrset(A_NORMAL);
+}
+
+static void picker_key(struct ui *ui, int ch)
+{
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		if (ui->pick > 0)
+			ui->pick--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		if (ui->pick < ui->nifnames - 1)
+			ui->pick++;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		picker_choose(ui);
+		break;
+	case 27:
+	case 'q':
+	case 'i':
+		ui->picking = false;
+		break;
+	}
+}
+
+/* a click on a dashboard panel opens its view; on the header, back */
+static void mouse_click(struct ui *ui)
+{
+	static const struct {
+		enum ui_panel p;
+		const struct ui_view_ops *v;
+	} map[] = {
+		{ UI_P_GRAPH, &ui_view_dashboard },
+		{ UI_P_STREAMS, &ui_view_streams },
+		{ UI_P_CPU, &ui_view_cpu },
+		{ UI_P_IRQ, &ui_view_irq },
+		{ UI_P_NIC, &ui_view_nic },
+		{ UI_P_FINDINGS, &ui_view_checklist },
+		{ UI_P_HEADER, &ui_view_dashboard },
+	};
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK || ui->lay.too_small)
+		return;
+	for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		const struct ui_rect *r = &ui->lay.p[map[i].p];
+
+		if (r->h && ev.y >= r->y && ev.y < r->y + r->h &&
+		    ev.x >= r->x && ev.x < r->x + r->w) {
+			ui->view = map[i].v;
+			return;
+		}
+	}
+}
+
+static void handle_key(struct ui *ui, int ch)
+{
+	static const double durations[] = { 10, 30, 60, 0, 5 };
+	int nd = (int)(sizeof(durations) / sizeof(durations[0]));
+
+	if (ui->picking) {
+		picker_key(ui, ch);
+		return;
+	}
+	if (ui->view == &ui_view_help && ch != KEY_RESIZE && ch != 'q' &&
+	    ch != 'Q') {
+		ui->view =
+			ui->before_help ? ui->before_help : &ui_view_dashboard;
+		return;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		ui->quit = true;
+		break;
+	case '?':
+	case 'h':
+	case KEY_F(1):
+		ui->before_help = ui->view;
+		ui->view = &ui_view_help;
+		break;
+	case 's':
+	case 'S':
+	case ' ':
+		if (ui_model_busy(&ui->model)) {
+			ui->restart = false;
+			ui_model_stop(&ui->model);
+			say(ui, 0, "%s", _("stopping the test"));
+		} else if (!ui->model.th_live) {
+			start_test(ui, true);
+		}
+		break;
+	case '+':
+	case '=':
+		if (ui->test.parallel < PS_MAX_STREAMS) {
+			ui->test.parallel++;
+			settings_changed(ui);
+		}
+		break;
+	case '-':
+	case '_':
+		if (ui->test.parallel > 1) {
+			ui->test.parallel--;
+			settings_changed(ui);
+		}
+		break;
+	case 'R':
+	case 'r':
+		ui->test.reverse = !ui->test.reverse;
+		ui->test.bidir = false;
+		settings_changed(ui);
+		break;
+	case 'd':
+	case 'D':
+		ui->test.bidir = !ui->test.bidir;
+		ui->test.reverse = false;
+		settings_changed(ui);
+		break;
+	case 'u':
+	case 'U':
+		set_proto(ui, ui->test.proto == PS_PROTO_UDP ? PS_PROTO_TCP
+							     : PS_PROTO_UDP);
+		settings_changed(ui);
+		break;
+	case 't':
+	case 'T': {
+		int i = 0;
+
+		while (i < nd && durations[i] != ui->test.duration)
+			i++;
+		ui->test.duration = durations[(i + 1) % nd];
+		settings_changed(ui);
+		break;
+	}
+	case 'i':
+	case 'I':
+		picker_open(ui);
+		break;
+	case 'p':
+	case 'P':
+		ui->paused = !ui->paused;
+		break;
+	case '\t':
+	case KEY_BTAB: {
+		int i = 0;
+
+		while (i < ui_nviews && ui_views[i] != ui->view)
+			i++;
+		i = ch == '\t' ? i + 1 : i + ui_nviews - 1;
+		ui->view = ui_views[i % ui_nviews];
+		break;
+	}
+	case KEY_MOUSE:
+		mouse_click(ui);
+		break;
+	case 12: /* Ctrl-L */
+		clearok(curscr, TRUE);
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		for (int i = 0; i < ui_nviews; i++)
+			if (ch == ui_views[i]->key)
+				ui->view = ui_views[i];
+		break;
+	}
+}
+
+static void resize(struct ui *ui)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row &&
+	    ws.ws_col)
+		resizeterm(ws.ws_row, ws.ws_col);
+	clearok(curscr, TRUE);
+}
+
+static void stats_write(struct ui *ui, const char *what, double v)
+{
+	const char *path = getenv("PIPESCOPE_UI_STATS");
+	FILE *f;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "ae");
+	if (!f)
+		return;
+	fprintf(f, "%s=%.1f\n", what, v);
+	(void)ui;
+	fclose(f);
+}
+
+static void draw(struct ui *ui)
+{
+	struct ui_layout *l = &ui->lay;
+
+	if (!ui->paused && ui->sampler) {
+		struct ps_snapshot *s = ps_sampler_latest(ui->sampler);
+
+		if (s) {
+			if (ui->snap)
+				ps_snapshot_put(ui->snap);
+			ui->snap = s;
+		}
+	}
+	erase();
+	/* the CPU panel takes the lines its cores need, the IRQ panel the
+	 * rest (many cores fold into all but its four lines) */
+	ui_layout_compute(LINES, COLS, ui->view->dashboard,
+			  ui->snap ? ui->snap->cpu.ncores + 2 : 0, l);
+	if (l->too_small) {
+		ui_draw_too_small(ui);
+	} else {
+		ui_draw_header(ui, &l->p[UI_P_HEADER]);
+		ui->view->draw(ui, &l->p[UI_P_BODY]);
+		ui_draw_message(ui, &l->p[UI_P_MESSAGE]);
+		ui_draw_footer(ui, &l->p[UI_P_FOOTER]);
+		if (ui->picking)
+			ui_draw_picker(ui);
+	}
+	refresh();
+	ui->frames++;
+	if (!ui->first_frame_done) {
+		ui->first_frame_done = true;
+		stats_write(ui, "first_frame_ms",
+			    (double)(now_ns() - ui->t0_ns) / 1e6);
+	}
+}
+
+/* take the model's news: the test view and the message line */
+static void pull_model(struct ui *ui)
+{
+	struct ui_test_view *tv = &ui->tv;
+	uint64_t seen = ui->msg_gen_seen;
+
+	if (ui->paused) {
+		/* only the message line moves while the screen is paused */
+		pthread_mutex_lock(&ui->model.lock);
+		if (ui->model.v.message_gen != seen) {
+			snprintf(ui->msg, sizeof(ui->msg), "%s",
+				 ui->model.v.message);
+			ui->msg_level = ui->model.v.message_level;
+			ui->msg_gen_seen = ui->model.v.message_gen;
+		}
+		pthread_mutex_unlock(&ui->model.lock);
+		return;
+	}
+	ui_model_copy(&ui->model, tv);
+	if (tv->message_gen != seen) {
+		snprintf(ui->msg, sizeof(ui->msg), "%s", tv->message);
+		ui->msg_level = tv->message_level;
+		ui->msg_gen_seen = tv->message_gen;
+	}
+}
+
+static int open_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGWINCH);
+	/* blocked here, before any thread exists, so every thread inherits
+	 * it and the signals queue for the signalfd */
+	if (pthread_sigmask(SIG_BLOCK, set, NULL))
+		return -1;
+	return signalfd(-1, set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+static void install_crash_handlers(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static bool start_curses(struct ui *ui)
+{
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen)
+		return false;
+	set_term(screen);
+	curses_on = 1;
+	ps_log_set_atexit(ui_restore);
+	atexit(ui_restore);
+	install_crash_handlers();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	/* optional: a click opens a panel's view (Shift still selects) */
+	if (!getenv("PIPESCOPE_NO_MOUSE"))
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	mouseinterval(0);
+	curs_set(0);
+	ui_colors_init(&ui->style);
+	return true;
+}
+
+static void loop(struct ui *ui, int sfd)
+{
+	int64_t last_draw = 0;
+	bool dirty = true, urgent = true;
+
+	while (!ui->quit) {
+		struct pollfd pfd[3] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = ui->model.wake_fd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
+		int64_t now = now_ns(), next = last_draw + FRAME_NS;
+		int timeout;
+		bool live = ui->tv.state == UI_TEST_RUNNING ||
+			    ui->tv.state == UI_TEST_CONNECTING ||
+			    ui->tv.state == UI_TEST_STOPPING;
+
+		if (dirty && (urgent || now >= next)) {
+			draw(ui);
+			last_draw = now_ns();
+			dirty = urgent = false;
+			continue;
+		}
+		if (dirty || live)
+			timeout = next > now ? (int)((next - now) / 1000000) + 1
+					     : 0;
+		else
+			timeout = 1000;
+		if (poll(pfd, 3, timeout) < 0 && errno != EINTR)
+			break;
+
+		if (pfd[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGWINCH) {
+					resize(ui);
+					urgent = dirty = true;
+				} else {
+					ui->quit = true;
+				}
+			}
+		}
+		if (pfd[1].revents & POLLIN) {
+			ui_model_drain(&ui->model);
+			pull_model(ui);
+			dirty = true;
+		}
+		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			int ch;
+
+			if (pfd[0].revents & (POLLHUP | POLLERR))
+				ui->quit = true;
+			while ((ch = getch()) != ERR) {
+				handle_key(ui, ch);
+				if (ch == KEY_RESIZE)
+					clearok(curscr, TRUE);
+			}
+			pull_model(ui);
+			urgent = dirty = true;
+		}
+		/* the worker ended: join it, start the next if one is due */
+		if (ui->model.th_live && ui_model_reap(&ui->model)) {
+			struct ui_test_view *tv = &ui->tv;
+
+			pull_model(ui);
+			dirty = true;
+			if (tv->have_end) {
+				stats_write(ui, "end_sent_bps", tv->end_bps[0]);
+				stats_write(ui, "end_received_bps",
+					    tv->end_bps[1]);
+			}
+			if (ui->restart) {
+				ui->restart = false;
+				start_test(ui, true);
+			}
+		}
+		/* the clock in the header moves while a test runs */
+		if (live && now_ns() >= next)
+			dirty = true;
+	}
+}
+
+int ps_ui_run(const struct ps_opts *o)
+{
+	struct ui *ui;
+	char why[256];
+	sigset_t set;
+	const char *peer;
+	int sfd, rc = PS_EXIT_OK;
+
+	if (!term_usable(why, sizeof(why))) {
+		fprintf(stderr,
+			_("pipescope: %s; the workstation needs a terminal "
+			  "that can; running the test as text (--no-tui)\n"),
+			why);
+		return -1;
+	}
+	if (o->sysroot && *o->sysroot) {
+		struct stat st;
+
+		/* the probes read a recorded machine; the test stays live */
+		if (stat(o->sysroot, &st) || !S_ISDIR(st.st_mode)) {
+			ps_err(_("--sysroot %s: not a directory"), o->sysroot);
+			return PS_EXIT_USAGE;
+		}
+		ps_sysroot_set(o->sysroot);
+	}
+	ui = xcalloc(1, sizeof(*ui));
+	ui->t0_ns = now_ns();
+	ui->opts = o;
+	ui->view = &ui_view_dashboard;
+	ui_style_choose(o->no_color, &ui->style);
+	signal(SIGPIPE, SIG_IGN);
+	sfd = open_signals(&set);
+	if (sfd < 0) {
+		ps_err(_("cannot watch signals: %s"), strerror(errno));
+		free(ui);
+		return PS_EXIT_FAIL;
+	}
+	if (ui_model_init(&ui->model)) {
+		ps_err(_("cannot create the wake-up descriptor: %s"),
+		       strerror(errno));
+		close(sfd);
+		free(ui);
+		return PS_EXIT_FAIL;
+	}
+
+	/* the test: our own loopback server, or the -c target */
+	if (o->mode == PS_MODE_SELFTEST) {
+		int err = ps_selftest_start(o, &ui->test, &ui->selftest_handle);
+
+		if (err) {
+			ps_err(_("cannot start the loopback server: %s"),
+			       strerror(-err));
+			rc = PS_EXIT_FAIL;
+			goto out_model;
+		}
+		ui->selftest = true;
+	} else {
+		ui->test = *o;
+	}
+	if (ui->test.interval <= 0)
+		ui->test.interval = 1;
+	if (ui->test.parallel < 1)
+		ui->test.parallel = 1;
+
+	peer = ui->test.ntargets ? ui->test.targets[0].host : NULL;
+	ps_iface_choose(o->iface, peer, &ui->iface);
+	if (sampler_start(ui))
+		ps_warn(_("the probes do not run: the sampler did not start"));
+
+	if (!start_curses(ui)) {
+		ps_err(_("cannot start the screen on this terminal"));
+		rc = -1;
+		goto out_sampler;
+	}
+	ps_log_set_hook(log_hook, ui);
+	start_test(ui, false);
+	pull_model(ui);
+	loop(ui, sfd);
+
+	ps_log_set_hook(NULL, NULL);
+	ui_restore();
+	/* the status says how the last test went, as without the screen */
+	if (ui_model_reap(&ui->model) && ui->model.v.state == UI_TEST_FAILED)
+		rc = ui->model.rc > 0 ? ui->model.rc : PS_EXIT_FAIL;
+	stats_write(ui, "frames", (double)ui->frames);
+out_sampler:
+	ui_model_finish(&ui->model);
+	if (ui->sampler)
+		ps_sampler_stop(ui->sampler);
+	if (ui->snap)
+		ps_snapshot_put(ui->snap);
+	if (ui->selftest)
+		ps_selftest_stop(ui->selftest_handle);
+out_model:
+	if (screen) {
+		delscreen(screen);
+		screen = NULL;
+	}
+	ui_model_destroy(&ui->model);
+	close(sfd);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	free(ui->ifnames);
+	free(ui);
+	return rc;
+}

@@ -1,0 +1,364 @@
+/* ui-model.c: the workstation's copy of the running test (the engine's
+ * reporter callbacks write it under a lock and wake the UI thread) and the
+ * worker thread that runs one test at a time */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nls.h"
+#include "ui-model.h"
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int ui_model_init(struct ui_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (m->wake_fd < 0)
+		return -errno;
+	pthread_mutex_init(&m->lock, NULL);
+	return 0;
+}
+
+void ui_model_destroy(struct ui_model *m)
+{
+	if (m->wake_fd >= 0)
+		close(m->wake_fd);
+	m->wake_fd = -1;
+	pthread_mutex_destroy(&m->lock);
+}
+
+void ui_model_wake(struct ui_model *m)
+{
+	uint64_t one = 1;
+	ssize_t n = write(m->wake_fd, &one, sizeof(one));
+
+	(void)n; /* EAGAIN: already awake */
+}
+
+void ui_model_drain(struct ui_model *m)
+{
+	uint64_t v;
+	ssize_t n = read(m->wake_fd, &v, sizeof(v));
+
+	(void)n;
+}
+
+void ui_model_copy(struct ui_model *m, struct ui_test_view *out)
+{
+	pthread_mutex_lock(&m->lock);
+	*out = m->v;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* ---- the reporter: runs on the engine's thread, never touches curses --- */
+
+static void on_start(void *arg, const struct ps_test_info *info)
+{
+	struct ui_model *m = arg;
+	struct ui_test_view *v = &m->v;
+
+	pthread_mutex_lock(&m->lock);
+	if (info->ntargets > 0 && info->target_host[0])
+		snprintf(v->target, sizeof(v->target), "%s:%d",
+			 info->target_host[0], info->target_port[0]);
+	snprintf(v->peer_kind, sizeof(v->peer_kind), "%s",
+		 info->peer_kind ? info->peer_kind : "");
+	snprintf(v->peer_version, sizeof(v->peer_version), "%s",
+		 info->peer_version);
+	v->proto = info->proto;
+	v->reverse = info->reverse;
+	v->bidir = info->bidir;
+	v->parallel = info->parallel;
+	v->duration = info->duration;
+	v->started_ns = mono_ns();
+	v->state = UI_TEST_RUNNING;
+	/* "Connecting to host ..." is over */
+	v->message[0] = 0;
+	v->message_gen++;
+	v->gen++;
+	pthread_mutex_unlock(&m->lock);
+	ui_model_wake(m);
+}
+
+static void hist_add(struct ui_test_view *v, double bps)
+{
+	v->hist[v->nhist % UI_HIST] = bps;
+	v->nhist++;
+}
+
+static void on_interval(void *arg, const struct ps_interval *iv)
+{
+	struct ui_model *m = arg;
+	struct ui_test_view *v = &m->v;
+	int n = iv->nstreams < UI_MAX_ROWS ? iv->nstreams : UI_MAX_ROWS;
+	int r = iv->nremote < UI_MAX_ROWS ? iv->nremote : UI_MAX_ROWS;
+	double now = 0, bytes = 0;
+
+	pthread_mutex_lock(&m->lock);
+	v->nstreams = n;
+	if (n > 0)
+		memcpy(v->streams, iv->streams,
+		       (size_t)n * sizeof(*v->streams));
+	v->nremote = r;
+	if (r > 0)
+		memcpy(v->remote, iv->remote, (size_t)r * sizeof(*v->remote));
+	for (int d = 0; d < 2; d++) {
+		v->have_sum[d] = iv->have_sum[d];
+		v->sum_bps[d] = iv->have_sum[d] ? iv->sum[d].bps : 0;
+		if (iv->have_sum[d]) {
+			now += iv->sum[d].bps;
+			bytes += (double)iv->sum[d].bytes;
+		}
+	}
+	/* a test with one stream may leave the sums out: add the streams */
+	if (!iv->have_sum[0] && !iv->have_sum[1])
+		for (int i = 0; i < n; i++) {
+			now += iv->streams[i].bps;
+			bytes += (double)iv->streams[i].bytes;
+		}
+	v->now_bps = now;
+	if (!iv->omitted) {
+		v->bytes_total += bytes;
+		v->time_total += iv->end - iv->start;
+	}
+	v->elapsed = iv->end;
+	hist_add(v, now);
+	v->gen++;
+	pthread_mutex_unlock(&m->lock);
+	ui_model_wake(m);
+}
+
+static void on_end(void *arg, const struct ps_test_info *info,
+		   const struct ps_summary *sum)
+{
+	struct ui_model *m = arg;
+	struct ui_test_view *v = &m->v;
+
+	(void)info;
+	pthread_mutex_lock(&m->lock);
+	/* as iperf3's end.sum_sent / sum_received: each stream's sender's
+	 * and receiver's count, whichever end that was (both ways summed) */
+	{
+		double sent = 0, received = 0;
+
+		for (int i = 0; i < sum->nstreams; i++) {
+			uint64_t s_b, r_b;
+
+			ps_summary_stream_bytes(sum, i, &s_b, &r_b);
+			sent += (double)s_b;
+			received += (double)r_b;
+		}
+		v->end_bps[0] =
+			sum->duration > 0 ? sent * 8 / sum->duration : 0;
+		v->end_bps[1] =
+			sum->duration > 0 ? received * 8 / sum->duration : 0;
+		v->end_duration = sum->duration;
+	}
+	v->have_end = true;
+	v->cpu_local = sum->cpu_local_total;
+	v->cpu_remote = sum->remote_valid ? sum->cpu_remote_total : -1;
+	v->gen++;
+	pthread_mutex_unlock(&m->lock);
+	ui_model_wake(m);
+}
+
+static void on_error(void *arg, const char *msg)
+{
+	struct ui_model *m = arg;
+	bool asked = atomic_load(&m->stop);
+
+	pthread_mutex_lock(&m->lock);
+	/* "interrupted" after s or a restart is what was asked for */
+	if (!asked)
+		snprintf(m->v.error, sizeof(m->v.error), "%s", msg);
+	snprintf(m->v.message, sizeof(m->v.message), "%s", msg);
+	m->v.message_level = asked ? 0 : 2;
+	m->v.message_gen++;
+	m->v.gen++;
+	pthread_mutex_unlock(&m->lock);
+	ui_model_wake(m);
+}
+
+static void on_message(void *arg, const char *msg)
+{
+	struct ui_model *m = arg;
+
+	pthread_mutex_lock(&m->lock);
+	snprintf(m->v.message, sizeof(m->v.message), "%s", msg);
+	m->v.message_level = 0;
+	m->v.message_gen++;
+	m->v.gen++;
+	pthread_mutex_unlock(&m->lock);
+	ui_model_wake(m);
+}
+
+void ui_model_say(struct ui_model *m, int level, const char *msg)
+{
+	pthread_mutex_lock(&m->lock);
+	snprintf(m->v.message, sizeof(m->v.message), "%s", msg);
+	m->v.message_level = level;
+	m->v.message_gen++;
+	m->v.gen++;
+	pthread_mutex_unlock(&m->lock);
+	ui_model_wake(m);
+}
+
+void ui_model_reporter(struct ui_model *m, struct ps_reporter *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->start = on_start;
+	rep->interval = on_interval;
+	rep->end = on_end;
+	rep->error = on_error;
+	rep->message = on_message;
+	rep->arg = m;
+}
+
+/* ---- the worker ------------------------------------------------------- */
+
+/*
+ * A restart follows the end of the previous test at once, and the server
+ * may still be closing it ("busy"): a restart that fails within a second
+ * is tried again, up to about ten seconds.
+ */
+static void *worker(void *arg)
+{
+	struct ui_model *m = arg;
+	struct ps_reporter rep;
+	int rc;
+
+	ui_model_reporter(m, &rep);
+	for (int attempt = 0;; attempt++) {
+		int64_t t0 = mono_ns();
+
+		rc = ps_client_run(&m->co, &rep, &m->stop);
+		if (!rc || !m->retry || atomic_load(&m->stop) ||
+		    attempt >= 40 || mono_ns() - t0 > 1000000000LL)
+			break;
+		pthread_mutex_lock(&m->lock);
+		m->v.error[0] = 0;
+		m->v.state = UI_TEST_CONNECTING;
+		snprintf(m->v.message, sizeof(m->v.message), "%s",
+			 _("waiting for the server to finish the last test"));
+		m->v.message_level = 0;
+		m->v.message_gen++;
+		m->v.gen++;
+		pthread_mutex_unlock(&m->lock);
+		ui_model_wake(m);
+		for (int i = 0; i < 5 && !atomic_load(&m->stop); i++)
+			usleep(50000);
+	}
+	pthread_mutex_lock(&m->lock);
+	m->rc = rc;
+	m->v.state =
+		rc && !atomic_load(&m->stop) ? UI_TEST_FAILED : UI_TEST_DONE;
+	m->v.gen++;
+	pthread_mutex_unlock(&m->lock);
+	atomic_store(&m->finished, true);
+	ui_model_wake(m);
+	return NULL;
+}
+
+int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry)
+{
+	struct ui_test_view *v = &m->v;
+	sigset_t all, old;
+	int rc;
+
+	if (m->th_live)
+		return -EBUSY;
+	m->co = *co;
+	m->retry = retry;
+	atomic_store(&m->stop, false);
+	atomic_store(&m->finished, false);
+
+	pthread_mutex_lock(&m->lock);
+	v->state = UI_TEST_CONNECTING;
+	v->runs++;
+	v->proto = co->proto;
+	v->reverse = co->reverse;
+	v->bidir = co->bidir;
+	v->parallel = co->parallel;
+	v->duration = co->duration;
+	v->started_ns = mono_ns();
+	v->elapsed = 0;
+	v->nstreams = v->nremote = 0;
+	v->have_sum[0] = v->have_sum[1] = false;
+	v->now_bps = v->bytes_total = v->time_total = 0;
+	v->have_end = false;
+	v->error[0] = 0;
+	v->peer_kind[0] = v->peer_version[0] = 0;
+	if (co->ntargets > 0)
+		snprintf(v->target, sizeof(v->target), "%s:%d",
+			 co->targets[0].host,
+			 co->targets[0].port ? co->targets[0].port : co->port);
+	if (v->nhist)
+		hist_add(v, 0); /* a gap between tests */
+	v->gen++;
+	pthread_mutex_unlock(&m->lock);
+
+	/* the engine's threads inherit a mask with every signal blocked */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&m->th, NULL, worker, m);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		pthread_mutex_lock(&m->lock);
+		v->state = UI_TEST_FAILED;
+		snprintf(v->error, sizeof(v->error), "%s", strerror(rc));
+		pthread_mutex_unlock(&m->lock);
+		return -rc;
+	}
+	m->th_live = true;
+	return 0;
+}
+
+void ui_model_stop(struct ui_model *m)
+{
+	if (!m->th_live || atomic_load(&m->finished))
+		return;
+	atomic_store(&m->stop, true);
+	pthread_mutex_lock(&m->lock);
+	if (m->v.state == UI_TEST_RUNNING || m->v.state == UI_TEST_CONNECTING)
+		m->v.state = UI_TEST_STOPPING;
+	m->v.gen++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+bool ui_model_reap(struct ui_model *m)
+{
+	if (!m->th_live)
+		return true;
+	if (!atomic_load(&m->finished))
+		return false;
+	pthread_join(m->th, NULL);
+	m->th_live = false;
+	return true;
+}
+
+bool ui_model_busy(struct ui_model *m)
+{
+	return m->th_live && !atomic_load(&m->finished);
+}
+
+void ui_model_finish(struct ui_model *m)
+{
+	if (!m->th_live)
+		return;
+	atomic_store(&m->stop, true);
+	pthread_join(m->th, NULL);
+	m->th_live = false;
+}

@@ -1,0 +1,112 @@
+/* ui-model.h: what the workstation knows about the running test (filled by
+ * the engine's reporter callbacks on the engine's thread, copied whole by
+ * the UI thread for each frame) and the worker thread that runs tests */
+#ifndef PS_UI_MODEL_H
+#define PS_UI_MODEL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "options.h"
+
+#define UI_MAX_ROWS (2 * PS_MAX_STREAMS)
+#define UI_HIST 1024 /* sum samples kept for the graph */
+
+enum ui_test_state {
+	UI_TEST_IDLE,	    /* nothing run yet */
+	UI_TEST_CONNECTING, /* started, no start callback yet */
+	UI_TEST_RUNNING,
+	UI_TEST_STOPPING, /* stop asked, the engine is winding down */
+	UI_TEST_DONE,	  /* ended normally */
+	UI_TEST_FAILED,	  /* ended with an error */
+};
+
+/* one copy of everything a frame shows about the test */
+struct ui_test_view {
+	enum ui_test_state state;
+	uint64_t gen;  /* bumped on every change */
+	uint64_t runs; /* tests started so far */
+
+	/* what the running (or last) test is */
+	char target[300];   /* "127.0.0.1:5201" */
+	char peer_kind[16]; /* "pipescope", "iperf3", "" */
+	char peer_version[48];
+	enum ps_proto proto;
+	bool reverse, bidir;
+	int parallel;
+	double duration;    /* 0: until stopped */
+	int64_t started_ns; /* CLOCK_MONOTONIC of the start */
+	double elapsed;	    /* end of the latest interval */
+
+	/* the latest interval */
+	int nstreams;
+	struct ps_stream_iv streams[UI_MAX_ROWS];
+	int nremote;
+	struct ps_stream_iv remote[UI_MAX_ROWS];
+	bool have_sum[2]; /* [0] sent, [1] received */
+	double sum_bps[2];
+	double now_bps;	    /* both directions */
+	double bytes_total; /* since the test started, not omitted */
+	double time_total;
+
+	/* the end */
+	bool have_end;
+	double end_bps[2]; /* sum_sent, sum_received */
+	double end_duration;
+	double cpu_local, cpu_remote;
+
+	/* the sum over time (across tests; a new test leaves a gap) */
+	uint64_t nhist;	      /* samples ever added */
+	double hist[UI_HIST]; /* hist[i % UI_HIST] */
+
+	char error[256];   /* the engine's last error */
+	char message[256]; /* its last message ("Connecting...") */
+	uint64_t message_gen;
+	int message_level; /* 0 info, 1 warning, 2 error */
+};
+
+struct ui_model {
+	pthread_mutex_t lock;
+	int wake_fd;	       /* eventfd the UI polls */
+	struct ui_test_view v; /* under lock */
+
+	/* the worker */
+	pthread_t th;
+	bool th_live;	      /* created, not joined */
+	atomic_bool finished; /* the worker returned */
+	atomic_bool stop;     /* ask the engine to stop */
+	struct ps_opts co;    /* what the worker runs */
+	bool retry;
+	int rc;
+};
+
+int ui_model_init(struct ui_model *m);
+void ui_model_destroy(struct ui_model *m);
+/* wake the UI thread (any thread; never blocks) */
+void ui_model_wake(struct ui_model *m);
+/* drain the wake-up fd (UI thread) */
+void ui_model_drain(struct ui_model *m);
+/* a copy of the view, taken under the lock */
+void ui_model_copy(struct ui_model *m, struct ui_test_view *out);
+
+/* start a test with co on a new worker thread; -EBUSY while one runs;
+ * retry: a restart, tried again while the server is still busy */
+int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry);
+/* ask the running test to stop (does not wait) */
+void ui_model_stop(struct ui_model *m);
+/* join the worker if it has returned; true when no worker is left */
+bool ui_model_reap(struct ui_model *m);
+/* stop and wait (at exit) */
+void ui_model_finish(struct ui_model *m);
+bool ui_model_busy(struct ui_model *m);
+
+/* a line for the message line (any thread): 0 info, 1 warning, 2 error */
+void ui_model_say(struct ui_model *m, int level, const char *msg);
+
+/* the engine's callbacks (exposed for the unit tests) */
+void ui_model_reporter(struct ui_model *m, struct ps_reporter *rep);
+
+#endif

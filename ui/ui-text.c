@@ -1,0 +1,166 @@
+/* ui-text.c: the short numbers and phrases of the workstation screen
+ * (rates, sizes, times, the PCIe "x8 8GT/s of x8 8GT/s" line) */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "nls.h"
+#include "probe-pci.h"
+#include "status.h"
+#include "ui-text.h"
+
+static void scaled(char *buf, size_t len, double v, double base,
+		   const char *const *units, int nunits, const char *sep)
+{
+	int i = 0;
+
+	if (!(v > 0) || !isfinite(v)) {
+		snprintf(buf, len, "0%s%s", sep, units[0]);
+		return;
+	}
+	while (v >= base * 0.9995 && i < nunits - 1) {
+		v /= base;
+		i++;
+	}
+	if (i == 0 || v >= 99.95)
+		snprintf(buf, len, "%.0f%s%s", v, sep, units[i]);
+	else if (v >= 9.995)
+		snprintf(buf, len, "%.1f%s%s", v, sep, units[i]);
+	else
+		snprintf(buf, len, "%.2f%s%s", v, sep, units[i]);
+}
+
+void ui_fmt_bps(char *buf, size_t len, double bps)
+{
+	static const char *const u[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s",
+					 "Tbit/s" };
+
+	scaled(buf, len, bps, 1000, u, 5, " ");
+}
+
+void ui_fmt_bps_short(char *buf, size_t len, double bps)
+{
+	static const char *const u[] = { "", "k", "M", "G", "T" };
+
+	scaled(buf, len, bps, 1000, u, 5, "");
+}
+
+void ui_fmt_bytes_short(char *buf, size_t len, double bytes)
+{
+	static const char *const u[] = { "", "K", "M", "G", "T" };
+
+	scaled(buf, len, bytes, 1024, u, 5, "");
+}
+
+void ui_fmt_usec(char *buf, size_t len, double us)
+{
+	if (!(us > 0))
+		snprintf(buf, len, "0us");
+	else if (us < 1000)
+		snprintf(buf, len, "%.0fus", us);
+	else if (us < 10000)
+		snprintf(buf, len, "%.2fms", us / 1000);
+	else if (us < 1000000)
+		snprintf(buf, len, "%.1fms", us / 1000);
+	else
+		snprintf(buf, len, "%.2fs", us / 1e6);
+}
+
+void ui_fmt_gts(char *buf, size_t len, double gts)
+{
+	if (gts > 0)
+		snprintf(buf, len, "%gGT/s", gts);
+	else
+		snprintf(buf, len, "?GT/s");
+}
+
+void ui_fmt_pcie(const struct ps_pci_info *pci, bool utf8, char *buf,
+		 size_t len)
+{
+	char sta[32], cap[32], lim[32];
+	size_t n;
+
+	if (pci->status != PS_ST_OK) {
+		snprintf(buf, len, "%s%s%s", ps_status_text(pci->status),
+			 pci->reason[0] ? ": " : "", pci->reason);
+		return;
+	}
+	if (pci->link_status != PS_ST_OK) {
+		snprintf(buf, len, "%s%s%s", ps_status_text(pci->link_status),
+			 pci->link_reason[0] ? ": " : "", pci->link_reason);
+		return;
+	}
+	ui_fmt_gts(sta, sizeof(sta), pci->sta_speed);
+	ui_fmt_gts(cap, sizeof(cap), pci->cap_speed);
+	n = (size_t)snprintf(buf, len, "x%d %s of x%d %s", pci->sta_width, sta,
+			     pci->cap_width, cap);
+	if (n >= len)
+		return;
+	if (pci->downgraded)
+		n += (size_t)snprintf(buf + n, len - n, " %s %s",
+				      utf8 ? "\u2014" : "--", _("degraded"));
+	if (n < len && pci->limited_upstream && pci->limit_width > 0) {
+		ui_fmt_gts(lim, sizeof(lim), pci->limit_speed);
+		snprintf(buf + n, len - n, _(", upstream x%d %s at %s"),
+			 pci->limit_width, lim, pci->limit_bdf);
+	}
+}
+
+int ui_text_width(const char *s)
+{
+	mbstate_t st;
+	int cols = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (*s) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+		int w;
+
+		if (k == (size_t)-1 || k == (size_t)-2) {
+			memset(&st, 0, sizeof(st));
+			s++;
+			cols++;
+			continue;
+		}
+		if (k == 0)
+			break;
+		w = wcwidth(wc);
+		cols += w > 0 ? w : 0;
+		s += k;
+	}
+	return cols;
+}
+
+void ui_text_clip(char *s, int cols)
+{
+	mbstate_t st;
+	char *p = s;
+	int used = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (*p) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, p, MB_CUR_MAX, &st);
+		int w;
+
+		if (k == (size_t)-1 || k == (size_t)-2) {
+			memset(&st, 0, sizeof(st));
+			k = 1;
+			w = 1;
+		} else {
+			w = wcwidth(wc);
+			if (w < 0)
+				w = 0;
+		}
+		if (used + w > cols)
+			break;
+		used += w;
+		p += k;
+	}
+	*p = 0;
+}

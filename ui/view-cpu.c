@@ -1,0 +1,276 @@
+/* view-cpu.c: the CPU panel of the workstation: one bar per core split into
+ * user / system / irq / softirq, the busiest core marked, many cores folded
+ * into numbered cells or one shaded cell each; and the full "CPU" view */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nls.h"
+#include "ui-internal.h"
+#include "ui-text.h"
+
+static const enum ui_color part_color[4] = { UI_C_BAR_USER, UI_C_BAR_SYSTEM,
+					     UI_C_BAR_IRQ, UI_C_BAR_SOFTIRQ };
+
+static void parts_of(const struct ps_cpu_core *c, double p[4])
+{
+	if (!c->pct_valid) {
+		p[0] = p[1] = p[2] = p[3] = 0;
+		return;
+	}
+	p[0] = c->pct[PS_CPU_USER] + c->pct[PS_CPU_NICE];
+	p[1] = c->pct[PS_CPU_SYSTEM];
+	p[2] = c->pct[PS_CPU_IRQ];
+	p[3] = c->pct[PS_CPU_SOFTIRQ];
+}
+
+static double busy_of(const struct ps_cpu_core *c)
+{
+	return c->pct_valid ? c->busy_pct : 0;
+}
+
+static int dominant(const double p[4])
+{
+	int best = 0;
+
+	for (int i = 1; i < 4; i++)
+		if (p[i] > p[best])
+			best = i;
+	return best;
+}
+
+static void bar(struct ui *ui, int y, int x, int w, const struct ps_cpu_core *c,
+		bool busiest, int label_w)
+{
+	const struct ui_glyphs *g = ui->style.g;
+	double p[4];
+	int seg[4], bw, used = 0;
+	char lab[24], pct[16];
+
+	parts_of(c, p);
+	snprintf(lab, sizeof(lab), "%*d", label_w, c->id);
+	ui_put(y, x, w, busiest ? ui_attr(UI_C_WARN) : ui_attr(UI_C_LABEL),
+	       lab);
+	/* "[" bar "] 100%" and the mark */
+	bw = w - label_w - 1 - 2 - 5 - 2;
+	if (bw < 3)
+		bw = 3;
+	ui_put(y, x + label_w + 1, 1, ui_attr(UI_C_DIM), "[");
+	ui_bar_split(p, 4, bw, seg);
+	for (int i = 0; i < 4; i++) {
+		ui_repeat(y, x + label_w + 2 + used, seg[i],
+			  ui_attr(part_color[i]), g->bar[i]);
+		used += seg[i];
+	}
+	ui_repeat(y, x + label_w + 2 + used, bw - used, ui_attr(UI_C_DIM),
+		  g->bar_empty);
+	ui_put(y, x + label_w + 2 + bw, 1, ui_attr(UI_C_DIM), "]");
+	snprintf(pct, sizeof(pct), "%3.0f%%", busy_of(c));
+	ui_put(y, x + label_w + 3 + bw, 5,
+	       busiest ? ui_attr(UI_C_WARN) : ui_attr(UI_C_VALUE), pct);
+	if (busiest)
+		ui_put(y, x + label_w + 3 + bw + 4, 2, ui_attr(UI_C_WARN),
+		       g->mark);
+}
+
+static int id_digits(const struct ps_cpu_info *cpu)
+{
+	int max = 0, d = 1;
+
+	for (int i = 0; i < cpu->ncores; i++)
+		if (cpu->cores[i].id > max)
+			max = cpu->cores[i].id;
+	while (max >= 10) {
+		max /= 10;
+		d++;
+	}
+	return d;
+}
+
+static void legend(struct ui *ui, int y, int x, int w)
+{
+	static const char *const names[4] = { N_("user"), N_("sys"), N_("irq"),
+					      N_("softirq") };
+	int cx = x;
+
+	for (int i = 0; i < 4 && cx < x + w; i++) {
+		ui_put(y, cx, x + w - cx, ui_attr(part_color[i]),
+		       ui->style.g->bar[i]);
+		ui_put(y, cx + 1, x + w - cx - 1, ui_attr(UI_C_DIM),
+		       _(names[i]));
+		cx += 2 + ui_text_width(_(names[i])) + 1;
+	}
+}
+
+static void threads_line(struct ui *ui, int y, const struct ui_rect *r)
+{
+	const struct ui_test_view *v = &ui->tv;
+	char line[512];
+	size_t n;
+	int seen[UI_MAX_ROWS], nseen = 0;
+
+	n = (size_t)snprintf(line, sizeof(line), "%s",
+			     _("test threads on cpu:"));
+	for (int i = 0; i < v->nstreams && n < sizeof(line); i++) {
+		int c = v->streams[i].cpu, dup = 0;
+
+		for (int k = 0; k < nseen; k++)
+			dup |= seen[k] == c;
+		if (c < 0 || dup)
+			continue;
+		seen[nseen++] = c;
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %d", c);
+	}
+	nseen = 0;
+	if (n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "   %s",
+				      _("receive softirq on cpu:"));
+	for (int i = 0; i < v->nstreams && n < sizeof(line); i++) {
+		int c = v->streams[i].rx_cpu, dup = 0;
+
+		for (int k = 0; k < nseen; k++)
+			dup |= seen[k] == c;
+		if (c < 0 || dup)
+			continue;
+		seen[nseen++] = c;
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %d", c);
+	}
+	ui_put(y, r->x, r->w, ui_attr(UI_C_DIM), line);
+}
+
+void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
+{
+	const struct ps_snapshot *s = ui->snap;
+	const struct ps_cpu_info *cpu;
+	struct ui_cpu_grid g;
+	struct ui_rect in;
+	char right[160] = "";
+	int d, h, extra = 0;
+	bool fits;
+
+	ui_clear(r);
+	if (s && s->cpu.status == PS_ST_OK && s->cpu.ncores > 0 &&
+	    !s->cpu.cores[0].pct_valid)
+		snprintf(right, sizeof(right), "%s",
+			 _("load after the second sample"));
+	else if (s && s->cpu.status == PS_ST_OK && s->cpu.busiest >= 0)
+		ps_cpu_busiest_text(&s->cpu, right, sizeof(right));
+	in = ui_title(ui, r, _("CPU"), right);
+	if (in.h <= 0)
+		return;
+	if (!s) {
+		ui_not_sampled(&in, 0);
+		return;
+	}
+	cpu = &s->cpu;
+	if (cpu->status != PS_ST_OK) {
+		ui_printf(in.y, in.x, in.w, ui_attr(UI_C_WARN), "%s: %s",
+			  ps_status_text(cpu->status), cpu->reason);
+		return;
+	}
+	/* a legend line and, in the full view, where the test runs */
+	if (full)
+		extra = 3;
+	else if (in.h > cpu->ncores)
+		extra = 1;
+	h = in.h - extra;
+	d = id_digits(cpu);
+	fits = ui_cpu_grid_plan(cpu->ncores, h, in.w, &g);
+	for (int i = 0; i < cpu->ncores; i++) {
+		const struct ps_cpu_core *c = &cpu->cores[i];
+		int row, col, x;
+		double p[4];
+		bool busiest = i == cpu->busiest && c->pct_valid;
+
+		if (g.mode == UI_CPU_DOTS) {
+			row = i / (g.ncols > 0 ? g.ncols : 1);
+			col = i % (g.ncols > 0 ? g.ncols : 1);
+		} else {
+			/* bars and cells run down the columns */
+			row = g.mode == UI_CPU_BARS ? i % g.nrows : i / g.ncols;
+			col = g.mode == UI_CPU_BARS ? i / g.nrows : i % g.ncols;
+		}
+		if (row >= h)
+			break;
+		parts_of(c, p);
+		switch (g.mode) {
+		case UI_CPU_BARS:
+			x = in.x + col * (g.cell_w + 1);
+			bar(ui, in.y + row, x, g.cell_w, c, busiest, d + 3);
+			break;
+		case UI_CPU_CELLS: {
+			char cell[24];
+			attr_t a = busy_of(c) >= 5
+					   ? ui_attr(part_color[dominant(p)])
+					   : ui_attr(UI_C_DIM);
+
+			if (busiest)
+				a |= A_REVERSE;
+			snprintf(cell, sizeof(cell), "%*d:%-3.0f", d, c->id,
+				 busy_of(c));
+			ui_put(in.y + row, in.x + col * g.cell_w, g.cell_w - 1,
+			       a, cell);
+			break;
+		}
+		case UI_CPU_DOTS: {
+			int lvl = (int)(busy_of(c) / 20.01);
+			attr_t a = ui_attr(part_color[dominant(p)]);
+
+			if (lvl > 4)
+				lvl = 4;
+			if (lvl == 0)
+				a = ui_attr(UI_C_DIM);
+			if (busiest)
+				a |= A_REVERSE;
+			if (col == 0 && g.label_w)
+				ui_printf(in.y + row, in.x, g.label_w,
+					  ui_attr(UI_C_LABEL), "%*d", d, c->id);
+			ui_put(in.y + row, in.x + g.label_w + col, 1, a,
+			       ui->style.g->heat[lvl]);
+			break;
+		}
+		}
+	}
+	if (!fits)
+		ui_printf(in.y + h - 1, in.x, in.w, ui_attr(UI_C_WARN),
+			  _("%d cores, view 3 shows all"), cpu->ncores);
+	if (extra >= 1) {
+		int y = in.y + (g.nrows < h ? g.nrows : h);
+
+		if (full)
+			y++;
+		legend(ui, y, in.x, in.w);
+		if (g.mode == UI_CPU_DOTS && y < in.y + in.h)
+			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
+			       ui_attr(UI_C_DIM),
+			       _("shade: busy in 20% steps"));
+		else if (g.mode == UI_CPU_CELLS && y < in.y + in.h)
+			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
+			       ui_attr(UI_C_DIM), _("cells: cpu:busy%"));
+		if (full)
+			threads_line(ui, y + 1, &in);
+		/* the far end's cores need its snapshots, which the
+		 * protocol extension does not carry yet: say so */
+		if (full && !strcmp(ui->tv.peer_kind, "pipescope"))
+			ui_put(y + 2, in.x, in.w, ui_attr(UI_C_DIM),
+			       _("far end (pipescope): its cores are not sent "
+				 "over the wire yet"));
+		else if (full && ui->tv.peer_kind[0])
+			ui_put(y + 2, in.x, in.w, ui_attr(UI_C_DIM),
+			       _("far end (iperf3): only its total CPU, at the "
+				 "end"));
+	}
+}
+
+static void draw_cpu(struct ui *ui, const struct ui_rect *body)
+{
+	ui_panel_cpu(ui, body, true);
+}
+
+const struct ui_view_ops ui_view_cpu = {
+	.name = "cpu",
+	.title = N_("CPU"),
+	.key = '3',
+	.draw = draw_cpu,
+};

@@ -1,0 +1,320 @@
+/* view-nic.c: the NIC panel of the workstation: link speed/duplex, MTU,
+ * offloads on/off, channels, rings, coalescing, the PCIe link ("x8 8GT/s of
+ * x8 8GT/s", "x1 5GT/s of x8 8GT/s — degraded") and the NUMA node; the full
+ * "NIC" view gives each its own line */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nls.h"
+#include "probe-ethtool.h"
+#include "probe-link.h"
+#include "probe-pci.h"
+#include "ui-internal.h"
+#include "ui-text.h"
+
+/* items flow across lines, wrapping where the next does not fit */
+struct flow {
+	struct ui_rect r;
+	int y, x;
+	bool full; /* one group per line */
+};
+
+static void flow_item(struct flow *f, const char *label, const char *value,
+		      attr_t va)
+{
+	int need = ui_text_width(label) + 1 + ui_text_width(value) + 2;
+
+	if (f->x > f->r.x && f->x + need > f->r.x + f->r.w) {
+		f->y++;
+		f->x = f->r.x;
+	}
+	if (f->y >= f->r.y + f->r.h)
+		return;
+	f->x = ui_pair(f->y, f->x, f->r.x + f->r.w, label, value, va);
+}
+
+static void flow_break(struct flow *f)
+{
+	if (f->full && f->x > f->r.x) {
+		f->y++;
+		f->x = f->r.x;
+	}
+}
+
+static bool nic_full;	/* set per draw: the full view has room */
+
+/* why a value is missing: "n/a" on the dashboard when the device just
+ * does not report it, the status in words otherwise */
+static void na(char *buf, size_t len, enum ps_status st)
+{
+	if (!nic_full && (st == PS_ST_UNSUPPORTED || st == PS_ST_ABSENT))
+		snprintf(buf, len, "%s", _("n/a"));
+	else
+		snprintf(buf, len, "%s", ps_status_text(st));
+}
+
+static void pair64(char *buf, size_t len, int64_t cur, int64_t max)
+{
+	if (cur == PS_ETH_NA)
+		snprintf(buf, len, "-");
+	else if (max == PS_ETH_NA)
+		snprintf(buf, len, "%lld", (long long)cur);
+	else
+		snprintf(buf, len, "%lld/%lld", (long long)cur, (long long)max);
+}
+
+static void link_items(struct ui *ui, struct flow *f,
+		       const struct ps_link_info *ln,
+		       const struct ps_ethtool_info *et,
+		       const struct ps_pci_info *pci)
+{
+	char v[400];
+	attr_t good = ui_attr(UI_C_VALUE), warn = ui_attr(UI_C_WARN);
+
+	if (ln && ln->status == PS_ST_OK) {
+		snprintf(v, sizeof(v), "%s%s%s", ln->operstate,
+			 ln->kind[0] ? " " : "", ln->kind);
+		flow_item(f, ln->ifname, v,
+			  strcmp(ln->operstate, "up") &&
+					  strcmp(ln->operstate, "unknown")
+				  ? warn
+				  : good);
+		snprintf(v, sizeof(v), "%lld", (long long)ln->mtu);
+		flow_item(f, _("MTU"), v, good);
+		if (ln->lower.n) {
+			ps_link_chain_text(ln, v, sizeof(v), ui->style.utf8);
+			flow_item(f, _("over"), v, good);
+		}
+	} else if (ln) {
+		/* the reason is long: the full view has room for it */
+		snprintf(v, sizeof(v), "%s%s%s", ps_status_text(ln->status),
+			 f->full && ln->reason[0] ? ": " : "",
+			 f->full ? ln->reason : "");
+		flow_item(f, ui->iface.name, v,
+			  ln->status == PS_ST_NOT_RECORDED ? ui_attr(UI_C_DIM) :
+							     warn);
+	} else {
+		flow_item(f, ui->iface.name[0] ? ui->iface.name : "-",
+			  _("link not sampled yet"), ui_attr(UI_C_DIM));
+	}
+	if (et && et->linkmodes.status == PS_ST_OK &&
+	    et->linkmodes.speed_bps > 0) {
+		char sp[32];
+
+		ui_fmt_bps(sp, sizeof(sp), (double)et->linkmodes.speed_bps);
+		snprintf(v, sizeof(v), "%s %s", sp,
+			 et->linkmodes.duplex == 1   ? _("full")
+			 : et->linkmodes.duplex == 0 ? _("half")
+						     : "");
+		flow_item(f, _("speed"), v,
+			  et->linkmodes.duplex == 0 ? warn : good);
+	} else if (et) {
+		na(v, sizeof(v),
+		   et->linkmodes.status == PS_ST_OK ? PS_ST_UNSUPPORTED
+						    : et->linkmodes.status);
+		flow_item(f, _("speed"), v, ui_attr(UI_C_DIM));
+	}
+	if (et && et->drvinfo.status == PS_ST_OK && et->drvinfo.driver[0])
+		flow_item(f, _("driver"), et->drvinfo.driver, good);
+	if (pci && pci->numa_node >= 0) {
+		snprintf(v, sizeof(v), "%d", pci->numa_node);
+		flow_item(f, _("NUMA"), v, good);
+	}
+	flow_break(f);
+}
+
+static void offload_items(struct ui *ui, struct flow *f,
+			  const struct ps_ethtool_info *et)
+{
+	static const struct {
+		enum ps_eth_flag_id id;
+		const char *name;
+		bool want_on; /* off costs throughput */
+	} flags[] = {
+		{ PS_ETH_TSO, "TSO", true },
+		{ PS_ETH_GSO, "GSO", true },
+		{ PS_ETH_GRO, "GRO", true },
+		{ PS_ETH_LRO, "LRO", false },
+		{ PS_ETH_RX_CSUM, "rx-csum", true },
+		{ PS_ETH_TX_CSUM, "tx-csum", true },
+	};
+	char v[64];
+
+	if (!et) {
+		flow_item(f, _("offloads"), _("not sampled yet"),
+			  ui_attr(UI_C_DIM));
+		flow_break(f);
+		return;
+	}
+	if (et->features.status != PS_ST_OK) {
+		na(v, sizeof(v), et->features.status);
+		flow_item(f, _("offloads"), v, ui_attr(UI_C_DIM));
+		flow_break(f);
+		return;
+	}
+	for (unsigned i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		const struct ps_eth_flag *fl = &et->features.flag[flags[i].id];
+		attr_t a = ui_attr(UI_C_VALUE);
+
+		if (!fl->known) {
+			flow_item(f, flags[i].name, "-", ui_attr(UI_C_DIM));
+			continue;
+		}
+		if (fl->on != flags[i].want_on)
+			a = ui_attr(UI_C_WARN);
+		flow_item(f, flags[i].name, fl->on ? _("on") : _("off"), a);
+	}
+	flow_break(f);
+}
+
+static void queue_items(struct ui *ui, struct flow *f,
+			const struct ps_ethtool_info *et)
+{
+	char v[96], a[32], b[32];
+
+	if (!et)
+		return;
+	if (et->channels.status == PS_ST_OK) {
+		if (et->channels.combined != PS_ETH_NA &&
+		    et->channels.combined > 0) {
+			pair64(v, sizeof(v), et->channels.combined,
+			       et->channels.combined_max);
+			flow_item(f, _("channels combined"), v,
+				  ui_attr(UI_C_VALUE));
+		} else {
+			pair64(a, sizeof(a), et->channels.rx,
+			       et->channels.rx_max);
+			pair64(b, sizeof(b), et->channels.tx,
+			       et->channels.tx_max);
+			snprintf(v, sizeof(v), "rx %s tx %s", a, b);
+			flow_item(f, _("channels"), v, ui_attr(UI_C_VALUE));
+		}
+	} else {
+		na(v, sizeof(v), et->channels.status);
+		flow_item(f, _("channels"), v, ui_attr(UI_C_DIM));
+	}
+	if (et->rings.status == PS_ST_OK) {
+		pair64(a, sizeof(a), et->rings.rx, et->rings.rx_max);
+		pair64(b, sizeof(b), et->rings.tx, et->rings.tx_max);
+		snprintf(v, sizeof(v), "rx %s tx %s", a, b);
+		flow_item(f, _("rings"), v, ui_attr(UI_C_VALUE));
+	} else {
+		na(v, sizeof(v), et->rings.status);
+		flow_item(f, _("rings"), v, ui_attr(UI_C_DIM));
+	}
+	flow_break(f);
+	if (et->coalesce.status == PS_ST_OK) {
+		char rx[32] = "-", tx[32] = "-";
+
+		if (et->coalesce.rx_usecs != PS_ETH_NA)
+			snprintf(rx, sizeof(rx), "%lldus",
+				 (long long)et->coalesce.rx_usecs);
+		if (et->coalesce.tx_usecs != PS_ETH_NA)
+			snprintf(tx, sizeof(tx), "%lldus",
+				 (long long)et->coalesce.tx_usecs);
+		snprintf(v, sizeof(v), "rx %s%s tx %s%s", rx,
+			 et->coalesce.adaptive_rx == 1 ? _(" adaptive") : "",
+			 tx,
+			 et->coalesce.adaptive_tx == 1 ? _(" adaptive") : "");
+		flow_item(f, _("coalesce"), v, ui_attr(UI_C_VALUE));
+	} else {
+		na(v, sizeof(v), et->coalesce.status);
+		flow_item(f, _("coalesce"), v, ui_attr(UI_C_DIM));
+	}
+	flow_break(f);
+}
+
+static void pci_items(struct ui *ui, struct flow *f,
+		      const struct ps_pci_info *pci)
+{
+	char v[320], u[32];
+
+	if (!pci) {
+		flow_item(f, _("PCIe"), _("not sampled yet"),
+			  ui_attr(UI_C_DIM));
+		return;
+	}
+	if (!f->full && (pci->status == PS_ST_ABSENT ||
+			 pci->status == PS_ST_UNSUPPORTED))
+		na(v, sizeof(v), pci->status);
+	else
+		ui_fmt_pcie(pci, ui->style.utf8, v, sizeof(v));
+	flow_item(f, _("PCIe"), v,
+		  pci->status != PS_ST_OK || pci->link_status != PS_ST_OK
+			  ? ui_attr(UI_C_DIM)
+		  : pci->downgraded || pci->limited_upstream
+			  ? ui_attr(UI_C_BAD)
+			  : ui_attr(UI_C_VALUE));
+	if (pci->status == PS_ST_OK && pci->link_status == PS_ST_OK &&
+	    pci->usable_bps > 0) {
+		ui_fmt_bps(u, sizeof(u), pci->usable_bps);
+		flow_item(f, _("usable"), u, ui_attr(UI_C_VALUE));
+	}
+	if (f->full && pci->status == PS_ST_OK) {
+		flow_break(f);
+		snprintf(v, sizeof(v), "%s %s %s", pci->bdf, pci->vendor,
+			 pci->device);
+		flow_item(f, _("device"), v, A_NORMAL);
+		if (pci->usable_how[0]) {
+			flow_break(f);
+			flow_item(f, "", pci->usable_how, ui_attr(UI_C_DIM));
+		}
+	}
+}
+
+void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full)
+{
+	const struct ps_snapshot *s = ui->snap;
+	const struct ps_link_info *ln = s ? ui_snap_link(s) : NULL;
+	const struct ps_ethtool_info *et = s ? ui_snap_ethtool(s) : NULL;
+	const struct ps_pci_info *pci = s ? ui_snap_pci(s) : NULL;
+	char right[200] = "";
+	struct flow f;
+
+	ui_clear(r);
+	if (ui->iface.name[0])
+		snprintf(right, sizeof(right), "%s (%s)", ui->iface.name,
+			 ps_iface_source_name(ui->iface.source));
+	f.r = ui_title(ui, r, _("NIC"), right);
+	f.y = f.r.y;
+	f.x = f.r.x;
+	f.full = full;
+	if (f.r.h <= 0)
+		return;
+	if (!s) {
+		ui_not_sampled(&f.r, 0);
+		return;
+	}
+	nic_full = full;
+	link_items(ui, &f, ln, et, pci);
+	/* the PCIe link before the details: on the dashboard it must not
+	 * be the item that falls off the end */
+	if (!full) {
+		pci_items(ui, &f, pci);
+		flow_break(&f);
+	}
+	offload_items(ui, &f, et);
+	queue_items(ui, &f, et);
+	if (full)
+		pci_items(ui, &f, pci);
+	if (full && s->hdr.iface.reason[0]) {
+		flow_break(&f);
+		f.y++;
+		flow_item(&f, _("chosen because"), s->hdr.iface.reason,
+			  ui_attr(UI_C_DIM));
+	}
+}
+
+static void draw_nic(struct ui *ui, const struct ui_rect *body)
+{
+	ui_panel_nic(ui, body, true);
+}
+
+const struct ui_view_ops ui_view_nic = {
+	.name = "nic",
+	.title = N_("NIC"),
+	.key = '5',
+	.draw = draw_nic,
+};
