@@ -1236,7 +1236,29 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 			idle_since = ps_now();
 		else if (srv->o->idle_timeout &&
 			 ps_now() - idle_since > srv->o->idle_timeout) {
+			/*
+			 * iperf3's --idle-timeout: a one-off server that nobody
+			 * used gives up; a long-running one re-opens its
+			 * listening socket, in case it got stuck.
+			 */
 			idle_since = ps_now();
+			if (srv->o->one_off) {
+				msg(srv, _("no test in %u s: the one-off server stops"),
+				    srv->o->idle_timeout);
+				atomic_store(srv->stop, true);
+			} else {
+				int fd = ps_listen(srv->o->bind, srv->o->bind_dev,
+						   srv->port, srv->o->family,
+						   SOCK_STREAM);
+
+				if (fd >= 0) {
+					fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+					close(srv->lfd);
+					srv->lfd = fd;
+					ps_debug("idle for %u s: listening socket re-opened",
+						 srv->o->idle_timeout);
+				}
+			}
 		}
 	}
 	/* stop: tests see the flag, end and report */
