@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -527,6 +528,21 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 	} while (0)
 
 	res->loopback = cfg->loopback;
+	{
+		cpu_set_t set;
+
+		/* pinned with taskset? the CPU checks want to know */
+		CPU_ZERO(&set);
+		if (!sched_getaffinity(0, sizeof(set), &set)) {
+			res->affinity_ncpus = CPU_COUNT(&set);
+			res->affinity_first = -1;
+			for (int c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &set)) {
+					res->affinity_first = c;
+					break;
+				}
+		}
+	}
 
 	/* one stream */
 	BEGIN(PS_CL_SINGLE, ps_checklist_title(PS_CL_SINGLE));
