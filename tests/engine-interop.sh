@@ -82,7 +82,7 @@ tcp-P1
 tcp-P4 -P 4
 tcp-reverse -R
 tcp-bidir --bidir
-udp-100M -u -b 100M
+udp-100M -u -b 100M -w 2M
 LIST
 	done
 done
