@@ -4,15 +4,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <math.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <json-c/json.h>
 
 #include "checklist.h"
 #include "engine.h"
@@ -20,7 +18,6 @@
 #include "nls.h"
 #include "probe.h"
 #include "sysroot.h"
-#include "xmalloc.h"
 
 /* ---- the host -------------------------------------------------------- */
 
