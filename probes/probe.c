@@ -68,10 +68,16 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 		char why[160];
 		int rc;
 
-		/* no interface, or one that is not there: the same reason
-		 * in every interface-bound section */
+		p->ifname = ops->on_nic ? nic : ifc->name;
+		/*
+		 * No interface, or one that is not there: the probe still
+		 * runs (its groups say what they could not read, and the
+		 * host-wide parts are real), and its section carries the
+		 * same reason as the others.
+		 */
 		if (ops->needs_iface &&
 		    (!ifc->name[0] || ifc->status == PS_ST_ABSENT)) {
+			ops->sample(p, cur);
 			ops->mark(cur, PS_ST_ABSENT, ifc->reason[0] ?
 				  ifc->reason : _("no interface was chosen"));
 			continue;
@@ -86,7 +92,6 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 				  why);
 			continue;
 		}
-		p->ifname = ops->on_nic ? nic : ifc->name;
 		rc = ops->sample(p, cur);
 		(void)rc;	/* the member's status says what happened */
 		/* a vlan, bond or bridge: the NIC probes read the NIC under it */

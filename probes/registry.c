@@ -18,7 +18,7 @@
 #define PS_PROBE_GLUE(NAME)                                                    \
 	static int NAME##_sample(struct ps_probe *p, struct ps_snapshot *s)    \
 	{                                                                      \
-		const char *ifn = p->ifname && *p->ifname ? p->ifname : NULL;  \
+		const char *ifn = p->ifname ? p->ifname : "";                  \
 		return ps_##NAME##_sample(ifn, &s->NAME);                      \
 	}                                                                      \
 	static struct json_object *NAME##_to_json(const struct ps_snapshot *s) \

@@ -296,7 +296,17 @@ int ps_snapshot_from_string(const char *text, size_t len,
 
 		sec = ps_json_get_obj(o, ops->name, json_type_object);
 		if (!sec) {
-			/* older writer, or a probe it did not have */
+			/*
+			 * An older writer, or a probe it did not have: the
+			 * module reads an empty section (every group "not
+			 * recorded"), and the section says why.
+			 */
+			struct json_object *empty = json_object_new_object();
+
+			ops->free(s);
+			if (ops->from_json(empty, s))
+				ops->free(s);
+			json_object_put(empty);
 			ops->mark(s, PS_ST_NOT_RECORDED,
 				  _("not in the snapshot file"));
 			continue;

@@ -63,6 +63,10 @@ for sec in link ethtool pci irq; do
 	jq_is ".$sec.status" absent "nosuch0 $sec"
 	jq_is ".$sec.reason | test(\"nosuch0\")" true "nosuch0 $sec"
 done
+# no group pretends to have read the missing NIC; host-wide parts are real
+jq_is '.ethtool.link_state.status == "ok"' false nosuch0
+jq_is '.link.counters.status == "ok"' false nosuch0
+jq_is '.irq.cpus | length' "$ncpu" nosuch0
 T_COUNT=$((T_COUNT + 1))
 [ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] && printf '%s' "$ERR" | grep -q nosuch0 ||
 	fail "nosuch0: want one line on stderr naming it, got: $ERR"

@@ -169,13 +169,20 @@ static void test_load_errors(void **state)
 	/* a section that is missing is "not recorded", not an error */
 	o = ps_snapshot_to_json(s);
 	json_object_object_del(o, "sysctl");
+	json_object_object_del(o, "ethtool");
 	bad = json_object_to_json_string(o);
 	assert_int_equal(ps_snapshot_from_string(bad, strlen(bad), &back, err,
 						 sizeof(err)),
 			 0);
 	assert_int_equal(back.sysctl.status, PS_ST_NOT_RECORDED);
+	/* and its groups do not pretend to be read */
+	assert_int_equal(back.sysctl.val[PS_SYSCTL_RMEM_MAX].status,
+			 PS_ST_NOT_RECORDED);
 	assert_int_equal(back.cpu.status, PS_ST_OK);
 	assert_int_equal(back.cpu.ncores, 4);
+	assert_int_equal(back.ethtool.status, PS_ST_NOT_RECORDED);
+	assert_int_not_equal(back.ethtool.features.status, PS_ST_OK);
+	assert_int_not_equal(back.ethtool.linkstate.status, PS_ST_OK);
 	ps_snapshot_free(&back);
 	json_object_put(o);
 	free(good);
@@ -239,6 +246,9 @@ static void test_load_file(void **state)
 	assert_int_equal(ps_snapshot_load(path, &back), 0);
 	assert_string_equal(back.hdr.hostname, "i40e-host");
 	assert_int_equal(back.cpu.ncores, 4);
+	assert_int_equal(back.ethtool.status, PS_ST_NOT_RECORDED);
+	assert_int_not_equal(back.ethtool.features.status, PS_ST_OK);
+	assert_int_not_equal(back.ethtool.linkstate.status, PS_ST_OK);
 	ps_snapshot_free(&back);
 
 	/* the same file cut short */
