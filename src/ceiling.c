@@ -287,6 +287,21 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 			    d->out[i].explains < cpu)
 				d->out[i].explains = cpu;
 	}
+	/* a cause of the per-flow limit explains what that limit explains */
+	{
+		double flow = 0;
+
+		for (size_t i = 0; i < d->n; i++)
+			if (d->out[i].state == PS_CHECK_FIRED &&
+			    !strcmp(d->out[i].f.id, "per_flow_limit"))
+				flow = d->out[i].explains;
+		for (size_t i = 0; i < d->n; i++)
+			if (d->out[i].state == PS_CHECK_FIRED &&
+			    d->out[i].ops->flow_cause &&
+			    d->out[i].f.severity == PS_SEV_BOTTLENECK &&
+			    d->out[i].explains < flow)
+				d->out[i].explains = flow;
+	}
 	for (size_t i = 0; i < d->n; i++) {
 		if (d->out[i].state != PS_CHECK_FIRED)
 			continue;

@@ -14,6 +14,7 @@
 #define CORE_SATURATED 90.0 /* busy % */
 #define OTHERS_MARGIN 30.0  /* the other cores at least this much lower */
 #define ATTRIBUTED 50.0	    /* % of one core the test's process used */
+#define PINNED_SHARE 20.0   /* % of a core both ends used, pinned */
 
 static bool all_on_one(const struct ps_step_result *s, int cpu)
 {
@@ -97,6 +98,22 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	return PS_CHECK_FIRED;
 }
 
+/*
+ * All of a step's work on one core, and proof that it is the test's: the
+ * process may run on that core only (taskset), or several streams ended up
+ * there while the test's processes kept a fair share of a core busy (on a
+ * host busy with other work the scheduler may stack idle threads anywhere).
+ */
+static bool pinned_to(const struct ps_run *r, const struct ps_step_result *s,
+		      int cpu)
+{
+	if (!all_on_one(s, cpu))
+		return false;
+	if (r->affinity_ncpus == 1 && r->affinity_first == cpu)
+		return true;
+	return s->streams > 1 && s->cpu_local + s->cpu_remote >= PINNED_SHARE;
+}
+
 static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 					 struct ps_finding *f)
 {
@@ -120,8 +137,8 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 			continue;
 		nwith++;
 		busy = s->cpu.cores[k].busy_pct;
-		one = s->cpu.ncores > 1 && s->streams > 1 &&
-		      all_on_one(s, s->cpu.cores[k].id);
+		one = s->cpu.ncores > 1 &&
+		      pinned_to(ev->res, s, s->cpu.cores[k].id);
 		if (busy > top_busy)
 			top_busy = busy;
 		if (busy < CORE_SATURATED)
@@ -165,6 +182,14 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	f->scope = pinned ? PS_SCOPE_SHARED : PS_SCOPE_FLOW;
 	if (!pinned)
 		f->ceiling_bps = hit->bps / hit->streams;
+	/* pinned: the most any test got out of that one core */
+	for (int i = 0; pinned && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+
+		if (ps_step_counts(ev->res, s) && s->bps > f->ceiling_bps &&
+		    all_on_one(s, core->id))
+			f->ceiling_bps = s->bps;
+	}
 	PS_SET(f->ceiling_what, _("cpu%d saturated"), core->id);
 	PS_SET(f->title,
 	       _("One core saturated: cpu%d %.0f%% busy at %s (%d stream%s)"),
@@ -191,6 +216,10 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 			  _("; all %d stream threads and their softirqs ran on "
 			    "this one core"),
 			  hit->streams);
+		if (ev->res->affinity_ncpus == 1)
+			PS_APPEND(f->evidence,
+				  _("; this process may only run on cpu%d"),
+				  ev->res->affinity_first);
 		PS_SET(f->remedy, "%s",
 		       _("let the work spread: drop the CPU pinning "
 			 "(taskset/-A), steer RPS to other cores (echo MASK > "

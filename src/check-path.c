@@ -247,6 +247,7 @@ const struct ps_check_ops ps_check_window = {
 	.title = N_("window ÷ RTT"),
 	.weight = 88,
 	.needs_test = true,
+	.flow_cause = true,
 	.eval = eval_window,
 };
 

@@ -73,6 +73,10 @@ struct ps_run {
 	char peer_kind[16]; /* "pipescope", "iperf3", "" unknown */
 	char peer_version[48];
 	char cc_local[16], cc_remote[16];
+	/* the CPUs this process may run on (sched_getaffinity): 1 when it
+	 * was pinned, as with taskset -c N; 0 unknown */
+	int affinity_ncpus;
+	int affinity_first; /* the lowest of them */
 	int nsteps;
 	struct ps_step_result steps[24];
 };
@@ -144,6 +148,9 @@ struct ps_check_ops {
 	/* makes each packet cost more CPU: when it is a bottleneck it
 	 * explains as much as the saturated core it causes */
 	bool cpu_cause;
+	/* caps each flow on its own (a window): when it is a bottleneck it
+	 * explains as much as the per-flow limit the sweep found */
+	bool flow_cause;
 	/* fill f (id, severity, texts); for NA and CLEAR f->evidence says
 	 * what was seen; pure: reads only the evidence */
 	enum ps_check_state (*eval)(const struct ps_evidence *ev,

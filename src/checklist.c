@@ -5,13 +5,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <json-c/json.h>
 
 #include "checklist.h"
 #include "engine.h"
@@ -19,7 +18,6 @@
 #include "nls.h"
 #include "probe.h"
 #include "sysroot.h"
-#include "xmalloc.h"
 
 /* ---- the host -------------------------------------------------------- */
 
@@ -527,6 +525,21 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 	} while (0)
 
 	res->loopback = cfg->loopback;
+	{
+		cpu_set_t set;
+
+		/* pinned with taskset? the CPU checks want to know */
+		CPU_ZERO(&set);
+		if (!sched_getaffinity(0, sizeof(set), &set)) {
+			res->affinity_ncpus = CPU_COUNT(&set);
+			res->affinity_first = -1;
+			for (int c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &set)) {
+					res->affinity_first = c;
+					break;
+				}
+		}
+	}
 
 	/* one stream */
 	BEGIN(PS_CL_SINGLE, ps_checklist_title(PS_CL_SINGLE));

@@ -1132,14 +1132,31 @@ static void pend_add(struct ps_server *srv, int fd,
 		return;
 	}
 	if (srv->npend == PENDING_MAX) {
-		int oldest = 0;
+		int oldest = -1;
 
-		for (int i = 1; i < srv->npend; i++)
-			if (srv->pend[i].since < srv->pend[oldest].since)
+		/* first let those whose bytes are in move on (an honest
+		 * client's cookie is usually there by now) */
+		for (int i = srv->npend - 1; i >= 0; i--)
+			if (i < srv->npend)
+				pend_step(srv, i);
+		/* then close the oldest that has not shown a valid cookie */
+		for (int i = 0; i < srv->npend; i++) {
+			if (srv->pend[i].stage != PEND_COOKIE)
+				continue;
+			if (oldest < 0 || srv->pend[i].since < srv->pend[oldest].since)
 				oldest = i;
-		refused(srv, _("too many connections in their handshake: closed the oldest, from %s port %d"),
-			srv->pend[oldest].peer, srv->pend[oldest].port);
-		drop_pending(srv, oldest);
+		}
+		if (oldest < 0) {	/* all past their cookie: the oldest */
+			oldest = 0;
+			for (int i = 1; i < srv->npend; i++)
+				if (srv->pend[i].since < srv->pend[oldest].since)
+					oldest = i;
+		}
+		if (srv->npend == PENDING_MAX) {
+			refused(srv, _("too many connections in their handshake: closed the oldest, from %s port %d"),
+				srv->pend[oldest].peer, srv->pend[oldest].port);
+			drop_pending(srv, oldest);
+		}
 	}
 	pd = &srv->pend[srv->npend++];
 	*pd = (struct pending){ .fd = fd, .since = ps_now(), .port = port,
@@ -1219,7 +1236,29 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 			idle_since = ps_now();
 		else if (srv->o->idle_timeout &&
 			 ps_now() - idle_since > srv->o->idle_timeout) {
+			/*
+			 * iperf3's --idle-timeout: a one-off server that nobody
+			 * used gives up; a long-running one re-opens its
+			 * listening socket, in case it got stuck.
+			 */
 			idle_since = ps_now();
+			if (srv->o->one_off) {
+				msg(srv, _("no test in %u s: the one-off server stops"),
+				    srv->o->idle_timeout);
+				atomic_store(srv->stop, true);
+			} else {
+				int fd = ps_listen(srv->o->bind, srv->o->bind_dev,
+						   srv->port, srv->o->family,
+						   SOCK_STREAM);
+
+				if (fd >= 0) {
+					fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+					close(srv->lfd);
+					srv->lfd = fd;
+					ps_debug("idle for %u s: listening socket re-opened",
+						 srv->o->idle_timeout);
+				}
+			}
 		}
 	}
 	/* stop: tests see the flag, end and report */

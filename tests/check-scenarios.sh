@@ -137,7 +137,7 @@ T_COUNT=$((T_COUNT + 1))
 q tbf '.findings[0].evidence' | grep -q tbf || fail "tbf: the shaper is not named"
 r=$(q tbf '.answer.measured_bps / 1e9')
 T_COUNT=$((T_COUNT + 1))
-num_le "$r" 2.1 && num_ge "$r" 1.5 || fail "tbf: measured $r Gbit/s, wanted about 1.9"
+num_le "$r" 2.1 && num_ge "$r" 1.0 || fail "tbf: measured $r Gbit/s, wanted at most the 2 Gbit/s shaper (about 1.9)"
 
 # ---- htb: one class per flow, a per-flow limit ------------------------------
 scenario htb

@@ -79,5 +79,17 @@ timeout 5 bash -c "printf 'GET / HTTP/1.0\r\n\r\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
 sleep 0.3
 check "server alive after garbage" kill -0 $srv
 expect_exit 0 "a test after garbage" -- timeout 20 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.5
+# --idle-timeout: a one-off server nobody uses stops by itself
+porti=$(free_port 6)
+start=$(date +%s)
+expect_exit 0 "-1 --idle-timeout 1 stops when idle" -- timeout 20 "$PIPESCOPE" -s -1 -p "$porti" --idle-timeout 1
+took=$(( $(date +%s) - start ))
+check "idle one-off server stopped after about 1 s (${took}s)" [ $took -le 4 ]
+# and a long-running one still serves after re-opening its socket
+porti2=$(free_port 7)
+bg "$PIPESCOPE" -s -p "$porti2" --idle-timeout 1
+wait_listen "$porti2"
+sleep 2.5
+expect_exit 0 "a test after the idle re-open" -- timeout 20 "$PIPESCOPE" -c 127.0.0.1 -p "$porti2" -t 0.3
 rm -rf "$dir"
 finish

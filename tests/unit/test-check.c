@@ -710,6 +710,25 @@ static void test_window(void **state)
 	assert_true(fabs(f.ceiling_bps - 0.06e9) < 1);
 	assert_non_null(strstr(f.evidence, "10.00 ms"));
 	assert_non_null(strstr(f.remedy, "tcp_rmem"));
+	/* the window is why each flow is capped: it ranks above the sweep's
+	 * per-flow limit even when a loaded host got less than the window
+	 * allows */
+	{
+		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+		double keep = s->bps;
+
+		s->bps = 0.045e9;
+		add_step(&r, 2, 0.11);
+		add_step(&r, 4, 0.22);
+		ps_diagnose(&ev, d);
+		assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
+				    "window_rtt");
+		assert_string_equal(ps_diagnosis_ranked(d, 1)->f.id,
+				    "per_flow_limit");
+		r.nsteps = 1;
+		s->bps = keep;
+		free(d);
+	}
 	/* TCP_INFO did not say so, but the buffer setting alone explains it */
 	s->rwnd_limited = 0;
 	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
@@ -774,6 +793,29 @@ static void test_cpu(void **state)
 	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
 	assert_int_equal(f.scope, PS_SCOPE_SHARED);
 	assert_non_null(strstr(f.evidence, "this one core"));
+
+	/* all on one core but the test used 2% of a core: the host was
+	 * busy with other work and the scheduler stacked idle threads */
+	s->cpu_local = 1.9;
+	s->cpu_remote = 1.0;
+	s->cpu.cores[0].busy_pct = 95;
+	s->cpu.cores[1].pct[PS_CPU_SOFTIRQ] = 16;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_CLEAR);
+	/* unless the process may run there only (taskset -c 1) */
+	r.affinity_ncpus = 1;
+	r.affinity_first = 1;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "may only run on cpu1"));
+	r.affinity_ncpus = 0;
+	/* pinned, one stream faster than four: the ceiling is the most any
+	 * test got out of that core */
+	s->cpu_local = 100;
+	s = add_step(&r, 1, 3.0);
+	step_cpu(s, 2, (const double[]){ 50, 100 }, 0.5);
+	ps_step_add_cpu(s, false, 1);
+	ps_step_add_cpu(s, true, 1);
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
+	assert_true(fabs(f.ceiling_bps - 3.0e9) < 1);
 	ps_run_free(&r);
 
 	/* loopback: both cores busy: every core saturated */
