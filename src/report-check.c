@@ -28,11 +28,10 @@ static void step_title(const struct ps_step_result *s, char *buf, size_t len)
 		snprintf(buf, len, _("both directions, %d stream%s each"),
 			 s->streams, s->streams == 1 ? "" : "s");
 	else if (s->reverse)
-		snprintf(buf, len, _("reverse, %d stream%s"), s->streams,
-			 s->streams == 1 ? "" : "s");
+		snprintf(buf, len, P_("reverse, %d stream", "reverse, %d streams",
+				       s->streams), s->streams);
 	else
-		snprintf(buf, len,
-			 s->streams == 1 ? _("%d stream") : _("%d streams"),
+		snprintf(buf, len, P_("%d stream", "%d streams", s->streams),
 			 s->streams);
 }
 
