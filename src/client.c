@@ -233,20 +233,7 @@ static void fill_info(struct client *c)
 	}
 	l = sizeof(in->mss_default);
 	getsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &in->mss_default, &l);
-	for (int i = 0; i < t->nstreams && i < (int)(sizeof(in->conn) / sizeof(in->conn[0])); i++) {
-		struct ps_stream *s = t->streams[i];
-
-		in->conn[i].id = s->id;
-		in->conn[i].fd = s->fd;
-		in->conn[i].sender = s->sender;
-		ps_sock_name(s->fd, false, in->conn[i].local, sizeof(in->conn[i].local), &in->conn[i].lport);
-		ps_sock_name(s->fd, true, in->conn[i].remote, sizeof(in->conn[i].remote), &in->conn[i].rport);
-		ps_sock_readback(s->fd, &in->conn[i].nodelay, &in->conn[i].mss,
-				 &in->conn[i].sndbuf, &in->conn[i].rcvbuf,
-				 &in->conn[i].tos, in->conn[i].congestion,
-				 sizeof(in->conn[i].congestion));
-		in->nconn++;
-	}
+	ps_test_info_conns(t);
 }
 
 /* a state from the server during the test; 1 = the test must end */

@@ -485,20 +485,7 @@ static void fill_info(struct srv_test *st)
 	in->peer_kind = t->p.ps_ext ? "pipescope" : "iperf3";
 	snprintf(in->peer_version, sizeof(in->peer_version), "%s", t->p.client_version);
 	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
-	for (int i = 0; i < t->nstreams && i < (int)(sizeof(in->conn) / sizeof(in->conn[0])); i++) {
-		struct ps_stream *s = t->streams[i];
-
-		in->conn[i].id = s->id;
-		in->conn[i].fd = s->fd;
-		in->conn[i].sender = s->sender;
-		ps_sock_name(s->fd, false, in->conn[i].local, sizeof(in->conn[i].local), &in->conn[i].lport);
-		ps_sock_name(s->fd, true, in->conn[i].remote, sizeof(in->conn[i].remote), &in->conn[i].rport);
-		ps_sock_readback(s->fd, &in->conn[i].nodelay, &in->conn[i].mss,
-				 &in->conn[i].sndbuf, &in->conn[i].rcvbuf,
-				 &in->conn[i].tos, in->conn[i].congestion,
-				 sizeof(in->conn[i].congestion));
-		in->nconn++;
-	}
+	ps_test_info_conns(t);
 }
 
 /* the test runs until the client says TEST_END; 0, or -1 with st->err */

@@ -475,3 +475,25 @@ void ps_summary_stream_bytes(const struct ps_summary *sum, int i,
 		*received = mine;
 	}
 }
+
+void ps_test_info_conns(struct ps_test *t)
+{
+	struct ps_test_info *in = &t->info;
+	int max = (int)(sizeof(in->conn) / sizeof(in->conn[0]));
+
+	in->nconn = 0;
+	for (int i = 0; i < t->nstreams && i < max; i++) {
+		struct ps_stream *s = t->streams[i];
+		typeof(in->conn[0]) *c = &in->conn[i];
+
+		c->id = s->id;
+		c->fd = s->fd;
+		c->sender = s->sender;
+		ps_sock_name(s->fd, false, c->local, sizeof(c->local), &c->lport);
+		ps_sock_name(s->fd, true, c->remote, sizeof(c->remote), &c->rport);
+		ps_sock_readback(s->fd, &c->nodelay, &c->mss, &c->sndbuf,
+				 &c->rcvbuf, &c->tos, c->congestion,
+				 sizeof(c->congestion));
+		in->nconn++;
+	}
+}

@@ -112,6 +112,8 @@ void ps_summary_free(struct ps_summary *sum);
 void ps_test_cpu(struct ps_test *t, double *total, double *user,
 		 double *sys);
 void ps_test_free_streams(struct ps_test *t);
+/* t->info.conn[]: each stream's addresses and the options read back */
+void ps_test_info_conns(struct ps_test *t);
 /* -F: open the file for a stream (read to send, or write what arrives);
  * 0 or -errno */
 int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams);
