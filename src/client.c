@@ -93,19 +93,6 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->ps_ext = true;
 }
 
-static void sockopts_for(const struct ps_test *t, struct ps_sockopts *so)
-{
-	memset(so, 0, sizeof(*so));
-	so->window = t->p.window;
-	so->mss = t->p.mss;
-	so->nodelay = t->p.nodelay;
-	so->congestion = t->p.congestion[0] ? t->p.congestion : NULL;
-	so->tos = t->p.tos;
-	so->pacing_bps = t->p.fq_rate ? t->p.fq_rate :
-			 (t->p.proto == PS_PROTO_TCP ? t->p.rate : 0);
-	so->dont_fragment = t->p.dont_fragment;
-}
-
 static int udp_hello(struct client *c, int fd)
 {
 	uint32_t msg = PS_UDP_CONNECT_MSG, reply = 0;
@@ -155,7 +142,8 @@ static int create_streams(struct client *c)
 	int n = t->p.parallel * (t->p.bidir ? 2 : 1);
 	struct ps_sockopts so;
 
-	sockopts_for(t, &so);
+	ps_params_sockopts(&t->p, &so);
+	so.dont_fragment = t->p.dont_fragment;
 	/* segmentation offload by default between pipescope ends */
 	t->gsro = t->p.proto == PS_PROTO_UDP && !o->no_gsro &&
 		  (o->gsro || t->peer_ext);

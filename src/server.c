@@ -270,18 +270,6 @@ static void reporters_close(struct srv_test *st)
 	st->capbuf = NULL;
 }
 
-static void sockopts_for(const struct ps_params *p, struct ps_sockopts *so)
-{
-	memset(so, 0, sizeof(*so));
-	so->window = p->window;
-	so->mss = p->mss;
-	so->nodelay = p->nodelay;
-	so->congestion = p->congestion[0] ? p->congestion : NULL;
-	so->tos = p->tos;
-	so->pacing_bps = p->fq_rate ? p->fq_rate :
-			 (p->proto == PS_PROTO_TCP ? p->rate : 0);
-}
-
 static void send_error(int fd, int ierr, int err)
 {
 	int32_t e[2] = { (int32_t)htonl((uint32_t)ierr), (int32_t)htonl((uint32_t)err) };
@@ -354,7 +342,7 @@ static int udp_streams(struct srv_test *st)
 	socklen_t cl = sizeof(client);
 	double deadline = ps_now() + srv->handshake;	/* for the streams */
 
-	sockopts_for(&t->p, &so);
+	ps_params_sockopts(&t->p, &so);
 	if (getpeername(t->ctrl_fd, (struct sockaddr *)&client, &cl))
 		return -errno;
 	pthread_mutex_lock(&srv->udp_lock);
@@ -673,7 +661,7 @@ static void *test_main(void *arg)
 			 strerror(-rc));
 		goto out;
 	}
-	sockopts_for(&t->p, &so);
+	ps_params_sockopts(&t->p, &so);
 	for (int i = 0; i < st->ngot; i++) {
 		/* the client's senders come first in --bidir */
 		bool sender = t->p.bidir ? i >= t->p.parallel : t->p.reverse;

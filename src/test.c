@@ -497,3 +497,15 @@ void ps_test_info_conns(struct ps_test *t)
 		in->nconn++;
 	}
 }
+
+void ps_params_sockopts(const struct ps_params *p, struct ps_sockopts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->window = p->window;
+	so->mss = p->mss;
+	so->nodelay = p->nodelay;
+	so->congestion = p->congestion[0] ? p->congestion : NULL;
+	so->tos = p->tos;
+	so->pacing_bps = p->fq_rate ? p->fq_rate :
+			 (p->proto == PS_PROTO_TCP ? p->rate : 0);
+}

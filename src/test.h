@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "net.h"
 #include "tcpinfo.h"
 
 struct ps_test;
@@ -112,6 +113,8 @@ void ps_summary_free(struct ps_summary *sum);
 void ps_test_cpu(struct ps_test *t, double *total, double *user,
 		 double *sys);
 void ps_test_free_streams(struct ps_test *t);
+/* the data sockets' options a test's parameters ask for (both ends) */
+void ps_params_sockopts(const struct ps_params *p, struct ps_sockopts *so);
 /* t->info.conn[]: each stream's addresses and the options read back */
 void ps_test_info_conns(struct ps_test *t);
 /* -F: open the file for a stream (read to send, or write what arrives);
