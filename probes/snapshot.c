@@ -284,11 +284,22 @@ int ps_snapshot_from_string(const char *text, size_t len,
 			    _("the snapshot has extra text after the JSON (at byte %zu)"),
 			    used);
 	}
-	if (!json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
+	rc = ps_snapshot_from_json(o, s, err, errlen);
+	json_object_put(o);
+	return rc;
+}
+
+int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
+			  char *err, size_t errlen)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	atomic_init(&s->refs, 1);
+	mark_all(s, PS_ST_NOT_RECORDED, "");
+	if (!json_object_is_type(o, json_type_object))
 		return errf(err, errlen, "%s",
 			    _("not a pipescope snapshot (not a JSON object)"));
-	}
 	rc = header_from_json(o, &s->hdr, err, errlen);
 	for (size_t i = 0; !rc && i < ps_probe_count; i++) {
 		const struct ps_probe_ops *ops = ps_probe_registry[i];
@@ -316,7 +327,6 @@ int ps_snapshot_from_string(const char *text, size_t len,
 				  _("the snapshot's %s section is malformed"),
 				  ops->name);
 	}
-	json_object_put(o);
 	if (rc)
 		ps_snapshot_free(s);
 	return rc;

@@ -90,6 +90,9 @@ char *ps_snapshot_to_string(const struct ps_snapshot *s);
  */
 int ps_snapshot_from_string(const char *text, size_t len,
 			    struct ps_snapshot *s, char *err, size_t errlen);
+/* the same from a parsed document (the caller keeps its reference) */
+int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
+			  char *err, size_t errlen);
 /* the same from a file ("-" = stdin); on error prints one line (ps_err) */
 int ps_snapshot_load(const char *file, struct ps_snapshot *s);
 

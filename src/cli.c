@@ -38,6 +38,7 @@ enum {
 	OPT_RSA_PRIVKEY,
 	OPT_AUTH_USERS,
 	OPT_TIME_SKEW,
+	OPT_NO_SHARE_PROBES,
 	OPT_PKCS1,
 	OPT_FQ_RATE,
 	OPT_CPORT,
@@ -97,6 +98,7 @@ static const struct option long_opts[] = {
 	{ "rsa-private-key-path", required_argument, NULL, OPT_RSA_PRIVKEY },
 	{ "authorized-users-path", required_argument, NULL, OPT_AUTH_USERS },
 	{ "time-skew-threshold", required_argument, NULL, OPT_TIME_SKEW },
+	{ "no-share-probes",	no_argument,	   NULL, OPT_NO_SHARE_PROBES },
 	{ "use-pkcs1-padding",	no_argument,	   NULL, OPT_PKCS1 },
 	{ "client",		required_argument, NULL, 'c' },
 	{ "udp",		no_argument,	   NULL, 'u' },
@@ -609,6 +611,10 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 	case OPT_TIME_SKEW:
 		seen(&c->server_only, c);
 		return parse_int(c, arg, 1, 86400, &o->time_skew);
+	case OPT_NO_SHARE_PROBES:
+		seen(&c->server_only, c);
+		o->no_share_probes = true;
+		return 0;
 	case OPT_PKCS1:
 		o->pkcs1 = true;
 		return 0;
@@ -980,6 +986,8 @@ void ps_cli_help(FILE *out)
 		"      --rsa-private-key-path FILE   decrypt clients' credentials\n"
 		"      --authorized-users-path FILE  \"user,sha256({user}password)\" lines\n"
 		"      --time-skew-threshold SEC     credentials' clock tolerance (10)\n"
+		"      --no-share-probes     do not send this host's probe readings\n"
+		"                            (CPU, NIC, IRQs) to pipescope clients\n"
 		"\n"), out);
 	fputs(_("Client options:\n"
 		"  -c, --client HOST[:PORT]  test against HOST (repeat for several targets)\n"

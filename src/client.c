@@ -16,6 +16,7 @@
 #include "log.h"
 #include "net.h"
 #include "nls.h"
+#include "snapshot.h"
 #include "test.h"
 #include "xmalloc.h"
 
@@ -91,6 +92,8 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	snprintf(p->client_version, sizeof(p->client_version), "%s",
 		 PACKAGE_VERSION);
 	p->ps_ext = true;
+	p->ps_ext_version = PS_EXT_VERSION;
+	p->peer_probes = o->peer_probes || o->json || o->json_stream;
 }
 
 static int udp_hello(struct client *c, int fd)
@@ -238,6 +241,15 @@ static int handle_state(struct client *c, signed char st)
 			return fail(c, _("the server's live data was unreadable: %s"),
 				    strerror(-rc));
 		ps_test_take_ext_data(t, obj);
+		json_object_put(obj);
+		return 0;
+	case PS_EXT_PROBE:
+		rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, 5000);
+		if (rc)
+			return fail(c, _("the server's probe readings were unreadable: %s"),
+				    strerror(-rc));
+		/* a snapshot this version cannot read is left out, not fatal */
+		ps_test_take_probe(t, obj);
 		json_object_put(obj);
 		return 0;
 	case PS_SERVER_TERMINATE:
@@ -554,6 +566,7 @@ out:
 	ps_results_clear(&t->remote);
 	free(t->iv_streams);
 	free(t->iv_remote);
+	ps_snapshot_put(t->peer_snap);
 	free(c);
 	return ret;
 }

@@ -12,6 +12,8 @@
 #include "options.h"
 #include "proto.h"
 
+struct ps_snapshot;
+
 /* one stream's numbers over one interval (or the whole test) */
 struct ps_stream_iv {
 	int id;			/* iperf3 stream id: 1, 3, 4, 5, … */
@@ -52,6 +54,9 @@ struct ps_interval {
 	/* the far end's TCP_INFO (pipescope peers, reverse/bidir) */
 	int nremote;
 	struct ps_stream_iv *remote;
+	/* the far end's latest probe snapshot (a pipescope server asked for
+	 * it), or NULL; valid during the callback: ps_snapshot_get to keep */
+	const struct ps_snapshot *peer_snap;
 };
 
 /* the whole test, at the end */
@@ -73,6 +78,7 @@ struct ps_summary {
 	bool remote_valid;
 	bool partial;		/* ended by a fault; numbers up to it */
 	char *server_output;	/* --get-server-output, or NULL */
+	const struct ps_snapshot *peer_snap;	/* as in ps_interval */
 };
 
 struct ps_test_info {

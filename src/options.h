@@ -89,6 +89,7 @@ struct ps_opts {
 	char *rsa_privkey;		/* --rsa-private-key-path */
 	char *authorized_users;		/* --authorized-users-path */
 	int time_skew;			/* --time-skew-threshold s */
+	bool no_share_probes;		/* --no-share-probes */
 
 	/* client */
 	struct ps_target targets[PS_MAX_TARGETS];	/* -c, repeatable */
@@ -135,6 +136,9 @@ struct ps_opts {
 	enum ps_report_format report_format;	/* check --format */
 	char *snapshot;			/* check --snapshot */
 	bool quick;			/* check --quick */
+	/* not an option: the caller (the workstation, check, -J) wants the
+	 * server's probe snapshots when the server is pipescope */
+	bool peer_probes;
 };
 
 #endif

@@ -178,6 +178,7 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 
 		add_int(x, "ext", PS_EXT_VERSION);
 		add_true(x, "gsro", p->gsro);
+		add_true(x, "probes", p->peer_probes);
 		json_object_object_add(o, "pipescope", x);
 	}
 	return o;
@@ -296,8 +297,13 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	}
 	if (json_object_object_get_ex(o, "pipescope", &x) &&
 	    json_object_is_type(x, json_type_object)) {
+		struct json_object *ver;
+
 		p->ps_ext = true;
+		p->ps_ext_version = json_object_object_get_ex(x, "ext", &ver) ?
+				    json_object_get_int(ver) : 1;
 		p->gsro = get_bool(x, "gsro");
+		p->peer_probes = p->ps_ext_version >= 2 && get_bool(x, "probes");
 	}
 	return 0;
 }
@@ -422,6 +428,7 @@ const char *ps_state_name(int state)
 	case PS_SERVER_ERROR: return "SERVER_ERROR";
 	case PS_EXT_ACK: return "EXT_ACK";
 	case PS_EXT_DATA: return "EXT_DATA";
+	case PS_EXT_PROBE: return "EXT_PROBE";
 	}
 	return "UNKNOWN";
 }

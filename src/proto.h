@@ -14,7 +14,8 @@
 #define PS_UDP_CONNECT_MSG 0x36373839u
 #define PS_UDP_CONNECT_REPLY 0x39383736u
 #define PS_UDP_CONNECT_REPLY_LEGACY 987654321u
-#define PS_EXT_VERSION 1
+/* 1: EXT_ACK, EXT_DATA; 2: EXT_PROBE (the server's probe snapshots) */
+#define PS_EXT_VERSION 2
 
 enum ps_state {
 	PS_TEST_START = 1,
@@ -32,6 +33,7 @@ enum ps_state {
 	/* pipescope's own, only ever sent to a peer that announced them */
 	PS_EXT_ACK = 100,	/* server: JSON {"version":…} follows */
 	PS_EXT_DATA = 101,	/* either end: JSON interval data follows */
+	PS_EXT_PROBE = 102,	/* server: a probe snapshot (doc/snapshot.md) */
 };
 
 /* what the client asks for; the server's view of a test */
@@ -63,6 +65,8 @@ struct ps_params {
 	int server_affinity;	/* -1 = none */
 	char client_version[48];
 	bool ps_ext;		/* the client is pipescope and speaks extensions */
+	int ps_ext_version;	/* the PS_EXT_VERSION it announced */
+	bool peer_probes;	/* it asks for the server's probe snapshots */
 	char authtoken[2049];	/* iperf3's RSA-encrypted credentials, base64 */
 };
 

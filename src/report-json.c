@@ -8,6 +8,7 @@
 
 #include "engine.h"
 #include "net.h"
+#include "snapshot.h"
 #include "xmalloc.h"
 
 struct jrep {
@@ -367,6 +368,9 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	add(x->doc, "end", end);
 	add(x->extra, "cpu_seconds_per_gb", jdbl(sum->cpu_seconds_per_gb));
 	add(x->extra, "partial", jbool(sum->partial));
+	/* a pipescope server's latest probe snapshot (doc/snapshot.md) */
+	if (sum->peer_snap)
+		add(x->extra, "peer_snapshot", ps_snapshot_to_json(sum->peer_snap));
 	{
 		struct json_object *ext = json_object_new_array();
 

@@ -20,6 +20,9 @@
 #include "log.h"
 #include "net.h"
 #include "nls.h"
+#include "iface.h"
+#include "sampler.h"
+#include "snapshot.h"
 #include "test.h"
 #include "xmalloc.h"
 
@@ -46,7 +49,12 @@ struct srv_test {
 	FILE *capf;
 	char *capbuf;
 	size_t caplen;
+	/* a pipescope client asked for this host's probe readings */
+	struct ps_sampler *sampler;
+	uint64_t probe_seq;	/* the last snapshot sent */
 };
+
+static void send_probe(struct srv_test *st);
 
 /*
  * A connection before it is a test or a data stream: it sends its cookie,
@@ -570,11 +578,55 @@ static int serve_running(struct srv_test *st)
 					ps_send_json(t->ctrl_fd, o);
 				json_object_put(o);
 			}
+			send_probe(st);
 			next += tickp;
 			if (next < now)
 				next = now + tickp;
 		}
 	}
+}
+
+/*
+ * A pipescope client asked for this host's probe readings (CPU cores, the
+ * NIC on the route back to it, IRQs): a sampler thread keeps them fresh at
+ * 1 Hz and each tick sends the newest whole (EXT_PROBE). --no-share-probes
+ * turns this off; the client then shows the far end as unknown.
+ */
+static void start_probes(struct srv_test *st)
+{
+	struct ps_sampler_config cfg = { .interval_s = 1.0 };
+	const char *peer = st->peer;
+	char host[64];
+
+	if (!st->t.p.peer_probes || st->srv->o->no_share_probes)
+		return;
+	/* "[::1]" → "::1" for the route lookup */
+	if (peer[0] == '[') {
+		snprintf(host, sizeof(host), "%s", peer + 1);
+		host[strcspn(host, "]")] = 0;
+		peer = host;
+	}
+	ps_iface_choose(NULL, peer, &cfg.env.iface);
+	if (ps_sampler_start(&cfg, &st->sampler))
+		st->sampler = NULL;
+}
+
+static void send_probe(struct srv_test *st)
+{
+	struct ps_snapshot *snap;
+	struct json_object *o;
+
+	if (!st->sampler || ps_sampler_seq(st->sampler) == st->probe_seq)
+		return;
+	snap = ps_sampler_latest(st->sampler);
+	if (!snap)
+		return;
+	st->probe_seq = snap->hdr.seq;
+	o = ps_snapshot_to_json(snap);
+	ps_snapshot_put(snap);
+	if (ps_send_state(st->t.ctrl_fd, PS_EXT_PROBE) == 0)
+		ps_send_json(st->t.ctrl_fd, o);
+	json_object_put(o);
 }
 
 static int serve_results(struct srv_test *st)
@@ -653,6 +705,7 @@ static void *test_main(void *arg)
 			ps_send_json(t->ctrl_fd, obj);
 		json_object_put(obj);
 		t->peer_ext = true;
+		start_probes(st);
 	}
 	st->want = t->p.parallel * (t->p.bidir ? 2 : 1);
 	rc = t->p.proto == PS_PROTO_UDP ? udp_streams(st) : tcp_streams(st);
@@ -716,6 +769,9 @@ out:
 	ps_results_clear(&t->remote);
 	free(t->iv_streams);
 	free(t->iv_remote);
+	if (st->sampler)
+		ps_sampler_stop(st->sampler);
+	st->sampler = NULL;
 	t->iv_streams = NULL;
 	t->iv_remote = NULL;
 	atomic_store(&st->finished, true);

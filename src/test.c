@@ -1,6 +1,7 @@
 /* test.c: interval reports, sums, CPU use and results, for either end */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,9 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include "log.h"
 #include "net.h"
+#include "snapshot.h"
 #include "test.h"
 #include "xmalloc.h"
 
@@ -199,6 +202,7 @@ void ps_test_tick(struct ps_test *t, double now, bool final)
 	}
 	iv->nremote = t->nremote;
 	iv->remote = t->iv_remote;
+	iv->peer_snap = t->peer_snap;
 	t->last_tick = now;
 	if (t->rep && t->rep->interval && t->interval > 0)
 		t->rep->interval(t->rep->arg, iv);
@@ -274,6 +278,7 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 	sum->remote_jitter_ms = xcalloc((size_t)t->nstreams + 1, sizeof(double));
 	sum->remote_retrans = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
 	sum->remote_valid = t->remote_valid;
+	sum->peer_snap = t->peer_snap;
 	sum->sum_sent.sender = true;
 	for (int i = 0; i < t->nstreams; i++) {
 		struct ps_stream *s = t->streams[i];
@@ -446,6 +451,22 @@ void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
 		v->cpu = (int)jget(j, "cpu");
 		v->rx_cpu = (int)jget(j, "rx_cpu");
 	}
+}
+
+int ps_test_take_probe(struct ps_test *t, struct json_object *obj)
+{
+	struct ps_snapshot *snap = xmalloc(sizeof(*snap));
+	char err[256];
+
+	if (ps_snapshot_from_json(obj, snap, err, sizeof(err))) {
+		free(snap);
+		ps_debug("the server's probe snapshot: %s", err);
+		return -EINVAL;
+	}
+	if (t->peer_snap)
+		ps_snapshot_put(t->peer_snap);
+	t->peer_snap = snap;
+	return 0;
 }
 
 const char *ps_limit_reason(const struct ps_stream_iv *v)

@@ -92,6 +92,7 @@ struct ps_test {
 	int nremote;
 	/* the peer */
 	bool peer_ext;		/* the peer is pipescope */
+	struct ps_snapshot *peer_snap;	/* its latest probe snapshot, or NULL */
 	struct ps_results remote;
 	bool remote_valid;
 };
@@ -123,5 +124,7 @@ int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams);
 int ps_stream_id(int index);	/* 1, 3, 4, 5, … as iperf3 */
 struct json_object *ps_test_ext_data(struct ps_test *t);
 void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj);
+/* the server's probe snapshot (EXT_PROBE): 0, or -EINVAL when malformed */
+int ps_test_take_probe(struct ps_test *t, struct json_object *obj);
 
 #endif
