@@ -87,7 +87,7 @@ ui_sum() {
 # every panel of the dashboard is on the screen
 ui_expect_panels() {
 	ep=$1
-	for p in 'pipescope (->|→) 127\.0\.0\.1' 'Throughput' 'Streams' ' CPU ' \
+	for p in 'pipescope (->|→) 127\.0\.0\.1' 'Throughput' 'Streams' ' CPU[ :]' \
 		'IRQs and queues' ' NIC ' 'Findings' 'q.quit'; do
 		ui_expect "$ep: $p" "$p" 10
 	done

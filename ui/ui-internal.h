@@ -45,6 +45,7 @@ struct ui {
 	struct ui_test_view tv; /* this frame's copy */
 	struct ps_sampler *sampler;
 	struct ps_snapshot *snap; /* this frame's snapshot (a reference) */
+	struct ps_snapshot *peer; /* the far end's (pipescope), or NULL */
 	struct ps_iface_choice iface;
 
 	struct ui_style style;

@@ -457,6 +457,24 @@ static void stats_write(struct ui *ui, const char *what, double v)
 	fclose(f);
 }
 
+/* the lines the CPU panel wants: a line per core, the legend and the
+ * title; with the far end's cores beside, a heading and the longer list */
+static int cpu_lines(const struct ui *ui)
+{
+	int n;
+
+	if (!ui->snap)
+		return 0;
+	n = ui->snap->cpu.ncores;
+	if (ui->peer && ui->peer->cpu.status == PS_ST_OK &&
+	    ui->peer->cpu.ncores > 0) {
+		if (ui->peer->cpu.ncores > n)
+			n = ui->peer->cpu.ncores;
+		n++;
+	}
+	return n + 2;
+}
+
 static void draw(struct ui *ui)
 {
 	struct ui_layout *l = &ui->lay;
@@ -473,8 +491,7 @@ static void draw(struct ui *ui)
 	erase();
 	/* the CPU panel takes the lines its cores need, the IRQ panel the
 	 * rest (many cores fold into all but its four lines) */
-	ui_layout_compute(LINES, COLS, ui->view->dashboard,
-			  ui->snap ? ui->snap->cpu.ncores + 2 : 0, l);
+	ui_layout_compute(LINES, COLS, ui->view->dashboard, cpu_lines(ui), l);
 	if (l->too_small) {
 		ui_draw_too_small(ui);
 	} else {
@@ -513,6 +530,8 @@ static void pull_model(struct ui *ui)
 		return;
 	}
 	ui_model_copy(&ui->model, tv);
+	ps_snapshot_put(ui->peer);
+	ui->peer = ui_model_peer(&ui->model);
 	if (tv->message_gen != seen) {
 		snprintf(ui->msg, sizeof(ui->msg), "%s", tv->message);
 		ui->msg_level = tv->message_level;
@@ -716,6 +735,9 @@ int ps_ui_run(const struct ps_opts *o)
 	}
 	if (ui->test.interval <= 0)
 		ui->test.interval = 1;
+	/* a pipescope server sends its cores and NIC: the CPU panel shows
+	 * them beside this host's */
+	ui->test.peer_probes = true;
 	if (ui->test.parallel < 1)
 		ui->test.parallel = 1;
 
@@ -746,6 +768,7 @@ out_sampler:
 		ps_sampler_stop(ui->sampler);
 	if (ui->snap)
 		ps_snapshot_put(ui->snap);
+	ps_snapshot_put(ui->peer);
 	if (ui->selftest)
 		ps_selftest_stop(ui->selftest_handle);
 out_model:

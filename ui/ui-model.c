@@ -37,6 +37,8 @@ void ui_model_destroy(struct ui_model *m)
 	if (m->wake_fd >= 0)
 		close(m->wake_fd);
 	m->wake_fd = -1;
+	ps_snapshot_put(m->peer_snap);
+	m->peer_snap = NULL;
 	pthread_mutex_destroy(&m->lock);
 }
 
@@ -63,6 +65,26 @@ void ui_model_copy(struct ui_model *m, struct ui_test_view *out)
 	pthread_mutex_unlock(&m->lock);
 }
 
+struct ps_snapshot *ui_model_peer(struct ui_model *m)
+{
+	struct ps_snapshot *s;
+
+	pthread_mutex_lock(&m->lock);
+	s = m->peer_snap ? ps_snapshot_get(m->peer_snap) : NULL;
+	pthread_mutex_unlock(&m->lock);
+	return s;
+}
+
+/* under the lock: keep the far end's newest snapshot (NULL drops it) */
+static void set_peer(struct ui_model *m, const struct ps_snapshot *s)
+{
+	if (s == m->peer_snap)
+		return;
+	ps_snapshot_put(m->peer_snap);
+	/* the engine hands it const for the callback; a reference keeps it */
+	m->peer_snap = s ? ps_snapshot_get((struct ps_snapshot *)s) : NULL;
+}
+
 /* ---- the reporter: runs on the engine's thread, never touches curses --- */
 
 static void on_start(void *arg, const struct ps_test_info *info)
@@ -85,6 +107,7 @@ static void on_start(void *arg, const struct ps_test_info *info)
 	v->duration = info->duration;
 	v->started_ns = mono_ns();
 	v->state = UI_TEST_RUNNING;
+	set_peer(m, NULL);
 	/* "Connecting to host ..." is over */
 	v->message[0] = 0;
 	v->message_gen++;
@@ -144,6 +167,7 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 	double now = 0, bytes = 0;
 
 	pthread_mutex_lock(&m->lock);
+	set_peer(m, iv->peer_snap);
 	v->nstreams = n;
 	if (n > 0)
 		memcpy(v->streams, iv->streams,

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "snapshot.h"
 #include "options.h"
 
 #define UI_MAX_ROWS (2 * PS_MAX_STREAMS)
@@ -86,6 +87,9 @@ struct ui_model {
 	pthread_mutex_t lock;
 	int wake_fd;	       /* eventfd the UI polls */
 	struct ui_test_view v; /* under lock */
+	/* under lock: a pipescope server's latest probe snapshot (its
+	 * cores, NIC), a reference; NULL with an iperf3 peer */
+	struct ps_snapshot *peer_snap;
 
 	/* the worker */
 	pthread_t th;
@@ -105,6 +109,9 @@ void ui_model_wake(struct ui_model *m);
 void ui_model_drain(struct ui_model *m);
 /* a copy of the view, taken under the lock */
 void ui_model_copy(struct ui_model *m, struct ui_test_view *out);
+/* the far end's latest snapshot with a reference (ps_snapshot_put), or
+ * NULL */
+struct ps_snapshot *ui_model_peer(struct ui_model *m);
 
 /* start a test with co on a new worker thread; -EBUSY while one runs;
  * retry: a restart, tried again while the server is still busy */

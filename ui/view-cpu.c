@@ -139,24 +139,138 @@ static void threads_line(struct ui *ui, int y, const struct ui_rect *r)
 	ui_put(y, r->x, r->w, ui_attr(UI_C_DIM), line);
 }
 
+/* one host's cores in h lines of w columns from (y, x); the grid used goes
+ * to *g; false when not every core fits */
+static bool cores(struct ui *ui, const struct ps_cpu_info *cpu, int y, int x,
+		  int w, int h, struct ui_cpu_grid *g)
+{
+	int d = id_digits(cpu);
+	bool fits = ui_cpu_grid_plan(cpu->ncores, h, w, g);
+
+	for (int i = 0; i < cpu->ncores; i++) {
+		const struct ps_cpu_core *c = &cpu->cores[i];
+		int row, col, cx;
+		double p[4];
+		bool busiest = i == cpu->busiest && c->pct_valid;
+
+		if (g->mode == UI_CPU_DOTS) {
+			row = i / (g->ncols > 0 ? g->ncols : 1);
+			col = i % (g->ncols > 0 ? g->ncols : 1);
+		} else {
+			/* bars and cells run down the columns */
+			row = g->mode == UI_CPU_BARS ? i % g->nrows : i / g->ncols;
+			col = g->mode == UI_CPU_BARS ? i / g->nrows : i % g->ncols;
+		}
+		if (row >= h)
+			break;
+		parts_of(c, p);
+		switch (g->mode) {
+		case UI_CPU_BARS:
+			cx = x + col * (g->cell_w + 1);
+			bar(ui, y + row, cx, g->cell_w, c, busiest, d + 3);
+			break;
+		case UI_CPU_CELLS: {
+			char cell[24];
+			attr_t a = busy_of(c) >= 5
+					   ? ui_attr(part_color[dominant(p)])
+					   : ui_attr(UI_C_DIM);
+
+			if (busiest)
+				a |= A_REVERSE;
+			snprintf(cell, sizeof(cell), "%*d:%-3.0f", d, c->id,
+				 busy_of(c));
+			ui_put(y + row, x + col * g->cell_w, g->cell_w - 1, a,
+			       cell);
+			break;
+		}
+		case UI_CPU_DOTS: {
+			int lvl = (int)(busy_of(c) / 20.01);
+			attr_t a = ui_attr(part_color[dominant(p)]);
+
+			if (lvl > 4)
+				lvl = 4;
+			if (lvl == 0)
+				a = ui_attr(UI_C_DIM);
+			if (busiest)
+				a |= A_REVERSE;
+			if (col == 0 && g->label_w)
+				ui_printf(y + row, x, g->label_w,
+					  ui_attr(UI_C_LABEL), "%*d", d, c->id);
+			ui_put(y + row, x + g->label_w + col, 1, a,
+			       ui->style.g->heat[lvl]);
+			break;
+		}
+		}
+	}
+	if (!fits)
+		ui_printf(y + h - 1, x, w, ui_attr(UI_C_WARN),
+			  _("%d cores, view 3 shows all"), cpu->ncores);
+	return fits;
+}
+
+/* the far end's cores when a pipescope server sent them, else NULL */
+static const struct ps_cpu_info *peer_cpu(const struct ui *ui)
+{
+	const struct ps_snapshot *p = ui->peer;
+
+	if (!p || p->cpu.status != PS_ST_OK || p->cpu.ncores <= 0)
+		return NULL;
+	return &p->cpu;
+}
+
+/* the heading of one end's half: "this host: vm, busiest cpu1 ..." */
+static void end_heading(struct ui *ui, int y, int x, int w, const char *who,
+			const struct ps_snapshot *s)
+{
+	char busy[160] = "";
+
+	if (s && s->cpu.busiest >= 0 && s->cpu.ncores > 0 &&
+	    s->cpu.cores[0].pct_valid)
+		ps_cpu_busiest_text(&s->cpu, busy, sizeof(busy));
+	ui_printf(y, x, w, ui_attr(UI_C_LABEL), "%s%s%s%s%s", who,
+		  s && s->hdr.hostname[0] ? " " : "",
+		  s && s->hdr.hostname[0] ? s->hdr.hostname : "",
+		  busy[0] ? ": " : "", busy);
+}
+
+/* the full view's last line: what is known of the far end's cores */
+static void far_line(struct ui *ui, int y, const struct ui_rect *in)
+{
+	const struct ps_snapshot *p = ui->peer;
+
+	if (p && peer_cpu(ui))
+		ui_printf(y, in->x, in->w, ui_attr(UI_C_DIM),
+			  _("far end: %d cores, %s, interface %s (sent by "
+			    "the pipescope server each second)"),
+			  p->cpu.ncores, p->hdr.hostname[0] ? p->hdr.hostname : "?",
+			  p->hdr.iface.name[0] ? p->hdr.iface.name : "?");
+	else if (!strcmp(ui->tv.peer_kind, "pipescope"))
+		ui_put(y, in->x, in->w, ui_attr(UI_C_DIM),
+		       _("far end (pipescope): no readings yet, or the server "
+			 "runs with --no-share-probes"));
+	else if (ui->tv.peer_kind[0])
+		ui_put(y, in->x, in->w, ui_attr(UI_C_DIM),
+		       _("far end (iperf3): only its total CPU, at the end"));
+}
+
 void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 {
 	const struct ps_snapshot *s = ui->snap;
-	const struct ps_cpu_info *cpu;
+	const struct ps_cpu_info *cpu, *far = peer_cpu(ui);
 	struct ui_cpu_grid g;
 	struct ui_rect in;
 	char right[160] = "";
-	int d, h, extra = 0;
-	bool fits;
+	int h, extra = 0, top = 0, rows;
 
 	ui_clear(r);
 	if (s && s->cpu.status == PS_ST_OK && s->cpu.ncores > 0 &&
 	    !s->cpu.cores[0].pct_valid)
 		snprintf(right, sizeof(right), "%s",
 			 _("load after the second sample"));
-	else if (s && s->cpu.status == PS_ST_OK && s->cpu.busiest >= 0)
+	else if (!far && s && s->cpu.status == PS_ST_OK && s->cpu.busiest >= 0)
 		ps_cpu_busiest_text(&s->cpu, right, sizeof(right));
-	in = ui_title(ui, r, _("CPU"), right);
+	in = ui_title(ui, r, far ? _("CPU: this host | far end") : _("CPU"),
+		      right);
 	if (in.h <= 0)
 		return;
 	if (!s) {
@@ -172,71 +286,31 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 	/* a legend line and, in the full view, where the test runs */
 	if (full)
 		extra = 3;
-	else if (in.h > cpu->ncores)
+	else if (in.h > cpu->ncores + (far ? 1 : 0))
 		extra = 1;
-	h = in.h - extra;
-	d = id_digits(cpu);
-	fits = ui_cpu_grid_plan(cpu->ncores, h, in.w, &g);
-	for (int i = 0; i < cpu->ncores; i++) {
-		const struct ps_cpu_core *c = &cpu->cores[i];
-		int row, col, x;
-		double p[4];
-		bool busiest = i == cpu->busiest && c->pct_valid;
+	/* with the far end's cores: a heading line, then the two hosts side
+	 * by side, each in half the width */
+	if (far && in.h - extra >= 2)
+		top = 1;
+	h = in.h - extra - top;
+	if (top) {
+		int lw = (in.w - 1) / 2, rx = in.x + lw + 1;
+		struct ui_cpu_grid g2;
 
-		if (g.mode == UI_CPU_DOTS) {
-			row = i / (g.ncols > 0 ? g.ncols : 1);
-			col = i % (g.ncols > 0 ? g.ncols : 1);
-		} else {
-			/* bars and cells run down the columns */
-			row = g.mode == UI_CPU_BARS ? i % g.nrows : i / g.ncols;
-			col = g.mode == UI_CPU_BARS ? i / g.nrows : i % g.ncols;
-		}
-		if (row >= h)
-			break;
-		parts_of(c, p);
-		switch (g.mode) {
-		case UI_CPU_BARS:
-			x = in.x + col * (g.cell_w + 1);
-			bar(ui, in.y + row, x, g.cell_w, c, busiest, d + 3);
-			break;
-		case UI_CPU_CELLS: {
-			char cell[24];
-			attr_t a = busy_of(c) >= 5
-					   ? ui_attr(part_color[dominant(p)])
-					   : ui_attr(UI_C_DIM);
-
-			if (busiest)
-				a |= A_REVERSE;
-			snprintf(cell, sizeof(cell), "%*d:%-3.0f", d, c->id,
-				 busy_of(c));
-			ui_put(in.y + row, in.x + col * g.cell_w, g.cell_w - 1,
-			       a, cell);
-			break;
-		}
-		case UI_CPU_DOTS: {
-			int lvl = (int)(busy_of(c) / 20.01);
-			attr_t a = ui_attr(part_color[dominant(p)]);
-
-			if (lvl > 4)
-				lvl = 4;
-			if (lvl == 0)
-				a = ui_attr(UI_C_DIM);
-			if (busiest)
-				a |= A_REVERSE;
-			if (col == 0 && g.label_w)
-				ui_printf(in.y + row, in.x, g.label_w,
-					  ui_attr(UI_C_LABEL), "%*d", d, c->id);
-			ui_put(in.y + row, in.x + g.label_w + col, 1, a,
-			       ui->style.g->heat[lvl]);
-			break;
-		}
-		}
+		end_heading(ui, in.y, in.x, lw, _("this host"), s);
+		end_heading(ui, in.y, rx, in.w - lw - 1, _("far end"), ui->peer);
+		cores(ui, cpu, in.y + 1, in.x, lw, h, &g);
+		cores(ui, far, in.y + 1, rx, in.w - lw - 1, h, &g2);
+		if (g2.nrows > g.nrows)
+			g.nrows = g2.nrows;
+		for (int y = in.y; y < in.y + 1 + (g.nrows < h ? g.nrows : h); y++)
+			ui_put(y, in.x + lw, 1, ui_attr(UI_C_DIM), "|");
+	} else {
+		cores(ui, cpu, in.y, in.x, in.w, h, &g);
 	}
-	if (!fits)
-		ui_printf(in.y + h - 1, in.x, in.w, ui_attr(UI_C_WARN),
-			  _("%d cores, view 3 shows all"), cpu->ncores);
+	rows = top + (g.nrows < h ? g.nrows : h);
 	if (extra >= 1) {
-		int y = in.y + (g.nrows < h ? g.nrows : h);
+		int y = in.y + rows;
 
 		if (full)
 			y++;
@@ -248,18 +322,10 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 		else if (g.mode == UI_CPU_CELLS && y < in.y + in.h)
 			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
 			       ui_attr(UI_C_DIM), _("cells: cpu:busy%"));
-		if (full)
+		if (full) {
 			threads_line(ui, y + 1, &in);
-		/* the far end's cores need its snapshots, which the
-		 * protocol extension does not carry yet: say so */
-		if (full && !strcmp(ui->tv.peer_kind, "pipescope"))
-			ui_put(y + 2, in.x, in.w, ui_attr(UI_C_DIM),
-			       _("far end (pipescope): its cores are not sent "
-				 "over the wire yet"));
-		else if (full && ui->tv.peer_kind[0])
-			ui_put(y + 2, in.x, in.w, ui_attr(UI_C_DIM),
-			       _("far end (iperf3): only its total CPU, at the "
-				 "end"));
+			far_line(ui, y + 2, &in);
+		}
 	}
 }
 
