@@ -90,6 +90,9 @@ void ps_snapshot_fill_header(struct ps_snapshot *s,
 	if (ps_read_line("/proc/sys/kernel/osrelease", h->kernel,
 			 sizeof(h->kernel)))
 		h->kernel[0] = 0;
+	if (ps_read_line("/proc/sys/kernel/random/boot_id", h->boot_id,
+			 sizeof(h->boot_id)))
+		h->boot_id[0] = 0;
 	if (h->source == PS_SNAP_LIVE && !uname(&u)) {
 		if (!h->hostname[0])
 			snprintf(h->hostname, sizeof(h->hostname), "%s",
@@ -140,6 +143,9 @@ struct json_object *ps_snapshot_to_json(const struct ps_snapshot *s)
 	json_object_object_add(x, "hostname",
 			       json_object_new_string(h->hostname));
 	json_object_object_add(x, "kernel", json_object_new_string(h->kernel));
+	if (h->boot_id[0])
+		json_object_object_add(x, "boot_id",
+				       json_object_new_string(h->boot_id));
 	json_object_object_add(x, "root", json_object_new_boolean(h->root));
 	json_object_object_add(o, "host", x);
 	x = json_object_new_object();
@@ -217,6 +223,8 @@ static int header_from_json(struct json_object *o, struct ps_snapshot_header *h,
 	    ps_json_get_bool(x, "root", &h->root))
 		return errf(err, errlen, "%s",
 			    _("the snapshot's host section is malformed"));
+	if (ps_json_get_string(x, "boot_id", h->boot_id, sizeof(h->boot_id)))
+		h->boot_id[0] = 0;
 	x = ps_json_get_obj(o, "source", json_type_object);
 	if (!x || ps_json_get_string(x, "mode", mode, sizeof(mode)))
 		return errf(err, errlen, "%s",

@@ -37,6 +37,9 @@ struct ps_snapshot_header {
 	char pipescope_version[32];
 	char hostname[256];		/* "" when unknown */
 	char kernel[128];		/* kernel release, "" when unknown */
+	char boot_id[40];		/* this boot's id, "" when unknown: two
+					 * snapshots with the same one come
+					 * from one machine (namespaces) */
 	int64_t time_ns;		/* CLOCK_REALTIME of the sample */
 	int64_t mono_ns;		/* CLOCK_MONOTONIC (not saved in JSON) */
 	uint64_t seq;			/* sampler generation, 1, 2, ... */

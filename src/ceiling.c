@@ -207,6 +207,54 @@ static void add_link_full(struct ps_diagnosis *d, double line)
 		 "(bonding) is the next step"));
 }
 
+bool ps_ev_peer_same_host(const struct ps_evidence *ev)
+{
+	return ev->peer && ev->snap && ev->snap->hdr.boot_id[0] &&
+	       !strcmp(ev->peer->hdr.boot_id, ev->snap->hdr.boot_id);
+}
+
+/*
+ * The far end's host and NIC checks, on the snapshot a pipescope server
+ * sent: only what fires is added (what is ruled out there is not listed
+ * twice), marked as the far end's. On the same machine (namespaces) its
+ * host settings are this host's: only the NIC checks of its interface.
+ */
+static void far_end_checks(const struct ps_evidence *ev,
+			   struct ps_diagnosis *d)
+{
+	const struct ps_snapshot *p = ev->peer;
+	struct ps_evidence pev;
+	bool same = ps_ev_peer_same_host(ev);
+	const char *who = p->hdr.hostname[0] ? p->hdr.hostname : "?";
+
+	ps_evidence_of(p, NULL, &pev);
+
+	for (size_t i = 0; i < ps_check_count; i++) {
+		const struct ps_check_ops *ops = ps_check_registry[i];
+		struct ps_outcome o = { .ops = ops, .far_end = true };
+		char t[sizeof(o.f.title)], e[sizeof(o.f.evidence)];
+
+		if (ops->needs_test || (strcmp(ops->family, "nic") &&
+					(same || strcmp(ops->family, "host"))))
+			continue;
+		if (d->n >= sizeof(d->out) / sizeof(d->out[0]))
+			break;
+		o.f.id = ops->id;
+		o.state = ops->eval(&pev, &o.f);
+		if (o.state != PS_CHECK_FIRED)
+			continue;
+		if (!o.f.id)
+			o.f.id = ops->id;
+		snprintf(t, sizeof(t), _("far end (%s): %s"), who, o.f.title);
+		snprintf(o.f.title, sizeof(o.f.title), "%s", t);
+		snprintf(e, sizeof(e), _("on the far end, interface %s: %s"),
+			 p->hdr.iface.name[0] ? p->hdr.iface.name : "?",
+			 o.f.evidence);
+		snprintf(o.f.evidence, sizeof(o.f.evidence), "%s", e);
+		d->out[d->n++] = o;
+	}
+}
+
 void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 {
 	const struct ps_step_result *single = ps_run_single(ev->res);
@@ -238,6 +286,8 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 		if (!o->f.id)
 			o->f.id = ops->id;
 	}
+	if (ev->peer)
+		far_end_checks(ev, d);
 
 	/* the ceilings: the line rate, then every finding's */
 	if (line > 0) {

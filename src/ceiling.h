@@ -48,6 +48,7 @@ struct ps_outcome {
 	enum ps_check_state state;
 	struct ps_finding f;
 	double explains; /* 0..1: how much of the gap it explains */
+	bool far_end;	 /* evaluated on the far end's snapshot */
 };
 
 struct ps_diagnosis {
@@ -68,6 +69,9 @@ struct ps_diagnosis {
  * explains the rate (never a false all clear).
  */
 void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d);
+/* the same machine: the far end's snapshot has this host's boot id (two
+ * network namespaces), so its cores and host settings are this host's */
+bool ps_ev_peer_same_host(const struct ps_evidence *ev);
 /* the outcome of the ranked position i */
 const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,
 					     size_t i);

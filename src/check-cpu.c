@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ceiling.h"
 #include "check.h"
 #include "nls.h"
 
@@ -446,4 +447,93 @@ const struct ps_check_ops ps_check_peer_tool = {
 	.needs_test = true,
 	.cpu_cause = true, /* one core at the far end */
 	.eval = eval_peer_tool,
+};
+
+/* ---- the far end's cores (a pipescope server that shares them) -------- */
+
+static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
+					struct ps_finding *f)
+{
+	const struct ps_run *r = ev->res;
+	const struct ps_step_result *hit = NULL;
+	double top = -1;
+	int nwith = 0;
+	char rate[32];
+
+	if (!r || r->loopback || ps_ev_peer_same_host(ev)) {
+		PS_SET(f->evidence, "%s",
+		       _("the far end is this machine (loopback or another "
+			 "network namespace): its cores are this host's"));
+		return PS_CHECK_NA;
+	}
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct ps_step_result *s = &r->steps[i];
+
+		if (!s->have_peer_cpu || !ps_step_counts(r, s))
+			continue;
+		nwith++;
+		if (s->peer_busy > top)
+			top = s->peer_busy;
+		if (s->peer_busy < CORE_SATURATED ||
+		    s->peer_busy - s->peer_others < OTHERS_MARGIN)
+			continue;
+		if (!hit || s->bps > hit->bps)
+			hit = s;
+	}
+	if (!nwith) {
+		PS_SET(f->evidence, "%s",
+		       _("the far end sent no core readings (an iperf3 "
+			 "server, or pipescope -s --no-share-probes)"));
+		return PS_CHECK_NA;
+	}
+	if (!hit) {
+		PS_SET(f->evidence,
+		       _("the far end's busiest core was %.0f%% busy "
+			 "(saturated means %.0f%% with the others idle)"),
+		       top, CORE_SATURATED);
+		return PS_CHECK_CLEAR;
+	}
+	ps_fmt_bps(rate, sizeof(rate), hit->bps);
+	f->severity = PS_SEV_BOTTLENECK;
+	f->scope = PS_SCOPE_FLOW;
+	f->ceiling_bps = hit->bps / (hit->streams > 0 ? hit->streams : 1);
+	PS_SET(f->ceiling_what, _("far end's cpu%d saturated"), hit->peer_core);
+	PS_SET(f->title,
+	       _("A core of the far end saturated: cpu%d %.0f%% busy at %s"),
+	       hit->peer_core, hit->peer_busy, rate);
+	PS_SET(f->evidence,
+	       _("on the far end cpu%d was %.0f%% busy on average (softirq "
+		 "%.0f%%, irq %.0f%%, system %.0f%%, user %.0f%%) during the "
+		 "%d-stream test at %s; its other %d cores averaged %.0f%%"),
+	       hit->peer_core, hit->peer_busy, hit->peer_softirq,
+	       hit->peer_irq, hit->peer_system, hit->peer_user, hit->streams,
+	       rate, hit->peer_ncores - 1, hit->peer_others);
+	if (hit->peer_softirq + hit->peer_irq >= hit->peer_busy / 2) {
+		const char *pif = ev->peer && ev->peer->hdr.iface.name[0]
+					  ? ev->peer->hdr.iface.name
+					  : "IF";
+
+		PS_SET(f->remedy,
+		       _("on the far end, spread the receive work: more queues "
+			 "(ethtool -L %s combined N), interrupts over several "
+			 "cores (/proc/irq/N/smp_affinity_list), RPS for a "
+			 "single queue"),
+		       pif);
+	} else {
+		PS_SET(f->remedy, "%s",
+		       _("the far end's test thread is CPU bound: more streams "
+			 "(-P 4), a larger MTU where the path allows it, or a "
+			 "faster core there"));
+	}
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_far_cpu = {
+	.id = "far_end_cpu_saturated",
+	.family = "cpu",
+	.title = N_("one saturated core on the far end"),
+	/* below this host's own: with equal evidence, look here first */
+	.weight = 59,
+	.needs_test = true,
+	.eval = eval_far_cpu,
 };

@@ -39,6 +39,7 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_virtual_nic,
 	&ps_check_peer_tool,
 	&ps_check_host_busy,
+	&ps_check_far_cpu,
 };
 /* clang-format on */
 const size_t ps_check_count =
@@ -207,12 +208,29 @@ int ps_ev_ncores(const struct ps_evidence *ev)
 
 /* ---- results --------------------------------------------------------- */
 
+void ps_evidence_of(const struct ps_snapshot *snap, const struct ps_run *res,
+		    struct ps_evidence *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->snap = snap;
+	if (snap) {
+		/* every member says itself why it is empty */
+		ev->irq = &snap->irq;
+		ev->pci = &snap->pci;
+		ev->eth = &snap->ethtool;
+		ev->link = &snap->link;
+	}
+	ev->res = res;
+}
+
 void ps_run_free(struct ps_run *r)
 {
 	for (int i = 0; i < r->nsteps; i++)
 		if (r->steps[i].have_cpu)
 			ps_cpu_free(&r->steps[i].cpu);
 	r->nsteps = 0;
+	ps_snapshot_put(r->peer_snap);
+	r->peer_snap = NULL;
 }
 
 static bool forward(const struct ps_step_result *s)

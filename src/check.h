@@ -65,6 +65,13 @@ struct ps_step_result {
 	int nthread_cpu;
 	int rx_cpu[PS_STEP_MAX_CPUS];
 	int nrx_cpu;
+	/* the far end's busiest core over the step, averaged over the
+	 * intervals (a pipescope server that shares its probes) */
+	bool have_peer_cpu;
+	int peer_ncores;
+	int peer_core; /* its id */
+	double peer_busy, peer_softirq, peer_irq, peer_system, peer_user;
+	double peer_others; /* mean busy % of its other cores */
 };
 
 struct ps_run {
@@ -79,6 +86,8 @@ struct ps_run {
 	int affinity_first; /* the lowest of them */
 	int nsteps;
 	struct ps_step_result steps[24];
+	/* the far end's latest probe snapshot (a reference), or NULL */
+	struct ps_snapshot *peer_snap;
 };
 
 void ps_run_free(struct ps_run *r);
@@ -104,7 +113,14 @@ struct ps_evidence {
 	const struct ps_ethtool_info *eth;
 	const struct ps_link_info *link;
 	const struct ps_run *res; /* NULL: static checks only */
+	/* the far end's snapshot (a pipescope server's), or NULL: its host
+	 * and NIC checks are evaluated too */
+	const struct ps_snapshot *peer;
 };
+
+/* the evidence of one snapshot (its members; res may be NULL) */
+void ps_evidence_of(const struct ps_snapshot *snap, const struct ps_run *res,
+		    struct ps_evidence *ev);
 
 /* ---- findings -------------------------------------------------------- */
 
@@ -166,7 +182,8 @@ extern const struct ps_check_ops ps_check_pcie, ps_check_link_speed,
 	ps_check_virtual_nic, ps_check_numa, ps_check_governor,
 	ps_check_steal; /* check-host.c */
 extern const struct ps_check_ops ps_check_cpu_core, ps_check_worse,
-	ps_check_host_busy, ps_check_peer_tool; /* check-cpu.c */
+	ps_check_host_busy, ps_check_peer_tool,
+	ps_check_far_cpu; /* check-cpu.c */
 extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
 	ps_check_irqbalance, ps_check_rps, ps_check_offloads, ps_check_coalesce,
 	ps_check_rings, ps_check_softnet; /* check-nic.c */

@@ -18,6 +18,7 @@
 #include "nls.h"
 #include "probe.h"
 #include "sysroot.h"
+#include "xmalloc.h"
 
 /* ---- the host -------------------------------------------------------- */
 
@@ -85,16 +86,10 @@ int ps_host_load(struct ps_host *h, const char *file)
 void ps_host_evidence(const struct ps_host *h, const struct ps_run *res,
 		      struct ps_evidence *ev)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->snap = h->snap;
-	if (h->snap) {
-		/* every member says itself why it is empty */
-		ev->irq = &h->snap->irq;
-		ev->pci = &h->snap->pci;
-		ev->eth = &h->snap->ethtool;
-		ev->link = &h->snap->link;
-	}
-	ev->res = res;
+	ps_evidence_of(h->snap, res, ev);
+	/* the self-test's far end is this process */
+	if (res && !res->loopback)
+		ev->peer = res->peer_snap;
 }
 
 void ps_host_free(struct ps_host *h)
@@ -183,6 +178,11 @@ struct collect {
 	/* TCP_INFO sums over intervals and streams */
 	double n, rtt, min_rtt, cwnd, wnd, ivlen, rwnd_us, sndbuf_us;
 	double nwnd;
+	/* the far end's cores: per-core sums of the snapshots it sent */
+	int64_t peer_seq; /* the time of the last one added */
+	int peer_n, peer_ncores;
+	double (*peer_pct)[PS_CPU_NFIELDS + 1]; /* [core][field], [..][N] busy */
+	int *peer_ids;
 };
 
 static void take_a(struct collect *c)
@@ -268,6 +268,75 @@ static void add_tcpinfo(struct collect *c, const struct ps_stream_iv *v,
 	c->s->have_tcpinfo = true;
 }
 
+/* add the far end's newest snapshot (once each) to the step's sums */
+static void peer_add(struct collect *c, const struct ps_snapshot *p)
+{
+	const struct ps_cpu_info *cpu;
+
+	if (!p || p->hdr.time_ns == c->peer_seq)
+		return;
+	c->peer_seq = p->hdr.time_ns;
+	cpu = &p->cpu;
+	if (cpu->status != PS_ST_OK || cpu->ncores <= 0 ||
+	    !cpu->cores[0].pct_valid)
+		return;
+	if (!c->peer_pct) {
+		c->peer_ncores = cpu->ncores;
+		c->peer_pct = xcalloc((size_t)cpu->ncores, sizeof(*c->peer_pct));
+		c->peer_ids = xcalloc((size_t)cpu->ncores, sizeof(int));
+		for (int i = 0; i < cpu->ncores; i++)
+			c->peer_ids[i] = cpu->cores[i].id;
+	}
+	if (cpu->ncores != c->peer_ncores)
+		return; /* a core went offline mid-step: keep the first set */
+	for (int i = 0; i < cpu->ncores; i++) {
+		for (int f = 0; f < PS_CPU_NFIELDS; f++)
+			c->peer_pct[i][f] += cpu->cores[i].pct[f];
+		c->peer_pct[i][PS_CPU_NFIELDS] += cpu->cores[i].busy_pct;
+	}
+	c->peer_n++;
+}
+
+/* the step's far-end figures: its busiest core on average */
+static void peer_end(struct collect *c)
+{
+	struct ps_step_result *s = c->s;
+	int best = 0;
+	double all = 0;
+
+	if (!c->peer_n)
+		return;
+	for (int i = 0; i < c->peer_ncores; i++) {
+		all += c->peer_pct[i][PS_CPU_NFIELDS];
+		if (c->peer_pct[i][PS_CPU_NFIELDS] >
+		    c->peer_pct[best][PS_CPU_NFIELDS])
+			best = i;
+	}
+	s->have_peer_cpu = true;
+	s->peer_ncores = c->peer_ncores;
+	s->peer_core = c->peer_ids[best];
+	s->peer_busy = c->peer_pct[best][PS_CPU_NFIELDS] / c->peer_n;
+	s->peer_softirq = c->peer_pct[best][PS_CPU_SOFTIRQ] / c->peer_n;
+	s->peer_irq = c->peer_pct[best][PS_CPU_IRQ] / c->peer_n;
+	s->peer_system = c->peer_pct[best][PS_CPU_SYSTEM] / c->peer_n;
+	s->peer_user = (c->peer_pct[best][PS_CPU_USER] +
+			c->peer_pct[best][PS_CPU_NICE]) / c->peer_n;
+	s->peer_others = c->peer_ncores > 1
+		? (all - c->peer_pct[best][PS_CPU_NFIELDS]) / c->peer_n /
+		  (c->peer_ncores - 1)
+		: 0;
+}
+
+static void peer_free(struct collect *c)
+{
+	free(c->peer_pct);
+	free(c->peer_ids);
+	c->peer_pct = NULL;
+	c->peer_ids = NULL;
+	c->peer_n = c->peer_ncores = 0;
+	c->peer_seq = 0;
+}
+
 static void col_interval(void *arg, const struct ps_interval *iv)
 {
 	struct collect *c = arg;
@@ -286,6 +355,7 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 	}
 	for (int i = 0; i < iv->nremote; i++)
 		add_tcpinfo(c, &iv->remote[i], len);
+	peer_add(c, iv->peer_snap);
 }
 
 static void col_end(void *arg, const struct ps_test_info *info,
@@ -352,6 +422,13 @@ static void col_end(void *arg, const struct ps_test_info *info,
 		}
 	}
 	irq_end(c, now_s() - c->ta);
+	peer_end(c);
+	/* keep the far end's newest readings for its host and NIC checks */
+	if (sum->peer_snap && sum->peer_snap != c->res->peer_snap) {
+		ps_snapshot_put(c->res->peer_snap);
+		c->res->peer_snap =
+			ps_snapshot_get((struct ps_snapshot *)sum->peer_snap);
+	}
 	if (c->have_a && !ps_cpu_sample(NULL, &b)) {
 		ps_cpu_rates(&c->a, &b, now_s() - c->ta);
 		s->cpu = b;
@@ -410,6 +487,8 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 	co.proto = PS_PROTO_TCP;
 	co.rate = 0;
 	co.get_server_output = false;
+	/* a pipescope server sends its cores and NIC: checked as the far end */
+	co.peer_probes = true;
 	for (int attempt = 0;; attempt++) {
 		double t0 = now_s();
 
@@ -423,6 +502,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 			ps_irq_free(&c.ia);
 			c.have_ia = false;
 		}
+		peer_free(&c);
 		/*
 		 * A server that was still closing the previous test refuses
 		 * at once ("busy"): a quick failure is tried again, a slow

@@ -205,6 +205,18 @@ static struct json_object *step_json(const struct ps_step_result *s)
 		json_object_object_add(c, "rx_cpus", a);
 		json_object_object_add(o, "cpu", c);
 	}
+	if (s->have_peer_cpu) {
+		struct json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "busiest_core",
+				       json_object_new_int(s->peer_core));
+		json_object_object_add(c, "busy_pct", jnum(s->peer_busy));
+		json_object_object_add(c, "softirq_pct", jnum(s->peer_softirq));
+		json_object_object_add(c, "others_pct", jnum(s->peer_others));
+		json_object_object_add(c, "cores",
+				       json_object_new_int(s->peer_ncores));
+		json_object_object_add(o, "far_end_cpu", c);
+	}
 	return o;
 }
 
@@ -217,6 +229,8 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 		json_object_object_add(j, "rank", json_object_new_int(rank));
 	json_object_object_add(j, "id", json_object_new_string(f->id));
 	json_object_object_add(j, "check", json_object_new_string(o->ops->id));
+	json_object_object_add(j, "end",
+			       json_object_new_string(o->far_end ? "far" : "local"));
 	json_object_object_add(j, "family",
 			       json_object_new_string(o->ops->family));
 	json_object_object_add(
@@ -296,6 +310,30 @@ static struct json_object *settings_json(const struct ps_evidence *ev)
 	return o;
 }
 
+/* "far_end": what a pipescope server told of itself, or null */
+static struct json_object *far_end_json(const struct ps_evidence *ev)
+{
+	struct json_object *o;
+	struct ps_evidence pev;
+	const struct ps_snapshot *p = ev->peer;
+
+	if (!p)
+		return NULL;
+	ps_evidence_of(ev->peer, NULL, &pev);
+	o = json_object_new_object();
+	add_str(o, "hostname", p->hdr.hostname);
+	add_str(o, "kernel", p->hdr.kernel);
+	add_str(o, "iface", p->hdr.iface.name);
+	add_str(o, "nic", p->hdr.iface.nic);
+	json_object_object_add(o, "same_host",
+			       json_object_new_boolean(ps_ev_peer_same_host(ev)));
+	if (p->cpu.status == PS_ST_OK)
+		json_object_object_add(o, "cores",
+				       json_object_new_int(p->cpu.ncores));
+	json_object_object_add(o, "settings", settings_json(&pev));
+	return o;
+}
+
 struct json_object *ps_check_report_json(const struct ps_check_report *r)
 {
 	const struct ps_diagnosis *d = r->d;
@@ -329,6 +367,7 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 	}
 	json_object_object_add(o, "settings", settings_json(ev));
 	json_object_object_add(root, "host", o);
+	json_object_object_add(root, "far_end", far_end_json(ev));
 
 	if (res) {
 		o = json_object_new_object();
@@ -453,13 +492,34 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			   : _("Congestion: %s here, %s there\n"),
 			res->cc_local[0] ? res->cc_local : "?",
 			res->cc_remote[0] ? res->cc_remote : "?");
-	if (res && !res->loopback && res->peer_kind[0])
-		fprintf(out, md ? _("- **Far end:** its TCP_INFO and CPU %% "
-				    "are in the steps; its host probes are not "
-				    "sent in this version\n")
-				: _("Far end:    its TCP_INFO and CPU %% are "
-				    "in the steps; its host probes are not "
-				    "sent in this version\n"));
+	if (ev->peer) {
+		const struct ps_snapshot *p = ev->peer;
+
+		fprintf(out,
+			md ? _("- **Far end:** %s, kernel %s, interface %s; "
+			       "its probes were read during the tests%s\n")
+			   : _("Far end:    %s, kernel %s, interface %s; its "
+			       "probes were read during the tests%s\n"),
+			p->hdr.hostname[0] ? p->hdr.hostname : "?",
+			p->hdr.kernel[0] ? p->hdr.kernel : "?",
+			p->hdr.iface.name[0] ? p->hdr.iface.name : "?",
+			ps_ev_peer_same_host(ev)
+				? _(" (the same machine: another network "
+				    "namespace)")
+				: "");
+	} else if (res && !res->loopback && res->peer_kind[0]) {
+		fprintf(out,
+			md ? _("- **Far end:** its host probes were not "
+			       "received (%s); only its TCP_INFO and CPU %% "
+			       "are in the tests\n")
+			   : _("Far end:    its host probes were not received "
+			       "(%s); only its TCP_INFO and CPU %% are in the "
+			       "tests\n"),
+			strcmp(res->peer_kind, "pipescope")
+				? _("an iperf3 server does not send them")
+				: _("the server runs with --no-share-probes, or "
+				    "is older"));
+	}
 	fputc('\n', out);
 }
 
@@ -584,6 +644,9 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 				100 * s->rwnd_limited, 100 * s->sndbuf_limited);
 		if (core[0])
 			fprintf(out, _(", busiest core %s"), core);
+		if (s->have_peer_cpu)
+			fprintf(out, _(", far end's cpu%d %.0f%%"),
+				s->peer_core, s->peer_busy);
 		if (s->have_irq && s->irq_rate > 0)
 			fprintf(out,
 				_(", %.0f NIC interrupts/s (cpu%d %.0f%%)"),
@@ -663,13 +726,14 @@ static void print_rest(FILE *out, const struct ps_check_report *r, bool md)
 	}
 }
 
-/* this end's settings, as the JSON's host.settings */
-static void print_settings(FILE *out, const struct ps_check_report *r, bool md)
+/* one end's settings, as the JSON's host.settings / far_end.settings */
+static void print_settings_of(FILE *out, const struct ps_evidence *ev,
+			      const char *heading, bool md)
 {
-	struct json_object *s = settings_json(r->ev), *sys;
+	struct json_object *s = settings_json(ev), *sys;
 	bool any = false;
 
-	fprintf(out, md ? "### %s\n\n" : "%s\n", _("Settings of this end"));
+	fprintf(out, md ? "### %s\n\n" : "%s\n", heading);
 	json_object_object_foreach(s, key, val)
 	{
 		size_t kl = strlen(key);
@@ -698,6 +762,17 @@ static void print_settings(FILE *out, const struct ps_check_report *r, bool md)
 		fprintf(out, "  %s\n", _("none recorded"));
 	fputc('\n', out);
 	json_object_put(s);
+}
+
+static void print_settings(FILE *out, const struct ps_check_report *r, bool md)
+{
+	print_settings_of(out, r->ev, _("Settings of this end"), md);
+	if (r->ev->peer) {
+		struct ps_evidence pev;
+
+		ps_evidence_of(r->ev->peer, NULL, &pev);
+		print_settings_of(out, &pev, _("Settings of the far end"), md);
+	}
 }
 
 void ps_check_report_print(FILE *out, enum ps_report_format fmt,

@@ -9,6 +9,8 @@
 #   MTU 9000 -> 1500, jumbo MSS    -> mtu_blackhole
 #   10 ms delay line, 128 KiB bufs -> window_rtt
 #   plain veth                     -> no bottleneck without numbers
+#   offloads off on the server only -> a far-end offloads_off finding, read
+#                                     from the snapshot the server sent
 # Each scenario builds its own namespaces (names with $$), runs
 # "pipescope -s" in one and "pipescope check -c ADDR --quick -t 2
 # --format json" in the other, and removes everything in a trap.
@@ -100,7 +102,12 @@ run_check() {
 }
 
 # the value of a jq filter on scenario NAME's report
-q() { jq -r "$2" "$tmp/$1.json" 2>/dev/null; }
+q() {
+	n=$1
+	shift
+	# the last argument is the filter; options such as --arg come first
+	jq -r "$@" "$tmp/$n.json" 2>/dev/null
+}
 
 # expect_top NAME ID: exit 3 and the top finding
 expect_top() {
@@ -167,6 +174,26 @@ ip netns exec "$NB" ethtool -K "$VB" tso off gso off gro off sg off tx off rx of
 start_server && run_check offloads
 expect_top offloads offloads_off
 expect_backed offloads
+
+# ---- offloads off on the far end only: its own snapshot says so ----------
+scenario far-offloads
+ip netns exec "$NB" ethtool -K "$VB" tso off gso off sg off >/dev/null 2>&1
+start_server && run_check far
+T_COUNT=$((T_COUNT + 1))
+[ "$(q far --arg v "$VB" '[.findings[] | select(.end == "far" and .id == "offloads_off" and (.evidence | contains($v)))] | length')" = 1 ] ||
+	fail "far-offloads: no far-end offloads_off naming $VB; findings: $(q far '[.findings[] | .id + "/" + .end] | join(", ")')"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q far '[.findings[] | select(.end == "local" and .id == "offloads_off")] | length')" = 0 ] ||
+	fail "far-offloads: this end's offloads are on, yet a local offloads_off"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q far --arg v "$VB" '.far_end.iface == $v and .far_end.same_host == true and .far_end.settings.mtu == 1500')" = true ] ||
+	fail "far-offloads: far_end is $(q far '.far_end | tostring')"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q far '[.steps[] | select(.state == "done") | .far_end_cpu.busy_pct | numbers] | length > 0')" = true ] ||
+	fail "far-offloads: no far-end core readings in the steps"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q far '[.checked[] | select(.check == "far_end_cpu_saturated") | .state] | first')" = not_checked ] ||
+	fail "far-offloads: the far end's cores are this machine's, yet far_end_cpu_saturated was evaluated"
 
 # ---- both ends and RPS on CPU 0 ----------------------------------------------
 scenario pinned

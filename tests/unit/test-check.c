@@ -201,6 +201,7 @@ static void test_registry(void **state)
 		&ps_check_buffers,     &ps_check_fork,
 		&ps_check_direction,   &ps_check_bidir,
 		&ps_check_cc_qdisc,    &ps_check_retrans,
+		&ps_check_far_cpu,
 	};
 	size_t n = sizeof(all) / sizeof(all[0]);
 
@@ -906,6 +907,112 @@ static void test_peer_tool(void **state)
 	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_NA);
 }
 
+/* the far end: its cores over the steps, and its host and NIC checks on
+ * the snapshot a pipescope server sent */
+static void test_far_end(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_host local, far;
+	struct ps_evidence ev;
+	struct ps_step_result *s;
+	struct ps_finding f;
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	size_t nfar = 0;
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&local, "i40e-4cpu");
+	load_machine(&far, "pcie-downgraded");
+	ps_host_evidence(&local, &r, &ev);
+	ev.peer = far.snap;
+
+	/* no core readings from the far end (iperf3, --no-share-probes) */
+	s = add_step(&r, 1, 3.5);
+	assert_int_equal(run(&ps_check_far_cpu, &ev, &f), PS_CHECK_NA);
+	/* its cpu3 saturated by softirq, the other three idle */
+	s->have_peer_cpu = true;
+	s->peer_ncores = 4;
+	s->peer_core = 3;
+	s->peer_busy = 98;
+	s->peer_softirq = 80;
+	s->peer_others = 12;
+	assert_int_equal(run(&ps_check_far_cpu, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_non_null(strstr(f.title, "cpu3"));
+	assert_non_null(strstr(f.evidence, "98%"));
+	assert_true(fabs(f.ceiling_bps - 3.5e9) < 1);
+	assert_backed(&f);
+	/* the far end's interface is named in the remedy */
+	assert_non_null(strstr(f.remedy, far.snap->hdr.iface.name[0]
+						 ? far.snap->hdr.iface.name
+						 : "IF"));
+	/* all its cores busy: not one saturated core */
+	s->peer_others = 90;
+	assert_int_equal(run(&ps_check_far_cpu, &ev, &f), PS_CHECK_CLEAR);
+	s->peer_others = 12;
+	s->peer_busy = 40;
+	assert_int_equal(run(&ps_check_far_cpu, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "40%"));
+	/* loopback, or the same machine (same boot id): its cores are ours */
+	s->peer_busy = 98;
+	r.loopback = true;
+	assert_int_equal(run(&ps_check_far_cpu, &ev, &f), PS_CHECK_NA);
+	r.loopback = false;
+	snprintf(local.snap->hdr.boot_id, sizeof(local.snap->hdr.boot_id),
+		 "%s", "0b6e0f5c-aaaa-bbbb-cccc-000000000001");
+	snprintf(far.snap->hdr.boot_id, sizeof(far.snap->hdr.boot_id), "%s",
+		 local.snap->hdr.boot_id);
+	assert_true(ps_ev_peer_same_host(&ev));
+	assert_int_equal(run(&ps_check_far_cpu, &ev, &f), PS_CHECK_NA);
+
+	/* the same machine: only the far end's NIC checks, not its host's */
+	ps_diagnose(&ev, d);
+	for (size_t i = 0; i < d->n; i++)
+		if (d->out[i].far_end)
+			assert_string_equal(d->out[i].ops->family, "nic");
+	/* another machine: its downgraded PCIe link is a far-end finding
+	 * with its ceiling in the model */
+	far.snap->hdr.boot_id[0] = 0;
+	assert_false(ps_ev_peer_same_host(&ev));
+	ps_diagnose(&ev, d);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct ps_outcome *o = &d->out[i];
+
+		if (!o->far_end)
+			continue;
+		nfar++;
+		assert_int_equal(o->state, PS_CHECK_FIRED);
+		assert_non_null(strstr(o->f.title, "far end"));
+		assert_non_null(strstr(o->f.evidence, "on the far end"));
+		if (!strcmp(o->ops->id, "pcie_link")) {
+			bool in_model = false;
+
+			for (int c = 0; c < d->ceil.n; c++)
+				in_model |= d->ceil.c[c].finding == (int)i;
+			assert_true(in_model);
+		}
+	}
+	assert_true(nfar > 0);
+	{
+		const struct ps_outcome *top = ps_diagnosis_ranked(d, 0);
+
+		/* the far end's x1 link caps 3.5 Gbit/s measured: it binds */
+		assert_non_null(top);
+		assert_true(top->far_end);
+		assert_string_equal(top->f.id, "pcie_link");
+	}
+	/* without the far end's snapshot: none of it */
+	ev.peer = NULL;
+	ps_diagnose(&ev, d);
+	for (size_t i = 0; i < d->n; i++)
+		assert_false(d->out[i].far_end);
+	free(d);
+	ps_run_free(&r);
+	ps_host_free(&local);
+	ps_host_free(&far);
+}
+
 static void test_mtu_retrans(void **state)
 {
 	struct ps_run r = { 0 };
@@ -1263,6 +1370,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_cpu),
 		cmocka_unit_test(test_peer_tool),
+		cmocka_unit_test(test_far_end),
 		cmocka_unit_test(test_mtu_retrans),
 		cmocka_unit_test(test_host_checks),
 		cmocka_unit_test(test_irqbalance_fight),
