@@ -379,6 +379,9 @@ static bool version_before(const char *v, int major, int minor)
 {
 	int a = 0, b = 0;
 
+	/* "<=3.13": what its results told of it (iperf3's unsigned -1) */
+	if (!strncmp(v, "<=", 2))
+		v += 2;
 	if (sscanf(v, "%d.%d", &a, &b) < 1)
 		return false;
 	return a < major || (a == major && b < minor);
@@ -417,6 +420,10 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 	PS_SET(f->evidence,
 	       _("iperf3 before 3.16 runs all streams in one thread, so the "
 		 "far end's sum is capped by one core"));
+	if (!strncmp(v, "<=", 2))
+		PS_APPEND(f->evidence, "%s",
+			  _(" (its results wrote -1 as 18446744073709551615, "
+			    "which iperf3 stopped doing in 3.14)"));
 	if (n >= 2) {
 		char a[32], b[32];
 

@@ -366,7 +366,10 @@ static void col_end(void *arg, const struct ps_test_info *info,
 	double fwd = 0, back = 0, d = sum->duration > 0 ? sum->duration : 1;
 	struct ps_cpu_info b = { 0 };
 
-	(void)info;
+	/* an iperf3 peer is dated by its results ("<=3.13") */
+	if (info->peer_version[0])
+		snprintf(c->res->peer_version, sizeof(c->res->peer_version),
+			 "%s", info->peer_version);
 	s->stream_min_bps = INFINITY;
 	s->stream_max_bps = 0;
 	for (int i = 0; i < sum->nstreams; i++) {

@@ -400,6 +400,12 @@ static int finish_test(struct client *c)
 			if (ps_results_from_json(obj, &t->remote, c->err, sizeof(c->err)) == 0)
 				t->remote_valid = true;
 			json_object_put(obj);
+			/* iperf3 does not tell its version; before 3.14 it
+			 * wrote -1 as 18446744073709551615, which dates it */
+			if (!t->peer_ext && t->remote_valid &&
+			    t->remote.unsigned_minus_one && !t->info.peer_version[0])
+				snprintf(t->info.peer_version,
+					 sizeof(t->info.peer_version), "<=3.13");
 			break;
 		case PS_DISPLAY_RESULTS:
 			ps_streams_stop(t, true, true);

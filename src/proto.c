@@ -90,6 +90,14 @@ int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
 	return rc;
 }
 
+/* -1 written as 18446744073709551615: iperf3 before 3.14 did that */
+static bool unsigned_minus_one(struct json_object *obj)
+{
+	return json_object_is_type(obj, json_type_int) &&
+	       json_object_get_int64(obj) == INT64_MAX &&
+	       json_object_get_uint64(obj) == UINT64_MAX;
+}
+
 int64_t ps_json_int(struct json_object *obj)
 {
 	if (!obj)
@@ -371,6 +379,7 @@ int ps_results_from_json(struct json_object *o, struct ps_results *r,
 	r->cpu_system = get_double(o, "cpu_util_system");
 	r->sender_has_retransmits = json_object_object_get_ex(o, "sender_has_retransmits", &v) ?
 		(int)ps_json_int(v) : -1;
+	r->unsigned_minus_one |= v && unsigned_minus_one(v);
 	get_str(o, "congestion_used", r->congestion_used, sizeof(r->congestion_used));
 	n = json_object_array_length(arr);
 	if (n > 2 * PS_MAX_STREAMS) {
@@ -386,6 +395,8 @@ int ps_results_from_json(struct json_object *o, struct ps_results *r,
 		s->id = json_object_object_get_ex(j, "id", &v) ? (int)ps_json_int(v) : 0;
 		s->bytes = json_object_object_get_ex(j, "bytes", &v) ? (uint64_t)ps_json_int(v) : 0;
 		s->retransmits = json_object_object_get_ex(j, "retransmits", &v) ? ps_json_int(v) : -1;
+		r->unsigned_minus_one |= s->retransmits == -1 && v &&
+					 unsigned_minus_one(v);
 		s->jitter = get_double(j, "jitter");
 		s->errors = json_object_object_get_ex(j, "errors", &v) ? ps_json_int(v) : 0;
 		s->packets = json_object_object_get_ex(j, "packets", &v) ? ps_json_int(v) : 0;

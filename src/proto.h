@@ -91,6 +91,8 @@ struct ps_results {
 	struct ps_stream_result streams[2 * PS_MAX_STREAMS];
 	char *server_output_text;	/* malloc'ed or NULL */
 	struct json_object *ps_ext;	/* pipescope's extras, or NULL */
+	/* it wrote -1 as 18446744073709551615: iperf3 3.13 or older */
+	bool unsigned_minus_one;
 };
 
 void ps_make_cookie(char cookie[PS_COOKIE_SIZE]);

@@ -368,6 +368,8 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	add(x->doc, "end", end);
 	add(x->extra, "cpu_seconds_per_gb", jdbl(sum->cpu_seconds_per_gb));
 	add(x->extra, "partial", jbool(sum->partial));
+	/* an iperf3 peer is dated by its results ("<=3.13") */
+	add(x->extra, "peer_version", jstr(in->peer_version));
 	/* a pipescope server's latest probe snapshot (doc/snapshot.md) */
 	if (sum->peer_snap)
 		add(x->extra, "peer_snapshot", ps_snapshot_to_json(sum->peer_snap));

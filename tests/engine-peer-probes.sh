@@ -69,6 +69,12 @@ no_snapshot "--no-share-probes" "$PIPESCOPE" -s -1 --no-tui --no-share-probes
 # 3. an iperf3 server (iperf3 ignores the request key in the parameters)
 if command -v iperf3 >/dev/null 2>&1; then
 	no_snapshot "iperf3 server" iperf3 -s -1
+	# iperf3 does not tell its version; 3.12's results write -1 as
+	# 18446744073709551615, which dates it (3.14 fixed that)
+	if iperf3 --version | grep -q '^iperf 3\.1[0-3]'; then
+		check "iperf3 $(iperf3 --version | sed -n '1s/^iperf //p' | cut -d' ' -f1): dated <=3.13 by its results" \
+			jq -e '.pipescope.peer_version == "<=3.13"' "$tmp/x.json"
+	fi
 else
 	echo "note: iperf3 not installed, its part skipped"
 fi

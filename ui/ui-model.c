@@ -218,8 +218,11 @@ static void on_end(void *arg, const struct ps_test_info *info,
 	struct ui_model *m = arg;
 	struct ui_test_view *v = &m->v;
 
-	(void)info;
 	pthread_mutex_lock(&m->lock);
+	/* what the results told of an iperf3 peer ("<=3.13") */
+	if (info->peer_version[0])
+		snprintf(v->peer_version, sizeof(v->peer_version), "%s",
+			 info->peer_version);
 	/* as iperf3's end.sum_sent / sum_received: each stream's sender's
 	 * and receiver's count, whichever end that was (both ways summed) */
 	{

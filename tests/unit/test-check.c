@@ -897,6 +897,10 @@ static void test_peer_tool(void **state)
 				    "shared_limit");
 		free(d);
 	}
+	/* dated by its results only: 3.13 or older */
+	strcpy(r.peer_version, "<=3.13");
+	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "18446744073709551615"));
 	strcpy(r.peer_version, "3.16");
 	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_CLEAR);
 	strcpy(r.peer_version, "3.9");

@@ -126,6 +126,18 @@ static void test_results_unsigned_minus_one(void **state)
 	assert_true(r.streams[0].bytes == 4278189656ULL);
 	assert_string_equal(r.congestion_used, "bbr");
 	assert_true(r.cpu_total == 48.0);
+	/* which dates the peer: iperf3 3.13 or older */
+	assert_true(r.unsigned_minus_one);
+	ps_results_clear(&r);
+
+	/* 3.14 and later write a signed -1: not dated */
+	o = parse("{\"cpu_util_total\":48.0,\"cpu_util_user\":1.5,\"cpu_util_system\":46.5,"
+		  "\"sender_has_retransmits\":-1,\"streams\":[{\"id\":1,\"bytes\":4,"
+		  "\"retransmits\":-1,\"jitter\":0,\"errors\":0,\"packets\":0}]}");
+	assert_int_equal(ps_results_from_json(o, &r, err, sizeof(err)), 0);
+	json_object_put(o);
+	assert_int_equal(r.sender_has_retransmits, -1);
+	assert_false(r.unsigned_minus_one);
 	ps_results_clear(&r);
 }
 
