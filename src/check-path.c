@@ -43,6 +43,12 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 	unsigned pmtu = ev->snap ? ev->snap->hdr.iface.pmtu : 0;
 	long long probing = sysctl_max(ev, PS_SYSCTL_TCP_MTU_PROBING);
 	double line = ps_ev_line_bps(ev);
+	/* a pipescope server sent its own interface's MTU */
+	int64_t far_mtu = ev->peer && ev->peer->link.status == PS_ST_OK &&
+				  ev->peer->hdr.iface.name[0]
+			  ? ev->peer->link.mtu
+			  : -1;
+
 	if (mtu <= 0 && !s) {
 		PS_SET(f->evidence, "%s", _("the interface MTU is unknown"));
 		return PS_CHECK_NA;
@@ -55,6 +61,9 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 			  s->mss, s->pmtu);
 	if (probing >= 0)
 		PS_APPEND(f->evidence, _(", tcp_mtu_probing %lld"), probing);
+	if (far_mtu > 0)
+		PS_APPEND(f->evidence, _(", the far end's %s: MTU %lld"),
+			  ev->peer->hdr.iface.name, (long long)far_mtu);
 
 	/*
 	 * A black hole: the handshake's small packets pass, the test ran,
@@ -84,6 +93,28 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 			 "meanwhile sysctl -w net.ipv4.tcp_mtu_probing=1 lets "
 			 "TCP find the working size"),
 		       ifn_or(ev));
+		return PS_CHECK_FIRED;
+	}
+	if (mtu > 0 && far_mtu > 0 && far_mtu != mtu) {
+		int64_t low = far_mtu < mtu ? far_mtu : mtu;
+
+		f->id = "mtu_mismatch";
+		f->severity = PS_SEV_WARNING;
+		PS_SET(f->title,
+		       _("MTU differs between the ends: %lld on %s, %lld on the "
+			 "far end's %s"),
+		       (long long)mtu, ifn_or(ev), (long long)far_mtu,
+		       ev->peer->hdr.iface.name);
+		PS_APPEND(f->evidence,
+			  _("; frames above %lld bytes from the larger side are "
+			    "dropped (UDP, and TCP when the MSS is not clamped "
+			    "or PMTU discovery fails)"),
+			  (long long)low);
+		PS_SET(f->remedy,
+		       _("the same MTU on both ends and every hop between: ip "
+			 "link set %s mtu %lld (or jumbo frames everywhere)"),
+		       far_mtu < mtu ? ifn_or(ev) : ev->peer->hdr.iface.name,
+		       (long long)low);
 		return PS_CHECK_FIRED;
 	}
 	if (mtu > 0 && pmtu > 0 && pmtu < mtu) {

@@ -1006,6 +1006,30 @@ static void test_far_end(void **state)
 		assert_true(top->far_end);
 		assert_string_equal(top->f.id, "pcie_link");
 	}
+	/* its MTU against ours: equal is clear, different a mismatch that
+	 * names both interfaces and the smaller size */
+	/* (a recorded tree has no rtnetlink: the link is set here) */
+	local.snap->link.status = PS_ST_OK;
+	local.snap->link.mtu = 1500;
+	far.snap->link.status = PS_ST_OK;
+	snprintf(far.snap->hdr.iface.name, sizeof(far.snap->hdr.iface.name),
+		 "%s", "farnic0");
+	far.snap->link.mtu = local.snap->link.mtu;
+	r.nsteps = 0;
+	assert_int_equal(run(&ps_check_mtu, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "farnic0"));
+	far.snap->link.mtu = local.snap->link.mtu + 7500;
+	assert_int_equal(run(&ps_check_mtu, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "mtu_mismatch");
+	assert_non_null(strstr(f.title, "farnic0"));
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "mtu %lld",
+			 (long long)local.snap->link.mtu);
+		assert_non_null(strstr(f.remedy, want));
+		assert_non_null(strstr(f.remedy, "farnic0"));
+	}
 	/* without the far end's snapshot: none of it */
 	ev.peer = NULL;
 	ps_diagnose(&ev, d);
