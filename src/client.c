@@ -31,20 +31,8 @@ struct client {
 	char err[512];
 };
 
-static void say(struct client *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void say(struct client *c, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (c->rep->message)
-		c->rep->message(c->rep->arg, msg);
-}
+/* a line for the reporter ("Connecting to host ...") */
+#define say(c, ...) ps_report_message((c)->rep, __VA_ARGS__)
 
 static int fail(struct client *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -198,20 +186,7 @@ static void fill_info(struct client *c)
 	struct ps_test_info *in = &t->info;
 	socklen_t l;
 
-	memset(in, 0, sizeof(*in));
-	in->proto = t->p.proto;
-	in->nstreams = t->nstreams;
-	in->parallel = t->p.parallel;
-	in->reverse = t->p.reverse;
-	in->bidir = t->p.bidir;
-	in->duration = t->p.duration;
-	in->bytes = t->p.bytes;
-	in->blocks = t->p.blocks;
-	in->len = t->p.len;
-	in->omit = t->p.omit;
-	in->rate = t->p.rate;
-	in->peer_kind = t->peer_ext ? "pipescope" : "iperf3";
-	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
+	ps_test_info_fill(t);
 	in->ntargets = 1;
 	in->target_host[0] = c->host;
 	in->target_port[0] = c->port;
@@ -224,7 +199,6 @@ static void fill_info(struct client *c)
 	}
 	l = sizeof(in->mss_default);
 	getsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &in->mss_default, &l);
-	ps_test_info_conns(t);
 }
 
 /* a state from the server during the test; 1 = the test must end */

@@ -141,6 +141,10 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 		   atomic_bool *stop);
 void ps_server_close(struct ps_server *srv);
 
+/* a line for the reporter's message callback ("Connecting to ..."), if any */
+void ps_report_message(const struct ps_reporter *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* the renderers the engine ships */
 void ps_report_text_init(struct ps_reporter *r, const struct ps_opts *o,
 			 FILE *out);

@@ -105,20 +105,8 @@ struct ps_server {
 	int refuse_quiet;
 };
 
-static void msg(struct ps_server *srv, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void msg(struct ps_server *srv, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (srv->rep && srv->rep->message)
-		srv->rep->message(srv->rep->arg, buf);
-}
+/* a line for the reporter ("Accepted connection from ...") */
+#define msg(srv, ...) ps_report_message((srv)->rep, __VA_ARGS__)
 
 /* a hostile or broken connection was turned away: say so, but never flood */
 static void refused(struct ps_server *srv, const char *fmt, ...)
@@ -465,23 +453,9 @@ static void fill_info(struct srv_test *st)
 	struct ps_test *t = &st->t;
 	struct ps_test_info *in = &t->info;
 
-	memset(in, 0, sizeof(*in));
+	ps_test_info_fill(t);
 	in->server = true;
-	in->proto = t->p.proto;
-	in->nstreams = t->nstreams;
-	in->parallel = t->p.parallel;
-	in->reverse = t->p.reverse;
-	in->bidir = t->p.bidir;
-	in->duration = t->p.duration;
-	in->bytes = t->p.bytes;
-	in->blocks = t->p.blocks;
-	in->len = t->p.len;
-	in->omit = t->p.omit;
-	in->rate = t->p.rate;
-	in->peer_kind = t->p.ps_ext ? "pipescope" : "iperf3";
 	snprintf(in->peer_version, sizeof(in->peer_version), "%s", t->p.client_version);
-	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
-	ps_test_info_conns(t);
 }
 
 /* the test runs until the client says TEST_END; 0, or -1 with st->err */

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -453,6 +455,19 @@ void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
 	}
 }
 
+void ps_report_message(const struct ps_reporter *r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!r || !r->message)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	r->message(r->arg, buf);
+}
+
 int ps_test_take_probe(struct ps_test *t, struct json_object *obj)
 {
 	struct ps_snapshot *snap = xmalloc(sizeof(*snap));
@@ -495,6 +510,27 @@ void ps_summary_stream_bytes(const struct ps_summary *sum, int i,
 		*sent = theirs;
 		*received = mine;
 	}
+}
+
+void ps_test_info_fill(struct ps_test *t)
+{
+	struct ps_test_info *in = &t->info;
+
+	memset(in, 0, sizeof(*in));
+	in->proto = t->p.proto;
+	in->nstreams = t->nstreams;
+	in->parallel = t->p.parallel;
+	in->reverse = t->p.reverse;
+	in->bidir = t->p.bidir;
+	in->duration = t->p.duration;
+	in->bytes = t->p.bytes;
+	in->blocks = t->p.blocks;
+	in->len = t->p.len;
+	in->omit = t->p.omit;
+	in->rate = t->p.rate;
+	in->peer_kind = t->peer_ext ? "pipescope" : "iperf3";
+	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
+	ps_test_info_conns(t);
 }
 
 void ps_test_info_conns(struct ps_test *t)

@@ -118,6 +118,9 @@ void ps_test_free_streams(struct ps_test *t);
 void ps_params_sockopts(const struct ps_params *p, struct ps_sockopts *so);
 /* t->info.conn[]: each stream's addresses and the options read back */
 void ps_test_info_conns(struct ps_test *t);
+/* t->info from scratch: the parameters, the peer's kind, the cookie and
+ * the connections (each end adds its own after) */
+void ps_test_info_fill(struct ps_test *t);
 /* -F: open the file for a stream (read to send, or write what arrives);
  * 0 or -errno */
 int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams);
