@@ -25,26 +25,13 @@
 #include "report-check.h"
 #include "sysroot.h"
 #include "xmalloc.h"
+#include "fixture.h"
 
 /* ---- helpers --------------------------------------------------------- */
 
-static char *machine(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-	char *p;
-
-	xasprintf(&p, "%s/tests/fixtures/machines/%s", top ? top : ".", name);
-	return p;
-}
-
 static bool have_machines(void)
 {
-	char *p = machine("pcie-downgraded/sys");
-	struct stat st;
-	bool ok = !lstat(p, &st);
-
-	free(p);
-	return ok;
+	return have_machines_at("pcie-downgraded/sys");
 }
 
 /* sample a recorded machine as "check --sysroot" does */

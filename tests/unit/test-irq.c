@@ -21,43 +21,13 @@
 #include "probe-irq.h"
 #include "sysroot.h"
 #include "xmalloc.h"
-
-static char *machine(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-	char *p;
-
-	xasprintf(&p, "%s/tests/fixtures/machines/%s", top ? top : ".", name);
-	return p;
-}
+#include "fixture.h"
 
 /* the trees are not in the release tarball (tar would dereference their
  * symlinks): skip there, with the reason */
 static bool have_machines(void)
 {
-	char *p = machine("i40e-4cpu/sys");
-	struct stat st;
-	bool ok = !lstat(p, &st);
-
-	free(p);
-	if (!ok)
-		fprintf(stderr,
-			"recorded machine trees not present: skipped\n");
-	return ok;
-}
-
-static char *slurp(const char *tree, const char *rel)
-{
-	char *dir = machine(tree), *path, *text;
-	size_t len;
-
-	xasprintf(&path, "%s/%s", dir, rel);
-	ps_sysroot_set(NULL);
-	text = ps_read_file(path, &len);
-	assert_non_null(text);
-	free(path);
-	free(dir);
-	return text;
+	return have_machines_at("i40e-4cpu/sys");
 }
 
 static const struct ps_irq_row *row(const struct ps_irq_table *t, int irq)

@@ -20,27 +20,11 @@
 #include "probe-pci.h"
 #include "sysroot.h"
 #include "xmalloc.h"
-
-static char *machine(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-	char *p;
-
-	xasprintf(&p, "%s/tests/fixtures/machines/%s", top ? top : ".", name);
-	return p;
-}
+#include "fixture.h"
 
 static bool have_machines(void)
 {
-	char *p = machine("pcie-downgraded/sys");
-	struct stat st;
-	bool ok = !lstat(p, &st);
-
-	free(p);
-	if (!ok)
-		fprintf(stderr,
-			"recorded machine trees not present: skipped\n");
-	return ok;
+	return have_machines_at("pcie-downgraded/sys");
 }
 
 static char *capture(const char *name)
