@@ -1,9 +1,13 @@
 #!/bin/sh
 # ui-farend.sh: the workstation's CPU panel shows the far end's cores beside
-# this host's when the peer is a pipescope server that shares its probes:
-#   - self-test (pipescope on both ends): the dashboard's CPU panel is split
-#     "this host | far end" and view 3 names the far end's host, cores and
-#     interface;
+# this host's when the peer is a pipescope server on another machine that
+# shares its probes:
+#   - a server reading a recorded 4-core machine (pipescope -s --sysroot
+#     TREE: its shared readings come from the tree, as from another host):
+#     the panel is split "this host | far end" and view 3 names the far
+#     end's host, cores and interface;
+#   - the self-test and a live server on this machine (same boot id): one
+#     side only, and view 3 says the far end is this machine;
 #   - a pipescope server with --no-share-probes: one side only, and view 3
 #     says why the far end is missing;
 #   - an iperf3 server: one side only, "only its total CPU, at the end".
@@ -19,28 +23,58 @@ trap 'stop_srv; ui_cleanup' EXIT
 
 ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
 
-ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -t 20"
-ui_expect "self-test: the CPU panel is split" 'CPU: this host \| far end' 10
-ui_expect "self-test: both halves have a heading" 'this host .*\|far end ' 5
+TREE="$top_srcdir/tests/fixtures/machines/i40e-4cpu"
+[ -d "$TREE/proc" ] || skip "the recorded machine trees are not here (release tarball)"
+
+# start_srv ARGS...: a pipescope server in the background on $port
+start_srv() {
+	port=$(free_port)
+	"$PIPESCOPE" -s -p "$port" --no-tui "$@" >/dev/null 2>&1 &
+	SRV=$!
+	wait_listen "$port" || fail "server did not listen"
+}
+
+start_srv --sysroot "$TREE"
+ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 20"
+ui_expect "another machine: the CPU panel is split" 'CPU: this host \| far end' 10
+ui_expect "another machine: both halves have a heading" 'this host .*\|far end i40e-host' 5
 ui_save "ui-farend-dashboard"
 ui_keys 3
 ui_expect "view 3: the far end's cores, host and interface" \
-	"far end: $ncpu cores, .*, interface lo" 5
+	"far end: 4 cores, i40e-host, interface eth0" 5
 T_COUNT=$((T_COUNT + 1))
-# a core bar on each side of the divider: "0 [###] 12%" twice on one line
-if ui_cap | grep -Eq '^ +0 \[.*\] *[0-9]+%.*\| +0 \[.*\] *[0-9]+%'; then
-	pass "view 3: core 0 of each host on one line"
+# a core bar on each side of the divider: "0 [###] 12%" twice on one line,
+# and the far end's core 3 (this host has $ncpu)
+if ui_cap | grep -Eq '^ +0 \[.*\] *[0-9]+%.*\| +0 \[.*\] *[0-9]+%' &&
+	ui_cap | grep -Eq '\| +3 \[.*\] *[0-9]+%'; then
+	pass "view 3: core 0 of each host on one line, the far end's four cores"
 else
-	fail "view 3: no bar for core 0 on both sides"
+	fail "view 3: no bars for both hosts"
+	ui_cap | sed 's/^/  | /'
 fi
 ui_save "ui-farend-cpu"
 ui_keys q
-ui_expect "self-test: q quits" 'EXIT:0' 10
+ui_expect "q quits" 'EXIT:0' 10
+stop_srv
 
-port=$(free_port)
-"$PIPESCOPE" -s -p "$port" --no-tui --no-share-probes >/dev/null 2>&1 &
-SRV=$!
-wait_listen "$port" || fail "server did not listen"
+# the same machine: the self-test, and a live server
+ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -t 20"
+ui_wait 'sum [1-9]' 10
+ui_keys 3
+ui_expect "self-test: view 3 says the far end is this machine" 'far end: this machine' 5
+T_COUNT=$((T_COUNT + 1))
+ui_cap | grep -q 'this host | far end' && fail "self-test: the same cores shown twice" ||
+	pass "self-test: one host only"
+ui_keys q
+start_srv
+ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 20"
+ui_wait 'sum [1-9]' 10
+ui_keys 3
+ui_expect "live server here: view 3 says the far end is this machine" 'far end: this machine' 5
+ui_keys q
+stop_srv
+
+start_srv --sysroot "$TREE" --no-share-probes
 ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 20"
 ui_wait 'sum [1-9]' 10
 ui_keys 3

@@ -30,6 +30,10 @@ struct ui_view_ops {
 	void (*draw)(struct ui *ui, const struct ui_rect *body);
 };
 
+/* the far end's cores to show beside this host's (a pipescope server on
+ * another machine), or NULL */
+const struct ps_cpu_info *ui_peer_cpu(const struct ui *ui);
+
 extern const struct ui_view_ops ui_view_dashboard, ui_view_streams, ui_view_cpu,
 	ui_view_irq, ui_view_nic, ui_view_checklist, ui_view_help;
 extern const struct ui_view_ops *const ui_views[];

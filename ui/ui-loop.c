@@ -461,15 +461,15 @@ static void stats_write(struct ui *ui, const char *what, double v)
  * title; with the far end's cores beside, a heading and the longer list */
 static int cpu_lines(const struct ui *ui)
 {
+	const struct ps_cpu_info *far = ui_peer_cpu(ui);
 	int n;
 
 	if (!ui->snap)
 		return 0;
 	n = ui->snap->cpu.ncores;
-	if (ui->peer && ui->peer->cpu.status == PS_ST_OK &&
-	    ui->peer->cpu.ncores > 0) {
-		if (ui->peer->cpu.ncores > n)
-			n = ui->peer->cpu.ncores;
+	if (far) {
+		if (far->ncores > n)
+			n = far->ncores;
 		n++;
 	}
 	return n + 2;

@@ -88,7 +88,8 @@ static int id_digits(const struct ps_cpu_info *cpu)
 	return d;
 }
 
-static void legend(struct ui *ui, int y, int x, int w)
+/* the legend; returns its width */
+static int legend(struct ui *ui, int y, int x, int w)
 {
 	static const char *const names[4] = { N_("user"), N_("sys"), N_("irq"),
 					      N_("softirq") };
@@ -101,6 +102,7 @@ static void legend(struct ui *ui, int y, int x, int w)
 		       _(names[i]));
 		cx += 2 + ui_text_width(_(names[i])) + 1;
 	}
+	return cx - x;
 }
 
 static void threads_line(struct ui *ui, int y, const struct ui_rect *r)
@@ -208,12 +210,24 @@ static bool cores(struct ui *ui, const struct ps_cpu_info *cpu, int y, int x,
 	return fits;
 }
 
-/* the far end's cores when a pipescope server sent them, else NULL */
-static const struct ps_cpu_info *peer_cpu(const struct ui *ui)
+/* the far end is this machine: the self-test, or a server in another
+ * network namespace (the same boot id): its cores are the ones shown */
+static bool peer_here(const struct ui *ui)
+{
+	const struct ps_snapshot *p = ui->peer, *s = ui->snap;
+
+	return ui->selftest || (p && s && p->hdr.boot_id[0] &&
+				!strcmp(p->hdr.boot_id, s->hdr.boot_id));
+}
+
+/* the far end's cores when a pipescope server on another machine sent
+ * them, else NULL */
+const struct ps_cpu_info *ui_peer_cpu(const struct ui *ui)
 {
 	const struct ps_snapshot *p = ui->peer;
 
-	if (!p || p->cpu.status != PS_ST_OK || p->cpu.ncores <= 0)
+	if (!p || p->cpu.status != PS_ST_OK || p->cpu.ncores <= 0 ||
+	    peer_here(ui))
 		return NULL;
 	return &p->cpu;
 }
@@ -238,7 +252,11 @@ static void far_line(struct ui *ui, int y, const struct ui_rect *in)
 {
 	const struct ps_snapshot *p = ui->peer;
 
-	if (p && peer_cpu(ui))
+	if (p && peer_here(ui))
+		ui_put(y, in->x, in->w, ui_attr(UI_C_DIM),
+		       _("far end: this machine (the self-test, or a server in "
+			 "another network namespace): the cores above"));
+	else if (p && ui_peer_cpu(ui))
 		ui_printf(y, in->x, in->w, ui_attr(UI_C_DIM),
 			  _("far end: %d cores, %s, interface %s (sent by "
 			    "the pipescope server each second)"),
@@ -256,7 +274,7 @@ static void far_line(struct ui *ui, int y, const struct ui_rect *in)
 void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 {
 	const struct ps_snapshot *s = ui->snap;
-	const struct ps_cpu_info *cpu, *far = peer_cpu(ui);
+	const struct ps_cpu_info *cpu, *far = ui_peer_cpu(ui);
 	struct ui_cpu_grid g;
 	struct ui_rect in;
 	char right[160] = "";
@@ -314,14 +332,17 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 
 		if (full)
 			y++;
-		legend(ui, y, in.x, in.w);
-		if (g.mode == UI_CPU_DOTS && y < in.y + in.h)
-			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
-			       ui_attr(UI_C_DIM),
-			       _("shade: busy in 20% steps"));
-		else if (g.mode == UI_CPU_CELLS && y < in.y + in.h)
-			ui_put(y, in.x + in.w / 2, in.w - in.w / 2,
-			       ui_attr(UI_C_DIM), _("cells: cpu:busy%"));
+		int lw = legend(ui, y, in.x, in.w);
+		const char *note = g.mode == UI_CPU_DOTS
+					   ? _("shade: busy in 20% steps")
+				   : g.mode == UI_CPU_CELLS ? _("cells: cpu:busy%")
+							    : NULL;
+		int nx = in.x + (lw + 1 > in.w / 2 ? lw + 1 : in.w / 2);
+
+		/* after the legend, where it fits whole */
+		if (note && y < in.y + in.h &&
+		    nx + ui_text_width(note) <= in.x + in.w)
+			ui_put(y, nx, in.x + in.w - nx, ui_attr(UI_C_DIM), note);
 		if (full) {
 			threads_line(ui, y + 1, &in);
 			far_line(ui, y + 2, &in);
