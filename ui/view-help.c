@@ -19,8 +19,14 @@ static const struct {
 	{ "u", N_("UDP / TCP (-u)") },
 	{ "t", N_("duration: 10, 30, 60 s, no end, 5 s (-t)") },
 	{ "i", N_("pick the interface the probes watch (--iface)") },
-	{ "1 .. 6", N_("views: dashboard, streams, CPU, IRQ, NIC, checklist") },
-	{ "Tab", N_("next view") },
+	{ "1-6 Tab", N_("views: dashboard, streams, CPU, IRQ, NIC, checklist; "
+			"Tab the next") },
+	{ "g", N_("guided run of 'pipescope check' in the checklist view "
+		  "(--quick: the short one); a running test stops first") },
+	{ "s x", N_("during a guided run (checklist view): s skips the running "
+		    "test, x aborts the run") },
+	{ "Enter w", N_("after it: Up/Down and Enter open a finding's evidence "
+			"and remedy; w writes the markdown report") },
 	{ "p", N_("pause the screen (the test goes on)") },
 };
 
