@@ -143,6 +143,7 @@ static void *grun_main(void *arg)
 {
 	struct ui_grun *r = arg;
 	char line[200];
+	bool cut;
 
 	/* 1: this host's probes, two samples a second apart */
 	cb_begin(r, PS_CL_INVENTORY + 1, PS_CL_NSTEPS,
@@ -158,6 +159,8 @@ static void *grun_main(void *arg)
 	/* 2-5: the tests */
 	if (!atomic_load(&r->abort))
 		r->rc = ps_checklist_run(&r->cfg, r->res);
+	/* x during the evaluation cuts nothing short */
+	cut = atomic_load(&r->abort);
 
 	/* 6: every check, on what ran; then the steps left out say why */
 	evaluate(r);
@@ -169,7 +172,7 @@ static void *grun_main(void *arg)
 			if (r->res->steps[i].state == PS_STEP_SKIPPED &&
 			    r->res->steps[i].note[0])
 				why = r->res->steps[i].note;
-		if (atomic_load(&r->abort))
+		if (cut)
 			why = _("ended by the user (x)");
 		pthread_mutex_lock(&r->lock);
 		ui_guided_finish(&r->g, why, now_s());
@@ -178,7 +181,7 @@ static void *grun_main(void *arg)
 
 	pthread_mutex_lock(&r->lock);
 	r->phase = UI_GR_DONE;
-	r->aborted = atomic_load(&r->abort);
+	r->aborted = cut;
 	changed(r);
 	atomic_store(&r->finished, true);
 	ui_model_wake(r->model);
