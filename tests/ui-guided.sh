@@ -18,7 +18,8 @@ ui_expect "the workstation's own test runs" '\[running\]' 10
 # the help lists the keys
 ui_keys F1
 ui_expect "help: g" '^ +g +guided run of' 5
-ui_expect "help: s and x during a guided run" '^ +s x +during a guided run' 5
+ui_expect "help: s, x and w of a guided run" \
+	'^ +s x w +guided run: s skips a test, x aborts' 5
 ui_keys Escape
 ui_keys 6
 ui_expect "checklist view: g in the footer" 'g guided run' 5
@@ -32,6 +33,8 @@ ui_expect "one stream runs, with its progress" \
 	'^running +2 One stream +\[[#.]+\] [0-9.]+/2 s' 10
 ui_expect "the running step says why" \
 	'^ +the rate of one flow, its RTT' 5
+ui_expect "the header's sum follows the running test" \
+	' sum [1-9][0-9.]* [kMG]?bit/s now' 5
 ui_expect "footer during the run: s skip, x abort" \
 	's skip step +x abort run' 5
 ui_expect "the pending steps are listed" '^pending +4 Reverse' 5
