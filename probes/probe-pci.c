@@ -346,11 +346,12 @@ static long config_bytes(const char *devpath)
 }
 
 /*
- * libpci's error hook must not return; it jumps back to the caller. The
- * probes run in one sampler thread, so one jump buffer is enough.
+ * libpci's error hook must not return; it jumps back to the caller. One
+ * jump buffer per thread: the workstation's sampler and its guided run's
+ * inventory may read PCIe at the same time.
  */
-static jmp_buf pci_jmp;
-static char pci_errmsg[160];
+static _Thread_local jmp_buf pci_jmp;
+static _Thread_local char pci_errmsg[160];
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 pci_error(char *msg, ...)

@@ -172,6 +172,7 @@ struct collect {
 	bool have_a;
 	double ta;
 	const char *ifname; /* the NIC whose interrupts are read */
+	const struct ps_checklist_ui *ui; /* its interval pass-through */
 	struct ps_irq_info ia;
 	bool have_ia;
 	char error[200];
@@ -342,6 +343,8 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 	struct collect *c = arg;
 	double len = iv->end - iv->start;
 
+	if (c->ui && c->ui->interval)
+		c->ui->interval(c->ui->arg, iv);
 	if (iv->omitted) {
 		take_a(c);
 		return;
@@ -462,7 +465,9 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		      bool bidir)
 {
 	struct ps_opts co = *cfg->client;
-	struct collect c = { .s = out, .res = res, .ifname = cfg->iface };
+	struct collect c = {
+		.s = out, .res = res, .ifname = cfg->iface, .ui = &cfg->ui
+	};
 	struct ps_reporter rep = {
 		.start = col_start,
 		.interval = col_interval,
@@ -585,6 +590,11 @@ static void summary_of(const struct ps_step_result *s, char *buf, size_t len)
 /* after a skip: a second one within this time stops the whole run */
 #define ABORT_WINDOW 1.5
 
+static bool aborted(const struct ps_checklist_cfg *cfg)
+{
+	return cfg->abort && atomic_load(cfg->abort);
+}
+
 int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 {
 	const struct ps_checklist_ui *ui = &cfg->ui;
@@ -637,6 +647,8 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		any = true;
 		best = s;
 	}
+	if (aborted(cfg))
+		return any ? 0 : -EIO;
 
 	/* the first test could not run: the others would fail the same way */
 	if (s->state == PS_STEP_FAILED) {
@@ -695,6 +707,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 			if (t - last_skip < ABORT_WINDOW)
 				abort_run = true;
 			last_skip = t;
+			abort_run |= aborted(cfg);
 			break;
 		}
 		if (s->state != PS_STEP_DONE)
@@ -708,7 +721,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 	}
 
 	/* reverse, then both directions, with the best stream count */
-	for (int k = 0; k < 2 && !abort_run; k++) {
+	for (int k = 0; k < 2 && !abort_run && !aborted(cfg); k++) {
 		bool bidir = k == 1;
 		enum ps_cl_step st = bidir ? PS_CL_BIDIR : PS_CL_REVERSE;
 		int streams = best ? best->streams : 1;

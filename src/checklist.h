@@ -31,6 +31,8 @@ void ps_host_evidence(const struct ps_host *h, const struct ps_run *res,
 		      struct ps_evidence *ev);
 void ps_host_free(struct ps_host *h);
 
+struct ps_interval;
+
 /* the steps, in order */
 enum ps_cl_step {
 	PS_CL_INVENTORY,
@@ -50,6 +52,9 @@ struct ps_checklist_ui {
 	/* a step ends; res is the test's result (NULL for inventory) */
 	void (*end)(void *arg, const struct ps_step_result *res,
 		    const char *summary);
+	/* each interval of the running test, as the engine reports it (the
+	 * workstation feeds its graph and sum with it) */
+	void (*interval)(void *arg, const struct ps_interval *iv);
 	void *arg;
 };
 
@@ -64,6 +69,9 @@ struct ps_checklist_cfg {
 	char iface[16];		      /* the NIC read around each test */
 	/* set (Ctrl-C, a key) to skip the running step; cleared after */
 	atomic_bool *skip;
+	/* set (a key) to end the whole run: the running step is skipped and
+	 * no other begins; NULL: only two quick skips end it */
+	atomic_bool *abort;
 	struct ps_checklist_ui ui;
 };
 

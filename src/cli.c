@@ -793,7 +793,7 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		replace_str(&o->snapshot, arg);
 		return 0;
 	case OPT_QUICK:
-		seen(&c->check_only, c);
+		/* check, and the workstation's guided run (key g) */
 		o->quick = true;
 		return 0;
 	}
@@ -817,6 +817,8 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 	if (c->check_only && o->mode != PS_MODE_CHECK)
 		return fail(c, _("option %s is only valid with 'pipescope check'"),
 			    c->check_only);
+	if (o->quick && (server || o->mode == PS_MODE_PROBE))
+		return fail(c, _("option --quick is for 'pipescope check' and the workstation's guided run"));
 	if (o->snapshot && o->ntargets)
 		return fail(c, _("--snapshot and -c cannot be used together: a snapshot is checked offline"));
 	if (server)

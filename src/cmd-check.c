@@ -56,6 +56,38 @@ static bool is_loopback(const char *host)
 	       !strcmp(host, "localhost");
 }
 
+void ps_check_iface_choose(const struct ps_opts *o,
+			   struct ps_iface_choice *iface)
+{
+	const char *peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
+
+	/* the self-test's packets, and any to a loopback address, go over
+	 * lo whatever the main routing table says */
+	ps_iface_choose(o->iface			    ? o->iface
+			: !o->ntargets || is_loopback(peer) ? "lo"
+							    : NULL,
+			peer, iface);
+}
+
+void ps_check_inventory_line(const struct ps_host *host,
+			     const struct ps_iface_choice *iface, char *line,
+			     size_t len)
+{
+	snprintf(line, len, _("interface %s (%s)"),
+		 iface->name[0] ? iface->name : "?",
+		 ps_iface_source_name(iface->source));
+	if (!host->snap)
+		return;
+	if (host->snap->ethtool.drvinfo.status == PS_ST_OK)
+		ps_appendf(line, len, ", %s",
+			   host->snap->ethtool.drvinfo.driver);
+	if (host->snap->link.status == PS_ST_OK)
+		ps_appendf(line, len, _(", MTU %lld"),
+			   (long long)host->snap->link.mtu);
+	if (host->snap->cpu.status == PS_ST_OK)
+		ps_appendf(line, len, _(", %d cores"), host->snap->cpu.ncores);
+}
+
 /* evaluate, print, and the exit status */
 static int report(const struct ps_opts *o, const struct ps_host *host,
 		  const struct ps_run *res, const char *snapshot_file)
@@ -130,12 +162,7 @@ int ps_cmd_check(const struct ps_opts *o)
 		return check_static(o);
 
 	peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
-	/* the self-test's packets, and any to a loopback address, go over
-	 * lo whatever the main routing table says */
-	ps_iface_choose(o->iface			    ? o->iface
-			: !o->ntargets || is_loopback(peer) ? "lo"
-							    : NULL,
-			peer, &iface);
+	ps_check_iface_choose(o, &iface);
 	if (iface.source == PS_IFACE_OPTION && iface.status != PS_ST_OK) {
 		ps_err("%s", iface.reason);
 		return PS_EXIT_FAIL;
@@ -152,17 +179,7 @@ int ps_cmd_check(const struct ps_opts *o)
 	{
 		char line[200];
 
-		snprintf(line, sizeof(line), _("interface %s (%s)"),
-			 iface.name[0] ? iface.name : "?",
-			 ps_iface_source_name(iface.source));
-		if (host.snap->ethtool.drvinfo.status == PS_ST_OK)
-			PS_APPEND(line, ", %s",
-				  host.snap->ethtool.drvinfo.driver);
-		if (host.snap->link.status == PS_ST_OK)
-			PS_APPEND(line, _(", MTU %lld"),
-				  (long long)host.snap->link.mtu);
-		if (host.snap->cpu.status == PS_ST_OK)
-			PS_APPEND(line, _(", %d cores"), host.snap->cpu.ncores);
+		ps_check_inventory_line(&host, &iface, line, sizeof(line));
 		ui_end(NULL, NULL, line);
 	}
 

@@ -74,12 +74,23 @@ static void clock_text(const struct ui *ui, char *buf, size_t len)
 void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 {
 	const struct ui_test_view *v = &ui->tv;
+	struct ps_opts gt;
 	const struct ps_opts *t = &ui->test;
 	attr_t h = ui_attr(UI_C_HEADER);
 	char peer[96], clk[48], now[32], avg[32], line[512], dir[64];
 	const char *target = v->target[0] ? v->target : "-";
 	int x;
 
+	/* a guided run's test says itself what it runs */
+	if (ui_grun_busy(&ui->grun)) {
+		gt = ui->test;
+		gt.proto = v->proto;
+		gt.reverse = v->reverse;
+		gt.bidir = v->bidir;
+		if (v->parallel > 0)
+			gt.parallel = v->parallel;
+		t = &gt;
+	}
 	if (v->peer_kind[0])
 		snprintf(peer, sizeof(peer), "%s%s%s", v->peer_kind,
 			 v->peer_version[0] ? " " : "", v->peer_version);
@@ -203,7 +214,7 @@ struct footer_key {
 	const char *longer, *shorter;
 };
 
-static const struct footer_key keys[] = {
+static const struct footer_key ui_keys_main[] = {
 	{ "F1", "?", N_("help"), N_("help") },
 	{ "q", "q", N_("quit"), N_("quit") },
 	{ "s", "s", N_("start/stop"), N_("run") },
@@ -217,13 +228,43 @@ static const struct footer_key keys[] = {
 	{ "p", "p", N_("pause"), N_("pause") },
 };
 
+/* the checklist view: the guided run's keys (what s does depends on it) */
+static const struct footer_key guided_idle[] = {
+	{ "F1", "?", N_("help"), N_("help") },
+	{ "q", "q", N_("quit"), N_("quit") },
+	{ "g", "g", N_("guided run"), N_("guided") },
+	{ "s", "s", N_("start/stop"), N_("run") },
+	{ "Enter", "Ent", N_("details"), N_("more") },
+	{ "w", "w", N_("write report"), N_("report") },
+	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "p", "p", N_("pause"), N_("pause") },
+};
+
+static const struct footer_key guided_busy[] = {
+	{ "F1", "?", N_("help"), N_("help") },
+	{ "q", "q", N_("quit"), N_("quit") },
+	{ "s", "s", N_("skip step"), N_("skip") },
+	{ "x", "x", N_("abort run"), N_("abort") },
+	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "p", "p", N_("pause"), N_("pause") },
+};
+
 /* "F1 help  q quit ..." or, narrow, "?:help q:quit ..."; items that do
  * not fit are left out whole (the help screen lists them all) */
 void ui_draw_footer(struct ui *ui, const struct ui_rect *r)
 {
-	int n = (int)(sizeof(keys) / sizeof(keys[0]));
+	const struct footer_key *keys = ui_keys_main;
+	int n = (int)(sizeof(ui_keys_main) / sizeof(ui_keys_main[0]));
 	int x = 0, need = 0;
 	bool shorter;
+
+	if (ui->view == &ui_view_checklist && ui_grun_busy(&ui->grun)) {
+		keys = guided_busy;
+		n = (int)(sizeof(guided_busy) / sizeof(guided_busy[0]));
+	} else if (ui->view == &ui_view_checklist) {
+		keys = guided_idle;
+		n = (int)(sizeof(guided_idle) / sizeof(guided_idle[0]));
+	}
 
 	for (int i = 0; i < n; i++)
 		need += ui_text_width(keys[i].key) + 1 +

@@ -10,6 +10,7 @@
 #include "sampler.h"
 #include "snapshot.h"
 #include "ui-colors.h"
+#include "ui-guided.h"
 #include "ui-layout.h"
 #include "ui-model.h"
 
@@ -76,6 +77,17 @@ struct ui {
 	double proc_cpu_s, proc_wall_s; /* this process's CPU, last look */
 	double proc_pct;		/* % of one core since then */
 
+	/* the guided run (key g) and the checklist view's cursor on its
+	 * findings (view-guided.c) */
+	struct ui_grun grun;
+	bool guided_pending;	    /* starts once the test has stopped */
+	struct ui_guided gview;	    /* this frame's copy of the rows */
+	enum ui_grun_phase gphase;  /* and of the phase */
+	int gsel;		    /* the chosen finding (ranked index) */
+	bool gopen[64];		    /* findings opened with Enter */
+	int gtop;		    /* first line shown */
+	int gfindings;		    /* findings listed */
+
 	/* cost and start-up measurement */
 	int64_t t0_ns;
 	bool first_frame_done;
@@ -111,6 +123,10 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full);
+/* the checklist view during and after a guided run */
+void ui_panel_guided(struct ui *ui, const struct ui_rect *r);
+/* the checklist view's keys for the guided run's findings; true: used */
+bool ui_guided_key(struct ui *ui, int ch);
 void ui_draw_picker(struct ui *ui);
 
 /* ---- the snapshot's NIC members, NULL until they are sampled ---------- */

@@ -166,7 +166,11 @@ static void start_test(struct ui *ui, bool retry)
 /* a setting changed: a running test restarts with it */
 static void settings_changed(struct ui *ui)
 {
-	if (ui_model_busy(&ui->model)) {
+	if (ui_grun_busy(&ui->grun)) {
+		say(ui, 0, "%s",
+		    _("the guided run goes on; s runs a test with the new "
+		      "settings after it"));
+	} else if (ui_model_busy(&ui->model)) {
 		ui->restart = true;
 		ui_model_stop(&ui->model);
 		say(ui, 0, "%s",
@@ -174,6 +178,79 @@ static void settings_changed(struct ui *ui)
 	} else {
 		say(ui, 0, "%s", _("s runs a test with the new settings"));
 	}
+}
+
+/* g: the guided run of "pipescope check" against the workstation's target;
+ * a running test is stopped first and the run starts once it has ended */
+static void guided_go(struct ui *ui)
+{
+	int rc;
+
+	ui->guided_pending = false;
+	ui_grun_reap(&ui->grun);
+	rc = ui_grun_start(&ui->grun, ui->opts, &ui->test, ui->selftest);
+	if (rc) {
+		say(ui, 2, _("cannot start the guided run: %s"),
+		    strerror(-rc));
+		return;
+	}
+	ui->gsel = ui->gtop = ui->gfindings = 0;
+	memset(ui->gopen, 0, sizeof(ui->gopen));
+	say(ui, 0, "%s",
+	    ui->opts->quick
+		    ? _("guided run started (--quick): s skips the running "
+			"test, x ends the run")
+		    : _("guided run started: s skips the running test, x ends "
+			"the run"));
+}
+
+static void guided_key(struct ui *ui)
+{
+	ui->view = &ui_view_checklist;
+	if (ui_grun_busy(&ui->grun)) {
+		say(ui, 1, "%s",
+		    _("a guided run is going: s skips the running test, x "
+		      "ends the run"));
+		return;
+	}
+	if (ui->model.th_live) {
+		/* the test stops; the loop starts the run once it is gone */
+		ui->restart = false;
+		ui->guided_pending = true;
+		if (ui_model_busy(&ui->model))
+			ui_model_stop(&ui->model);
+		say(ui, 0, "%s",
+		    _("stopping the test; the guided run starts when it has "
+		      "ended"));
+		return;
+	}
+	guided_go(ui);
+}
+
+/* w: the guided run's markdown report into a file */
+static void write_report(struct ui *ui)
+{
+	const char *dir = getenv("PIPESCOPE_REPORT_DIR");
+	char path[4096];
+	int rc;
+
+	if (ui->gphase != UI_GR_DONE || ui->grun.th_live) {
+		say(ui, 1, "%s",
+		    ui_grun_busy(&ui->grun)
+			    ? _("the report is written once the guided run "
+				"has ended")
+			    : _("no report yet: g runs the guided checklist "
+				"first"));
+		return;
+	}
+	if (!dir || !*dir)
+		dir = ".";
+	rc = ui_grun_write_report(&ui->grun, dir, path, sizeof(path));
+	if (rc)
+		say(ui, 2, _("cannot write the report in %s: %s"), dir,
+		    strerror(-rc));
+	else
+		say(ui, 0, _("report written: %s"), path);
 }
 
 static void set_proto(struct ui *ui, enum ps_proto p)
@@ -334,10 +411,33 @@ static void handle_key(struct ui *ui, int ch)
 			ui->before_help ? ui->before_help : &ui_view_dashboard;
 		return;
 	}
+	/* the guided run's findings: Up/Down, Enter */
+	if (ui->view == &ui_view_checklist && ui_guided_key(ui, ch))
+		return;
 	switch (ch) {
 	case 'q':
 	case 'Q':
 		ui->quit = true;
+		break;
+	case 'g':
+	case 'G':
+		guided_key(ui);
+		break;
+	case 'x':
+	case 'X':
+		if (ui_grun_busy(&ui->grun)) {
+			ui_grun_abort(&ui->grun);
+			say(ui, 0, "%s",
+			    _("ending the guided run; the findings come from "
+			      "what ran"));
+		} else if (ui->guided_pending) {
+			ui->guided_pending = false;
+			say(ui, 0, "%s", _("the guided run will not start"));
+		}
+		break;
+	case 'w':
+	case 'W':
+		write_report(ui);
 		break;
 	case '?':
 	case 'h':
@@ -348,7 +448,22 @@ static void handle_key(struct ui *ui, int ch)
 	case 's':
 	case 'S':
 	case ' ':
-		if (ui_model_busy(&ui->model)) {
+		if (ui_grun_busy(&ui->grun)) {
+			if (ui->view != &ui_view_checklist)
+				say(ui, 1, "%s",
+				    _("a guided run is going: 6 shows it; s "
+				      "there skips a test, x ends the run"));
+			else if (ui_grun_skip(&ui->grun))
+				say(ui, 1, "%s",
+				    _("no test to skip right now (the "
+				      "inventory and the evaluation are short)"));
+			else
+				say(ui, 0, "%s", _("skipping the running test"));
+		} else if (ui->guided_pending) {
+			say(ui, 1, "%s",
+			    _("the guided run starts when the test has ended; x "
+			      "cancels it"));
+		} else if (ui_model_busy(&ui->model)) {
 			ui->restart = false;
 			ui_model_stop(&ui->model);
 			say(ui, 0, "%s", _("stopping the test"));
@@ -532,6 +647,7 @@ static void pull_model(struct ui *ui)
 	ui_model_copy(&ui->model, tv);
 	ps_snapshot_put(ui->peer);
 	ui->peer = ui_model_peer(&ui->model);
+	ui_grun_copy(&ui->grun, &ui->gview, &ui->gphase);
 	if (tv->message_gen != seen) {
 		snprintf(ui->msg, sizeof(ui->msg), "%s", tv->message);
 		ui->msg_level = tv->message_level;
@@ -606,7 +722,8 @@ static void loop(struct ui *ui, int sfd)
 		int timeout;
 		bool live = ui->tv.state == UI_TEST_RUNNING ||
 			    ui->tv.state == UI_TEST_CONNECTING ||
-			    ui->tv.state == UI_TEST_STOPPING;
+			    ui->tv.state == UI_TEST_STOPPING ||
+			    ui_grun_busy(&ui->grun);
 
 		if (dirty && (urgent || now >= next)) {
 			draw(ui);
@@ -668,6 +785,21 @@ static void loop(struct ui *ui, int sfd)
 				start_test(ui, true);
 			}
 		}
+		/* the guided run ended: its results are the UI thread's */
+		if (ui->grun.th_live && ui_grun_reap(&ui->grun)) {
+			pull_model(ui);
+			dirty = true;
+			say(ui, 0, "%s",
+			    ui->grun.aborted
+				    ? _("guided run ended by x: the findings "
+					"come from what ran; w writes the "
+					"report")
+				    : _("guided run done: Enter opens a "
+					"finding, w writes the report"));
+		}
+		/* g waited for the test to stop */
+		if (ui->guided_pending && !ui->model.th_live)
+			guided_go(ui);
 		/* the clock in the header moves while a test runs */
 		if (live && now_ns() >= next)
 			dirty = true;
@@ -719,6 +851,8 @@ int ps_ui_run(const struct ps_opts *o)
 		return PS_EXIT_FAIL;
 	}
 
+	ui_grun_init(&ui->grun, &ui->model);
+
 	/* the test: our own loopback server, or the -c target */
 	if (o->mode == PS_MODE_SELFTEST) {
 		int err = ps_selftest_start(o, &ui->test, &ui->selftest_handle);
@@ -763,6 +897,7 @@ int ps_ui_run(const struct ps_opts *o)
 		rc = ui->model.rc > 0 ? ui->model.rc : PS_EXIT_FAIL;
 	stats_write(ui, "frames", (double)ui->frames);
 out_sampler:
+	ui_grun_destroy(&ui->grun);
 	ui_model_finish(&ui->model);
 	if (ui->sampler)
 		ps_sampler_stop(ui->sampler);

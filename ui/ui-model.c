@@ -346,20 +346,9 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry)
+/* a new test: the view starts from nothing (under the lock) */
+static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 {
-	struct ui_test_view *v = &m->v;
-	sigset_t all, old;
-	int rc;
-
-	if (m->th_live)
-		return -EBUSY;
-	m->co = *co;
-	m->retry = retry;
-	atomic_store(&m->stop, false);
-	atomic_store(&m->finished, false);
-
-	pthread_mutex_lock(&m->lock);
 	v->state = UI_TEST_CONNECTING;
 	v->runs++;
 	v->proto = co->proto;
@@ -383,6 +372,23 @@ int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry)
 	if (v->nhist)
 		hist_add(v, 0); /* a gap between tests */
 	v->gen++;
+}
+
+int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry)
+{
+	struct ui_test_view *v = &m->v;
+	sigset_t all, old;
+	int rc;
+
+	if (m->th_live)
+		return -EBUSY;
+	m->co = *co;
+	m->retry = retry;
+	atomic_store(&m->stop, false);
+	atomic_store(&m->finished, false);
+
+	pthread_mutex_lock(&m->lock);
+	view_reset(v, co);
 	pthread_mutex_unlock(&m->lock);
 
 	/* the engine's threads inherit a mask with every signal blocked */
@@ -427,6 +433,64 @@ bool ui_model_reap(struct ui_model *m)
 bool ui_model_busy(struct ui_model *m)
 {
 	return m->th_live && !atomic_load(&m->finished);
+}
+
+/* ---- tests run by someone else (the guided run) ----------------------- */
+
+void ui_model_feed_begin(struct ui_model *m, const struct ps_opts *co,
+			 double duration)
+{
+	char kind[sizeof(m->v.peer_kind)], version[sizeof(m->v.peer_version)];
+
+	pthread_mutex_lock(&m->lock);
+	memcpy(kind, m->v.peer_kind, sizeof(kind));
+	memcpy(version, m->v.peer_version, sizeof(version));
+	view_reset(&m->v, co);
+	/* the same peer as the run's last test */
+	memcpy(m->v.peer_kind, kind, sizeof(kind));
+	memcpy(m->v.peer_version, version, sizeof(version));
+	m->v.proto = PS_PROTO_TCP;
+	m->v.duration = duration;
+	m->v.parallel = 0; /* the first interval says */
+	m->v.reverse = m->v.bidir = false;
+	pthread_mutex_unlock(&m->lock);
+	ui_model_wake(m);
+}
+
+void ui_model_feed_interval(struct ui_model *m, const struct ps_interval *iv)
+{
+	int send = 0, recv = 0;
+
+	for (int i = 0; i < iv->nstreams; i++) {
+		if (iv->streams[i].sender)
+			send++;
+		else
+			recv++;
+	}
+	pthread_mutex_lock(&m->lock);
+	m->v.bidir = send && recv;
+	m->v.reverse = !send && recv;
+	m->v.parallel = send > recv ? send : recv;
+	if (m->v.state == UI_TEST_CONNECTING)
+		m->v.state = UI_TEST_RUNNING;
+	pthread_mutex_unlock(&m->lock);
+	on_interval(m, iv);
+}
+
+void ui_model_feed_end(struct ui_model *m, bool ok, const char *peer_kind,
+		       const char *peer_version)
+{
+	pthread_mutex_lock(&m->lock);
+	m->v.state = ok ? UI_TEST_DONE : UI_TEST_FAILED;
+	if (peer_kind && *peer_kind) {
+		snprintf(m->v.peer_kind, sizeof(m->v.peer_kind), "%s",
+			 peer_kind);
+		snprintf(m->v.peer_version, sizeof(m->v.peer_version), "%s",
+			 peer_version ? peer_version : "");
+	}
+	m->v.gen++;
+	pthread_mutex_unlock(&m->lock);
+	ui_model_wake(m);
 }
 
 void ui_model_finish(struct ui_model *m)

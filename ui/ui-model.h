@@ -127,6 +127,18 @@ bool ui_model_busy(struct ui_model *m);
 /* a line for the message line (any thread): 0 info, 1 warning, 2 error */
 void ui_model_say(struct ui_model *m, int level, const char *msg);
 
+/*
+ * A test someone else runs (the guided run) shown as the workstation's
+ * own: begin resets the view (TCP, duration seconds), each interval feeds
+ * the streams, graph and sum (streams and direction read from it), end
+ * says how it went and who the peer was (kept for the next begin). Any thread; the worker must not run meanwhile.
+ */
+void ui_model_feed_begin(struct ui_model *m, const struct ps_opts *co,
+			 double duration);
+void ui_model_feed_interval(struct ui_model *m, const struct ps_interval *iv);
+void ui_model_feed_end(struct ui_model *m, bool ok, const char *peer_kind,
+		       const char *peer_version);
+
 /* the engine's callbacks (exposed for the unit tests) */
 void ui_model_reporter(struct ui_model *m, struct ps_reporter *rep);
 

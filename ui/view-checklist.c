@@ -354,7 +354,7 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 	ui_clear(r);
 	n = collect(ui, lines, level, 32, !full);
 	in = ui_title(ui, r, _("Findings"),
-		      full ? _("the checks of 'pipescope check', live")
+		      full ? _("live; g runs the guided checklist")
 			   : _("view 6 explains them"));
 	y = in.y;
 	if (full) {
@@ -388,7 +388,11 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 
 static void draw_checklist(struct ui *ui, const struct ui_rect *body)
 {
-	ui_panel_findings(ui, body, true);
+	/* after g: the guided run's steps and findings */
+	if (ui->gphase != UI_GR_IDLE)
+		ui_panel_guided(ui, body);
+	else
+		ui_panel_findings(ui, body, true);
 }
 
 const struct ui_view_ops ui_view_checklist = {

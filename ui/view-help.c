@@ -19,8 +19,13 @@ static const struct {
 	{ "u", N_("UDP / TCP (-u)") },
 	{ "t", N_("duration: 10, 30, 60 s, no end, 5 s (-t)") },
 	{ "i", N_("pick the interface the probes watch (--iface)") },
-	{ "1 .. 6", N_("views: dashboard, streams, CPU, IRQ, NIC, checklist") },
-	{ "Tab", N_("next view") },
+	{ "1-6 Tab",
+	  N_("views: dashboard, streams, CPU, IRQ, NIC, checklist") },
+	{ "g", N_("guided run of 'pipescope check' (view 6; --quick: the short "
+		  "one)") },
+	{ "s x w",
+	  N_("guided run: s skips a test, x aborts it; Enter: details; "
+	     "w: report") },
 	{ "p", N_("pause the screen (the test goes on)") },
 };
 
@@ -46,7 +51,10 @@ static void draw_help(struct ui *ui, const struct ui_rect *body)
 		ui_put(y, in.x + 1, 8, ui_attr(UI_C_TITLE), help_keys[i].key);
 		ui_put(y, in.x + 10, in.w - 10, A_NORMAL, _(help_keys[i].what));
 	}
-	y++;
+	/* the blank line only when every panel's line still fits */
+	if (y + 1 + (int)(sizeof(help_panels) / sizeof(help_panels[0])) <=
+	    in.y + in.h)
+		y++;
 	for (unsigned i = 0; i < sizeof(help_panels) / sizeof(help_panels[0]) &&
 			     y < in.y + in.h;
 	     i++, y++)

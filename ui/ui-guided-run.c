@@ -1,0 +1,401 @@
+/* ui-guided-run.c: the workstation's guided run (key g): the steps of
+ * "pipescope check" on a worker thread (inventory, one stream, the sweep,
+ * reverse, both directions, every check), each test's intervals fed to the
+ * screen's graph and sum, s skipping a test, x ending the run, and w
+ * writing the same markdown report as "check --format markdown" */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ceiling.h"
+#include "cmd-check.h"
+#include "nls.h"
+#include "report-check.h"
+#include "ui-guided.h"
+#include "ui-model.h"
+#include "xmalloc.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void ui_grun_init(struct ui_grun *r, struct ui_model *m)
+{
+	memset(r, 0, sizeof(*r));
+	pthread_mutex_init(&r->lock, NULL);
+	ui_guided_init(&r->g);
+	r->model = m;
+}
+
+static void changed(struct ui_grun *r)
+{
+	r->gen++;
+	pthread_mutex_unlock(&r->lock);
+	ui_model_wake(r->model);
+}
+
+/* the length of a test step as the screen's progress bar counts it */
+static double test_length(const struct ui_grun *r)
+{
+	return r->cfg.step_seconds + (r->cfg.omit > 0 ? r->cfg.omit : 0);
+}
+
+/* ---- ps_checklist_ui: on the worker's (and the engine's) thread ------ */
+
+static void cb_begin(void *arg, int n, int total, const char *title,
+		     const char *reason)
+{
+	struct ui_grun *r = arg;
+	bool test = n > PS_CL_INVENTORY + 1 && n < PS_CL_EVALUATE + 1;
+
+	(void)total;
+	pthread_mutex_lock(&r->lock);
+	ui_guided_begin(&r->g, n, title, reason, now_s(),
+			test ? test_length(r) : 0);
+	changed(r);
+	if (test)
+		ui_model_feed_begin(r->model, &r->client, test_length(r));
+}
+
+static enum ui_gstate gstate(enum ps_step_state s)
+{
+	switch (s) {
+	case PS_STEP_SKIPPED:
+		return UI_G_SKIPPED;
+	case PS_STEP_FAILED:
+		return UI_G_FAILED;
+	case PS_STEP_PENDING:
+	case PS_STEP_DONE:
+		break;
+	}
+	return UI_G_DONE;
+}
+
+static void cb_end(void *arg, const struct ps_step_result *s,
+		   const char *summary)
+{
+	struct ui_grun *r = arg;
+	bool skipped_here =
+		s && s->state == PS_STEP_SKIPPED && atomic_load(&r->abort);
+
+	pthread_mutex_lock(&r->lock);
+	ui_guided_end(
+		&r->g, s ? gstate(s->state) : UI_G_DONE, s ? s->streams : 0,
+		s && s->state == PS_STEP_DONE ? s->bps + s->bps_back : 0,
+		skipped_here ? _("ended by the user (x)") : summary, now_s());
+	changed(r);
+	/* the peer's kind and version come from the test's start */
+	if (s)
+		ui_model_feed_end(r->model, s->state != PS_STEP_FAILED,
+				  r->res->peer_kind, r->res->peer_version);
+}
+
+static void cb_interval(void *arg, const struct ps_interval *iv)
+{
+	struct ui_grun *r = arg;
+
+	ui_model_feed_interval(r->model, iv);
+}
+
+/* ---- the worker -------------------------------------------------------- */
+
+static void evaluate(struct ui_grun *r)
+{
+	struct ps_evidence ev;
+	const struct ps_ceiling_model *m;
+	char line[200], b[32];
+
+	cb_begin(r, PS_CL_EVALUATE + 1, PS_CL_NSTEPS,
+		 ps_checklist_title(PS_CL_EVALUATE),
+		 ps_checklist_reason(PS_CL_EVALUATE));
+	ps_host_evidence(&r->host, r->res, &ev);
+	ps_diagnose(&ev, r->diag);
+	m = &r->diag->ceil;
+	snprintf(line, sizeof(line),
+		 P_("%zu finding", "%zu findings", r->diag->nrank),
+		 r->diag->nrank);
+	if (m->binding >= 0) {
+		ps_fmt_bps(b, sizeof(b), m->c[m->binding].bps);
+		ps_appendf(line, sizeof(line), _("; binding ceiling %s (%s)"),
+			   b, m->c[m->binding].what);
+	} else {
+		ps_appendf(line, sizeof(line), "%s",
+			   _("; no ceiling explains the rate"));
+	}
+	pthread_mutex_lock(&r->lock);
+	ui_guided_end(&r->g, UI_G_DONE, 0, 0, line, now_s());
+	changed(r);
+}
+
+static void *grun_main(void *arg)
+{
+	struct ui_grun *r = arg;
+	char line[200];
+	bool cut;
+
+	/* 1: this host's probes, two samples a second apart */
+	cb_begin(r, PS_CL_INVENTORY + 1, PS_CL_NSTEPS,
+		 ps_checklist_title(PS_CL_INVENTORY),
+		 ps_checklist_reason(PS_CL_INVENTORY));
+	pthread_mutex_lock(&r->lock);
+	r->g.rows[r->g.cur >= 0 ? r->g.cur : 0].length = 1.0;
+	pthread_mutex_unlock(&r->lock);
+	ps_host_sample(&r->host, &r->iface, 1.0);
+	ps_check_inventory_line(&r->host, &r->iface, line, sizeof(line));
+	cb_end(r, NULL, line);
+
+	/* 2-5: the tests */
+	if (!atomic_load(&r->abort))
+		r->rc = ps_checklist_run(&r->cfg, r->res);
+	/* x during the evaluation cuts nothing short */
+	cut = atomic_load(&r->abort);
+
+	/* 6: every check, on what ran; then the steps left out say why */
+	evaluate(r);
+	{
+		const char *why = _("not run");
+
+		/* the run says why it left steps out (the first test failed) */
+		for (int i = 0; i < r->res->nsteps; i++)
+			if (r->res->steps[i].state == PS_STEP_SKIPPED &&
+			    r->res->steps[i].note[0])
+				why = r->res->steps[i].note;
+		if (cut)
+			why = _("ended by the user (x)");
+		pthread_mutex_lock(&r->lock);
+		ui_guided_finish(&r->g, why, now_s());
+		changed(r);
+	}
+
+	pthread_mutex_lock(&r->lock);
+	r->phase = UI_GR_DONE;
+	r->aborted = cut;
+	changed(r);
+	atomic_store(&r->finished, true);
+	ui_model_wake(r->model);
+	return NULL;
+}
+
+static void results_free(struct ui_grun *r)
+{
+	if (r->res) {
+		ps_run_free(r->res);
+		free(r->res);
+		r->res = NULL;
+	}
+	free(r->diag);
+	r->diag = NULL;
+	ps_host_free(&r->host);
+}
+
+int ui_grun_start(struct ui_grun *r, const struct ps_opts *opts,
+		  const struct ps_opts *client, bool loopback)
+{
+	sigset_t all, old;
+	int rc;
+
+	if (r->th_live)
+		return -EBUSY;
+	results_free(r);
+	r->client = *client;
+	ps_checklist_defaults(&r->cfg, opts);
+	r->cfg.client = &r->client;
+	r->cfg.loopback = loopback;
+	ps_check_iface_choose(opts, &r->iface);
+	snprintf(r->cfg.iface, sizeof(r->cfg.iface), "%s", r->iface.name);
+	r->cfg.skip = &r->skip;
+	r->cfg.abort = &r->abort;
+	r->cfg.ui.begin = cb_begin;
+	r->cfg.ui.end = cb_end;
+	r->cfg.ui.interval = cb_interval;
+	r->cfg.ui.arg = r;
+	r->res = xcalloc(1, sizeof(*r->res));
+	snprintf(r->res->peer, sizeof(r->res->peer), "%s",
+		 opts->ntargets ? opts->targets[0].host : "127.0.0.1");
+	r->diag = xcalloc(1, sizeof(*r->diag));
+	r->rc = 0;
+	atomic_store(&r->skip, false);
+	atomic_store(&r->abort, false);
+	atomic_store(&r->finished, false);
+
+	pthread_mutex_lock(&r->lock);
+	ui_guided_init(&r->g);
+	for (int s = PS_CL_INVENTORY; s < PS_CL_NSTEPS; s++) {
+		if ((s == PS_CL_REVERSE && !r->cfg.reverse) ||
+		    (s == PS_CL_BIDIR && !r->cfg.bidir))
+			continue;
+		ui_guided_plan(&r->g, s + 1, ps_checklist_title(s),
+			       ps_checklist_reason(s));
+	}
+	r->phase = UI_GR_RUNNING;
+	r->aborted = false;
+	r->gen++;
+	pthread_mutex_unlock(&r->lock);
+
+	/* the engine's threads inherit a mask with every signal blocked */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&r->th, NULL, grun_main, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		pthread_mutex_lock(&r->lock);
+		r->phase = UI_GR_IDLE;
+		pthread_mutex_unlock(&r->lock);
+		results_free(r);
+		return -rc;
+	}
+	r->th_live = true;
+	return 0;
+}
+
+int ui_grun_skip(struct ui_grun *r)
+{
+	int rc = -EAGAIN, cur;
+
+	if (!ui_grun_busy(r))
+		return rc;
+	pthread_mutex_lock(&r->lock);
+	cur = ui_guided_running(&r->g);
+	/* only a test can be cut short; the inventory is one second */
+	if (cur >= 0 && !r->g.rows[cur].group &&
+	    r->g.rows[cur].step > PS_CL_INVENTORY + 1 &&
+	    r->g.rows[cur].step < PS_CL_EVALUATE + 1) {
+		atomic_store(&r->skip, true);
+		rc = 0;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return rc;
+}
+
+void ui_grun_abort(struct ui_grun *r)
+{
+	if (!ui_grun_busy(r))
+		return;
+	atomic_store(&r->abort, true);
+	atomic_store(&r->skip, true);
+}
+
+bool ui_grun_busy(struct ui_grun *r)
+{
+	return r->th_live && !atomic_load(&r->finished);
+}
+
+bool ui_grun_reap(struct ui_grun *r)
+{
+	if (!r->th_live)
+		return true;
+	if (!atomic_load(&r->finished))
+		return false;
+	pthread_join(r->th, NULL);
+	r->th_live = false;
+	return true;
+}
+
+void ui_grun_copy(struct ui_grun *r, struct ui_guided *g,
+		  enum ui_grun_phase *phase)
+{
+	pthread_mutex_lock(&r->lock);
+	*g = r->g;
+	*phase = r->phase;
+	pthread_mutex_unlock(&r->lock);
+}
+
+int ui_grun_write_report(struct ui_grun *r, const char *dir, char *path,
+			 size_t len)
+{
+	struct ps_check_report rep = { 0 };
+	struct ps_evidence ev;
+	char tmp[4096], name[64], *abs;
+	struct tm tm;
+	time_t t = time(NULL);
+	FILE *f;
+	int fd, err = 0;
+
+	if (r->th_live || !r->diag || !r->res)
+		return -EAGAIN;
+	if (!dir || !*dir)
+		dir = ".";
+	localtime_r(&t, &tm);
+	ui_guided_report_name(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			      tm.tm_hour, tm.tm_min, tm.tm_sec, name,
+			      sizeof(name));
+	abs = realpath(dir, NULL);
+	snprintf(path, len, "%s/%s", abs ? abs : dir, name);
+	free(abs);
+	/* a second report within the same second gets its own name */
+	for (int k = 2; k < 100 && access(path, F_OK) == 0; k++) {
+		size_t pl = strlen(path);
+
+		if (pl > 3 && !strcmp(path + pl - 3, ".md")) {
+			path[pl - 3] = 0;
+			if (k > 2) {
+				char *dash = strrchr(path, '-');
+
+				if (dash)
+					*dash = 0;
+			}
+		}
+		ps_appendf(path, len, "-%d.md", k);
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.pipescope-report-XXXXXX",
+			     dir) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	/* a report is for a ticket: readable as any file the user makes */
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		goto out_unlink;
+	}
+	ps_host_evidence(&r->host, r->res, &ev);
+	rep.ev = &ev;
+	rep.d = r->diag;
+	ps_check_report_print(f, PS_FORMAT_MARKDOWN, &rep);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		err = -(errno ? errno : EIO);
+	if (fclose(f) && !err)
+		err = -(errno ? errno : EIO);
+	if (err)
+		goto out_unlink;
+	if (rename(tmp, path)) {
+		err = -errno;
+		goto out_unlink;
+	}
+	return 0;
+out_unlink:
+	unlink(tmp);
+	return err;
+}
+
+void ui_grun_destroy(struct ui_grun *r)
+{
+	if (r->th_live) {
+		atomic_store(&r->abort, true);
+		atomic_store(&r->skip, true);
+		pthread_join(r->th, NULL);
+		r->th_live = false;
+	}
+	results_free(r);
+	pthread_mutex_destroy(&r->lock);
+}

@@ -1,0 +1,424 @@
+/* view-guided.c: the checklist view during and after a guided run (key
+ * g): each step pending, running (with its progress and reason), done,
+ * skipped or failed with its one-line result; at the end the answer (the
+ * measured rate, the binding ceiling, the next one) and the findings
+ * ranked as "pipescope check" ranks them, each opened with Enter to its
+ * evidence and remedy */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <curses.h>
+
+#include "ceiling.h"
+#include "check.h"
+#include "nls.h"
+#include "ui-internal.h"
+#include "ui-text.h"
+
+#define STATE_W 9 /* "skipped " and a space */
+#define TITLE_W 18
+
+/* one screen line of the view: a lead (state word, cursor) and a text */
+struct gline {
+	char lead[48];
+	attr_t la;
+	int indent; /* columns between the lead and the text */
+	char text[256];
+	attr_t ta;
+	int finding; /* ranked index of the finding it belongs to, or -1 */
+};
+
+struct glines {
+	struct gline *l;
+	int n, max;
+};
+
+static struct gline *add(struct glines *g, int finding)
+{
+	struct gline *l;
+
+	if (g->n >= g->max)
+		return NULL;
+	l = &g->l[g->n++];
+	memset(l, 0, sizeof(*l));
+	l->la = l->ta = A_NORMAL;
+	l->finding = finding;
+	return l;
+}
+
+/* text wrapped into lines of width cols after an indent */
+static void add_wrapped(struct glines *g, int finding, int indent, int cols,
+			attr_t a, const char *text)
+{
+	const char *p = text;
+
+	if (cols < 10)
+		cols = 10;
+	while (*p) {
+		size_t n = ui_wrap_cut(p, cols);
+		struct gline *l = add(g, finding);
+
+		if (!l)
+			return;
+		if (n >= sizeof(l->text))
+			n = sizeof(l->text) - 1;
+		memcpy(l->text, p, n);
+		l->text[n] = 0;
+		l->indent = indent;
+		l->ta = a;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static const char *state_word(enum ui_gstate st)
+{
+	switch (st) {
+	case UI_G_PENDING:
+		return _("pending");
+	case UI_G_RUNNING:
+		return _("running");
+	case UI_G_DONE:
+		return _("done");
+	case UI_G_SKIPPED:
+		return _("skipped");
+	case UI_G_FAILED:
+		break;
+	}
+	return _("failed");
+}
+
+static attr_t state_attr(enum ui_gstate st)
+{
+	switch (st) {
+	case UI_G_PENDING:
+		return ui_attr(UI_C_DIM);
+	case UI_G_RUNNING:
+		return ui_attr(UI_C_TITLE) | A_BOLD;
+	case UI_G_DONE:
+		return ui_attr(UI_C_GOOD);
+	case UI_G_SKIPPED:
+		return ui_attr(UI_C_WARN);
+	case UI_G_FAILED:
+		break;
+	}
+	return ui_attr(UI_C_BAD);
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* pad s with spaces to cols display columns */
+static void pad(char *buf, size_t len, const char *s, int cols)
+{
+	int w;
+
+	snprintf(buf, len, "%s", s);
+	ui_text_clip(buf, cols);
+	w = ui_text_width(buf);
+	while (w < cols && strlen(buf) + 1 < len) {
+		strcat(buf, " ");
+		w++;
+	}
+}
+
+static void step_lines(struct ui *ui, struct glines *out, int w)
+{
+	const struct ui_guided *g = &ui->gview;
+	double now = mono_s();
+
+	for (int i = 0; i < g->nrows; i++) {
+		const struct ui_grow *r = &g->rows[i];
+		struct gline *l = add(out, -1);
+		char title[96], t[96];
+		int tw = TITLE_W - 2 * r->depth;
+
+		if (!l)
+			return;
+		pad(l->lead, sizeof(l->lead), state_word(r->state), STATE_W);
+		l->la = state_attr(r->state);
+		if (r->depth)
+			snprintf(t, sizeof(t), "  %s", r->title);
+		else
+			snprintf(t, sizeof(t), "%d %s", r->step, r->title);
+		pad(title, sizeof(title), t, tw + 2 * r->depth);
+		if (r->state == UI_G_RUNNING && !r->group && r->length > 0) {
+			char bar[24], rate[32];
+			double el = now - r->t0;
+
+			if (el > r->length)
+				el = r->length;
+			ui_guided_bar(ui_guided_progress(r, now), 12, bar,
+				      sizeof(bar));
+			snprintf(l->text, sizeof(l->text), "%s %s %.1f/%.0f s",
+				 title, bar, el, r->length);
+			if (ui->tv.state == UI_TEST_RUNNING &&
+			    ui->tv.nstreams > 0) {
+				ui_fmt_bps(rate, sizeof(rate), ui->tv.now_bps);
+				ps_appendf(l->text, sizeof(l->text),
+					   _("  %s now"), rate);
+			}
+			l->ta = A_BOLD;
+			/* the reason on its own line under it */
+			add_wrapped(out, -1, STATE_W + TITLE_W + 1,
+				    w - STATE_W - TITLE_W - 1,
+				    ui_attr(UI_C_DIM), r->reason);
+			continue;
+		}
+		if (r->state == UI_G_PENDING || r->state == UI_G_RUNNING) {
+			snprintf(l->text, sizeof(l->text), "%s %s", title,
+				 r->reason);
+			l->ta = r->state == UI_G_RUNNING ? A_BOLD
+							 : ui_attr(UI_C_DIM);
+		} else {
+			snprintf(l->text, sizeof(l->text), "%s %s", title,
+				 r->summary);
+			l->ta = r->state == UI_G_DONE ? ui_attr(UI_C_VALUE)
+						      : A_NORMAL;
+		}
+	}
+}
+
+static const struct ps_diagnosis *results(struct ui *ui)
+{
+	/* read only once the worker is gone */
+	if (ui->gphase != UI_GR_DONE || ui->grun.th_live)
+		return NULL;
+	return ui->grun.diag;
+}
+
+static void answer_lines(const struct ps_diagnosis *d, struct glines *out,
+			 int w)
+{
+	const struct ps_ceiling_model *m = &d->ceil;
+	char a[32], b[32], line[512];
+	struct gline *l;
+
+	add(out, -1);
+	if ((l = add(out, -1))) {
+		snprintf(l->text, sizeof(l->text), "%s", _("Answer"));
+		l->ta = ui_attr(UI_C_TITLE) | A_BOLD;
+	}
+	if (m->measured_bps > 0) {
+		ps_fmt_bps(a, sizeof(a), m->measured_bps);
+		ps_fmt_bps(b, sizeof(b), m->single_bps);
+		snprintf(line, sizeof(line),
+			 _("Measured: %s at best, %s with one stream"), a, b);
+		add_wrapped(out, -1, 2, w - 2, ui_attr(UI_C_VALUE), line);
+	}
+	if (m->binding >= 0) {
+		ps_fmt_bps(a, sizeof(a), m->c[m->binding].bps);
+		snprintf(line, sizeof(line), _("Binding ceiling: %s, %s (%s)"),
+			 a, m->c[m->binding].what,
+			 m->c[m->binding].scope == PS_SCOPE_FLOW ? _("per flow")
+								 : _("shared"));
+	} else {
+		snprintf(line, sizeof(line), "%s",
+			 _("Binding ceiling: none computed"));
+	}
+	add_wrapped(out, -1, 2, w - 2, A_BOLD, line);
+	if (m->next >= 0) {
+		ps_fmt_bps(a, sizeof(a), m->c[m->next].bps);
+		snprintf(line, sizeof(line), _("Next after fixing it: %s, %s"),
+			 a, m->c[m->next].what);
+		add_wrapped(out, -1, 2, w - 2, A_NORMAL, line);
+	}
+	add_wrapped(
+		out, -1, 2, w - 2,
+		ui_attr(d->bottleneck ? UI_C_BAD : UI_C_WARN),
+		d->bottleneck ? _("A bottleneck was found.")
+		: d->link_full
+			? _("The link is full: no bottleneck on this host.")
+		: d->static_only
+			? _("The static checks found no bottleneck; nothing "
+			    "was measured, so this is not an all clear.")
+			: _("No bottleneck was found, and nothing explains "
+			    "the rate: see below."));
+}
+
+static int finding_level(enum ps_severity s)
+{
+	return s == PS_SEV_BOTTLENECK ? UI_C_BAD
+	       : s == PS_SEV_WARNING  ? UI_C_WARN
+				      : UI_C_DIM;
+}
+
+static void finding_lines(struct ui *ui, const struct ps_diagnosis *d,
+			  struct glines *out, int w)
+{
+	struct gline *l;
+	char line[512], c[32];
+	int n = 0;
+
+	add(out, -1);
+	if ((l = add(out, -1))) {
+		snprintf(l->text, sizeof(l->text), "%s",
+			 _("Findings, most explaining first (Up/Down choose, "
+			   "Enter opens)"));
+		l->ta = ui_attr(UI_C_TITLE) | A_BOLD;
+	}
+	for (size_t i = 0; i < d->nrank && n < 64; i++) {
+		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
+		const struct ps_finding *f;
+		bool sel = n == ui->gsel, open = ui->gopen[n];
+
+		if (!o)
+			continue;
+		f = &o->f;
+		if (!(l = add(out, n)))
+			break;
+		snprintf(l->lead, sizeof(l->lead), "%s%2d.", sel ? ">" : " ",
+			 n + 1);
+		l->la = sel ? ui_attr(UI_C_SELECTED) | A_BOLD : A_NORMAL;
+		l->indent = 1;
+		snprintf(l->text, sizeof(l->text), "%s [%s] %s",
+			 open ? "-" : "+", ps_severity_text(f->severity),
+			 f->title);
+		l->ta = ui_attr(finding_level(f->severity)) |
+			(sel ? A_BOLD : 0);
+		if (f->ceiling_bps > 0 && !open) {
+			ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
+			ps_appendf(l->text, sizeof(l->text), " (%s)", c);
+		}
+		if (open) {
+			snprintf(line, sizeof(line), _("evidence: %s"),
+				 f->evidence);
+			add_wrapped(out, n, 6, w - 6, ui_attr(UI_C_DIM), line);
+			if (f->remedy[0]) {
+				snprintf(line, sizeof(line), _("remedy: %s"),
+					 f->remedy);
+				add_wrapped(out, n, 6, w - 6, A_NORMAL, line);
+			}
+			if (f->ceiling_bps > 0) {
+				ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
+				snprintf(line, sizeof(line),
+					 _("ceiling: %s, %s (%s)"), c,
+					 f->ceiling_what[0] ? f->ceiling_what
+							    : f->id,
+					 f->scope == PS_SCOPE_FLOW
+						 ? _("per flow")
+						 : _("shared"));
+				add_wrapped(out, n, 6, w - 6, A_NORMAL, line);
+			}
+		}
+		n++;
+	}
+	ui->gfindings = n;
+	if (!n && (l = add(out, -1)))
+		snprintf(l->text, sizeof(l->text), "  %s", _("none"));
+}
+
+void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
+{
+	static struct gline store[400];
+	struct glines out = { store, 0, 400 };
+	const struct ps_diagnosis *d = results(ui);
+	const struct ui_guided *g = &ui->gview;
+	struct ui_rect in;
+	char right[160];
+	int first = -1, last = -1, cur = ui_guided_running(g);
+
+	ui_clear(r);
+	if (ui->gphase == UI_GR_RUNNING) {
+		snprintf(right, sizeof(right),
+			 _("step %d of %d; s skips the test, x ends the run"),
+			 cur >= 0 ? g->rows[cur].step : 0, PS_CL_NSTEPS);
+	} else if (d) {
+		snprintf(
+			right, sizeof(right),
+			ui->grun.aborted
+				? _("ended by x; w writes the report")
+				: _("done; w writes the report, g runs again"));
+	} else {
+		snprintf(right, sizeof(right), "%s", _("ending"));
+	}
+	in = ui_title(ui, r, _("Guided checklist"), right);
+	if (in.h <= 0 || in.w <= 0)
+		return;
+	step_lines(ui, &out, in.w);
+	if (d) {
+		answer_lines(d, &out, in.w);
+		finding_lines(ui, d, &out, in.w);
+	}
+
+	/* the window: the chosen finding (open or not) in sight; during the
+	 * run, the running step */
+	for (int i = 0; i < out.n; i++) {
+		bool want = d ? out.l[i].finding == ui->gsel
+			      : cur >= 0 && (i == cur || i == cur + 1);
+
+		if (!want)
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+	}
+	if (first >= 0) {
+		/* the first finding comes with the findings' heading */
+		if (d && ui->gsel == 0 && first > 0)
+			first--;
+		if (last - ui->gtop >= in.h)
+			ui->gtop = last - in.h + 1;
+		if (first < ui->gtop)
+			ui->gtop = first;
+	}
+	if (ui->gtop > out.n - in.h)
+		ui->gtop = out.n - in.h;
+	if (ui->gtop < 0)
+		ui->gtop = 0;
+	for (int k = 0; k < in.h && ui->gtop + k < out.n; k++) {
+		const struct gline *l = &out.l[ui->gtop + k];
+		int x = in.x, lw = ui_text_width(l->lead);
+
+		if (l->lead[0])
+			ui_put(in.y + k, x, in.w, l->la, l->lead);
+		x += lw + l->indent;
+		if (x < in.x + in.w)
+			ui_put(in.y + k, x, in.x + in.w - x, l->ta, l->text);
+	}
+	if (ui->gtop > 0)
+		ui_put(in.y, in.x + in.w - 3, 3, ui_attr(UI_C_DIM), " ^ ");
+	if (ui->gtop + in.h < out.n)
+		ui_put(in.y + in.h - 1, in.x + in.w - 3, 3, ui_attr(UI_C_DIM),
+		       " v ");
+}
+
+bool ui_guided_key(struct ui *ui, int ch)
+{
+	if (!results(ui) || ui->gfindings <= 0)
+		return false;
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		if (ui->gsel > 0)
+			ui->gsel--;
+		return true;
+	case KEY_DOWN:
+	case 'j':
+		if (ui->gsel < ui->gfindings - 1)
+			ui->gsel++;
+		return true;
+	case KEY_HOME:
+		ui->gsel = 0;
+		return true;
+	case KEY_END:
+		ui->gsel = ui->gfindings - 1;
+		return true;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (ui->gsel >= 0 && ui->gsel < 64)
+			ui->gopen[ui->gsel] = !ui->gopen[ui->gsel];
+		return true;
+	}
+	return false;
+}
