@@ -18,6 +18,12 @@ void ps_nls_init(void)
 	const char *dir = getenv("PIPESCOPE_LOCALEDIR");
 
 	setlocale(LC_ALL, "");
+	/*
+	 * Numbers stay in the C form whatever the language: the JSON on the
+	 * wire and in -J, iperf3's command line (-t 0.5) and the kernel's
+	 * files ("2.5 GT/s") all use a decimal point, never a comma.
+	 */
+	setlocale(LC_NUMERIC, "C");
 	bindtextdomain(PACKAGE, dir && *dir ? dir : LOCALEDIR);
 	textdomain(PACKAGE);
 }

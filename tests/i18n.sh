@@ -28,6 +28,21 @@ echo "$OUT" | grep -q "Uso:" || fail "--help not translated"
 # and LANGUAGE=es alone selects it too, under any non-C locale
 expect_exit 2 "LANGUAGE=es" -- env -u LC_ALL LANG="$loc" LANGUAGE=es PIPESCOPE_LOCALEDIR="$dir" "$PIPESCOPE" --bogus
 case "$ERR" in *"desconocida"*) ;; *) fail "LANGUAGE=es not used: $ERR" ;; esac
+# numbers keep the decimal point under a language whose numbers use a comma:
+# iperf3's command line, the JSON of a loopback test (and of the server's
+# probe readings on the wire), the kernel's "5.0 GT/s"
+expect_exit 0 "Spanish: -t 0.5 and -J of a self-test" -- run_es "$PIPESCOPE" -t 1.5 -i 0.5 -J
+T_COUNT=$((T_COUNT + 1))
+echo "$OUT" | jq -e '.end.sum_received.bytes > 0 and .end.sum_received.seconds > 1.3 and .end.sum_received.seconds < 1.8' >/dev/null &&
+	pass "Spanish: the JSON parses, 1.5 s read as 1.5" || fail "Spanish: bad JSON or duration: $(echo "$OUT" | head -c 300)"
+tree="$top_srcdir/tests/fixtures/machines/pcie-downgraded"
+if [ -d "$tree/sys" ]; then
+	T_COUNT=$((T_COUNT + 1))
+	a=$(run_es "$PIPESCOPE" probe --sysroot "$tree" --iface enp5s0f0 --json | jq -c .pci)
+	b=$(env LC_ALL=C "$PIPESCOPE" probe --sysroot "$tree" --iface enp5s0f0 --json | jq -c .pci)
+	[ -n "$a" ] && [ "$a" = "$b" ] && pass "Spanish: the PCIe probe reads the same as in C" ||
+		fail "Spanish: the PCIe probe differs: $a vs $b"
+fi
 # the C locale stays English
 expect_exit 2 "C locale stays English" -- env LC_ALL=C PIPESCOPE_LOCALEDIR="$dir" "$PIPESCOPE" --bogus
 case "$ERR" in *"unknown option"*) ;; *) fail "C locale not English: $ERR" ;; esac
