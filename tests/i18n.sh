@@ -38,8 +38,10 @@ echo "$OUT" | jq -e '.end.sum_received.bytes > 0 and .end.sum_received.seconds >
 tree="$top_srcdir/tests/fixtures/machines/pcie-downgraded"
 if [ -d "$tree/sys" ]; then
 	T_COUNT=$((T_COUNT + 1))
-	a=$(run_es "$PIPESCOPE" probe --sysroot "$tree" --iface enp5s0f0 --json | jq -c .pci)
-	b=$(env LC_ALL=C "$PIPESCOPE" probe --sysroot "$tree" --iface enp5s0f0 --json | jq -c .pci)
+	# usable_how is a translated sentence: compare its numbers only
+	q='.pci | .link.usable_how |= [scan("[0-9][0-9.]*")]'
+	a=$(run_es "$PIPESCOPE" probe --sysroot "$tree" --iface enp5s0f0 --json | jq -c "$q")
+	b=$(env LC_ALL=C "$PIPESCOPE" probe --sysroot "$tree" --iface enp5s0f0 --json | jq -c "$q")
 	[ -n "$a" ] && [ "$a" = "$b" ] && pass "Spanish: the PCIe probe reads the same as in C" ||
 		fail "Spanish: the PCIe probe differs: $a vs $b"
 fi
