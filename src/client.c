@@ -60,7 +60,9 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->bidir = o->bidir;
 	p->window = o->window;
 	p->len = o->len ? o->len :
-		 o->proto == PS_PROTO_UDP ? 1460 : PS_DEFAULT_TCP_LEN;
+		 o->proto == PS_PROTO_UDP ? 1460 :
+		 o->blocks		  ? PS_IPERF3_TCP_LEN :
+					    PS_DEFAULT_TCP_LEN;
 	p->rate = o->rate;
 	p->burst = o->burst;
 	p->fq_rate = o->fq_rate;

@@ -662,7 +662,7 @@ static void *test_main(void *arg)
 
 	/* the main loop has read and checked the parameters (pend_params) */
 	if (t->p.len == 0)
-		t->p.len = t->p.proto == PS_PROTO_UDP ? 1460 : PS_DEFAULT_TCP_LEN;
+		t->p.len = t->p.proto == PS_PROTO_UDP ? 1460 : PS_IPERF3_TCP_LEN;
 	t->skip_rx_copy = t->p.skip_rx_copy;
 	t->gsro = t->p.proto == PS_PROTO_UDP && t->p.ps_ext && t->p.gsro;
 	if (t->p.get_server_output)
