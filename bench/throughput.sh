@@ -55,8 +55,12 @@ for dir in "" "-R"; do
 	for p in 1 2 4 8; do
 		for rep in $(seq "$REPS"); do
 			for tool in ps i3 i2; do
-				run $tool $p "$dir" >>"$tmp/$tool.$p.$dir" 
+				run $tool $p "$dir" >>"$tmp/$tool.$p.$dir"
 			done
+			# the fast modes in the same rotation, not after it
+			if [ -z "$dir" ] && [ "$p" -le 2 ]; then
+				run ps $p "" -Z --skip-rx-copy >>"$tmp/fast.$p"
+			fi
 		done
 		ps=$(cut -d' ' -f1 "$tmp/ps.$p.$dir" | median)
 		i3=$(cut -d' ' -f1 "$tmp/i3.$p.$dir" | median)
@@ -75,9 +79,6 @@ done
 
 # fast modes: pipescope -Z --skip-rx-copy against the best default peer
 for p in 1 2; do
-	for rep in $(seq "$REPS"); do
-		run ps $p "" -Z --skip-rx-copy >>"$tmp/fast.$p"
-	done
 	f=$(cut -d' ' -f1 "$tmp/fast.$p" | median)
 	best=$(awk -v a="$(cut -d' ' -f1 "$tmp/i3.$p." | median)" -v b="$(cut -d' ' -f1 "$tmp/i2.$p." | median)" 'BEGIN{print (a > b ? a : b)}')
 	printf '| TCP -P %d -Z --skip-rx-copy | %s [%s] | | | %.2f vs best default peer (%s) | %s |\n' "$p" "$f" \
