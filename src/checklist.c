@@ -495,8 +495,9 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 	co.proto = PS_PROTO_TCP;
 	co.rate = 0;
 	co.get_server_output = false;
-	/* a pipescope server sends its cores and NIC: checked as the far end */
-	co.peer_probes = true;
+	/* a pipescope server sends its cores and NIC: checked as the far end
+	 * (not the self-test's: that is this process) */
+	co.peer_probes = !cfg->loopback;
 	for (int attempt = 0;; attempt++) {
 		double t0 = now_s();
 

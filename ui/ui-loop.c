@@ -870,8 +870,9 @@ int ps_ui_run(const struct ps_opts *o)
 	if (ui->test.interval <= 0)
 		ui->test.interval = 1;
 	/* a pipescope server sends its cores and NIC: the CPU panel shows
-	 * them beside this host's */
-	ui->test.peer_probes = true;
+	 * them beside this host's (the self-test's far end is this process:
+	 * nothing to ask) */
+	ui->test.peer_probes = !ui->selftest;
 	if (ui->test.parallel < 1)
 		ui->test.parallel = 1;
 

@@ -252,7 +252,7 @@ static void far_line(struct ui *ui, int y, const struct ui_rect *in)
 {
 	const struct ps_snapshot *p = ui->peer;
 
-	if (p && peer_here(ui))
+	if (peer_here(ui))
 		ui_put(y, in->x, in->w, ui_attr(UI_C_DIM),
 		       _("far end: this machine (the self-test, or a server in "
 			 "another network namespace): the cores above"));
