@@ -722,6 +722,10 @@ static void *test_main(void *arg)
 	running = true;
 	rc = serve_running(st);
 	atomic_store(&st->ending, true);
+	/* -F: the file's last bytes may still be on the way (the client's
+	 * socket buffer, the path); its sender's FIN says when they are in */
+	if (rc == 0)
+		ps_streams_drain_files(t);
 	ps_streams_stop(t, true, true);
 	if (rc == 0 && (rc = serve_results(st)) != 0)
 		snprintf(st->err, sizeof(st->err), _("results exchange with %s failed: %s"),

@@ -430,6 +430,38 @@ void ps_streams_stop(struct ps_test *t, bool senders, bool receivers)
 	}
 }
 
+void ps_streams_drain_files(struct ps_test *t)
+{
+	const double idle_max = 0.5, hard_max = 60;
+	double start = ps_now(), last = start;
+	uint64_t seen = 0;
+
+	for (;;) {
+		uint64_t got = 0;
+		bool waiting = false;
+
+		for (int i = 0; i < t->nstreams; i++) {
+			struct ps_stream *s = t->streams[i];
+
+			if (s->sender || s->udp || s->file_fd < 0 || !s->running)
+				continue;
+			got += atomic_load(&s->bytes);
+			waiting |= !atomic_load(&s->finished);
+		}
+		if (!waiting)
+			return;
+		if (got != seen) {
+			seen = got;
+			last = ps_now();
+		}
+		/* an iperf3 sender sends no FIN before the end: stop once
+		 * nothing more comes */
+		if (ps_now() - last > idle_max || ps_now() - start > hard_max)
+			return;
+		usleep(10000);
+	}
+}
+
 void ps_test_free_streams(struct ps_test *t)
 {
 	ps_streams_stop(t, true, true);

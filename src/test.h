@@ -103,6 +103,9 @@ struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
 void ps_stream_free(struct ps_stream *s);
 int ps_stream_start(struct ps_stream *s);
 void ps_streams_stop(struct ps_test *t, bool senders, bool receivers);
+/* the test ended: let the streams that write a file (-F) read what is
+ * still on its way, until the sender's FIN, while bytes keep coming */
+void ps_streams_drain_files(struct ps_test *t);
 
 /* the control thread's periodic work */
 void ps_test_begin(struct ps_test *t);

@@ -94,6 +94,32 @@ wait "$LAST_PID"
 check "-F: the file arrived whole" cmp -s "$dir/src.bin" "$dir/dst.bin"
 secs=$(jq '.end.sum_sent.seconds' "$dir/f.json")
 check "-F: the test ended with the file ($secs s), not at -t 30" num_le "$secs" 10
+# -F over a slow path (a 200 Mbit/s tbf between two namespaces): the file's
+# last megabytes are still in the client's socket buffer when it ends the
+# test; the server reads on until the client's FIN
+if [ "$(id -u)" = 0 ] && command -v tc >/dev/null && ip netns add "psfa-$$" 2>/dev/null; then
+	ip netns add "psfb-$$" &&
+	ip link add "pfa$$" type veth peer name "pfb$$" &&
+	ip link set "pfa$$" netns "psfa-$$" && ip link set "pfb$$" netns "psfb-$$" &&
+	ip -n "psfa-$$" addr add 10.82.1.1/24 dev "pfa$$" &&
+	ip -n "psfb-$$" addr add 10.82.1.2/24 dev "pfb$$" &&
+	ip -n "psfa-$$" link set "pfa$$" up && ip -n "psfb-$$" link set "pfb$$" up &&
+	ip -n "psfb-$$" link set lo up &&
+	tc -n "psfa-$$" qdisc add dev "pfa$$" root tbf rate 200mbit burst 256kb latency 100ms ||
+		fail "-F slow path: could not build the namespaces"
+	rm -f "$dir/dst2.bin"
+	ip netns exec "psfb-$$" "$PIPESCOPE" -s -1 -p 5201 -F "$dir/dst2.bin" >/dev/null 2>&1 &
+	fpid=$!
+	i=0
+	until ip netns exec "psfb-$$" ss -Htln "sport = :5201" | grep -q . || [ $i -ge 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	ip netns exec "psfa-$$" "$PIPESCOPE" -c 10.82.1.2 -F "$dir/src.bin" -t 30 --no-tui >/dev/null 2>&1
+	wait "$fpid"
+	check "-F over a 200 Mbit/s path: the file arrived whole" cmp -s "$dir/src.bin" "$dir/dst2.bin"
+	ip netns del "psfa-$$"
+	ip netns del "psfb-$$"
+fi
 expect_exit 1 "-F with a missing file" -- "$PIPESCOPE" -c 127.0.0.1 -p "$port" -F "$dir/missing"
 case $ERR in *"cannot read the file"*) ;; *) fail "-F missing file message: $ERR" ;; esac
 
