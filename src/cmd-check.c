@@ -29,10 +29,34 @@ static void ui_begin(void *arg, int n, int total, const char *title,
 	fprintf(stderr, "[%d/%d] %s: %s\n", n, total, title, reason);
 }
 
+/* what the text steps remember: the far end's inventory is told once,
+ * when its first snapshot has come with a test */
+struct cli_steps {
+	const struct ps_run *res;
+	bool far_told;
+};
+
+static void far_inventory(struct cli_steps *cs)
+{
+	const struct ps_run *res = cs ? cs->res : NULL;
+	struct ps_host far;
+	char line[200];
+
+	if (!res || cs->far_told || !res->peer_snap || res->loopback)
+		return;
+	cs->far_told = true;
+	far.snap = res->peer_snap;
+	ps_check_inventory_line(&far, &res->peer_snap->hdr.iface, line,
+				sizeof(line));
+	fprintf(stderr, _("      far end %s: %s\n"),
+		res->peer_snap->hdr.hostname[0] ? res->peer_snap->hdr.hostname
+						: "?",
+		line);
+}
+
 static void ui_end(void *arg, const struct ps_step_result *s,
 		   const char *summary)
 {
-	(void)arg;
 	if (!s)
 		fprintf(stderr, "      %s\n", summary);
 	else if (s->state == PS_STEP_DONE)
@@ -47,6 +71,7 @@ static void ui_end(void *arg, const struct ps_step_result *s,
 			s->state == PS_STEP_SKIPPED ? _("skipped")
 						    : _("failed"),
 			summary);
+	far_inventory(arg);
 	fflush(stderr);
 }
 
@@ -149,6 +174,7 @@ static int check_static(const struct ps_opts *o)
 
 int ps_cmd_check(const struct ps_opts *o)
 {
+	struct cli_steps steps = { 0 };
 	struct ps_checklist_cfg cfg;
 	struct ps_opts co;
 	struct ps_iface_choice iface;
@@ -202,6 +228,8 @@ int ps_cmd_check(const struct ps_opts *o)
 	cfg.skip = &ps_stop_requested;
 
 	res = xcalloc(1, sizeof(*res));
+	steps.res = res;
+	cfg.ui.arg = &steps;
 	snprintf(res->peer, sizeof(res->peer), "%s", peer);
 	rc = ps_checklist_run(&cfg, res);
 	if (selftest)

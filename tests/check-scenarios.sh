@@ -192,6 +192,9 @@ T_COUNT=$((T_COUNT + 1))
 [ "$(q far '[.steps[] | select(.state == "done") | .far_end_cpu.busy_pct | numbers] | length > 0')" = true ] ||
 	fail "far-offloads: no far-end core readings in the steps"
 T_COUNT=$((T_COUNT + 1))
+grep -q "far end .*: interface $VB (route_to_peer)" "$tmp/far.err" ||
+	fail "far-offloads: the steps do not tell the far end's inventory: $(grep -i 'far end' "$tmp/far.err" | head -2)"
+T_COUNT=$((T_COUNT + 1))
 [ "$(q far '[.checked[] | select(.check == "far_end_cpu_saturated") | .state] | first')" = not_checked ] ||
 	fail "far-offloads: the far end's cores are this machine's, yet far_end_cpu_saturated was evaluated"
 
