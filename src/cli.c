@@ -1000,7 +1000,7 @@ void ps_cli_help(FILE *out)
 		"  -t, --time SEC            test length (default 10)\n"
 		"  -n, --bytes SIZE          bytes to send instead of a time (K M G T = 1024)\n"
 		"  -k, --blockcount N        blocks to send instead of a time\n"
-		"  -l, --length SIZE         block size (TCP 1M, 128K with -k; UDP the\n"
+		"  -l, --length SIZE         block size (TCP 1M, 128K with -k or -b; UDP the\n"
 		"                            path MTU)\n"
 		"      --cport PORT          client port for the data streams\n"
 		"  -P, --parallel N          streams, 1 to 128, one thread each\n"

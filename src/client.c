@@ -61,7 +61,7 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->window = o->window;
 	p->len = o->len ? o->len :
 		 o->proto == PS_PROTO_UDP ? 1460 :
-		 o->blocks		  ? PS_IPERF3_TCP_LEN :
+		 o->blocks || o->rate	  ? PS_IPERF3_TCP_LEN :
 					    PS_DEFAULT_TCP_LEN;
 	p->rate = o->rate;
 	p->burst = o->burst;

@@ -13,7 +13,8 @@
  * TCP writes and reads of 1 MiB by default: on loopback at -P 1 that moved
  * about twice what 128 KiB blocks do (bench/throughput.sh), with fewer
  * system calls and wake-ups. With -k a block keeps iperf3's 128 KiB, so
- * "-k N" moves what it moves with iperf3.
+ * "-k N" moves what it moves with iperf3, and so it does with -b, where a
+ * smaller block keeps a slow flow smooth.
  */
 #define PS_DEFAULT_TCP_LEN (1024 * 1024)
 #define PS_IPERF3_TCP_LEN (128 * 1024)

@@ -84,6 +84,12 @@ check "UDP 100M: about 100 Mbit/s ($bps)" sh -c "awk 'BEGIN{exit !($bps > 9e7 &&
 b=$(jq '.end.sum_received.bytes' "$dir/self.json")
 check "self-test moves data ($b)" num_gt "$b" 0
 
+# TCP blocks: 1 MiB by default; iperf3's 128 KiB with -k (so -k N moves
+# what it moves with iperf3) and with -b (a slow flow stays smooth)
+check "default TCP block 1 MiB" sh -c "'$PIPESCOPE' -t 1 -J | jq -e '.start.test_start.blksize == 1048576' >/dev/null"
+check "-b: 128 KiB blocks" sh -c "'$PIPESCOPE' -t 1 -b 200M -J | jq -e '.start.test_start.blksize == 131072' >/dev/null"
+check "-k 20: 20 blocks of 128 KiB" sh -c "'$PIPESCOPE' -k 20 -J | jq -e '.start.test_start.blksize == 131072 and .end.sum_sent.bytes == 2621440' >/dev/null"
+
 # -F: a file crosses byte for byte; the test ends when it is sent
 head -c 20000000 /dev/urandom >"$dir/src.bin"
 portf=$(free_port 5)
