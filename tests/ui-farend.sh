@@ -10,7 +10,9 @@
 #     side only, and view 3 says the far end is this machine;
 #   - a pipescope server with --no-share-probes: one side only, and view 3
 #     says why the far end is missing;
-#   - an iperf3 server: one side only, "only its total CPU, at the end".
+#   - an iperf3 server: one side only, "only its total CPU, at the end";
+#   - a far end whose NIC's PCIe link is downgraded (a recorded machine):
+#     the live findings strip shows it as the far end's.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/ui-lib.sh"
 
@@ -55,6 +57,16 @@ fi
 ui_save "ui-farend-cpu"
 ui_keys q
 ui_expect "q quits" 'EXIT:0' 10
+stop_srv
+
+# a far end whose NIC trained its PCIe link at x1: its finding is in the
+# live findings strip, marked as the far end's
+start_srv --sysroot "$top_srcdir/tests/fixtures/machines/pcie-downgraded"
+ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 20"
+ui_expect "the far end's downgraded PCIe link in the findings" \
+	'far end \(pcie-host\): PCIe link downgraded' 10
+ui_save "ui-farend-findings"
+ui_keys q
 stop_srv
 
 # the same machine: the self-test, and a live server

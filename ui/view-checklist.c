@@ -218,6 +218,10 @@ static const struct ps_diagnosis *diagnose(struct ui *ui)
 	ev.pci = ui_snap_pci(s);
 	ev.eth = ui_snap_ethtool(s);
 	ev.link = ui_snap_link(s);
+	/* a pipescope server's own readings: its host and NIC checks too
+	 * (not the self-test's: that is this host) */
+	if (!ui->selftest)
+		ev.peer = ui->peer;
 	if (live_run(ui, &run))
 		ev.res = &run;
 	ps_diagnose(&ev, ui->diag);
