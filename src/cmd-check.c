@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ceiling.h"
 #include "checklist.h"
@@ -154,13 +153,9 @@ static int check_static(const struct ps_opts *o)
 	/* --sysroot DIR: the static checks on a recorded tree */
 	{
 		struct ps_iface_choice iface;
-		struct stat st;
 
-		if (stat(o->sysroot, &st) || !S_ISDIR(st.st_mode)) {
-			ps_err(_("--sysroot %s: not a directory"), o->sysroot);
+		if (ps_sysroot_use(o->sysroot))
 			return PS_EXIT_USAGE;
-		}
-		ps_sysroot_set(o->sysroot);
 		ps_iface_choose(o->iface, NULL, &iface);
 		ps_host_sample(&host, &iface, 0);
 		fprintf(stderr, "%s\n",

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cmd-probe.h"
@@ -37,22 +36,9 @@ int ps_cmd_probe(const struct ps_opts *opts)
 	struct ps_probe_set *set;
 	int rc = PS_EXIT_OK;
 
-	if (opts->sysroot && *opts->sysroot) {
-		struct stat st;
-
-		/* a bad --sysroot is a bad command line: nothing has started */
-		if (stat(opts->sysroot, &st)) {
-			ps_err(_("--sysroot %s: %s"), opts->sysroot,
-			       strerror(errno));
-			return PS_EXIT_USAGE;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			ps_err(_("--sysroot %s: not a directory"),
-			       opts->sysroot);
-			return PS_EXIT_USAGE;
-		}
-	}
-	ps_sysroot_set(opts->sysroot);
+	/* a bad --sysroot is a bad command line: nothing has started */
+	if (ps_sysroot_use(opts->sysroot))
+		return PS_EXIT_USAGE;
 
 	ps_iface_choose(opts->iface, NULL, &env.iface);
 	set = ps_probes_open(&env);

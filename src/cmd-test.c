@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -176,17 +175,10 @@ int ps_cmd_server(const struct ps_opts *o)
 	FILE *out;
 	int rc;
 
-	if (o->sysroot && *o->sysroot) {
-		struct stat st;
-
-		/* the readings it shares come from a recorded machine; the
-		 * tests stay live */
-		if (stat(o->sysroot, &st) || !S_ISDIR(st.st_mode)) {
-			ps_err(_("--sysroot %s: not a directory"), o->sysroot);
-			return PS_EXIT_USAGE;
-		}
-		ps_sysroot_set(o->sysroot);
-	}
+	/* the readings it shares come from a recorded machine; the tests
+	 * stay live */
+	if (ps_sysroot_use(o->sysroot))
+		return PS_EXIT_USAGE;
 	rc = ps_server_open(o, &srv);
 	if (rc) {
 		ps_err(_("cannot listen on port %d: %s"), o->port, strerror(-rc));

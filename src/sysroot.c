@@ -5,7 +5,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "log.h"
+#include "nls.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -21,6 +24,24 @@ void ps_sysroot_set(const char *dir)
 		sysroot[--n] = 0;
 	if (!strcmp(sysroot, "/"))
 		sysroot[0] = 0;
+}
+
+int ps_sysroot_use(const char *dir)
+{
+	struct stat st;
+
+	if (dir && *dir) {
+		if (stat(dir, &st)) {
+			ps_err(_("--sysroot %s: %s"), dir, strerror(errno));
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			ps_err(_("--sysroot %s: not a directory"), dir);
+			return -1;
+		}
+	}
+	ps_sysroot_set(dir);
+	return 0;
 }
 
 const char *ps_sysroot_get(void)

@@ -8,6 +8,9 @@
 /* set once at start-up; NULL or "" means the live machine */
 void ps_sysroot_set(const char *dir);
 const char *ps_sysroot_get(void);	/* "" when live */
+/* --sysroot DIR from the command line: set it when DIR is a directory,
+ * else one line on stderr and -1 (a usage error); NULL or "" is live */
+int ps_sysroot_use(const char *dir);
 int ps_sysroot_is_live(void);
 
 /* "/proc/stat" -> "DIR/proc/stat"; returns buf, truncation gives "" */

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -821,16 +820,9 @@ int ps_ui_run(const struct ps_opts *o)
 			why);
 		return -1;
 	}
-	if (o->sysroot && *o->sysroot) {
-		struct stat st;
-
-		/* the probes read a recorded machine; the test stays live */
-		if (stat(o->sysroot, &st) || !S_ISDIR(st.st_mode)) {
-			ps_err(_("--sysroot %s: not a directory"), o->sysroot);
-			return PS_EXIT_USAGE;
-		}
-		ps_sysroot_set(o->sysroot);
-	}
+	/* the probes read a recorded machine; the test stays live */
+	if (ps_sysroot_use(o->sysroot))
+		return PS_EXIT_USAGE;
 	ui = xcalloc(1, sizeof(*ui));
 	ui->t0_ns = now_ns();
 	ui->opts = o;
