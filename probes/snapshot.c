@@ -37,6 +37,13 @@ struct ps_snapshot *ps_snapshot_new(void)
 	return s;
 }
 
+bool ps_snapshot_same_host(const struct ps_snapshot *a,
+			   const struct ps_snapshot *b)
+{
+	return a && b && a->hdr.boot_id[0] &&
+	       !strcmp(a->hdr.boot_id, b->hdr.boot_id);
+}
+
 struct ps_snapshot *ps_snapshot_get(struct ps_snapshot *s)
 {
 	if (s)

@@ -70,6 +70,10 @@ struct ps_snapshot {
 
 /* a zeroed snapshot on the heap with one reference */
 struct ps_snapshot *ps_snapshot_new(void);
+/* both from one machine (the same boot id: the self-test, two network
+ * namespaces); false when either boot id is unknown */
+bool ps_snapshot_same_host(const struct ps_snapshot *a,
+			   const struct ps_snapshot *b);
 /* take / drop a reference; the last put frees the snapshot */
 struct ps_snapshot *ps_snapshot_get(struct ps_snapshot *s);
 void ps_snapshot_put(struct ps_snapshot *s);

@@ -209,8 +209,7 @@ static void add_link_full(struct ps_diagnosis *d, double line)
 
 bool ps_ev_peer_same_host(const struct ps_evidence *ev)
 {
-	return ev->peer && ev->snap && ev->snap->hdr.boot_id[0] &&
-	       !strcmp(ev->peer->hdr.boot_id, ev->snap->hdr.boot_id);
+	return ps_snapshot_same_host(ev->snap, ev->peer);
 }
 
 /*

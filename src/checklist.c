@@ -180,7 +180,7 @@ struct collect {
 	double n, rtt, min_rtt, cwnd, wnd, ivlen, rwnd_us, sndbuf_us;
 	double nwnd;
 	/* the far end's cores: per-core sums of the snapshots it sent */
-	int64_t peer_seq; /* the time of the last one added */
+	int64_t peer_time; /* the time of the last one added */
 	int peer_n, peer_ncores;
 	double (*peer_pct)[PS_CPU_NFIELDS + 1]; /* [core][field], [..][N] busy */
 	int *peer_ids;
@@ -274,9 +274,9 @@ static void peer_add(struct collect *c, const struct ps_snapshot *p)
 {
 	const struct ps_cpu_info *cpu;
 
-	if (!p || p->hdr.time_ns == c->peer_seq)
+	if (!p || p->hdr.time_ns == c->peer_time)
 		return;
-	c->peer_seq = p->hdr.time_ns;
+	c->peer_time = p->hdr.time_ns;
 	cpu = &p->cpu;
 	if (cpu->status != PS_ST_OK || cpu->ncores <= 0 ||
 	    !cpu->cores[0].pct_valid)
@@ -335,7 +335,7 @@ static void peer_free(struct collect *c)
 	c->peer_pct = NULL;
 	c->peer_ids = NULL;
 	c->peer_n = c->peer_ncores = 0;
-	c->peer_seq = 0;
+	c->peer_time = 0;
 }
 
 static void col_interval(void *arg, const struct ps_interval *iv)

@@ -69,31 +69,36 @@ ui_save "ui-farend-findings"
 ui_keys q
 stop_srv
 
+# view3 ARGS...: the workstation with these arguments, its test running,
+# on view 3 (CPU)
+view3() {
+	ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE $* -t 20"
+	ui_wait 'sum [1-9]' 10
+	ui_keys 3
+}
+
+# one_host FAIL PASS: the panel is not split (the two messages)
+one_host() {
+	T_COUNT=$((T_COUNT + 1))
+	ui_cap | grep -q 'this host | far end' && fail "$1" ||
+		pass "$2"
+}
+
 # the same machine: the self-test, and a live server
-ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -t 20"
-ui_wait 'sum [1-9]' 10
-ui_keys 3
+view3
 ui_expect "self-test: view 3 says the far end is this machine" 'far end: this machine' 5
-T_COUNT=$((T_COUNT + 1))
-ui_cap | grep -q 'this host | far end' && fail "self-test: the same cores shown twice" ||
-	pass "self-test: one host only"
+one_host "self-test: the same cores shown twice" "self-test: one host only"
 ui_keys q
 start_srv
-ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 20"
-ui_wait 'sum [1-9]' 10
-ui_keys 3
+view3 -c 127.0.0.1 -p "$port"
 ui_expect "live server here: view 3 says the far end is this machine" 'far end: this machine' 5
 ui_keys q
 stop_srv
 
 start_srv --sysroot "$TREE" --no-share-probes
-ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 20"
-ui_wait 'sum [1-9]' 10
-ui_keys 3
+view3 -c 127.0.0.1 -p "$port"
 ui_expect "--no-share-probes: view 3 says why" 'no readings yet, or the server runs with --no-share-probes' 5
-T_COUNT=$((T_COUNT + 1))
-ui_cap | grep -q 'this host | far end' && fail "--no-share-probes: split panel without data" ||
-	pass "--no-share-probes: one host only"
+one_host "--no-share-probes: split panel without data" "--no-share-probes: one host only"
 ui_keys q
 stop_srv
 
@@ -102,9 +107,7 @@ if command -v iperf3 >/dev/null 2>&1; then
 	iperf3 -s -p "$port" >/dev/null 2>&1 &
 	SRV=$!
 	wait_listen "$port" || fail "iperf3 did not listen"
-	ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 20"
-	ui_wait 'sum [1-9]' 10
-	ui_keys 3
+	view3 -c 127.0.0.1 -p "$port"
 	ui_expect "iperf3 peer: view 3 says what is known" 'far end \(iperf3\): only its total CPU' 5
 	ui_keys q
 	stop_srv

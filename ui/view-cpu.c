@@ -105,39 +105,39 @@ static int legend(struct ui *ui, int y, int x, int w)
 	return cx - x;
 }
 
+/* append " N" for each distinct CPU the streams' threads (or, rx, their
+ * softirqs) ran on */
+static size_t cpu_list(const struct ui_test_view *v, bool rx, char *line,
+		       size_t n, size_t len)
+{
+	int seen[UI_MAX_ROWS], nseen = 0;
+
+	for (int i = 0; i < v->nstreams && n < len; i++) {
+		int c = rx ? v->streams[i].rx_cpu : v->streams[i].cpu, dup = 0;
+
+		for (int k = 0; k < nseen; k++)
+			dup |= seen[k] == c;
+		if (c < 0 || dup)
+			continue;
+		seen[nseen++] = c;
+		n += (size_t)snprintf(line + n, len - n, " %d", c);
+	}
+	return n;
+}
+
 static void threads_line(struct ui *ui, int y, const struct ui_rect *r)
 {
 	const struct ui_test_view *v = &ui->tv;
 	char line[512];
 	size_t n;
-	int seen[UI_MAX_ROWS], nseen = 0;
 
 	n = (size_t)snprintf(line, sizeof(line), "%s",
 			     _("test threads on cpu:"));
-	for (int i = 0; i < v->nstreams && n < sizeof(line); i++) {
-		int c = v->streams[i].cpu, dup = 0;
-
-		for (int k = 0; k < nseen; k++)
-			dup |= seen[k] == c;
-		if (c < 0 || dup)
-			continue;
-		seen[nseen++] = c;
-		n += (size_t)snprintf(line + n, sizeof(line) - n, " %d", c);
-	}
-	nseen = 0;
+	n = cpu_list(v, false, line, n, sizeof(line));
 	if (n < sizeof(line))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "   %s",
 				      _("receive softirq on cpu:"));
-	for (int i = 0; i < v->nstreams && n < sizeof(line); i++) {
-		int c = v->streams[i].rx_cpu, dup = 0;
-
-		for (int k = 0; k < nseen; k++)
-			dup |= seen[k] == c;
-		if (c < 0 || dup)
-			continue;
-		seen[nseen++] = c;
-		n += (size_t)snprintf(line + n, sizeof(line) - n, " %d", c);
-	}
+	cpu_list(v, true, line, n, sizeof(line));
 	ui_put(y, r->x, r->w, ui_attr(UI_C_DIM), line);
 }
 
@@ -214,10 +214,7 @@ static bool cores(struct ui *ui, const struct ps_cpu_info *cpu, int y, int x,
  * network namespace (the same boot id): its cores are the ones shown */
 static bool peer_here(const struct ui *ui)
 {
-	const struct ps_snapshot *p = ui->peer, *s = ui->snap;
-
-	return ui->selftest || (p && s && p->hdr.boot_id[0] &&
-				!strcmp(p->hdr.boot_id, s->hdr.boot_id));
+	return ui->selftest || ps_snapshot_same_host(ui->snap, ui->peer);
 }
 
 /* the far end's cores when a pipescope server on another machine sent
