@@ -8,7 +8,7 @@ for f in $listed; do
 	T_COUNT=$((T_COUNT + 1))
 	[ -f "$f" ] || fail "po/POTFILES.in lists $f, which does not exist"
 done
-for f in $(grep -l -E '\<(N?_|P_)\("' src/*.c probes/*.c ui/*.c 2>/dev/null); do
+for f in $(grep -l -E '\<(N?_|P_)\("' src/*/*.c probes/*.c ui/*.c 2>/dev/null); do
 	T_COUNT=$((T_COUNT + 1))
 	echo "$listed" | grep -qx "$f" || fail "$f has translatable strings but is not in po/POTFILES.in"
 done
