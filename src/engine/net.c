@@ -21,22 +21,6 @@
 #define SO_MAX_PACING_RATE 47
 #endif
 
-double ps_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-double ps_wallclock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int ps_apply_sockopts(int fd, int family, bool tcp, const struct ps_sockopts *so,
 		      char *warn, size_t warnlen)
 {

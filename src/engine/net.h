@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "clock.h"	/* ps_now, ps_wallclock: the engine's clocks */
+
 struct ps_sockopts {
 	uint64_t window;	/* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
 	int mss;		/* TCP_MAXSEG; 0 = default */
@@ -47,7 +49,5 @@ int ps_sock_family(int fd);
 void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf,
 		      int *rcvbuf, int *tos, char *cc, size_t cclen);
 
-double ps_now(void);	/* CLOCK_MONOTONIC seconds */
-double ps_wallclock(void);	/* CLOCK_REALTIME seconds */
 
 #endif
