@@ -19,7 +19,7 @@
 
 #include <curses.h>
 
-#include "cmd-test.h"
+#include "selftest.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
