@@ -9,8 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "answer.h"
 #include "ceiling.h"
 #include "check.h"
+#include "step.h"
 #include "nls.h"
 #include "ui-internal.h"
 #include "ui-text.h"
@@ -152,25 +154,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 		if (v->streams[i].bps > st->stream_max_bps)
 			st->stream_max_bps = v->streams[i].bps;
 	}
-	if (v->acc.n > 0) {
-		st->have_tcpinfo = true;
-		st->rtt_us = v->acc.rtt / v->acc.n;
-		st->min_rtt_us = v->acc.min_rtt;
-		st->cwnd_bytes = v->acc.cwnd / v->acc.n;
-		st->snd_wnd_bytes = v->acc.nwnd ? v->acc.wnd / v->acc.nwnd : 0;
-		if (v->acc.ivlen > 0) {
-			st->rwnd_limited = v->acc.rwnd_us / 1e6 / v->acc.ivlen;
-			st->sndbuf_limited =
-				v->acc.sndbuf_us / 1e6 / v->acc.ivlen;
-			if (st->rwnd_limited > 1)
-				st->rwnd_limited = 1;
-			if (st->sndbuf_limited > 1)
-				st->sndbuf_limited = 1;
-		}
-		st->retrans = v->acc.retrans;
-		st->mss = v->acc.mss;
-		st->pmtu = v->acc.pmtu;
-	}
+	ps_step_acc_finish(&v->acc, st);
 	st->bytes = (uint64_t)v->bytes_total;
 	/* this process moves both ends of a loopback test */
 	st->cpu_local = ui->proc_pct;
@@ -180,20 +164,8 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 		ps_cpu_copy(&st->cpu, &snap->cpu);
 		st->have_cpu = true;
 	}
-	if (irq && irq->rated) {
-		st->have_irq = true;
-		st->irq_lines = irq->queues_with_irqs;
-		for (int i = 0; i < irq->nlines; i++)
-			st->irq_rate += irq->lines[i].total_rate;
-		st->irq_busiest_cpu = irq->busiest_cpu;
-		st->irq_busiest_share = irq->busiest_share;
-		st->softnet_drop_rate = irq->dropped_rate_total;
-		st->squeeze_rate = irq->squeeze_rate_total;
-	}
-	for (int i = 0; i < v->acc.nthread; i++)
-		ps_step_add_cpu(st, false, v->acc.thread_cpu[i]);
-	for (int i = 0; i < v->acc.nrx; i++)
-		ps_step_add_cpu(st, true, v->acc.rx_cpu[i]);
+	if (irq && irq->rated)
+		ps_step_set_irq(st, irq);
 	return true;
 }
 
@@ -314,18 +286,17 @@ static const char *const bullet[3] = { "-", "!", "!!" };
 static int checks_detail(struct ui *ui, int y, const struct ui_rect *in)
 {
 	const struct ps_diagnosis *d = diagnose(ui);
-	const struct ps_ceiling_model *m;
+	struct ps_answer a;
 
 	if (!d || y >= in->y + in->h)
 		return y;
-	m = &d->ceil;
-	if (m->binding >= 0 && y < in->y + in->h) {
+	ps_answer_of(d, &a);
+	if (a.binding.id) {
 		char b[32];
 
-		ui_fmt_bps(b, sizeof(b), m->c[m->binding].bps);
+		ui_fmt_bps(b, sizeof(b), a.binding.bps);
 		ui_printf(y++, in->x, in->w, ui_attr(UI_C_TITLE),
-			  _("Tightest ceiling: %s, %s"), m->c[m->binding].what,
-			  b);
+			  _("Tightest ceiling: %s, %s"), a.binding.what, b);
 	}
 	for (size_t i = 0; i < d->nrank && y < in->y + in->h; i++) {
 		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);

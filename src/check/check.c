@@ -295,11 +295,8 @@ bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
 	return true;
 }
 
-void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu)
+void ps_cpu_list_add(int *v, int *n, int cpu)
 {
-	int *v = rx ? s->rx_cpu : s->thread_cpu;
-	int *n = rx ? &s->nrx_cpu : &s->nthread_cpu;
-
 	if (cpu < 0)
 		return;
 	for (int i = 0; i < *n; i++)
@@ -307,6 +304,14 @@ void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu)
 			return;
 	if (*n < PS_STEP_MAX_CPUS)
 		v[(*n)++] = cpu;
+}
+
+void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu)
+{
+	if (rx)
+		ps_cpu_list_add(s->rx_cpu, &s->nrx_cpu, cpu);
+	else
+		ps_cpu_list_add(s->thread_cpu, &s->nthread_cpu, cpu);
 }
 
 static bool step_uses(const struct ps_step_result *s, int cpu)

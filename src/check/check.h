@@ -103,6 +103,8 @@ const struct ps_step_result *ps_run_best(const struct ps_run *r);
  * reverse/bidir only when no forward test finished) */
 bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s);
 void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu);
+/* add cpu (>= 0) to a list of PS_STEP_MAX_CPUS once, in the order seen */
+void ps_cpu_list_add(int *v, int *n, int cpu);
 
 /* ---- the evidence a check reads -------------------------------------- */
 
