@@ -238,9 +238,7 @@ static int collect(struct ui *ui, char (*out)[256], int *level, int max,
 	if (s->hdr.iface.status != PS_ST_OK)
 		add(&c, 1, _("interface: %s"), s->hdr.iface.reason);
 	/* with a test the checks judge the cores (one core, every core) */
-	if (!(v->time_total > 0) && s->cpu.status == PS_ST_OK &&
-	    s->cpu.busiest >= 0 && s->cpu.cores[s->cpu.busiest].pct_valid &&
-	    s->cpu.cores[s->cpu.busiest].busy_pct >= 90) {
+	if (!(v->time_total > 0) && ps_cpu_saturated(&s->cpu)) {
 		char b[160];
 
 		ps_cpu_busiest_text(&s->cpu, b, sizeof(b));

@@ -17,6 +17,17 @@
 #define ATTRIBUTED 50.0	    /* % of one core the test's process used */
 #define PINNED_SHARE 20.0   /* % of a core both ends used, pinned */
 
+bool ps_cpu_saturated(const struct ps_cpu_info *cpu)
+{
+	const struct ps_cpu_core *c;
+
+	if (cpu->status != PS_ST_OK || cpu->busiest < 0 ||
+	    cpu->busiest >= cpu->ncores)
+		return false;
+	c = &cpu->cores[cpu->busiest];
+	return c->pct_valid && c->busy_pct >= CORE_SATURATED;
+}
+
 static bool all_on_one(const struct ps_step_result *s, int cpu)
 {
 	if (!s->nthread_cpu)

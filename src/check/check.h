@@ -222,6 +222,10 @@ double ps_ev_line_bps(const struct ps_evidence *ev);
 /* busiest core of a step among the ones the test used: index into
  * s->cpu.cores or -1; others_avg gets the mean busy % of the other cores */
 int ps_step_test_core(const struct ps_step_result *s, double *others_avg);
+/* the busiest core of a sample is saturated, by the rule of the check
+ * cpu_core_saturated (check-cpu.c): what the workstation says of a core
+ * while no test runs */
+bool ps_cpu_saturated(const struct ps_cpu_info *cpu);
 /* the number of online cores, 0 unknown */
 int ps_ev_ncores(const struct ps_evidence *ev);
 
