@@ -372,5 +372,8 @@ const struct ui_view_ops ui_view_checklist = {
 	.name = "checklist",
 	.title = N_("Checklist"),
 	.key = '6',
+	.panel = UI_P_FINDINGS,
 	.draw = draw_checklist,
+	/* the guided run's findings: Up/Down, Enter (view-guided.c) */
+	.key_handler = ui_guided_key,
 };
