@@ -104,6 +104,32 @@ void ps_appendf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ps_fact(struct ps_finding *f, const char *key, double value,
+	     const char *unit)
+{
+	int i = 0;
+
+	if (!isfinite(value))
+		return;
+	while (i < f->nfacts && strcmp(f->facts[i].key, key))
+		i++;
+	if (i >= PS_MAX_FACTS)
+		return;
+	f->facts[i].key = key;
+	f->facts[i].value = value;
+	f->facts[i].unit = unit;
+	if (i == f->nfacts)
+		f->nfacts++;
+}
+
+double ps_fact_get(const struct ps_finding *f, const char *key)
+{
+	for (int i = 0; i < f->nfacts; i++)
+		if (!strcmp(f->facts[i].key, key))
+			return f->facts[i].value;
+	return NAN;
+}
+
 void ps_fmt_bps(char *buf, size_t len, double bps)
 {
 	if (bps >= 1e9)

@@ -230,6 +230,24 @@ static struct json_object *step_json(const struct ps_step_result *s)
 	return o;
 }
 
+/* the evidence's numbers: [{"key", "value", "unit"}] */
+static struct json_object *facts_json(const struct ps_finding *f)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < f->nfacts; i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "key",
+				       json_object_new_string(f->facts[i].key));
+		json_object_object_add(o, "value", jnum(f->facts[i].value));
+		json_object_object_add(o, "unit",
+				       json_object_new_string(f->facts[i].unit));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 {
 	struct json_object *j = json_object_new_object();
@@ -256,6 +274,7 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 	json_object_object_add(j, "scope",
 			       json_object_new_string(ps_scope_name(f->scope)));
 	json_object_object_add(j, "explains", jnum(o->explains));
+	json_object_object_add(j, "facts", facts_json(f));
 	return j;
 }
 
@@ -438,6 +457,7 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 		json_object_object_add(
 			o, "evidence",
 			json_object_new_string(d->out[i].f.evidence));
+		json_object_object_add(o, "facts", facts_json(&d->out[i].f));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "checked", a);
