@@ -118,9 +118,20 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 {
 	const struct ui_test_view *v = &ui->tv;
 	const struct ps_snapshot *snap = ui->snap;
-	const struct ps_irq_info *irq = ui_snap_irq(snap);
-	struct ps_step_result *st = &run->steps[0];
-	bool fwd = !v->reverse && !v->bidir;
+	struct ps_step_seen seen = {
+		.streams = v->parallel,
+		.reverse = v->reverse,
+		.bidir = v->bidir,
+		.seconds = v->time_total,
+		.bytes = v->bytes_total,
+		.iv = v->streams,
+		.niv = v->nstreams,
+		.acc = &v->acc,
+		/* this process moves both ends of a loopback test */
+		.cpu_local = ui->proc_pct,
+		.cpu = snap ? &snap->cpu : NULL,
+		.irq = ui_snap_irq(snap),
+	};
 
 	memset(run, 0, sizeof(*run));
 	if (!(v->time_total > 0) || !v->nstreams || v->proto != PS_PROTO_TCP)
@@ -132,40 +143,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 	snprintf(run->peer_version, sizeof(run->peer_version), "%s",
 		 v->peer_version);
 	run->nsteps = 1;
-	snprintf(st->id, sizeof(st->id), "%s",
-		 v->parallel == 1 && fwd ? "single"
-		 : fwd			 ? "sweep"
-		 : v->bidir		 ? "bidir"
-					 : "reverse");
-	st->state = PS_STEP_DONE;
-	st->streams = v->parallel;
-	st->reverse = v->reverse;
-	st->bidir = v->bidir;
-	st->seconds = v->time_total;
-	st->bps = v->bytes_total * 8 / v->time_total;
-	if (v->bidir) {
-		st->bps /= 2;
-		st->bps_back = st->bps;
-	}
-	st->stream_min_bps = st->stream_max_bps = v->streams[0].bps;
-	for (int i = 1; i < v->nstreams; i++) {
-		if (v->streams[i].bps < st->stream_min_bps)
-			st->stream_min_bps = v->streams[i].bps;
-		if (v->streams[i].bps > st->stream_max_bps)
-			st->stream_max_bps = v->streams[i].bps;
-	}
-	ps_step_acc_finish(&v->acc, st);
-	st->bytes = (uint64_t)v->bytes_total;
-	/* this process moves both ends of a loopback test */
-	st->cpu_local = ui->proc_pct;
-	st->cpu_remote = 0;
-	if (snap && snap->cpu.status == PS_ST_OK && snap->cpu.ncores > 0 &&
-	    snap->cpu.cores[0].pct_valid) {
-		ps_cpu_copy(&st->cpu, &snap->cpu);
-		st->have_cpu = true;
-	}
-	if (irq && irq->rated)
-		ps_step_set_irq(st, irq);
+	ps_step_live(&seen, &run->steps[0]);
 	return true;
 }
 

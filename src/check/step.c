@@ -2,6 +2,7 @@
  * check" and the workstation's live findings alike (step.h) */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,45 @@ void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b)
 	s->irq_busiest_share = b->busiest_share;
 	s->softnet_drop_rate = b->dropped_rate_total;
 	s->squeeze_rate = b->squeeze_rate_total;
+}
+
+void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
+{
+	bool fwd = !in->reverse && !in->bidir;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->id, sizeof(st->id), "%s",
+		 in->streams == 1 && fwd ? "single"
+		 : fwd			 ? "sweep"
+		 : in->bidir		 ? "bidir"
+					 : "reverse");
+	st->state = PS_STEP_DONE;
+	st->streams = in->streams;
+	st->reverse = in->reverse;
+	st->bidir = in->bidir;
+	st->seconds = in->seconds;
+	st->bps = in->seconds > 0 ? in->bytes * 8 / in->seconds : 0;
+	if (in->bidir) {
+		st->bps /= 2;
+		st->bps_back = st->bps;
+	}
+	for (int i = 0; i < in->niv; i++) {
+		if (!i || in->iv[i].bps < st->stream_min_bps)
+			st->stream_min_bps = in->iv[i].bps;
+		if (!i || in->iv[i].bps > st->stream_max_bps)
+			st->stream_max_bps = in->iv[i].bps;
+	}
+	ps_step_acc_finish(in->acc, st);
+	st->bytes = (uint64_t)in->bytes;
+	st->cpu_local = in->cpu_local;
+	st->cpu_remote = 0;
+	if (in->cpu && in->cpu->status == PS_ST_OK && in->cpu->ncores > 0 &&
+	    in->cpu->cores[0].pct_valid) {
+		ps_cpu_copy(&st->cpu, in->cpu);
+		st->have_cpu = true;
+	}
+	if (in->irq && in->irq->rated)
+		ps_step_set_irq(st, in->irq);
 }
 
 /* ---- the far end ------------------------------------------------------ */

@@ -32,6 +32,28 @@ void ps_step_acc_add(struct ps_step_acc *a, const struct ps_interval *iv);
 /* the step's TCP_INFO averages and CPU lists from the sums */
 void ps_step_acc_finish(const struct ps_step_acc *a, struct ps_step_result *s);
 
+/* a test seen so far, as the workstation knows it, for ps_step_live */
+struct ps_step_seen {
+	int streams;
+	bool reverse, bidir;
+	double seconds, bytes; /* the intervals not omitted */
+	/* the latest interval's streams (their spread) */
+	const struct ps_stream_iv *iv;
+	int niv;
+	const struct ps_step_acc *acc;
+	double cpu_local;	       /* this process's CPU, % of one core */
+	const struct ps_cpu_info *cpu; /* rated cores, or NULL */
+	const struct ps_irq_info *irq; /* rated interrupts, or NULL */
+};
+
+/*
+ * The running test as one finished step of a guided run, so the checks
+ * that read a test speak while it runs: the rate so far, TCP_INFO as
+ * ps_step_acc_finish averages it, the latest readings of the cores and
+ * interrupts. The id says what a guided run would call it.
+ */
+void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st);
+
 /* the NIC's interrupts and the kernel backlog over the step, from a
  * sample rated over it (ps_irq_rates) */
 void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b);
