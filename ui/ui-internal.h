@@ -22,6 +22,12 @@ struct ps_link_info;
 struct ui;
 struct ps_diagnosis;
 
+/* a key of the footer: "F1 help", narrow "?:help" */
+struct ui_footer_key {
+	const char *key, *shortkey;
+	const char *longer, *shorter; /* N_() */
+};
+
 /* one view of the workstation: a const table, listed in ui_views[] */
 struct ui_view_ops {
 	const char *name;  /* stable id: "dashboard" */
@@ -35,6 +41,9 @@ struct ui_view_ops {
 	/* the view's own keys, tried before the workstation's; true: used
 	 * (NULL: none) */
 	bool (*key_handler)(struct ui *ui, int ch);
+	/* the footer's keys while it shows, n of them (NULL, or returning
+	 * NULL: the workstation's) */
+	const struct ui_footer_key *(*footer)(struct ui *ui, int *n);
 };
 
 /* the far end's cores to show beside this host's (a pipescope server on
@@ -135,6 +144,8 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r);
 /* the checklist view's keys for the guided run's findings; true: used */
 bool ui_guided_key(struct ui *ui, int ch);
+/* a new guided run: the cursor on its findings starts again */
+void ui_guided_view_reset(struct ui *ui);
 
 /* ---- the interface picker (key i, ui-ifpick.c) ------------------------ */
 

@@ -190,8 +190,7 @@ static void guided_go(struct ui *ui)
 		    strerror(-rc));
 		return;
 	}
-	ui->gsel = ui->gtop = ui->gfindings = 0;
-	memset(ui->gopen, 0, sizeof(ui->gopen));
+	ui_guided_view_reset(ui);
 	ui_say(ui, 0, "%s",
 	    ui->opts->quick
 		    ? _("guided run started (--quick): s skips the running "

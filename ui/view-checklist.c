@@ -337,6 +337,37 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 	}
 }
 
+/* the checklist view: the guided run's keys (what s does depends on it) */
+static const struct ui_footer_key guided_idle[] = {
+	{ "F1", "?", N_("help"), N_("help") },
+	{ "q", "q", N_("quit"), N_("quit") },
+	{ "g", "g", N_("guided run"), N_("guided") },
+	{ "s", "s", N_("start/stop"), N_("run") },
+	{ "Enter", "Ent", N_("details"), N_("more") },
+	{ "w", "w", N_("write report"), N_("report") },
+	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "p", "p", N_("pause"), N_("pause") },
+};
+
+static const struct ui_footer_key guided_busy[] = {
+	{ "F1", "?", N_("help"), N_("help") },
+	{ "q", "q", N_("quit"), N_("quit") },
+	{ "s", "s", N_("skip step"), N_("skip") },
+	{ "x", "x", N_("abort run"), N_("abort") },
+	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "p", "p", N_("pause"), N_("pause") },
+};
+
+static const struct ui_footer_key *checklist_footer(struct ui *ui, int *n)
+{
+	if (ui_grun_busy(&ui->grun)) {
+		*n = (int)(sizeof(guided_busy) / sizeof(guided_busy[0]));
+		return guided_busy;
+	}
+	*n = (int)(sizeof(guided_idle) / sizeof(guided_idle[0]));
+	return guided_idle;
+}
+
 static void draw_checklist(struct ui *ui, const struct ui_rect *body)
 {
 	/* after g: the guided run's steps and findings */
@@ -354,4 +385,5 @@ const struct ui_view_ops ui_view_checklist = {
 	.draw = draw_checklist,
 	/* the guided run's findings: Up/Down, Enter (view-guided.c) */
 	.key_handler = ui_guided_key,
+	.footer = checklist_footer,
 };

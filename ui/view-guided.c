@@ -383,6 +383,12 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 		       " v ");
 }
 
+void ui_guided_view_reset(struct ui *ui)
+{
+	ui->gsel = ui->gtop = ui->gfindings = 0;
+	memset(ui->gopen, 0, sizeof(ui->gopen));
+}
+
 bool ui_guided_key(struct ui *ui, int ch)
 {
 	if (!results(ui) || ui->gfindings <= 0)
