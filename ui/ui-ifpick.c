@@ -22,7 +22,7 @@ void ui_picker_open(struct ui *ui)
 
 	if (!ifs) {
 		ui_say(ui, 2, _("cannot list the interfaces: %s"),
-		    strerror(errno));
+		       strerror(errno));
 		return;
 	}
 	for (p = ifs; p->if_index; p++)
@@ -57,7 +57,7 @@ static void picker_choose(struct ui *ui)
 	ps_iface_choose(name, NULL, &ui->iface);
 	if (ui_sampler_start(ui))
 		ui_say(ui, 2, _("cannot watch %s: the sampler did not start"),
-		    name);
+		       name);
 	else
 		ui_say(ui, 0, _("watching %s"), name);
 }

@@ -152,11 +152,11 @@ static void start_test(struct ui *ui, bool retry)
 		ui_say(ui, 2, _("cannot start the test: %s"), strerror(-rc));
 	else
 		ui_say(ui, 0, _("test started: %d stream(s), %s, %s"),
-		    ui->test.parallel,
-		    ui->test.proto == PS_PROTO_UDP ? "UDP" : "TCP",
-		    ui->test.bidir     ? _("both ways")
-		    : ui->test.reverse ? _("reverse")
-				       : _("send"));
+		       ui->test.parallel,
+		       ui->test.proto == PS_PROTO_UDP ? "UDP" : "TCP",
+		       ui->test.bidir	  ? _("both ways")
+		       : ui->test.reverse ? _("reverse")
+					  : _("send"));
 }
 
 /* a setting changed: a running test restarts with it */
@@ -164,13 +164,13 @@ static void settings_changed(struct ui *ui)
 {
 	if (ui_grun_busy(&ui->grun)) {
 		ui_say(ui, 0, "%s",
-		    _("the guided run goes on; s runs a test with the new "
-		      "settings after it"));
+		       _("the guided run goes on; s runs a test with the new "
+			 "settings after it"));
 	} else if (ui_model_busy(&ui->model)) {
 		ui->restart = true;
 		ui_model_stop(&ui->model);
 		ui_say(ui, 0, "%s",
-		    _("restarting the test with the new settings"));
+		       _("restarting the test with the new settings"));
 	} else {
 		ui_say(ui, 0, "%s", _("s runs a test with the new settings"));
 	}
@@ -187,16 +187,17 @@ static void guided_go(struct ui *ui)
 	rc = ui_grun_start(&ui->grun, ui->opts, &ui->test, ui->selftest);
 	if (rc) {
 		ui_say(ui, 2, _("cannot start the guided run: %s"),
-		    strerror(-rc));
+		       strerror(-rc));
 		return;
 	}
 	ui_guided_view_reset(ui);
 	ui_say(ui, 0, "%s",
-	    ui->opts->quick
-		    ? _("guided run started (--quick): s skips the running "
-			"test, x ends the run")
-		    : _("guided run started: s skips the running test, x ends "
-			"the run"));
+	       ui->opts->quick
+		       ? _("guided run started (--quick): s skips the running "
+			   "test, x ends the run")
+		       : _("guided run started: s skips the running test, x "
+			   "ends "
+			   "the run"));
 }
 
 static void guided_key(struct ui *ui)
@@ -204,8 +205,8 @@ static void guided_key(struct ui *ui)
 	ui->view = &ui_view_checklist;
 	if (ui_grun_busy(&ui->grun)) {
 		ui_say(ui, 1, "%s",
-		    _("a guided run is going: s skips the running test, x "
-		      "ends the run"));
+		       _("a guided run is going: s skips the running test, x "
+			 "ends the run"));
 		return;
 	}
 	if (ui->model.th_live) {
@@ -215,8 +216,8 @@ static void guided_key(struct ui *ui)
 		if (ui_model_busy(&ui->model))
 			ui_model_stop(&ui->model);
 		ui_say(ui, 0, "%s",
-		    _("stopping the test; the guided run starts when it has "
-		      "ended"));
+		       _("stopping the test; the guided run starts when it has "
+			 "ended"));
 		return;
 	}
 	guided_go(ui);
@@ -231,11 +232,11 @@ static void write_report(struct ui *ui)
 
 	if (ui->gphase != UI_GR_DONE || ui->grun.th_live) {
 		ui_say(ui, 1, "%s",
-		    ui_grun_busy(&ui->grun)
-			    ? _("the report is written once the guided run "
-				"has ended")
-			    : _("no report yet: g runs the guided checklist "
-				"first"));
+		       ui_grun_busy(&ui->grun)
+			       ? _("the report is written once the guided run "
+				   "has ended")
+			       : _("no report yet: g runs the guided checklist "
+				   "first"));
 		return;
 	}
 	if (!dir || !*dir)
@@ -243,7 +244,7 @@ static void write_report(struct ui *ui)
 	rc = ui_grun_write_report(&ui->grun, dir, path, sizeof(path));
 	if (rc)
 		ui_say(ui, 2, _("cannot write the report in %s: %s"), dir,
-		    strerror(-rc));
+		       strerror(-rc));
 	else
 		ui_say(ui, 0, _("report written: %s"), path);
 }
@@ -310,8 +311,9 @@ static void handle_key(struct ui *ui, int ch)
 		if (ui_grun_busy(&ui->grun)) {
 			ui_grun_abort(&ui->grun);
 			ui_say(ui, 0, "%s",
-			    _("ending the guided run; the findings come from "
-			      "what ran"));
+			       _("ending the guided run; the findings come "
+				 "from "
+				 "what ran"));
 		} else if (ui->guided_pending) {
 			ui->guided_pending = false;
 			ui_say(ui, 0, "%s", _("the guided run will not start"));
@@ -333,18 +335,21 @@ static void handle_key(struct ui *ui, int ch)
 		if (ui_grun_busy(&ui->grun)) {
 			if (ui->view != &ui_view_checklist)
 				ui_say(ui, 1, "%s",
-				    _("a guided run is going: 6 shows it; s "
-				      "there skips a test, x ends the run"));
+				       _("a guided run is going: 6 shows it; s "
+					 "there skips a test, x ends the run"));
 			else if (ui_grun_skip(&ui->grun))
 				ui_say(ui, 1, "%s",
-				    _("no test to skip right now (the "
-				      "inventory and the evaluation are short)"));
+				       _("no test to skip right now (the "
+					 "inventory and the evaluation are "
+					 "short)"));
 			else
-				ui_say(ui, 0, "%s", _("skipping the running test"));
+				ui_say(ui, 0, "%s",
+				       _("skipping the running test"));
 		} else if (ui->guided_pending) {
 			ui_say(ui, 1, "%s",
-			    _("the guided run starts when the test has ended; x "
-			      "cancels it"));
+			       _("the guided run starts when the test has "
+				 "ended; x "
+				 "cancels it"));
 		} else if (ui_model_busy(&ui->model)) {
 			ui->restart = false;
 			ui_model_stop(&ui->model);
@@ -672,12 +677,13 @@ static void loop(struct ui *ui, int sfd)
 			pull_model(ui);
 			dirty = true;
 			ui_say(ui, 0, "%s",
-			    ui->grun.aborted
-				    ? _("guided run ended by x: the findings "
-					"come from what ran; w writes the "
-					"report")
-				    : _("guided run done: Enter opens a "
-					"finding, w writes the report"));
+			       ui->grun.aborted
+				       ? _("guided run ended by x: the "
+					   "findings "
+					   "come from what ran; w writes the "
+					   "report")
+				       : _("guided run done: Enter opens a "
+					   "finding, w writes the report"));
 		}
 		/* g waited for the test to stop */
 		if (ui->guided_pending && !ui->model.th_live)

@@ -93,19 +93,23 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 	int n = 0;
 
 	l = line(out, &n, PS_ANSWER_HEADING);
-	snprintf(l->text, sizeof(l->text), md ? "### %s\n\n" : tx ? "%s\n" : "%s",
+	snprintf(l->text, sizeof(l->text),
+		 md   ? "### %s\n\n"
+		 : tx ? "%s\n"
+		      : "%s",
 		 _("Answer"));
 	if (a->measured_bps > 0) {
 		ps_fmt_bps(r1, sizeof(r1), a->measured_bps);
 		ps_fmt_bps(r2, sizeof(r2), a->single_bps);
 		l = line(out, &n, PS_ANSWER_MEASURED);
-		snprintf(l->text, sizeof(l->text),
-			 md   ? _("- **Measured:** %s at best, %s with one "
-			       "stream\n")
-			 : tx ? _("  Measured:          %s at best, %s with one "
-				  "stream\n")
-			      : _("Measured: %s at best, %s with one stream"),
-			 r1, r2);
+		snprintf(
+			l->text, sizeof(l->text),
+			md   ? _("- **Measured:** %s at best, %s with one "
+				   "stream\n")
+			: tx ? _("  Measured:          %s at best, %s with one "
+				 "stream\n")
+			     : _("Measured: %s at best, %s with one stream"),
+			r1, r2);
 	}
 	l = line(out, &n, PS_ANSWER_BINDING);
 	if (a->binding.id) {
@@ -139,7 +143,10 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 				"ceiling was computed)\n"));
 	}
 	l = line(out, &n, PS_ANSWER_VERDICT);
-	snprintf(l->text, sizeof(l->text), md ? "- **%s**\n\n" : tx ? "  %s\n\n" : "%s",
+	snprintf(l->text, sizeof(l->text),
+		 md   ? "- **%s**\n\n"
+		 : tx ? "  %s\n\n"
+		      : "%s",
 		 verdict_text(a->verdict));
 	return n;
 }

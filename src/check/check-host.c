@@ -314,9 +314,9 @@ static enum ps_check_state eval_numa(const struct ps_evidence *ev,
 		return PS_CHECK_NA;
 	}
 	node = ev->pci->numa_node;
-	if (c->nnodes <= 1 || node < 0) {
 	ps_fact(f, "nic_node", node, "node");
 	ps_fact(f, "nodes", c->nnodes, "count");
+	if (c->nnodes <= 1 || node < 0) {
 		PS_SET(f->evidence, _("one NUMA node (NIC node %d)"), node);
 		return PS_CHECK_CLEAR;
 	}

@@ -215,7 +215,7 @@ struct collect {
 	struct ps_irq_info ia;
 	bool have_ia;
 	char error[200];
-	struct ps_step_acc acc;	  /* TCP_INFO and CPUs over the intervals */
+	struct ps_step_acc acc;	  /* TCP_INFO and CPUs, the intervals */
 	struct ps_step_peer peer; /* the far end's cores */
 };
 

@@ -82,7 +82,8 @@ static struct json_object *jnum(double v)
 			   : NULL;
 }
 
-static struct json_object *answer_ceiling_json(const struct ps_answer_ceiling *c)
+static struct json_object *
+answer_ceiling_json(const struct ps_answer_ceiling *c)
 {
 	struct json_object *o;
 
@@ -99,9 +100,9 @@ static struct json_object *answer_ceiling_json(const struct ps_answer_ceiling *c
 
 static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
 {
-	struct ps_answer_ceiling c = {
-		.id = m->c[i].id, .bps = m->c[i].bps, .scope = m->c[i].scope
-	};
+	struct ps_answer_ceiling c = { .id = m->c[i].id,
+				       .bps = m->c[i].bps,
+				       .scope = m->c[i].scope };
 
 	snprintf(c.what, sizeof(c.what), "%s", m->c[i].what);
 	return answer_ceiling_json(&c);
@@ -241,8 +242,8 @@ static struct json_object *facts_json(const struct ps_finding *f)
 		json_object_object_add(o, "key",
 				       json_object_new_string(f->facts[i].key));
 		json_object_object_add(o, "value", jnum(f->facts[i].value));
-		json_object_object_add(o, "unit",
-				       json_object_new_string(f->facts[i].unit));
+		json_object_object_add(
+			o, "unit", json_object_new_string(f->facts[i].unit));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -422,7 +423,8 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       ans.measured_bps > 0 ? jnum(ans.measured_bps)
 						    : NULL);
 	json_object_object_add(o, "single_stream_bps",
-			       ans.single_bps > 0 ? jnum(ans.single_bps) : NULL);
+			       ans.single_bps > 0 ? jnum(ans.single_bps)
+						  : NULL);
 	json_object_object_add(o, "binding", answer_ceiling_json(&ans.binding));
 	json_object_object_add(o, "next", answer_ceiling_json(&ans.next));
 	add_str(o, "top", ans.top);

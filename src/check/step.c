@@ -167,8 +167,7 @@ void ps_step_peer_add(struct ps_step_peer *p, const struct ps_snapshot *snap)
 	p->n++;
 }
 
-void ps_step_peer_finish(const struct ps_step_peer *p,
-			 struct ps_step_result *s)
+void ps_step_peer_finish(const struct ps_step_peer *p, struct ps_step_result *s)
 {
 	int best = 0;
 	double all = 0;
@@ -189,9 +188,9 @@ void ps_step_peer_finish(const struct ps_step_peer *p,
 	s->peer_system = p->pct[best][PS_CPU_SYSTEM] / p->n;
 	s->peer_user =
 		(p->pct[best][PS_CPU_USER] + p->pct[best][PS_CPU_NICE]) / p->n;
-	s->peer_others = p->ncores > 1
-		? (all - p->pct[best][PS_CPU_NFIELDS]) / p->n / (p->ncores - 1)
-		: 0;
+	s->peer_others = p->ncores > 1 ? (all - p->pct[best][PS_CPU_NFIELDS]) /
+						 p->n / (p->ncores - 1)
+				       : 0;
 }
 
 void ps_step_peer_free(struct ps_step_peer *p)

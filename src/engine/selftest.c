@@ -55,7 +55,8 @@ static void *selftest_server(void *arg)
 	return NULL;
 }
 
-int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co, void **handle)
+int ps_selftest_start(const struct ps_opts *o, struct ps_opts *co,
+		      void **handle)
 {
 	static struct ps_opts so;
 	struct selftest_srv *s = xcalloc(1, sizeof(*s));

@@ -322,7 +322,8 @@ static void diagnose(const struct ps_step_result *st, struct ps_run *r,
 static void test_same_answer(void **state)
 {
 	struct ps_step_result a, b;
-	struct ps_run *ra = calloc(1, sizeof(*ra)), *rb = calloc(1, sizeof(*rb));
+	struct ps_run *ra = calloc(1, sizeof(*ra)),
+		      *rb = calloc(1, sizeof(*rb));
 	struct ps_snapshot sa, sb;
 	struct ps_diagnosis *da = calloc(1, sizeof(*da));
 	struct ps_diagnosis *db = calloc(1, sizeof(*db));
@@ -374,9 +375,9 @@ static void test_same_answer(void **state)
 	fclose(out);
 	for (int i = 0; i < na; i++)
 		if (la[i].part == PS_ANSWER_BINDING)
-			assert_non_null(
-				strstr(text, la[i].text +
-						     strlen("Binding ceiling: ")));
+			assert_non_null(strstr(
+				text,
+				la[i].text + strlen("Binding ceiling: ")));
 	free(text);
 	free(da);
 	free(db);
