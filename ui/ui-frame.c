@@ -209,12 +209,7 @@ void ui_draw_message(struct ui *ui, const struct ui_rect *r)
 		       ui->msg);
 }
 
-struct footer_key {
-	const char *key, *shortkey;
-	const char *longer, *shorter;
-};
-
-static const struct footer_key ui_keys_main[] = {
+static const struct ui_footer_key ui_keys_main[] = {
 	{ "F1", "?", N_("help"), N_("help") },
 	{ "q", "q", N_("quit"), N_("quit") },
 	{ "s", "s", N_("start/stop"), N_("run") },
@@ -228,42 +223,24 @@ static const struct footer_key ui_keys_main[] = {
 	{ "p", "p", N_("pause"), N_("pause") },
 };
 
-/* the checklist view: the guided run's keys (what s does depends on it) */
-static const struct footer_key guided_idle[] = {
-	{ "F1", "?", N_("help"), N_("help") },
-	{ "q", "q", N_("quit"), N_("quit") },
-	{ "g", "g", N_("guided run"), N_("guided") },
-	{ "s", "s", N_("start/stop"), N_("run") },
-	{ "Enter", "Ent", N_("details"), N_("more") },
-	{ "w", "w", N_("write report"), N_("report") },
-	{ "1-6", "1-6", N_("views"), N_("view") },
-	{ "p", "p", N_("pause"), N_("pause") },
-};
-
-static const struct footer_key guided_busy[] = {
-	{ "F1", "?", N_("help"), N_("help") },
-	{ "q", "q", N_("quit"), N_("quit") },
-	{ "s", "s", N_("skip step"), N_("skip") },
-	{ "x", "x", N_("abort run"), N_("abort") },
-	{ "1-6", "1-6", N_("views"), N_("view") },
-	{ "p", "p", N_("pause"), N_("pause") },
-};
-
 /* "F1 help  q quit ..." or, narrow, "?:help q:quit ..."; items that do
  * not fit are left out whole (the help screen lists them all) */
 void ui_draw_footer(struct ui *ui, const struct ui_rect *r)
 {
-	const struct footer_key *keys = ui_keys_main;
+	const struct ui_footer_key *keys = ui_keys_main;
 	int n = (int)(sizeof(ui_keys_main) / sizeof(ui_keys_main[0]));
 	int x = 0, need = 0;
 	bool shorter;
 
-	if (ui->view == &ui_view_checklist && ui_grun_busy(&ui->grun)) {
-		keys = guided_busy;
-		n = (int)(sizeof(guided_busy) / sizeof(guided_busy[0]));
-	} else if (ui->view == &ui_view_checklist) {
-		keys = guided_idle;
-		n = (int)(sizeof(guided_idle) / sizeof(guided_idle[0]));
+	/* a view with keys of its own lists them */
+	if (ui->view->footer) {
+		int vn = 0;
+		const struct ui_footer_key *vk = ui->view->footer(ui, &vn);
+
+		if (vk) {
+			keys = vk;
+			n = vn;
+		}
 	}
 
 	for (int i = 0; i < n; i++)

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "ceiling.h"
-#include "cmd-check.h"
 #include "nls.h"
 #include "report-check.h"
 #include "ui-guided.h"

@@ -22,21 +22,38 @@ struct ps_link_info;
 struct ui;
 struct ps_diagnosis;
 
+/* a key of the footer: "F1 help", narrow "?:help" */
+struct ui_footer_key {
+	const char *key, *shortkey;
+	const char *longer, *shorter; /* N_() */
+};
+
 /* one view of the workstation: a const table, listed in ui_views[] */
 struct ui_view_ops {
 	const char *name;  /* stable id: "dashboard" */
 	const char *title; /* N_("Dashboard") */
 	int key;	   /* '1' */
 	bool dashboard;	   /* uses the dashboard layout */
+	/* the dashboard panel a click opens it from (UI_P_HEADER: none; a
+	 * click on the header opens the first view) */
+	enum ui_panel panel;
 	void (*draw)(struct ui *ui, const struct ui_rect *body);
+	/* the view's own keys, tried before the workstation's; true: used
+	 * (NULL: none) */
+	bool (*key_handler)(struct ui *ui, int ch);
+	/* the footer's keys while it shows, n of them (NULL, or returning
+	 * NULL: the workstation's) */
+	const struct ui_footer_key *(*footer)(struct ui *ui, int *n);
 };
 
 /* the far end's cores to show beside this host's (a pipescope server on
  * another machine), or NULL */
 const struct ps_cpu_info *ui_peer_cpu(const struct ui *ui);
 
-extern const struct ui_view_ops ui_view_dashboard, ui_view_streams, ui_view_cpu,
-	ui_view_irq, ui_view_nic, ui_view_checklist, ui_view_help;
+/* the views the workstation itself opens (g, F1, the start) */
+extern const struct ui_view_ops ui_view_dashboard, ui_view_checklist,
+	ui_view_help;
+/* every view, in the order of Tab (ui-views.c) */
 extern const struct ui_view_ops *const ui_views[];
 extern const int ui_nviews;
 
@@ -62,7 +79,7 @@ struct ui {
 	bool restart; /* start again once the worker is gone */
 	bool quit;
 
-	/* interface picker */
+	/* the interface picker (ui-ifpick.c) */
 	bool picking;
 	char (*ifnames)[16];
 	int nifnames, pick;
@@ -127,7 +144,23 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r);
 /* the checklist view's keys for the guided run's findings; true: used */
 bool ui_guided_key(struct ui *ui, int ch);
-void ui_draw_picker(struct ui *ui);
+/* a new guided run: the cursor on its findings starts again */
+void ui_guided_view_reset(struct ui *ui);
+
+/* ---- the interface picker (key i, ui-ifpick.c) ------------------------ */
+
+void ui_picker_open(struct ui *ui);
+void ui_picker_draw(struct ui *ui);
+/* its keys while it is open */
+void ui_picker_key(struct ui *ui, int ch);
+
+/* ---- the loop's services to the views (ui-loop.c) --------------------- */
+
+/* a line for the message line: 0 info, 1 warning, 2 error */
+void ui_say(struct ui *ui, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* (re)start the sampler on ui->iface: 0 or -errno */
+int ui_sampler_start(struct ui *ui);
 
 /* ---- the snapshot's NIC members, NULL until they are sampled ---------- */
 

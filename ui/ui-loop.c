@@ -6,9 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@
 
 #include <curses.h>
 
-#include "cmd-test.h"
+#include "selftest.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
@@ -121,7 +121,7 @@ static void sampler_notify(void *arg)
 	ui_model_wake(arg);
 }
 
-static int sampler_start(struct ui *ui)
+int ui_sampler_start(struct ui *ui)
 {
 	struct ps_sampler_config cfg;
 
@@ -134,10 +134,7 @@ static int sampler_start(struct ui *ui)
 	return ps_sampler_start(&cfg, &ui->sampler);
 }
 
-static void say(struct ui *ui, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(struct ui *ui, int level, const char *fmt, ...)
+void ui_say(struct ui *ui, int level, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -152,30 +149,30 @@ static void start_test(struct ui *ui, bool retry)
 	int rc = ui_model_start(&ui->model, &ui->test, retry);
 
 	if (rc)
-		say(ui, 2, _("cannot start the test: %s"), strerror(-rc));
+		ui_say(ui, 2, _("cannot start the test: %s"), strerror(-rc));
 	else
-		say(ui, 0, _("test started: %d stream(s), %s, %s"),
-		    ui->test.parallel,
-		    ui->test.proto == PS_PROTO_UDP ? "UDP" : "TCP",
-		    ui->test.bidir     ? _("both ways")
-		    : ui->test.reverse ? _("reverse")
-				       : _("send"));
+		ui_say(ui, 0, _("test started: %d stream(s), %s, %s"),
+		       ui->test.parallel,
+		       ui->test.proto == PS_PROTO_UDP ? "UDP" : "TCP",
+		       ui->test.bidir	  ? _("both ways")
+		       : ui->test.reverse ? _("reverse")
+					  : _("send"));
 }
 
 /* a setting changed: a running test restarts with it */
 static void settings_changed(struct ui *ui)
 {
 	if (ui_grun_busy(&ui->grun)) {
-		say(ui, 0, "%s",
-		    _("the guided run goes on; s runs a test with the new "
-		      "settings after it"));
+		ui_say(ui, 0, "%s",
+		       _("the guided run goes on; s runs a test with the new "
+			 "settings after it"));
 	} else if (ui_model_busy(&ui->model)) {
 		ui->restart = true;
 		ui_model_stop(&ui->model);
-		say(ui, 0, "%s",
-		    _("restarting the test with the new settings"));
+		ui_say(ui, 0, "%s",
+		       _("restarting the test with the new settings"));
 	} else {
-		say(ui, 0, "%s", _("s runs a test with the new settings"));
+		ui_say(ui, 0, "%s", _("s runs a test with the new settings"));
 	}
 }
 
@@ -189,27 +186,27 @@ static void guided_go(struct ui *ui)
 	ui_grun_reap(&ui->grun);
 	rc = ui_grun_start(&ui->grun, ui->opts, &ui->test, ui->selftest);
 	if (rc) {
-		say(ui, 2, _("cannot start the guided run: %s"),
-		    strerror(-rc));
+		ui_say(ui, 2, _("cannot start the guided run: %s"),
+		       strerror(-rc));
 		return;
 	}
-	ui->gsel = ui->gtop = ui->gfindings = 0;
-	memset(ui->gopen, 0, sizeof(ui->gopen));
-	say(ui, 0, "%s",
-	    ui->opts->quick
-		    ? _("guided run started (--quick): s skips the running "
-			"test, x ends the run")
-		    : _("guided run started: s skips the running test, x ends "
-			"the run"));
+	ui_guided_view_reset(ui);
+	ui_say(ui, 0, "%s",
+	       ui->opts->quick
+		       ? _("guided run started (--quick): s skips the running "
+			   "test, x ends the run")
+		       : _("guided run started: s skips the running test, x "
+			   "ends "
+			   "the run"));
 }
 
 static void guided_key(struct ui *ui)
 {
 	ui->view = &ui_view_checklist;
 	if (ui_grun_busy(&ui->grun)) {
-		say(ui, 1, "%s",
-		    _("a guided run is going: s skips the running test, x "
-		      "ends the run"));
+		ui_say(ui, 1, "%s",
+		       _("a guided run is going: s skips the running test, x "
+			 "ends the run"));
 		return;
 	}
 	if (ui->model.th_live) {
@@ -218,9 +215,9 @@ static void guided_key(struct ui *ui)
 		ui->guided_pending = true;
 		if (ui_model_busy(&ui->model))
 			ui_model_stop(&ui->model);
-		say(ui, 0, "%s",
-		    _("stopping the test; the guided run starts when it has "
-		      "ended"));
+		ui_say(ui, 0, "%s",
+		       _("stopping the test; the guided run starts when it has "
+			 "ended"));
 		return;
 	}
 	guided_go(ui);
@@ -234,22 +231,22 @@ static void write_report(struct ui *ui)
 	int rc;
 
 	if (ui->gphase != UI_GR_DONE || ui->grun.th_live) {
-		say(ui, 1, "%s",
-		    ui_grun_busy(&ui->grun)
-			    ? _("the report is written once the guided run "
-				"has ended")
-			    : _("no report yet: g runs the guided checklist "
-				"first"));
+		ui_say(ui, 1, "%s",
+		       ui_grun_busy(&ui->grun)
+			       ? _("the report is written once the guided run "
+				   "has ended")
+			       : _("no report yet: g runs the guided checklist "
+				   "first"));
 		return;
 	}
 	if (!dir || !*dir)
 		dir = ".";
 	rc = ui_grun_write_report(&ui->grun, dir, path, sizeof(path));
 	if (rc)
-		say(ui, 2, _("cannot write the report in %s: %s"), dir,
-		    strerror(-rc));
+		ui_say(ui, 2, _("cannot write the report in %s: %s"), dir,
+		       strerror(-rc));
 	else
-		say(ui, 0, _("report written: %s"), path);
+		ui_say(ui, 0, _("report written: %s"), path);
 }
 
 static void set_proto(struct ui *ui, enum ps_proto p)
@@ -263,135 +260,28 @@ static void set_proto(struct ui *ui, enum ps_proto p)
 			ui->opts->proto == PS_PROTO_TCP ? ui->opts->rate : 0;
 }
 
-static void picker_open(struct ui *ui)
-{
-	struct if_nameindex *ifs = if_nameindex(), *p;
-	int n = 0;
-
-	if (!ifs) {
-		say(ui, 2, _("cannot list the interfaces: %s"),
-		    strerror(errno));
-		return;
-	}
-	for (p = ifs; p->if_index; p++)
-		n++;
-	free(ui->ifnames);
-	ui->ifnames = xcalloc((size_t)n + 1, sizeof(*ui->ifnames));
-	ui->nifnames = 0;
-	ui->pick = 0;
-	for (p = ifs; p->if_index; p++) {
-		snprintf(ui->ifnames[ui->nifnames], sizeof(ui->ifnames[0]),
-			 "%s", p->if_name);
-		if (!strcmp(p->if_name, ui->iface.name))
-			ui->pick = ui->nifnames;
-		ui->nifnames++;
-	}
-	if_freenameindex(ifs);
-	ui->picking = ui->nifnames > 0;
-}
-
-static void picker_choose(struct ui *ui)
-{
-	const char *name = ui->ifnames[ui->pick];
-
-	/* even the same name: it is now the user's choice (--iface) */
-	ui->picking = false;
-	if (ui->sampler)
-		ps_sampler_stop(ui->sampler);
-	ui->sampler = NULL;
-	if (ui->snap)
-		ps_snapshot_put(ui->snap);
-	ui->snap = NULL;
-	ps_iface_choose(name, NULL, &ui->iface);
-	if (sampler_start(ui))
-		say(ui, 2, _("cannot watch %s: the sampler did not start"),
-		    name);
-	else
-		say(ui, 0, _("watching %s"), name);
-}
-
-void ui_draw_picker(struct ui *ui)
-{
-	int w = 24, h = ui->nifnames + 2, y0, x0, first = 0;
-
-	if (h > LINES - 4)
-		h = LINES - 4;
-	y0 = (LINES - h) / 2;
-	x0 = (COLS - w) / 2;
-	if (ui->pick >= h - 2)
-		first = ui->pick - (h - 3);
-	for (int i = 0; i < h; i++) {
-		move(y0 + i, x0);
-		attrset(ui_attr(UI_C_HEADER));
-		hline(' ', w);
-	}
-	ui_put(y0, x0 + 1, w - 2, ui_attr(UI_C_HEADER), _("Interface"));
-	for (int i = 0; i < h - 2 && first + i < ui->nifnames; i++) {
-		int k = first + i;
-
-		ui_printf(y0 + 1 + i, x0 + 1, w - 2,
-			  k == ui->pick ? ui_attr(UI_C_SELECTED) | A_BOLD
-					: ui_attr(UI_C_HEADER),
-			  " %-*s", w - 4, ui->ifnames[k]);
-	}
-	ui_put(y0 + h - 1, x0 + 1, w - 2, ui_attr(UI_C_HEADER),
-	       _("Enter picks, Esc"));
-	attrset(A_NORMAL);
-}
-
-static void picker_key(struct ui *ui, int ch)
-{
-	switch (ch) {
-	case KEY_UP:
-	case 'k':
-		if (ui->pick > 0)
-			ui->pick--;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		if (ui->pick < ui->nifnames - 1)
-			ui->pick++;
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		picker_choose(ui);
-		break;
-	case 27:
-	case 'q':
-	case 'i':
-		ui->picking = false;
-		break;
-	}
-}
-
 /* a click on a dashboard panel opens its view; on the header, back */
 static void mouse_click(struct ui *ui)
 {
-	static const struct {
-		enum ui_panel p;
-		const struct ui_view_ops *v;
-	} map[] = {
-		{ UI_P_GRAPH, &ui_view_dashboard },
-		{ UI_P_STREAMS, &ui_view_streams },
-		{ UI_P_CPU, &ui_view_cpu },
-		{ UI_P_IRQ, &ui_view_irq },
-		{ UI_P_NIC, &ui_view_nic },
-		{ UI_P_FINDINGS, &ui_view_checklist },
-		{ UI_P_HEADER, &ui_view_dashboard },
-	};
 	MEVENT ev;
 
 	if (getmouse(&ev) != OK || ui->lay.too_small)
 		return;
-	for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		const struct ui_rect *r = &ui->lay.p[map[i].p];
+	for (int p = 0; p < UI_P_COUNT; p++) {
+		const struct ui_rect *r = &ui->lay.p[p];
 
-		if (r->h && ev.y >= r->y && ev.y < r->y + r->h &&
-		    ev.x >= r->x && ev.x < r->x + r->w) {
-			ui->view = map[i].v;
+		if (!r->h || ev.y < r->y || ev.y >= r->y + r->h ||
+		    ev.x < r->x || ev.x >= r->x + r->w)
+			continue;
+		if (p == UI_P_HEADER) {
+			ui->view = ui_views[0];
 			return;
 		}
+		for (int i = 0; i < ui_nviews; i++)
+			if (ui_views[i]->panel == (enum ui_panel)p) {
+				ui->view = ui_views[i];
+				return;
+			}
 	}
 }
 
@@ -401,17 +291,11 @@ static void handle_key(struct ui *ui, int ch)
 	int nd = (int)(sizeof(durations) / sizeof(durations[0]));
 
 	if (ui->picking) {
-		picker_key(ui, ch);
+		ui_picker_key(ui, ch);
 		return;
 	}
-	if (ui->view == &ui_view_help && ch != KEY_RESIZE && ch != 'q' &&
-	    ch != 'Q') {
-		ui->view =
-			ui->before_help ? ui->before_help : &ui_view_dashboard;
-		return;
-	}
-	/* the guided run's findings: Up/Down, Enter */
-	if (ui->view == &ui_view_checklist && ui_guided_key(ui, ch))
+	/* the view's own keys first */
+	if (ui->view->key_handler && ui->view->key_handler(ui, ch))
 		return;
 	switch (ch) {
 	case 'q':
@@ -426,12 +310,13 @@ static void handle_key(struct ui *ui, int ch)
 	case 'X':
 		if (ui_grun_busy(&ui->grun)) {
 			ui_grun_abort(&ui->grun);
-			say(ui, 0, "%s",
-			    _("ending the guided run; the findings come from "
-			      "what ran"));
+			ui_say(ui, 0, "%s",
+			       _("ending the guided run; the findings come "
+				 "from "
+				 "what ran"));
 		} else if (ui->guided_pending) {
 			ui->guided_pending = false;
-			say(ui, 0, "%s", _("the guided run will not start"));
+			ui_say(ui, 0, "%s", _("the guided run will not start"));
 		}
 		break;
 	case 'w':
@@ -449,23 +334,26 @@ static void handle_key(struct ui *ui, int ch)
 	case ' ':
 		if (ui_grun_busy(&ui->grun)) {
 			if (ui->view != &ui_view_checklist)
-				say(ui, 1, "%s",
-				    _("a guided run is going: 6 shows it; s "
-				      "there skips a test, x ends the run"));
+				ui_say(ui, 1, "%s",
+				       _("a guided run is going: 6 shows it; s "
+					 "there skips a test, x ends the run"));
 			else if (ui_grun_skip(&ui->grun))
-				say(ui, 1, "%s",
-				    _("no test to skip right now (the "
-				      "inventory and the evaluation are short)"));
+				ui_say(ui, 1, "%s",
+				       _("no test to skip right now (the "
+					 "inventory and the evaluation are "
+					 "short)"));
 			else
-				say(ui, 0, "%s", _("skipping the running test"));
+				ui_say(ui, 0, "%s",
+				       _("skipping the running test"));
 		} else if (ui->guided_pending) {
-			say(ui, 1, "%s",
-			    _("the guided run starts when the test has ended; x "
-			      "cancels it"));
+			ui_say(ui, 1, "%s",
+			       _("the guided run starts when the test has "
+				 "ended; x "
+				 "cancels it"));
 		} else if (ui_model_busy(&ui->model)) {
 			ui->restart = false;
 			ui_model_stop(&ui->model);
-			say(ui, 0, "%s", _("stopping the test"));
+			ui_say(ui, 0, "%s", _("stopping the test"));
 		} else if (!ui->model.th_live) {
 			start_test(ui, true);
 		}
@@ -514,7 +402,7 @@ static void handle_key(struct ui *ui, int ch)
 	}
 	case 'i':
 	case 'I':
-		picker_open(ui);
+		ui_picker_open(ui);
 		break;
 	case 'p':
 	case 'P':
@@ -614,7 +502,7 @@ static void draw(struct ui *ui)
 		ui_draw_message(ui, &l->p[UI_P_MESSAGE]);
 		ui_draw_footer(ui, &l->p[UI_P_FOOTER]);
 		if (ui->picking)
-			ui_draw_picker(ui);
+			ui_picker_draw(ui);
 	}
 	refresh();
 	ui->frames++;
@@ -788,13 +676,14 @@ static void loop(struct ui *ui, int sfd)
 		if (ui->grun.th_live && ui_grun_reap(&ui->grun)) {
 			pull_model(ui);
 			dirty = true;
-			say(ui, 0, "%s",
-			    ui->grun.aborted
-				    ? _("guided run ended by x: the findings "
-					"come from what ran; w writes the "
-					"report")
-				    : _("guided run done: Enter opens a "
-					"finding, w writes the report"));
+			ui_say(ui, 0, "%s",
+			       ui->grun.aborted
+				       ? _("guided run ended by x: the "
+					   "findings "
+					   "come from what ran; w writes the "
+					   "report")
+				       : _("guided run done: Enter opens a "
+					   "finding, w writes the report"));
 		}
 		/* g waited for the test to stop */
 		if (ui->guided_pending && !ui->model.th_live)
@@ -870,7 +759,7 @@ int ps_ui_run(const struct ps_opts *o)
 
 	peer = ui->test.ntargets ? ui->test.targets[0].host : NULL;
 	ps_iface_choose(o->iface, peer, &ui->iface);
-	if (sampler_start(ui))
+	if (ui_sampler_start(ui))
 		ps_warn(_("the probes do not run: the sampler did not start"));
 
 	if (!start_curses(ui)) {

@@ -122,42 +122,6 @@ static void hist_add(struct ui_test_view *v, double bps)
 	v->nhist++;
 }
 
-static void acc_cpu(int *v, int *n, int cpu)
-{
-	if (cpu < 0 || *n >= 16)
-		return;
-	for (int i = 0; i < *n; i++)
-		if (v[i] == cpu)
-			return;
-	v[(*n)++] = cpu;
-}
-
-/* a sending end's TCP_INFO for one interval, as "pipescope check" sums it */
-static void acc_tcpinfo(struct ui_test_view *v, const struct ps_stream_iv *s,
-			double len)
-{
-	if (!s->has_tcpinfo || !s->sender)
-		return;
-	v->acc.n++;
-	v->acc.rtt += s->rtt_us;
-	if (s->min_rtt_us &&
-	    (!v->acc.min_rtt || s->min_rtt_us < v->acc.min_rtt))
-		v->acc.min_rtt = s->min_rtt_us;
-	v->acc.cwnd += (double)s->cwnd;
-	if (s->snd_wnd) {
-		v->acc.wnd += (double)s->snd_wnd;
-		v->acc.nwnd++;
-	}
-	v->acc.ivlen += len;
-	v->acc.rwnd_us += (double)s->rwnd_limited_us;
-	v->acc.sndbuf_us += (double)s->sndbuf_limited_us;
-	v->acc.retrans += s->retrans;
-	if (s->mss)
-		v->acc.mss = s->mss;
-	if (s->pmtu)
-		v->acc.pmtu = s->pmtu;
-}
-
 static void on_interval(void *arg, const struct ps_interval *iv)
 {
 	struct ui_model *m = arg;
@@ -191,20 +155,11 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 		}
 	v->now_bps = now;
 	if (!iv->omitted) {
-		double len = iv->end - iv->start;
-
 		v->bytes_total += bytes;
-		v->time_total += len;
-		for (int i = 0; i < n; i++) {
-			acc_tcpinfo(v, &iv->streams[i], len);
-			acc_cpu(v->acc.thread_cpu, &v->acc.nthread,
-				iv->streams[i].cpu);
-			acc_cpu(v->acc.rx_cpu, &v->acc.nrx,
-				iv->streams[i].rx_cpu);
-		}
-		for (int i = 0; i < r; i++)
-			acc_tcpinfo(v, &iv->remote[i], len);
+		v->time_total += iv->end - iv->start;
 	}
+	/* TCP_INFO and CPUs as "pipescope check" sums a step */
+	ps_step_acc_add(&v->acc, iv);
 	v->elapsed = iv->end;
 	hist_add(v, now);
 	v->gen++;
@@ -362,7 +317,7 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->have_sum[0] = v->have_sum[1] = false;
 	v->now_bps = v->bytes_total = v->time_total = 0;
 	v->have_end = false;
-	memset(&v->acc, 0, sizeof(v->acc));
+	ps_step_acc_reset(&v->acc);
 	v->error[0] = 0;
 	v->peer_kind[0] = v->peer_version[0] = 0;
 	if (co->ntargets > 0)

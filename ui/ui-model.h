@@ -10,8 +10,9 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "snapshot.h"
 #include "options.h"
+#include "snapshot.h"
+#include "step.h"
 
 #define UI_MAX_ROWS (2 * PS_MAX_STREAMS)
 #define UI_HIST 1024 /* sum samples kept for the graph */
@@ -55,17 +56,7 @@ struct ui_test_view {
 
 	/* TCP_INFO and CPUs accumulated over the test (not omitted), for
 	 * the checks that read a test (averaged like "pipescope check") */
-	struct {
-		int n;		       /* sender samples with TCP_INFO */
-		double rtt, cwnd, wnd; /* sums */
-		int nwnd;
-		uint32_t min_rtt;
-		double ivlen, rwnd_us, sndbuf_us;
-		int64_t retrans;
-		unsigned mss, pmtu;
-		int thread_cpu[16], nthread;
-		int rx_cpu[16], nrx;
-	} acc;
+	struct ps_step_acc acc;
 
 	/* the end */
 	bool have_end;

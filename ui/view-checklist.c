@@ -9,8 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "answer.h"
 #include "ceiling.h"
 #include "check.h"
+#include "step.h"
 #include "nls.h"
 #include "ui-internal.h"
 #include "ui-text.h"
@@ -116,9 +118,20 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 {
 	const struct ui_test_view *v = &ui->tv;
 	const struct ps_snapshot *snap = ui->snap;
-	const struct ps_irq_info *irq = ui_snap_irq(snap);
-	struct ps_step_result *st = &run->steps[0];
-	bool fwd = !v->reverse && !v->bidir;
+	struct ps_step_seen seen = {
+		.streams = v->parallel,
+		.reverse = v->reverse,
+		.bidir = v->bidir,
+		.seconds = v->time_total,
+		.bytes = v->bytes_total,
+		.iv = v->streams,
+		.niv = v->nstreams,
+		.acc = &v->acc,
+		/* this process moves both ends of a loopback test */
+		.cpu_local = ui->proc_pct,
+		.cpu = snap ? &snap->cpu : NULL,
+		.irq = ui_snap_irq(snap),
+	};
 
 	memset(run, 0, sizeof(*run));
 	if (!(v->time_total > 0) || !v->nstreams || v->proto != PS_PROTO_TCP)
@@ -130,70 +143,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 	snprintf(run->peer_version, sizeof(run->peer_version), "%s",
 		 v->peer_version);
 	run->nsteps = 1;
-	snprintf(st->id, sizeof(st->id), "%s",
-		 v->parallel == 1 && fwd ? "single"
-		 : fwd			 ? "sweep"
-		 : v->bidir		 ? "bidir"
-					 : "reverse");
-	st->state = PS_STEP_DONE;
-	st->streams = v->parallel;
-	st->reverse = v->reverse;
-	st->bidir = v->bidir;
-	st->seconds = v->time_total;
-	st->bps = v->bytes_total * 8 / v->time_total;
-	if (v->bidir) {
-		st->bps /= 2;
-		st->bps_back = st->bps;
-	}
-	st->stream_min_bps = st->stream_max_bps = v->streams[0].bps;
-	for (int i = 1; i < v->nstreams; i++) {
-		if (v->streams[i].bps < st->stream_min_bps)
-			st->stream_min_bps = v->streams[i].bps;
-		if (v->streams[i].bps > st->stream_max_bps)
-			st->stream_max_bps = v->streams[i].bps;
-	}
-	if (v->acc.n > 0) {
-		st->have_tcpinfo = true;
-		st->rtt_us = v->acc.rtt / v->acc.n;
-		st->min_rtt_us = v->acc.min_rtt;
-		st->cwnd_bytes = v->acc.cwnd / v->acc.n;
-		st->snd_wnd_bytes = v->acc.nwnd ? v->acc.wnd / v->acc.nwnd : 0;
-		if (v->acc.ivlen > 0) {
-			st->rwnd_limited = v->acc.rwnd_us / 1e6 / v->acc.ivlen;
-			st->sndbuf_limited =
-				v->acc.sndbuf_us / 1e6 / v->acc.ivlen;
-			if (st->rwnd_limited > 1)
-				st->rwnd_limited = 1;
-			if (st->sndbuf_limited > 1)
-				st->sndbuf_limited = 1;
-		}
-		st->retrans = v->acc.retrans;
-		st->mss = v->acc.mss;
-		st->pmtu = v->acc.pmtu;
-	}
-	st->bytes = (uint64_t)v->bytes_total;
-	/* this process moves both ends of a loopback test */
-	st->cpu_local = ui->proc_pct;
-	st->cpu_remote = 0;
-	if (snap && snap->cpu.status == PS_ST_OK && snap->cpu.ncores > 0 &&
-	    snap->cpu.cores[0].pct_valid) {
-		ps_cpu_copy(&st->cpu, &snap->cpu);
-		st->have_cpu = true;
-	}
-	if (irq && irq->rated) {
-		st->have_irq = true;
-		st->irq_lines = irq->queues_with_irqs;
-		for (int i = 0; i < irq->nlines; i++)
-			st->irq_rate += irq->lines[i].total_rate;
-		st->irq_busiest_cpu = irq->busiest_cpu;
-		st->irq_busiest_share = irq->busiest_share;
-		st->softnet_drop_rate = irq->dropped_rate_total;
-		st->squeeze_rate = irq->squeeze_rate_total;
-	}
-	for (int i = 0; i < v->acc.nthread; i++)
-		ps_step_add_cpu(st, false, v->acc.thread_cpu[i]);
-	for (int i = 0; i < v->acc.nrx; i++)
-		ps_step_add_cpu(st, true, v->acc.rx_cpu[i]);
+	ps_step_live(&seen, &run->steps[0]);
 	return true;
 }
 
@@ -266,9 +216,7 @@ static int collect(struct ui *ui, char (*out)[256], int *level, int max,
 	if (s->hdr.iface.status != PS_ST_OK)
 		add(&c, 1, _("interface: %s"), s->hdr.iface.reason);
 	/* with a test the checks judge the cores (one core, every core) */
-	if (!(v->time_total > 0) && s->cpu.status == PS_ST_OK &&
-	    s->cpu.busiest >= 0 && s->cpu.cores[s->cpu.busiest].pct_valid &&
-	    s->cpu.cores[s->cpu.busiest].busy_pct >= 90) {
+	if (!(v->time_total > 0) && ps_cpu_saturated(&s->cpu)) {
 		char b[160];
 
 		ps_cpu_busiest_text(&s->cpu, b, sizeof(b));
@@ -314,18 +262,17 @@ static const char *const bullet[3] = { "-", "!", "!!" };
 static int checks_detail(struct ui *ui, int y, const struct ui_rect *in)
 {
 	const struct ps_diagnosis *d = diagnose(ui);
-	const struct ps_ceiling_model *m;
+	struct ps_answer a;
 
 	if (!d || y >= in->y + in->h)
 		return y;
-	m = &d->ceil;
-	if (m->binding >= 0 && y < in->y + in->h) {
+	ps_answer_of(d, &a);
+	if (a.binding.id) {
 		char b[32];
 
-		ui_fmt_bps(b, sizeof(b), m->c[m->binding].bps);
+		ui_fmt_bps(b, sizeof(b), a.binding.bps);
 		ui_printf(y++, in->x, in->w, ui_attr(UI_C_TITLE),
-			  _("Tightest ceiling: %s, %s"), m->c[m->binding].what,
-			  b);
+			  _("Tightest ceiling: %s, %s"), a.binding.what, b);
 	}
 	for (size_t i = 0; i < d->nrank && y < in->y + in->h; i++) {
 		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
@@ -390,6 +337,37 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 	}
 }
 
+/* the checklist view: the guided run's keys (what s does depends on it) */
+static const struct ui_footer_key guided_idle[] = {
+	{ "F1", "?", N_("help"), N_("help") },
+	{ "q", "q", N_("quit"), N_("quit") },
+	{ "g", "g", N_("guided run"), N_("guided") },
+	{ "s", "s", N_("start/stop"), N_("run") },
+	{ "Enter", "Ent", N_("details"), N_("more") },
+	{ "w", "w", N_("write report"), N_("report") },
+	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "p", "p", N_("pause"), N_("pause") },
+};
+
+static const struct ui_footer_key guided_busy[] = {
+	{ "F1", "?", N_("help"), N_("help") },
+	{ "q", "q", N_("quit"), N_("quit") },
+	{ "s", "s", N_("skip step"), N_("skip") },
+	{ "x", "x", N_("abort run"), N_("abort") },
+	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "p", "p", N_("pause"), N_("pause") },
+};
+
+static const struct ui_footer_key *checklist_footer(struct ui *ui, int *n)
+{
+	if (ui_grun_busy(&ui->grun)) {
+		*n = (int)(sizeof(guided_busy) / sizeof(guided_busy[0]));
+		return guided_busy;
+	}
+	*n = (int)(sizeof(guided_idle) / sizeof(guided_idle[0]));
+	return guided_idle;
+}
+
 static void draw_checklist(struct ui *ui, const struct ui_rect *body)
 {
 	/* after g: the guided run's steps and findings */
@@ -403,5 +381,9 @@ const struct ui_view_ops ui_view_checklist = {
 	.name = "checklist",
 	.title = N_("Checklist"),
 	.key = '6',
+	.panel = UI_P_FINDINGS,
 	.draw = draw_checklist,
+	/* the guided run's findings: Up/Down, Enter (view-guided.c) */
+	.key_handler = ui_guided_key,
+	.footer = checklist_footer,
 };

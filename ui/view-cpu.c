@@ -356,5 +356,6 @@ const struct ui_view_ops ui_view_cpu = {
 	.name = "cpu",
 	.title = N_("CPU"),
 	.key = '3',
+	.panel = UI_P_CPU,
 	.draw = draw_cpu,
 };

@@ -28,11 +28,6 @@ const struct ui_view_ops ui_view_dashboard = {
 	.title = N_("Dashboard"),
 	.key = '1',
 	.dashboard = true,
+	.panel = UI_P_GRAPH,
 	.draw = draw_dashboard,
 };
-
-const struct ui_view_ops *const ui_views[] = {
-	&ui_view_dashboard, &ui_view_streams, &ui_view_cpu,
-	&ui_view_irq,	    &ui_view_nic,     &ui_view_checklist,
-};
-const int ui_nviews = (int)(sizeof(ui_views) / sizeof(ui_views[0]));

@@ -12,6 +12,7 @@
 
 #include <curses.h>
 
+#include "answer.h"
 #include "ceiling.h"
 #include "check.h"
 #include "nls.h"
@@ -196,53 +197,45 @@ static const struct ps_diagnosis *results(struct ui *ui)
 	return ui->grun.diag;
 }
 
+/* the answer as every report phrases it (answer.c), in the screen's style */
 static void answer_lines(const struct ps_diagnosis *d, struct glines *out,
 			 int w)
 {
-	const struct ps_ceiling_model *m = &d->ceil;
-	char a[32], b[32], line[512];
+	struct ps_answer_line al[PS_ANSWER_MAX_LINES];
+	struct ps_answer a;
 	struct gline *l;
+	int n;
 
+	ps_answer_of(d, &a);
+	n = ps_answer_phrase(&a, PS_ANSWER_SCREEN, al);
 	add(out, -1);
-	if ((l = add(out, -1))) {
-		snprintf(l->text, sizeof(l->text), "%s", _("Answer"));
-		l->ta = ui_attr(UI_C_TITLE) | A_BOLD;
+	for (int i = 0; i < n; i++) {
+		attr_t at = A_NORMAL;
+
+		switch (al[i].part) {
+		case PS_ANSWER_HEADING:
+			if ((l = add(out, -1))) {
+				snprintf(l->text, sizeof(l->text), "%s",
+					 al[i].text);
+				l->ta = ui_attr(UI_C_TITLE) | A_BOLD;
+			}
+			continue;
+		case PS_ANSWER_MEASURED:
+			at = ui_attr(UI_C_VALUE);
+			break;
+		case PS_ANSWER_BINDING:
+			at = A_BOLD;
+			break;
+		case PS_ANSWER_NEXT:
+			break;
+		case PS_ANSWER_VERDICT:
+			at = ui_attr(a.verdict == PS_VERDICT_BOTTLENECK
+					     ? UI_C_BAD
+					     : UI_C_WARN);
+			break;
+		}
+		add_wrapped(out, -1, 2, w - 2, at, al[i].text);
 	}
-	if (m->measured_bps > 0) {
-		ps_fmt_bps(a, sizeof(a), m->measured_bps);
-		ps_fmt_bps(b, sizeof(b), m->single_bps);
-		snprintf(line, sizeof(line),
-			 _("Measured: %s at best, %s with one stream"), a, b);
-		add_wrapped(out, -1, 2, w - 2, ui_attr(UI_C_VALUE), line);
-	}
-	if (m->binding >= 0) {
-		ps_fmt_bps(a, sizeof(a), m->c[m->binding].bps);
-		snprintf(line, sizeof(line), _("Binding ceiling: %s, %s (%s)"),
-			 a, m->c[m->binding].what,
-			 m->c[m->binding].scope == PS_SCOPE_FLOW ? _("per flow")
-								 : _("shared"));
-	} else {
-		snprintf(line, sizeof(line), "%s",
-			 _("Binding ceiling: none computed"));
-	}
-	add_wrapped(out, -1, 2, w - 2, A_BOLD, line);
-	if (m->next >= 0) {
-		ps_fmt_bps(a, sizeof(a), m->c[m->next].bps);
-		snprintf(line, sizeof(line), _("Next after fixing it: %s, %s"),
-			 a, m->c[m->next].what);
-		add_wrapped(out, -1, 2, w - 2, A_NORMAL, line);
-	}
-	add_wrapped(
-		out, -1, 2, w - 2,
-		ui_attr(d->bottleneck ? UI_C_BAD : UI_C_WARN),
-		d->bottleneck ? _("A bottleneck was found.")
-		: d->link_full
-			? _("The link is full: no bottleneck on this host.")
-		: d->static_only
-			? _("The static checks found no bottleneck; nothing "
-			    "was measured, so this is not an all clear.")
-			: _("No bottleneck was found, and nothing explains "
-			    "the rate: see below."));
 }
 
 static int finding_level(enum ps_severity s)
@@ -304,9 +297,7 @@ static void finding_lines(struct ui *ui, const struct ps_diagnosis *d,
 					 _("ceiling: %s, %s (%s)"), c,
 					 f->ceiling_what[0] ? f->ceiling_what
 							    : f->id,
-					 f->scope == PS_SCOPE_FLOW
-						 ? _("per flow")
-						 : _("shared"));
+					 ps_scope_text(f->scope));
 				add_wrapped(out, n, 6, w - 6, A_NORMAL, line);
 			}
 		}
@@ -390,6 +381,12 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 	if (ui->gtop + in.h < out.n)
 		ui_put(in.y + in.h - 1, in.x + in.w - 3, 3, ui_attr(UI_C_DIM),
 		       " v ");
+}
+
+void ui_guided_view_reset(struct ui *ui)
+{
+	ui->gsel = ui->gtop = ui->gfindings = 0;
+	memset(ui->gopen, 0, sizeof(ui->gopen));
 }
 
 bool ui_guided_key(struct ui *ui, int ch)

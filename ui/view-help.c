@@ -2,6 +2,8 @@
  * what the panels show */
 #include "config.h"
 
+#include <curses.h>
+
 #include "nls.h"
 #include "ui-internal.h"
 #include "ui-text.h"
@@ -62,9 +64,19 @@ static void draw_help(struct ui *ui, const struct ui_rect *body)
 		       _(help_panels[i]));
 }
 
+/* any key returns to the view before (q still quits) */
+static bool help_key(struct ui *ui, int ch)
+{
+	if (ch == KEY_RESIZE || ch == 'q' || ch == 'Q')
+		return false;
+	ui->view = ui->before_help ? ui->before_help : &ui_view_dashboard;
+	return true;
+}
+
 const struct ui_view_ops ui_view_help = {
 	.name = "help",
 	.title = N_("Help"),
 	.key = '?',
 	.draw = draw_help,
+	.key_handler = help_key,
 };

@@ -359,5 +359,6 @@ const struct ui_view_ops ui_view_irq = {
 	.name = "irq",
 	.title = N_("IRQ"),
 	.key = '4',
+	.panel = UI_P_IRQ,
 	.draw = draw_irq,
 };

@@ -316,5 +316,6 @@ const struct ui_view_ops ui_view_nic = {
 	.name = "nic",
 	.title = N_("NIC"),
 	.key = '5',
+	.panel = UI_P_NIC,
 	.draw = draw_nic,
 };

@@ -189,5 +189,6 @@ const struct ui_view_ops ui_view_streams = {
 	.name = "streams",
 	.title = N_("Streams"),
 	.key = '2',
+	.panel = UI_P_STREAMS,
 	.draw = draw_streams,
 };

@@ -148,6 +148,7 @@ static void add_unexplained(const struct ps_evidence *ev,
 			 "cannot measure one"));
 	} else {
 		ps_fmt_bps(rate, sizeof(rate), d->ceil.measured_bps);
+		ps_fact(&o->f, "measured", d->ceil.measured_bps, "bit/s");
 		PS_SET(o->f.title,
 		       _("Nothing found explains %s: this is not an all clear"),
 		       rate);
@@ -197,6 +198,8 @@ static void add_link_full(struct ps_diagnosis *d, double line)
 	o->f.ceiling_bps = line;
 	ps_fmt_bps(a, sizeof(a), d->ceil.measured_bps);
 	ps_fmt_bps(b, sizeof(b), line);
+	ps_fact(&o->f, "measured", d->ceil.measured_bps, "bit/s");
+	ps_fact(&o->f, "line_rate", line, "bit/s");
 	PS_SET(o->f.title, _("The link is full: %s of %s"), a, b);
 	PS_SET(o->f.evidence,
 	       _("%s measured against a line rate of %s (%.0f%%); TCP/IP "

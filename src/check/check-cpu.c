@@ -12,10 +12,20 @@
 #include "check.h"
 #include "nls.h"
 
-#define CORE_SATURATED 90.0 /* busy % */
 #define OTHERS_MARGIN 30.0  /* the other cores at least this much lower */
 #define ATTRIBUTED 50.0	    /* % of one core the test's process used */
 #define PINNED_SHARE 20.0   /* % of a core both ends used, pinned */
+
+bool ps_cpu_saturated(const struct ps_cpu_info *cpu)
+{
+	const struct ps_cpu_core *c;
+
+	if (cpu->status != PS_ST_OK || cpu->busiest < 0 ||
+	    cpu->busiest >= cpu->ncores)
+		return false;
+	c = &cpu->cores[cpu->busiest];
+	return c->pct_valid && c->busy_pct >= PS_CORE_SATURATED;
+}
 
 static bool all_on_one(const struct ps_step_result *s, int cpu)
 {
@@ -61,7 +71,8 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 					min = s->cpu.cores[k].busy_pct;
 			}
 		/* the test itself must be a big consumer, not a bystander */
-		if (n < 2 || min < CORE_SATURATED || s->cpu_local < ATTRIBUTED)
+		if (n < 2 || min < PS_CORE_SATURATED ||
+		    s->cpu_local < ATTRIBUTED)
 			continue;
 		if (!hit || s->bps > hit->bps) {
 			hit = s;
@@ -75,6 +86,12 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	f->severity = PS_SEV_BOTTLENECK;
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = hit->bps;
+	ps_fact(f, "cores", hit->cpu.ncores, "count");
+	ps_fact(f, "least_busy", low, "%");
+	ps_fact(f, "streams", hit->streams, "count");
+	ps_fact(f, "rate", hit->bps, "bit/s");
+	ps_fact(f, "cpu_local", hit->cpu_local, "%");
+	ps_fact(f, "cpu_remote", hit->cpu_remote, "%");
 	PS_SET(f->ceiling_what, _("all %d cores saturated"), hit->cpu.ncores);
 	PS_SET(f->title,
 	       _("Every core saturated: %d cores at least %.0f%% busy at %s"),
@@ -142,7 +159,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		      pinned_to(ev->res, s, s->cpu.cores[k].id);
 		if (busy > top_busy)
 			top_busy = busy;
-		if (busy < CORE_SATURATED)
+		if (busy < PS_CORE_SATURATED)
 			continue;
 		if (!(s->cpu.ncores == 1 || isnan(oth) ||
 		      oth <= busy - OTHERS_MARGIN || one))
@@ -174,7 +191,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		PS_SET(f->evidence,
 		       _("the busiest core the test used was %.0f%% busy "
 			 "(saturated means %.0f%% with the others idle)"),
-		       top_busy, CORE_SATURATED);
+		       top_busy, PS_CORE_SATURATED);
 		return PS_CHECK_CLEAR;
 	}
 	ps_fmt_bps(rate, sizeof(rate), hit->bps);
@@ -196,6 +213,16 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	       _("One core saturated: cpu%d %.0f%% busy at %s (%d stream%s)"),
 	       core->id, core->busy_pct, rate, hit->streams,
 	       hit->streams == 1 ? "" : "s");
+	ps_fact(f, "core", core->id, "cpu");
+	ps_fact(f, "core_busy", core->busy_pct, "%");
+	ps_fact(f, "core_softirq", core->pct[PS_CPU_SOFTIRQ], "%");
+	ps_fact(f, "core_irq", core->pct[PS_CPU_IRQ], "%");
+	ps_fact(f, "core_system", core->pct[PS_CPU_SYSTEM], "%");
+	ps_fact(f, "core_user", core->pct[PS_CPU_USER], "%");
+	ps_fact(f, "streams", hit->streams, "count");
+	ps_fact(f, "rate", hit->bps, "bit/s");
+	if (!isnan(others) && hit->cpu.ncores > 1)
+		ps_fact(f, "other_cores_busy", others, "%");
 	PS_SET(f->evidence,
 	       _("cpu%d was %.0f%% busy (softirq %.0f%%, irq %.0f%%, system "
 		 "%.0f%%, user %.0f%%) during the %d-stream test at %s"),
@@ -285,6 +312,10 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 		PS_SET(f->evidence, "%s", _("no CPU readings of a test"));
 		return PS_CHECK_NA;
 	}
+	ps_fact(f, "cores", ncores, "count");
+	ps_fact(f, "busy", busy, "%");
+	ps_fact(f, "test_share", own, "%");
+	ps_fact(f, "other_work", worst, "%");
 	PS_SET(f->evidence,
 	       _("during the busiest test the %d cores were %.0f%% busy, the "
 		 "test's processes account for about %.0f%%"),
@@ -342,6 +373,10 @@ static enum ps_check_state eval_worse(const struct ps_evidence *ev,
 			 "an earlier one"));
 		return PS_CHECK_CLEAR;
 	}
+	ps_fact(f, "peak_rate", peak->bps, "bit/s");
+	ps_fact(f, "peak_streams", peak->streams, "count");
+	ps_fact(f, "low_rate", low->bps, "bit/s");
+	ps_fact(f, "low_streams", low->streams, "count");
 	ps_fmt_bps(a, sizeof(a), peak->bps);
 	ps_fmt_bps(b, sizeof(b), low->bps);
 	f->severity = PS_SEV_WARNING;
@@ -427,6 +462,10 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 	if (n >= 2) {
 		char a[32], b[32];
 
+		ps_fact(f, "first_rate", sw[0]->bps, "bit/s");
+		ps_fact(f, "first_streams", sw[0]->streams, "count");
+		ps_fact(f, "last_rate", sw[n - 1]->bps, "bit/s");
+		ps_fact(f, "last_streams", sw[n - 1]->streams, "count");
 		ps_fmt_bps(a, sizeof(a), sw[0]->bps);
 		ps_fmt_bps(b, sizeof(b), sw[n - 1]->bps);
 		PS_APPEND(f->evidence, _("; %d stream%s: %s, %d streams: %s"),
@@ -481,7 +520,7 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 		nwith++;
 		if (s->peer_busy > top)
 			top = s->peer_busy;
-		if (s->peer_busy < CORE_SATURATED ||
+		if (s->peer_busy < PS_CORE_SATURATED ||
 		    s->peer_busy - s->peer_others < OTHERS_MARGIN)
 			continue;
 		if (!hit || s->bps > hit->bps)
@@ -493,17 +532,25 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 			 "server, or pipescope -s --no-share-probes)"));
 		return PS_CHECK_NA;
 	}
+	ps_fact(f, "far_busiest", top, "%");
 	if (!hit) {
 		PS_SET(f->evidence,
 		       _("the far end's busiest core was %.0f%% busy "
 			 "(saturated means %.0f%% with the others idle)"),
-		       top, CORE_SATURATED);
+		       top, PS_CORE_SATURATED);
 		return PS_CHECK_CLEAR;
 	}
 	ps_fmt_bps(rate, sizeof(rate), hit->bps);
 	f->severity = PS_SEV_BOTTLENECK;
 	f->scope = PS_SCOPE_FLOW;
 	f->ceiling_bps = hit->bps / (hit->streams > 0 ? hit->streams : 1);
+	ps_fact(f, "far_core", hit->peer_core, "cpu");
+	ps_fact(f, "far_core_busy", hit->peer_busy, "%");
+	ps_fact(f, "far_core_softirq", hit->peer_softirq, "%");
+	ps_fact(f, "far_core_irq", hit->peer_irq, "%");
+	ps_fact(f, "far_other_cores", hit->peer_others, "%");
+	ps_fact(f, "streams", hit->streams, "count");
+	ps_fact(f, "rate", hit->bps, "bit/s");
 	PS_SET(f->ceiling_what, _("far end's cpu%d saturated"), hit->peer_core);
 	PS_SET(f->title,
 	       _("A core of the far end saturated: cpu%d %.0f%% busy at %s"),

@@ -43,6 +43,17 @@ static enum ps_check_state eval_pcie(const struct ps_evidence *ev,
 						      p->encoded_bps
 					    : 0;
 
+	ps_fact(f, "pcie_width", p->sta_width, "lanes");
+	ps_fact(f, "pcie_speed", p->sta_speed, "GT/s");
+	ps_fact(f, "pcie_capable_width", p->cap_width, "lanes");
+	ps_fact(f, "pcie_capable_speed", p->cap_speed, "GT/s");
+	ps_fact(f, "pcie_usable", p->usable_bps, "bit/s");
+	if (p->limited_upstream) {
+		ps_fact(f, "pcie_limit_width", lw, "lanes");
+		ps_fact(f, "pcie_limit_speed", ls, "GT/s");
+	}
+	if (line > 0)
+		ps_fact(f, "line_rate", line, "bit/s");
 	PS_SET(f->evidence,
 	       _("%s: link x%d at %g GT/s, capable of x%d at %g GT/s; about %s "
 		 "usable per direction"),
@@ -164,6 +175,13 @@ static enum ps_check_state eval_link_speed(const struct ps_evidence *ev,
 		both = partner;
 	ps_fmt_bps(cur, sizeof(cur), speed);
 	ps_fmt_bps(cap, sizeof(cap), both * 1e6);
+	ps_fact(f, "link_speed", speed, "bit/s");
+	if (sup > 0)
+		ps_fact(f, "supported_speed", sup * 1e6, "bit/s");
+	if (adv > 0)
+		ps_fact(f, "advertised_speed", adv * 1e6, "bit/s");
+	if (partner > 0)
+		ps_fact(f, "partner_speed", partner * 1e6, "bit/s");
 	PS_SET(f->evidence, _("%s: %s, %s duplex"), ifn, cur,
 	       e->linkmodes.duplex == DUPLEX_HALF   ? _("half")
 	       : e->linkmodes.duplex == DUPLEX_FULL ? _("full")
@@ -243,6 +261,9 @@ static enum ps_check_state eval_virtual(const struct ps_evidence *ev,
 	    ev->eth->linkmodes.speed_bps > 0)
 		ps_fmt_bps(sp, sizeof(sp),
 			   (double)ev->eth->linkmodes.speed_bps);
+	if (sp[0])
+		ps_fact(f, "reported_speed",
+			(double)ev->eth->linkmodes.speed_bps, "bit/s");
 	f->severity = PS_SEV_INFO;
 	PS_SET(f->title,
 	       _("%s is a virtual interface: its speed is not a physical "
@@ -293,6 +314,8 @@ static enum ps_check_state eval_numa(const struct ps_evidence *ev,
 		return PS_CHECK_NA;
 	}
 	node = ev->pci->numa_node;
+	ps_fact(f, "nic_node", node, "node");
+	ps_fact(f, "nodes", c->nnodes, "count");
 	if (c->nnodes <= 1 || node < 0) {
 		PS_SET(f->evidence, _("one NUMA node (NIC node %d)"), node);
 		return PS_CHECK_CLEAR;
@@ -310,6 +333,10 @@ static enum ps_check_state eval_numa(const struct ps_evidence *ev,
 	       ev->pci->bdf, node, ev->pci->local_cpulist, c->nnodes);
 	if (far_irq < 0 && far_thr < 0)
 		return PS_CHECK_CLEAR;
+	if (far_irq >= 0)
+		ps_fact(f, "far_irq_cpu", far_irq, "cpu");
+	if (far_thr >= 0)
+		ps_fact(f, "far_thread_cpu", far_thr, "cpu");
 	if (far_irq >= 0)
 		PS_APPEND(f->evidence,
 			  _("; most NIC interrupts go to cpu%d on node %d"),
@@ -362,6 +389,9 @@ static enum ps_check_state eval_governor(const struct ps_evidence *ev,
 		else if (strcmp(g, "performance"))
 			other = g;
 	}
+	ps_fact(f, "cores", c->ncores, "count");
+	ps_fact(f, "governor_known", nknown, "count");
+	ps_fact(f, "powersave", nps, "count");
 	if (!nknown) {
 		PS_SET(f->evidence, "%s",
 		       c->freq_reason[0] ? c->freq_reason
@@ -422,6 +452,9 @@ static enum ps_check_state eval_steal(const struct ps_evidence *ev,
 	steal = c->all.pct[PS_CPU_STEAL];
 	if (best && best->have_cpu && best->cpu.all.pct_valid)
 		during = best->cpu.all.pct[PS_CPU_STEAL];
+	ps_fact(f, "steal", steal, "%");
+	if (during >= 0)
+		ps_fact(f, "steal_during_test", during, "%");
 	PS_SET(f->evidence, _("steal %.1f%% of CPU time (%s)"), steal,
 	       c->basis == PS_CPU_BASIS_INTERVAL ? _("over the last interval")
 						 : _("since boot"));

@@ -86,6 +86,12 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 			       : _("the queue counts are unknown"));
 		return PS_CHECK_NA;
 	}
+	ps_fact(f, "queues", (double)cur, "count");
+	ps_fact(f, "queues_max", (double)max, "count");
+	if (ncores > 0)
+		ps_fact(f, "cores", ncores, "count");
+	if (used)
+		ps_fact(f, "queues_with_interrupts", used, "count");
 	PS_SET(f->evidence, _("%s: %lld queue%s in use of %lld"), ifn_or(ev),
 	       (long long)cur, cur == 1 ? "" : "s", (long long)max);
 	if (table_one)
@@ -105,8 +111,9 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 			  used == 1 ? "" : "s");
 	PS_APPEND(f->evidence, "%s",
 		  _(": every flow's receive work lands on one core"));
-	f->severity =
-		test_core_busy(ev) >= 90 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
+	f->severity = test_core_busy(ev) >= PS_CORE_SATURATED
+			      ? PS_SEV_BOTTLENECK
+			      : PS_SEV_WARNING;
 	PS_SET(f->title, _("RSS: one receive queue in use of %lld"),
 	       (long long)max);
 	if (table_one)
@@ -164,6 +171,10 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 		       q->ifname, nq);
 		return PS_CHECK_NA;
 	}
+	ps_fact(f, "queue_lines", nq, "count");
+	ps_fact(f, "busiest_cpu", q->busiest_cpu, "cpu");
+	ps_fact(f, "busiest_share", q->busiest_share, "share");
+	ps_fact(f, "irq_cpus", q->irq_cpus, "count");
 	PS_SET(f->evidence,
 	       _("%s: %d queue interrupt lines; cpu%d took %.0f%% of their "
 		 "interrupts (%s), %d CPU%s took any"),
@@ -180,6 +191,11 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 		if (!during || s->irq_rate > during->irq_rate)
 			during = s;
 	}
+	if (during) {
+		ps_fact(f, "test_irq_rate", during->irq_rate, "1/s");
+		ps_fact(f, "test_busiest_share", during->irq_busiest_share,
+			"share");
+	}
 	if (during)
 		PS_APPEND(f->evidence,
 			  _("; during the %d-stream test %.0f interrupts/s, "
@@ -195,8 +211,9 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 			  q->lines[0].irq, q->lines[0].affinity,
 			  q->lines[0].effective[0] ? q->lines[0].effective
 						   : _("not reported"));
-	f->severity =
-		test_core_busy(ev) >= 90 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
+	f->severity = test_core_busy(ev) >= PS_CORE_SATURATED
+			      ? PS_SEV_BOTTLENECK
+			      : PS_SEV_WARNING;
 	PS_SET(f->title, _("All %d queue interrupts of %s land on cpu%d"), nq,
 	       q->ifname, q->busiest_cpu);
 	if (q->irqbalance_running)
@@ -277,6 +294,10 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 			 "NIC's IRQs: IRQBALANCE_BANNED_CPULIST / --banirq"));
 		return PS_CHECK_FIRED;
 	}
+	ps_fact(f, "pinned_lines", manual, "count");
+	ps_fact(f, "queue_lines", nq, "count");
+	if (q->busiest_cpu >= 0)
+		ps_fact(f, "busiest_share", q->busiest_share, "share");
 	PS_SET(f->evidence,
 	       _("irqbalance is not running; %d of %d queue interrupts are "
 		 "pinned to one CPU each"),
@@ -327,6 +348,9 @@ static enum ps_check_state eval_rps(const struct ps_evidence *ev,
 	for (int i = 0; i < q->nrxq; i++)
 		if (q->rxq[i].rps_on)
 			on++;
+	ps_fact(f, "rx_queues", q->nrxq, "count");
+	ps_fact(f, "rps_queues", on, "count");
+	ps_fact(f, "cores", ncores, "count");
 	PS_SET(f->evidence, _("%s: %d receive queue%s, RPS on %d; %d cores"),
 	       q->ifname, q->nrxq, q->nrxq == 1 ? "" : "s", on, ncores);
 	if (q->nrxq > 1 || on || ncores < 2)
@@ -429,6 +453,9 @@ static enum ps_check_state eval_offloads(const struct ps_evidence *ev,
 		return PS_CHECK_CLEAR;
 	}
 	busy = test_core_busy(ev);
+	ps_fact(f, "offloads_off", noff, "count");
+	if (ev->res)
+		ps_fact(f, "test_core_busy", busy, "%");
 	f->severity = busy >= 80 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
 	PS_SET(f->title, _("Offloads off on %s: %s"), ps_ev_nicname(ev), off);
 	PS_SET(f->evidence,
@@ -478,6 +505,8 @@ static enum ps_check_state eval_coalesce(const struct ps_evidence *ev,
 	}
 	us = e->coalesce.rx_usecs;
 	fr = e->coalesce.rx_frames;
+	ps_fact(f, "rx_usecs", (double)us, "us");
+	ps_fact(f, "rx_frames", (double)fr, "count");
 	PS_SET(f->evidence,
 	       _("%s: rx-usecs %lld, rx-frames %lld, adaptive-rx %s"),
 	       ps_ev_nicname(ev), (long long)us, (long long)fr,
@@ -556,6 +585,13 @@ static enum ps_check_state eval_rings(const struct ps_evidence *ev,
 		     strstr(n, "discard")))
 			drops += e->drv_stats.v[i].value;
 	}
+	ps_fact(f, "rx_ring", (double)e->rings.rx, "count");
+	ps_fact(f, "rx_ring_max", (double)e->rings.rx_max, "count");
+	ps_fact(f, "tx_ring", (double)e->rings.tx, "count");
+	ps_fact(f, "tx_ring_max", (double)e->rings.tx_max, "count");
+	ps_fact(f, "rx_drops", (double)drops, "count");
+	if (rated)
+		ps_fact(f, "rx_drop_rate", rate, "1/s");
 	PS_SET(f->evidence,
 	       _("%s: rx ring %lld of %lld, tx ring %lld of %lld; %llu receive "
 		 "drops/misses counted"),
@@ -605,6 +641,12 @@ static enum ps_check_state eval_softnet(const struct ps_evidence *ev,
 			worst_sq = q->cpus[c].time_squeeze;
 			worst = c;
 		}
+	ps_fact(f, "backlog_drops", (double)q->dropped_total, "count");
+	ps_fact(f, "time_squeezes", (double)q->squeeze_total, "count");
+	if (q->rated) {
+		ps_fact(f, "backlog_drop_rate", q->dropped_rate_total, "1/s");
+		ps_fact(f, "time_squeeze_rate", q->squeeze_rate_total, "1/s");
+	}
 	PS_SET(f->evidence,
 	       _("softnet_stat: %llu backlog drops, %llu time squeezes %s"),
 	       (unsigned long long)q->dropped_total,

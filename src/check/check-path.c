@@ -53,6 +53,16 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 		PS_SET(f->evidence, "%s", _("the interface MTU is unknown"));
 		return PS_CHECK_NA;
 	}
+	if (mtu > 0)
+		ps_fact(f, "mtu", (double)mtu, "bytes");
+	if (pmtu)
+		ps_fact(f, "path_mtu", pmtu, "bytes");
+	if (s && s->have_tcpinfo) {
+		ps_fact(f, "mss", s->mss, "bytes");
+		ps_fact(f, "test_path_mtu", s->pmtu, "bytes");
+	}
+	if (far_mtu > 0)
+		ps_fact(f, "far_mtu", (double)far_mtu, "bytes");
 	PS_SET(f->evidence, _("%s: MTU %lld"), ifn_or(ev), (long long)mtu);
 	if (pmtu)
 		PS_APPEND(f->evidence, _(", path MTU to the peer %u"), pmtu);
@@ -200,6 +210,18 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	rwnd = s->rwnd_limited >= 0.2;
 	sndbuf = s->sndbuf_limited >= 0.2;
 
+	ps_fact(f, "rate", r, "bit/s");
+	ps_fact(f, "rtt", s->rtt_us, "us");
+	ps_fact(f, "window", wnd, "bytes");
+	ps_fact(f, "window_ceiling", ceil_w, "bit/s");
+	ps_fact(f, "rwnd_limited", s->rwnd_limited, "share");
+	ps_fact(f, "sndbuf_limited", s->sndbuf_limited, "share");
+	if (buf > 0) {
+		ps_fact(f, "buffer_max", buf, "bytes");
+		ps_fact(f, "buffer_ceiling", ceil_b, "bit/s");
+	}
+	if (s->min_rtt_us > 0)
+		ps_fact(f, "min_rtt", s->min_rtt_us, "us");
 	ps_fmt_bps(rs, sizeof(rs), r);
 	ps_fmt_bps(cs, sizeof(cs), ceil_w);
 	ps_fmt_bytes10(ws, sizeof(ws), wnd);
@@ -259,6 +281,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	PS_SET(f->ceiling_what, _("window ÷ RTT (%.2f ms)"), rtt * 1e3);
 	ps_fmt_bps(cs, sizeof(cs), f->ceiling_bps);
 	PS_SET(f->title, _("Window ÷ RTT caps each stream at about %s"), cs);
+	ps_fact(f, "target", target, "bit/s");
+	ps_fact(f, "bdp", bdp, "bytes");
 	PS_APPEND(f->evidence,
 		  _("; the bandwidth-delay product at %s is %s × %.2f ms = %s"),
 		  ts, ts, rtt * 1e3, bs);
@@ -310,6 +334,11 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 	ps_fmt_bps(ts, sizeof(ts), target);
 	ps_fmt_bytes10(r1, sizeof(r1), (double)rmem);
 	ps_fmt_bytes10(w1, sizeof(w1), (double)wmem);
+	ps_fact(f, "target", target, "bit/s");
+	ps_fact(f, "rtt", s->rtt_us, "us");
+	ps_fact(f, "bdp", bdp, "bytes");
+	ps_fact(f, "tcp_rmem_max", (double)rmem, "bytes");
+	ps_fact(f, "tcp_wmem_max", (double)wmem, "bytes");
 	PS_SET(f->evidence,
 	       _("BDP at %s × RTT %.2f ms = %s; tcp_rmem max %s, tcp_wmem max "
 		 "%s"),
@@ -386,6 +415,12 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 		PS_APPEND(f->evidence, " %d: %s%s", sw[i]->streams, row,
 			  i + 1 < n ? "," : "");
 	}
+	ps_fact(f, "one_stream_rate", one->bps, "bit/s");
+	ps_fact(f, "best_rate", best->bps, "bit/s");
+	ps_fact(f, "best_streams", best->streams, "count");
+	ps_fact(f, "growth", growth, "ratio");
+	if (ps_ev_line_bps(ev) > 0)
+		ps_fact(f, "line_rate", ps_ev_line_bps(ev), "bit/s");
 	ps_fmt_bps(a, sizeof(a), one->bps);
 	ps_fmt_bps(b, sizeof(b), best->bps);
 	f->severity = PS_SEV_BOTTLENECK;
@@ -509,6 +544,9 @@ static enum ps_check_state eval_direction(const struct ps_evidence *ev,
 	ps_fmt_bps(a, sizeof(a), fwd->bps);
 	ps_fmt_bps(b, sizeof(b), rev->bps);
 	ratio = rev->bps / fwd->bps;
+	ps_fact(f, "streams", rev->streams, "count");
+	ps_fact(f, "sending_rate", fwd->bps, "bit/s");
+	ps_fact(f, "receiving_rate", rev->bps, "bit/s");
 	PS_SET(f->evidence,
 	       _("%d stream%s: %s this end sending, %s the far end sending"),
 	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
@@ -592,6 +630,11 @@ static enum ps_check_state eval_bidir(const struct ps_evidence *ev,
 	ps_fmt_bps(b, sizeof(b), rev->bps);
 	ps_fmt_bps(c, sizeof(c), bi->bps);
 	ps_fmt_bps(d, sizeof(d), bi->bps_back);
+	ps_fact(f, "streams", bi->streams, "count");
+	ps_fact(f, "out_alone", fwd->bps, "bit/s");
+	ps_fact(f, "in_alone", rev->bps, "bit/s");
+	ps_fact(f, "out_together", bi->bps, "bit/s");
+	ps_fact(f, "in_together", bi->bps_back, "bit/s");
 	PS_SET(f->evidence,
 	       _("%d streams: one way at a time %s out and %s in; both at once "
 		 "%s out and %s in (%.0f%% of the sum alone)"),
@@ -735,6 +778,9 @@ static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
 	}
 	ratio = retrans / segs;
 	software = ps_ev_virtual(ev) || (ev->res && ev->res->loopback);
+	ps_fact(f, "retransmits", (double)retrans, "count");
+	ps_fact(f, "segments", segs, "count");
+	ps_fact(f, "retransmit_share", ratio, "share");
 	PS_SET(f->evidence,
 	       _("%lld retransmissions in about %.0f segments (%.3f%%)"),
 	       (long long)retrans, segs, 100 * ratio);

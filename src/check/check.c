@@ -104,6 +104,32 @@ void ps_appendf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ps_fact(struct ps_finding *f, const char *key, double value,
+	     const char *unit)
+{
+	int i = 0;
+
+	if (!isfinite(value))
+		return;
+	while (i < f->nfacts && strcmp(f->facts[i].key, key))
+		i++;
+	if (i >= PS_MAX_FACTS)
+		return;
+	f->facts[i].key = key;
+	f->facts[i].value = value;
+	f->facts[i].unit = unit;
+	if (i == f->nfacts)
+		f->nfacts++;
+}
+
+double ps_fact_get(const struct ps_finding *f, const char *key)
+{
+	for (int i = 0; i < f->nfacts; i++)
+		if (!strcmp(f->facts[i].key, key))
+			return f->facts[i].value;
+	return NAN;
+}
+
 void ps_fmt_bps(char *buf, size_t len, double bps)
 {
 	if (bps >= 1e9)
@@ -295,11 +321,8 @@ bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
 	return true;
 }
 
-void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu)
+void ps_cpu_list_add(int *v, int *n, int cpu)
 {
-	int *v = rx ? s->rx_cpu : s->thread_cpu;
-	int *n = rx ? &s->nrx_cpu : &s->nthread_cpu;
-
 	if (cpu < 0)
 		return;
 	for (int i = 0; i < *n; i++)
@@ -307,6 +330,14 @@ void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu)
 			return;
 	if (*n < PS_STEP_MAX_CPUS)
 		v[(*n)++] = cpu;
+}
+
+void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu)
+{
+	if (rx)
+		ps_cpu_list_add(s->rx_cpu, &s->nrx_cpu, cpu);
+	else
+		ps_cpu_list_add(s->thread_cpu, &s->nthread_cpu, cpu);
 }
 
 static bool step_uses(const struct ps_step_result *s, int cpu)

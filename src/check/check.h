@@ -103,6 +103,8 @@ const struct ps_step_result *ps_run_best(const struct ps_run *r);
  * reverse/bidir only when no forward test finished) */
 bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s);
 void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu);
+/* add cpu (>= 0) to a list of PS_STEP_MAX_CPUS once, in the order seen */
+void ps_cpu_list_add(int *v, int *n, int cpu);
 
 /* ---- the evidence a check reads -------------------------------------- */
 
@@ -136,6 +138,18 @@ enum ps_scope {
 	PS_SCOPE_SHARED, /* all flows together (link, PCIe, shaper) */
 };
 
+/* one number of a finding's evidence, beside its translated sentence:
+ * {key: "pcie_usable", value: 3.66e9, unit: "bit/s"}; keys are stable
+ * snake_case, never translated (doc/check.md) */
+struct ps_fact {
+	const char *key;
+	double value;
+	const char *unit; /* "bit/s", "bytes", "us", "%", "GT/s", "lanes",
+			     "count", "1/s", "share" (0..1) */
+};
+
+#define PS_MAX_FACTS 12
+
 struct ps_finding {
 	const char *id; /* stable JSON id; the check's unless it says */
 	enum ps_severity severity;
@@ -145,7 +159,16 @@ struct ps_finding {
 	char title[200];
 	char evidence[1024]; /* the numbers */
 	char remedy[400];    /* a command, or what to do */
+	struct ps_fact facts[PS_MAX_FACTS]; /* the evidence's numbers */
+	int nfacts;
 };
+
+/* add a fact to f (a key already there is replaced; ignored when full or
+ * the value is not finite) */
+void ps_fact(struct ps_finding *f, const char *key, double value,
+	     const char *unit);
+/* the value of a fact, or NAN */
+double ps_fact_get(const struct ps_finding *f, const char *key);
 
 enum ps_check_state {
 	PS_CHECK_NA = -1,   /* cannot tell: the evidence is missing */
@@ -220,6 +243,13 @@ double ps_ev_line_bps(const struct ps_evidence *ev);
 /* busiest core of a step among the ones the test used: index into
  * s->cpu.cores or -1; others_avg gets the mean busy % of the other cores */
 int ps_step_test_core(const struct ps_step_result *s, double *others_avg);
+/* a core this busy (%) is saturated: the one rule of the CPU and NIC
+ * checks and the workstation */
+#define PS_CORE_SATURATED 90.0
+/* the busiest core of a sample is saturated, by the rule of the check
+ * cpu_core_saturated (check-cpu.c): what the workstation says of a core
+ * while no test runs */
+bool ps_cpu_saturated(const struct ps_cpu_info *cpu);
 /* the number of online cores, 0 unknown */
 int ps_ev_ncores(const struct ps_evidence *ev);
 

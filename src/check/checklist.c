@@ -17,6 +17,7 @@
 #include "log.h"
 #include "nls.h"
 #include "probe.h"
+#include "step.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -99,6 +100,44 @@ void ps_host_free(struct ps_host *h)
 	memset(h, 0, sizeof(*h));
 }
 
+static bool is_loopback(const char *host)
+{
+	return !strncmp(host, "127.", 4) || !strcmp(host, "::1") ||
+	       !strcmp(host, "localhost");
+}
+
+void ps_check_iface_choose(const struct ps_opts *o,
+			   struct ps_iface_choice *iface)
+{
+	const char *peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
+
+	/* the self-test's packets, and any to a loopback address, go over
+	 * lo whatever the main routing table says */
+	ps_iface_choose(o->iface			    ? o->iface
+			: !o->ntargets || is_loopback(peer) ? "lo"
+							    : NULL,
+			peer, iface);
+}
+
+void ps_check_inventory_line(const struct ps_host *host,
+			     const struct ps_iface_choice *iface, char *line,
+			     size_t len)
+{
+	snprintf(line, len, _("interface %s (%s)"),
+		 iface->name[0] ? iface->name : "?",
+		 ps_iface_source_name(iface->source));
+	if (!host->snap)
+		return;
+	if (host->snap->ethtool.drvinfo.status == PS_ST_OK)
+		ps_appendf(line, len, ", %s",
+			   host->snap->ethtool.drvinfo.driver);
+	if (host->snap->link.status == PS_ST_OK)
+		ps_appendf(line, len, _(", MTU %lld"),
+			   (long long)host->snap->link.mtu);
+	if (host->snap->cpu.status == PS_ST_OK)
+		ps_appendf(line, len, _(", %d cores"), host->snap->cpu.ncores);
+}
+
 /* ---- the steps ------------------------------------------------------- */
 
 const char *ps_checklist_title(enum ps_cl_step s)
@@ -176,14 +215,8 @@ struct collect {
 	struct ps_irq_info ia;
 	bool have_ia;
 	char error[200];
-	/* TCP_INFO sums over intervals and streams */
-	double n, rtt, min_rtt, cwnd, wnd, ivlen, rwnd_us, sndbuf_us;
-	double nwnd;
-	/* the far end's cores: per-core sums of the snapshots it sent */
-	int64_t peer_time; /* the time of the last one added */
-	int peer_n, peer_ncores;
-	double (*peer_pct)[PS_CPU_NFIELDS + 1]; /* [core][field], [..][N] busy */
-	int *peer_ids;
+	struct ps_step_acc acc;	  /* TCP_INFO and CPUs, the intervals */
+	struct ps_step_peer peer; /* the far end's cores */
 };
 
 static void take_a(struct collect *c)
@@ -217,16 +250,7 @@ static void irq_end(struct collect *c, double dt)
 	memset(&b, 0, sizeof(b));
 	if (!ps_irq_sample(c->ifname, &b) && b.status == PS_ST_OK) {
 		ps_irq_rates(&c->ia, &b, dt);
-		s->have_irq = true;
-		s->irq_lines = b.queues_with_irqs;
-		s->irq_rate = 0;
-		for (int i = 0; i < b.nlines; i++)
-			s->irq_rate += b.lines[i].total_rate;
-		s->irq_busiest_cpu =
-			b.busiest_cpu >= 0 ? b.cpus[b.busiest_cpu].cpu : -1;
-		s->irq_busiest_share = b.busiest_share;
-		s->softnet_drop_rate = b.dropped_rate_total;
-		s->squeeze_rate = b.squeeze_rate_total;
+		ps_step_set_irq(s, &b);
 	}
 	ps_irq_free(&b);
 }
@@ -244,104 +268,9 @@ static void col_start(void *arg, const struct ps_test_info *info)
 	take_a(c);
 }
 
-static void add_tcpinfo(struct collect *c, const struct ps_stream_iv *v,
-			double len)
-{
-	if (!v->has_tcpinfo || !v->sender)
-		return;
-	c->n++;
-	c->rtt += v->rtt_us;
-	if (v->min_rtt_us && (!c->min_rtt || v->min_rtt_us < c->min_rtt))
-		c->min_rtt = v->min_rtt_us;
-	c->cwnd += (double)v->cwnd;
-	if (v->snd_wnd) {
-		c->wnd += (double)v->snd_wnd;
-		c->nwnd++;
-	}
-	c->ivlen += len;
-	c->rwnd_us += (double)v->rwnd_limited_us;
-	c->sndbuf_us += (double)v->sndbuf_limited_us;
-	c->s->retrans += v->retrans;
-	if (v->mss)
-		c->s->mss = v->mss;
-	if (v->pmtu)
-		c->s->pmtu = v->pmtu;
-	c->s->have_tcpinfo = true;
-}
-
-/* add the far end's newest snapshot (once each) to the step's sums */
-static void peer_add(struct collect *c, const struct ps_snapshot *p)
-{
-	const struct ps_cpu_info *cpu;
-
-	if (!p || p->hdr.time_ns == c->peer_time)
-		return;
-	c->peer_time = p->hdr.time_ns;
-	cpu = &p->cpu;
-	if (cpu->status != PS_ST_OK || cpu->ncores <= 0 ||
-	    !cpu->cores[0].pct_valid)
-		return;
-	if (!c->peer_pct) {
-		c->peer_ncores = cpu->ncores;
-		c->peer_pct = xcalloc((size_t)cpu->ncores, sizeof(*c->peer_pct));
-		c->peer_ids = xcalloc((size_t)cpu->ncores, sizeof(int));
-		for (int i = 0; i < cpu->ncores; i++)
-			c->peer_ids[i] = cpu->cores[i].id;
-	}
-	if (cpu->ncores != c->peer_ncores)
-		return; /* a core went offline mid-step: keep the first set */
-	for (int i = 0; i < cpu->ncores; i++) {
-		for (int f = 0; f < PS_CPU_NFIELDS; f++)
-			c->peer_pct[i][f] += cpu->cores[i].pct[f];
-		c->peer_pct[i][PS_CPU_NFIELDS] += cpu->cores[i].busy_pct;
-	}
-	c->peer_n++;
-}
-
-/* the step's far-end figures: its busiest core on average */
-static void peer_end(struct collect *c)
-{
-	struct ps_step_result *s = c->s;
-	int best = 0;
-	double all = 0;
-
-	if (!c->peer_n)
-		return;
-	for (int i = 0; i < c->peer_ncores; i++) {
-		all += c->peer_pct[i][PS_CPU_NFIELDS];
-		if (c->peer_pct[i][PS_CPU_NFIELDS] >
-		    c->peer_pct[best][PS_CPU_NFIELDS])
-			best = i;
-	}
-	s->have_peer_cpu = true;
-	s->peer_ncores = c->peer_ncores;
-	s->peer_core = c->peer_ids[best];
-	s->peer_busy = c->peer_pct[best][PS_CPU_NFIELDS] / c->peer_n;
-	s->peer_softirq = c->peer_pct[best][PS_CPU_SOFTIRQ] / c->peer_n;
-	s->peer_irq = c->peer_pct[best][PS_CPU_IRQ] / c->peer_n;
-	s->peer_system = c->peer_pct[best][PS_CPU_SYSTEM] / c->peer_n;
-	s->peer_user = (c->peer_pct[best][PS_CPU_USER] +
-			c->peer_pct[best][PS_CPU_NICE]) / c->peer_n;
-	s->peer_others = c->peer_ncores > 1
-		? (all - c->peer_pct[best][PS_CPU_NFIELDS]) / c->peer_n /
-		  (c->peer_ncores - 1)
-		: 0;
-}
-
-static void peer_free(struct collect *c)
-{
-	free(c->peer_pct);
-	free(c->peer_ids);
-	c->peer_pct = NULL;
-	c->peer_ids = NULL;
-	c->peer_n = c->peer_ncores = 0;
-	c->peer_time = 0;
-}
-
 static void col_interval(void *arg, const struct ps_interval *iv)
 {
 	struct collect *c = arg;
-	double len = iv->end - iv->start;
 
 	if (c->ui && c->ui->interval)
 		c->ui->interval(c->ui->arg, iv);
@@ -349,16 +278,8 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 		take_a(c);
 		return;
 	}
-	for (int i = 0; i < iv->nstreams; i++) {
-		const struct ps_stream_iv *v = &iv->streams[i];
-
-		add_tcpinfo(c, v, len);
-		ps_step_add_cpu(c->s, false, v->cpu);
-		ps_step_add_cpu(c->s, true, v->rx_cpu);
-	}
-	for (int i = 0; i < iv->nremote; i++)
-		add_tcpinfo(c, &iv->remote[i], len);
-	peer_add(c, iv->peer_snap);
+	ps_step_acc_add(&c->acc, iv);
+	ps_step_peer_add(&c->peer, iv->peer_snap);
 }
 
 static void col_end(void *arg, const struct ps_test_info *info,
@@ -413,22 +334,9 @@ static void col_end(void *arg, const struct ps_test_info *info,
 		 sum->congestion_local);
 	snprintf(c->res->cc_remote, sizeof(c->res->cc_remote), "%s",
 		 sum->congestion_remote);
-	if (c->n > 0) {
-		s->rtt_us = c->rtt / c->n;
-		s->min_rtt_us = c->min_rtt;
-		s->cwnd_bytes = c->cwnd / c->n;
-		s->snd_wnd_bytes = c->nwnd ? c->wnd / c->nwnd : 0;
-		if (c->ivlen > 0) {
-			s->rwnd_limited = c->rwnd_us / 1e6 / c->ivlen;
-			s->sndbuf_limited = c->sndbuf_us / 1e6 / c->ivlen;
-			if (s->rwnd_limited > 1)
-				s->rwnd_limited = 1;
-			if (s->sndbuf_limited > 1)
-				s->sndbuf_limited = 1;
-		}
-	}
+	ps_step_acc_finish(&c->acc, s);
 	irq_end(c, now_s() - c->ta);
-	peer_end(c);
+	ps_step_peer_finish(&c->peer, s);
 	/* keep the far end's newest readings for its host and NIC checks */
 	if (sum->peer_snap && sum->peer_snap != c->res->peer_snap) {
 		ps_snapshot_put(c->res->peer_snap);
@@ -511,7 +419,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 			ps_irq_free(&c.ia);
 			c.have_ia = false;
 		}
-		peer_free(&c);
+		ps_step_peer_free(&c.peer);
 		/*
 		 * A server that was still closing the previous test refuses
 		 * at once ("busy"): a quick failure is tried again, a slow
@@ -522,7 +430,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 			break;
 		if (out->have_cpu)
 			ps_cpu_free(&out->cpu);
-		memset(&c.n, 0, sizeof(c) - offsetof(struct collect, n));
+		ps_step_acc_reset(&c.acc);
 		{
 			struct ps_step_result keep = *out;
 

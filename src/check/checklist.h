@@ -31,6 +31,17 @@ void ps_host_evidence(const struct ps_host *h, const struct ps_run *res,
 		      struct ps_evidence *ev);
 void ps_host_free(struct ps_host *h);
 
+/* the interface the guided run reads: --iface, lo for the self-test and
+ * loopback peers, else the route to the peer (check and the workstation's
+ * g alike) */
+void ps_check_iface_choose(const struct ps_opts *opts,
+			   struct ps_iface_choice *iface);
+/* the inventory step's one line: "interface lo (option), MTU 65536, 2
+ * cores" */
+void ps_check_inventory_line(const struct ps_host *host,
+			     const struct ps_iface_choice *iface, char *line,
+			     size_t len);
+
 struct ps_interval;
 
 /* the steps, in order */

@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "answer.h"
 #include "nls.h"
 #include "report-check.h"
 
@@ -81,20 +82,30 @@ static struct json_object *jnum(double v)
 			   : NULL;
 }
 
-static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
+static struct json_object *
+answer_ceiling_json(const struct ps_answer_ceiling *c)
 {
 	struct json_object *o;
 
-	if (i < 0)
+	if (!c->id)
 		return NULL;
 	o = json_object_new_object();
-	json_object_object_add(o, "id", json_object_new_string(m->c[i].id));
-	json_object_object_add(o, "what", json_object_new_string(m->c[i].what));
-	json_object_object_add(o, "bps", jnum(m->c[i].bps));
-	json_object_object_add(
-		o, "scope",
-		json_object_new_string(ps_scope_name(m->c[i].scope)));
+	json_object_object_add(o, "id", json_object_new_string(c->id));
+	json_object_object_add(o, "what", json_object_new_string(c->what));
+	json_object_object_add(o, "bps", jnum(c->bps));
+	json_object_object_add(o, "scope",
+			       json_object_new_string(ps_scope_name(c->scope)));
 	return o;
+}
+
+static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
+{
+	struct ps_answer_ceiling c = { .id = m->c[i].id,
+				       .bps = m->c[i].bps,
+				       .scope = m->c[i].scope };
+
+	snprintf(c.what, sizeof(c.what), "%s", m->c[i].what);
+	return answer_ceiling_json(&c);
 }
 
 static struct json_object *step_json(const struct ps_step_result *s)
@@ -220,6 +231,24 @@ static struct json_object *step_json(const struct ps_step_result *s)
 	return o;
 }
 
+/* the evidence's numbers: [{"key", "value", "unit"}] */
+static struct json_object *facts_json(const struct ps_finding *f)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < f->nfacts; i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "key",
+				       json_object_new_string(f->facts[i].key));
+		json_object_object_add(o, "value", jnum(f->facts[i].value));
+		json_object_object_add(
+			o, "unit", json_object_new_string(f->facts[i].unit));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 {
 	struct json_object *j = json_object_new_object();
@@ -246,6 +275,7 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 	json_object_object_add(j, "scope",
 			       json_object_new_string(ps_scope_name(f->scope)));
 	json_object_object_add(j, "explains", jnum(o->explains));
+	json_object_object_add(j, "facts", facts_json(f));
 	return j;
 }
 
@@ -340,8 +370,9 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 	const struct ps_evidence *ev = r->ev;
 	const struct ps_run *res = ev->res;
 	struct json_object *root = json_object_new_object(), *o, *a;
-	const struct ps_outcome *top = ps_diagnosis_ranked(d, 0);
+	struct ps_answer ans;
 
+	ps_answer_of(d, &ans);
 	json_object_object_add(root, "schema",
 			       json_object_new_string("pipescope-check"));
 	json_object_object_add(root, "schema_version",
@@ -388,16 +419,15 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       json_object_new_boolean(d->explained));
 	json_object_object_add(o, "link_full",
 			       json_object_new_boolean(d->link_full));
-	json_object_object_add(
-		o, "measured_bps",
-		d->ceil.measured_bps > 0 ? jnum(d->ceil.measured_bps) : NULL);
+	json_object_object_add(o, "measured_bps",
+			       ans.measured_bps > 0 ? jnum(ans.measured_bps)
+						    : NULL);
 	json_object_object_add(o, "single_stream_bps",
-			       d->ceil.single_bps > 0 ? jnum(d->ceil.single_bps)
-						      : NULL);
-	json_object_object_add(o, "binding",
-			       ceiling_json(&d->ceil, d->ceil.binding));
-	json_object_object_add(o, "next", ceiling_json(&d->ceil, d->ceil.next));
-	add_str(o, "top", top ? top->f.id : NULL);
+			       ans.single_bps > 0 ? jnum(ans.single_bps)
+						  : NULL);
+	json_object_object_add(o, "binding", answer_ceiling_json(&ans.binding));
+	json_object_object_add(o, "next", answer_ceiling_json(&ans.next));
+	add_str(o, "top", ans.top);
 	json_object_object_add(root, "answer", o);
 
 	a = json_object_new_array();
@@ -429,6 +459,7 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 		json_object_object_add(
 			o, "evidence",
 			json_object_new_string(d->out[i].f.evidence));
+		json_object_object_add(o, "facts", facts_json(&d->out[i].f));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "checked", a);
@@ -521,59 +552,6 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 				    "is older"));
 	}
 	fputc('\n', out);
-}
-
-static void print_answer(FILE *out, const struct ps_check_report *r, bool md)
-{
-	const struct ps_diagnosis *d = r->d;
-	const struct ps_ceiling_model *m = &d->ceil;
-	char a[32], b[32];
-
-	fprintf(out, md ? "### %s\n\n" : "%s\n", _("Answer"));
-	if (m->measured_bps > 0) {
-		ps_fmt_bps(a, sizeof(a), m->measured_bps);
-		ps_fmt_bps(b, sizeof(b), m->single_bps);
-		fprintf(out,
-			md ? _("- **Measured:** %s at best, %s with one "
-			       "stream\n")
-			   : _("  Measured:          %s at best, %s with one "
-			       "stream\n"),
-			a, b);
-	}
-	if (m->binding >= 0) {
-		ps_fmt_bps(a, sizeof(a), m->c[m->binding].bps);
-		fprintf(out,
-			md ? _("- **Binding ceiling:** %s, %s (%s)\n")
-			   : _("  Binding ceiling:   %s, %s (%s)\n"),
-			a, m->c[m->binding].what,
-			m->c[m->binding].scope == PS_SCOPE_FLOW ? _("per flow")
-								: _("shared"));
-	} else {
-		fprintf(out, md ? _("- **Binding ceiling:** none computed\n")
-				: _("  Binding ceiling:   none computed\n"));
-	}
-	if (m->next >= 0) {
-		ps_fmt_bps(a, sizeof(a), m->c[m->next].bps);
-		fprintf(out,
-			md ? _("- **Next after fixing it:** %s, %s\n")
-			   : _("  Next after fixing: %s, %s\n"),
-			a, m->c[m->next].what);
-	} else if (m->binding >= 0) {
-		fprintf(out, md ? _("- **Next after fixing it:** not known (no "
-				    "higher ceiling was computed)\n")
-				: _("  Next after fixing: not known (no higher "
-				    "ceiling was computed)\n"));
-	}
-	fprintf(out, md ? "- **%s**\n\n" : "  %s\n\n",
-		d->bottleneck ? _("A bottleneck was found.")
-		: d->link_full
-			? _("The link is full: no bottleneck on this host.")
-		: d->static_only
-			? _("The static checks found no bottleneck; nothing "
-			    "was "
-			    "measured, so this is not an all clear.")
-			: _("No bottleneck was found, and nothing explains the "
-			    "rate: see below."));
 }
 
 static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
@@ -792,7 +770,12 @@ void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 		return;
 	}
 	print_header(out, r, md);
-	print_answer(out, r, md);
+	{
+		struct ps_answer a;
+
+		ps_answer_of(r->d, &a);
+		ps_answer_print(out, &a, md);
+	}
 	print_steps(out, r, md);
 	print_findings(out, r, md);
 	print_rest(out, r, md);

@@ -418,24 +418,6 @@ static void replace_str(char **dst, const char *src)
 	*dst = xstrdup(src);
 }
 
-void ps_opts_init(struct ps_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->mode = PS_MODE_SELFTEST;
-	o->port = PS_DEFAULT_PORT;
-	o->format = 'a';
-	o->interval = 1.0;
-	o->server_cpu = -1;
-	o->max_tests = 1;
-	o->duration = 10;
-	o->parallel = 1;
-	o->tos = -1;
-	o->rcv_timeout_ms = 120000;
-	o->handshake_timeout = PS_DEFAULT_HANDSHAKE;
-	o->time_skew = PS_AUTH_SKEW;
-	o->report_format = PS_FORMAT_TEXT;
-}
-
 void ps_opts_free(struct ps_opts *o)
 {
 	for (int i = 0; i < o->ntargets; i++) {

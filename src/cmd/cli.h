@@ -14,7 +14,6 @@ enum ps_cli_result {
 	PS_CLI_ERROR = -1,	/* err holds one translated line */
 };
 
-void ps_opts_init(struct ps_opts *o);
 void ps_opts_free(struct ps_opts *o);
 
 /*

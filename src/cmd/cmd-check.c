@@ -13,7 +13,7 @@
 #include "ceiling.h"
 #include "checklist.h"
 #include "cmd-check.h"
-#include "cmd-test.h"
+#include "selftest.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
@@ -72,44 +72,6 @@ static void ui_end(void *arg, const struct ps_step_result *s,
 			summary);
 	far_inventory(arg);
 	fflush(stderr);
-}
-
-static bool is_loopback(const char *host)
-{
-	return !strncmp(host, "127.", 4) || !strcmp(host, "::1") ||
-	       !strcmp(host, "localhost");
-}
-
-void ps_check_iface_choose(const struct ps_opts *o,
-			   struct ps_iface_choice *iface)
-{
-	const char *peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
-
-	/* the self-test's packets, and any to a loopback address, go over
-	 * lo whatever the main routing table says */
-	ps_iface_choose(o->iface			    ? o->iface
-			: !o->ntargets || is_loopback(peer) ? "lo"
-							    : NULL,
-			peer, iface);
-}
-
-void ps_check_inventory_line(const struct ps_host *host,
-			     const struct ps_iface_choice *iface, char *line,
-			     size_t len)
-{
-	snprintf(line, len, _("interface %s (%s)"),
-		 iface->name[0] ? iface->name : "?",
-		 ps_iface_source_name(iface->source));
-	if (!host->snap)
-		return;
-	if (host->snap->ethtool.drvinfo.status == PS_ST_OK)
-		ps_appendf(line, len, ", %s",
-			   host->snap->ethtool.drvinfo.driver);
-	if (host->snap->link.status == PS_ST_OK)
-		ps_appendf(line, len, _(", MTU %lld"),
-			   (long long)host->snap->link.mtu);
-	if (host->snap->cpu.status == PS_ST_OK)
-		ps_appendf(line, len, _(", %d cores"), host->snap->cpu.ncores);
 }
 
 /* evaluate, print, and the exit status */

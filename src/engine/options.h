@@ -149,4 +149,7 @@ struct ps_opts {
 	bool peer_probes;
 };
 
+/* the defaults every command starts from (options.c) */
+void ps_opts_init(struct ps_opts *o);
+
 #endif

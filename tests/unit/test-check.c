@@ -237,6 +237,66 @@ static void test_checklist_defaults(void **state)
 
 /* ---- the recorded machines ------------------------------------------- */
 
+/* the numbers of a finding are facts beside its sentence, in the JSON too
+ * (the PCIe finding of pcie-downgraded, from test_pcie_downgraded) */
+static void pcie_facts(const struct ps_evidence *ev, struct ps_diagnosis *d)
+{
+	struct ps_finding f;
+	struct ps_check_report rep = { 0 };
+	struct json_object *j, *arr, *first, *facts;
+	bool seen = false;
+
+	assert_int_equal(run(&ps_check_pcie, ev, &f), PS_CHECK_FIRED);
+	assert_true(fabs(ps_fact_get(&f, "pcie_usable") - f.ceiling_bps) < 1);
+	assert_true(fabs(ps_fact_get(&f, "pcie_width") - 1) < 1e-9);
+	assert_true(fabs(ps_fact_get(&f, "pcie_capable_width") - 8) < 1e-9);
+	assert_true(fabs(ps_fact_get(&f, "pcie_speed") - 5) < 1e-9);
+	assert_true(isnan(ps_fact_get(&f, "no_such_fact")));
+	/* a key set twice is replaced, not repeated */
+	ps_fact(&f, "pcie_width", 2, "lanes");
+	assert_true(fabs(ps_fact_get(&f, "pcie_width") - 2) < 1e-9);
+	assert_int_equal(f.nfacts, 5);
+
+	ps_diagnose(ev, d);
+	rep.ev = ev;
+	rep.d = d;
+	j = ps_check_report_json(&rep);
+	assert_true(json_object_object_get_ex(j, "findings", &arr));
+	first = json_object_array_get_idx(arr, 0);
+	assert_true(json_object_object_get_ex(first, "facts", &facts));
+	for (size_t i = 0; i < json_object_array_length(facts); i++) {
+		struct json_object *o = json_object_array_get_idx(facts, i), *k,
+				   *v, *u;
+
+		assert_true(json_object_object_get_ex(o, "key", &k));
+		assert_true(json_object_object_get_ex(o, "value", &v));
+		assert_true(json_object_object_get_ex(o, "unit", &u));
+		if (strcmp(json_object_get_string(k), "pcie_usable"))
+			continue;
+		seen = true;
+		assert_string_equal(json_object_get_string(u), "bit/s");
+		assert_true(json_object_get_double(v) > 3.6e9 &&
+			    json_object_get_double(v) < 3.7e9);
+	}
+	assert_true(seen);
+	/* a check that ruled itself out keeps its numbers too */
+	assert_true(json_object_object_get_ex(j, "checked", &arr));
+	seen = false;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *o = json_object_array_get_idx(arr, i), *c;
+
+		json_object_object_get_ex(o, "check", &c);
+		if (!strcmp(json_object_get_string(c), "softnet")) {
+			assert_true(json_object_object_get_ex(o, "facts",
+							      &facts));
+			assert_true(json_object_array_length(facts) >= 2);
+			seen = true;
+		}
+	}
+	assert_true(seen);
+	json_object_put(j);
+}
+
 static void test_pcie_downgraded(void **state)
 {
 	struct ps_host h;
@@ -290,6 +350,7 @@ static void test_pcie_downgraded(void **state)
 	/* the test-only checks are "not checked", never "clear" */
 	assert_int_equal(outcome(d, "window_rtt")->state, PS_CHECK_NA);
 	assert_int_equal(outcome(d, "stream_fork")->state, PS_CHECK_NA);
+	pcie_facts(&ev, d);
 	free(d);
 	ps_host_free(&h);
 }

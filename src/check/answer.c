@@ -1,0 +1,162 @@
+/* answer.c: the answer of a diagnosis (the measured rate, the binding
+ * ceiling, the next one, the verdict) and its one phrasing, in the styles
+ * of the text report, the markdown report and the screen */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "answer.h"
+#include "nls.h"
+
+static void ceiling_of(const struct ps_ceiling_model *m, int i,
+		       struct ps_answer_ceiling *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (i < 0 || i >= m->n)
+		return;
+	c->id = m->c[i].id ? m->c[i].id : "";
+	snprintf(c->what, sizeof(c->what), "%s", m->c[i].what);
+	c->bps = m->c[i].bps;
+	c->scope = m->c[i].scope;
+}
+
+void ps_answer_of(const struct ps_diagnosis *d, struct ps_answer *a)
+{
+	const struct ps_outcome *top = ps_diagnosis_ranked(d, 0);
+
+	memset(a, 0, sizeof(*a));
+	a->measured_bps = d->ceil.measured_bps > 0 ? d->ceil.measured_bps : 0;
+	a->single_bps = d->ceil.single_bps > 0 ? d->ceil.single_bps : 0;
+	ceiling_of(&d->ceil, d->ceil.binding, &a->binding);
+	ceiling_of(&d->ceil, d->ceil.next, &a->next);
+	a->verdict = d->bottleneck    ? PS_VERDICT_BOTTLENECK
+		     : d->link_full   ? PS_VERDICT_LINK_FULL
+		     : d->static_only ? PS_VERDICT_STATIC
+				      : PS_VERDICT_UNEXPLAINED;
+	a->top = top ? top->f.id : NULL;
+}
+
+const char *ps_verdict_name(enum ps_verdict v)
+{
+	switch (v) {
+	case PS_VERDICT_BOTTLENECK:
+		return "bottleneck";
+	case PS_VERDICT_LINK_FULL:
+		return "link_full";
+	case PS_VERDICT_STATIC:
+		return "static";
+	case PS_VERDICT_UNEXPLAINED:
+		break;
+	}
+	return "unexplained";
+}
+
+const char *ps_scope_text(enum ps_scope s)
+{
+	return s == PS_SCOPE_FLOW ? _("per flow") : _("shared");
+}
+
+static const char *verdict_text(enum ps_verdict v)
+{
+	switch (v) {
+	case PS_VERDICT_BOTTLENECK:
+		return _("A bottleneck was found.");
+	case PS_VERDICT_LINK_FULL:
+		return _("The link is full: no bottleneck on this host.");
+	case PS_VERDICT_STATIC:
+		return _("The static checks found no bottleneck; nothing was "
+			 "measured, so this is not an all clear.");
+	case PS_VERDICT_UNEXPLAINED:
+		break;
+	}
+	return _("No bottleneck was found, and nothing explains the rate: see "
+		 "below.");
+}
+
+static struct ps_answer_line *line(struct ps_answer_line *out, int *n,
+				   enum ps_answer_part part)
+{
+	struct ps_answer_line *l = &out[(*n)++];
+
+	l->part = part;
+	l->text[0] = 0;
+	return l;
+}
+
+int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
+		     struct ps_answer_line out[PS_ANSWER_MAX_LINES])
+{
+	bool md = st == PS_ANSWER_MARKDOWN, tx = st == PS_ANSWER_TEXT;
+	struct ps_answer_line *l;
+	char r1[32], r2[32];
+	int n = 0;
+
+	l = line(out, &n, PS_ANSWER_HEADING);
+	snprintf(l->text, sizeof(l->text),
+		 md   ? "### %s\n\n"
+		 : tx ? "%s\n"
+		      : "%s",
+		 _("Answer"));
+	if (a->measured_bps > 0) {
+		ps_fmt_bps(r1, sizeof(r1), a->measured_bps);
+		ps_fmt_bps(r2, sizeof(r2), a->single_bps);
+		l = line(out, &n, PS_ANSWER_MEASURED);
+		snprintf(
+			l->text, sizeof(l->text),
+			md   ? _("- **Measured:** %s at best, %s with one "
+				   "stream\n")
+			: tx ? _("  Measured:          %s at best, %s with one "
+				 "stream\n")
+			     : _("Measured: %s at best, %s with one stream"),
+			r1, r2);
+	}
+	l = line(out, &n, PS_ANSWER_BINDING);
+	if (a->binding.id) {
+		ps_fmt_bps(r1, sizeof(r1), a->binding.bps);
+		snprintf(l->text, sizeof(l->text),
+			 md   ? _("- **Binding ceiling:** %s, %s (%s)\n")
+			 : tx ? _("  Binding ceiling:   %s, %s (%s)\n")
+			      : _("Binding ceiling: %s, %s (%s)"),
+			 r1, a->binding.what, ps_scope_text(a->binding.scope));
+	} else {
+		snprintf(l->text, sizeof(l->text), "%s",
+			 md   ? _("- **Binding ceiling:** none computed\n")
+			 : tx ? _("  Binding ceiling:   none computed\n")
+			      : _("Binding ceiling: none computed"));
+	}
+	if (a->next.id) {
+		ps_fmt_bps(r1, sizeof(r1), a->next.bps);
+		l = line(out, &n, PS_ANSWER_NEXT);
+		snprintf(l->text, sizeof(l->text),
+			 md   ? _("- **Next after fixing it:** %s, %s\n")
+			 : tx ? _("  Next after fixing: %s, %s\n")
+			      : _("Next after fixing it: %s, %s"),
+			 r1, a->next.what);
+	} else if (a->binding.id && st != PS_ANSWER_SCREEN) {
+		/* the screen leaves it out: the findings follow at once */
+		l = line(out, &n, PS_ANSWER_NEXT);
+		snprintf(l->text, sizeof(l->text), "%s",
+			 md ? _("- **Next after fixing it:** not known (no "
+				"higher ceiling was computed)\n")
+			    : _("  Next after fixing: not known (no higher "
+				"ceiling was computed)\n"));
+	}
+	l = line(out, &n, PS_ANSWER_VERDICT);
+	snprintf(l->text, sizeof(l->text),
+		 md   ? "- **%s**\n\n"
+		 : tx ? "  %s\n\n"
+		      : "%s",
+		 verdict_text(a->verdict));
+	return n;
+}
+
+void ps_answer_print(FILE *out, const struct ps_answer *a, bool md)
+{
+	struct ps_answer_line l[PS_ANSWER_MAX_LINES];
+	int n = ps_answer_phrase(a, md ? PS_ANSWER_MARKDOWN : PS_ANSWER_TEXT,
+				 l);
+
+	for (int i = 0; i < n; i++)
+		fputs(l[i].text, out);
+}

@@ -1,0 +1,201 @@
+/* step.c: one test summed into one step of a guided run, for "pipescope
+ * check" and the workstation's live findings alike (step.h) */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "step.h"
+#include "xmalloc.h"
+
+void ps_step_acc_reset(struct ps_step_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+static void add_tcpinfo(struct ps_step_acc *a, const struct ps_stream_iv *v,
+			double len)
+{
+	if (!v->has_tcpinfo || !v->sender)
+		return;
+	a->n++;
+	a->rtt += v->rtt_us;
+	if (v->min_rtt_us && (!a->min_rtt || v->min_rtt_us < a->min_rtt))
+		a->min_rtt = v->min_rtt_us;
+	a->cwnd += (double)v->cwnd;
+	if (v->snd_wnd) {
+		a->wnd += (double)v->snd_wnd;
+		a->nwnd++;
+	}
+	a->ivlen += len;
+	a->rwnd_us += (double)v->rwnd_limited_us;
+	a->sndbuf_us += (double)v->sndbuf_limited_us;
+	a->retrans += v->retrans;
+	if (v->mss)
+		a->mss = v->mss;
+	if (v->pmtu)
+		a->pmtu = v->pmtu;
+}
+
+void ps_step_acc_add(struct ps_step_acc *a, const struct ps_interval *iv)
+{
+	double len = iv->end - iv->start;
+
+	if (iv->omitted)
+		return;
+	for (int i = 0; i < iv->nstreams; i++) {
+		const struct ps_stream_iv *v = &iv->streams[i];
+
+		add_tcpinfo(a, v, len);
+		ps_cpu_list_add(a->thread_cpu, &a->nthread, v->cpu);
+		ps_cpu_list_add(a->rx_cpu, &a->nrx, v->rx_cpu);
+	}
+	for (int i = 0; i < iv->nremote; i++)
+		add_tcpinfo(a, &iv->remote[i], len);
+}
+
+static double share(double us, double seconds)
+{
+	double v = us / 1e6 / seconds;
+
+	return v > 1 ? 1 : v;
+}
+
+void ps_step_acc_finish(const struct ps_step_acc *a, struct ps_step_result *s)
+{
+	if (a->n > 0) {
+		s->have_tcpinfo = true;
+		s->rtt_us = a->rtt / a->n;
+		s->min_rtt_us = a->min_rtt;
+		s->cwnd_bytes = a->cwnd / a->n;
+		s->snd_wnd_bytes = a->nwnd ? a->wnd / a->nwnd : 0;
+		if (a->ivlen > 0) {
+			s->rwnd_limited = share(a->rwnd_us, a->ivlen);
+			s->sndbuf_limited = share(a->sndbuf_us, a->ivlen);
+		}
+		s->retrans = a->retrans;
+		s->mss = a->mss;
+		s->pmtu = a->pmtu;
+	}
+	for (int i = 0; i < a->nthread; i++)
+		ps_step_add_cpu(s, false, a->thread_cpu[i]);
+	for (int i = 0; i < a->nrx; i++)
+		ps_step_add_cpu(s, true, a->rx_cpu[i]);
+}
+
+void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b)
+{
+	s->have_irq = true;
+	s->irq_lines = b->queues_with_irqs;
+	s->irq_rate = 0;
+	for (int i = 0; i < b->nlines; i++)
+		s->irq_rate += b->lines[i].total_rate;
+	s->irq_busiest_cpu =
+		b->busiest_cpu >= 0 ? b->cpus[b->busiest_cpu].cpu : -1;
+	s->irq_busiest_share = b->busiest_share;
+	s->softnet_drop_rate = b->dropped_rate_total;
+	s->squeeze_rate = b->squeeze_rate_total;
+}
+
+void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
+{
+	bool fwd = !in->reverse && !in->bidir;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->id, sizeof(st->id), "%s",
+		 in->streams == 1 && fwd ? "single"
+		 : fwd			 ? "sweep"
+		 : in->bidir		 ? "bidir"
+					 : "reverse");
+	st->state = PS_STEP_DONE;
+	st->streams = in->streams;
+	st->reverse = in->reverse;
+	st->bidir = in->bidir;
+	st->seconds = in->seconds;
+	st->bps = in->seconds > 0 ? in->bytes * 8 / in->seconds : 0;
+	if (in->bidir) {
+		st->bps /= 2;
+		st->bps_back = st->bps;
+	}
+	for (int i = 0; i < in->niv; i++) {
+		if (!i || in->iv[i].bps < st->stream_min_bps)
+			st->stream_min_bps = in->iv[i].bps;
+		if (!i || in->iv[i].bps > st->stream_max_bps)
+			st->stream_max_bps = in->iv[i].bps;
+	}
+	ps_step_acc_finish(in->acc, st);
+	st->bytes = (uint64_t)in->bytes;
+	st->cpu_local = in->cpu_local;
+	st->cpu_remote = 0;
+	if (in->cpu && in->cpu->status == PS_ST_OK && in->cpu->ncores > 0 &&
+	    in->cpu->cores[0].pct_valid) {
+		ps_cpu_copy(&st->cpu, in->cpu);
+		st->have_cpu = true;
+	}
+	if (in->irq && in->irq->rated)
+		ps_step_set_irq(st, in->irq);
+}
+
+/* ---- the far end ------------------------------------------------------ */
+
+void ps_step_peer_add(struct ps_step_peer *p, const struct ps_snapshot *snap)
+{
+	const struct ps_cpu_info *cpu;
+
+	if (!snap || snap->hdr.time_ns == p->time)
+		return;
+	p->time = snap->hdr.time_ns;
+	cpu = &snap->cpu;
+	if (cpu->status != PS_ST_OK || cpu->ncores <= 0 ||
+	    !cpu->cores[0].pct_valid)
+		return;
+	if (!p->pct) {
+		p->ncores = cpu->ncores;
+		p->pct = xcalloc((size_t)cpu->ncores, sizeof(*p->pct));
+		p->ids = xcalloc((size_t)cpu->ncores, sizeof(int));
+		for (int i = 0; i < cpu->ncores; i++)
+			p->ids[i] = cpu->cores[i].id;
+	}
+	if (cpu->ncores != p->ncores)
+		return; /* a core went offline mid-step: keep the first set */
+	for (int i = 0; i < cpu->ncores; i++) {
+		for (int f = 0; f < PS_CPU_NFIELDS; f++)
+			p->pct[i][f] += cpu->cores[i].pct[f];
+		p->pct[i][PS_CPU_NFIELDS] += cpu->cores[i].busy_pct;
+	}
+	p->n++;
+}
+
+void ps_step_peer_finish(const struct ps_step_peer *p, struct ps_step_result *s)
+{
+	int best = 0;
+	double all = 0;
+
+	if (!p->n)
+		return;
+	for (int i = 0; i < p->ncores; i++) {
+		all += p->pct[i][PS_CPU_NFIELDS];
+		if (p->pct[i][PS_CPU_NFIELDS] > p->pct[best][PS_CPU_NFIELDS])
+			best = i;
+	}
+	s->have_peer_cpu = true;
+	s->peer_ncores = p->ncores;
+	s->peer_core = p->ids[best];
+	s->peer_busy = p->pct[best][PS_CPU_NFIELDS] / p->n;
+	s->peer_softirq = p->pct[best][PS_CPU_SOFTIRQ] / p->n;
+	s->peer_irq = p->pct[best][PS_CPU_IRQ] / p->n;
+	s->peer_system = p->pct[best][PS_CPU_SYSTEM] / p->n;
+	s->peer_user =
+		(p->pct[best][PS_CPU_USER] + p->pct[best][PS_CPU_NICE]) / p->n;
+	s->peer_others = p->ncores > 1 ? (all - p->pct[best][PS_CPU_NFIELDS]) /
+						 p->n / (p->ncores - 1)
+				       : 0;
+}
+
+void ps_step_peer_free(struct ps_step_peer *p)
+{
+	free(p->pct);
+	free(p->ids);
+	memset(p, 0, sizeof(*p));
+}

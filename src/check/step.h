@@ -1,0 +1,77 @@
+/* step.h: one test summed into one step of a guided run, the same way for
+ * "pipescope check" (checklist.c, at the end of each test) and for the
+ * workstation (its live findings, on every interval): the sending ends'
+ * TCP_INFO averaged over the intervals that are not omitted, the CPUs the
+ * test's threads and softirqs ran on, the NIC's interrupts over the step,
+ * and the far end's busiest core */
+#ifndef PS_STEP_H
+#define PS_STEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "engine.h"
+
+/* the sums of one step; plain data (copied whole with the TUI's view) */
+struct ps_step_acc {
+	/* TCP_INFO of the sending ends, over intervals and streams */
+	double n; /* samples */
+	double rtt, min_rtt, cwnd, wnd, nwnd;
+	double ivlen, rwnd_us, sndbuf_us;
+	int64_t retrans;
+	unsigned mss, pmtu;
+	/* where the test's threads and their softirqs ran, first seen first */
+	int thread_cpu[PS_STEP_MAX_CPUS], nthread;
+	int rx_cpu[PS_STEP_MAX_CPUS], nrx;
+};
+
+void ps_step_acc_reset(struct ps_step_acc *a);
+/* one interval as the engine reports it; an omitted one adds nothing */
+void ps_step_acc_add(struct ps_step_acc *a, const struct ps_interval *iv);
+/* the step's TCP_INFO averages and CPU lists from the sums */
+void ps_step_acc_finish(const struct ps_step_acc *a, struct ps_step_result *s);
+
+/* a test seen so far, as the workstation knows it, for ps_step_live */
+struct ps_step_seen {
+	int streams;
+	bool reverse, bidir;
+	double seconds, bytes; /* the intervals not omitted */
+	/* the latest interval's streams (their spread) */
+	const struct ps_stream_iv *iv;
+	int niv;
+	const struct ps_step_acc *acc;
+	double cpu_local;	       /* this process's CPU, % of one core */
+	const struct ps_cpu_info *cpu; /* rated cores, or NULL */
+	const struct ps_irq_info *irq; /* rated interrupts, or NULL */
+};
+
+/*
+ * The running test as one finished step of a guided run, so the checks
+ * that read a test speak while it runs: the rate so far, TCP_INFO as
+ * ps_step_acc_finish averages it, the latest readings of the cores and
+ * interrupts. The id says what a guided run would call it.
+ */
+void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st);
+
+/* the NIC's interrupts and the kernel backlog over the step, from a
+ * sample rated over it (ps_irq_rates) */
+void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b);
+
+/* the far end's cores over a step: per-core sums of the snapshots a
+ * pipescope server sent (heap; ps_step_peer_free) */
+struct ps_step_peer {
+	int64_t time; /* the time of the last snapshot added */
+	int n, ncores;
+	double (*pct)[PS_CPU_NFIELDS + 1]; /* [core][field], [..][N] busy */
+	int *ids;
+};
+
+/* add the far end's newest snapshot (each one once) */
+void ps_step_peer_add(struct ps_step_peer *p, const struct ps_snapshot *snap);
+/* the step's far-end figures: its busiest core on average */
+void ps_step_peer_finish(const struct ps_step_peer *p,
+			 struct ps_step_result *s);
+void ps_step_peer_free(struct ps_step_peer *p);
+
+#endif
