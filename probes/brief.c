@@ -10,6 +10,7 @@
 #include "brief.h"
 #include "nls.h"
 #include "snapshot.h"
+#include "units.h"
 
 /* "  not recorded: netlink answers are not part of ..." */
 static bool status_line(FILE *out, enum ps_status st, const char *reason)
@@ -19,14 +20,6 @@ static bool status_line(FILE *out, enum ps_status st, const char *reason)
 	fprintf(out, "  %s%s%s\n", ps_status_text(st), *reason ? ": " : "",
 		reason);
 	return true;
-}
-
-static void fmt_bps(char *buf, size_t len, double bps)
-{
-	if (bps >= 1e9)
-		snprintf(buf, len, "%.2f Gbit/s", bps / 1e9);
-	else
-		snprintf(buf, len, "%.2f Mbit/s", bps / 1e6);
 }
 
 void ps_brief_link(FILE *out, const struct ps_snapshot *s)
@@ -46,8 +39,10 @@ void ps_brief_link(FILE *out, const struct ps_snapshot *s)
 		*l->qdisc ? l->qdisc : "-", (long long)l->txqlen,
 		(long long)l->num_rx_queues, (long long)l->num_tx_queues);
 	if (l->rates.valid) {
-		fmt_bps(rx, sizeof(rx), l->rates.rx_bps);
-		fmt_bps(tx, sizeof(tx), l->rates.tx_bps);
+		ps_fmt_scaled(rx, sizeof(rx), l->rates.rx_bps,
+			      &ps_scale_brief_bps, -1);
+		ps_fmt_scaled(tx, sizeof(tx), l->rates.tx_bps,
+			      &ps_scale_brief_bps, -1);
 		fprintf(out, _("  RX %s %.0f pkt/s, TX %s %.0f pkt/s, drops %.0f/s, errors %.0f/s\n"),
 			rx, l->rates.rx_pps, tx, l->rates.tx_pps,
 			l->rates.rx_drops_ps + l->rates.tx_drops_ps,
@@ -225,8 +220,10 @@ void ps_brief_pci(FILE *out, const struct ps_snapshot *s)
 			p->limit_bdf, p->limit_speed, p->limit_width);
 	fputc('\n', out);
 	if (p->usable_bps > 0) {
-		fmt_bps(a, sizeof(a), p->usable_bps);
-		fmt_bps(b, sizeof(b), p->capable_bps);
+		ps_fmt_scaled(a, sizeof(a), p->usable_bps,
+			      &ps_scale_brief_bps, -1);
+		ps_fmt_scaled(b, sizeof(b), p->capable_bps,
+			      &ps_scale_brief_bps, -1);
 		fprintf(out, _("  usable about %s per direction, of %s the NIC's own link could carry (-V shows how)\n"),
 			a, b);
 	}

@@ -9,6 +9,7 @@
 
 #include "ui-guided.h"
 #include "ui-text.h"
+#include "units.h"
 
 void ui_guided_init(struct ui_guided *g)
 {
@@ -231,15 +232,9 @@ int ui_guided_running(const struct ui_guided *g)
 void ui_guided_sweep_text(const int *streams, const double *bps, int n,
 			  char *buf, size_t len)
 {
-	static const struct {
-		double div;
-		const char *unit;
-	} units[] = {
-		{ 1e12, "Tbit/s" }, { 1e9, "Gbit/s" }, { 1e6, "Mbit/s" },
-		{ 1e3, "kbit/s" },  { 1, "bit/s" },
-	};
-	double max = 0;
-	size_t u = 0, at = 0;
+	double max = 0, div;
+	size_t at = 0;
+	int u;
 
 	buf[0] = 0;
 	if (n <= 0 || len == 0)
@@ -247,19 +242,18 @@ void ui_guided_sweep_text(const int *streams, const double *bps, int n,
 	for (int i = 0; i < n; i++)
 		if (bps[i] > max)
 			max = bps[i];
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && max < units[u].div)
-		u++;
+	u = ps_scale_pick(&ps_scale_sweep_bps, max, &div);
 	for (int i = 0; i < n && at < len; i++) {
 		int k = snprintf(buf + at, len - at, "%s%d: %.1f",
-				 i ? ", " : "", streams[i],
-				 bps[i] / units[u].div);
+				 i ? ", " : "", streams[i], bps[i] / div);
 
 		if (k < 0)
 			return;
 		at += (size_t)k;
 	}
 	if (at < len)
-		snprintf(buf + at, len - at, " %s", units[u].unit);
+		snprintf(buf + at, len - at, " %s",
+			 ps_scale_sweep_bps.unit[u]);
 }
 
 void ui_guided_bar(double frac, int width, char *buf, size_t len)

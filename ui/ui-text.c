@@ -12,62 +12,26 @@
 #include "probe-pci.h"
 #include "status.h"
 #include "ui-text.h"
-
-static void scaled(char *buf, size_t len, double v, double base,
-		   const char *const *units, int nunits, const char *sep)
-{
-	int i = 0;
-
-	if (!(v > 0) || !isfinite(v)) {
-		snprintf(buf, len, "0%s%s", sep, units[0]);
-		return;
-	}
-	while (v >= base * 0.9995 && i < nunits - 1) {
-		v /= base;
-		i++;
-	}
-	if (i == 0 || v >= 99.95)
-		snprintf(buf, len, "%.0f%s%s", v, sep, units[i]);
-	else if (v >= 9.995)
-		snprintf(buf, len, "%.1f%s%s", v, sep, units[i]);
-	else
-		snprintf(buf, len, "%.2f%s%s", v, sep, units[i]);
-}
+#include "units.h"
 
 void ui_fmt_bps(char *buf, size_t len, double bps)
 {
-	static const char *const u[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s",
-					 "Tbit/s" };
-
-	scaled(buf, len, bps, 1000, u, 5, " ");
+	ps_fmt_scaled(buf, len, bps, &ps_scale_screen_bps, -1);
 }
 
 void ui_fmt_bps_short(char *buf, size_t len, double bps)
 {
-	static const char *const u[] = { "", "k", "M", "G", "T" };
-
-	scaled(buf, len, bps, 1000, u, 5, "");
+	ps_fmt_scaled(buf, len, bps, &ps_scale_screen_bps_short, -1);
 }
 
 void ui_fmt_bytes_short(char *buf, size_t len, double bytes)
 {
-	static const char *const u[] = { "", "K", "M", "G", "T" };
-
-	scaled(buf, len, bytes, 1024, u, 5, "");
+	ps_fmt_scaled(buf, len, bytes, &ps_scale_screen_bytes_short, -1);
 }
 
 void ui_fmt_usec(char *buf, size_t len, double us)
 {
-	if (!(us > 0))
-		snprintf(buf, len, "0us");
-	else if (us < 1000)
-		snprintf(buf, len, "%.0fus", us);
-	else if (us < 10000)
-		snprintf(buf, len, "%.2fms", us / 1000);
-	else if (us < 1000000)
-		snprintf(buf, len, "%.1fms", us / 1000);
-	else
-		snprintf(buf, len, "%.2fs", us / 1e6);
+	ps_fmt_scaled(buf, len, us, &ps_scale_screen_usec, -1);
 }
 
 void ui_fmt_gts(char *buf, size_t len, double gts)

@@ -130,30 +130,6 @@ double ps_fact_get(const struct ps_finding *f, const char *key)
 	return NAN;
 }
 
-void ps_fmt_bps(char *buf, size_t len, double bps)
-{
-	if (bps >= 1e9)
-		snprintf(buf, len, "%.2f Gbit/s", bps / 1e9);
-	else if (bps >= 1e6)
-		snprintf(buf, len, "%.1f Mbit/s", bps / 1e6);
-	else if (bps >= 1e3)
-		snprintf(buf, len, "%.1f kbit/s", bps / 1e3);
-	else
-		snprintf(buf, len, "%.0f bit/s", bps);
-}
-
-void ps_fmt_bytes10(char *buf, size_t len, double bytes)
-{
-	if (bytes >= 1e9)
-		snprintf(buf, len, "%.2f GB", bytes / 1e9);
-	else if (bytes >= 1e6)
-		snprintf(buf, len, "%.2f MB", bytes / 1e6);
-	else if (bytes >= 1e3)
-		snprintf(buf, len, "%.0f KB", bytes / 1e3);
-	else
-		snprintf(buf, len, "%.0f B", bytes);
-}
-
 const char *ps_ev_ifname(const struct ps_evidence *ev)
 {
 	if (ev->link && ev->link->ifname[0])

@@ -15,6 +15,7 @@
 #include "probe-link.h"
 #include "probe-pci.h"
 #include "snapshot.h"
+#include "units.h"
 
 /* ---- what a guided run measured ------------------------------------- */
 
@@ -220,10 +221,7 @@ const char *ps_scope_name(enum ps_scope s);	  /* "flow", "shared" */
 
 /* ---- helpers the checks share (check.c) ------------------------------ */
 
-/* "3.52 Gbit/s" (1000-based, adaptive) */
-void ps_fmt_bps(char *buf, size_t len, double bps);
-/* "12.5 MB" (1000-based) */
-void ps_fmt_bytes10(char *buf, size_t len, double bytes);
+/* ps_fmt_bps ("3.52 Gbit/s") and ps_fmt_bytes10 ("12.5 MB") are in units.h */
 /* append to a fixed buffer, never past its end */
 void ps_appendf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -72,58 +72,169 @@ static const char *const bit_units[] = { "bits/sec", "Kbits/sec",
 	"Mbits/sec", "Gbits/sec", "Tbits/sec" };
 static const char *const byte_units[] = { "Bytes", "KBytes", "MBytes",
 	"GBytes", "TBytes" };
+static const char *const byterate_units[] = { "Bytes/sec", "KBytes/sec",
+	"MBytes/sec", "GBytes/sec", "TBytes/sec" };
+static const char *const bitps_units[] = { "bit/s", "kbit/s", "Mbit/s",
+	"Gbit/s", "Tbit/s" };
+static const char *const si_units[] = { "", "k", "M", "G", "T" };
+static const char *const bin_units[] = { "", "K", "M", "G", "T" };
+static const char *const dec_byte_units[] = { "B", "KB", "MB", "GB" };
+static const char *const time_units[] = { "us", "ms", "s" };
 
-static int unit_index(char fmt, double v, double base)
+/* three significant digits: "9.41", "94.1", "941" */
+#define SIG3 { 9.995, 99.95 }
+#define FIXED(d)                                \
+	{                                       \
+		(d) >= 2 ? INFINITY : -INFINITY, \
+		(d) >= 1 ? INFINITY : -INFINITY  \
+	}
+
+static const struct ps_digits sig3[] = { SIG3 };
+static const struct ps_digits int_then_sig3[] = { FIXED(0), SIG3 };
+static const struct ps_digits fixed2[] = { FIXED(2) };
+static const struct ps_digits fixed1[] = { FIXED(1) };
+
+#define UNITS(u) .n = (int)(sizeof(u) / sizeof(u[0])), .unit = u
+#define DIGITS(d) .ndigits = (int)(sizeof(d) / sizeof(d[0])), .digits = d
+
+/* iperf3's columns: "%4.2f", always three significant digits */
+const struct ps_scale ps_scale_iperf_bits = {
+	.base = 1000, .first = 1, .up = 0.9995, UNITS(bit_units), .sep = " ",
+	.width = 4, DIGITS(sig3),
+};
+const struct ps_scale ps_scale_iperf_bytes = {
+	.base = 1024, .first = 1, .up = 0.9995, UNITS(byte_units), .sep = " ",
+	.width = 4, DIGITS(sig3),
+};
+const struct ps_scale ps_scale_iperf_byterate = {
+	.base = 1024, .first = 1, .up = 0.9995, UNITS(byterate_units),
+	.sep = " ", .width = 4, DIGITS(sig3),
+};
+
+/* the check report: Gbit/s with two decimals, up to Gbit/s */
+static const struct ps_digits report_bps_digits[] = { FIXED(0), FIXED(1),
+	FIXED(1), FIXED(2) };
+const struct ps_scale ps_scale_report_bps = {
+	.base = 1000, .first = 1, .up = 1, .n = 4, .unit = bitps_units,
+	.sep = " ", DIGITS(report_bps_digits),
+};
+static const struct ps_digits report_bytes_digits[] = { FIXED(0), FIXED(0),
+	FIXED(2) };
+const struct ps_scale ps_scale_report_bytes = {
+	.base = 1000, .first = 1, .up = 1, UNITS(dec_byte_units), .sep = " ",
+	DIGITS(report_bytes_digits),
+};
+
+/* the probe brief: Mbit/s or Gbit/s, two decimals */
+const struct ps_scale ps_scale_brief_bps = {
+	.base = 1000, .first = 1e6, .up = 1, .n = 2, .unit = bitps_units + 2,
+	.sep = " ", DIGITS(fixed2),
+};
+
+/* the workstation: three significant digits, whole numbers in the first
+ * unit, "0" for nothing; long ("9.41 Gbit/s") and short ("9.41G") */
+const struct ps_scale ps_scale_screen_bps = {
+	.base = 1000, .first = 1, .up = 0.9995, UNITS(bitps_units), .sep = " ",
+	.zero = PS_ZERO_BAD, DIGITS(int_then_sig3),
+};
+const struct ps_scale ps_scale_screen_bps_short = {
+	.base = 1000, .first = 1, .up = 0.9995, UNITS(si_units), .sep = "",
+	.zero = PS_ZERO_BAD, DIGITS(int_then_sig3),
+};
+const struct ps_scale ps_scale_screen_bytes_short = {
+	.base = 1024, .first = 1, .up = 0.9995, UNITS(bin_units), .sep = "",
+	.zero = PS_ZERO_BAD, DIGITS(int_then_sig3),
+};
+
+/* an RTT: "87us", "1.25ms", "12.5ms", "1.02s" */
+static const struct ps_digits usec_digits[] = { FIXED(0), { 10, INFINITY },
+	FIXED(2) };
+const struct ps_scale ps_scale_screen_usec = {
+	.base = 1000, .first = 1, .up = 1, UNITS(time_units), .sep = "",
+	.zero = PS_ZERO_NONPOS, DIGITS(usec_digits),
+};
+
+/* the guided sweep's "1: 23.4, 2: 41.0 Gbit/s": one unit for the list */
+const struct ps_scale ps_scale_sweep_bps = {
+	.base = 1000, .first = 1, .up = 1, UNITS(bitps_units), .sep = " ",
+	DIGITS(fixed1),
+};
+
+int ps_scale_pick(const struct ps_scale *st, double v, double *div)
+{
+	double d = st->first;
+	int i = 0;
+
+	while (i < st->n - 1 && v >= d * st->base * st->up) {
+		d *= st->base;
+		i++;
+	}
+	if (div)
+		*div = d;
+	return i;
+}
+
+void ps_fmt_scaled(char *buf, size_t len, double v, const struct ps_scale *st,
+		   int unit)
+{
+	const struct ps_digits *dg;
+	double d = st->first;
+	int prec;
+
+	if ((st->zero != PS_ZERO_AS_IS && !(v > 0)) ||
+	    (st->zero == PS_ZERO_BAD && !isfinite(v))) {
+		snprintf(buf, len, "0%s%s", st->sep, st->unit[0]);
+		return;
+	}
+	if (unit < 0)
+		unit = ps_scale_pick(st, v, &d);
+	else
+		for (int i = 0; i < unit && i < st->n - 1; i++)
+			d *= st->base;
+	if (unit > st->n - 1)
+		unit = st->n - 1;
+	v /= d;
+	dg = &st->digits[unit < st->ndigits ? unit : st->ndigits - 1];
+	prec = v < dg->two ? 2 : v < dg->one ? 1 : 0;
+	snprintf(buf, len, "%*.*f%s%s", st->width, prec, v, st->sep,
+		 st->unit[unit]);
+}
+
+/* iperf3's -f letter: the unit it asks for, or -1 for adaptive */
+static int fmt_unit(char fmt)
 {
 	switch (fmt) {
 	case 'k': case 'K': return 1;
 	case 'm': case 'M': return 2;
 	case 'g': case 'G': return 3;
 	case 't': case 'T': return 4;
-	default: {
-		int i = 0;
-
-		while (i < 4 && v >= base * 0.9995 * 1)
-			v /= base, i++;
-		return i;
+	default: return -1;
 	}
-	}
-}
-
-static void fmt_value(char *buf, size_t len, double v, int idx,
-		      double base, const char *unit)
-{
-	for (int i = 0; i < idx; i++)
-		v /= base;
-	if (v < 9.995)
-		snprintf(buf, len, "%4.2f %s", v, unit);
-	else if (v < 99.95)
-		snprintf(buf, len, "%4.1f %s", v, unit);
-	else
-		snprintf(buf, len, "%4.0f %s", v, unit);
 }
 
 void ps_fmt_rate(char *buf, size_t len, double bits_per_sec, char fmt)
 {
 	/* upper-case letters ask for bytes per second, 1024-based */
 	if (fmt == 'K' || fmt == 'M' || fmt == 'G' || fmt == 'T' ||
-	    fmt == 'A') {
-		char tmp[32];
-		double bytes = bits_per_sec / 8;
-		int idx = unit_index(fmt, bytes, 1024);
-
-		fmt_value(tmp, sizeof(tmp), bytes, idx, 1024, byte_units[idx]);
-		snprintf(buf, len, "%s/sec", tmp);
-		return;
-	}
-	int idx = unit_index(fmt, bits_per_sec, 1000);
-
-	fmt_value(buf, len, bits_per_sec, idx, 1000, bit_units[idx]);
+	    fmt == 'A')
+		ps_fmt_scaled(buf, len, bits_per_sec / 8,
+			      &ps_scale_iperf_byterate, fmt_unit(fmt));
+	else
+		ps_fmt_scaled(buf, len, bits_per_sec, &ps_scale_iperf_bits,
+			      fmt_unit(fmt));
 }
 
 void ps_fmt_bytes(char *buf, size_t len, double bytes, char fmt)
 {
-	int idx = unit_index(fmt == 'a' ? 'A' : fmt, bytes, 1024);
+	ps_fmt_scaled(buf, len, bytes, &ps_scale_iperf_bytes, fmt_unit(fmt));
+}
 
-	fmt_value(buf, len, bytes, idx, 1024, byte_units[idx]);
+void ps_fmt_bps(char *buf, size_t len, double bps)
+{
+	ps_fmt_scaled(buf, len, bps, &ps_scale_report_bps, -1);
+}
+
+void ps_fmt_bytes10(char *buf, size_t len, double bytes)
+{
+	ps_fmt_scaled(buf, len, bytes, &ps_scale_report_bytes, -1);
 }

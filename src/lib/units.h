@@ -16,10 +16,58 @@ int ps_parse_size(const char *s, uint64_t *out, char *bad_unit);
 int ps_parse_rate(const char *s, uint64_t *out, char *bad_unit);
 
 /*
+ * One way to print a scaled number, in styles. A style says what lies
+ * between two units (base), what the first unit is worth, when to go up a
+ * unit (at base * up: 0.9995 goes up where the number would round to
+ * "1000", 1 goes up only at base), the units' names, the separator, a
+ * minimum width, which numbers print as a plain "0<sep><unit[0]>", and how
+ * many decimals: digits[i] for unit i (the last entry serves the units
+ * above it), two decimals below .two, one below .one, else none.
+ */
+struct ps_digits {
+	double two, one;
+};
+
+enum ps_scale_zero {
+	PS_ZERO_AS_IS,	/* every number is scaled and printed */
+	PS_ZERO_NONPOS,	/* 0, negative and NaN print as "0" */
+	PS_ZERO_BAD,	/* and infinity too */
+};
+
+struct ps_scale {
+	double base, first, up;
+	int n;
+	const char *const *unit;
+	const char *sep;
+	int width;
+	enum ps_scale_zero zero;
+	int ndigits;
+	const struct ps_digits *digits;
+};
+
+/* the styles: iperf3's columns, the check report, the probe brief, the
+ * workstation screen (long and short), RTTs, and the sweep's shared unit */
+extern const struct ps_scale ps_scale_iperf_bits, ps_scale_iperf_bytes,
+	ps_scale_iperf_byterate, ps_scale_report_bps, ps_scale_report_bytes,
+	ps_scale_brief_bps, ps_scale_screen_bps, ps_scale_screen_bps_short,
+	ps_scale_screen_bytes_short, ps_scale_screen_usec, ps_scale_sweep_bps;
+
+/* the unit v is printed in (0 to n - 1), and in *div what that unit is worth */
+int ps_scale_pick(const struct ps_scale *st, double v, double *div);
+
+/* v in the style, in unit `unit`, or the one ps_scale_pick chooses if < 0 */
+void ps_fmt_scaled(char *buf, size_t len, double v, const struct ps_scale *st,
+		   int unit);
+
+/*
  * Print like iperf3: fmt is one of k m g t (bits, 1000-based), K M G T
  * (bytes, 1024-based), or a / A for adaptive bits / bytes.
  */
 void ps_fmt_rate(char *buf, size_t len, double bits_per_sec, char fmt);
 void ps_fmt_bytes(char *buf, size_t len, double bytes, char fmt);
+
+/* the check report's rates and decimal sizes ("9.41 Gbit/s", "4.19 MB") */
+void ps_fmt_bps(char *buf, size_t len, double bps);
+void ps_fmt_bytes10(char *buf, size_t len, double bytes);
 
 #endif

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,11 +58,66 @@ static void test_format(void **state)
 	assert_string_equal(buf, "64.0 KBytes");
 }
 
+/* the styles of the one formatter: each where its rule is not another's */
+static void test_styles(void **state)
+{
+	static const struct {
+		const struct ps_scale *st;
+		double v;
+		int unit;
+		const char *want;
+	} t[] = {
+		/* going up a unit at base * 0.9995 (iperf3, screen) or at base */
+		{ &ps_scale_screen_bps, 999.96e6, -1, "1.00 Gbit/s" },
+		{ &ps_scale_iperf_bits, 999.96e6, -1, "1.00 Gbits/sec" },
+		{ &ps_scale_report_bps, 999.96e6, -1, "1000.0 Mbit/s" },
+		{ &ps_scale_report_bps, 2.5e12, -1, "2500.00 Gbit/s" },
+		{ &ps_scale_screen_bps, 2.5e12, -1, "2.50 Tbit/s" },
+		/* decimals: per unit, or three significant digits */
+		{ &ps_scale_report_bps, -1, -1, "-1 bit/s" },
+		{ &ps_scale_report_bps, 1500, -1, "1.5 kbit/s" },
+		{ &ps_scale_report_bytes, 1500, -1, "2 KB" },
+		{ &ps_scale_report_bytes, 4.19e6, -1, "4.19 MB" },
+		{ &ps_scale_screen_bytes_short, 900, -1, "900" },
+		{ &ps_scale_screen_bytes_short, 1.62 * 1024 * 1024, -1, "1.62M" },
+		{ &ps_scale_iperf_bytes, 5, -1, "5.00 Bytes" },
+		/* the first unit need not be worth 1 */
+		{ &ps_scale_brief_bps, 5e5, -1, "0.50 Mbit/s" },
+		{ &ps_scale_brief_bps, 25e9, -1, "25.00 Gbit/s" },
+		/* RTTs: whole us, 2 decimals of ms below 10, then 1; 2 of s */
+		{ &ps_scale_screen_usec, 87.4, -1, "87us" },
+		{ &ps_scale_screen_usec, 9996, -1, "10.00ms" },
+		{ &ps_scale_screen_usec, 10000, -1, "10.0ms" },
+		{ &ps_scale_screen_usec, 1.5e6, -1, "1.50s" },
+		/* what prints as a plain 0 */
+		{ &ps_scale_screen_usec, -3, -1, "0us" },
+		{ &ps_scale_screen_bps, INFINITY, -1, "0 bit/s" },
+		{ &ps_scale_screen_bps_short, -5, -1, "0" },
+		{ &ps_scale_iperf_bits, -5, -1, "-5.00 bits/sec" },
+		/* a unit asked for, and one past the last unit */
+		{ &ps_scale_iperf_bits, 9.41e9, 2, "9410 Mbits/sec" },
+		{ &ps_scale_report_bytes, 5e12, 9, "5000.00 GB" },
+	};
+	double div;
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ps_fmt_scaled(buf, sizeof(buf), t[i].v, t[i].st, t[i].unit);
+		assert_string_equal(buf, t[i].want);
+	}
+	/* the unit a list shares */
+	assert_int_equal(ps_scale_pick(&ps_scale_sweep_bps, 41e9, &div), 3);
+	assert_true(div == 1e9);
+	assert_int_equal(ps_scale_pick(&ps_scale_sweep_bps, 999, &div), 0);
+	assert_true(div == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_styles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
