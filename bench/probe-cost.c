@@ -16,20 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "probe.h"
 #include "sampler.h"
 #include "sysroot.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static double cpu_s(void)
 {
@@ -60,13 +52,13 @@ static int rate(long n)
 	double t0, c0, t1, c1;
 
 	ps_iface_choose(NULL, NULL, &cfg.env.iface);
-	t0 = now_s();
+	t0 = ps_now();
 	c0 = cpu_s();
 	if (ps_sampler_start(&cfg, &s))
 		return 1;
 	ps_sampler_wait(s, (uint64_t)n - 1, (int)(n + 10) * 1000);
 	ps_sampler_stop(s);
-	t1 = now_s();
+	t1 = ps_now();
 	c1 = cpu_s();
 	printf("rate: %ld samples at 1 Hz over %.1f s: CPU %.3f s = %.3f%% of one core (iface %s)\n",
 	       n, t1 - t0, c1 - c0, 100.0 * (c1 - c0) / (t1 - t0),
@@ -86,7 +78,7 @@ static int loop(long n, bool report_mem)
 	ps_iface_choose(NULL, NULL, &env.iface);
 	set = ps_probes_open(&env);
 	rss0 = rss_kib();
-	t0 = now_s();
+	t0 = ps_now();
 	c0 = cpu_s();
 	for (long i = 0; i < n; i++) {
 		struct ps_snapshot *snap = ps_snapshot_new();
@@ -100,7 +92,7 @@ static int loop(long n, bool report_mem)
 	printf("%s: %ld samples (%s): %.3f ms wall, %.3f ms CPU per sample\n",
 	       report_mem ? "mem" : "time", n,
 	       ps_sysroot_is_live() ? "live" : ps_sysroot_get(),
-	       1000.0 * (now_s() - t0) / n, 1000.0 * (cpu_s() - c0) / n);
+	       1000.0 * (ps_now() - t0) / n, 1000.0 * (cpu_s() - c0) / n);
 	if (report_mem)
 		printf("mem: RSS %ld KiB at start, %ld KiB after 100 samples, %ld KiB after %ld\n",
 		       rss0, rss100, rss_kib(), n);

@@ -5,19 +5,11 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "nls.h"
 #include "ui-internal.h"
 #include "ui-text.h"
-
-static double since(int64_t ns)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((double)ts.tv_sec * 1e9 + ts.tv_nsec - (double)ns) / 1e9;
-}
 
 static const char *state_text(enum ui_test_state st)
 {
@@ -60,7 +52,7 @@ static void clock_text(const struct ui *ui, char *buf, size_t len)
 	double el = v->elapsed, dur = v->duration;
 
 	if (v->state == UI_TEST_RUNNING || v->state == UI_TEST_STOPPING)
-		el = since(v->started_ns);
+		el = (double)(ps_mono_ns() - v->started_ns) / 1e9;
 	else if (v->state == UI_TEST_CONNECTING || v->state == UI_TEST_IDLE)
 		el = 0;
 	if (dur > 0 && el > dur)

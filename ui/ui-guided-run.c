@@ -16,19 +16,12 @@
 #include <unistd.h>
 
 #include "ceiling.h"
+#include "clock.h"
 #include "nls.h"
 #include "report-check.h"
 #include "ui-guided.h"
 #include "ui-model.h"
 #include "xmalloc.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void ui_grun_init(struct ui_grun *r, struct ui_model *m)
 {
@@ -61,7 +54,7 @@ static void cb_begin(void *arg, int n, int total, const char *title,
 
 	(void)total;
 	pthread_mutex_lock(&r->lock);
-	ui_guided_begin(&r->g, n, title, reason, now_s(),
+	ui_guided_begin(&r->g, n, title, reason, ps_now(),
 			test ? test_length(r) : 0);
 	changed(r);
 	if (test)
@@ -93,7 +86,7 @@ static void cb_end(void *arg, const struct ps_step_result *s,
 	ui_guided_end(
 		&r->g, s ? gstate(s->state) : UI_G_DONE, s ? s->streams : 0,
 		s && s->state == PS_STEP_DONE ? s->bps + s->bps_back : 0,
-		skipped_here ? _("ended by the user (x)") : summary, now_s());
+		skipped_here ? _("ended by the user (x)") : summary, ps_now());
 	changed(r);
 	/* the peer's kind and version come from the test's start */
 	if (s)
@@ -134,7 +127,7 @@ static void evaluate(struct ui_grun *r)
 			   _("; no ceiling explains the rate"));
 	}
 	pthread_mutex_lock(&r->lock);
-	ui_guided_end(&r->g, UI_G_DONE, 0, 0, line, now_s());
+	ui_guided_end(&r->g, UI_G_DONE, 0, 0, line, ps_now());
 	changed(r);
 }
 
@@ -174,7 +167,7 @@ static void *grun_main(void *arg)
 		if (cut)
 			why = _("ended by the user (x)");
 		pthread_mutex_lock(&r->lock);
-		ui_guided_finish(&r->g, why, now_s());
+		ui_guided_finish(&r->g, why, ps_now());
 		changed(r);
 	}
 

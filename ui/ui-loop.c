@@ -14,11 +14,11 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <curses.h>
 
+#include "clock.h"
 #include "selftest.h"
 #include "exitcodes.h"
 #include "log.h"
@@ -36,14 +36,6 @@
 
 static volatile sig_atomic_t curses_on;
 static SCREEN *screen;
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* put the terminal back; safe to call twice, from ps_fatal and atexit */
 static void ui_restore(void)
@@ -509,7 +501,7 @@ static void draw(struct ui *ui)
 	if (!ui->first_frame_done) {
 		ui->first_frame_done = true;
 		stats_write(ui, "first_frame_ms",
-			    (double)(now_ns() - ui->t0_ns) / 1e6);
+			    (double)(ps_mono_ns() - ui->t0_ns) / 1e6);
 	}
 }
 
@@ -605,7 +597,7 @@ static void loop(struct ui *ui, int sfd)
 			{ .fd = ui->model.wake_fd, .events = POLLIN },
 			{ .fd = sfd, .events = POLLIN },
 		};
-		int64_t now = now_ns(), next = last_draw + FRAME_NS;
+		int64_t now = ps_mono_ns(), next = last_draw + FRAME_NS;
 		int timeout;
 		bool live = ui->tv.state == UI_TEST_RUNNING ||
 			    ui->tv.state == UI_TEST_CONNECTING ||
@@ -614,7 +606,7 @@ static void loop(struct ui *ui, int sfd)
 
 		if (dirty && (urgent || now >= next)) {
 			draw(ui);
-			last_draw = now_ns();
+			last_draw = ps_mono_ns();
 			dirty = urgent = false;
 			continue;
 		}
@@ -689,7 +681,7 @@ static void loop(struct ui *ui, int sfd)
 		if (ui->guided_pending && !ui->model.th_live)
 			guided_go(ui);
 		/* the clock in the header moves while a test runs */
-		if (live && now_ns() >= next)
+		if (live && ps_mono_ns() >= next)
 			dirty = true;
 	}
 }
@@ -713,7 +705,7 @@ int ps_ui_run(const struct ps_opts *o)
 	if (ps_sysroot_use(o->sysroot))
 		return PS_EXIT_USAGE;
 	ui = xcalloc(1, sizeof(*ui));
-	ui->t0_ns = now_ns();
+	ui->t0_ns = ps_mono_ns();
 	ui->opts = o;
 	ui->view = &ui_view_dashboard;
 	ui_style_choose(o->no_color, &ui->style);

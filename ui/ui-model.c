@@ -8,19 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "nls.h"
 #include "ui-model.h"
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 int ui_model_init(struct ui_model *m)
 {
@@ -105,7 +97,7 @@ static void on_start(void *arg, const struct ps_test_info *info)
 	v->bidir = info->bidir;
 	v->parallel = info->parallel;
 	v->duration = info->duration;
-	v->started_ns = mono_ns();
+	v->started_ns = ps_mono_ns();
 	v->state = UI_TEST_RUNNING;
 	set_peer(m, NULL);
 	/* "Connecting to host ..." is over */
@@ -271,11 +263,11 @@ static void *worker(void *arg)
 
 	ui_model_reporter(m, &rep);
 	for (int attempt = 0;; attempt++) {
-		int64_t t0 = mono_ns();
+		int64_t t0 = ps_mono_ns();
 
 		rc = ps_client_run(&m->co, &rep, &m->stop);
 		if (!rc || !m->retry || atomic_load(&m->stop) ||
-		    attempt >= 40 || mono_ns() - t0 > 1000000000LL)
+		    attempt >= 40 || ps_mono_ns() - t0 > 1000000000LL)
 			break;
 		pthread_mutex_lock(&m->lock);
 		m->v.error[0] = 0;
@@ -311,7 +303,7 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->bidir = co->bidir;
 	v->parallel = co->parallel;
 	v->duration = co->duration;
-	v->started_ns = mono_ns();
+	v->started_ns = ps_mono_ns();
 	v->elapsed = 0;
 	v->nstreams = v->nremote = 0;
 	v->have_sum[0] = v->have_sum[1] = false;

@@ -7,11 +7,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "answer.h"
 #include "ceiling.h"
 #include "check.h"
+#include "clock.h"
 #include "step.h"
 #include "nls.h"
 #include "ui-internal.h"
@@ -94,13 +94,9 @@ static int wrapped(int y, int x, int w, int ymax, attr_t a, const char *text)
  * of one core since the last snapshot, as the summary reports it */
 static void proc_cpu(struct ui *ui)
 {
-	struct timespec c, w;
-	double cpu, wall;
+	double cpu = ps_clock_ns(CLOCK_PROCESS_CPUTIME_ID) / 1e9;
+	double wall = ps_now();
 
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
-	clock_gettime(CLOCK_MONOTONIC, &w);
-	cpu = (double)c.tv_sec + c.tv_nsec / 1e9;
-	wall = (double)w.tv_sec + w.tv_nsec / 1e9;
 	if (ui->proc_wall_s > 0 && wall - ui->proc_wall_s > 0.2)
 		ui->proc_pct =
 			(cpu - ui->proc_cpu_s) / (wall - ui->proc_wall_s) * 100;

@@ -8,13 +8,13 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <curses.h>
 
 #include "answer.h"
 #include "ceiling.h"
 #include "check.h"
+#include "clock.h"
 #include "nls.h"
 #include "ui-internal.h"
 #include "ui-text.h"
@@ -110,14 +110,6 @@ static attr_t state_attr(enum ui_gstate st)
 	return ui_attr(UI_C_BAD);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* pad s with spaces to cols display columns */
 static void pad(char *buf, size_t len, const char *s, int cols)
 {
@@ -135,7 +127,7 @@ static void pad(char *buf, size_t len, const char *s, int cols)
 static void step_lines(struct ui *ui, struct glines *out, int w)
 {
 	const struct ui_guided *g = &ui->gview;
-	double now = mono_s();
+	double now = ps_now();
 
 	for (int i = 0; i < g->nrows; i++) {
 		const struct ui_grow *r = &g->rows[i];

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "checklist.h"
+#include "clock.h"
 #include "engine.h"
 #include "log.h"
 #include "nls.h"
@@ -22,23 +22,6 @@
 #include "xmalloc.h"
 
 /* ---- the host -------------------------------------------------------- */
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s,
-			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
 		   double interval_s)
@@ -55,7 +38,7 @@ int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
 	ps_probes_sample(set, first, NULL);
 	if (ps_sysroot_is_live() && interval_s > 0) {
 		/* rates (CPU %, interrupts/s, drops/s) need a second sample */
-		sleep_s(interval_s);
+		ps_sleep(interval_s);
 		h->snap = ps_snapshot_new();
 		ps_probes_sample(set, h->snap, first);
 		ps_snapshot_put(first);
@@ -236,7 +219,7 @@ static void take_a(struct collect *c)
 		if (!c->have_ia)
 			ps_irq_free(&c->ia);
 	}
-	c->ta = now_s();
+	c->ta = ps_now();
 }
 
 /* the NIC's interrupts and the backlog over the step */
@@ -335,7 +318,7 @@ static void col_end(void *arg, const struct ps_test_info *info,
 	snprintf(c->res->cc_remote, sizeof(c->res->cc_remote), "%s",
 		 sum->congestion_remote);
 	ps_step_acc_finish(&c->acc, s);
-	irq_end(c, now_s() - c->ta);
+	irq_end(c, ps_now() - c->ta);
 	ps_step_peer_finish(&c->peer, s);
 	/* keep the far end's newest readings for its host and NIC checks */
 	if (sum->peer_snap && sum->peer_snap != c->res->peer_snap) {
@@ -344,7 +327,7 @@ static void col_end(void *arg, const struct ps_test_info *info,
 			ps_snapshot_get((struct ps_snapshot *)sum->peer_snap);
 	}
 	if (c->have_a && !ps_cpu_sample(NULL, &b)) {
-		ps_cpu_rates(&c->a, &b, now_s() - c->ta);
+		ps_cpu_rates(&c->a, &b, ps_now() - c->ta);
 		s->cpu = b;
 		s->have_cpu = true;
 	}
@@ -407,7 +390,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 	 * (not the self-test's: that is this process) */
 	co.peer_probes = !cfg->loopback;
 	for (int attempt = 0;; attempt++) {
-		double t0 = now_s();
+		double t0 = ps_now();
 
 		rc = ps_client_run(&co, &rep,
 				   cfg->skip ? cfg->skip : &own_stop);
@@ -425,7 +408,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		 * at once ("busy"): a quick failure is tried again, a slow
 		 * one (a timeout) is not.
 		 */
-		if (!rc || attempt >= 3 || now_s() - t0 > 1.5 ||
+		if (!rc || attempt >= 3 || ps_now() - t0 > 1.5 ||
 		    (cfg->skip && atomic_load(cfg->skip)))
 			break;
 		if (out->have_cpu)
@@ -441,7 +424,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 			out->bidir = bidir;
 		}
 		c.error[0] = 0;
-		sleep_s(0.5);
+		ps_sleep(0.5);
 	}
 	if (cfg->skip && atomic_load(cfg->skip)) {
 		out->state = PS_STEP_SKIPPED;
@@ -504,6 +487,19 @@ static bool aborted(const struct ps_checklist_cfg *cfg)
 	return cfg->abort && atomic_load(cfg->abort);
 }
 
+/* a test was skipped (the key): clear the request; true when it is the
+ * second within ABORT_WINDOW of the one before */
+static bool skipped_again(const struct ps_checklist_cfg *cfg,
+			  double *last_skip)
+{
+	double t = ps_now();
+	bool again = t - *last_skip < ABORT_WINDOW;
+
+	atomic_store(cfg->skip, false);
+	*last_skip = t;
+	return again;
+}
+
 int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 {
 	const struct ps_checklist_ui *ui = &cfg->ui;
@@ -548,10 +544,8 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 	s = next_step(res, "single");
 	rc = ps_checklist_test(cfg, res, s, 1, false, false);
 	END(s);
-	if (rc == -EINTR) {
-		last_skip = now_s();
-		atomic_store(cfg->skip, false);
-	}
+	if (rc == -EINTR)
+		skipped_again(cfg, &last_skip);
 	if (s->state == PS_STEP_DONE) {
 		any = true;
 		best = s;
@@ -610,12 +604,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		rc = ps_checklist_test(cfg, res, s, n, false, false);
 		END(s);
 		if (rc == -EINTR) {
-			double t = now_s();
-
-			atomic_store(cfg->skip, false);
-			if (t - last_skip < ABORT_WINDOW)
-				abort_run = true;
-			last_skip = t;
+			abort_run |= skipped_again(cfg, &last_skip);
 			abort_run |= aborted(cfg);
 			break;
 		}
@@ -653,14 +642,8 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		}
 		rc = ps_checklist_test(cfg, res, s, streams, !bidir, bidir);
 		END(s);
-		if (rc == -EINTR) {
-			double t = now_s();
-
-			atomic_store(cfg->skip, false);
-			if (t - last_skip < ABORT_WINDOW)
-				abort_run = true;
-			last_skip = t;
-		}
+		if (rc == -EINTR)
+			abort_run |= skipped_again(cfg, &last_skip);
 		if (s->state == PS_STEP_DONE)
 			any = true;
 	}

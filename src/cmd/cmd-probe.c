@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "cmd-probe.h"
 #include "exitcodes.h"
 #include "log.h"
@@ -17,17 +17,8 @@
 #include "snapshot.h"
 #include "sysroot.h"
 
-/* the time between the two samples of a live probe */
-#define PROBE_INTERVAL_NS 1000000000L
-
-static void pause_interval(void)
-{
-	struct timespec ts = { .tv_sec = PROBE_INTERVAL_NS / 1000000000L,
-			       .tv_nsec = PROBE_INTERVAL_NS % 1000000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
+/* the time between the two samples of a live probe, in seconds */
+#define PROBE_INTERVAL_S 1.0
 
 int ps_cmd_probe(const struct ps_opts *opts)
 {
@@ -46,7 +37,7 @@ int ps_cmd_probe(const struct ps_opts *opts)
 	ps_probes_sample(set, first, NULL);
 	if (ps_sysroot_is_live()) {
 		/* rates and CPU % need a second sample */
-		pause_interval();
+		ps_sleep(PROBE_INTERVAL_S);
 		snap = ps_snapshot_new();
 		ps_probes_sample(set, snap, first);
 		ps_snapshot_put(first);

@@ -1,6 +1,8 @@
 /* clock.c: the one clock of the program: monotonic and wall time */
 #include "config.h"
 
+#include <errno.h>
+
 #include "clock.h"
 
 int64_t ps_clock_ns(clockid_t clk)
@@ -32,4 +34,13 @@ double ps_now(void)
 double ps_wallclock(void)
 {
 	return seconds(CLOCK_REALTIME);
+}
+
+void ps_sleep(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s,
+			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }
