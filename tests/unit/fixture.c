@@ -15,13 +15,38 @@
 #include "sysroot.h"
 #include "xmalloc.h"
 
-char *machine(const char *name)
+#ifndef PS_TOP_SRCDIR
+#define PS_TOP_SRCDIR "."
+#endif
+
+static const char *top_srcdir(void)
 {
 	const char *top = getenv("top_srcdir");
+
+	return top && *top ? top : PS_TOP_SRCDIR;
+}
+
+char *machine(const char *name)
+{
 	char *p;
 
-	xasprintf(&p, "%s/tests/fixtures/machines/%s", top ? top : ".", name);
+	xasprintf(&p, "%s/tests/fixtures/machines/%s", top_srcdir(), name);
 	return p;
+}
+
+const char *machine_or_skip(const char *name)
+{
+	static char tree[4096];
+	struct stat st;
+
+	snprintf(tree, sizeof(tree), "%s/tests/fixtures/machines/%s",
+		 top_srcdir(), name);
+	/* the release tarball does not carry the recorded trees */
+	if (stat(tree, &st)) {
+		print_message("no recorded tree %s: skipped\n", tree);
+		skip();
+	}
+	return tree;
 }
 
 bool have_machines_at(const char *rel)
@@ -37,16 +62,39 @@ bool have_machines_at(const char *rel)
 	return ok;
 }
 
+/* $top_srcdir/tests/fixtures/REL, read live (the sysroot put back), whole */
+static char *fixture(const char *rel, size_t *len)
+{
+	char *root = xstrdup(ps_sysroot_get()), *path, *text;
+
+	xasprintf(&path, "%s/tests/fixtures/%s", top_srcdir(), rel);
+	ps_sysroot_set(NULL);
+	text = ps_read_file(path, len);
+	ps_sysroot_set(root);
+	if (!text)
+		fail_msg("cannot read fixture %s", path);
+	free(path);
+	free(root);
+	return text;
+}
+
 char *slurp(const char *tree, const char *rel)
 {
-	char *dir = machine(tree), *path, *text;
+	char *path, *text;
 	size_t len;
 
-	xasprintf(&path, "%s/%s", dir, rel);
-	ps_sysroot_set(NULL);
-	text = ps_read_file(path, &len);
-	assert_non_null(text);
+	xasprintf(&path, "machines/%s/%s", tree, rel);
+	text = fixture(path, &len);
 	free(path);
-	free(dir);
 	return text;
+}
+
+char *netlink_fixture(const char *dir, const char *name, size_t *len)
+{
+	char *path, *buf;
+
+	xasprintf(&path, "netlink/%s/%s.bin", dir, name);
+	buf = fixture(path, len);
+	free(path);
+	return buf;
 }

@@ -4,6 +4,7 @@
 #define PS_TEST_FIXTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* "$top_srcdir/tests/fixtures/machines/NAME", xmalloc'ed */
 char *machine(const char *name);
@@ -13,7 +14,13 @@ char *machine(const char *name);
  * rel is a path that must exist, e.g. "i40e-4cpu/sys".
  */
 bool have_machines_at(const char *rel);
+/* "$top_srcdir/tests/fixtures/machines/NAME" in a static buffer, or the
+ * test skips, saying so, when that tree is not here */
+const char *machine_or_skip(const char *name);
 /* the whole of TREE/REL read live (no sysroot); the test fails if absent */
 char *slurp(const char *tree, const char *rel);
+/* a recorded netlink answer, tests/fixtures/netlink/DIR/NAME.bin, whole
+ * (*len bytes); the test fails if absent */
+char *netlink_fixture(const char *dir, const char *name, size_t *len);
 
 #endif

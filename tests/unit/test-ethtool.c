@@ -19,42 +19,15 @@
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 
+#include "fixture.h"
 #include "probe-ethtool.h"
-
-#ifndef PS_TOP_SRCDIR
-#define PS_TOP_SRCDIR "."
-#endif
-
-static char *load(const char *dir, const char *name, size_t *len)
-{
-	const char *top = getenv("top_srcdir");
-	char path[1024];
-	char *buf;
-	long n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/netlink/%s/%s.bin",
-		 top && *top ? top : PS_TOP_SRCDIR, dir, name);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open fixture %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n > 0 ? (size_t)n : 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 static struct ps_ethtool_strsets ss;
 
 static int setup(void **state)
 {
 	size_t len;
-	char *buf = load("lo", "strsets", &len);
+	char *buf = netlink_fixture("lo", "strsets", &len);
 
 	assert_int_equal(ps_ethtool_parse_strsets(buf, len, &ss), 0);
 	free(buf);
@@ -72,7 +45,7 @@ static int parse_rec(const char *dir, enum ps_ethtool_group g,
 		     struct ps_ethtool_info *info)
 {
 	size_t len;
-	char *buf = load(dir, ps_ethtool_group_name(g), &len);
+	char *buf = netlink_fixture(dir, ps_ethtool_group_name(g), &len);
 	int ret = ps_ethtool_parse(g, buf, len, &ss, info);
 
 	free(buf);
@@ -169,7 +142,7 @@ static void test_features_without_names(void **state)
 {
 	struct ps_ethtool_info a;
 	size_t len;
-	char *buf = load("veth", "features", &len);
+	char *buf = netlink_fixture("veth", "features", &len);
 
 	ps_ethtool_init(&a, "vA");
 	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf, len, NULL, &a),
@@ -278,7 +251,7 @@ static void test_errno_mapping(void **state)
 	};
 	struct ps_ethtool_info a;
 	size_t len;
-	char *buf = load("veth", "rings", &len);
+	char *buf = netlink_fixture("veth", "rings", &len);
 	struct nlmsgerr *e = mnl_nlmsg_get_payload((struct nlmsghdr *)buf);
 
 	ps_ethtool_init(&a, "vA");
@@ -297,7 +270,7 @@ static void test_truncated(void **state)
 {
 	struct ps_ethtool_info a;
 	size_t len;
-	char *buf = load("veth", "features", &len);
+	char *buf = netlink_fixture("veth", "features", &len);
 
 	ps_ethtool_init(&a, "vA");
 	/* cut in the middle of the message: not a netlink message any more */
@@ -313,7 +286,7 @@ static void test_truncated(void **state)
 			 -EBADMSG);
 	/* a reply of another request carries nothing for this one */
 	free(buf);
-	buf = load("veth", "channels", &len);
+	buf = netlink_fixture("veth", "channels", &len);
 	assert_int_equal(ps_ethtool_parse(PS_ETHG_FEATURES, buf, len, &ss, &a),
 			 -EBADMSG);
 	free(buf);
@@ -592,8 +565,8 @@ static void test_prefixes_and_flips(void **state)
 		for (int g = 0; g < PS_ETHG_COUNT; g++) {
 			struct ps_ethtool_info a;
 			size_t len;
-			char *buf =
-				load(dirs[d], ps_ethtool_group_name(g), &len);
+			char *buf = netlink_fixture(
+				dirs[d], ps_ethtool_group_name(g), &len);
 			char *copy = malloc(len);
 
 			ps_ethtool_init(&a, "x");
@@ -624,7 +597,7 @@ static void test_prefixes_and_flips(void **state)
 	{
 		struct ps_ethtool_strsets s2;
 		size_t len;
-		char *buf = load("lo", "strsets", &len);
+		char *buf = netlink_fixture("lo", "strsets", &len);
 
 		for (size_t cut = 0; cut <= len; cut += 7) {
 			ps_ethtool_parse_strsets(buf, cut, &s2);

@@ -17,43 +17,16 @@
 #include <unistd.h>
 #include <linux/netlink.h>
 
+#include "fixture.h"
 #include "probe-ethtool.h"
 #include "probe-link.h"
 #include "sysroot.h"
-
-#ifndef PS_TOP_SRCDIR
-#define PS_TOP_SRCDIR "."
-#endif
-
-static char *load(const char *dir, size_t *len)
-{
-	const char *top = getenv("top_srcdir");
-	char path[1024];
-	char *buf;
-	long n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/netlink/%s/link.bin",
-		 top && *top ? top : PS_TOP_SRCDIR, dir);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open fixture %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n > 0 ? (size_t)n : 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 static void parse_dir(const char *dir, const char *ifname,
 		      struct ps_link_info *info)
 {
 	size_t len;
-	char *buf = load(dir, &len);
+	char *buf = netlink_fixture(dir, "link", &len);
 
 	ps_link_init(info, ifname);
 	assert_int_equal(ps_link_parse(buf, len, info), 0);
@@ -114,7 +87,7 @@ static void test_absent_and_odd(void **state)
 	assert_int_equal(a.counters.status, PS_ST_ABSENT);
 	assert_int_equal(a.mtu, PS_LINK_NA);
 
-	buf = load("veth", &len);
+	buf = netlink_fixture("veth", "link", &len);
 	ps_link_init(&a, "vA");
 	assert_int_equal(ps_link_parse(buf, len / 2, &a), -EBADMSG);
 	assert_int_equal(a.status, PS_ST_ERROR);
@@ -242,7 +215,7 @@ static void test_prefixes_and_flips(void **state)
 	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
 		struct ps_link_info a;
 		size_t len;
-		char *buf = load(dirs[d], &len);
+		char *buf = netlink_fixture(dirs[d], "link", &len);
 		char *copy = malloc(len);
 
 		for (size_t cut = 0; cut <= len; cut++) {

@@ -16,26 +16,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "fixture.h"
 #include "probe-cpu.h"
 #include "sysroot.h"
-
-static char tree[4096];
-
-static const char *machine(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-
-	struct stat st;
-
-	snprintf(tree, sizeof(tree), "%s/tests/fixtures/machines/%s",
-		 top ? top : ".", name);
-	/* the release tarball does not carry the recorded trees */
-	if (stat(tree, &st)) {
-		print_message("no recorded tree %s: skipped\n", tree);
-		skip();
-	}
-	return tree;
-}
 
 static void test_parse_10_columns(void **state)
 {
@@ -145,7 +128,8 @@ static void test_parse_prefixes(void **state)
 	size_t n;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/proc/stat", machine("virtio-2cpu"));
+	snprintf(path, sizeof(path), "%s/proc/stat",
+		 machine_or_skip("virtio-2cpu"));
 	f = fopen(path, "r");
 	assert_non_null(f);
 	text = calloc(1, 65536);
@@ -258,7 +242,7 @@ static void test_recorded_trees(void **state)
 	struct ps_cpu_info info;
 	char text[128];
 
-	ps_sysroot_set(machine("ixgbe-12cpu-cpu0"));
+	ps_sysroot_set(machine_or_skip("ixgbe-12cpu-cpu0"));
 	assert_int_equal(ps_cpu_sample(NULL, &info), 0);
 	assert_int_equal(info.ncores, 12);
 	assert_int_equal(info.ncolumns, 9);
@@ -272,7 +256,7 @@ static void test_recorded_trees(void **state)
 	assert_int_equal(info.numa_status, PS_ST_NOT_RECORDED);
 	ps_cpu_free(&info);
 
-	ps_sysroot_set(machine("wide-256cpu"));
+	ps_sysroot_set(machine_or_skip("wide-256cpu"));
 	assert_int_equal(ps_cpu_sample(NULL, &info), 0);
 	assert_int_equal(info.ncores, 256);
 	assert_int_equal(info.cores[255].id, 255);
@@ -380,7 +364,7 @@ static void test_json_round_trip(void **state)
 	struct json_object *ja, *jb;
 	char *sa;
 
-	ps_sysroot_set(machine("wide-256cpu"));
+	ps_sysroot_set(machine_or_skip("wide-256cpu"));
 	assert_int_equal(ps_cpu_sample(NULL, &a), 0);
 	ps_sysroot_set(NULL);
 	ps_cpu_rates(NULL, &a, 0);

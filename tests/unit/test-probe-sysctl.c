@@ -15,26 +15,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "fixture.h"
 #include "probe-sysctl.h"
 #include "sysroot.h"
-
-static char tree[4096];
-
-static const char *machine(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-
-	struct stat st;
-
-	snprintf(tree, sizeof(tree), "%s/tests/fixtures/machines/%s",
-		 top ? top : ".", name);
-	/* the release tarball does not carry the recorded trees */
-	if (stat(tree, &st)) {
-		print_message("no recorded tree %s: skipped\n", tree);
-		skip();
-	}
-	return tree;
-}
 
 static void test_parse_kinds(void **state)
 {
@@ -103,7 +86,7 @@ static void test_recorded_trees(void **state)
 	struct ps_sysctl_info info;
 
 	/* mlx5-4cpu is recorded with tuned buffers and bbr + fq */
-	ps_sysroot_set(machine("mlx5-4cpu"));
+	ps_sysroot_set(machine_or_skip("mlx5-4cpu"));
 	assert_int_equal(ps_sysctl_sample(NULL, &info), 0);
 	assert_int_equal(info.status, PS_ST_OK);
 	for (int id = 0; id < PS_SYSCTL_COUNT; id++)
@@ -114,7 +97,7 @@ static void test_recorded_trees(void **state)
 	assert_string_equal(info.val[PS_SYSCTL_DEFAULT_QDISC].text, "fq");
 
 	/* the old kernel of ixgbe-12cpu-cpu0 has no busy polling */
-	ps_sysroot_set(machine("ixgbe-12cpu-cpu0"));
+	ps_sysroot_set(machine_or_skip("ixgbe-12cpu-cpu0"));
 	assert_int_equal(ps_sysctl_sample(NULL, &info), 0);
 	assert_int_equal(info.status, PS_ST_OK);
 	assert_int_equal(info.val[PS_SYSCTL_BUSY_POLL].status,
@@ -160,7 +143,7 @@ static void test_json_round_trip(void **state)
 		struct json_object *ja, *jb, *vals, *e;
 		char *sa;
 
-		ps_sysroot_set(machine(trees[t]));
+		ps_sysroot_set(machine_or_skip(trees[t]));
 		assert_int_equal(ps_sysctl_sample(NULL, &a), 0);
 		ja = ps_sysctl_to_json(&a);
 		sa = strdup(json_object_to_json_string(ja));

@@ -17,29 +17,12 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "fixture.h"
 #include "iface.h"
 #include "jsonutil.h"
 #include "probe.h"
 #include "snapshot.h"
 #include "sysroot.h"
-
-static char tree[4096];
-
-static const char *machine(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-
-	struct stat st;
-
-	snprintf(tree, sizeof(tree), "%s/tests/fixtures/machines/%s",
-		 top ? top : ".", name);
-	/* the release tarball does not carry the recorded trees */
-	if (stat(tree, &st)) {
-		print_message("no recorded tree %s: skipped\n", tree);
-		skip();
-	}
-	return tree;
-}
 
 /* one snapshot of a tree (NULL: live, two samples) as a heap snapshot */
 static struct ps_snapshot *take(const char *name)
@@ -48,7 +31,7 @@ static struct ps_snapshot *take(const char *name)
 	struct ps_snapshot *a = ps_snapshot_new(), *b;
 	struct ps_probe_set *set;
 
-	ps_sysroot_set(name ? machine(name) : NULL);
+	ps_sysroot_set(name ? machine_or_skip(name) : NULL);
 	ps_iface_choose(NULL, NULL, &env.iface);
 	set = ps_probes_open(&env);
 	ps_probes_sample(set, a, NULL);
@@ -384,7 +367,7 @@ static void test_iface_choice(void **state)
 	assert_int_equal(c.status, PS_ST_OK);
 	assert_true(c.pmtu >= 1280);
 	/* a recorded tree: the route is read from its proc/net/route */
-	ps_sysroot_set(machine("mlx5-4cpu"));
+	ps_sysroot_set(machine_or_skip("mlx5-4cpu"));
 	ps_iface_choose(NULL, NULL, &c);
 	assert_string_equal(c.name, "ens1f0");
 	assert_int_equal(c.source, PS_IFACE_DEFAULT_ROUTE);
