@@ -220,10 +220,10 @@ void ps_brief_pci(FILE *out, const struct ps_snapshot *s)
 			p->limit_bdf, p->limit_speed, p->limit_width);
 	fputc('\n', out);
 	if (p->usable_bps > 0) {
-		ps_fmt_scaled(a, sizeof(a), p->usable_bps,
-			      &ps_scale_brief_bps, -1);
-		ps_fmt_scaled(b, sizeof(b), p->capable_bps,
-			      &ps_scale_brief_bps, -1);
+		ps_fmt_scaled(a, sizeof(a), p->usable_bps, &ps_scale_brief_bps,
+			      -1);
+		ps_fmt_scaled(b, sizeof(b), p->capable_bps, &ps_scale_brief_bps,
+			      -1);
 		fprintf(out, _("  usable about %s per direction, of %s the NIC's own link could carry (-V shows how)\n"),
 			a, b);
 	}

@@ -252,8 +252,7 @@ void ui_guided_sweep_text(const int *streams, const double *bps, int n,
 		at += (size_t)k;
 	}
 	if (at < len)
-		snprintf(buf + at, len - at, " %s",
-			 ps_scale_sweep_bps.unit[u]);
+		snprintf(buf + at, len - at, " %s", ps_scale_sweep_bps.unit[u]);
 }
 
 void ui_guided_bar(double frac, int width, char *buf, size_t len)

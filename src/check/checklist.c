@@ -489,8 +489,7 @@ static bool aborted(const struct ps_checklist_cfg *cfg)
 
 /* a test was skipped (the key): clear the request; true when it is the
  * second within ABORT_WINDOW of the one before */
-static bool skipped_again(const struct ps_checklist_cfg *cfg,
-			  double *last_skip)
+static bool skipped_again(const struct ps_checklist_cfg *cfg, double *last_skip)
 {
 	double t = ps_now();
 	bool again = t - *last_skip < ABORT_WINDOW;

@@ -68,6 +68,8 @@ int ps_parse_rate(const char *s, uint64_t *out, char *bad_unit)
 	return parse_scaled(s, out, bad_unit, 1000.0);
 }
 
+/* the units and styles side by side */
+/* clang-format off */
 static const char *const bit_units[] = { "bits/sec", "Kbits/sec",
 	"Mbits/sec", "Gbits/sec", "Tbits/sec" };
 static const char *const byte_units[] = { "Bytes", "KBytes", "MBytes",
@@ -76,89 +78,67 @@ static const char *const byterate_units[] = { "Bytes/sec", "KBytes/sec",
 	"MBytes/sec", "GBytes/sec", "TBytes/sec" };
 static const char *const bitps_units[] = { "bit/s", "kbit/s", "Mbit/s",
 	"Gbit/s", "Tbit/s" };
+static const char *const bitps_to_g[] = { "bit/s", "kbit/s", "Mbit/s",
+	"Gbit/s" };
+static const char *const mg_bitps[] = { "Mbit/s", "Gbit/s" };
 static const char *const si_units[] = { "", "k", "M", "G", "T" };
 static const char *const bin_units[] = { "", "K", "M", "G", "T" };
 static const char *const dec_byte_units[] = { "B", "KB", "MB", "GB" };
 static const char *const time_units[] = { "us", "ms", "s" };
 
-/* three significant digits: "9.41", "94.1", "941" */
+/* decimals: none, one, two, or three significant digits ("9.41", "94.1",
+ * "941") */
+#define D0 { -INFINITY, -INFINITY }
+#define D1 { -INFINITY, INFINITY }
+#define D2 { INFINITY, INFINITY }
 #define SIG3 { 9.995, 99.95 }
-#define FIXED(d)                                \
-	{                                       \
-		(d) >= 2 ? INFINITY : -INFINITY, \
-		(d) >= 1 ? INFINITY : -INFINITY  \
-	}
 
 static const struct ps_digits sig3[] = { SIG3 };
-static const struct ps_digits int_then_sig3[] = { FIXED(0), SIG3 };
-static const struct ps_digits fixed2[] = { FIXED(2) };
-static const struct ps_digits fixed1[] = { FIXED(1) };
+static const struct ps_digits int_then_sig3[] = { D0, SIG3 };
+static const struct ps_digits fixed1[] = { D1 };
+static const struct ps_digits fixed2[] = { D2 };
+static const struct ps_digits report_bps_digits[] = { D0, D1, D1, D2 };
+static const struct ps_digits report_bytes_digits[] = { D0, D0, D2 };
+/* an RTT: "87us", "1.25ms", "12.5ms", "1.02s" */
+static const struct ps_digits usec_digits[] = { D0, { 10, INFINITY }, D2 };
 
-#define UNITS(u) .n = (int)(sizeof(u) / sizeof(u[0])), .unit = u
-#define DIGITS(d) .ndigits = (int)(sizeof(d) / sizeof(d[0])), .digits = d
+#define N(a) (int)(sizeof(a) / sizeof(a[0]))
+#define SCALE(base, first, up, units, sep, width, zero, digits) {	\
+	base, first, up, N(units), units, sep, width, zero,		\
+	N(digits), digits }
 
 /* iperf3's columns: "%4.2f", always three significant digits */
-const struct ps_scale ps_scale_iperf_bits = {
-	.base = 1000, .first = 1, .up = 0.9995, UNITS(bit_units), .sep = " ",
-	.width = 4, DIGITS(sig3),
-};
-const struct ps_scale ps_scale_iperf_bytes = {
-	.base = 1024, .first = 1, .up = 0.9995, UNITS(byte_units), .sep = " ",
-	.width = 4, DIGITS(sig3),
-};
-const struct ps_scale ps_scale_iperf_byterate = {
-	.base = 1024, .first = 1, .up = 0.9995, UNITS(byterate_units),
-	.sep = " ", .width = 4, DIGITS(sig3),
-};
-
-/* the check report: Gbit/s with two decimals, up to Gbit/s */
-static const struct ps_digits report_bps_digits[] = { FIXED(0), FIXED(1),
-	FIXED(1), FIXED(2) };
-const struct ps_scale ps_scale_report_bps = {
-	.base = 1000, .first = 1, .up = 1, .n = 4, .unit = bitps_units,
-	.sep = " ", DIGITS(report_bps_digits),
-};
-static const struct ps_digits report_bytes_digits[] = { FIXED(0), FIXED(0),
-	FIXED(2) };
-const struct ps_scale ps_scale_report_bytes = {
-	.base = 1000, .first = 1, .up = 1, UNITS(dec_byte_units), .sep = " ",
-	DIGITS(report_bytes_digits),
-};
-
-/* the probe brief: Mbit/s or Gbit/s, two decimals */
-const struct ps_scale ps_scale_brief_bps = {
-	.base = 1000, .first = 1e6, .up = 1, .n = 2, .unit = bitps_units + 2,
-	.sep = " ", DIGITS(fixed2),
-};
-
-/* the workstation: three significant digits, whole numbers in the first
- * unit, "0" for nothing; long ("9.41 Gbit/s") and short ("9.41G") */
-const struct ps_scale ps_scale_screen_bps = {
-	.base = 1000, .first = 1, .up = 0.9995, UNITS(bitps_units), .sep = " ",
-	.zero = PS_ZERO_BAD, DIGITS(int_then_sig3),
-};
-const struct ps_scale ps_scale_screen_bps_short = {
-	.base = 1000, .first = 1, .up = 0.9995, UNITS(si_units), .sep = "",
-	.zero = PS_ZERO_BAD, DIGITS(int_then_sig3),
-};
-const struct ps_scale ps_scale_screen_bytes_short = {
-	.base = 1024, .first = 1, .up = 0.9995, UNITS(bin_units), .sep = "",
-	.zero = PS_ZERO_BAD, DIGITS(int_then_sig3),
-};
-
-/* an RTT: "87us", "1.25ms", "12.5ms", "1.02s" */
-static const struct ps_digits usec_digits[] = { FIXED(0), { 10, INFINITY },
-	FIXED(2) };
-const struct ps_scale ps_scale_screen_usec = {
-	.base = 1000, .first = 1, .up = 1, UNITS(time_units), .sep = "",
-	.zero = PS_ZERO_NONPOS, DIGITS(usec_digits),
-};
-
+const struct ps_scale ps_scale_iperf_bits =
+	SCALE(1000, 1, 0.9995, bit_units, " ", 4, PS_ZERO_AS_IS, sig3);
+const struct ps_scale ps_scale_iperf_bytes =
+	SCALE(1024, 1, 0.9995, byte_units, " ", 4, PS_ZERO_AS_IS, sig3);
+const struct ps_scale ps_scale_iperf_byterate =
+	SCALE(1024, 1, 0.9995, byterate_units, " ", 4, PS_ZERO_AS_IS, sig3);
+/* the check report: up to Gbit/s, up a unit only at 1000 */
+const struct ps_scale ps_scale_report_bps =
+	SCALE(1000, 1, 1, bitps_to_g, " ", 0, PS_ZERO_AS_IS,
+	      report_bps_digits);
+const struct ps_scale ps_scale_report_bytes =
+	SCALE(1000, 1, 1, dec_byte_units, " ", 0, PS_ZERO_AS_IS,
+	      report_bytes_digits);
+/* the probe brief: Mbit/s or Gbit/s */
+const struct ps_scale ps_scale_brief_bps =
+	SCALE(1000, 1e6, 1, mg_bitps, " ", 0, PS_ZERO_AS_IS, fixed2);
+/* the workstation: whole numbers in the first unit, "0" for nothing;
+ * long ("9.41 Gbit/s") and short ("9.41G") */
+const struct ps_scale ps_scale_screen_bps =
+	SCALE(1000, 1, 0.9995, bitps_units, " ", 0, PS_ZERO_BAD,
+	      int_then_sig3);
+const struct ps_scale ps_scale_screen_bps_short =
+	SCALE(1000, 1, 0.9995, si_units, "", 0, PS_ZERO_BAD, int_then_sig3);
+const struct ps_scale ps_scale_screen_bytes_short =
+	SCALE(1024, 1, 0.9995, bin_units, "", 0, PS_ZERO_BAD, int_then_sig3);
+const struct ps_scale ps_scale_screen_usec =
+	SCALE(1000, 1, 1, time_units, "", 0, PS_ZERO_NONPOS, usec_digits);
 /* the guided sweep's "1: 23.4, 2: 41.0 Gbit/s": one unit for the list */
-const struct ps_scale ps_scale_sweep_bps = {
-	.base = 1000, .first = 1, .up = 1, UNITS(bitps_units), .sep = " ",
-	DIGITS(fixed1),
-};
+const struct ps_scale ps_scale_sweep_bps =
+	SCALE(1000, 1, 1, bitps_units, " ", 0, PS_ZERO_AS_IS, fixed1);
+/* clang-format on */
 
 int ps_scale_pick(const struct ps_scale *st, double v, double *div)
 {
@@ -204,19 +184,27 @@ void ps_fmt_scaled(char *buf, size_t len, double v, const struct ps_scale *st,
 static int fmt_unit(char fmt)
 {
 	switch (fmt) {
-	case 'k': case 'K': return 1;
-	case 'm': case 'M': return 2;
-	case 'g': case 'G': return 3;
-	case 't': case 'T': return 4;
-	default: return -1;
+	case 'k':
+	case 'K':
+		return 1;
+	case 'm':
+	case 'M':
+		return 2;
+	case 'g':
+	case 'G':
+		return 3;
+	case 't':
+	case 'T':
+		return 4;
+	default:
+		return -1;
 	}
 }
 
 void ps_fmt_rate(char *buf, size_t len, double bits_per_sec, char fmt)
 {
 	/* upper-case letters ask for bytes per second, 1024-based */
-	if (fmt == 'K' || fmt == 'M' || fmt == 'G' || fmt == 'T' ||
-	    fmt == 'A')
+	if (fmt == 'K' || fmt == 'M' || fmt == 'G' || fmt == 'T' || fmt == 'A')
 		ps_fmt_scaled(buf, len, bits_per_sec / 8,
 			      &ps_scale_iperf_byterate, fmt_unit(fmt));
 	else

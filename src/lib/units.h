@@ -30,7 +30,7 @@ struct ps_digits {
 
 enum ps_scale_zero {
 	PS_ZERO_AS_IS,	/* every number is scaled and printed */
-	PS_ZERO_NONPOS,	/* 0, negative and NaN print as "0" */
+	PS_ZERO_NONPOS, /* 0, negative and NaN print as "0" */
 	PS_ZERO_BAD,	/* and infinity too */
 };
 

@@ -67,7 +67,8 @@ static void test_styles(void **state)
 		int unit;
 		const char *want;
 	} t[] = {
-		/* going up a unit at base * 0.9995 (iperf3, screen) or at base */
+		/* going up a unit at base * 0.9995 (iperf3, screen) or at base
+		 */
 		{ &ps_scale_screen_bps, 999.96e6, -1, "1.00 Gbit/s" },
 		{ &ps_scale_iperf_bits, 999.96e6, -1, "1.00 Gbits/sec" },
 		{ &ps_scale_report_bps, 999.96e6, -1, "1000.0 Mbit/s" },
@@ -79,7 +80,8 @@ static void test_styles(void **state)
 		{ &ps_scale_report_bytes, 1500, -1, "2 KB" },
 		{ &ps_scale_report_bytes, 4.19e6, -1, "4.19 MB" },
 		{ &ps_scale_screen_bytes_short, 900, -1, "900" },
-		{ &ps_scale_screen_bytes_short, 1.62 * 1024 * 1024, -1, "1.62M" },
+		{ &ps_scale_screen_bytes_short, 1.62 * 1024 * 1024, -1,
+		  "1.62M" },
 		{ &ps_scale_iperf_bytes, 5, -1, "5.00 Bytes" },
 		/* the first unit need not be worth 1 */
 		{ &ps_scale_brief_bps, 5e5, -1, "0.50 Mbit/s" },
