@@ -9,61 +9,35 @@
 
 #include "ui-colors.h"
 
-static const struct ui_glyphs glyphs_utf8 = {
-	.utf8 = true,
-	.hline = "\u2500",
-	.vline = "\u2502",
-	.bar = { "\u2588", "\u2588", "\u2588", "\u2588" },
-	.bar_empty = "\u00b7",
-	.heat = { "\u00b7", "\u2591", "\u2592", "\u2593", "\u2588" },
-	.mark = "\u25c0",
-	.arrow = "\u2192",
-	.dash = "\u2014",
-	.blocks = { " ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585",
-		    "\u2586", "\u2587", "\u2588" },
-};
+/* the glyphs of UTF-8 and of ASCII terminals, but for the parts of a bar
+ * (one solid shade in colour; four shapes in monochrome) */
+#define GLYPHS_UTF8(...)                                                       \
+	{                                                                      \
+		.utf8 = true, .hline = "\u2500", .vline = "\u2502",            \
+		.bar = { __VA_ARGS__ }, .bar_empty = "\u00b7",                 \
+		.heat = { "\u00b7", "\u2591", "\u2592", "\u2593", "\u2588" },  \
+		.mark = "\u25c0", .arrow = "\u2192", .dash = "\u2014",         \
+		.blocks = { " ",      "\u2581", "\u2582", "\u2583", "\u2584",  \
+			    "\u2585", "\u2586", "\u2587", "\u2588" },          \
+	}
+#define GLYPHS_ASCII(...)                                                      \
+	{                                                                      \
+		.utf8 = false, .hline = "-", .vline = "|",                     \
+		.bar = { __VA_ARGS__ }, .bar_empty = " ",                      \
+		.heat = { ".", ":", "+", "*", "#" }, .mark = "<",              \
+		.arrow = "->", .dash = "--",                                   \
+		.blocks = { " ", ".", ".", ".", ":", ":", ":", "#", "#" },     \
+	}
 
+static const struct ui_glyphs glyphs_utf8 =
+	GLYPHS_UTF8("\u2588", "\u2588", "\u2588", "\u2588");
 /* monochrome UTF-8: the four parts of a bar must differ by shape */
-static const struct ui_glyphs glyphs_utf8_mono = {
-	.utf8 = true,
-	.hline = "\u2500",
-	.vline = "\u2502",
-	.bar = { "\u2588", "\u2593", "\u2592", "\u2591" },
-	.bar_empty = "\u00b7",
-	.heat = { "\u00b7", "\u2591", "\u2592", "\u2593", "\u2588" },
-	.mark = "\u25c0",
-	.arrow = "\u2192",
-	.dash = "\u2014",
-	.blocks = { " ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585",
-		    "\u2586", "\u2587", "\u2588" },
-};
-
-static const struct ui_glyphs glyphs_ascii = {
-	.utf8 = false,
-	.hline = "-",
-	.vline = "|",
-	.bar = { "|", "|", "|", "|" },
-	.bar_empty = " ",
-	.heat = { ".", ":", "+", "*", "#" },
-	.mark = "<",
-	.arrow = "->",
-	.dash = "--",
-	.blocks = { " ", ".", ".", ".", ":", ":", ":", "#", "#" },
-};
-
+static const struct ui_glyphs glyphs_utf8_mono =
+	GLYPHS_UTF8("\u2588", "\u2593", "\u2592", "\u2591");
+static const struct ui_glyphs glyphs_ascii = GLYPHS_ASCII("|", "|", "|", "|");
 /* monochrome ASCII: a letter-free code explained by the legend */
-static const struct ui_glyphs glyphs_ascii_mono = {
-	.utf8 = false,
-	.hline = "-",
-	.vline = "|",
-	.bar = { "#", "=", "!", "%" },
-	.bar_empty = " ",
-	.heat = { ".", ":", "+", "*", "#" },
-	.mark = "<",
-	.arrow = "->",
-	.dash = "--",
-	.blocks = { " ", ".", ".", ".", ":", ":", ":", "#", "#" },
-};
+static const struct ui_glyphs glyphs_ascii_mono =
+	GLYPHS_ASCII("#", "=", "!", "%");
 
 static attr_t attrs[UI_C_COUNT];
 
