@@ -5,20 +5,12 @@
 # Exit statuses: 3 a bottleneck was found, 0 none, 1 failure.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd jq jq
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fx="$top_srcdir/tests/fixtures/machines"
+scratch
 
-jq_is() {
-	T_COUNT=$((T_COUNT + 1))
-	got=$(printf '%s\n' "$OUT" | jq -r "$1" 2>&1)
-	[ "$got" = "$2" ] || fail "$3: $1 is '$got', wanted '$2'"
-}
-
-if [ -d "$fx/pcie-downgraded/sys" ]; then
+if [ -d "$MACHINES/pcie-downgraded/sys" ]; then
 	# x1 at 5 GT/s of x8 at 8 GT/s: a bottleneck, exit 3
 	expect_exit 3 "pcie-downgraded json" -- "$PIPESCOPE" check \
-		--sysroot "$fx/pcie-downgraded" --format json
+		--sysroot "$MACHINES/pcie-downgraded" --format json
 	jq_is '.schema' pipescope-check pcie
 	jq_is '.mode' static pcie
 	jq_is '.static_only' true pcie
@@ -33,12 +25,12 @@ if [ -d "$fx/pcie-downgraded/sys" ]; then
 		fail "pcie: stderr does not say static checks only: $ERR"
 
 	expect_exit 3 "pcie-downgraded text" -- "$PIPESCOPE" check \
-		--sysroot "$fx/pcie-downgraded"
+		--sysroot "$MACHINES/pcie-downgraded"
 	T_COUNT=$((T_COUNT + 1))
 	printf '%s\n' "$OUT" | grep -q 'Binding ceiling: *3.66 Gbit/s' ||
 		fail "text: no binding ceiling line"
 	expect_exit 3 "pcie-downgraded markdown" -- "$PIPESCOPE" check \
-		--sysroot "$fx/pcie-downgraded" --format markdown
+		--sysroot "$MACHINES/pcie-downgraded" --format markdown
 	T_COUNT=$((T_COUNT + 1))
 	printf '%s\n' "$OUT" | grep -q '^### Findings' &&
 		printf '%s\n' "$OUT" | grep -q '`pcie_link`' ||
@@ -47,44 +39,44 @@ if [ -d "$fx/pcie-downgraded/sys" ]; then
 	# all IRQs on CPU0: warnings, no bottleneck without a test: exit 0,
 	# and never an all clear
 	expect_exit 0 "ixgbe cpu0" -- "$PIPESCOPE" check \
-		--sysroot "$fx/ixgbe-12cpu-cpu0" --format json
+		--sysroot "$MACHINES/ixgbe-12cpu-cpu0" --format json
 	jq_is '.answer.bottleneck' false ixgbe
 	jq_is '[.findings[].id] | index("irq_one_cpu") != null' true ixgbe
 	jq_is '[.findings[].id] | index("unexplained") != null' true ixgbe
 
 	# a saved snapshot: static checks, said on stderr and in the report
-	"$PIPESCOPE" probe --sysroot "$fx/pcie-downgraded" --json >"$tmp/snap.json"
-	if jq -e '.pci' "$tmp/snap.json" >/dev/null 2>&1; then
+	"$PIPESCOPE" probe --sysroot "$MACHINES/pcie-downgraded" --json >"$TMP/snap.json"
+	if jq -e '.pci' "$TMP/snap.json" >/dev/null 2>&1; then
 		want=3
 	else
 		want=0	# the snapshot does not carry the PCIe member yet
 	fi
 	expect_exit $want "--snapshot" -- "$PIPESCOPE" check \
-		--snapshot "$tmp/snap.json" --format json
+		--snapshot "$TMP/snap.json" --format json
 	jq_is '.mode' static snapshot
-	jq_is '.snapshot_file' "$tmp/snap.json" snapshot
+	jq_is '.snapshot_file' "$TMP/snap.json" snapshot
 	jq_is '.host.hostname' pcie-host snapshot
 	[ $want = 3 ] && jq_is '.answer.top' pcie_link snapshot
 	# from stdin
 	T_COUNT=$((T_COUNT + 1))
-	"$PIPESCOPE" check --snapshot - --format json <"$tmp/snap.json" \
-		>"$tmp/stdin.json" 2>/dev/null && rc=0 || rc=$?
-	[ $rc = $want ] && [ "$(jq -r .host.nic "$tmp/stdin.json")" = enp5s0f0 ] ||
-		fail "--snapshot -: exit $rc, nic $(jq -r .host.nic "$tmp/stdin.json")"
+	"$PIPESCOPE" check --snapshot - --format json <"$TMP/snap.json" \
+		>"$TMP/stdin.json" 2>/dev/null && rc=0 || rc=$?
+	[ $rc = $want ] && [ "$(jq -r .host.nic "$TMP/stdin.json")" = enp5s0f0 ] ||
+		fail "--snapshot -: exit $rc, nic $(jq -r .host.nic "$TMP/stdin.json")"
 else
 	echo "recorded machine trees not present: their checks skipped"
 fi
 
 # a snapshot that is not one: failure, one line
-echo '{"nope": 1}' >"$tmp/bad.json"
-expect_exit 1 "bad snapshot" -- "$PIPESCOPE" check --snapshot "$tmp/bad.json"
-expect_exit 1 "missing snapshot" -- "$PIPESCOPE" check --snapshot "$tmp/none.json"
+echo '{"nope": 1}' >"$TMP/bad.json"
+expect_exit 1 "bad snapshot" -- "$PIPESCOPE" check --snapshot "$TMP/bad.json"
+expect_exit 1 "missing snapshot" -- "$PIPESCOPE" check --snapshot "$TMP/none.json"
 
 # the guided run, live over loopback (short)
 expect_exit_any() {
 	T_COUNT=$((T_COUNT + 1))
-	OUT=$("$@" 2>"$tmp/err") && rc=0 || rc=$?
-	ERR=$(cat "$tmp/err")
+	OUT=$("$@" 2>"$TMP/err") && rc=0 || rc=$?
+	ERR=$(cat "$TMP/err")
 	case " $want " in
 	*" $rc "*) pass "$what" ;;
 	*) fail "$what: exit $rc, wanted one of $want (stderr: $ERR)" ;;
@@ -122,7 +114,7 @@ jq_is '.answer.bottleneck' false refused
 # against an unmodified iperf3 server: the far end's tool is judged
 if command -v iperf3 >/dev/null 2>&1; then
 	port=$(free_port 3)
-	iperf3 -s -p "$port" >"$tmp/iperf3.log" 2>&1 &
+	iperf3 -s -p "$port" >"$TMP/iperf3.log" 2>&1 &
 	ipid=$!
 	if wait_listen "$port"; then
 		want="0 3" what="iperf3 server"

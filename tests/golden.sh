@@ -8,9 +8,23 @@ need_cmd jq jq
 fx="$top_srcdir/tests/fixtures"
 [ -f "$fx/machines/virtio-2cpu/proc/stat" ] ||
 	skip "no recorded trees under tests/fixtures/machines (the release tarball does not carry them)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
+tmp=$TMP
 n=0
+
+# golden T GOT EXT WHAT: one check that GOT is golden/T.EXT to the byte
+golden() {
+	T_COUNT=$((T_COUNT + 1))
+	want="$fx/golden/$1.$3"
+	if [ ! -f "$want" ]; then
+		fail "$1: no golden $4 (run tests/fixtures/regen-golden.sh)"
+	elif ! diff -u "$want" "$2" >"$2.diff"; then
+		head -40 "$2.diff"
+		fail "$1: the $4 differs from tests/fixtures/golden/$1.$3"
+	else
+		pass "$1: the $4 matches tests/fixtures/golden/$1.$3"
+	fi
+}
 for dir in "$fx"/machines/*/; do
 	t=$(basename "$dir")
 	n=$((n + 1))
@@ -18,27 +32,13 @@ for dir in "$fx"/machines/*/; do
 		"$PIPESCOPE" probe --sysroot "$dir" --json || continue
 	printf '%s\n' "$OUT" | jq -S -f "$fx/normalise.jq" >"$tmp/$t.json" ||
 		{ fail "$t: the output is not JSON"; continue; }
-	T_COUNT=$((T_COUNT + 1))
-	if [ ! -f "$fx/golden/$t.json" ]; then
-		fail "$t: no golden file (run tests/fixtures/regen-golden.sh)"
-	elif ! diff -u "$fx/golden/$t.json" "$tmp/$t.json" >"$tmp/$t.diff"; then
-		head -40 "$tmp/$t.diff"
-		fail "$t: differs from tests/fixtures/golden/$t.json"
-	else
-		pass "$t: matches its golden file"
-	fi
+	golden "$t" "$tmp/$t.json" json JSON
 	# the text form runs on the same tree, names the busiest core and
 	# matches its golden text (the time and the tree's path replaced)
 	expect_exit 0 "$t: probe (text)" -- \
 		"$PIPESCOPE" probe --sysroot "$dir" || continue
 	printf '%s\n' "$OUT" | sed -f "$fx/normalise.sed" >"$tmp/$t.txt"
-	T_COUNT=$((T_COUNT + 1))
-	if [ ! -f "$fx/golden/$t.txt" ]; then
-		fail "$t: no golden text (run tests/fixtures/regen-golden.sh)"
-	elif ! diff -u "$fx/golden/$t.txt" "$tmp/$t.txt" >"$tmp/$t.tdiff"; then
-		head -40 "$tmp/$t.tdiff"
-		fail "$t: the text differs from tests/fixtures/golden/$t.txt"
-	fi
+	golden "$t" "$tmp/$t.txt" txt text
 	T_COUNT=$((T_COUNT + 1))
 	busy=$(jq -r '.cpu.busiest.cpu // empty' \
 		"$tmp/$t.json" 2>/dev/null)

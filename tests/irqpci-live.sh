@@ -7,17 +7,7 @@
 need_cmd jq jq
 TOOL=$top_builddir/tests/tools/ps-irqpci
 [ -x "$TOOL" ] || skip "tests/tools/ps-irqpci not built"
-TMP=$(mktemp -d /tmp/ps-irqpci-live.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-
-check() {
-	T_COUNT=$((T_COUNT + 1))
-	if jq -e "$2" "$J" >/dev/null 2>&1; then
-		pass "$1"
-	else
-		fail "$1: not true: $2"
-	fi
-}
+scratch
 
 IF=$(awk '$2 == "00000000" { print $1; exit }' /proc/net/route)
 [ -n "$IF" ] || IF=$(ls /sys/class/net | grep -v '^lo$' | head -1)
@@ -26,8 +16,8 @@ IF=$(awk '$2 == "00000000" { print $1; exit }' /proc/net/route)
 expect_exit 0 "$IF: ps-irqpci runs" -- "$TOOL" "$IF"
 J=$TMP/if.json
 printf '%s\n' "$OUT" >"$J"
-check "$IF: JSON names the interface" ".irq.ifname == \"$IF\" and .pci.ifname == \"$IF\""
-check "$IF: one CPU entry per CPU of /proc/interrupts" \
+jq_check "$IF: JSON names the interface" ".irq.ifname == \"$IF\" and .pci.ifname == \"$IF\""
+jq_check "$IF: one CPU entry per CPU of /proc/interrupts" \
 	"(.irq.cpus | length) >= $(head -1 /proc/interrupts | wc -w)"
 
 # the PCI function found by hand: walk up from the device link
@@ -41,47 +31,47 @@ while [ -n "$pcidev" ] && [ "$pcidev" != / ]; do
 done
 if [ -n "$dev" ] && [ -f "$pcidev/vendor" ]; then
 	bdf=$(basename "$pcidev")
-	check "$IF: PCI function $bdf" ".pci.bdf == \"$bdf\" and .irq.pci_function == \"$bdf\""
-	check "$IF: vendor id from sysfs" ".pci.vendor_id == $(($(cat "$pcidev/vendor")))"
+	jq_check "$IF: PCI function $bdf" ".pci.bdf == \"$bdf\" and .irq.pci_function == \"$bdf\""
+	jq_check "$IF: vendor id from sysfs" ".pci.vendor_id == $(($(cat "$pcidev/vendor")))"
 	if [ -d "$pcidev/msi_irqs" ]; then
 		want=$(ls "$pcidev/msi_irqs" | sort -n | tr '\n' ' ' | sed 's/ $//;s/ /, /g')
-		check "$IF: the lines are the function's msi_irqs ($want)" \
+		jq_check "$IF: the lines are the function's msi_irqs ($want)" \
 			".irq.attribution == \"msi_irqs\" and ([.irq.lines[].irq] == [$want])"
 		first=$(ls "$pcidev/msi_irqs" | sort -n | head -1)
-		check "$IF: affinity of IRQ $first as in /proc/irq" \
+		jq_check "$IF: affinity of IRQ $first as in /proc/irq" \
 			"[.irq.lines[] | select(.irq == $first) | .smp_affinity_list] == [\"$(cat /proc/irq/$first/smp_affinity_list)\"]"
 		# counters only grow: the probe's count <= a later direct read
 		later=$(awk -v n="$first:" '$1 == n { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts)
-		check "$IF: IRQ $first total consistent with /proc/interrupts" \
+		jq_check "$IF: IRQ $first total consistent with /proc/interrupts" \
 			"[.irq.lines[] | select(.irq == $first) | .total <= $later] == [true]"
 	fi
 	if [ -f "$pcidev/current_link_speed" ]; then
-		check "$IF: PCIe link width as sysfs says" \
+		jq_check "$IF: PCIe link width as sysfs says" \
 			".pci.link.status == \"ok\" and .pci.link.width == $(cat "$pcidev/current_link_width")"
 	else
-		check "$IF: no PCIe link is a stated fact" \
+		jq_check "$IF: no PCIe link is a stated fact" \
 			'.pci.link.status == "absent" and (.pci.link.reason | length) > 0'
 	fi
 else
-	check "$IF: virtual, stated" '.irq.status == "absent" and .pci.status == "absent"'
+	jq_check "$IF: virtual, stated" '.irq.status == "absent" and .pci.status == "absent"'
 fi
 
 # two samples half a second apart: rates
 expect_exit 0 "$IF: two samples" -- "$TOOL" --interval 0.5 "$IF"
 printf '%s\n' "$OUT" >"$J"
-check "$IF: rates filled" '.irq.rated and .irq.interval_s == 0.5 and .irq.summary.share_basis == "rates"'
-check "$IF: rates are not negative" '[.irq.cpus[] | .net_rx_rate >= 0 and .processed_rate >= 0] | all'
+jq_check "$IF: rates filled" '.irq.rated and .irq.interval_s == 0.5 and .irq.summary.share_basis == "rates"'
+jq_check "$IF: rates are not negative" '[.irq.cpus[] | .net_rx_rate >= 0 and .processed_rate >= 0] | all'
 
 expect_exit 0 "lo: ps-irqpci runs" -- "$TOOL" lo
 printf '%s\n' "$OUT" >"$J"
-check "lo: no interrupt lines, with the reason" \
+jq_check "lo: no interrupt lines, with the reason" \
 	'.irq.status == "absent" and .irq.reason == "virtual interface: no interrupt lines"'
-check "lo: softnet and softirqs are host-wide and still there" \
+jq_check "lo: softnet and softirqs are host-wide and still there" \
 	'.irq.softnet.status == "ok" and .irq.softirqs.status == "ok" and .irq.softnet.columns >= 10'
-check "lo: NET_RX counts match /proc/softirqs CPU0 or grew" \
+jq_check "lo: NET_RX counts match /proc/softirqs CPU0 or grew" \
 	".irq.cpus[0].net_rx <= $(awk '$1 == "NET_RX:" { print $2 }' /proc/softirqs)"
-check "lo: no PCIe link, stated" '.pci.status == "absent" and .pci.link.status == "absent"'
-check "lo: irqbalance looked for" '.irq.irqbalance.status == "ok"'
+jq_check "lo: no PCIe link, stated" '.pci.status == "absent" and .pci.link.status == "absent"'
+jq_check "lo: irqbalance looked for" '.irq.irqbalance.status == "ok"'
 
 expect_exit 0 "lo: text output" -- "$TOOL" --text lo
 case $OUT in *"virtual interface: no interrupt lines"*) ;;
@@ -98,10 +88,10 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
 		expect_exit 0 "veth: ps-irqpci runs in the namespace" -- \
 			ip netns exec "$NS" "$TOOL" psva
 		printf '%s\n' "$OUT" >"$J"
-		check "veth: no interrupt lines, with the reason" \
+		jq_check "veth: no interrupt lines, with the reason" \
 			'.irq.status == "absent" and .irq.reason == "virtual interface: no interrupt lines"'
-		check "veth: no PCIe, stated" '.pci.status == "absent" and (.pci.reason | test("virtual"))'
-		check "veth: its queues are read" '(.irq.queues.rx | length) >= 1'
+		jq_check "veth: no PCIe, stated" '.pci.status == "absent" and (.pci.reason | test("virtual"))'
+		jq_check "veth: its queues are read" '(.irq.queues.rx | length) >= 1'
 		ip netns del "$NS"
 	else
 		echo "note: cannot create a network namespace; veth case not run"
@@ -110,5 +100,5 @@ fi
 
 expect_exit 0 "missing interface: no crash" -- "$TOOL" ps-nosuch0
 printf '%s\n' "$OUT" >"$J"
-check "missing interface: stated" '.irq.status == "error" and (.irq.reason | test("ps-nosuch0")) and .pci.status == "error"'
+jq_check "missing interface: stated" '.irq.status == "error" and (.irq.reason | test("ps-nosuch0")) and .pci.status == "error"'
 finish

@@ -9,33 +9,23 @@ need_root "switches to user nobody"
 need_cmd setpriv util-linux
 need_cmd jq jq
 TOOL=$top_builddir/tests/tools/ps-irqpci
-M=$top_srcdir/tests/fixtures/machines
+M=$MACHINES
 NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 $NOBODY test -x "$TOOL" || skip "user nobody cannot reach $TOOL (build directory permissions)"
-TMP=$(mktemp -d /tmp/ps-irqpci-nobody.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+scratch
 chmod 755 "$TMP"
-
-check() {
-	T_COUNT=$((T_COUNT + 1))
-	if jq -e "$2" "$J" >/dev/null 2>&1; then
-		pass "$1"
-	else
-		fail "$1: not true: $2"
-	fi
-}
 J=$TMP/out.json
 
 IF=$(awk '$2 == "00000000" { print $1; exit }' /proc/net/route)
 if [ -n "$IF" ]; then
 	expect_exit 0 "$IF as nobody: runs" -- $NOBODY "$TOOL" "$IF"
 	printf '%s\n' "$OUT" >"$J"
-	check "$IF as nobody: IRQ lines still read" '.irq.status == "ok" or .irq.status == "absent"'
+	jq_check "$IF as nobody: IRQ lines still read" '.irq.status == "ok" or .irq.status == "absent"'
 	if [ -f "/sys/class/net/$IF/device/current_link_speed" ]; then
-		check "$IF as nobody: link from sysfs, payload needs root" \
+		jq_check "$IF as nobody: link from sysfs, payload needs root" \
 			'.pci.link.source == "sysfs" and .pci.payload.status == "needs_root"'
 	else
-		check "$IF as nobody: a stated status for the link" \
+		jq_check "$IF as nobody: a stated status for the link" \
 			'.pci.link.status != "error" and (.pci.link.reason | length) > 0'
 	fi
 fi
@@ -46,13 +36,13 @@ chmod -R a+rX "$TMP/t"
 find "$TMP/t/sys/devices" -name config -exec chmod 600 {} +
 expect_exit 0 "recording as nobody: runs" -- $NOBODY "$TOOL" --sysroot "$TMP/t" enp5s0f0
 printf '%s\n' "$OUT" >"$J"
-check "as nobody: says the full config read needs root" \
+jq_check "as nobody: says the full config read needs root" \
 	'.pci.payload.status == "needs_root" and (.pci.payload.reason | test("needs root"))'
-check "as nobody: speed and width still filled from sysfs" \
+jq_check "as nobody: speed and width still filled from sysfs" \
 	'.pci.link.status == "ok" and .pci.link.source == "sysfs" and .pci.link.speed_gts == 5 and .pci.link.width == 1 and .pci.link.cap_width == 8'
-check "as nobody: still downgraded, usable with MPS assumed" \
+jq_check "as nobody: still downgraded, usable with MPS assumed" \
 	'.pci.link.downgraded and .pci.link.usable_bps > 3e9 and (.pci.link.usable_how | test("assumed"))'
 expect_exit 0 "recording as root: runs" -- "$TOOL" --sysroot "$TMP/t" enp5s0f0
 printf '%s\n' "$OUT" >"$J"
-check "as root: the same copy reads the config space" '.pci.link.source == "config" and .pci.payload.status == "ok"'
+jq_check "as root: the same copy reads the config space" '.pci.link.source == "config" and .pci.payload.status == "ok"'
 finish

@@ -78,3 +78,29 @@ check() {
 num_ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 num_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+
+# the recorded machine trees (not in the release tarball)
+MACHINES=$top_srcdir/tests/fixtures/machines
+
+# scratch: a private folder $TMP for this run, removed at exit
+scratch() {
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/ps-$TESTNAME.XXXXXX")
+	trap 'rm -rf "$TMP"' EXIT
+}
+
+# jq_is FILTER WANT WHAT: one check that FILTER prints WANT on the JSON in $OUT
+jq_is() {
+	T_COUNT=$((T_COUNT + 1))
+	got=$(printf '%s\n' "$OUT" | jq -r "$1" 2>&1)
+	[ "$got" = "$2" ] || fail "$3: $1 is '$got', wanted '$2'"
+}
+
+# jq_check WHAT FILTER: one check that FILTER is true of the JSON file $J
+jq_check() {
+	T_COUNT=$((T_COUNT + 1))
+	if jq -e "$2" "$J" >/dev/null 2>&1; then
+		pass "$1"
+	else
+		fail "$1: not true on $(basename "$J"): $2"
+	fi
+}

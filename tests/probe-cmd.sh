@@ -5,16 +5,7 @@
 # is still printed and says why); 2 --sysroot is not a directory.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd jq jq
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fx="$top_srcdir/tests/fixtures/machines"
-
-# jq_is FILTER WANT WHAT: one check on the JSON in $OUT
-jq_is() {
-	T_COUNT=$((T_COUNT + 1))
-	got=$(printf '%s\n' "$OUT" | jq -r "$1" 2>&1)
-	[ "$got" = "$2" ] || fail "$3: $1 is '$got', wanted '$2'"
-}
+scratch
 
 # live, default interface: two samples, so rates are real
 ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
@@ -72,53 +63,53 @@ T_COUNT=$((T_COUNT + 1))
 	fail "nosuch0: want one line on stderr naming it, got: $ERR"
 
 # --sysroot that is not a directory: a usage error, nothing printed
-expect_exit 2 "--sysroot missing" -- "$PIPESCOPE" probe --sysroot "$tmp/none"
+expect_exit 2 "--sysroot missing" -- "$PIPESCOPE" probe --sysroot "$TMP/none"
 T_COUNT=$((T_COUNT + 1))
 [ -z "$OUT" ] && [ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] ||
 	fail "--sysroot missing: want one error line and no output"
-: >"$tmp/file"
-expect_exit 2 "--sysroot a file" -- "$PIPESCOPE" probe --sysroot "$tmp/file"
+: >"$TMP/file"
+expect_exit 2 "--sysroot a file" -- "$PIPESCOPE" probe --sysroot "$TMP/file"
 
 # a recorded tree with files missing: stated reasons, not a crash (the
 # release tarball has no recorded trees: then a minimal one is made here)
-if [ -d "$fx/mlx5-4cpu" ]; then
-	cp -r "$fx/mlx5-4cpu" "$tmp/t"
+if [ -d "$MACHINES/mlx5-4cpu" ]; then
+	cp -r "$MACHINES/mlx5-4cpu" "$TMP/t"
 else
-	mkdir -p "$tmp/t/proc/sys/net/ipv4" "$tmp/t/proc/sys/net/core"
-	cp /proc/stat "$tmp/t/proc/stat"
+	mkdir -p "$TMP/t/proc/sys/net/ipv4" "$TMP/t/proc/sys/net/core"
+	cp /proc/stat "$TMP/t/proc/stat"
 	cp /proc/sys/net/ipv4/tcp_rmem /proc/sys/net/ipv4/tcp_wmem \
-		"$tmp/t/proc/sys/net/ipv4/"
-	mkdir -p "$tmp/t/proc/net" "$tmp/t/sys/class/net/eth0"
+		"$TMP/t/proc/sys/net/ipv4/"
+	mkdir -p "$TMP/t/proc/net" "$TMP/t/sys/class/net/eth0"
 	printf 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t0100000A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n' \
-		>"$tmp/t/proc/net/route"
+		>"$TMP/t/proc/net/route"
 fi
-rm -f "$tmp/t/proc/stat" "$tmp/t/proc/sys/net/ipv4/tcp_rmem"
-expect_exit 0 "tree without proc/stat" -- "$PIPESCOPE" probe --sysroot "$tmp/t" --json
+rm -f "$TMP/t/proc/stat" "$TMP/t/proc/sys/net/ipv4/tcp_rmem"
+expect_exit 0 "tree without proc/stat" -- "$PIPESCOPE" probe --sysroot "$TMP/t" --json
 jq_is '.cpu.status' not_recorded "no proc/stat"
 jq_is '.cpu.reason | test("/proc/stat")' true "no proc/stat"
 jq_is '.sysctl.values["net.ipv4.tcp_rmem"].status' not_recorded "no tcp_rmem"
 jq_is '.sysctl.values["net.ipv4.tcp_wmem"].status' ok "no tcp_rmem"
 jq_is '.link.status' not_recorded "a recorded tree has no netlink"
-expect_exit 0 "tree without proc/stat, text" -- "$PIPESCOPE" probe --sysroot "$tmp/t"
+expect_exit 0 "tree without proc/stat, text" -- "$PIPESCOPE" probe --sysroot "$TMP/t"
 # garbage where a number should be
-echo "cpu0 lots of work" >"$tmp/t/proc/stat"
-echo "big" >"$tmp/t/proc/sys/net/core/rmem_max"
-expect_exit 0 "tree with garbage" -- "$PIPESCOPE" probe --sysroot "$tmp/t" --json
+echo "cpu0 lots of work" >"$TMP/t/proc/stat"
+echo "big" >"$TMP/t/proc/sys/net/core/rmem_max"
+expect_exit 0 "tree with garbage" -- "$PIPESCOPE" probe --sysroot "$TMP/t" --json
 jq_is '.cpu.status' error garbage
 jq_is '.sysctl.values["net.core.rmem_max"].status' error garbage
 # a vlan on a bond on a NIC (recorded): the link shows the chain, the NIC
 # probes read the physical NIC underneath
-if [ -d "$fx/i40e-4cpu" ]; then
-	cp -a "$fx/i40e-4cpu" "$tmp/v"
-	mkdir -p "$tmp/v/sys/devices/virtual/net/bond0" \
-		"$tmp/v/sys/devices/virtual/net/vlan100"
-	ln -s ../../devices/virtual/net/bond0 "$tmp/v/sys/class/net/bond0"
-	ln -s ../../devices/virtual/net/vlan100 "$tmp/v/sys/class/net/vlan100"
-	ln -s ../bond0 "$tmp/v/sys/devices/virtual/net/vlan100/lower_bond0"
+if [ -d "$MACHINES/i40e-4cpu" ]; then
+	cp -a "$MACHINES/i40e-4cpu" "$TMP/v"
+	mkdir -p "$TMP/v/sys/devices/virtual/net/bond0" \
+		"$TMP/v/sys/devices/virtual/net/vlan100"
+	ln -s ../../devices/virtual/net/bond0 "$TMP/v/sys/class/net/bond0"
+	ln -s ../../devices/virtual/net/vlan100 "$TMP/v/sys/class/net/vlan100"
+	ln -s ../bond0 "$TMP/v/sys/devices/virtual/net/vlan100/lower_bond0"
 	ln -s ../../../pci0000:00/0000:00:01.0/0000:01:00.0/net/eth0 \
-		"$tmp/v/sys/devices/virtual/net/bond0/lower_eth0"
+		"$TMP/v/sys/devices/virtual/net/bond0/lower_eth0"
 	expect_exit 0 "vlan on bond on eth0" -- \
-		"$PIPESCOPE" probe --sysroot "$tmp/v" --iface vlan100 --json
+		"$PIPESCOPE" probe --sysroot "$TMP/v" --iface vlan100 --json
 	jq_is '.iface.name' vlan100 "vlan chain"
 	jq_is '.iface.nic' eth0 "vlan chain"
 	jq_is '.link.lower.chain' "vlan100 → bond0 → eth0" "vlan chain"
@@ -126,24 +117,24 @@ if [ -d "$fx/i40e-4cpu" ]; then
 	jq_is '.pci.bdf' 0000:01:00.0 "vlan chain: PCIe of eth0"
 	jq_is '.irq.status' ok "vlan chain: IRQs of eth0"
 	expect_exit 0 "vlan on bond on eth0, text" -- \
-		"$PIPESCOPE" probe --sysroot "$tmp/v" --iface vlan100
+		"$PIPESCOPE" probe --sysroot "$TMP/v" --iface vlan100
 	T_COUNT=$((T_COUNT + 1))
 	printf '%s\n' "$OUT" | grep -q '^interface: vlan100 (--iface), on the NIC eth0$' ||
 		fail "vlan chain: the text does not name the NIC"
 fi
 
 # an empty tree: nothing recorded, no interface
-mkdir "$tmp/empty"
-expect_exit 0 "empty tree" -- "$PIPESCOPE" probe --sysroot "$tmp/empty" --json
+mkdir "$TMP/empty"
+expect_exit 0 "empty tree" -- "$PIPESCOPE" probe --sysroot "$TMP/empty" --json
 jq_is '.iface.name' "" "empty tree"
 jq_is '.sysctl.status' not_recorded "empty tree"
 
 # as nobody: everything this probe reads is world-readable
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-	cp "$PIPESCOPE" "$tmp/pipescope"
-	chmod 755 "$tmp" "$tmp/pipescope"
+	cp "$PIPESCOPE" "$TMP/pipescope"
+	chmod 755 "$TMP" "$TMP/pipescope"
 	expect_exit 0 "as nobody" -- setpriv --reuid=nobody --regid=nogroup \
-		--clear-groups "$tmp/pipescope" probe --json
+		--clear-groups "$TMP/pipescope" probe --json
 	jq_is '.host.root' false nobody
 	jq_is '.cpu.status' ok nobody
 	jq_is '.sysctl.status' ok nobody

@@ -56,15 +56,12 @@ fi
 ui_expect "LANG=C: ASCII graph" '\|[ .:#]*#' 10
 ui_keys q
 run utf8 "env LC_ALL=C.UTF-8 TERM=xterm"
-T_COUNT=$((T_COUNT + 1))
-ui_cap | grep -q "$(printf '\342\224\200')" && pass "UTF-8: line drawing" || fail "UTF-8: no line drawing"
-T_COUNT=$((T_COUNT + 1))
-ui_cap | grep -q "$(printf '\342[\240-\243]')" && pass "UTF-8: braille graph" || fail "UTF-8: no braille"
+ui_expect "UTF-8: line drawing" "$(printf '\342\224\200')" 1
+ui_expect "UTF-8: braille graph" "$(printf '\342[\240-\243]')" 1
 ui_keys q
 run console "env LC_ALL=C.UTF-8 TERM=linux"
-T_COUNT=$((T_COUNT + 1))
-ui_cap | grep -q "$(printf '\342\226[\201-\210]')" && pass "TERM=linux: block graph" || fail "TERM=linux: no block graph"
-T_COUNT=$((T_COUNT + 1))
-ui_cap | grep -q "$(printf '\342[\240-\243]')" && fail "TERM=linux: braille the console cannot show" || pass "TERM=linux: no braille"
+ui_expect "TERM=linux: block graph" "$(printf '\342\226[\201-\210]')" 1
+ui_absent "TERM=linux: no braille" "$(printf '\342[\240-\243]')" \
+	"TERM=linux: braille the console cannot show"
 ui_keys q
 finish

@@ -69,6 +69,18 @@ ui_expect() {
 	return 1
 }
 
+# ui_absent WHAT PATTERN [FAILURE]: one check that no /PATTERN/ (extended)
+# is on the screen now; on failure the screen goes to the log
+ui_absent() {
+	T_COUNT=$((T_COUNT + 1))
+	if ui_cap | grep -Eq -- "$2"; then
+		fail "${3:-$1 (/$2/ on the screen)}"
+		ui_cap | sed 's/^/  | /'
+		return 1
+	fi
+	pass "$1"
+}
+
 # keep a capture of the screen for a reviewer (plain and with colours)
 ui_save() {
 	d=$(artifacts)

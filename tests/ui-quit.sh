@@ -15,13 +15,9 @@ prompt_clean() {
 	'PROMPT$'*) pass "$pc: the prompt is the last line" ;;
 	*) fail "$pc: the last line is '$last'" ;;
 	esac
-	T_COUNT=$((T_COUNT + 1))
-	if ui_cap | grep -Eq 'Throughput|IRQs and queues|q.quit'; then
-		fail "$pc: the workstation is still on the screen"
-		ui_cap | sed 's/^/  | /'
-	else
-		pass "$pc: the screen is the shell's again"
-	fi
+	ui_absent "$pc: the screen is the shell's again" \
+		'Throughput|IRQs and queues|q.quit' \
+		"$pc: the workstation is still on the screen"
 	ui_keys "stty -g > $UI_TMP/after; echo STATUS:\$(cat $UI_TMP/rc)" Enter
 	ui_expect "$pc: exit status $2" "^STATUS:$2" 5
 	T_COUNT=$((T_COUNT + 1))
