@@ -74,17 +74,17 @@ static const char *const bit_units[] = { "bits/sec", "Kbits/sec",
 	"Mbits/sec", "Gbits/sec", "Tbits/sec" };
 static const char *const byte_units[] = { "Bytes", "KBytes", "MBytes",
 	"GBytes", "TBytes" };
-static const char *const byterate_units[] = { "Bytes/sec", "KBytes/sec",
+static const char *const byterate[] = { "Bytes/sec", "KBytes/sec",
 	"MBytes/sec", "GBytes/sec", "TBytes/sec" };
-static const char *const bitps_units[] = { "bit/s", "kbit/s", "Mbit/s",
+static const char *const bitps[] = { "bit/s", "kbit/s", "Mbit/s",
 	"Gbit/s", "Tbit/s" };
-static const char *const bitps_to_g[] = { "bit/s", "kbit/s", "Mbit/s",
+static const char *const bitps4[] = { "bit/s", "kbit/s", "Mbit/s",
 	"Gbit/s" };
 static const char *const mg_bitps[] = { "Mbit/s", "Gbit/s" };
-static const char *const si_units[] = { "", "k", "M", "G", "T" };
-static const char *const bin_units[] = { "", "K", "M", "G", "T" };
-static const char *const dec_byte_units[] = { "B", "KB", "MB", "GB" };
-static const char *const time_units[] = { "us", "ms", "s" };
+static const char *const si[] = { "", "k", "M", "G", "T" };
+static const char *const bin[] = { "", "K", "M", "G", "T" };
+static const char *const bytes10[] = { "B", "KB", "MB", "GB" };
+static const char *const rtt[] = { "us", "ms", "s" };
 
 /* decimals: none, one, two, or three significant digits ("9.41", "94.1",
  * "941") */
@@ -94,50 +94,38 @@ static const char *const time_units[] = { "us", "ms", "s" };
 #define SIG3 { 9.995, 99.95 }
 
 static const struct ps_digits sig3[] = { SIG3 };
-static const struct ps_digits int_then_sig3[] = { D0, SIG3 };
-static const struct ps_digits fixed1[] = { D1 };
-static const struct ps_digits fixed2[] = { D2 };
-static const struct ps_digits report_bps_digits[] = { D0, D1, D1, D2 };
-static const struct ps_digits report_bytes_digits[] = { D0, D0, D2 };
+static const struct ps_digits isig3[] = { D0, SIG3 };
+static const struct ps_digits one[] = { D1 };
+static const struct ps_digits two[] = { D2 };
+static const struct ps_digits rbps[] = { D0, D1, D1, D2 };
+static const struct ps_digits rbytes[] = { D0, D0, D2 };
 /* an RTT: "87us", "1.25ms", "12.5ms", "1.02s" */
-static const struct ps_digits usec_digits[] = { D0, { 10, INFINITY }, D2 };
+static const struct ps_digits usec[] = { D0, { 10, INFINITY }, D2 };
 
 #define N(a) (int)(sizeof(a) / sizeof(a[0]))
-#define SCALE(base, first, up, units, sep, width, zero, digits) {	\
-	base, first, up, N(units), units, sep, width, zero,		\
-	N(digits), digits }
+#define SCALE(name, base, first, up, units, sep, width, zero, digits)	\
+	const struct ps_scale ps_scale_##name = { base, first, up,	\
+		N(units), units, sep, width, PS_ZERO_##zero, N(digits), digits }
 
+/* name, base, what the first unit is worth, up, units, separator, width,
+ * what prints as 0, decimals */
 /* iperf3's columns: "%4.2f", always three significant digits */
-const struct ps_scale ps_scale_iperf_bits =
-	SCALE(1000, 1, 0.9995, bit_units, " ", 4, PS_ZERO_AS_IS, sig3);
-const struct ps_scale ps_scale_iperf_bytes =
-	SCALE(1024, 1, 0.9995, byte_units, " ", 4, PS_ZERO_AS_IS, sig3);
-const struct ps_scale ps_scale_iperf_byterate =
-	SCALE(1024, 1, 0.9995, byterate_units, " ", 4, PS_ZERO_AS_IS, sig3);
-/* the check report: up to Gbit/s, up a unit only at 1000 */
-const struct ps_scale ps_scale_report_bps =
-	SCALE(1000, 1, 1, bitps_to_g, " ", 0, PS_ZERO_AS_IS,
-	      report_bps_digits);
-const struct ps_scale ps_scale_report_bytes =
-	SCALE(1000, 1, 1, dec_byte_units, " ", 0, PS_ZERO_AS_IS,
-	      report_bytes_digits);
+SCALE(iperf_bits,         1000, 1,   0.9995, bit_units,  " ", 4, AS_IS, sig3);
+SCALE(iperf_bytes,        1024, 1,   0.9995, byte_units, " ", 4, AS_IS, sig3);
+SCALE(iperf_byterate,     1024, 1,   0.9995, byterate,   " ", 4, AS_IS, sig3);
+/* the check report: up to Gbit/s or GB, up a unit only at 1000 */
+SCALE(report_bps,         1000, 1,   1,      bitps4,     " ", 0, AS_IS, rbps);
+SCALE(report_bytes,       1000, 1,   1,      bytes10,    " ", 0, AS_IS, rbytes);
 /* the probe brief: Mbit/s or Gbit/s */
-const struct ps_scale ps_scale_brief_bps =
-	SCALE(1000, 1e6, 1, mg_bitps, " ", 0, PS_ZERO_AS_IS, fixed2);
+SCALE(brief_bps,          1000, 1e6, 1,      mg_bitps,   " ", 0, AS_IS, two);
 /* the workstation: whole numbers in the first unit, "0" for nothing;
  * long ("9.41 Gbit/s") and short ("9.41G") */
-const struct ps_scale ps_scale_screen_bps =
-	SCALE(1000, 1, 0.9995, bitps_units, " ", 0, PS_ZERO_BAD,
-	      int_then_sig3);
-const struct ps_scale ps_scale_screen_bps_short =
-	SCALE(1000, 1, 0.9995, si_units, "", 0, PS_ZERO_BAD, int_then_sig3);
-const struct ps_scale ps_scale_screen_bytes_short =
-	SCALE(1024, 1, 0.9995, bin_units, "", 0, PS_ZERO_BAD, int_then_sig3);
-const struct ps_scale ps_scale_screen_usec =
-	SCALE(1000, 1, 1, time_units, "", 0, PS_ZERO_NONPOS, usec_digits);
+SCALE(screen_bps,         1000, 1,   0.9995, bitps,      " ", 0, BAD,   isig3);
+SCALE(screen_bps_short,   1000, 1,   0.9995, si,         "",  0, BAD,   isig3);
+SCALE(screen_bytes_short, 1024, 1,   0.9995, bin,        "",  0, BAD,   isig3);
+SCALE(screen_usec,        1000, 1,   1,      rtt,        "",  0, NONPOS, usec);
 /* the guided sweep's "1: 23.4, 2: 41.0 Gbit/s": one unit for the list */
-const struct ps_scale ps_scale_sweep_bps =
-	SCALE(1000, 1, 1, bitps_units, " ", 0, PS_ZERO_AS_IS, fixed1);
+SCALE(sweep_bps,          1000, 1,   1,      bitps,      " ", 0, AS_IS, one);
 /* clang-format on */
 
 int ps_scale_pick(const struct ps_scale *st, double v, double *div)

@@ -46,7 +46,8 @@ struct ps_scale {
 };
 
 /* the styles: iperf3's columns, the check report, the probe brief, the
- * workstation screen (long and short), RTTs, and the sweep's shared unit */
+ * workstation screen (long and short), RTTs, and the sweep's shared unit;
+ * units.c defines each as a SCALE(name, ...) row of its table */
 extern const struct ps_scale ps_scale_iperf_bits, ps_scale_iperf_bytes,
 	ps_scale_iperf_byterate, ps_scale_report_bps, ps_scale_report_bytes,
 	ps_scale_brief_bps, ps_scale_screen_bps, ps_scale_screen_bps_short,
