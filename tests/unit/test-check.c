@@ -48,6 +48,17 @@ static void load_machine(struct ps_host *h, const char *name)
 	assert_non_null(h->snap);
 }
 
+/* a recorded machine and its evidence, as "check --sysroot" sees them; the
+ * test skips when the recorded trees are not here */
+static void machine_evidence(struct ps_host *h, const char *name,
+			     struct ps_evidence *ev)
+{
+	if (!have_machines())
+		skip();
+	load_machine(h, name);
+	ps_host_evidence(h, NULL, ev);
+}
+
 static enum ps_check_state run(const struct ps_check_ops *ops,
 			       const struct ps_evidence *ev,
 			       struct ps_finding *f)
@@ -305,10 +316,7 @@ static void test_pcie_downgraded(void **state)
 	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
 
 	(void)state;
-	if (!have_machines())
-		skip();
-	load_machine(&h, "pcie-downgraded");
-	ps_host_evidence(&h, NULL, &ev);
+	machine_evidence(&h, "pcie-downgraded", &ev);
 	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_FIRED);
 	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
 	assert_int_equal(f.scope, PS_SCOPE_SHARED);
@@ -362,10 +370,7 @@ static void test_ixgbe_cpu0(void **state)
 	struct ps_finding f;
 
 	(void)state;
-	if (!have_machines())
-		skip();
-	load_machine(&h, "ixgbe-12cpu-cpu0");
-	ps_host_evidence(&h, NULL, &ev);
+	machine_evidence(&h, "ixgbe-12cpu-cpu0", &ev);
 	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_FIRED);
 	assert_string_equal(f.id, "irq_one_cpu");
 	assert_int_equal(f.severity, PS_SEV_WARNING);
@@ -417,10 +422,7 @@ static void test_i40e_spread(void **state)
 	struct ps_finding f;
 
 	(void)state;
-	if (!have_machines())
-		skip();
-	load_machine(&h, "i40e-4cpu");
-	ps_host_evidence(&h, NULL, &ev);
+	machine_evidence(&h, "i40e-4cpu", &ev);
 	/* four queues over four CPUs, irqbalance running: nothing fires */
 	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_CLEAR);
 	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_CLEAR);
@@ -438,17 +440,13 @@ static void test_mlx5_virtio_softnet(void **state)
 	struct ps_finding f;
 
 	(void)state;
-	if (!have_machines())
-		skip();
-	load_machine(&h, "mlx5-4cpu");
-	ps_host_evidence(&h, NULL, &ev);
+	machine_evidence(&h, "mlx5-4cpu", &ev);
 	/* irqbalance is not recorded there: cannot tell, not "clear" */
 	assert_int_equal(run(&ps_check_irqbalance, &ev, &f), PS_CHECK_NA);
 	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_CLEAR);
 	ps_host_free(&h);
 
-	load_machine(&h, "virtio-2cpu");
-	ps_host_evidence(&h, NULL, &ev);
+	machine_evidence(&h, "virtio-2cpu", &ev);
 	assert_int_equal(run(&ps_check_virtual_nic, &ev, &f), PS_CHECK_FIRED);
 	assert_int_equal(f.severity, PS_SEV_INFO);
 	assert_int_equal(run(&ps_check_pcie, &ev, &f), PS_CHECK_NA);
@@ -473,16 +471,14 @@ static void test_mlx5_virtio_softnet(void **state)
 	}
 	ps_host_free(&h);
 
-	load_machine(&h, "softnet-squeeze");
-	ps_host_evidence(&h, NULL, &ev);
+	machine_evidence(&h, "softnet-squeeze", &ev);
 	assert_int_equal(run(&ps_check_softnet, &ev, &f), PS_CHECK_FIRED);
 	assert_string_equal(f.id, "softnet_squeeze");
 	/* RPS is on there */
 	assert_int_equal(run(&ps_check_rps, &ev, &f), PS_CHECK_CLEAR);
 	ps_host_free(&h);
 
-	load_machine(&h, "wide-256cpu");
-	ps_host_evidence(&h, NULL, &ev);
+	machine_evidence(&h, "wide-256cpu", &ev);
 	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_CLEAR);
 	ps_host_free(&h);
 }
@@ -1380,10 +1376,7 @@ static void test_report(void **state)
 	FILE *mem;
 
 	(void)state;
-	if (!have_machines())
-		skip();
-	load_machine(&h, "pcie-downgraded");
-	ps_host_evidence(&h, NULL, &ev);
+	machine_evidence(&h, "pcie-downgraded", &ev);
 	ps_diagnose(&ev, d);
 	rep.ev = &ev;
 	rep.d = d;
