@@ -25,6 +25,15 @@ static void plan_quick(struct ui_guided *g)
 	ui_guided_plan(g, 6, "Evaluate", "every check");
 }
 
+/* the quick plan, its inventory done and its one-stream test begun */
+static void plan_quick_single(struct ui_guided *g)
+{
+	plan_quick(g);
+	ui_guided_begin(g, 1, NULL, NULL, 0, 0);
+	ui_guided_end(g, UI_G_DONE, 0, 0, "lo", 1);
+	ui_guided_begin(g, 2, NULL, NULL, 1, 2);
+}
+
 static void test_plan_pending(void **state)
 {
 	struct ui_guided g;
@@ -100,10 +109,7 @@ static void test_skip(void **state)
 	struct ui_guided g;
 
 	(void)state;
-	plan_quick(&g);
-	ui_guided_begin(&g, 1, NULL, NULL, 0, 0);
-	ui_guided_end(&g, UI_G_DONE, 0, 0, "lo", 1);
-	ui_guided_begin(&g, 2, NULL, NULL, 1, 2);
+	plan_quick_single(&g);
 	ui_guided_end(&g, UI_G_DONE, 1, 5e9, "5 Gbit/s", 3);
 	ui_guided_begin(&g, 3, NULL, NULL, 3, 2);
 	ui_guided_begin(&g, 3, "2 streams", NULL, 3, 2);
@@ -124,10 +130,7 @@ static void test_finish_early(void **state)
 	struct ui_guided g;
 
 	(void)state;
-	plan_quick(&g);
-	ui_guided_begin(&g, 1, NULL, NULL, 0, 0);
-	ui_guided_end(&g, UI_G_DONE, 0, 0, "lo", 1);
-	ui_guided_begin(&g, 2, NULL, NULL, 1, 2);
+	plan_quick_single(&g);
 	ui_guided_end(&g, UI_G_FAILED, 1, 0, "connection refused", 1.1);
 	ui_guided_finish(&g, "the first test failed", 1.2);
 	assert_int_equal(g.rows[1].state, UI_G_FAILED);
