@@ -286,30 +286,29 @@ static void test_registry(void **state)
 
 static void test_route_parser(void **state)
 {
+	static const struct {
+		const char *dst;
+		int rc;
+		const char *ifname;
+	} lookups[] = {
+		{ "192.0.2.7", 0, "eth0" },
+		{ "10.0.5.9", 0, "eth3" }, /* /24 beats /8 */
+		{ "10.0.7.9", 0, "eth2" },
+		/* a route that is not up is not used */
+		{ "10.0.6.1", 0, "eth2" },
+		{ "not-an-ip", -EINVAL, NULL },
+	};
 	char ifn[16];
 
 	assert_int_equal(ps_route_parse_default(routes, ifn, sizeof(ifn)), 0);
 	assert_string_equal(ifn, "eth0");	/* the lowest metric */
-	assert_int_equal(ps_route_parse_lookup(routes, "192.0.2.7", ifn,
-					       sizeof(ifn)),
-			 0);
-	assert_string_equal(ifn, "eth0");
-	assert_int_equal(ps_route_parse_lookup(routes, "10.0.5.9", ifn,
-					       sizeof(ifn)),
-			 0);
-	assert_string_equal(ifn, "eth3");	/* /24 beats /8 */
-	assert_int_equal(ps_route_parse_lookup(routes, "10.0.7.9", ifn,
-					       sizeof(ifn)),
-			 0);
-	assert_string_equal(ifn, "eth2");
-	/* a route that is not up is not used */
-	assert_int_equal(ps_route_parse_lookup(routes, "10.0.6.1", ifn,
-					       sizeof(ifn)),
-			 0);
-	assert_string_equal(ifn, "eth2");
-	assert_int_equal(ps_route_parse_lookup(routes, "not-an-ip", ifn,
-					       sizeof(ifn)),
-			 -EINVAL);
+	for (size_t i = 0; i < sizeof(lookups) / sizeof(lookups[0]); i++) {
+		assert_int_equal(ps_route_parse_lookup(routes, lookups[i].dst,
+						       ifn, sizeof(ifn)),
+				 lookups[i].rc);
+		if (!lookups[i].rc)
+			assert_string_equal(ifn, lookups[i].ifname);
+	}
 	assert_int_equal(ps_route_parse_default(
 				 "Iface\tDestination\tGateway\n", ifn,
 				 sizeof(ifn)),
