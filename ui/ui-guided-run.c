@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "clock.h"
 #include "nls.h"
 #include "report-check.h"
+#include "thread.h"
 #include "ui-guided.h"
 #include "ui-model.h"
 #include "xmalloc.h"
@@ -195,7 +195,6 @@ static void results_free(struct ui_grun *r)
 int ui_grun_start(struct ui_grun *r, const struct ps_opts *opts,
 		  const struct ps_opts *client, bool loopback)
 {
-	sigset_t all, old;
 	int rc;
 
 	if (r->th_live)
@@ -237,10 +236,7 @@ int ui_grun_start(struct ui_grun *r, const struct ps_opts *opts,
 	pthread_mutex_unlock(&r->lock);
 
 	/* the engine's threads inherit a mask with every signal blocked */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&r->th, NULL, grun_main, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ps_thread_start(&r->th, grun_main, r);
 	if (rc) {
 		pthread_mutex_lock(&r->lock);
 		r->phase = UI_GR_IDLE;

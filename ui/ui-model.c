@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -12,6 +11,7 @@
 
 #include "clock.h"
 #include "nls.h"
+#include "thread.h"
 #include "ui-model.h"
 
 int ui_model_init(struct ui_model *m)
@@ -324,7 +324,6 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry)
 {
 	struct ui_test_view *v = &m->v;
-	sigset_t all, old;
 	int rc;
 
 	if (m->th_live)
@@ -339,10 +338,7 @@ int ui_model_start(struct ui_model *m, const struct ps_opts *co, bool retry)
 	pthread_mutex_unlock(&m->lock);
 
 	/* the engine's threads inherit a mask with every signal blocked */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&m->th, NULL, worker, m);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ps_thread_start(&m->th, worker, m);
 	if (rc) {
 		pthread_mutex_lock(&m->lock);
 		v->state = UI_TEST_FAILED;

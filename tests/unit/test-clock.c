@@ -1,4 +1,5 @@
-/* test-clock.c: the one clock: its units agree, and a sleep lasts */
+/* test-clock.c: the ground's clock (its units agree, a sleep lasts) and
+ * threads (started with every signal blocked) */
 #include "config.h"
 
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "clock.h"
+#include "thread.h"
 
 static volatile sig_atomic_t ticks;
 
@@ -55,11 +57,38 @@ static void test_sleep_through_signals(void **state)
 	assert_true(ps_now() - t0 < 0.05);
 }
 
+static void *mask_of(void *arg)
+{
+	pthread_sigmask(SIG_SETMASK, NULL, arg);
+	return NULL;
+}
+
+/* the new thread blocks every signal; the caller's mask is as it was */
+static void test_thread_masks_signals(void **state)
+{
+	sigset_t none, before, after, in;
+	pthread_t th;
+
+	sigemptyset(&none);
+	pthread_sigmask(SIG_SETMASK, &none, &before);
+	assert_int_equal(ps_thread_start(&th, mask_of, &in), 0);
+	pthread_join(th, NULL);
+	pthread_sigmask(SIG_SETMASK, NULL, &after);
+	assert_true(sigismember(&in, SIGINT));
+	assert_true(sigismember(&in, SIGTERM));
+	assert_true(sigismember(&in, SIGHUP));
+	assert_true(sigismember(&in, SIGWINCH));
+	assert_false(sigismember(&after, SIGINT));
+	assert_false(sigismember(&after, SIGTERM));
+	pthread_sigmask(SIG_SETMASK, &before, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_units_agree),
 		cmocka_unit_test(test_sleep_through_signals),
+		cmocka_unit_test(test_thread_masks_signals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
