@@ -74,28 +74,33 @@ void ui_fmt_pcie(const struct ps_pci_info *pci, bool utf8, char *buf,
 	}
 }
 
+/* the next character of s: its bytes, and in *cols its display columns
+ * (a byte that is no character of the locale counts as one, one wide) */
+static size_t next_char(const char *s, mbstate_t *st, int *cols)
+{
+	wchar_t wc;
+	size_t k = mbrtowc(&wc, s, MB_CUR_MAX, st);
+	int w;
+
+	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+		memset(st, 0, sizeof(*st));
+		*cols = 1;
+		return 1;
+	}
+	w = wcwidth(wc);
+	*cols = w > 0 ? w : 0;
+	return k;
+}
+
 int ui_text_width(const char *s)
 {
 	mbstate_t st;
-	int cols = 0;
+	int cols = 0, w;
 
 	memset(&st, 0, sizeof(st));
 	while (*s) {
-		wchar_t wc;
-		size_t k = mbrtowc(&wc, s, MB_CUR_MAX, &st);
-		int w;
-
-		if (k == (size_t)-1 || k == (size_t)-2) {
-			memset(&st, 0, sizeof(st));
-			s++;
-			cols++;
-			continue;
-		}
-		if (k == 0)
-			break;
-		w = wcwidth(wc);
-		cols += w > 0 ? w : 0;
-		s += k;
+		s += next_char(s, &st, &w);
+		cols += w;
 	}
 	return cols;
 }
@@ -104,23 +109,12 @@ void ui_text_clip(char *s, int cols)
 {
 	mbstate_t st;
 	char *p = s;
-	int used = 0;
+	int used = 0, w;
 
 	memset(&st, 0, sizeof(st));
 	while (*p) {
-		wchar_t wc;
-		size_t k = mbrtowc(&wc, p, MB_CUR_MAX, &st);
-		int w;
+		size_t k = next_char(p, &st, &w);
 
-		if (k == (size_t)-1 || k == (size_t)-2) {
-			memset(&st, 0, sizeof(st));
-			k = 1;
-			w = 1;
-		} else {
-			w = wcwidth(wc);
-			if (w < 0)
-				w = 0;
-		}
 		if (used + w > cols)
 			break;
 		used += w;

@@ -333,6 +333,15 @@ static void test_width(void **state)
 	assert_string_equal(s, "abc");
 	ui_text_clip(s, 0);
 	assert_string_equal(s, "");
+	/* a byte that is no UTF-8 is one column; wide and combining ones */
+	assert_int_equal(ui_text_width("a\xff\xfe" "b"), 4);
+	assert_int_equal(ui_text_width("\u4e2d" "e\u0301"), 3);
+	snprintf(s, sizeof(s), "a\xff\xff" "b");
+	ui_text_clip(s, 2);
+	assert_string_equal(s, "a\xff");
+	snprintf(s, sizeof(s), "a\u4e2d" "b");
+	ui_text_clip(s, 2);
+	assert_string_equal(s, "a");
 	setlocale(LC_CTYPE, "C");
 }
 
