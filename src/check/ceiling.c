@@ -126,22 +126,35 @@ static const struct ps_check_ops link_full_ops = {
 	.weight = 0,
 };
 
+/* one more finding of the diagnosis itself (no check's), or NULL when the
+ * table is full */
+static struct ps_outcome *add_own(struct ps_diagnosis *d,
+				  const struct ps_check_ops *ops,
+				  enum ps_severity sev)
+{
+	struct ps_outcome *o;
+
+	if (d->n >= sizeof(d->out) / sizeof(d->out[0]))
+		return NULL;
+	o = &d->out[d->n++];
+	memset(o, 0, sizeof(*o));
+	o->ops = ops;
+	o->state = PS_CHECK_FIRED;
+	o->f.id = ops->id;
+	o->f.severity = sev;
+	return o;
+}
+
 /* what nothing explained: what was ruled out and where to look next */
 static void add_unexplained(const struct ps_evidence *ev,
 			    struct ps_diagnosis *d)
 {
-	struct ps_outcome *o;
+	struct ps_outcome *o = add_own(d, &unexplained_ops, PS_SEV_WARNING);
 	char rate[32];
 	int nclear = 0;
 
-	if (d->n >= sizeof(d->out) / sizeof(d->out[0]))
+	if (!o)
 		return;
-	o = &d->out[d->n++];
-	memset(o, 0, sizeof(*o));
-	o->ops = &unexplained_ops;
-	o->state = PS_CHECK_FIRED;
-	o->f.id = unexplained_ops.id;
-	o->f.severity = PS_SEV_WARNING;
 	if (d->static_only) {
 		PS_SET(o->f.title, "%s",
 		       _("No static finding explains a limit; a snapshot "
@@ -183,17 +196,11 @@ static void add_unexplained(const struct ps_evidence *ev,
 
 static void add_link_full(struct ps_diagnosis *d, double line)
 {
-	struct ps_outcome *o;
+	struct ps_outcome *o = add_own(d, &link_full_ops, PS_SEV_INFO);
 	char a[32], b[32];
 
-	if (d->n >= sizeof(d->out) / sizeof(d->out[0]))
+	if (!o)
 		return;
-	o = &d->out[d->n++];
-	memset(o, 0, sizeof(*o));
-	o->ops = &link_full_ops;
-	o->state = PS_CHECK_FIRED;
-	o->f.id = link_full_ops.id;
-	o->f.severity = PS_SEV_INFO;
 	o->f.scope = PS_SCOPE_SHARED;
 	o->f.ceiling_bps = line;
 	ps_fmt_bps(a, sizeof(a), d->ceil.measured_bps);
