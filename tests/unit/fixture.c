@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include <cmocka.h>
@@ -97,4 +98,26 @@ char *netlink_fixture(const char *dir, const char *name, size_t *len)
 	buf = fixture(path, len);
 	free(path);
 	return buf;
+}
+
+void feed_mangled(const char *buf, size_t len, size_t step, int flips,
+		  unsigned *seed, void (*parse)(const char *p, size_t n, void *arg),
+		  void *arg)
+{
+	char *copy = xmalloc(len ? len : 1);
+
+	for (size_t cut = 0; cut <= len; cut += step) {
+		char *p = xmalloc(cut ? cut : 1);
+
+		memcpy(p, buf, cut);
+		parse(p, cut, arg);
+		free(p);
+	}
+	for (int k = 0; len && k < flips; k++) {
+		memcpy(copy, buf, len);
+		for (int f = 0; f < 4; f++)
+			copy[rand_r(seed) % len] ^= (char)(1 << (rand_r(seed) % 8));
+		parse(copy, len, arg);
+	}
+	free(copy);
 }

@@ -22,5 +22,13 @@ char *slurp(const char *tree, const char *rel);
 /* a recorded netlink answer, tests/fixtures/netlink/DIR/NAME.bin, whole
  * (*len bytes); the test fails if absent */
 char *netlink_fixture(const char *dir, const char *name, size_t *len);
+/*
+ * Feed parse(p, n, arg) every step-th prefix of buf (each an exact-size
+ * heap copy, so an overread shows under ASan or valgrind), then `flips`
+ * whole copies with four bits flipped at random (*seed, carried on).
+ */
+void feed_mangled(const char *buf, size_t len, size_t step, int flips,
+		  unsigned *seed, void (*parse)(const char *p, size_t n, void *arg),
+		  void *arg);
 
 #endif

@@ -550,6 +550,29 @@ static void test_nobody(void **state)
 	ps_ethtool_free(&n);
 }
 
+struct group_parse {
+	enum ps_ethtool_group g;
+	size_t len;
+	struct ps_ethtool_info a;
+};
+
+static void parse_group(const char *p, size_t n, void *arg)
+{
+	struct group_parse *c = arg;
+
+	ps_ethtool_parse(c->g, p, n, &ss, &c->a);
+	if (n < c->len && c->a.features.status == PS_ST_OK)
+		assert_true(c->a.features.n <= 64);
+}
+
+static void parse_strsets(const char *p, size_t n, void *arg)
+{
+	struct ps_ethtool_strsets s2;
+
+	ps_ethtool_parse_strsets(p, n, &s2);
+	ps_ethtool_strsets_free(&s2);
+}
+
 /*
  * Every prefix of every recorded reply, and replies with bytes flipped
  * (fixed seed): the parsers must answer, never crash or read past the end
@@ -560,62 +583,26 @@ static void test_prefixes_and_flips(void **state)
 	static const char *const dirs[] = { "lo", "veth", "veth-tuned",
 					    "virtio", "nobody-veth" };
 	unsigned seed = 12345;
+	size_t len;
+	char *buf;
 
 	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
 		for (int g = 0; g < PS_ETHG_COUNT; g++) {
-			struct ps_ethtool_info a;
-			size_t len;
-			char *buf = netlink_fixture(
-				dirs[d], ps_ethtool_group_name(g), &len);
-			char *copy = malloc(len);
+			struct group_parse c = { .g = g };
 
-			ps_ethtool_init(&a, "x");
-			for (size_t cut = 0; cut <= len; cut++) {
-				/* an exact-size heap copy, so overreads show */
-				char *p = malloc(cut ? cut : 1);
-
-				memcpy(p, buf, cut);
-				ps_ethtool_parse(g, p, cut, &ss, &a);
-				if (cut < len && a.features.status == PS_ST_OK)
-					assert_true(a.features.n <= 64);
-				free(p);
-			}
-			for (int k = 0; k < 200; k++) {
-				memcpy(copy, buf, len);
-				for (int f = 0; f < 4; f++)
-					copy[rand_r(&seed) % len] ^=
-						(char)(1
-						       << (rand_r(&seed) % 8));
-				ps_ethtool_parse(g, copy, len, &ss, &a);
-			}
-			free(copy);
+			buf = netlink_fixture(dirs[d], ps_ethtool_group_name(g),
+					      &c.len);
+			ps_ethtool_init(&c.a, "x");
+			feed_mangled(buf, c.len, 1, 200, &seed, parse_group,
+				     &c);
 			free(buf);
-			ps_ethtool_free(&a);
+			ps_ethtool_free(&c.a);
 		}
 	}
 	/* the string sets too */
-	{
-		struct ps_ethtool_strsets s2;
-		size_t len;
-		char *buf = netlink_fixture("lo", "strsets", &len);
-
-		for (size_t cut = 0; cut <= len; cut += 7) {
-			ps_ethtool_parse_strsets(buf, cut, &s2);
-			ps_ethtool_strsets_free(&s2);
-		}
-		for (int k = 0; k < 200; k++) {
-			char *copy = malloc(len);
-
-			memcpy(copy, buf, len);
-			for (int f = 0; f < 4; f++)
-				copy[rand_r(&seed) % len] ^=
-					(char)(1 << (rand_r(&seed) % 8));
-			ps_ethtool_parse_strsets(copy, len, &s2);
-			ps_ethtool_strsets_free(&s2);
-			free(copy);
-		}
-		free(buf);
-	}
+	buf = netlink_fixture("lo", "strsets", &len);
+	feed_mangled(buf, len, 7, 200, &seed, parse_strsets, NULL);
+	free(buf);
 }
 
 int main(void)
