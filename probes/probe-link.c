@@ -1,7 +1,7 @@
 /* probe-link.c: what "ip -s -d link show IF" shows (MTU, state, qdisc,
  * queues, GSO/GRO limits, counters -> rates), the devices underneath
- * (vlan/bond/bridge/macvlan down to the NICs) and "ip route get PEER"
- * (which interface and path MTU reach a peer), over libnl-route-3 */
+ * (vlan/bond/bridge/macvlan down to the NICs), over libnl-route-3; the
+ * route lookup ("ip route get PEER") is probe-route.c */
 #include "config.h"
 
 #include <dirent.h>
@@ -21,7 +21,6 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
-#include <netlink/route/route.h>
 #include <netlink/socket.h>
 
 #include "log.h"
@@ -570,151 +569,6 @@ void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
 			 l->depth != depth ? arrow : ", ", l->name);
 		depth = l->depth;
 	}
-}
-
-/* ---- routes
- * ------------------------------------------------------------------------- */
-
-static int link_mtu(const char *ifname, unsigned *mtu)
-{
-	struct rtnl_link *link = NULL;
-
-	if (rtnl_link_get_kernel(ctx.sk, 0, ifname, &link) < 0)
-		return -ENODEV;
-	*mtu = rtnl_link_get_mtu(link);
-	rtnl_link_put(link);
-	return 0;
-}
-
-int ps_route_iface_for(const char *peer_addr, char *ifname, size_t len,
-		       unsigned *pmtu)
-{
-	struct rtnl_route *route = NULL;
-	struct rtnl_nexthop *nh;
-	struct nl_addr *dst = NULL;
-	char name[IF_NAMESIZE];
-	uint32_t mtu = 0;
-	int ret, idx;
-
-	if (!peer_addr || !ifname || !len)
-		return -EINVAL;
-	if (nl_addr_parse(peer_addr, AF_UNSPEC, &dst) < 0)
-		return -EINVAL;
-	/* a bare "10.1.2.3" is a /32; the kernel wants a host address */
-	if (nl_addr_get_family(dst) != AF_INET &&
-	    nl_addr_get_family(dst) != AF_INET6) {
-		nl_addr_put(dst);
-		return -EINVAL;
-	}
-	pthread_mutex_lock(&ctx.lock);
-	ret = ctx_open();
-	if (ret < 0)
-		goto out_unlock;
-	ret = rtnl_route_lookup(ctx.sk, dst, &route);
-	if (ret < 0 || !route) {
-		ret = -ENETUNREACH;
-		goto out_unlock;
-	}
-	nh = rtnl_route_nexthop_n(route, 0);
-	idx = nh ? rtnl_route_nh_get_ifindex(nh) : 0;
-	if (idx <= 0 || !if_indextoname((unsigned)idx, name)) {
-		ret = -ENETUNREACH;
-		goto out_unlock;
-	}
-	snprintf(ifname, len, "%s", name);
-	/* a cached PMTU exception, else the device MTU */
-	if (rtnl_route_get_metric(route, RTAX_MTU, &mtu) < 0 || !mtu) {
-		unsigned m = 0;
-
-		if (link_mtu(name, &m) == 0)
-			mtu = m;
-	}
-	if (pmtu)
-		*pmtu = mtu;
-	ret = 0;
-
-out_unlock:
-	pthread_mutex_unlock(&ctx.lock);
-	if (route)
-		rtnl_route_put(route);
-	nl_addr_put(dst);
-	return ret;
-}
-
-struct default_pick {
-	int family;
-	int ifindex;
-	uint32_t prio;
-};
-
-static void pick_default(struct nl_object *obj, void *arg)
-{
-	struct rtnl_route *r = (struct rtnl_route *)obj;
-	struct default_pick *p = arg;
-	struct nl_addr *dst = rtnl_route_get_dst(r);
-	struct rtnl_nexthop *nh;
-	int fam = rtnl_route_get_family(r);
-	int idx;
-
-	if (rtnl_route_get_table(r) != RT_TABLE_MAIN ||
-	    rtnl_route_get_type(r) != RTN_UNICAST ||
-	    (dst && nl_addr_get_prefixlen(dst) != 0))
-		return;
-	nh = rtnl_route_nexthop_n(r, 0);
-	idx = nh ? rtnl_route_nh_get_ifindex(nh) : 0;
-	if (idx <= 0)
-		return;
-	/* IPv4 first, then the lowest metric */
-	if (p->ifindex && p->family == AF_INET && fam != AF_INET)
-		return;
-	if (p->ifindex && p->family == fam &&
-	    rtnl_route_get_priority(r) >= p->prio)
-		return;
-	p->family = fam;
-	p->ifindex = idx;
-	p->prio = rtnl_route_get_priority(r);
-}
-
-int ps_route_default_iface_reason(char *ifname, size_t len, char *reason,
-				  size_t rlen)
-{
-	struct default_pick p = { 0 };
-	struct nl_cache *cache = NULL;
-	char name[IF_NAMESIZE];
-	int ret;
-
-	if (!ifname || !len)
-		return -EINVAL;
-	if (reason && rlen)
-		reason[0] = '\0';
-	pthread_mutex_lock(&ctx.lock);
-	ret = ctx_open();
-	if (ret == 0 &&
-	    rtnl_route_alloc_cache(ctx.sk, AF_UNSPEC, 0, &cache) < 0)
-		ret = -EIO;
-	if (ret == 0) {
-		nl_cache_foreach(cache, pick_default, &p);
-		nl_cache_free(cache);
-	}
-	pthread_mutex_unlock(&ctx.lock);
-	if (ret == 0 && p.ifindex > 0 &&
-	    if_indextoname((unsigned)p.ifindex, name)) {
-		snprintf(ifname, len, "%s", name);
-		return 0;
-	}
-	snprintf(ifname, len, "lo");
-	if (reason && rlen)
-		snprintf(reason, rlen, "%s",
-			 ret < 0 ? _("the routing table cannot be read; "
-				     "using the loopback interface")
-				 : _("there is no default route; using the "
-				     "loopback interface"));
-	return ret < 0 ? ret : -ENETUNREACH;
-}
-
-int ps_route_default_iface(char *ifname, size_t len)
-{
-	return ps_route_default_iface_reason(ifname, len, NULL, 0);
 }
 
 /* ---- JSON

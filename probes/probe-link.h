@@ -1,7 +1,7 @@
-/* probe-link.h: what "ip -s -d link show IF" and "ip route get PEER" show:
- * MTU, state, qdisc, queues, GSO/GRO limits, counters and their rates, the
- * devices underneath (vlan/bond/bridge/macvlan down to the NICs), and which
- * interface the kernel uses to reach a peer (libnl-route-3) */
+/* probe-link.h: what "ip -s -d link show IF" shows: MTU, state, qdisc,
+ * queues, GSO/GRO limits, counters and their rates, and the devices
+ * underneath (vlan/bond/bridge/macvlan down to the NICs), over
+ * libnl-route-3 (the route lookup is probe-route.h) */
 #ifndef PS_PROBE_LINK_H
 #define PS_PROBE_LINK_H
 
@@ -103,22 +103,6 @@ void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
  */
 void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
 			bool utf8);
-
-/*
- * Which interface the kernel uses for peer_addr (IPv4 or IPv6 literal), and
- * the path MTU (a cached PMTU exception, else the interface MTU; pmtu may
- * be NULL). 0, -EINVAL for a bad address, -ENETUNREACH without a route.
- */
-int ps_route_iface_for(const char *peer_addr, char *ifname, size_t len,
-		       unsigned *pmtu);
-/*
- * The default-route interface (lowest metric, IPv4 before IPv6). Without
- * a default route it still fills "lo", returns -ENETUNREACH and says why
- * in reason (when given).
- */
-int ps_route_default_iface(char *ifname, size_t len);
-int ps_route_default_iface_reason(char *ifname, size_t len, char *reason,
-				  size_t rlen);
 
 /*
  * JSON: {"ifname","ifindex","status","reason"?,"kind","operstate",

@@ -20,6 +20,7 @@
 
 #include "probe-ethtool.h"
 #include "probe-link.h"
+#include "probe-route.h"
 
 static double now(void)
 {
