@@ -215,6 +215,32 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 		 out->name);
 }
 
+void ps_iface_print(FILE *out, const struct ps_iface_choice *ic)
+{
+	fprintf(out, "%s: ", _("interface"));
+	if (ic->name[0]) {
+		static const char *const how[] = {
+			[PS_IFACE_NONE] = "",
+			[PS_IFACE_OPTION] = N_("--iface"),
+			[PS_IFACE_ROUTE_PEER] = N_("route to the peer"),
+			[PS_IFACE_DEFAULT_ROUTE] = N_("default route"),
+			[PS_IFACE_LOOPBACK] =
+				N_("no default route: the loopback interface"),
+		};
+
+		fprintf(out, "%s (%s)", ic->name, _(how[ic->source]));
+		if (ic->pmtu)
+			fprintf(out, _(", path MTU %u"), ic->pmtu);
+		if (ic->nic[0] && strcmp(ic->nic, ic->name))
+			fprintf(out, _(", on the NIC %s"), ic->nic);
+		if (ic->status != PS_ST_OK)
+			fprintf(out, ": %s", ic->reason);
+	} else {
+		fprintf(out, "%s", ic->reason[0] ? ic->reason : _("none"));
+	}
+	fputc('\n', out);
+}
+
 struct json_object *ps_iface_to_json(const struct ps_iface_choice *c)
 {
 	struct json_object *o = json_object_new_object();

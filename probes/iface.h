@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "probe-route.h"
 #include "status.h"
@@ -47,6 +48,9 @@ bool ps_iface_exists(const char *ifname);
  */
 void ps_iface_choose(const char *opt_iface, const char *peer,
 		     struct ps_iface_choice *out);
+
+/* the "interface: eth0 (default route), path MTU 1500" line of the text */
+void ps_iface_print(FILE *out, const struct ps_iface_choice *c);
 
 struct json_object *ps_iface_to_json(const struct ps_iface_choice *c);
 int ps_iface_from_json(struct json_object *obj, struct ps_iface_choice *out);
