@@ -37,11 +37,17 @@
 #define MAX_LOWER 64
 #define MAX_DEPTH 8
 
+/* an opened link probe: its own rtnetlink socket */
+struct ps_link_probe {
+	pthread_mutex_t lock;	/* one sample at a time on the socket */
+	struct nl_sock *sk;	/* opened at the first live sample */
+};
+
+/* where the raw replies are recorded (ps_link_record), for every probe */
 static struct {
 	pthread_mutex_t lock;
-	struct nl_sock *sk;
-	char *record;
-} ctx = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	char *dir;
+} rec = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void set_status(enum ps_status *st, char *reason, enum ps_status v,
 		       const char *text)
@@ -239,47 +245,54 @@ void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
 
 void ps_link_record(const char *dir)
 {
-	pthread_mutex_lock(&ctx.lock);
-	free(ctx.record);
-	ctx.record = dir ? xstrdup(dir) : NULL;
-	pthread_mutex_unlock(&ctx.lock);
+	pthread_mutex_lock(&rec.lock);
+	free(rec.dir);
+	rec.dir = dir ? xstrdup(dir) : NULL;
+	pthread_mutex_unlock(&rec.lock);
 }
 
-static int ctx_open(void)
+struct ps_link_probe *ps_link_open(void)
+{
+	struct ps_link_probe *lp = xcalloc(1, sizeof(*lp));
+
+	pthread_mutex_init(&lp->lock, NULL);
+	return lp;
+}
+
+void ps_link_close(struct ps_link_probe *lp)
+{
+	if (!lp)
+		return;
+	if (lp->sk)
+		nl_socket_free(lp->sk);
+	pthread_mutex_destroy(&lp->lock);
+	free(lp);
+}
+
+static int socket_open(struct ps_link_probe *lp)
 {
 	int err;
 
-	if (ctx.sk)
+	if (lp->sk)
 		return 0;
-	ctx.sk = nl_socket_alloc();
-	if (!ctx.sk)
+	lp->sk = nl_socket_alloc();
+	if (!lp->sk)
 		return -ENOMEM;
-	err = nl_connect(ctx.sk, NETLINK_ROUTE);
+	err = nl_connect(lp->sk, NETLINK_ROUTE);
 	if (err < 0) {
-		nl_socket_free(ctx.sk);
-		ctx.sk = NULL;
+		nl_socket_free(lp->sk);
+		lp->sk = NULL;
 		return -EPROTO;
 	}
-	nl_socket_enable_msg_peek(ctx.sk);
+	nl_socket_enable_msg_peek(lp->sk);
 	/*
 	 * Every request here is a single GET answered by one message (or a
 	 * dump ending in DONE): no ACK to leave behind for the next request,
 	 * and our own raw GETLINK keeps libnl's sequence counter unaware.
 	 */
-	nl_socket_disable_auto_ack(ctx.sk);
-	nl_socket_disable_seq_check(ctx.sk);
+	nl_socket_disable_auto_ack(lp->sk);
+	nl_socket_disable_seq_check(lp->sk);
 	return 0;
-}
-
-void ps_link_shutdown(void)
-{
-	pthread_mutex_lock(&ctx.lock);
-	if (ctx.sk)
-		nl_socket_free(ctx.sk);
-	ctx.sk = NULL;
-	free(ctx.record);
-	ctx.record = NULL;
-	pthread_mutex_unlock(&ctx.lock);
 }
 
 static void record(const char *name, const void *buf, size_t len)
@@ -287,9 +300,13 @@ static void record(const char *name, const void *buf, size_t len)
 	char *path;
 	FILE *f;
 
-	if (!ctx.record)
+	pthread_mutex_lock(&rec.lock);
+	if (!rec.dir) {
+		pthread_mutex_unlock(&rec.lock);
 		return;
-	xasprintf(&path, "%s/%s.bin", ctx.record, name);
+	}
+	xasprintf(&path, "%s/%s.bin", rec.dir, name);
+	pthread_mutex_unlock(&rec.lock);
 	f = fopen(path, "wb");
 	if (!f || fwrite(buf, 1, len, f) != len)
 		ps_warn(_("cannot record %s: %s"), path, strerror(errno));
@@ -299,7 +316,7 @@ static void record(const char *name, const void *buf, size_t len)
 }
 
 /* one RTM_GETLINK by name; the raw reply bytes in *out (free them) */
-static int getlink_raw(const char *ifname, unsigned char **out, int *outlen)
+static int getlink_raw(struct nl_sock *sk, const char *ifname, unsigned char **out, int *outlen)
 {
 	struct nl_msg *msg;
 	uint32_t seq;
@@ -308,16 +325,16 @@ static int getlink_raw(const char *ifname, unsigned char **out, int *outlen)
 	err = rtnl_link_build_get_request(0, ifname, &msg);
 	if (err < 0)
 		return -ENOMEM;
-	nl_complete_msg(ctx.sk, msg);
+	nl_complete_msg(sk, msg);
 	seq = nlmsg_hdr(msg)->nlmsg_seq;
-	err = nl_send(ctx.sk, msg);
+	err = nl_send(sk, msg);
 	nlmsg_free(msg);
 	if (err < 0)
 		return -EIO;
 	for (;;) {
 		struct sockaddr_nl nla;
 		unsigned char *buf = NULL;
-		int n = nl_recv(ctx.sk, &nla, &buf, NULL);
+		int n = nl_recv(sk, &nla, &buf, NULL);
 		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 
 		if (n <= 0) {
@@ -353,7 +370,8 @@ static bool seen(const struct ps_link_info *info, const char *name)
 	return false;
 }
 
-static void add_lower(struct ps_link_info *info, const char *name, int depth)
+static void add_lower(struct nl_sock *sk, struct ps_link_info *info,
+		      const char *name, int depth)
 {
 	struct ps_link_lower *l;
 	struct rtnl_link *link = NULL;
@@ -368,7 +386,7 @@ static void add_lower(struct ps_link_info *info, const char *name, int depth)
 	l->depth = depth;
 	l->physical = is_physical(name);
 	if (ps_sysroot_is_live() &&
-	    rtnl_link_get_kernel(ctx.sk, 0, name, &link) == 0) {
+	    rtnl_link_get_kernel(sk, 0, name, &link) == 0) {
 		char *kind = rtnl_link_get_type(link);
 
 		snprintf(l->kind, sizeof(l->kind), "%s", kind ? kind : "");
@@ -386,7 +404,8 @@ static int name_cmp(const void *a, const void *b)
  * device under a vlan or macvlan. Sorted, so the chain reads the same on
  * every run.
  */
-static int sysfs_lowers(struct ps_link_info *info, const char *name, int depth)
+static int sysfs_lowers(struct nl_sock *sk, struct ps_link_info *info,
+			const char *name, int depth)
 {
 	char path[512];
 	char names[MAX_LOWER][IF_NAMESIZE];
@@ -405,12 +424,13 @@ static int sysfs_lowers(struct ps_link_info *info, const char *name, int depth)
 	closedir(d);
 	qsort(names, (size_t)found, IF_NAMESIZE, name_cmp);
 	for (int k = 0; k < found; k++)
-		add_lower(info, names[k], depth);
+		add_lower(sk, info, names[k], depth);
 	return found;
 }
 
 /* IFLA_LINK of a stacked device (vlan, macvlan, ...) in this namespace */
-static void iflink_lower(struct ps_link_info *info, const char *name, int depth)
+static void iflink_lower(struct nl_sock *sk, struct ps_link_info *info,
+			 const char *name, int depth)
 {
 	static const char *const stacked[] = {
 		"vlan", "macvlan", "macvtap", "ipvlan", "ipvtap",
@@ -421,7 +441,7 @@ static void iflink_lower(struct ps_link_info *info, const char *name, int depth)
 	char *kind;
 	int idx;
 
-	if (rtnl_link_get_kernel(ctx.sk, 0, name, &link) < 0)
+	if (rtnl_link_get_kernel(sk, 0, name, &link) < 0)
 		return;
 	kind = rtnl_link_get_type(link);
 	idx = rtnl_link_get_link(link);
@@ -430,16 +450,16 @@ static void iflink_lower(struct ps_link_info *info, const char *name, int depth)
 		    idx != rtnl_link_get_ifindex(link) &&
 		    rtnl_link_get_link_netnsid(link, &nsid) < 0 &&
 		    if_indextoname((unsigned)idx, lname))
-			add_lower(info, lname, depth);
+			add_lower(sk, info, lname, depth);
 	rtnl_link_put(link);
 }
 
-static void sample_lower(struct ps_link_info *info)
+static void sample_lower(struct nl_sock *sk, struct ps_link_info *info)
 {
 	unsigned from = 0, to;
 	int ret;
 
-	ret = sysfs_lowers(info, info->ifname, 1);
+	ret = sysfs_lowers(sk, info, info->ifname, 1);
 	if (ret == -ENOENT && !ps_sysroot_is_live()) {
 		char msg[PS_LINK_REASON];
 
@@ -451,7 +471,7 @@ static void sample_lower(struct ps_link_info *info)
 		return;
 	}
 	if (ret == 0 && ps_sysroot_is_live())
-		iflink_lower(info, info->ifname, 1);
+		iflink_lower(sk, info, info->ifname, 1);
 	if (ret < 0 && ret != -ENOENT) {
 		char msg[PS_LINK_REASON];
 
@@ -472,16 +492,17 @@ static void sample_lower(struct ps_link_info *info)
 
 			snprintf(name, sizeof(name), "%s",
 				 info->lower.v[k].name);
-			if (sysfs_lowers(info, name, depth) == 0 &&
+			if (sysfs_lowers(sk, info, name, depth) == 0 &&
 			    ps_sysroot_is_live())
-				iflink_lower(info, name, depth);
+				iflink_lower(sk, info, name, depth);
 		}
 		from = to;
 	}
 	set_status(&info->lower.status, info->lower.reason, PS_ST_OK, NULL);
 }
 
-int ps_link_sample(const char *ifname, struct ps_link_info *out)
+int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
+			struct ps_link_info *out)
 {
 	unsigned char *buf = NULL;
 	char msg[PS_LINK_REASON];
@@ -500,18 +521,16 @@ int ps_link_sample(const char *ifname, struct ps_link_info *out)
 			     "recording"));
 		set_status(&out->counters.status, out->counters.reason,
 			   PS_ST_NOT_RECORDED, out->reason);
-		pthread_mutex_lock(&ctx.lock);
 		out->physical = is_physical(out->ifname);
-		sample_lower(out);
-		pthread_mutex_unlock(&ctx.lock);
+		sample_lower(NULL, out);
 		return 0;
 	}
-	pthread_mutex_lock(&ctx.lock);
-	ret = ctx_open();
+	pthread_mutex_lock(&lp->lock);
+	ret = socket_open(lp);
 	if (ret == 0)
-		ret = getlink_raw(ifname, &buf, &len);
+		ret = getlink_raw(lp->sk, ifname, &buf, &len);
 	if (ret < 0) {
-		pthread_mutex_unlock(&ctx.lock);
+		pthread_mutex_unlock(&lp->lock);
 		snprintf(msg, sizeof(msg),
 			 _("cannot talk to the kernel over rtnetlink: %s"),
 			 strerror(-ret));
@@ -533,9 +552,9 @@ int ps_link_sample(const char *ifname, struct ps_link_info *out)
 	}
 	if (out->status == PS_ST_OK) {
 		out->physical = is_physical(out->ifname);
-		sample_lower(out);
+		sample_lower(lp->sk, out);
 	}
-	pthread_mutex_unlock(&ctx.lock);
+	pthread_mutex_unlock(&lp->lock);
 	if (out->status == PS_ST_ABSENT)
 		goto out_absent;
 	if (out->status != PS_ST_OK)
@@ -549,6 +568,31 @@ out_absent:
 	set_status(&out->lower.status, out->lower.reason, PS_ST_ABSENT,
 		   out->reason);
 	return 0;
+}
+
+int ps_link_sample(const char *ifname, struct ps_link_info *out)
+{
+	struct ps_link_probe *lp = ps_link_open();
+	int ret = ps_link_sample_with(lp, ifname, out);
+
+	ps_link_close(lp);
+	return ret;
+}
+
+int ps_link_nic(const struct ps_link_info *info, char *buf, size_t len)
+{
+	if (info->physical) {
+		snprintf(buf, len, "%s", info->ifname);
+		return 0;
+	}
+	if (info->lower.status != PS_ST_OK)
+		return -ENOENT;
+	for (unsigned i = 0; i < info->lower.n; i++)
+		if (info->lower.v[i].physical) {
+			snprintf(buf, len, "%s", info->lower.v[i].name);
+			return 0;
+		}
+	return -ENOENT;
 }
 
 void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,

@@ -83,19 +83,35 @@ void ps_link_init(struct ps_link_info *info, const char *ifname);
 int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out);
 
 /*
+ * An opened link probe owns its rtnetlink socket (opened at its first live
+ * sample, closed with it): two probe sets, or two threads with a probe
+ * each, never share or shut each other's. ps_link_open never fails.
+ */
+struct ps_link_probe;
+struct ps_link_probe *ps_link_open(void);
+void ps_link_close(struct ps_link_probe *lp);
+
+/*
  * Sample the live machine: one RTM_GETLINK, then the lower chain from
  * /sys/class/net/IF/lower_* (through the sysroot) and IFLA_LINK. A missing
  * interface is status absent. 0 or -errno when netlink is unusable.
+ * ps_link_sample is one sample on a probe of its own (opened and closed).
  */
+int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
+			struct ps_link_info *out);
 int ps_link_sample(const char *ifname, struct ps_link_info *out);
 void ps_link_free(struct ps_link_info *info);
-void ps_link_shutdown(void);
-/* write the next raw RTM_GETLINK replies to DIR/link.bin; NULL stops */
+/* write the next raw RTM_GETLINK replies (of every link probe) to
+ * DIR/link.bin; NULL stops */
 void ps_link_record(const char *dir);
 
 /* fill cur->rates from the counters of two samples `seconds` apart */
 void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
 		   double seconds);
+
+/* the first physical device of the chain (vlan100 -> bond0 -> eth0, eth1):
+ * 0 and its name, or -ENOENT */
+int ps_link_nic(const struct ps_link_info *info, char *buf, size_t len);
 
 /*
  * The chain as text, e.g. "vlan100 → bond0 → eth0, eth1" (arrow "->"
