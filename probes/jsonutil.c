@@ -47,8 +47,7 @@ void ps_json_put_bool(struct json_object *obj, const char *key, bool v)
 	json_object_object_add(obj, key, json_object_new_boolean(v));
 }
 
-void ps_json_put_string(struct json_object *obj, const char *key,
-			const char *s)
+void ps_json_put_string(struct json_object *obj, const char *key, const char *s)
 {
 	json_object_object_add(obj, key, json_object_new_string(s ? s : ""));
 }
@@ -182,8 +181,7 @@ int ps_json_get_int64(struct json_object *obj, const char *key, int64_t *out)
 	return member(obj, key, &v) ? -ENOENT : val_int64(v, out);
 }
 
-int ps_json_get_uint64(struct json_object *obj, const char *key,
-		       uint64_t *out)
+int ps_json_get_uint64(struct json_object *obj, const char *key, uint64_t *out)
 {
 	struct json_object *v;
 
@@ -248,20 +246,47 @@ struct json_object *ps_json_get_obj(struct json_object *obj, const char *key,
 static int64_t rd_int(const void *p, size_t size)
 {
 	switch (size) {
-	case 1: return *(const int8_t *)p;
-	case 2: return *(const int16_t *)p;
-	case 4: return *(const int32_t *)p;
-	default: return *(const int64_t *)p;
+	case 1:
+		return *(const int8_t *)p;
+	case 2:
+		return *(const int16_t *)p;
+	case 4:
+		return *(const int32_t *)p;
+	default:
+		return *(const int64_t *)p;
 	}
 }
 
 static uint64_t rd_uint(const void *p, size_t size)
 {
 	switch (size) {
-	case 1: return *(const uint8_t *)p;
-	case 2: return *(const uint16_t *)p;
-	case 4: return *(const uint32_t *)p;
-	default: return *(const uint64_t *)p;
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		return *(const uint16_t *)p;
+	case 4:
+		return *(const uint32_t *)p;
+	default:
+		return *(const uint64_t *)p;
+	}
+}
+
+/* the low size bytes of v into the integer at p */
+static void store(void *p, size_t size, uint64_t v)
+{
+	switch (size) {
+	case 1:
+		*(uint8_t *)p = (uint8_t)v;
+		break;
+	case 2:
+		*(uint16_t *)p = (uint16_t)v;
+		break;
+	case 4:
+		*(uint32_t *)p = (uint32_t)v;
+		break;
+	default:
+		*(uint64_t *)p = v;
+		break;
 	}
 }
 
@@ -273,12 +298,7 @@ static int wr_int(void *p, size_t size, int64_t v)
 
 	if (v < lo || v > hi)
 		return -ERANGE;
-	switch (size) {
-	case 1: *(int8_t *)p = (int8_t)v; break;
-	case 2: *(int16_t *)p = (int16_t)v; break;
-	case 4: *(int32_t *)p = (int32_t)v; break;
-	default: *(int64_t *)p = v; break;
-	}
+	store(p, size, (uint64_t)v);
 	return 0;
 }
 
@@ -286,12 +306,7 @@ static int wr_uint(void *p, size_t size, uint64_t v)
 {
 	if (size < 8 && v >> (size * 8))
 		return -ERANGE;
-	switch (size) {
-	case 1: *(uint8_t *)p = (uint8_t)v; break;
-	case 2: *(uint16_t *)p = (uint16_t)v; break;
-	case 4: *(uint32_t *)p = (uint32_t)v; break;
-	default: *(uint64_t *)p = v; break;
-	}
+	store(p, size, v);
 	return 0;
 }
 
@@ -349,8 +364,7 @@ static struct json_object *value_of(const struct ps_jfield *f,
 				    enum ps_jtype type, size_t size,
 				    unsigned flags, const void *p);
 
-static struct json_object *array_of(const struct ps_jfield *f,
-				    const void *base)
+static struct json_object *array_of(const struct ps_jfield *f, const void *base)
 {
 	struct json_object *a = json_object_new_array();
 	size_t n = count_of(f, base);
@@ -481,7 +495,8 @@ struct json_object *ps_jtable_to_json(const struct ps_jfield *t,
 	return o;
 }
 
-/* ---- tables: loading ------------------------------------------------------ */
+/* ---- tables: loading ------------------------------------------------------
+ */
 
 /* load the JSON value v into the field at p; untouched when v does not fit */
 static void load_value(const struct ps_jfield *f, enum ps_jtype type,
@@ -549,7 +564,8 @@ static void load_array(const struct ps_jfield *f, struct json_object *a,
 	}
 	for (size_t k = 0; k < n; k++)
 		load_value(f, f->elem, f->elem_size,
-			   json_object_array_get_idx(a, k), v + k * f->elem_size);
+			   json_object_array_get_idx(a, k),
+			   v + k * f->elem_size);
 	if (f->size2 >= 8)
 		wr_uint((char *)base + f->off2, f->size2, n);
 	else
@@ -581,15 +597,14 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 		}
 		switch (f->type) {
 		case PS_JT_STATUS:
-			ps_json_get_status(obj, NULL,
-					   PS_JAT(base, f->off, enum ps_status),
-					   PS_JAT(base, f->off2, char),
-					   f->size2);
+			ps_json_get_status(
+				obj, NULL, PS_JAT(base, f->off, enum ps_status),
+				PS_JAT(base, f->off2, char), f->size2);
 			break;
 		case PS_JT_OBJECT:
-			ps_jtable_get(ps_json_get_obj(obj, f->key,
-						      json_type_object),
-				      f->sub, base);
+			ps_jtable_get(
+				ps_json_get_obj(obj, f->key, json_type_object),
+				f->sub, base);
 			break;
 		case PS_JT_ARRAY:
 			v = ps_json_get_obj(obj, f->key, json_type_array);
@@ -605,7 +620,8 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 	}
 }
 
-/* ---- tables: text --------------------------------------------------------- */
+/* ---- tables: text ---------------------------------------------------------
+ */
 
 bool ps_text_group(FILE *out, const char *title, enum ps_status st,
 		   const char *reason)
@@ -629,8 +645,8 @@ static const char *bool_text(const struct ps_jfield *f, int v)
 	return v ? _("on") : _("off");
 }
 
-static void value_text(FILE *out, const struct ps_jfield *f,
-		       enum ps_jtype type, size_t size, const void *p)
+static void value_text(FILE *out, const struct ps_jfield *f, enum ps_jtype type,
+		       size_t size, const void *p)
 {
 	switch (type) {
 	case PS_JT_INT:

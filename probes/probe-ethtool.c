@@ -1,22 +1,17 @@
 /* probe-ethtool.c: what "ethtool", "ethtool -k/-l/-g/-c/-a/-x/-S/-i" show
- * for one interface, read over generic netlink (family "ethtool") with
- * libmnl; the ioctl only where netlink has no message (driver info and the
- * driver's own counters). Layers as in ethtool's netlink/: socket and
- * transaction, reply walk (extack), attribute tables, bitsets and string
- * sets, then one pure parser per reply. */
+ * for one interface, read over generic netlink (family "ethtool"); the
+ * ioctl only where netlink has no message (driver info and the driver's
+ * own counters). The netlink layers (socket and transaction, reply walk,
+ * attribute tables, bitsets, string sets) are in ethnl.c; here: one pure
+ * parser per reply, the sampling, and the group tables of the snapshot. */
 #include "config.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <libmnl/libmnl.h>
@@ -24,9 +19,9 @@
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
-#include <linux/sockios.h>
 #include <linux/version.h>
 
+#include "ethnl.h"
 #include "log.h"
 #include "nls.h"
 #include "probe-ethtool.h"
@@ -53,7 +48,6 @@
 #define ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
 #endif
 #endif
-#define PS_ATTR_MAX 32 /* big enough for every table parsed here */
 
 /* clang-format off */
 static const char *const group_names[PS_ETHG_COUNT] = {
@@ -108,12 +102,6 @@ static const struct {
  * The global string sets asked for once (all exist since kernel 5.13; the
  * first three since 5.6, asked alone when the kernel refuses the list)
  */
-static const unsigned wanted_sets[] = {
-	ETH_SS_FEATURES,       ETH_SS_RSS_HASH_FUNCS, ETH_SS_LINK_MODES,
-	ETH_SS_STATS_STD,      ETH_SS_STATS_ETH_PHY,  ETH_SS_STATS_ETH_MAC,
-	ETH_SS_STATS_ETH_CTRL, ETH_SS_STATS_RMON,
-};
-
 const char *ps_ethtool_group_name(enum ps_ethtool_group g)
 {
 	if ((unsigned)g >= PS_ETHG_COUNT)
@@ -269,372 +257,22 @@ void ps_ethtool_free(struct ps_ethtool_info *info)
 	info->drv_stats.n = 0;
 }
 
-/* ---- reply walk: messages, errors and extack --------------------------- */
-
-struct walk {
-	uint8_t want_cmd; /* genl reply command to hand to cb */
-	int (*cb)(const struct nlmsghdr *nlh, void *data);
-	void *data;
-	char ext[PS_ETH_REASON]; /* the kernel's extack message */
-	int n_data;		 /* data messages seen */
-};
-
-static int extack_cb(const struct nlattr *a, void *data)
-{
-	struct walk *w = data;
-
-	if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
-	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
-		snprintf(w->ext, sizeof(w->ext), "%s", mnl_attr_get_str(a));
-	/* newer kernels name a missing attribute instead of a message */
-	if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MISS_TYPE && !w->ext[0] &&
-	    mnl_attr_get_payload_len(a) >= sizeof(uint32_t))
-		snprintf(w->ext, sizeof(w->ext), _("missing attribute %u"),
-			 mnl_attr_get_u32(a));
-	return MNL_CB_OK;
-}
-
-/*
- * mnl_nlmsg_ok() casts nlmsg_len to int, so a length above 2^31 in damaged
- * bytes passes it; these two keep every step inside the buffer.
- */
-static bool msg_ok(const struct nlmsghdr *nlh, size_t rem)
-{
-	return rem >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-	       nlh->nlmsg_len <= rem;
-}
-
-static const struct nlmsghdr *msg_next(const struct nlmsghdr *nlh,
-				       size_t *rem)
-{
-	size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
-
-	*rem = step < *rem ? *rem - step : 0;
-	return (const struct nlmsghdr *)((const char *)nlh + step);
-}
-
-/*
- * Walk the messages of one reply. Returns 0 after the ACK (or DONE, or
- * the end of data messages), the negative errno of an error message, or
- * -EBADMSG when the bytes are not netlink messages.
- */
-static int walk_reply(const void *buf, size_t len, struct walk *w)
-{
-	const struct nlmsghdr *nlh = buf;
-	size_t rem = len;
-
-	w->ext[0] = '\0';
-	w->n_data = 0;
-	if (!buf || len < sizeof(struct nlmsghdr))
-		return -EBADMSG;
-	while (msg_ok(nlh, rem)) {
-		if (nlh->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-			size_t plen = mnl_nlmsg_get_payload_len(nlh);
-			size_t off = sizeof(*e);
-
-			if (plen < sizeof(*e))
-				return -EBADMSG;
-			if (e->error == 0) /* the ACK: was there a reply? */
-				return w->n_data ? 0 : -EBADMSG;
-			if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
-			    e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
-				off += e->msg.nlmsg_len -
-				       sizeof(struct nlmsghdr);
-			if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && off < plen)
-				mnl_attr_parse_payload((const char *)e + off,
-						       plen - off, extack_cb,
-						       w);
-			/* any int may arrive: -INT_MIN does not exist */
-			if (e->error == INT_MIN)
-				return -EPROTO;
-			return e->error < 0 ? e->error : -e->error;
-		}
-		if (nlh->nlmsg_type == NLMSG_DONE)
-			return w->n_data ? 0 : -EBADMSG;
-		if (nlh->nlmsg_type >= NLMSG_MIN_TYPE &&
-		    mnl_nlmsg_get_payload_len(nlh) >= GENL_HDRLEN) {
-			const struct genlmsghdr *gh =
-				mnl_nlmsg_get_payload(nlh);
-
-			if (gh->cmd == w->want_cmd) {
-				int ret = w->cb(nlh, w->data);
-
-				if (ret < 0)
-					return ret;
-				w->n_data++;
-			}
-		}
-		nlh = msg_next(nlh, &rem);
-	}
-	if (rem != 0)
-		return -EBADMSG; /* a truncated message */
-	return w->n_data ? 0 : -EBADMSG;
-}
-
-/* ---- attribute tables and values --------------------------------------- */
-
-struct table {
-	const struct nlattr *tb[PS_ATTR_MAX + 1];
-};
-
-static int table_cb(const struct nlattr *a, void *data)
-{
-	struct table *t = data;
-	unsigned type = mnl_attr_get_type(a);
-
-	if (type <= PS_ATTR_MAX)
-		t->tb[type] = a;
-	return MNL_CB_OK;
-}
-
-static void table_msg(const struct nlmsghdr *nlh, struct table *t)
-{
-	memset(t, 0, sizeof(*t));
-	mnl_attr_parse(nlh, GENL_HDRLEN, table_cb, t);
-}
-
-static void table_nest(const struct nlattr *nest, struct table *t)
-{
-	memset(t, 0, sizeof(*t));
-	if (nest)
-		mnl_attr_parse_nested(nest, table_cb, t);
-}
-
-static int64_t a_u32(const struct nlattr *a)
-{
-	if (!a || mnl_attr_get_payload_len(a) < sizeof(uint32_t))
-		return PS_ETH_NA;
-	return mnl_attr_get_u32(a);
-}
-
-static int a_u8(const struct nlattr *a)
-{
-	if (!a || mnl_attr_get_payload_len(a) < sizeof(uint8_t))
-		return PS_ETH_NA;
-	return mnl_attr_get_u8(a);
-}
-
-static int a_bool(const struct nlattr *a)
-{
-	int v = a_u8(a);
-
-	return v == PS_ETH_NA ? v : !!v;
-}
-
-static int64_t a_u64(const struct nlattr *a)
-{
-	uint64_t v;
-
-	if (!a || mnl_attr_get_payload_len(a) < sizeof(uint64_t))
-		return PS_ETH_NA;
-	v = mnl_attr_get_u64(a);
-	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
-}
-
-/* ---- bitsets ------------------------------------------------------------ */
-
-struct bitset {
-	unsigned size; /* bits */
-	uint32_t *value;
-	uint32_t *mask; /* NULL with NOMASK */
-};
-
-static bool bit_test(const uint32_t *words, unsigned size, unsigned i)
-{
-	return words && i < size && (words[i / 32] >> (i % 32)) & 1;
-}
-
-static void bit_set(uint32_t *words, unsigned i)
-{
-	words[i / 32] |= 1u << (i % 32);
-}
-
-static void bitset_free(struct bitset *bs)
-{
-	free(bs->value);
-	free(bs->mask);
-	memset(bs, 0, sizeof(*bs));
-}
-
-/* copy a binary attribute into size bits; a short attribute reads as 0s */
-static uint32_t *bitset_words(const struct nlattr *a, unsigned size)
-{
-	size_t words = (size + 31) / 32;
-	uint32_t *w = xcalloc(words ? words : 1, sizeof(uint32_t));
-	size_t have;
-
-	if (a) {
-		have = mnl_attr_get_payload_len(a);
-		if (have > words * sizeof(uint32_t))
-			have = words * sizeof(uint32_t);
-		memcpy(w, mnl_attr_get_payload(a), have);
-	}
-	return w;
-}
-
-/* both encodings: compact (VALUE/MASK words) and verbose (BITS list) */
-static int bitset_parse(const struct nlattr *nest, struct bitset *bs)
-{
-	struct table t;
-	int64_t size;
-	bool nomask;
-
-	memset(bs, 0, sizeof(*bs));
-	if (!nest)
-		return -ENOENT;
-	table_nest(nest, &t);
-	size = a_u32(t.tb[ETHTOOL_A_BITSET_SIZE]);
-	if (size < 0 || size > 65536)
-		return -EBADMSG;
-	bs->size = (unsigned)size;
-	nomask = t.tb[ETHTOOL_A_BITSET_NOMASK] != NULL;
-	if (!t.tb[ETHTOOL_A_BITSET_BITS]) {
-		bs->value =
-			bitset_words(t.tb[ETHTOOL_A_BITSET_VALUE], bs->size);
-		if (!nomask)
-			bs->mask = bitset_words(t.tb[ETHTOOL_A_BITSET_MASK],
-						bs->size);
-		return 0;
-	}
-	/* verbose: one nest per listed bit */
-	bs->value = bitset_words(NULL, bs->size);
-	if (!nomask)
-		bs->mask = bitset_words(NULL, bs->size);
-	const struct nlattr *bit;
-
-	mnl_attr_for_each_nested(bit, t.tb[ETHTOOL_A_BITSET_BITS])
-	{
-		struct table b;
-		int64_t idx;
-
-		if (mnl_attr_get_type(bit) != ETHTOOL_A_BITSET_BITS_BIT)
-			continue;
-		table_nest(bit, &b);
-		idx = a_u32(b.tb[ETHTOOL_A_BITSET_BIT_INDEX]);
-		if (idx < 0 || idx >= bs->size)
-			continue;
-		if (nomask) {
-			bit_set(bs->value, (unsigned)idx);
-		} else {
-			bit_set(bs->mask, (unsigned)idx);
-			if (b.tb[ETHTOOL_A_BITSET_BIT_VALUE])
-				bit_set(bs->value, (unsigned)idx);
-		}
-	}
-	return 0;
-}
-
-/* ---- string sets --------------------------------------------------------- */
-
-void ps_ethtool_strsets_free(struct ps_ethtool_strsets *ss)
-{
-	if (!ss)
-		return;
-	for (unsigned i = 0; i < ss->n; i++)
-		free(ss->set[i].str);
-	memset(ss, 0, sizeof(*ss));
-}
-
-const char *ps_ethtool_strset_get(const struct ps_ethtool_strsets *ss,
-				  unsigned id, unsigned idx)
-{
-	if (!ss)
-		return NULL;
-	for (unsigned i = 0; i < ss->n; i++)
-		if (ss->set[i].id == id) {
-			if (idx >= ss->set[i].count || !ss->set[i].str[idx][0])
-				return NULL;
-			return ss->set[i].str[idx];
-		}
-	return NULL;
-}
-
-static int strset_msg(const struct nlmsghdr *nlh, void *data)
-{
-	struct ps_ethtool_strsets *ss = data;
-	const struct nlattr *set;
-	struct table t;
-
-	table_msg(nlh, &t);
-	if (!t.tb[ETHTOOL_A_STRSET_STRINGSETS])
-		return 0;
-	mnl_attr_for_each_nested(set, t.tb[ETHTOOL_A_STRSET_STRINGSETS])
-	{
-		struct ps_ethtool_strset *s;
-		const struct nlattr *str;
-		struct table st;
-		int64_t id, count;
-
-		if (mnl_attr_get_type(set) != ETHTOOL_A_STRINGSETS_STRINGSET)
-			continue;
-		table_nest(set, &st);
-		id = a_u32(st.tb[ETHTOOL_A_STRINGSET_ID]);
-		count = a_u32(st.tb[ETHTOOL_A_STRINGSET_COUNT]);
-		if (id < 0 || count < 0 || count > 4096 ||
-		    ss->n >= sizeof(ss->set) / sizeof(ss->set[0]))
-			continue;
-		s = &ss->set[ss->n++];
-		s->id = (unsigned)id;
-		s->count = (unsigned)count;
-		s->str = xcalloc(count ? (size_t)count : 1, PS_ETH_STRLEN);
-		if (!st.tb[ETHTOOL_A_STRINGSET_STRINGS])
-			continue;
-		mnl_attr_for_each_nested(str,
-					 st.tb[ETHTOOL_A_STRINGSET_STRINGS])
-		{
-			struct table sv;
-			int64_t idx;
-
-			if (mnl_attr_get_type(str) != ETHTOOL_A_STRINGS_STRING)
-				continue;
-			table_nest(str, &sv);
-			idx = a_u32(sv.tb[ETHTOOL_A_STRING_INDEX]);
-			if (idx < 0 || idx >= count ||
-			    !sv.tb[ETHTOOL_A_STRING_VALUE] ||
-			    mnl_attr_validate(sv.tb[ETHTOOL_A_STRING_VALUE],
-					      MNL_TYPE_NUL_STRING) < 0)
-				continue;
-			snprintf(s->str[idx], PS_ETH_STRLEN, "%s",
-				 mnl_attr_get_str(
-					 sv.tb[ETHTOOL_A_STRING_VALUE]));
-		}
-	}
-	return 0;
-}
-
-int ps_ethtool_parse_strsets(const void *buf, size_t len,
-			     struct ps_ethtool_strsets *ss)
-{
-	struct walk w = { .want_cmd = ETHTOOL_MSG_STRSET_GET_REPLY,
-			  .cb = strset_msg,
-			  .data = ss };
-
-	int ret;
-
-	memset(ss, 0, sizeof(*ss));
-	ret = walk_reply(buf, len, &w);
-	if (ret < 0)	/* not understood: keep nothing (and leak nothing) */
-		ps_ethtool_strsets_free(ss);
-	return ret;
-}
-
 /* ---- one parser per reply ------------------------------------------------ */
 
 static int parse_linkstate(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t;
+	struct ps_nl_table t;
 
-	table_msg(nlh, &t);
-	i->linkstate.link = a_bool(t.tb[ETHTOOL_A_LINKSTATE_LINK]);
-	i->linkstate.sqi = a_u32(t.tb[ETHTOOL_A_LINKSTATE_SQI]);
-	i->linkstate.sqi_max = a_u32(t.tb[ETHTOOL_A_LINKSTATE_SQI_MAX]);
-	i->linkstate.ext_state = a_u8(t.tb[ETHTOOL_A_LINKSTATE_EXT_STATE]);
+	ps_nl_table_msg(nlh, &t);
+	i->linkstate.link = ps_nl_bool(t.tb[ETHTOOL_A_LINKSTATE_LINK]);
+	i->linkstate.sqi = ps_nl_u32(t.tb[ETHTOOL_A_LINKSTATE_SQI]);
+	i->linkstate.sqi_max = ps_nl_u32(t.tb[ETHTOOL_A_LINKSTATE_SQI_MAX]);
+	i->linkstate.ext_state = ps_nl_u8(t.tb[ETHTOOL_A_LINKSTATE_EXT_STATE]);
 	i->linkstate.ext_substate =
-		a_u8(t.tb[ETHTOOL_A_LINKSTATE_EXT_SUBSTATE]);
+		ps_nl_u8(t.tb[ETHTOOL_A_LINKSTATE_EXT_SUBSTATE]);
 	i->linkstate.ext_down_cnt =
-		a_u32(t.tb[ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT]);
+		ps_nl_u32(t.tb[ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT]);
 	return 0;
 }
 
@@ -645,14 +283,14 @@ static void names_from_bits(struct ps_eth_names *out, const uint32_t *words,
 
 	names_free(out);
 	for (unsigned b = 0; b < size; b++)
-		n += bit_test(words, size, b);
+		n += ps_nl_bit_test(words, size, b);
 	if (!n)
 		return;
 	out->v = xcalloc(n, PS_ETH_STRLEN);
 	for (unsigned b = 0; b < size; b++) {
 		const char *name;
 
-		if (!bit_test(words, size, b))
+		if (!ps_nl_bit_test(words, size, b))
 			continue;
 		name = ps_ethtool_strset_get(ss, ETH_SS_LINK_MODES, b);
 		if (name)
@@ -672,34 +310,34 @@ static int parse_linkmodes(const struct nlmsghdr *nlh, void *data)
 {
 	struct parse_ctx *c = data;
 	struct ps_ethtool_info *i = c->info;
-	struct bitset bs;
-	struct table t;
+	struct ps_nl_bitset bs;
+	struct ps_nl_table t;
 	int64_t speed;
 
-	table_msg(nlh, &t);
+	ps_nl_table_msg(nlh, &t);
 	clear_linkmodes(i);
-	i->linkmodes.autoneg = a_bool(t.tb[ETHTOOL_A_LINKMODES_AUTONEG]);
-	speed = a_u32(t.tb[ETHTOOL_A_LINKMODES_SPEED]);
+	i->linkmodes.autoneg = ps_nl_bool(t.tb[ETHTOOL_A_LINKMODES_AUTONEG]);
+	speed = ps_nl_u32(t.tb[ETHTOOL_A_LINKMODES_SPEED]);
 	/* SPEED_UNKNOWN is (u32)-1; 0 also means "no link" */
 	if (speed > 0 && speed != (int64_t)(uint32_t)SPEED_UNKNOWN)
 		i->linkmodes.speed_bps = speed * 1000000;
-	i->linkmodes.duplex = a_u8(t.tb[ETHTOOL_A_LINKMODES_DUPLEX]);
+	i->linkmodes.duplex = ps_nl_u8(t.tb[ETHTOOL_A_LINKMODES_DUPLEX]);
 	if (i->linkmodes.duplex != DUPLEX_HALF &&
 	    i->linkmodes.duplex != DUPLEX_FULL)
 		i->linkmodes.duplex = PS_ETH_NA;
-	i->linkmodes.lanes = a_u32(t.tb[ETHTOOL_A_LINKMODES_LANES]);
-	if (bitset_parse(t.tb[ETHTOOL_A_LINKMODES_OURS], &bs) == 0) {
+	i->linkmodes.lanes = ps_nl_u32(t.tb[ETHTOOL_A_LINKMODES_LANES]);
+	if (ps_nl_bitset_parse(t.tb[ETHTOOL_A_LINKMODES_OURS], &bs) == 0) {
 		/* value: advertised, mask: supported */
 		names_from_bits(&i->linkmodes.advertised, bs.value, bs.size,
 				c->ss);
 		names_from_bits(&i->linkmodes.supported, bs.mask, bs.size,
 				c->ss);
-		bitset_free(&bs);
+		ps_nl_bitset_free(&bs);
 	}
-	if (bitset_parse(t.tb[ETHTOOL_A_LINKMODES_PEER], &bs) == 0) {
+	if (ps_nl_bitset_parse(t.tb[ETHTOOL_A_LINKMODES_PEER], &bs) == 0) {
 		names_from_bits(&i->linkmodes.partner, bs.value, bs.size,
 				c->ss);
-		bitset_free(&bs);
+		ps_nl_bitset_free(&bs);
 	}
 	return 0;
 }
@@ -708,19 +346,19 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 {
 	struct parse_ctx *c = data;
 	struct ps_ethtool_info *i = c->info;
-	struct bitset hw, wanted, active, nochange;
-	struct table t;
+	struct ps_nl_bitset hw, wanted, active, nochange;
+	struct ps_nl_table t;
 	bool have_names;
 	unsigned n;
 
-	table_msg(nlh, &t);
-	if (bitset_parse(t.tb[ETHTOOL_A_FEATURES_HW], &hw) < 0 ||
-	    bitset_parse(t.tb[ETHTOOL_A_FEATURES_ACTIVE], &active) < 0) {
-		bitset_free(&hw);
+	ps_nl_table_msg(nlh, &t);
+	if (ps_nl_bitset_parse(t.tb[ETHTOOL_A_FEATURES_HW], &hw) < 0 ||
+	    ps_nl_bitset_parse(t.tb[ETHTOOL_A_FEATURES_ACTIVE], &active) < 0) {
+		ps_nl_bitset_free(&hw);
 		return -EBADMSG;
 	}
-	bitset_parse(t.tb[ETHTOOL_A_FEATURES_WANTED], &wanted);
-	bitset_parse(t.tb[ETHTOOL_A_FEATURES_NOCHANGE], &nochange);
+	ps_nl_bitset_parse(t.tb[ETHTOOL_A_FEATURES_WANTED], &wanted);
+	ps_nl_bitset_parse(t.tb[ETHTOOL_A_FEATURES_NOCHANGE], &nochange);
 	n = hw.size;
 	have_names = ps_ethtool_strset_get(c->ss, ETH_SS_FEATURES, 0) != NULL;
 	free(i->features.v);
@@ -730,7 +368,7 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 		struct ps_eth_feature *f = &i->features.v[i->features.n];
 		const char *name =
 			ps_ethtool_strset_get(c->ss, ETH_SS_FEATURES, b);
-		bool known = hw.mask ? bit_test(hw.mask, hw.size, b) : true;
+		bool known = hw.mask ? ps_nl_bit_test(hw.mask, hw.size, b) : true;
 
 		/* bits the kernel leaves unnamed are not features */
 		if (!known || (!name && have_names))
@@ -739,17 +377,17 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 			snprintf(f->name, sizeof(f->name), "%s", name);
 		else
 			snprintf(f->name, sizeof(f->name), "feature-%u", b);
-		f->active = bit_test(active.value, active.size, b);
-		f->wanted = bit_test(wanted.value, wanted.size, b);
-		f->fixed = !bit_test(hw.value, hw.size, b) ||
-			   bit_test(nochange.value, nochange.size, b);
+		f->active = ps_nl_bit_test(active.value, active.size, b);
+		f->wanted = ps_nl_bit_test(wanted.value, wanted.size, b);
+		f->fixed = !ps_nl_bit_test(hw.value, hw.size, b) ||
+			   ps_nl_bit_test(nochange.value, nochange.size, b);
 		f->requested_on = f->wanted && !f->active;
 		i->features.n++;
 	}
-	bitset_free(&hw);
-	bitset_free(&wanted);
-	bitset_free(&active);
-	bitset_free(&nochange);
+	ps_nl_bitset_free(&hw);
+	ps_nl_bitset_free(&wanted);
+	ps_nl_bitset_free(&active);
+	ps_nl_bitset_free(&nochange);
 	ps_ethtool_features_summarise(i);
 	return 0;
 }
@@ -757,66 +395,66 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 static int parse_channels(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t;
+	struct ps_nl_table t;
 
-	table_msg(nlh, &t);
-	i->channels.rx_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_RX_MAX]);
-	i->channels.tx_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_TX_MAX]);
-	i->channels.other_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_MAX]);
-	i->channels.combined_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_MAX]);
-	i->channels.rx = a_u32(t.tb[ETHTOOL_A_CHANNELS_RX_COUNT]);
-	i->channels.tx = a_u32(t.tb[ETHTOOL_A_CHANNELS_TX_COUNT]);
-	i->channels.other = a_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_COUNT]);
-	i->channels.combined = a_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_COUNT]);
+	ps_nl_table_msg(nlh, &t);
+	i->channels.rx_max = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_RX_MAX]);
+	i->channels.tx_max = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_TX_MAX]);
+	i->channels.other_max = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_MAX]);
+	i->channels.combined_max = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_MAX]);
+	i->channels.rx = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_RX_COUNT]);
+	i->channels.tx = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_TX_COUNT]);
+	i->channels.other = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_COUNT]);
+	i->channels.combined = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_COUNT]);
 	return 0;
 }
 
 static int parse_rings(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t;
+	struct ps_nl_table t;
 
-	table_msg(nlh, &t);
-	i->rings.rx_max = a_u32(t.tb[ETHTOOL_A_RINGS_RX_MAX]);
-	i->rings.rx_mini_max = a_u32(t.tb[ETHTOOL_A_RINGS_RX_MINI_MAX]);
-	i->rings.rx_jumbo_max = a_u32(t.tb[ETHTOOL_A_RINGS_RX_JUMBO_MAX]);
-	i->rings.tx_max = a_u32(t.tb[ETHTOOL_A_RINGS_TX_MAX]);
-	i->rings.rx = a_u32(t.tb[ETHTOOL_A_RINGS_RX]);
-	i->rings.rx_mini = a_u32(t.tb[ETHTOOL_A_RINGS_RX_MINI]);
-	i->rings.rx_jumbo = a_u32(t.tb[ETHTOOL_A_RINGS_RX_JUMBO]);
-	i->rings.tx = a_u32(t.tb[ETHTOOL_A_RINGS_TX]);
+	ps_nl_table_msg(nlh, &t);
+	i->rings.rx_max = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_MAX]);
+	i->rings.rx_mini_max = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_MINI_MAX]);
+	i->rings.rx_jumbo_max = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_JUMBO_MAX]);
+	i->rings.tx_max = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_TX_MAX]);
+	i->rings.rx = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX]);
+	i->rings.rx_mini = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_MINI]);
+	i->rings.rx_jumbo = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_JUMBO]);
+	i->rings.tx = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_TX]);
 	return 0;
 }
 
 static int parse_coalesce(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t;
+	struct ps_nl_table t;
 
-	table_msg(nlh, &t);
-	i->coalesce.rx_usecs = a_u32(t.tb[ETHTOOL_A_COALESCE_RX_USECS]);
-	i->coalesce.rx_frames = a_u32(t.tb[ETHTOOL_A_COALESCE_RX_MAX_FRAMES]);
-	i->coalesce.tx_usecs = a_u32(t.tb[ETHTOOL_A_COALESCE_TX_USECS]);
-	i->coalesce.tx_frames = a_u32(t.tb[ETHTOOL_A_COALESCE_TX_MAX_FRAMES]);
+	ps_nl_table_msg(nlh, &t);
+	i->coalesce.rx_usecs = ps_nl_u32(t.tb[ETHTOOL_A_COALESCE_RX_USECS]);
+	i->coalesce.rx_frames = ps_nl_u32(t.tb[ETHTOOL_A_COALESCE_RX_MAX_FRAMES]);
+	i->coalesce.tx_usecs = ps_nl_u32(t.tb[ETHTOOL_A_COALESCE_TX_USECS]);
+	i->coalesce.tx_frames = ps_nl_u32(t.tb[ETHTOOL_A_COALESCE_TX_MAX_FRAMES]);
 	i->coalesce.adaptive_rx =
-		a_bool(t.tb[ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX]);
+		ps_nl_bool(t.tb[ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX]);
 	i->coalesce.adaptive_tx =
-		a_bool(t.tb[ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX]);
+		ps_nl_bool(t.tb[ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX]);
 	return 0;
 }
 
 static int parse_pause(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t, s;
+	struct ps_nl_table t, s;
 
-	table_msg(nlh, &t);
-	i->pause.autoneg = a_bool(t.tb[ETHTOOL_A_PAUSE_AUTONEG]);
-	i->pause.rx = a_bool(t.tb[ETHTOOL_A_PAUSE_RX]);
-	i->pause.tx = a_bool(t.tb[ETHTOOL_A_PAUSE_TX]);
-	table_nest(t.tb[ETHTOOL_A_PAUSE_STATS], &s);
-	i->pause.tx_frames = a_u64(s.tb[ETHTOOL_A_PAUSE_STAT_TX_FRAMES]);
-	i->pause.rx_frames = a_u64(s.tb[ETHTOOL_A_PAUSE_STAT_RX_FRAMES]);
+	ps_nl_table_msg(nlh, &t);
+	i->pause.autoneg = ps_nl_bool(t.tb[ETHTOOL_A_PAUSE_AUTONEG]);
+	i->pause.rx = ps_nl_bool(t.tb[ETHTOOL_A_PAUSE_RX]);
+	i->pause.tx = ps_nl_bool(t.tb[ETHTOOL_A_PAUSE_TX]);
+	ps_nl_table_nest(t.tb[ETHTOOL_A_PAUSE_STATS], &s);
+	i->pause.tx_frames = ps_nl_u64(s.tb[ETHTOOL_A_PAUSE_STAT_TX_FRAMES]);
+	i->pause.rx_frames = ps_nl_u64(s.tb[ETHTOOL_A_PAUSE_STAT_RX_FRAMES]);
 	return 0;
 }
 
@@ -825,12 +463,12 @@ static int parse_rss(const struct nlmsghdr *nlh, void *data)
 	struct parse_ctx *c = data;
 	struct ps_ethtool_info *i = c->info;
 	const struct nlattr *a;
-	struct table t;
+	struct ps_nl_table t;
 	int64_t hf;
 
-	table_msg(nlh, &t);
+	ps_nl_table_msg(nlh, &t);
 	clear_group(i, PS_ETHG_RSS);
-	hf = a_u32(t.tb[ETHTOOL_A_RSS_HFUNC]);
+	hf = ps_nl_u32(t.tb[ETHTOOL_A_RSS_HFUNC]);
 	if (hf > 0) {
 		unsigned b = (unsigned)__builtin_ctzll((unsigned long long)hf);
 		const char *name =
@@ -883,14 +521,14 @@ static int parse_stats(const struct nlmsghdr *nlh, void *data)
 		const struct nlattr *st;
 		const char *gname;
 		char gbuf[16];
-		struct table g;
+		struct ps_nl_table g;
 		int64_t id, ssid;
 
 		if (mnl_attr_get_type(grp) != ETHTOOL_A_STATS_GRP)
 			continue;
-		table_nest(grp, &g);
-		id = a_u32(g.tb[ETHTOOL_A_STATS_GRP_ID]);
-		ssid = a_u32(g.tb[ETHTOOL_A_STATS_GRP_SS_ID]);
+		ps_nl_table_nest(grp, &g);
+		id = ps_nl_u32(g.tb[ETHTOOL_A_STATS_GRP_ID]);
+		ssid = ps_nl_u32(g.tb[ETHTOOL_A_STATS_GRP_SS_ID]);
 		if (id < 0 || ssid < 0)
 			continue;
 		gname = ps_ethtool_strset_get(c->ss, ETH_SS_STATS_STD,
@@ -1004,7 +642,7 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
 	};
 	struct parse_ctx c = { out, ss };
 	struct grp_ref r;
-	struct walk w;
+	struct ps_nl_walk w;
 	int ret;
 
 	if ((unsigned)g >= PS_ETHG_COUNT)
@@ -1018,7 +656,7 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
 		  g == PS_ETHG_RSS || g == PS_ETHG_STATS)
 			 ? (void *)&c
 			 : (void *)out;
-	ret = walk_reply(buf, len, &w);
+	ret = ps_nl_walk_reply(buf, len, &w);
 	if (ret < 0) {
 		clear_group(out, g);
 		group_error(r.st, r.reason, ret, w.ext, group_what(g));
@@ -1143,251 +781,14 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 	return 0;
 }
 
-/* ---- live: socket, family, transactions -----------------------------------
- */
-
-static struct {
-	pthread_mutex_t lock;
-	struct mnl_socket *nl;
-	uint16_t family;
-	uint32_t seq;
-	unsigned portid;
-	bool have_ops;
-	uint8_t ops[256 / 8]; /* request ops the running kernel has */
-	struct ps_ethtool_strsets ss;
-	char *record;
-	char *rxbuf;
-} ctx = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-#define RXBUF_SIZE 65536
-
 void ps_ethtool_record(const char *dir)
 {
-	pthread_mutex_lock(&ctx.lock);
-	free(ctx.record);
-	ctx.record = dir ? xstrdup(dir) : NULL;
-	pthread_mutex_unlock(&ctx.lock);
-}
-
-static void record(const char *name, const void *buf, size_t len)
-{
-	char *path;
-	FILE *f;
-
-	if (!ctx.record)
-		return;
-	xasprintf(&path, "%s/%s.bin", ctx.record, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, len, f) != len)
-		ps_warn(_("cannot record %s: %s"), path, strerror(errno));
-	if (f)
-		fclose(f);
-	free(path);
-}
-
-/* send one request, gather every reply byte until the ACK/error */
-static int transact(struct nlmsghdr *req, char **out, size_t *outlen)
-{
-	size_t cap = 0, len = 0;
-	char *acc = NULL;
-	bool done = false;
-
-	req->nlmsg_seq = ++ctx.seq;
-	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	if (mnl_socket_sendto(ctx.nl, req, req->nlmsg_len) < 0)
-		return -errno;
-	while (!done) {
-		ssize_t n = mnl_socket_recvfrom(ctx.nl, ctx.rxbuf, RXBUF_SIZE);
-		const struct nlmsghdr *nlh = (const void *)ctx.rxbuf;
-		size_t rem;
-
-		if (n < 0) {
-			int e = errno;
-
-			free(acc);
-			return e == EAGAIN ? -ETIMEDOUT : -e;
-		}
-		rem = (size_t)n;
-		/* keep only our sequence; stop at its ACK, error or DONE */
-		for (; msg_ok(nlh, rem); nlh = msg_next(nlh, &rem)) {
-			if (nlh->nlmsg_seq != ctx.seq)
-				continue;
-			if (len + nlh->nlmsg_len > cap) {
-				cap = (len + nlh->nlmsg_len) * 2;
-				acc = xrealloc(acc, cap);
-			}
-			memcpy(acc + len, nlh, nlh->nlmsg_len);
-			len += nlh->nlmsg_len;
-			if (nlh->nlmsg_type == NLMSG_ERROR ||
-			    nlh->nlmsg_type == NLMSG_DONE)
-				done = true;
-		}
-	}
-	*out = acc;
-	*outlen = len;
-	return 0;
-}
-
-/* buf: MNL_SOCKET_BUFFER_SIZE bytes, zeroed so no padding leaks out */
-static struct nlmsghdr *genl_req(char *buf, uint16_t type, uint8_t cmd,
-				 uint8_t version)
-{
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *gh;
-
-	memset(buf, 0, MNL_SOCKET_BUFFER_SIZE);
-	nlh = mnl_nlmsg_put_header(buf);
-
-	nlh->nlmsg_type = type;
-	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
-	gh->cmd = cmd;
-	gh->version = version;
-	return nlh;
-}
-
-struct family {
-	int id;
-	bool have_ops;
-	uint8_t *ops;
-};
-
-static int family_msg(const struct nlmsghdr *nlh, void *data)
-{
-	struct family *f = data;
-	const struct nlattr *op;
-	struct table t;
-
-	table_msg(nlh, &t);
-	if (!t.tb[CTRL_ATTR_FAMILY_ID] ||
-	    mnl_attr_get_payload_len(t.tb[CTRL_ATTR_FAMILY_ID]) < 2)
-		return -EBADMSG;
-	f->id = mnl_attr_get_u16(t.tb[CTRL_ATTR_FAMILY_ID]);
-	if (!t.tb[CTRL_ATTR_OPS])
-		return 0;
-	f->have_ops = true;
-	mnl_attr_for_each_nested(op, t.tb[CTRL_ATTR_OPS])
-	{
-		struct table o;
-		int64_t id;
-
-		table_nest(op, &o);
-		id = a_u32(o.tb[CTRL_ATTR_OP_ID]);
-		if (id >= 0 && id < 256)
-			f->ops[id / 8] |= (uint8_t)(1u << (id % 8));
-	}
-	return 0;
-}
-
-static bool op_known(uint8_t cmd)
-{
-	return !ctx.have_ops || (ctx.ops[cmd / 8] >> (cmd % 8)) & 1;
-}
-
-static int fetch_strsets(size_t nsets)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	struct nlattr *sets, *set;
-	char *reply = NULL;
-	size_t len = 0;
-	int ret;
-
-	nlh = genl_req(buf, ctx.family, ETHTOOL_MSG_STRSET_GET,
-		       ETHTOOL_GENL_VERSION);
-	/* the header is required, even empty (global sets, no device) */
-	sets = mnl_attr_nest_start(nlh, ETHTOOL_A_STRSET_HEADER);
-	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, 0);
-	mnl_attr_nest_end(nlh, sets);
-	sets = mnl_attr_nest_start(nlh, ETHTOOL_A_STRSET_STRINGSETS);
-	for (size_t k = 0; k < nsets; k++) {
-		set = mnl_attr_nest_start(nlh, ETHTOOL_A_STRINGSETS_STRINGSET);
-		mnl_attr_put_u32(nlh, ETHTOOL_A_STRINGSET_ID, wanted_sets[k]);
-		mnl_attr_nest_end(nlh, set);
-	}
-	mnl_attr_nest_end(nlh, sets);
-	ret = transact(nlh, &reply, &len);
-	if (ret == 0) {
-		record("strsets", reply, len);
-		ps_ethtool_strsets_free(&ctx.ss);
-		ret = ps_ethtool_parse_strsets(reply, len, &ctx.ss);
-	}
-	free(reply);
-	return ret;
-}
-
-/* open the socket, resolve the family (never a fixed id), cache strings */
-static int ctx_open(void)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct family fam = { .id = -1, .ops = ctx.ops };
-	struct timeval tv = { .tv_sec = 2 };
-	struct nlmsghdr *nlh;
-	struct walk w;
-	char *reply = NULL;
-	size_t len = 0;
-	int one = 1, ret;
-
-	if (ctx.nl)
-		return 0;
-	ctx.nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!ctx.nl)
-		return -errno;
-	if (mnl_socket_bind(ctx.nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ret = -errno;
-		goto out_close;
-	}
-	/* kernel error text in the ACK; the request is not echoed back */
-	mnl_socket_setsockopt(ctx.nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(ctx.nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	setsockopt(mnl_socket_get_fd(ctx.nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
-	ctx.portid = mnl_socket_get_portid(ctx.nl);
-	ctx.rxbuf = xmalloc(RXBUF_SIZE);
-
-	memset(ctx.ops, 0, sizeof(ctx.ops));
-	nlh = genl_req(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	ret = transact(nlh, &reply, &len);
-	if (ret == 0) {
-		record("family", reply, len);
-		w = (struct walk){ .want_cmd = CTRL_CMD_NEWFAMILY,
-				   .cb = family_msg,
-				   .data = &fam };
-		ret = walk_reply(reply, len, &w);
-	}
-	free(reply);
-	if (ret < 0)
-		goto out_close;
-	ctx.family = (uint16_t)fam.id;
-	ctx.have_ops = fam.have_ops;
-	ret = fetch_strsets(sizeof(wanted_sets) / sizeof(wanted_sets[0]));
-	/* kernels before 5.13 lack the statistics sets: the first three */
-	if (ret < 0)
-		ret = fetch_strsets(3);
-	if (ret < 0)
-		ps_debug("ethtool string sets: %s", strerror(-ret));
-	return 0;
-
-out_close:
-	mnl_socket_close(ctx.nl);
-	ctx.nl = NULL;
-	free(ctx.rxbuf);
-	ctx.rxbuf = NULL;
-	return ret;
+	ps_ethnl_record_to(dir);
 }
 
 void ps_ethtool_shutdown(void)
 {
-	pthread_mutex_lock(&ctx.lock);
-	if (ctx.nl)
-		mnl_socket_close(ctx.nl);
-	ctx.nl = NULL;
-	free(ctx.rxbuf);
-	ctx.rxbuf = NULL;
-	ps_ethtool_strsets_free(&ctx.ss);
-	free(ctx.record);
-	ctx.record = NULL;
-	pthread_mutex_unlock(&ctx.lock);
+	ps_ethnl_close();
 }
 
 static void sample_group(const char *ifname, enum ps_ethtool_group g,
@@ -1401,7 +802,7 @@ static void sample_group(const char *ifname, enum ps_ethtool_group g,
 	size_t len = 0;
 	int ret;
 
-	if (!op_known(requests[g].cmd)) {
+	if (!ps_ethnl_op_known(requests[g].cmd)) {
 		char msg[PS_ETH_REASON];
 
 		snprintf(msg, sizeof(msg),
@@ -1410,7 +811,7 @@ static void sample_group(const char *ifname, enum ps_ethtool_group g,
 		set_status(r.st, r.reason, PS_ST_UNSUPPORTED, msg);
 		return;
 	}
-	nlh = genl_req(buf, ctx.family, requests[g].cmd, ETHTOOL_GENL_VERSION);
+	nlh = ps_ethnl_req(buf, requests[g].cmd);
 	nest = mnl_attr_nest_start(nlh, requests[g].hdr);
 	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
 	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS,
@@ -1427,33 +828,20 @@ static void sample_group(const char *ifname, enum ps_ethtool_group g,
 		mnl_attr_put(nlh, ETHTOOL_A_BITSET_VALUE, sizeof(all), &all);
 		mnl_attr_nest_end(nlh, nest);
 	}
-	ret = transact(nlh, &reply, &len);
+	ret = ps_ethnl_transact(nlh, &reply, &len);
 	if (ret < 0) {
 		group_error(r.st, r.reason, ret, NULL, group_what(g));
 		return;
 	}
-	record(group_names[g], reply, len);
-	ps_ethtool_parse(g, reply, len, &ctx.ss, out);
+	ps_ethnl_record(group_names[g], reply, len);
+	ps_ethtool_parse(g, reply, len, ps_ethnl_strsets(), out);
 	free(reply);
-}
-
-static int ethtool_ioctl(const char *ifname, void *cmd)
-{
-	struct ifreq ifr;
-
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = cmd;
-	/* SIOCETHTOOL works on any socket; the netlink one will do */
-	if (ioctl(mnl_socket_get_fd(ctx.nl), SIOCETHTOOL, &ifr) < 0)
-		return -errno;
-	return 0;
 }
 
 static void sample_drvinfo(const char *ifname, struct ps_ethtool_info *out)
 {
 	struct ethtool_drvinfo d = { .cmd = ETHTOOL_GDRVINFO };
-	int ret = ethtool_ioctl(ifname, &d);
+	int ret = ps_ethnl_ioctl(ifname, &d);
 
 	if (ret < 0) {
 		group_error(&out->drvinfo.status, out->drvinfo.reason, ret,
@@ -1483,7 +871,7 @@ static void sample_drv_stats(const char *ifname, struct ps_ethtool_info *out)
 	unsigned n;
 	int ret;
 
-	ret = ethtool_ioctl(ifname, &si);
+	ret = ps_ethnl_ioctl(ifname, &si);
 	if (ret == 0 && !(si.hdr.sset_mask & (1ULL << ETH_SS_STATS)))
 		ret = -EOPNOTSUPP;
 	if (ret < 0)
@@ -1503,9 +891,9 @@ static void sample_drv_stats(const char *ifname, struct ps_ethtool_info *out)
 	st = xcalloc(1, sizeof(*st) + (size_t)n * sizeof(uint64_t));
 	st->cmd = ETHTOOL_GSTATS;
 	st->n_stats = n;
-	ret = ethtool_ioctl(ifname, gs);
+	ret = ps_ethnl_ioctl(ifname, gs);
 	if (ret == 0)
-		ret = ethtool_ioctl(ifname, st);
+		ret = ps_ethnl_ioctl(ifname, st);
 	if (ret < 0)
 		goto out_err;
 	/* the set may have changed between the calls: use the smaller */
@@ -1566,10 +954,10 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		all_groups(out, PS_ST_ABSENT, msg);
 		return 0;
 	}
-	pthread_mutex_lock(&ctx.lock);
-	ret = ctx_open();
+	ps_ethnl_lock();
+	ret = ps_ethnl_open();
 	if (ret < 0) {
-		pthread_mutex_unlock(&ctx.lock);
+		ps_ethnl_unlock();
 		if (ret == -ENOENT)
 			snprintf(msg, sizeof(msg),
 				 _("this kernel has no ethtool netlink "
@@ -1589,7 +977,7 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		sample_group(ifname, g, out);
 	sample_drvinfo(ifname, out);
 	sample_drv_stats(ifname, out);
-	pthread_mutex_unlock(&ctx.lock);
+	ps_ethnl_unlock();
 	set_status(&out->status, out->reason, PS_ST_OK, NULL);
 	/* vanished while we asked */
 	if (out->features.status == PS_ST_ABSENT && !if_nametoindex(ifname)) {
