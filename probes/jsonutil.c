@@ -729,6 +729,8 @@ void ps_jfield_print(FILE *out, const struct ps_jfield *f, const void *base)
 void ps_jtable_print(FILE *out, const struct ps_jfield *t, const void *base)
 {
 	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
+		if (f->flags & PS_JF_NOTEXT)
+			continue;
 		if (f->type == PS_JT_OBJECT && f->label) {
 			const struct ps_jfield *s = status_entry(f->sub);
 

@@ -104,6 +104,7 @@ enum ps_jtype {
 #define PS_JF_FIXED 0x04  /* DOUBLE: printed with .decimals decimals */
 #define PS_JF_SKIPNA 0x08 /* text: no line at all when not reported */
 #define PS_JF_NOJSON 0x10 /* text only (another entry carries the key) */
+#define PS_JF_NOTEXT 0x20 /* JSON only (another entry prints it) */
 
 struct ps_jfield;
 
