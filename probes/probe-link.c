@@ -23,6 +23,7 @@
 #include <netlink/route/link.h>
 #include <netlink/socket.h>
 
+#include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
 #include "probe-link.h"
@@ -615,270 +616,121 @@ void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
 	}
 }
 
-/* ---- JSON
- * ----------------------------------------------------------------------------
- */
+/* ---- JSON: one description of each group (jsonutil's tables) --------- */
 
-static void j_int(struct json_object *o, const char *key, int64_t v)
+#define LI struct ps_link_info
+#define LL struct ps_link_lower
+#define LINK_U64(m) PS_JFIELD(LI, counters.c.m, #m, PS_JT_UINT, PS_JF_OK, NULL, NULL)
+#define LINK_RATE(m) PS_JFIELD(LI, rates.m, #m, PS_JT_DOUBLE, 0, NULL, NULL)
+#define LINK_NUM(m) PS_JFIELD(LI, m, #m, PS_JT_INT, PS_JF_NA, NULL, NULL)
+#define LINK_OK(m, ty) PS_JFIELD(LI, m, #m, ty, PS_JF_OK, NULL, NULL)
+
+static const struct ps_jfield counters_table[] = {
+	PS_JSTATUS(LI, counters.status, counters.reason, PS_JF_NA),
+	LINK_U64(rx_bytes),   LINK_U64(tx_bytes),   LINK_U64(rx_packets),
+	LINK_U64(tx_packets), LINK_U64(rx_errors),  LINK_U64(tx_errors),
+	LINK_U64(rx_dropped), LINK_U64(tx_dropped), LINK_U64(rx_missed),
+	PS_JEND
+};
+
+static const struct ps_jfield rates_table[] = {
+	LINK_RATE(seconds),	 LINK_RATE(rx_bps),	  LINK_RATE(tx_bps),
+	LINK_RATE(rx_pps),	 LINK_RATE(tx_pps),	  LINK_RATE(rx_drops_ps),
+	LINK_RATE(tx_drops_ps),	 LINK_RATE(rx_errors_ps), LINK_RATE(tx_errors_ps),
+	PS_JEND
+};
+
+/* "rates" is there only after two samples (rates.valid) */
+static void rates_put(struct json_object *obj, const struct ps_jfield *f,
+		      const void *base)
 {
-	if (v != PS_LINK_NA)
-		json_object_object_add(o, key, json_object_new_int64(v));
+	const struct ps_link_info *i = base;
+
+	if (i->rates.valid)
+		json_object_object_add(obj, f->key,
+				       ps_jtable_to_json(rates_table, base));
 }
 
-static void j_u64(struct json_object *o, const char *key, uint64_t v)
+static void rates_get(struct json_object *obj, const struct ps_jfield *f,
+		      void *base)
 {
-	json_object_object_add(
-		o, key,
-		json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v));
+	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
+	struct ps_link_info *i = base;
+
+	if (!o)
+		return;
+	i->rates.valid = true;
+	ps_jtable_get(o, rates_table, base);
 }
 
-static void j_status(struct json_object *o, enum ps_status st,
-		     const char *reason)
+static const struct ps_jcodec rates_codec = { .put = rates_put,
+					      .get = rates_get };
+
+/* "chain" is written for the reader, and computed again when loaded */
+static void chain_put(struct json_object *obj, const struct ps_jfield *f,
+		      const void *base)
 {
-	json_object_object_add(o, "status",
-			       json_object_new_string(ps_status_name(st)));
-	if (reason && *reason)
-		json_object_object_add(o, "reason",
-				       json_object_new_string(reason));
+	char chain[512];
+
+	ps_link_chain_text(base, chain, sizeof(chain), true);
+	ps_json_put_string(obj, f->key, chain);
 }
+
+static const struct ps_jcodec chain_codec = { .put = chain_put };
+
+static const struct ps_jfield lower_dev_table[] = {
+	PS_JFIELD(LL, name, "name", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(LL, kind, "kind", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(LL, depth, "depth", PS_JT_INT, 0, NULL, NULL),
+	PS_JFIELD(LL, physical, "physical", PS_JT_BOOL, 0, NULL, NULL),
+	PS_JEND
+};
+
+static const struct ps_jfield lower_table[] = {
+	PS_JSTATUS(LI, lower.status, lower.reason, PS_JF_NA),
+	PS_JARRAY_PTR(LI, lower.v, lower.n, "devices", PS_JT_OBJECT, 0,
+		      lower_dev_table),
+	{ .key = "chain", .type = PS_JT_CUSTOM, .flags = PS_JF_OK,
+	  .codec = &chain_codec },
+	PS_JEND
+};
+
+static const struct ps_jfield link_table[] = {
+	PS_JFIELD(LI, ifname, "ifname", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(LI, ifindex, "ifindex", PS_JT_INT, 0, NULL, NULL),
+	PS_JSTATUS(LI, status, reason, PS_JF_NA),
+	LINK_OK(kind, PS_JT_STRING),
+	LINK_OK(operstate, PS_JT_STRING),
+	LINK_OK(admin_up, PS_JT_BOOL),
+	LINK_OK(carrier, PS_JT_BOOL),
+	LINK_OK(physical, PS_JT_BOOL),
+	LINK_OK(qdisc, PS_JT_STRING),
+	LINK_NUM(mtu),
+	LINK_NUM(txqlen),
+	LINK_NUM(num_rx_queues),
+	LINK_NUM(num_tx_queues),
+	LINK_NUM(gso_max_size),
+	LINK_NUM(gso_max_segs),
+	LINK_NUM(gro_max_size),
+	PS_JOBJECT("counters", 0, counters_table, NULL),
+	{ .key = "rates", .type = PS_JT_CUSTOM, .codec = &rates_codec },
+	PS_JOBJECT("lower", 0, lower_table, NULL),
+	PS_JEND
+};
 
 struct json_object *ps_link_to_json(const struct ps_link_info *i)
 {
-	struct json_object *root = json_object_new_object();
-	struct json_object *o, *a;
-	const struct ps_link_counters *c = &i->counters.c;
-	char chain[512];
-
-	json_object_object_add(root, "ifname",
-			       json_object_new_string(i->ifname));
-	json_object_object_add(root, "ifindex",
-			       json_object_new_int(i->ifindex));
-	j_status(root, i->status, i->reason);
-	if (i->status == PS_ST_OK) {
-		json_object_object_add(root, "kind",
-				       json_object_new_string(i->kind));
-		json_object_object_add(root, "operstate",
-				       json_object_new_string(i->operstate));
-		json_object_object_add(root, "admin_up",
-				       json_object_new_boolean(i->admin_up));
-		json_object_object_add(root, "carrier",
-				       json_object_new_boolean(i->carrier));
-		json_object_object_add(root, "physical",
-				       json_object_new_boolean(i->physical));
-		json_object_object_add(root, "qdisc",
-				       json_object_new_string(i->qdisc));
-	}
-	j_int(root, "mtu", i->mtu);
-	j_int(root, "txqlen", i->txqlen);
-	j_int(root, "num_rx_queues", i->num_rx_queues);
-	j_int(root, "num_tx_queues", i->num_tx_queues);
-	j_int(root, "gso_max_size", i->gso_max_size);
-	j_int(root, "gso_max_segs", i->gso_max_segs);
-	j_int(root, "gro_max_size", i->gro_max_size);
-
-	o = json_object_new_object();
-	j_status(o, i->counters.status, i->counters.reason);
-	if (i->counters.status == PS_ST_OK) {
-		j_u64(o, "rx_bytes", c->rx_bytes);
-		j_u64(o, "tx_bytes", c->tx_bytes);
-		j_u64(o, "rx_packets", c->rx_packets);
-		j_u64(o, "tx_packets", c->tx_packets);
-		j_u64(o, "rx_errors", c->rx_errors);
-		j_u64(o, "tx_errors", c->tx_errors);
-		j_u64(o, "rx_dropped", c->rx_dropped);
-		j_u64(o, "tx_dropped", c->tx_dropped);
-		j_u64(o, "rx_missed", c->rx_missed);
-	}
-	json_object_object_add(root, "counters", o);
-
-	if (i->rates.valid) {
-		o = json_object_new_object();
-		json_object_object_add(
-			o, "seconds", json_object_new_double(i->rates.seconds));
-		json_object_object_add(o, "rx_bps",
-				       json_object_new_double(i->rates.rx_bps));
-		json_object_object_add(o, "tx_bps",
-				       json_object_new_double(i->rates.tx_bps));
-		json_object_object_add(o, "rx_pps",
-				       json_object_new_double(i->rates.rx_pps));
-		json_object_object_add(o, "tx_pps",
-				       json_object_new_double(i->rates.tx_pps));
-		json_object_object_add(
-			o, "rx_drops_ps",
-			json_object_new_double(i->rates.rx_drops_ps));
-		json_object_object_add(
-			o, "tx_drops_ps",
-			json_object_new_double(i->rates.tx_drops_ps));
-		json_object_object_add(
-			o, "rx_errors_ps",
-			json_object_new_double(i->rates.rx_errors_ps));
-		json_object_object_add(
-			o, "tx_errors_ps",
-			json_object_new_double(i->rates.tx_errors_ps));
-		json_object_object_add(root, "rates", o);
-	}
-
-	o = json_object_new_object();
-	j_status(o, i->lower.status, i->lower.reason);
-	a = json_object_new_array();
-	for (unsigned k = 0; k < i->lower.n; k++) {
-		struct json_object *e = json_object_new_object();
-
-		json_object_object_add(
-			e, "name", json_object_new_string(i->lower.v[k].name));
-		json_object_object_add(
-			e, "kind", json_object_new_string(i->lower.v[k].kind));
-		json_object_object_add(
-			e, "depth", json_object_new_int(i->lower.v[k].depth));
-		json_object_object_add(
-			e, "physical",
-			json_object_new_boolean(i->lower.v[k].physical));
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "devices", a);
-	if (i->lower.status == PS_ST_OK) {
-		ps_link_chain_text(i, chain, sizeof(chain), true);
-		json_object_object_add(o, "chain",
-				       json_object_new_string(chain));
-	}
-	json_object_object_add(root, "lower", o);
-	return root;
-}
-
-static struct json_object *g_obj(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static int64_t g_int(struct json_object *o, const char *key)
-{
-	struct json_object *v = g_obj(o, key);
-
-	if (!v || !json_object_is_type(v, json_type_int))
-		return PS_LINK_NA;
-	return json_object_get_int64(v);
-}
-
-static uint64_t g_u64(struct json_object *o, const char *key)
-{
-	int64_t v = g_int(o, key);
-
-	return v < 0 ? 0 : (uint64_t)v;
-}
-
-static double g_dbl(struct json_object *o, const char *key)
-{
-	struct json_object *v = g_obj(o, key);
-
-	return v ? json_object_get_double(v) : 0.0;
-}
-
-static void g_str(struct json_object *o, const char *key, char *dst, size_t len)
-{
-	struct json_object *v = g_obj(o, key);
-
-	snprintf(dst, len, "%s",
-		 v && json_object_is_type(v, json_type_string)
-			 ? json_object_get_string(v)
-			 : "");
-}
-
-static void g_status(struct json_object *o, enum ps_status *st, char *reason)
-{
-	char name[32];
-
-	if (!o) {
-		*st = PS_ST_NOT_RECORDED;
-		snprintf(reason, PS_LINK_REASON, "%s",
-			 _("not in the saved snapshot"));
-		return;
-	}
-	g_str(o, "status", name, sizeof(name));
-	*st = ps_status_parse(name);
-	g_str(o, "reason", reason, PS_LINK_REASON);
+	return ps_jtable_to_json(link_table, i);
 }
 
 int ps_link_from_json(struct json_object *obj, struct ps_link_info *i)
 {
-	struct ps_link_counters *c = &i->counters.c;
-	struct json_object *o, *a;
-	char name[IF_NAMESIZE];
-
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return -EINVAL;
-	g_str(obj, "ifname", name, sizeof(name));
-	ps_link_init(i, name);
-	i->ifindex =
-		(int)(g_int(obj, "ifindex") < 0 ? 0 : g_int(obj, "ifindex"));
-	g_status(obj, &i->status, i->reason);
-	g_str(obj, "kind", i->kind, sizeof(i->kind));
-	g_str(obj, "operstate", i->operstate, sizeof(i->operstate));
-	g_str(obj, "qdisc", i->qdisc, sizeof(i->qdisc));
-	o = g_obj(obj, "admin_up");
-	i->admin_up = o && json_object_get_boolean(o);
-	o = g_obj(obj, "carrier");
-	i->carrier = o && json_object_get_boolean(o);
-	o = g_obj(obj, "physical");
-	i->physical = o && json_object_get_boolean(o);
-	i->mtu = g_int(obj, "mtu");
-	i->txqlen = g_int(obj, "txqlen");
-	i->num_rx_queues = g_int(obj, "num_rx_queues");
-	i->num_tx_queues = g_int(obj, "num_tx_queues");
-	i->gso_max_size = g_int(obj, "gso_max_size");
-	i->gso_max_segs = g_int(obj, "gso_max_segs");
-	i->gro_max_size = g_int(obj, "gro_max_size");
-
-	o = g_obj(obj, "counters");
-	g_status(o, &i->counters.status, i->counters.reason);
-	c->rx_bytes = g_u64(o, "rx_bytes");
-	c->tx_bytes = g_u64(o, "tx_bytes");
-	c->rx_packets = g_u64(o, "rx_packets");
-	c->tx_packets = g_u64(o, "tx_packets");
-	c->rx_errors = g_u64(o, "rx_errors");
-	c->tx_errors = g_u64(o, "tx_errors");
-	c->rx_dropped = g_u64(o, "rx_dropped");
-	c->tx_dropped = g_u64(o, "tx_dropped");
-	c->rx_missed = g_u64(o, "rx_missed");
-
-	o = g_obj(obj, "rates");
-	if (o) {
-		i->rates.valid = true;
-		i->rates.seconds = g_dbl(o, "seconds");
-		i->rates.rx_bps = g_dbl(o, "rx_bps");
-		i->rates.tx_bps = g_dbl(o, "tx_bps");
-		i->rates.rx_pps = g_dbl(o, "rx_pps");
-		i->rates.tx_pps = g_dbl(o, "tx_pps");
-		i->rates.rx_drops_ps = g_dbl(o, "rx_drops_ps");
-		i->rates.tx_drops_ps = g_dbl(o, "tx_drops_ps");
-		i->rates.rx_errors_ps = g_dbl(o, "rx_errors_ps");
-		i->rates.tx_errors_ps = g_dbl(o, "tx_errors_ps");
-	}
-
-	o = g_obj(obj, "lower");
-	g_status(o, &i->lower.status, i->lower.reason);
-	a = g_obj(o, "devices");
-	if (a && json_object_is_type(a, json_type_array)) {
-		size_t n = json_object_array_length(a);
-
-		if (n > MAX_LOWER)
-			n = MAX_LOWER;
-		if (n)
-			i->lower.v = xcalloc(n, sizeof(*i->lower.v));
-		for (size_t k = 0; k < n; k++) {
-			struct json_object *e = json_object_array_get_idx(a, k);
-			struct ps_link_lower *l = &i->lower.v[i->lower.n++];
-			struct json_object *p = g_obj(e, "physical");
-
-			g_str(e, "name", l->name, sizeof(l->name));
-			g_str(e, "kind", l->kind, sizeof(l->kind));
-			l->depth = (int)g_int(e, "depth");
-			l->physical = p && json_object_get_boolean(p);
-		}
-	}
+	ps_link_init(i, NULL);
+	ps_jtable_get(obj, link_table, i);
+	if (i->lower.n > MAX_LOWER)
+		i->lower.n = MAX_LOWER;
 	return 0;
 }
 
