@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "jsonutil.h"
 #include "nls.h"
 #include "probe-irq.h"
 #include "probe-pci.h"
@@ -555,341 +556,244 @@ void ps_irq_free(struct ps_irq_info *info)
 }
 
 /* ------------------------------------------------------------------ */
-/* JSON                                                                */
+/* JSON: one description of each group (jsonutil's tables)            */
 
-static void put_str(struct json_object *o, const char *k, const char *v)
+#define II struct ps_irq_info
+#define IL struct ps_irq_line
+#define IC struct ps_irq_cpu
+#define F(T, m, k, ty) PS_JFIELD(T, m, k, ty, 0, NULL, NULL)
+
+/* "affinity_status" is a status without a reason */
+static void aff_put(struct json_object *obj, const struct ps_jfield *f,
+		    const void *base)
 {
-	json_object_object_add(o, k, json_object_new_string(v));
+	ps_json_put_string(obj, f->key,
+			   ps_status_name(*PS_JAT_C(base, f->off,
+						    enum ps_status)));
 }
 
-static void put_int(struct json_object *o, const char *k, int64_t v)
+static void aff_get(struct json_object *obj, const struct ps_jfield *f,
+		    void *base)
 {
-	json_object_object_add(o, k, json_object_new_int64(v));
+	char name[32];
+
+	*PS_JAT(base, f->off, enum ps_status) =
+		ps_json_get_string(obj, f->key, name, sizeof(name))
+			? PS_ST_NOT_RECORDED
+			: ps_status_parse(name);
 }
 
-static void put_dbl(struct json_object *o, const char *k, double v)
+static const struct ps_jcodec aff_codec = { .put = aff_put, .get = aff_get };
+
+/* a line is written as these, its per-CPU arrays, then line_tail */
+static const struct ps_jfield line_head[] = {
+	F(IL, irq, "irq", PS_JT_INT),
+	F(IL, name, "name", PS_JT_STRING),
+	F(IL, chip, "chip", PS_JT_STRING),
+	F(IL, kind, "kind", PS_JT_STRING),
+	F(IL, queue, "queue", PS_JT_INT),
+	F(IL, total, "total", PS_JT_UINT),
+	F(IL, total_rate, "total_rate", PS_JT_DOUBLE),
+	PS_JEND
+};
+
+static const struct ps_jfield line_tail[] = {
+	{ .key = "affinity_status", .type = PS_JT_CUSTOM,
+	  .off = offsetof(IL, aff_status), .codec = &aff_codec },
+	F(IL, affinity, "smp_affinity_list", PS_JT_STRING),
+	F(IL, effective, "effective_affinity_list", PS_JT_STRING),
+	PS_JEND
+};
+
+/* a line's count[] and rate[] have the section's ncpu entries, which the
+ * line does not hold: seen through this, with their own lengths */
+struct per_cpu {
+	uint64_t *count;
+	int ncount;
+	double *rate;
+	int nrate;
+};
+
+static const struct ps_jfield per_cpu_table[] = {
+	PS_JARRAY_PTR(struct per_cpu, count, ncount, "counts", PS_JT_UINT, 0,
+		      NULL),
+	PS_JARRAY_PTR(struct per_cpu, rate, nrate, "rates", PS_JT_DOUBLE, 0,
+		      NULL),
+	PS_JEND
+};
+
+static void lines_put(struct json_object *obj, const struct ps_jfield *f,
+		      const void *base)
 {
-	json_object_object_add(o, k, json_object_new_double(v));
+	const struct ps_irq_info *info = base;
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < info->nlines; i++) {
+		const struct ps_irq_line *l = &info->lines[i];
+		struct per_cpu pc = { l->count, info->ncpu, l->rate,
+				      info->ncpu };
+		struct json_object *e = json_object_new_object();
+
+		ps_jtable_put(e, line_head, l);
+		ps_jtable_put(e, per_cpu_table, &pc);
+		ps_jtable_put(e, line_tail, l);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(obj, f->key, a);
 }
 
-static void put_bool(struct json_object *o, const char *k, bool v)
+/* the loaded arrays, cut or padded with zeros to ncpu entries */
+static void *per_cpu_fit(void *v, int n, int ncpu, size_t size)
 {
-	json_object_object_add(o, k, json_object_new_boolean(v));
+	void *out = xcalloc(ncpu ? ncpu : 1, size);
+
+	if (v && n > 0)
+		memcpy(out, v, (size_t)(n < ncpu ? n : ncpu) * size);
+	free(v);
+	return out;
 }
 
-static void put_status(struct json_object *o, enum ps_status st,
-		       const char *reason)
+static void lines_get(struct json_object *obj, const struct ps_jfield *f,
+		      void *base)
 {
-	put_str(o, "status", ps_status_name(st));
-	put_str(o, "reason", reason);
+	struct json_object *a = ps_json_get_obj(obj, f->key, json_type_array);
+	struct json_object *cpus = ps_json_get_obj(obj, "cpus",
+						   json_type_array);
+	struct ps_irq_info *info = base;
+	size_t n = a ? json_object_array_length(a) : 0;
+	int ncpu = 0;
+
+	/* the CPUs are loaded after the lines; as many as that loader takes */
+	if (cpus)
+		ncpu = json_object_array_length(cpus) > PS_JSON_ARRAY_MAX
+			       ? PS_JSON_ARRAY_MAX
+			       : (int)json_object_array_length(cpus);
+	if (n > PS_JSON_ARRAY_MAX)
+		n = PS_JSON_ARRAY_MAX;
+	info->lines = xcalloc(n ? n : 1, sizeof(*info->lines));
+	info->nlines = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		struct ps_irq_line *l = &info->lines[i];
+		struct per_cpu pc = { 0 };
+
+		l->irq = l->queue = -1;
+		ps_jtable_get(e, line_head, l);
+		ps_jtable_get(e, per_cpu_table, &pc);
+		ps_jtable_get(e, line_tail, l);
+		l->count = per_cpu_fit(pc.count, pc.ncount, ncpu,
+				       sizeof(*l->count));
+		l->rate = per_cpu_fit(pc.rate, pc.nrate, ncpu, sizeof(*l->rate));
+	}
 }
+
+static const struct ps_jcodec lines_codec = { .put = lines_put,
+					      .get = lines_get };
+
+static const struct ps_jfield cpu_table[] = {
+	F(IC, cpu, "cpu", PS_JT_INT),
+	F(IC, online, "online", PS_JT_BOOL),
+	F(IC, nic_irqs, "nic_irqs", PS_JT_UINT),
+	F(IC, nic_irq_rate, "nic_irq_rate", PS_JT_DOUBLE),
+	F(IC, net_rx, "net_rx", PS_JT_UINT),
+	F(IC, net_tx, "net_tx", PS_JT_UINT),
+	F(IC, net_rx_rate, "net_rx_rate", PS_JT_DOUBLE),
+	F(IC, net_tx_rate, "net_tx_rate", PS_JT_DOUBLE),
+	F(IC, softnet, "softnet", PS_JT_BOOL),
+	F(IC, processed, "processed", PS_JT_UINT),
+	F(IC, dropped, "dropped", PS_JT_UINT),
+	F(IC, time_squeeze, "time_squeeze", PS_JT_UINT),
+	F(IC, processed_rate, "processed_rate", PS_JT_DOUBLE),
+	F(IC, dropped_rate, "dropped_rate", PS_JT_DOUBLE),
+	F(IC, squeeze_rate, "time_squeeze_rate", PS_JT_DOUBLE),
+	PS_JEND
+};
+
+static const struct ps_jfield softirq_table[] = {
+	PS_JSTATUS(II, softirq_status, softirq_reason, 0),
+	PS_JEND
+};
+
+static const struct ps_jfield softnet_table[] = {
+	PS_JSTATUS(II, softnet_status, softnet_reason, 0),
+	F(II, softnet_cols, "columns", PS_JT_INT),
+	F(II, softnet_cpu_basis, "cpu_basis", PS_JT_STRING),
+	PS_JEND
+};
+
+static const struct ps_jfield rxq_table[] = {
+	F(struct ps_irq_rxq, index, "index", PS_JT_INT),
+	F(struct ps_irq_rxq, rps_cpus, "rps_cpus", PS_JT_STRING),
+	F(struct ps_irq_rxq, rps_on, "rps_enabled", PS_JT_BOOL),
+	F(struct ps_irq_rxq, rps_flow_cnt, "rps_flow_cnt", PS_JT_INT),
+	PS_JEND
+};
+
+static const struct ps_jfield txq_table[] = {
+	F(struct ps_irq_txq, index, "index", PS_JT_INT),
+	F(struct ps_irq_txq, xps_cpus, "xps_cpus", PS_JT_STRING),
+	F(struct ps_irq_txq, xps_on, "xps_enabled", PS_JT_BOOL),
+	PS_JEND
+};
+
+static const struct ps_jfield queues_table[] = {
+	PS_JSTATUS(II, queues_status, queues_reason, 0),
+	PS_JARRAY_PTR(II, rxq, nrxq, "rx", PS_JT_OBJECT, 0, rxq_table),
+	PS_JARRAY_PTR(II, txq, ntxq, "tx", PS_JT_OBJECT, 0, txq_table),
+	PS_JEND
+};
+
+static const struct ps_jfield irqbalance_table[] = {
+	PS_JSTATUS(II, irqbalance_status, irqbalance_reason, 0),
+	F(II, irqbalance_running, "running", PS_JT_BOOL),
+	F(II, irqbalance_pid, "pid", PS_JT_INT),
+	PS_JEND
+};
+
+static const struct ps_jfield summary_table[] = {
+	F(II, queues_with_irqs, "queues_with_irqs", PS_JT_INT),
+	F(II, irq_cpus, "irq_cpus", PS_JT_INT),
+	F(II, busiest_cpu, "busiest_cpu", PS_JT_INT),
+	F(II, busiest_share, "busiest_share", PS_JT_DOUBLE),
+	F(II, share_basis, "share_basis", PS_JT_STRING),
+	F(II, dropped_total, "dropped_total", PS_JT_UINT),
+	F(II, squeeze_total, "time_squeeze_total", PS_JT_UINT),
+	F(II, dropped_rate_total, "dropped_rate_total", PS_JT_DOUBLE),
+	F(II, squeeze_rate_total, "time_squeeze_rate_total", PS_JT_DOUBLE),
+	PS_JEND
+};
+
+static const struct ps_jfield irq_table[] = {
+	F(II, ifname, "ifname", PS_JT_STRING),
+	F(II, bdf, "pci_function", PS_JT_STRING),
+	F(II, virtio, "virtio_device", PS_JT_STRING),
+	PS_JSTATUS(II, status, reason, 0),
+	F(II, attribution, "attribution", PS_JT_STRING),
+	F(II, rated, "rated", PS_JT_BOOL),
+	F(II, interval, "interval_s", PS_JT_DOUBLE),
+	{ .key = "lines", .type = PS_JT_CUSTOM, .codec = &lines_codec },
+	PS_JARRAY_PTR(II, cpus, ncpu, "cpus", PS_JT_OBJECT, 0, cpu_table),
+	PS_JOBJECT("softirqs", 0, softirq_table, NULL),
+	PS_JOBJECT("softnet", 0, softnet_table, NULL),
+	PS_JOBJECT("queues", 0, queues_table, NULL),
+	PS_JOBJECT("irqbalance", 0, irqbalance_table, NULL),
+	PS_JOBJECT("summary", 0, summary_table, NULL),
+	PS_JEND
+};
 
 struct json_object *ps_irq_to_json(const struct ps_irq_info *info)
 {
-	struct json_object *o = json_object_new_object(), *a, *g;
-
-	put_str(o, "ifname", info->ifname);
-	put_str(o, "pci_function", info->bdf);
-	put_str(o, "virtio_device", info->virtio);
-	put_status(o, info->status, info->reason);
-	put_str(o, "attribution", info->attribution);
-	put_bool(o, "rated", info->rated);
-	put_dbl(o, "interval_s", info->interval);
-
-	a = json_object_new_array();
-	for (int i = 0; i < info->nlines; i++) {
-		const struct ps_irq_line *l = &info->lines[i];
-		struct json_object *e = json_object_new_object(), *c, *r;
-
-		put_int(e, "irq", l->irq);
-		put_str(e, "name", l->name);
-		put_str(e, "chip", l->chip);
-		put_str(e, "kind", l->kind);
-		put_int(e, "queue", l->queue);
-		put_int(e, "total", (int64_t)l->total);
-		put_dbl(e, "total_rate", l->total_rate);
-		c = json_object_new_array();
-		r = json_object_new_array();
-		for (int k = 0; k < info->ncpu; k++) {
-			json_object_array_add(
-				c, json_object_new_int64((int64_t)l->count[k]));
-			json_object_array_add(
-				r, json_object_new_double(l->rate[k]));
-		}
-		json_object_object_add(e, "counts", c);
-		json_object_object_add(e, "rates", r);
-		put_str(e, "affinity_status", ps_status_name(l->aff_status));
-		put_str(e, "smp_affinity_list", l->affinity);
-		put_str(e, "effective_affinity_list", l->effective);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "lines", a);
-
-	a = json_object_new_array();
-	for (int k = 0; k < info->ncpu; k++) {
-		const struct ps_irq_cpu *c = &info->cpus[k];
-		struct json_object *e = json_object_new_object();
-
-		put_int(e, "cpu", c->cpu);
-		put_bool(e, "online", c->online);
-		put_int(e, "nic_irqs", (int64_t)c->nic_irqs);
-		put_dbl(e, "nic_irq_rate", c->nic_irq_rate);
-		put_int(e, "net_rx", (int64_t)c->net_rx);
-		put_int(e, "net_tx", (int64_t)c->net_tx);
-		put_dbl(e, "net_rx_rate", c->net_rx_rate);
-		put_dbl(e, "net_tx_rate", c->net_tx_rate);
-		put_bool(e, "softnet", c->softnet);
-		put_int(e, "processed", (int64_t)c->processed);
-		put_int(e, "dropped", (int64_t)c->dropped);
-		put_int(e, "time_squeeze", (int64_t)c->time_squeeze);
-		put_dbl(e, "processed_rate", c->processed_rate);
-		put_dbl(e, "dropped_rate", c->dropped_rate);
-		put_dbl(e, "time_squeeze_rate", c->squeeze_rate);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "cpus", a);
-
-	g = json_object_new_object();
-	put_status(g, info->softirq_status, info->softirq_reason);
-	json_object_object_add(o, "softirqs", g);
-
-	g = json_object_new_object();
-	put_status(g, info->softnet_status, info->softnet_reason);
-	put_int(g, "columns", info->softnet_cols);
-	put_str(g, "cpu_basis", info->softnet_cpu_basis);
-	json_object_object_add(o, "softnet", g);
-
-	g = json_object_new_object();
-	put_status(g, info->queues_status, info->queues_reason);
-	a = json_object_new_array();
-	for (int i = 0; i < info->nrxq; i++) {
-		struct json_object *e = json_object_new_object();
-
-		put_int(e, "index", info->rxq[i].index);
-		put_str(e, "rps_cpus", info->rxq[i].rps_cpus);
-		put_bool(e, "rps_enabled", info->rxq[i].rps_on);
-		put_int(e, "rps_flow_cnt", info->rxq[i].rps_flow_cnt);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(g, "rx", a);
-	a = json_object_new_array();
-	for (int i = 0; i < info->ntxq; i++) {
-		struct json_object *e = json_object_new_object();
-
-		put_int(e, "index", info->txq[i].index);
-		put_str(e, "xps_cpus", info->txq[i].xps_cpus);
-		put_bool(e, "xps_enabled", info->txq[i].xps_on);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(g, "tx", a);
-	json_object_object_add(o, "queues", g);
-
-	g = json_object_new_object();
-	put_status(g, info->irqbalance_status, info->irqbalance_reason);
-	put_bool(g, "running", info->irqbalance_running);
-	put_int(g, "pid", info->irqbalance_pid);
-	json_object_object_add(o, "irqbalance", g);
-
-	g = json_object_new_object();
-	put_int(g, "queues_with_irqs", info->queues_with_irqs);
-	put_int(g, "irq_cpus", info->irq_cpus);
-	put_int(g, "busiest_cpu", info->busiest_cpu);
-	put_dbl(g, "busiest_share", info->busiest_share);
-	put_str(g, "share_basis", info->share_basis);
-	put_int(g, "dropped_total", (int64_t)info->dropped_total);
-	put_int(g, "time_squeeze_total", (int64_t)info->squeeze_total);
-	put_dbl(g, "dropped_rate_total", info->dropped_rate_total);
-	put_dbl(g, "time_squeeze_rate_total", info->squeeze_rate_total);
-	json_object_object_add(o, "summary", g);
-	return o;
-}
-
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, k, &v))
-		return NULL;
-	return v;
-}
-
-static void get_str(struct json_object *o, const char *k, char *dst, size_t len)
-{
-	struct json_object *v = get(o, k);
-
-	snprintf(dst, len, "%s", v ? json_object_get_string(v) : "");
-}
-
-static int64_t get_int(struct json_object *o, const char *k, int64_t dflt)
-{
-	struct json_object *v = get(o, k);
-
-	return v ? json_object_get_int64(v) : dflt;
-}
-
-static double get_dbl(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	return v ? json_object_get_double(v) : 0;
-}
-
-static bool get_bool(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	return v && json_object_get_boolean(v);
-}
-
-static enum ps_status get_status(struct json_object *o, char *reason,
-				 size_t len)
-{
-	struct json_object *v = get(o, "status");
-
-	if (reason)
-		get_str(o, "reason", reason, len);
-	return v ? ps_status_parse(json_object_get_string(v)) : PS_ST_ERROR;
-}
-
-static size_t arr_len(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array)
-		       ? json_object_array_length(a)
-		       : 0;
+	return ps_jtable_to_json(irq_table, info);
 }
 
 int ps_irq_from_json(struct json_object *obj, struct ps_irq_info *out)
 {
-	struct json_object *a, *g;
-	size_t n;
-
 	memset(out, 0, sizeof(*out));
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return -EINVAL;
-	get_str(obj, "ifname", out->ifname, sizeof(out->ifname));
-	get_str(obj, "pci_function", out->bdf, sizeof(out->bdf));
-	get_str(obj, "virtio_device", out->virtio, sizeof(out->virtio));
-	out->status = get_status(obj, out->reason, sizeof(out->reason));
-	get_str(obj, "attribution", out->attribution, sizeof(out->attribution));
-	out->rated = get_bool(obj, "rated");
-	out->interval = get_dbl(obj, "interval_s");
-
-	a = get(obj, "cpus");
-	n = arr_len(a);
-	if (n > 65536)
-		return -EINVAL;
-	out->ncpu = (int)n;
-	out->cpus = xcalloc(n ? n : 1, sizeof(*out->cpus));
-	for (size_t k = 0; k < n; k++) {
-		struct json_object *e = json_object_array_get_idx(a, k);
-		struct ps_irq_cpu *c = &out->cpus[k];
-
-		c->cpu = (int)get_int(e, "cpu", (int64_t)k);
-		c->online = get_bool(e, "online");
-		c->nic_irqs = (uint64_t)get_int(e, "nic_irqs", 0);
-		c->nic_irq_rate = get_dbl(e, "nic_irq_rate");
-		c->net_rx = (uint64_t)get_int(e, "net_rx", 0);
-		c->net_tx = (uint64_t)get_int(e, "net_tx", 0);
-		c->net_rx_rate = get_dbl(e, "net_rx_rate");
-		c->net_tx_rate = get_dbl(e, "net_tx_rate");
-		c->softnet = get_bool(e, "softnet");
-		c->processed = (uint64_t)get_int(e, "processed", 0);
-		c->dropped = (uint64_t)get_int(e, "dropped", 0);
-		c->time_squeeze = (uint64_t)get_int(e, "time_squeeze", 0);
-		c->processed_rate = get_dbl(e, "processed_rate");
-		c->dropped_rate = get_dbl(e, "dropped_rate");
-		c->squeeze_rate = get_dbl(e, "time_squeeze_rate");
-	}
-
-	a = get(obj, "lines");
-	n = arr_len(a);
-	out->nlines = (int)n;
-	out->lines = xcalloc(n ? n : 1, sizeof(*out->lines));
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-		struct ps_irq_line *l = &out->lines[i];
-		struct json_object *c = get(e, "counts"), *r = get(e, "rates");
-
-		l->irq = (int)get_int(e, "irq", -1);
-		get_str(e, "name", l->name, sizeof(l->name));
-		get_str(e, "chip", l->chip, sizeof(l->chip));
-		get_str(e, "kind", l->kind, sizeof(l->kind));
-		l->queue = (int)get_int(e, "queue", -1);
-		l->total = (uint64_t)get_int(e, "total", 0);
-		l->total_rate = get_dbl(e, "total_rate");
-		l->count = xcalloc(out->ncpu ? out->ncpu : 1, sizeof(uint64_t));
-		l->rate = xcalloc(out->ncpu ? out->ncpu : 1, sizeof(double));
-		for (int k = 0; k < out->ncpu; k++) {
-			if ((size_t)k < arr_len(c))
-				l->count[k] = (uint64_t)json_object_get_int64(
-					json_object_array_get_idx(c, k));
-			if ((size_t)k < arr_len(r))
-				l->rate[k] = json_object_get_double(
-					json_object_array_get_idx(r, k));
-		}
-		l->aff_status = ps_status_parse(
-			json_object_get_string(get(e, "affinity_status")));
-		get_str(e, "smp_affinity_list", l->affinity,
-			sizeof(l->affinity));
-		get_str(e, "effective_affinity_list", l->effective,
-			sizeof(l->effective));
-	}
-
-	g = get(obj, "softirqs");
-	out->softirq_status =
-		get_status(g, out->softirq_reason, sizeof(out->softirq_reason));
-	g = get(obj, "softnet");
-	out->softnet_status =
-		get_status(g, out->softnet_reason, sizeof(out->softnet_reason));
-	out->softnet_cols = (int)get_int(g, "columns", 0);
-	get_str(g, "cpu_basis", out->softnet_cpu_basis,
-		sizeof(out->softnet_cpu_basis));
-
-	g = get(obj, "queues");
-	out->queues_status =
-		get_status(g, out->queues_reason, sizeof(out->queues_reason));
-	a = get(g, "rx");
-	n = arr_len(a);
-	out->nrxq = (int)n;
-	out->rxq = xcalloc(n ? n : 1, sizeof(*out->rxq));
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-
-		out->rxq[i].index = (int)get_int(e, "index", 0);
-		get_str(e, "rps_cpus", out->rxq[i].rps_cpus,
-			sizeof(out->rxq[i].rps_cpus));
-		out->rxq[i].rps_on = get_bool(e, "rps_enabled");
-		out->rxq[i].rps_flow_cnt = (long)get_int(e, "rps_flow_cnt", -1);
-	}
-	a = get(g, "tx");
-	n = arr_len(a);
-	out->ntxq = (int)n;
-	out->txq = xcalloc(n ? n : 1, sizeof(*out->txq));
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-
-		out->txq[i].index = (int)get_int(e, "index", 0);
-		get_str(e, "xps_cpus", out->txq[i].xps_cpus,
-			sizeof(out->txq[i].xps_cpus));
-		out->txq[i].xps_on = get_bool(e, "xps_enabled");
-	}
-
-	g = get(obj, "irqbalance");
-	out->irqbalance_status = get_status(g, out->irqbalance_reason,
-					    sizeof(out->irqbalance_reason));
-	out->irqbalance_running = get_bool(g, "running");
-	out->irqbalance_pid = (int)get_int(g, "pid", -1);
-
-	g = get(obj, "summary");
-	out->queues_with_irqs = (int)get_int(g, "queues_with_irqs", 0);
-	out->irq_cpus = (int)get_int(g, "irq_cpus", 0);
-	out->busiest_cpu = (int)get_int(g, "busiest_cpu", -1);
-	out->busiest_share = get_dbl(g, "busiest_share");
-	get_str(g, "share_basis", out->share_basis, sizeof(out->share_basis));
-	out->dropped_total = (uint64_t)get_int(g, "dropped_total", 0);
-	out->squeeze_total = (uint64_t)get_int(g, "time_squeeze_total", 0);
-	out->dropped_rate_total = get_dbl(g, "dropped_rate_total");
-	out->squeeze_rate_total = get_dbl(g, "time_squeeze_rate_total");
+	out->busiest_cpu = -1;
+	out->irqbalance_pid = -1;
+	ps_jtable_get(obj, irq_table, out);
 	return 0;
 }
 
