@@ -90,6 +90,9 @@
 	.name = #NAME, .sample = NAME##_sample, .to_json = NAME##_to_json,     \
 	.from_json = NAME##_from_json, .print = NAME##_print,                  \
 	.free = NAME##_free, .mark = NAME##_mark
+/* the same for a module with PS_PROBE_STATE_GLUE */
+#define PS_PROBE_STATE_OPS(NAME)                                               \
+	PS_PROBE_OPS(NAME), .open = NAME##_open, .close = NAME##_close
 
 PS_PROBE_STATE_GLUE(link)
 PS_PROBE_RATES(link)
@@ -132,12 +135,10 @@ static int link_nic(const struct ps_snapshot *s, char *buf, size_t len)
 }
 
 static const struct ps_probe_ops link_ops = {
-	PS_PROBE_OPS(link),
+	PS_PROBE_STATE_OPS(link),
 	.title = N_("Link"),
 	.needs_iface = true,
 	.rates = link_rates,
-	.open = link_open,
-	.close = link_close,
 	.nic = link_nic,
 	.brief = ps_brief_link,
 };
