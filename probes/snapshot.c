@@ -393,7 +393,6 @@ int ps_snapshot_load(const char *file, struct ps_snapshot *s)
 void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
 {
 	const struct ps_snapshot_header *h = &s->hdr;
-	const struct ps_iface_choice *ic = &h->iface;
 	char ts[64];
 
 	fmt_time(ts, sizeof(ts), h->time_ns);
@@ -405,28 +404,7 @@ void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
 	if (!h->root)
 		fprintf(out, "%s\n",
 			_("not root: some fields need root and say so"));
-	fprintf(out, "%s: ", _("interface"));
-	if (ic->name[0]) {
-		static const char *const how[] = {
-			[PS_IFACE_NONE] = "",
-			[PS_IFACE_OPTION] = N_("--iface"),
-			[PS_IFACE_ROUTE_PEER] = N_("route to the peer"),
-			[PS_IFACE_DEFAULT_ROUTE] = N_("default route"),
-			[PS_IFACE_LOOPBACK] =
-				N_("no default route: the loopback interface"),
-		};
-
-		fprintf(out, "%s (%s)", ic->name, _(how[ic->source]));
-		if (ic->pmtu)
-			fprintf(out, _(", path MTU %u"), ic->pmtu);
-		if (ic->nic[0] && strcmp(ic->nic, ic->name))
-			fprintf(out, _(", on the NIC %s"), ic->nic);
-		if (ic->status != PS_ST_OK)
-			fprintf(out, ": %s", ic->reason);
-	} else {
-		fprintf(out, "%s", ic->reason[0] ? ic->reason : _("none"));
-	}
-	fputc('\n', out);
+	ps_iface_print(out, &h->iface);
 	if (h->rates)
 		fprintf(out, _("rates over %.2f s\n"), h->interval_s);
 	else
