@@ -589,7 +589,9 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
 		struct json_object *v;
 
-		if (!f->key || (f->flags & PS_JF_NOJSON))
+		if (!f->key || (f->flags & PS_JF_NOJSON) ||
+		    ((f->flags & PS_JF_OK) &&
+		     ps_jtable_status(t, base) != PS_ST_OK))
 			continue;
 		if (f->codec && f->codec->get) {
 			f->codec->get(obj, f, base);

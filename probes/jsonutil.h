@@ -100,7 +100,8 @@ enum ps_jtype {
 
 /* flags */
 #define PS_JF_NA 0x01	  /* may be not reported: key left out then */
-#define PS_JF_OK 0x02	  /* written only when the table's status is ok */
+#define PS_JF_OK 0x02	  /* written (and loaded) only when the table's
+			   * status is ok */
 #define PS_JF_FIXED 0x04  /* DOUBLE: printed with .decimals decimals */
 #define PS_JF_SKIPNA 0x08 /* text: no line at all when not reported */
 #define PS_JF_NOJSON 0x10 /* text only (another entry carries the key) */

@@ -275,6 +275,16 @@ static void test_hostile(void **state)
 	assert_int_equal(g.small, 0); /* "inner" is no object */
 	free(g.idx);
 
+	/* a PS_JF_OK entry is loaded only when the status is ok, as it is
+	 * written */
+	o = parse("{\"status\":\"error\",\"flag\":true,\"bytes\":2}");
+	grp_init(&g);
+	ps_jtable_get(o, grp_table, &g);
+	json_object_put(o);
+	assert_int_equal(g.status, PS_ST_ERROR);
+	assert_false(g.flag);
+	assert_true(g.bytes == 2);
+
 	/* a missing group is not recorded, and says so */
 	grp_init(&g);
 	ps_jtable_get(NULL, grp_table, &g);
