@@ -22,6 +22,7 @@
 #include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
+#include "pcie-bw.h"
 #include "probe-pci.h"
 #include "sysroot.h"
 #include "xmalloc.h"
@@ -112,64 +113,45 @@ int ps_pci_parse_lnk(const char *line, struct ps_pci_lnk *out)
 
 double ps_pci_encoding(double gts, const char **name)
 {
-	const char *n = "";
-	double enc = 0;
-
-	if (gts <= 0) {
-		enc = 0;
-	} else if (gts < 8) {
-		enc = 8.0 / 10.0;
-		n = "8b/10b";
-	} else if (gts < 64) {
-		enc = 128.0 / 130.0;
-		n = "128b/130b";
-	} else {
-		enc = 242.0 / 256.0;
-		n = "242B/256B FLIT";
-	}
-	if (name)
-		*name = n;
-	return enc;
+	return ps_pcie_encoding(gts, name);
 }
 
 double ps_pci_encoded_bps(double gts, int width)
 {
-	return gts * 1e9 * width * ps_pci_encoding(gts, NULL);
+	return gts * 1e9 * width * ps_pcie_encoding(gts, NULL);
 }
 
-#define TLP_OVERHEAD 24 /* STP/seq/header/LCRC bytes per TLP, REFERENCE 2.4 */
+/* the sentence beside the numbers of bw (usable_how) */
+static void usable_how(const struct ps_pcie_bw *bw, bool known, char *how,
+		       size_t howlen)
+{
+	if (!known) {
+		snprintf(how, howlen, "%s", _("link speed or width unknown"));
+		return;
+	}
+	snprintf(how, howlen,
+		 !bw->payload_assumed
+			 ? _("%g GT/s x%d with %s encoding = %.3f Gbit/s; x "
+			     "%d/(%d+%d) for TLP overhead at max payload %d "
+			     "bytes = %.3f Gbit/s usable per direction")
+			 : _("%g GT/s x%d with %s encoding = %.3f Gbit/s; x "
+			     "%d/(%d+%d) for TLP overhead, max payload unknown "
+			     "so %d bytes assumed = %.3f Gbit/s usable per "
+			     "direction"),
+		 bw->speed_gts, bw->lanes, bw->encoding, bw->encoded_bps / 1e9,
+		 bw->payload_bytes, bw->payload_bytes, bw->tlp_overhead_bytes,
+		 bw->payload_bytes, bw->usable_bps / 1e9);
+}
 
 double ps_pci_usable_bps(double gts, int width, int mps, char *how,
 			 size_t howlen)
 {
-	const char *encname;
-	double enc = ps_pci_encoding(gts, &encname);
-	double encoded = ps_pci_encoded_bps(gts, width);
-	int m = mps > 0 ? mps : 128;
-	double eff = (double)m / (m + TLP_OVERHEAD);
-	double usable = encoded * eff;
+	struct ps_pcie_bw bw;
+	bool known = ps_pcie_bw(gts, width, mps, &bw) == 0;
 
-	if (how && howlen) {
-		if (enc <= 0 || width <= 0)
-			snprintf(how, howlen, "%s",
-				 _("link speed or width unknown"));
-		else
-			snprintf(
-				how, howlen,
-				mps > 0 ? _("%g GT/s x%d with %s encoding = "
-					    "%.3f Gbit/s; x %d/(%d+%d) for TLP "
-					    "overhead at max payload %d bytes "
-					    "= %.3f Gbit/s usable per "
-					    "direction")
-					: _("%g GT/s x%d with %s encoding = "
-					    "%.3f Gbit/s; x %d/(%d+%d) for TLP "
-					    "overhead, max payload unknown so "
-					    "%d bytes assumed = %.3f Gbit/s "
-					    "usable per direction"),
-				gts, width, encname, encoded / 1e9, m, m,
-				TLP_OVERHEAD, m, usable / 1e9);
-	}
-	return enc > 0 && width > 0 ? usable : 0;
+	if (how && howlen)
+		usable_how(&bw, known, how, howlen);
+	return bw.usable_bps;
 }
 
 const char *ps_pci_compare(double sta, double cap, bool port)
@@ -590,6 +572,14 @@ static void find_limit(struct ps_pci_info *o)
 	o->limited_upstream = lim > 0 && o->nhops && best < o->hops[0].bps;
 }
 
+/* nothing known yet: what sampling and loading start from */
+static void info_init(struct ps_pci_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->numa_node = -1;
+	out->usable_basis.status = PS_ST_ABSENT;
+}
+
 int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 {
 	struct pci_access *a;
@@ -597,9 +587,8 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 	long cfg;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
+	info_init(out);
 	snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
-	out->numa_node = -1;
 	out->link_status = out->payload_status = PS_ST_ABSENT;
 
 	rc = ps_pci_find_function(ifname, out->bdf, sizeof(out->bdf),
@@ -720,6 +709,16 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 
 	walk_path(a, cfg > 64, out);
 	find_limit(out);
+	if (ps_pcie_bw(out->limit_speed, out->limit_width, out->mps,
+		       &out->usable_basis.bw) == 0) {
+		out->usable_basis.status = PS_ST_OK;
+	} else {
+		memset(&out->usable_basis.bw, 0, sizeof(out->usable_basis.bw));
+		out->usable_basis.status = PS_ST_UNSUPPORTED;
+		set_reason(out->usable_basis.reason,
+			   sizeof(out->usable_basis.reason), "%s",
+			   _("link speed or width unknown"));
+	}
 	if (out->limit_width) {
 		char how[256];
 
@@ -764,6 +763,25 @@ static const struct ps_jfield hop_table[] = {
 
 #define F(m, k, ty) PS_JFIELD(PI, m, k, ty, 0, NULL, NULL)
 
+#define B(m, k, ty) PS_JFIELD(PI, usable_basis.bw.m, k, ty, PS_JF_OK, NULL, NULL)
+
+/* the numbers usable_how puts in words; doc/snapshot.md says how they
+ * combine */
+static const struct ps_jfield basis_table[] = {
+	PS_JSTATUS(PI, usable_basis.status, usable_basis.reason, PS_JF_NA),
+	B(speed_gts, "speed_gts", PS_JT_DOUBLE),
+	B(lanes, "lanes", PS_JT_INT),
+	B(encoding, "encoding", PS_JT_STRING),
+	B(encoding_ratio, "encoding_ratio", PS_JT_DOUBLE),
+	B(encoded_bps, "encoded_bps", PS_JT_DOUBLE),
+	B(payload_bytes, "payload_bytes", PS_JT_INT),
+	B(payload_assumed, "payload_assumed", PS_JT_BOOL),
+	B(tlp_overhead_bytes, "tlp_overhead_bytes", PS_JT_INT),
+	B(tlp_efficiency, "tlp_efficiency", PS_JT_DOUBLE),
+	B(usable_bps, "usable_bps", PS_JT_DOUBLE),
+	PS_JEND
+};
+
 static const struct ps_jfield link_table[] = {
 	PS_JSTATUS(PI, link_status, link_reason, 0),
 	F(link_source, "source", PS_JT_STRING),
@@ -784,6 +802,7 @@ static const struct ps_jfield link_table[] = {
 	F(encoded_bps, "encoded_bps", PS_JT_DOUBLE),
 	F(usable_bps, "usable_bps", PS_JT_DOUBLE),
 	F(usable_how, "usable_how", PS_JT_STRING),
+	PS_JOBJECT("usable_basis", PS_JF_OK, basis_table, NULL),
 	PS_JEND
 };
 
@@ -822,8 +841,7 @@ struct json_object *ps_pci_to_json(const struct ps_pci_info *i)
 
 int ps_pci_from_json(struct json_object *obj, struct ps_pci_info *i)
 {
-	memset(i, 0, sizeof(*i));
-	i->numa_node = -1;
+	info_init(i);
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return -EINVAL;
 	ps_jtable_get(obj, pci_table, i);
