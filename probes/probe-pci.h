@@ -115,9 +115,9 @@ struct ps_pci_info {
 	int mps, mps_cap, mrrs; /* bytes, 0 unknown */
 
 	/* bandwidth per direction */
-	double capable_bps; /* NIC's LnkCap, encoded */
-	double encoded_bps; /* narrowest current link, encoded */
-	double usable_bps;  /* minus TLP overhead */
+	double capable_bps;   /* NIC's LnkCap, encoded */
+	double encoded_bps;   /* narrowest current link, encoded */
+	double usable_bps;    /* minus TLP overhead */
 	char usable_how[320]; /* translated: the words of usable_basis */
 	/* the numbers of the narrowest link's usable_bps: ok, unsupported
 	 * (speed or width unknown), absent (no PCIe link) */

@@ -11,7 +11,7 @@
 
 /* every number of the computation, so a reader can check it */
 struct ps_pcie_bw {
-	double speed_gts;      /* per lane */
+	double speed_gts; /* per lane */
 	int lanes;
 	char encoding[16];     /* "8b/10b", "128b/130b", "242B/256B FLIT" */
 	double encoding_ratio; /* 0.8, 128/130, 242/256; 0 when unknown */

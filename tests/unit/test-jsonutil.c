@@ -28,9 +28,9 @@ static struct json_object *parse(const char *text)
 
 static void test_type_policy(void **state)
 {
-	struct json_object *o = parse(
-		"{\"i\":5,\"d\":2.5,\"b\":true,\"s\":\"x\",\"neg\":-3,"
-		"\"big\":4294967296,\"e\":\"half\",\"n\":null}");
+	struct json_object *o =
+		parse("{\"i\":5,\"d\":2.5,\"b\":true,\"s\":\"x\",\"neg\":-3,"
+		      "\"big\":4294967296,\"e\":\"half\",\"n\":null}");
 	static const char *const names[] = { "full", "half", NULL };
 	int64_t i = 7;
 	uint64_t u = 7;
@@ -84,20 +84,20 @@ struct hop {
 struct grp {
 	enum ps_status status;
 	char reason[32];
-	int64_t speed;		/* PS_NA: not reported */
+	int64_t speed; /* PS_NA: not reported */
 	uint64_t bytes;
-	int small;		/* an int field */
-	int up;			/* tri-state */
-	int duplex;		/* enum */
+	int small;  /* an int field */
+	int up;	    /* tri-state */
+	int duplex; /* enum */
 	bool flag;
 	double ratio;
 	double pct;
-	char name[6];		/* short on purpose: strings are cut */
-	char hint[16];		/* "" = not reported */
+	char name[6];  /* short on purpose: strings are cut */
+	char hint[16]; /* "" = not reported */
 	unsigned n_idx;
-	uint32_t *idx;		/* heap array */
+	uint32_t *idx; /* heap array */
 	int nhops;
-	struct hop hops[2];	/* inline array of objects, capacity 2 */
+	struct hop hops[2]; /* inline array of objects, capacity 2 */
 };
 
 static const char *const duplex_names[] = { "half", "full", NULL };
@@ -106,13 +106,11 @@ static const char *const duplex_texts[] = { N_("half"), N_("full"), NULL };
 static const struct ps_jfield hop_table[] = {
 	PS_JFIELD(struct hop, name, "name", PS_JT_STRING, 0, NULL, NULL),
 	PS_JFIELD(struct hop, gts, "gts", PS_JT_DOUBLE, 0, NULL, NULL),
-	PS_JFIELD(struct hop, width, "width", PS_JT_INT, 0, NULL, NULL),
-	PS_JEND
+	PS_JFIELD(struct hop, width, "width", PS_JT_INT, 0, NULL, NULL), PS_JEND
 };
 
 static const struct ps_jfield inner_table[] = {
-	PS_JFIELD(struct grp, small, "small", PS_JT_INT, 0, N_("small:"),
-		  NULL),
+	PS_JFIELD(struct grp, small, "small", PS_JT_INT, 0, N_("small:"), NULL),
 	PS_JEND
 };
 
@@ -128,9 +126,13 @@ static const struct ps_jfield grp_table[] = {
 		 duplex_texts, N_("duplex:")),
 	PS_JFIELD(struct grp, flag, "flag", PS_JT_BOOL, PS_JF_OK, NULL, NULL),
 	PS_JFIELD(struct grp, ratio, "ratio", PS_JT_DOUBLE, 0, NULL, NULL),
-	{ .key = "pct", .type = PS_JT_DOUBLE, .flags = PS_JF_FIXED,
-	  .off = offsetof(struct grp, pct), .size = sizeof(double),
-	  .decimals = 1, .label = N_("pct:") },
+	{ .key = "pct",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_FIXED,
+	  .off = offsetof(struct grp, pct),
+	  .size = sizeof(double),
+	  .decimals = 1,
+	  .label = N_("pct:") },
 	PS_JFIELD(struct grp, name, "name", PS_JT_STRING, 0, NULL, NULL),
 	PS_JFIELD(struct grp, hint, "hint", PS_JT_STRING, PS_JF_NA, N_("hint:"),
 		  NULL),
@@ -301,8 +303,7 @@ static void test_hostile(void **state)
 static void test_text(void **state)
 {
 	static const struct ps_jfield top[] = {
-		PS_JOBJECT("g", 0, grp_table, N_("Group")),
-		PS_JEND
+		PS_JOBJECT("g", 0, grp_table, N_("Group")), PS_JEND
 	};
 	struct grp g;
 	char *buf = NULL;

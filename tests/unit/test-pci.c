@@ -496,7 +496,8 @@ static void test_usable_basis(void **state)
 	assert_true(i.usable_basis.bw.usable_bps == i.usable_bps);
 	o = ps_pci_to_json(&i);
 	link = ps_json_get_obj(o, "link", json_type_object);
-	assert_non_null(ps_json_get_obj(link, "usable_basis", json_type_object));
+	assert_non_null(
+		ps_json_get_obj(link, "usable_basis", json_type_object));
 	json_object_put(o);
 	ps_pci_free(&i);
 
