@@ -184,6 +184,19 @@ struct ps_jfield {
 #define PS_JEND { .type = PS_JT_END }
 /* clang-format on */
 
+/*
+ * A plain array of n scalars (et: PS_JT_INT, PS_JT_UINT, PS_JT_DOUBLE,
+ * PS_JT_BOOL, PS_JT_STRING) of elem_size bytes each at v, as obj[key].
+ * The getter reads at most max elements into v, an element of another type
+ * keeping its value (the type policy), and returns the count read, or
+ * -ENOENT / -EINVAL (not an array).
+ */
+void ps_json_put_array(struct json_object *obj, const char *key,
+		       enum ps_jtype et, size_t elem_size, const void *v,
+		       size_t n);
+int ps_json_get_array(struct json_object *obj, const char *key,
+		      enum ps_jtype et, size_t elem_size, void *v, size_t max);
+
 /* write every entry of t for the struct at base into obj */
 void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
 		   const void *base);

@@ -74,6 +74,48 @@ static void test_type_policy(void **state)
 	json_object_put(o);
 }
 
+static void test_plain_arrays(void **state)
+{
+	struct json_object *o = json_object_new_object();
+	uint64_t u[3] = { 1, UINT64_MAX, 3 }, back[4] = { 9, 9, 9, 9 };
+	double d[2] = { 0.5, 2 }, dback[2];
+	char names[2][8] = { "a", "bc" }, nback[2][8];
+	int ints[2] = { 7, 7 };
+
+	(void)state;
+	ps_json_put_array(o, "u", PS_JT_UINT, sizeof(u[0]), u, 3);
+	ps_json_put_array(o, "d", PS_JT_DOUBLE, sizeof(d[0]), d, 2);
+	ps_json_put_array(o, "s", PS_JT_STRING, sizeof(names[0]), names, 2);
+	assert_string_equal(json_object_to_json_string(o),
+			    "{ \"u\": [ 1, 9223372036854775807, 3 ], "
+			    "\"d\": [ 0.5, 2.0 ], \"s\": [ \"a\", \"bc\" ] }");
+	assert_int_equal(
+		ps_json_get_array(o, "u", PS_JT_UINT, sizeof(back[0]), back, 4),
+		3);
+	assert_true(back[1] == INT64_MAX && back[2] == 3 && back[3] == 9);
+	assert_int_equal(ps_json_get_array(o, "d", PS_JT_DOUBLE,
+					   sizeof(dback[0]), dback, 2),
+			 2);
+	assert_true(dback[0] == 0.5 && dback[1] == 2);
+	assert_int_equal(ps_json_get_array(o, "s", PS_JT_STRING,
+					   sizeof(nback[0]), nback, 1),
+			 1);
+	assert_string_equal(nback[0], "a");
+	/* doubles are no integers: those elements keep their value */
+	assert_int_equal(
+		ps_json_get_array(o, "d", PS_JT_INT, sizeof(ints[0]), ints, 2),
+		2);
+	assert_int_equal(ints[0], 7);
+	assert_int_equal(
+		ps_json_get_array(o, "x", PS_JT_INT, sizeof(int), ints, 2),
+		-ENOENT);
+	ps_json_put_int64(o, "i", 1);
+	assert_int_equal(
+		ps_json_get_array(o, "i", PS_JT_INT, sizeof(int), ints, 2),
+		-EINVAL);
+	json_object_put(o);
+}
+
 /* a probe group, described once */
 struct hop {
 	char name[8];
@@ -352,6 +394,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_type_policy),
+		cmocka_unit_test(test_plain_arrays),
 		cmocka_unit_test(test_not_reported),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_hostile),
