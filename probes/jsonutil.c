@@ -589,7 +589,9 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
 		struct json_object *v;
 
-		if (!f->key || (f->flags & PS_JF_NOJSON))
+		if (!f->key || (f->flags & PS_JF_NOJSON) ||
+		    ((f->flags & PS_JF_OK) &&
+		     ps_jtable_status(t, base) != PS_ST_OK))
 			continue;
 		if (f->codec && f->codec->get) {
 			f->codec->get(obj, f, base);
@@ -618,6 +620,44 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 			break;
 		}
 	}
+}
+
+void ps_json_put_array(struct json_object *obj, const char *key,
+		       enum ps_jtype et, size_t elem_size, const void *v,
+		       size_t n)
+{
+	const struct ps_jfield f = { .key = key,
+				     .elem = et,
+				     .elem_size = elem_size };
+	struct json_object *a = json_object_new_array();
+
+	for (size_t k = 0; v && k < n; k++) {
+		struct json_object *e = value_of(
+			&f, et, elem_size, 0, (const char *)v + k * elem_size);
+
+		json_object_array_add(a, e ? e : json_object_new_null());
+	}
+	json_object_object_add(obj, key, a);
+}
+
+int ps_json_get_array(struct json_object *obj, const char *key,
+		      enum ps_jtype et, size_t elem_size, void *v, size_t max)
+{
+	const struct ps_jfield f = { .key = key };
+	struct json_object *a;
+	size_t n;
+
+	if (member(obj, key, &a))
+		return -ENOENT;
+	if (!json_object_is_type(a, json_type_array))
+		return -EINVAL;
+	n = json_object_array_length(a);
+	if (n > max)
+		n = max;
+	for (size_t k = 0; k < n; k++)
+		load_value(&f, et, elem_size, json_object_array_get_idx(a, k),
+			   (char *)v + k * elem_size);
+	return (int)n;
 }
 
 /* ---- tables: text ---------------------------------------------------------

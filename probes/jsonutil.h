@@ -67,8 +67,7 @@ void ps_json_get_status(struct json_object *obj, const char *key_prefix,
  * above), else -ENOENT (missing) or -EINVAL (wrong type or out of range);
  * *out untouched on error */
 int ps_json_get_int64(struct json_object *obj, const char *key, int64_t *out);
-int ps_json_get_uint64(struct json_object *obj, const char *key,
-		       uint64_t *out);
+int ps_json_get_uint64(struct json_object *obj, const char *key, uint64_t *out);
 int ps_json_get_int(struct json_object *obj, const char *key, int *out);
 int ps_json_get_double(struct json_object *obj, const char *key, double *out);
 int ps_json_get_bool(struct json_object *obj, const char *key, bool *out);
@@ -84,23 +83,23 @@ struct json_object *ps_json_get_obj(struct json_object *obj, const char *key,
 /* ---- field tables ---------------------------------------------------- */
 
 enum ps_jtype {
-	PS_JT_END = 0,	/* ends a table */
-	PS_JT_INT,	/* signed integer of .size bytes (1, 2, 4, 8) */
-	PS_JT_UINT,	/* unsigned integer of .size bytes (8: clamped) */
-	PS_JT_DOUBLE,	/* double */
-	PS_JT_BOOL,	/* bool */
-	PS_JT_TRIBOOL,	/* int: 1, 0 or PS_NA; JSON true/false */
-	PS_JT_STRING,	/* char[.size] */
-	PS_JT_ENUM,	/* int: .names[v] in JSON, .texts[v] in text */
-	PS_JT_STATUS,	/* enum ps_status at .off, reason char[.size2] at .off2 */
-	PS_JT_OBJECT,	/* a JSON object .key holding .sub, same base */
-	PS_JT_ARRAY,	/* .elem elements; count (unsigned or int) at .off2 */
-	PS_JT_CUSTOM,	/* only .codec (put/get/print) knows the shape */
+	PS_JT_END = 0, /* ends a table */
+	PS_JT_INT,     /* signed integer of .size bytes (1, 2, 4, 8) */
+	PS_JT_UINT,    /* unsigned integer of .size bytes (8: clamped) */
+	PS_JT_DOUBLE,  /* double */
+	PS_JT_BOOL,    /* bool */
+	PS_JT_TRIBOOL, /* int: 1, 0 or PS_NA; JSON true/false */
+	PS_JT_STRING,  /* char[.size] */
+	PS_JT_ENUM,    /* int: .names[v] in JSON, .texts[v] in text */
+	PS_JT_STATUS, /* enum ps_status at .off, reason char[.size2] at .off2 */
+	PS_JT_OBJECT, /* a JSON object .key holding .sub, same base */
+	PS_JT_ARRAY,  /* .elem elements; count (unsigned or int) at .off2 */
+	PS_JT_CUSTOM, /* only .codec (put/get/print) knows the shape */
 };
 
 /* flags */
 #define PS_JF_NA 0x01	  /* may be not reported: key left out then */
-#define PS_JF_OK 0x02	  /* written only when the table's status is ok */
+#define PS_JF_OK 0x02	  /* written and loaded only when status is ok */
 #define PS_JF_FIXED 0x04  /* DOUBLE: printed with .decimals decimals */
 #define PS_JF_SKIPNA 0x08 /* text: no line at all when not reported */
 #define PS_JF_NOJSON 0x10 /* text only (another entry carries the key) */
@@ -120,21 +119,21 @@ struct ps_jcodec {
 };
 
 struct ps_jfield {
-	const char *key;	/* JSON key (never translated), NULL: text only */
+	const char *key; /* JSON key (never translated), NULL: text only */
 	enum ps_jtype type;
-	unsigned flags;		/* PS_JF_* */
-	size_t off;		/* offsetof(base struct, field) */
-	size_t size;		/* sizeof the field */
-	const char *label;	/* N_("rx-usecs:"); NULL: not in the text */
-	const char *unit;	/* N_("us") after the value; NULL: none */
-	const char *na_text;	/* N_() when not reported; NULL: "n/a" */
-	int decimals;		/* PS_JF_FIXED */
+	unsigned flags;	     /* PS_JF_* */
+	size_t off;	     /* offsetof(base struct, field) */
+	size_t size;	     /* sizeof the field */
+	const char *label;   /* N_("rx-usecs:"); NULL: not in the text */
+	const char *unit;    /* N_("us") after the value; NULL: none */
+	const char *na_text; /* N_() when not reported; NULL: "n/a" */
+	int decimals;	     /* PS_JF_FIXED */
 	/* PS_JT_ENUM: JSON names by value (NULL-terminated); PS_JT_ENUM,
 	 * PS_JT_BOOL, PS_JT_TRIBOOL: N_() texts by value (NULL: the names,
 	 * or "off"/"on") */
 	const char *const *names;
 	const char *const *texts;
-	size_t off2, size2;	/* STATUS: reason; ARRAY: its count */
+	size_t off2, size2; /* STATUS: reason; ARRAY: its count */
 	/* ARRAY: element type and size; .max elements inline at .off, or 0:
 	 * a heap pointer at .off (the loader allocates it, at most
 	 * PS_JSON_ARRAY_MAX elements; the probe's free releases it) */
@@ -143,13 +142,14 @@ struct ps_jfield {
 	unsigned max;
 	const struct ps_jfield *sub; /* OBJECT; ARRAY of PS_JT_OBJECT */
 	const struct ps_jcodec *codec;
-	const void *data;	/* the codec's own (e.g. a second offset) */
+	const void *data; /* the codec's own (e.g. a second offset) */
 };
 
 #define PS_JSON_ARRAY_MAX 65536
 
 #define PS_JSIZE(T, m) sizeof(((T *)0)->m)
 
+/* clang-format off */
 /* one scalar field: PS_JFIELD(struct ps_x, member, "key", PS_JT_INT,
  * PS_JF_NA, N_("label:"), N_("unit")) */
 #define PS_JFIELD(T, m, k, ty, fl, lbl, un)                                 \
@@ -182,6 +182,20 @@ struct ps_jfield {
 	  .off2 = offsetof(T, n), .size2 = PS_JSIZE(T, n), .elem = (et),      \
 	  .elem_size = sizeof(*((T *)0)->m), .sub = (sb) }
 #define PS_JEND { .type = PS_JT_END }
+/* clang-format on */
+
+/*
+ * A plain array of n scalars (et: PS_JT_INT, PS_JT_UINT, PS_JT_DOUBLE,
+ * PS_JT_BOOL, PS_JT_STRING) of elem_size bytes each at v, as obj[key].
+ * The getter reads at most max elements into v, an element of another type
+ * keeping its value (the type policy), and returns the count read, or
+ * -ENOENT / -EINVAL (not an array).
+ */
+void ps_json_put_array(struct json_object *obj, const char *key,
+		       enum ps_jtype et, size_t elem_size, const void *v,
+		       size_t n);
+int ps_json_get_array(struct json_object *obj, const char *key,
+		      enum ps_jtype et, size_t elem_size, void *v, size_t max);
 
 /* write every entry of t for the struct at base into obj */
 void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
@@ -215,7 +229,6 @@ enum ps_status ps_jtable_status(const struct ps_jfield *t, const void *base);
 
 /* a field of a table entry (its address at base + off) */
 #define PS_JAT(base, off, type) ((type *)((char *)(base) + (off)))
-#define PS_JAT_C(base, off, type)                                           \
-	((const type *)((const char *)(base) + (off)))
+#define PS_JAT_C(base, off, type) ((const type *)((const char *)(base) + (off)))
 
 #endif

@@ -28,9 +28,9 @@ static struct json_object *parse(const char *text)
 
 static void test_type_policy(void **state)
 {
-	struct json_object *o = parse(
-		"{\"i\":5,\"d\":2.5,\"b\":true,\"s\":\"x\",\"neg\":-3,"
-		"\"big\":4294967296,\"e\":\"half\",\"n\":null}");
+	struct json_object *o =
+		parse("{\"i\":5,\"d\":2.5,\"b\":true,\"s\":\"x\",\"neg\":-3,"
+		      "\"big\":4294967296,\"e\":\"half\",\"n\":null}");
 	static const char *const names[] = { "full", "half", NULL };
 	int64_t i = 7;
 	uint64_t u = 7;
@@ -74,6 +74,48 @@ static void test_type_policy(void **state)
 	json_object_put(o);
 }
 
+static void test_plain_arrays(void **state)
+{
+	struct json_object *o = json_object_new_object();
+	uint64_t u[3] = { 1, UINT64_MAX, 3 }, back[4] = { 9, 9, 9, 9 };
+	double d[2] = { 0.5, 2 }, dback[2];
+	char names[2][8] = { "a", "bc" }, nback[2][8];
+	int ints[2] = { 7, 7 };
+
+	(void)state;
+	ps_json_put_array(o, "u", PS_JT_UINT, sizeof(u[0]), u, 3);
+	ps_json_put_array(o, "d", PS_JT_DOUBLE, sizeof(d[0]), d, 2);
+	ps_json_put_array(o, "s", PS_JT_STRING, sizeof(names[0]), names, 2);
+	assert_string_equal(json_object_to_json_string(o),
+			    "{ \"u\": [ 1, 9223372036854775807, 3 ], "
+			    "\"d\": [ 0.5, 2.0 ], \"s\": [ \"a\", \"bc\" ] }");
+	assert_int_equal(
+		ps_json_get_array(o, "u", PS_JT_UINT, sizeof(back[0]), back, 4),
+		3);
+	assert_true(back[1] == INT64_MAX && back[2] == 3 && back[3] == 9);
+	assert_int_equal(ps_json_get_array(o, "d", PS_JT_DOUBLE,
+					   sizeof(dback[0]), dback, 2),
+			 2);
+	assert_true(dback[0] == 0.5 && dback[1] == 2);
+	assert_int_equal(ps_json_get_array(o, "s", PS_JT_STRING,
+					   sizeof(nback[0]), nback, 1),
+			 1);
+	assert_string_equal(nback[0], "a");
+	/* doubles are no integers: those elements keep their value */
+	assert_int_equal(
+		ps_json_get_array(o, "d", PS_JT_INT, sizeof(ints[0]), ints, 2),
+		2);
+	assert_int_equal(ints[0], 7);
+	assert_int_equal(
+		ps_json_get_array(o, "x", PS_JT_INT, sizeof(int), ints, 2),
+		-ENOENT);
+	ps_json_put_int64(o, "i", 1);
+	assert_int_equal(
+		ps_json_get_array(o, "i", PS_JT_INT, sizeof(int), ints, 2),
+		-EINVAL);
+	json_object_put(o);
+}
+
 /* a probe group, described once */
 struct hop {
 	char name[8];
@@ -84,20 +126,20 @@ struct hop {
 struct grp {
 	enum ps_status status;
 	char reason[32];
-	int64_t speed;		/* PS_NA: not reported */
+	int64_t speed; /* PS_NA: not reported */
 	uint64_t bytes;
-	int small;		/* an int field */
-	int up;			/* tri-state */
-	int duplex;		/* enum */
+	int small;  /* an int field */
+	int up;	    /* tri-state */
+	int duplex; /* enum */
 	bool flag;
 	double ratio;
 	double pct;
-	char name[6];		/* short on purpose: strings are cut */
-	char hint[16];		/* "" = not reported */
+	char name[6];  /* short on purpose: strings are cut */
+	char hint[16]; /* "" = not reported */
 	unsigned n_idx;
-	uint32_t *idx;		/* heap array */
+	uint32_t *idx; /* heap array */
 	int nhops;
-	struct hop hops[2];	/* inline array of objects, capacity 2 */
+	struct hop hops[2]; /* inline array of objects, capacity 2 */
 };
 
 static const char *const duplex_names[] = { "half", "full", NULL };
@@ -106,13 +148,11 @@ static const char *const duplex_texts[] = { N_("half"), N_("full"), NULL };
 static const struct ps_jfield hop_table[] = {
 	PS_JFIELD(struct hop, name, "name", PS_JT_STRING, 0, NULL, NULL),
 	PS_JFIELD(struct hop, gts, "gts", PS_JT_DOUBLE, 0, NULL, NULL),
-	PS_JFIELD(struct hop, width, "width", PS_JT_INT, 0, NULL, NULL),
-	PS_JEND
+	PS_JFIELD(struct hop, width, "width", PS_JT_INT, 0, NULL, NULL), PS_JEND
 };
 
 static const struct ps_jfield inner_table[] = {
-	PS_JFIELD(struct grp, small, "small", PS_JT_INT, 0, N_("small:"),
-		  NULL),
+	PS_JFIELD(struct grp, small, "small", PS_JT_INT, 0, N_("small:"), NULL),
 	PS_JEND
 };
 
@@ -128,9 +168,13 @@ static const struct ps_jfield grp_table[] = {
 		 duplex_texts, N_("duplex:")),
 	PS_JFIELD(struct grp, flag, "flag", PS_JT_BOOL, PS_JF_OK, NULL, NULL),
 	PS_JFIELD(struct grp, ratio, "ratio", PS_JT_DOUBLE, 0, NULL, NULL),
-	{ .key = "pct", .type = PS_JT_DOUBLE, .flags = PS_JF_FIXED,
-	  .off = offsetof(struct grp, pct), .size = sizeof(double),
-	  .decimals = 1, .label = N_("pct:") },
+	{ .key = "pct",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_FIXED,
+	  .off = offsetof(struct grp, pct),
+	  .size = sizeof(double),
+	  .decimals = 1,
+	  .label = N_("pct:") },
 	PS_JFIELD(struct grp, name, "name", PS_JT_STRING, 0, NULL, NULL),
 	PS_JFIELD(struct grp, hint, "hint", PS_JT_STRING, PS_JF_NA, N_("hint:"),
 		  NULL),
@@ -275,6 +319,16 @@ static void test_hostile(void **state)
 	assert_int_equal(g.small, 0); /* "inner" is no object */
 	free(g.idx);
 
+	/* a PS_JF_OK entry is loaded only when the status is ok, as it is
+	 * written */
+	o = parse("{\"status\":\"error\",\"flag\":true,\"bytes\":2}");
+	grp_init(&g);
+	ps_jtable_get(o, grp_table, &g);
+	json_object_put(o);
+	assert_int_equal(g.status, PS_ST_ERROR);
+	assert_false(g.flag);
+	assert_true(g.bytes == 2);
+
 	/* a missing group is not recorded, and says so */
 	grp_init(&g);
 	ps_jtable_get(NULL, grp_table, &g);
@@ -291,8 +345,7 @@ static void test_hostile(void **state)
 static void test_text(void **state)
 {
 	static const struct ps_jfield top[] = {
-		PS_JOBJECT("g", 0, grp_table, N_("Group")),
-		PS_JEND
+		PS_JOBJECT("g", 0, grp_table, N_("Group")), PS_JEND
 	};
 	struct grp g;
 	char *buf = NULL;
@@ -341,6 +394,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_type_policy),
+		cmocka_unit_test(test_plain_arrays),
 		cmocka_unit_test(test_not_reported),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_hostile),
