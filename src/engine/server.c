@@ -52,9 +52,11 @@ struct srv_test {
 	/* a pipescope client asked for this host's probe readings */
 	struct ps_sampler *sampler;
 	uint64_t probe_seq;	/* the last snapshot sent */
+	double limit;		/* --server-max-duration: its end, or 0 */
+	double quiet_until;	/* the idle bound's end, while it runs */
 };
 
-static void send_probe(struct srv_test *st);
+static int send_probe(struct srv_test *st);
 
 /*
  * A connection before it is a test or a data stream: it sends its cookie,
@@ -266,12 +268,103 @@ static void reporters_close(struct srv_test *st)
 	st->capbuf = NULL;
 }
 
+/*
+ * Nothing the far end does may hold a server thread: every send to a
+ * client is whole or fails by the deadline (0: one try, no wait), and a
+ * stop flag (SIGTERM) ends the wait at once. 0 or -errno (-ETIMEDOUT: the
+ * client stopped reading, -ECANCELED: the server is stopping).
+ */
+static int send_by(int fd, const void *buf, size_t len, double deadline,
+		   const atomic_bool *stop)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		int left;
+
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		if (stop && atomic_load(stop))
+			return -ECANCELED;
+		left = (int)((deadline - ps_now()) * 1000);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		poll(&pfd, 1, left < 100 ? left : 100);
+	}
+	return 0;
+}
+
+/* a state byte on a connection in its handshake: never waits */
+static int send_now(int fd, signed char state)
+{
+	return send_by(fd, &state, 1, 0, NULL);
+}
+
 static void send_error(int fd, int ierr, int err)
 {
-	int32_t e[2] = { (int32_t)htonl((uint32_t)ierr), (int32_t)htonl((uint32_t)err) };
+	unsigned char m[9] = { (unsigned char)PS_SERVER_ERROR };
+	uint32_t e[2] = { htonl((uint32_t)ierr), htonl((uint32_t)err) };
 
-	ps_send_state(fd, PS_SERVER_ERROR);
-	ps_write_full(fd, e, sizeof(e));
+	memcpy(m + 1, e, sizeof(e));
+	send_by(fd, m, sizeof(m), 0, NULL);
+}
+
+/*
+ * The test's control connection: a message must be out within the idle
+ * bound (--rcv-timeout; while the test runs, counted from the last byte
+ * that moved) and before --server-max-duration's end, or the client has
+ * stopped reading and loses its test.
+ */
+static int ctl_send(struct srv_test *st, const void *buf, size_t len)
+{
+	const struct ps_opts *o = st->srv->o;
+	double deadline = ps_now() +
+		(o->rcv_timeout_ms ? o->rcv_timeout_ms / 1000.0 : 120);
+
+	if (st->limit && st->limit < deadline)
+		deadline = st->limit;
+	if (st->quiet_until && st->quiet_until < deadline)
+		deadline = st->quiet_until;
+	return send_by(st->t.ctrl_fd, buf, len, deadline, st->srv->stop);
+}
+
+static int ctl_state(struct srv_test *st, signed char state)
+{
+	return ctl_send(st, &state, 1);
+}
+
+/* a state byte, then (obj not NULL) a length-prefixed JSON message */
+static int ctl_message(struct srv_test *st, signed char state,
+		       struct json_object *obj)
+{
+	const char *s = obj ? json_object_to_json_string_ext(obj,
+				JSON_C_TO_STRING_PLAIN) : "";
+	size_t len = strlen(s), off = state ? 1 : 0;
+	uint32_t nlen = htonl((uint32_t)len);
+	char *buf = xmalloc(len + 5);
+	int rc;
+
+	buf[0] = (char)state;
+	memcpy(buf + off, &nlen, 4);
+	memcpy(buf + off + 4, s, len);
+	rc = ctl_send(st, buf, off + (obj ? 4 + len : 0));
+	free(buf);
+	return rc;
+}
+
+/* SERVER_TERMINATE as the test ends: a moment to go out, no more */
+static void send_terminate(struct srv_test *st)
+{
+	signed char s = PS_SERVER_TERMINATE;
+
+	send_by(st->t.ctrl_fd, &s, 1, ps_now() + 0.5, NULL);
 }
 
 /* the server's limits; 0 or a reason in st->err */
@@ -347,7 +440,7 @@ static int udp_streams(struct srv_test *st)
 		pthread_mutex_unlock(&srv->udp_lock);
 		return fd;
 	}
-	if (ps_send_state(t->ctrl_fd, PS_CREATE_STREAMS))
+	if (ctl_state(st, PS_CREATE_STREAMS))
 		rc = -EPIPE;
 	for (int i = 0; !rc && i < st->want; i++) {
 		struct sockaddr_storage peer;
@@ -358,13 +451,34 @@ static int udp_streams(struct srv_test *st)
 		ssize_t n;
 		int left = (int)((deadline - ps_now()) * 1000), next;
 
-		if (left <= 0 || poll(pfd, 2, left) <= 0) {
+		if (atomic_load(srv->stop)) {
+			rc = -ECANCELED;
+			break;
+		}
+		if (left <= 0) {
 			rc = -ETIMEDOUT;
 			break;
+		}
+		if (poll(pfd, 2, left < 200 ? left : 200) <= 0) {
+			i--;
+			continue;
 		}
 		if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    client_left(t->ctrl_fd)) {
 			rc = -ECONNRESET;
+			break;
+		}
+		/*
+		 * A client sends nothing on the control connection while its
+		 * streams say hello, but CLIENT_TERMINATE: anything there ends
+		 * the set-up now (a byte left unread would make this loop spin
+		 * with the UDP lock held, and every other UDP test wait).
+		 */
+		if (pfd[1].revents & POLLIN) {
+			signed char c = 0;
+
+			rc = recv(t->ctrl_fd, &c, 1, MSG_DONTWAIT) == 1 &&
+			     c == PS_CLIENT_TERMINATE ? -ECONNRESET : -EPROTO;
 			break;
 		}
 		if (!(pfd[0].revents & POLLIN)) {
@@ -401,8 +515,8 @@ static int udp_streams(struct srv_test *st)
 		}
 		st->got[st->ngot++] = fd;
 		fd = next;
-		if (send(st->got[st->ngot - 1], &reply, sizeof(reply), 0) !=
-		    sizeof(reply)) {
+		if (send(st->got[st->ngot - 1], &reply, sizeof(reply),
+			 MSG_DONTWAIT) != sizeof(reply)) {
 			rc = -errno;
 			break;
 		}
@@ -422,7 +536,7 @@ static int tcp_streams(struct srv_test *st)
 	pthread_mutex_lock(&srv->lock);
 	st->awaiting = true;
 	pthread_mutex_unlock(&srv->lock);
-	if (ps_send_state(st->t.ctrl_fd, PS_CREATE_STREAMS))
+	if (ctl_state(st, PS_CREATE_STREAMS))
 		rc = -EPIPE;
 	pthread_mutex_lock(&srv->lock);
 	while (!rc && st->ngot < st->want) {
@@ -440,6 +554,8 @@ static int tcp_streams(struct srv_test *st)
 			break;
 		if (ps_now() > deadline)
 			rc = -ETIMEDOUT;
+		else if (atomic_load(srv->stop))
+			rc = -ECANCELED;
 		else if (client_left(st->t.ctrl_fd))
 			rc = -ECONNRESET;
 	}
@@ -465,7 +581,7 @@ static int serve_running(struct srv_test *st)
 	struct ps_test *t = &st->t;
 	double tickp = t->interval > 0 ? t->interval : 1.0;
 	double next = t->t0 + tickp;
-	double limit = srv->o->server_max_duration ?
+	double limit = st->limit = srv->o->server_max_duration ?
 		t->t0 + t->p.omit + srv->o->server_max_duration + 5 : 0;
 	double idle = srv->o->rcv_timeout_ms ? srv->o->rcv_timeout_ms / 1000.0 : 120;
 	double last_ctrl = ps_now(), last_move = last_ctrl;
@@ -474,7 +590,7 @@ static int serve_running(struct srv_test *st)
 	for (;;) {
 		struct pollfd p = { .fd = t->ctrl_fd, .events = POLLIN };
 		double now = ps_now();
-		int wait = (int)((next - now) * 1000);
+		int wait = (int)((next - now) * 1000), rc = 0;
 		uint64_t m = 0;
 
 		/* any byte on any stream, or any word on the control, is life */
@@ -494,14 +610,16 @@ static int serve_running(struct srv_test *st)
 			moved = m;
 			last_move = now;
 		}
+		st->quiet_until = (last_move > last_ctrl ? last_move : last_ctrl) +
+				  idle;
 
 		if (srv->stop && atomic_load(srv->stop)) {
-			ps_send_state(t->ctrl_fd, PS_SERVER_TERMINATE);
+			send_terminate(st);
 			snprintf(st->err, sizeof(st->err), _("the server is shutting down"));
 			return -1;
 		}
 		if (limit && now > limit) {
-			ps_send_state(t->ctrl_fd, PS_SERVER_TERMINATE);
+			send_terminate(st);
 			snprintf(st->err, sizeof(st->err),
 				 _("test stopped: longer than this server allows"));
 			return -1;
@@ -520,7 +638,8 @@ static int serve_running(struct srv_test *st)
 			wait = 0;
 		if (poll(&p, 1, wait) > 0) {
 			signed char s;
-			int rc = ps_recv_state(t->ctrl_fd, &s, 2000);
+
+			rc = ps_recv_state(t->ctrl_fd, &s, 2000);
 
 			if (rc) {
 				snprintf(st->err, sizeof(st->err),
@@ -548,11 +667,17 @@ static int serve_running(struct srv_test *st)
 			if (t->peer_ext) {
 				struct json_object *o = ps_test_ext_data(t);
 
-				if (ps_send_state(t->ctrl_fd, PS_EXT_DATA) == 0)
-					ps_send_json(t->ctrl_fd, o);
+				rc = ctl_message(st, PS_EXT_DATA, o);
 				json_object_put(o);
 			}
-			send_probe(st);
+			if (!rc)
+				rc = send_probe(st);
+			if (rc) {
+				snprintf(st->err, sizeof(st->err),
+					 _("the client stopped reading (%s); test abandoned, partial results"),
+					 strerror(-rc));
+				return -1;
+			}
 			next += tickp;
 			if (next < now)
 				next = now + tickp;
@@ -585,22 +710,23 @@ static void start_probes(struct srv_test *st)
 		st->sampler = NULL;
 }
 
-static void send_probe(struct srv_test *st)
+static int send_probe(struct srv_test *st)
 {
 	struct ps_snapshot *snap;
 	struct json_object *o;
+	int rc;
 
 	if (!st->sampler || ps_sampler_seq(st->sampler) == st->probe_seq)
-		return;
+		return 0;
 	snap = ps_sampler_latest(st->sampler);
 	if (!snap)
-		return;
+		return 0;
 	st->probe_seq = snap->hdr.seq;
 	o = ps_snapshot_to_json(snap);
 	ps_snapshot_put(snap);
-	if (ps_send_state(st->t.ctrl_fd, PS_EXT_PROBE) == 0)
-		ps_send_json(st->t.ctrl_fd, o);
+	rc = ctl_message(st, PS_EXT_PROBE, o);
 	json_object_put(o);
+	return rc;
 }
 
 static int serve_results(struct srv_test *st)
@@ -611,7 +737,7 @@ static int serve_results(struct srv_test *st)
 	int rc;
 	signed char s;
 
-	if ((rc = ps_send_state(t->ctrl_fd, PS_EXCHANGE_RESULTS)))
+	if ((rc = ctl_state(st, PS_EXCHANGE_RESULTS)))
 		return rc;
 	rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, 10000);
 	if (rc)
@@ -627,12 +753,12 @@ static int serve_results(struct srv_test *st)
 		pthread_mutex_unlock(&st->srv->rep_lock);
 	}
 	obj = ps_results_to_json(&mine);
-	rc = ps_send_json(t->ctrl_fd, obj);
+	rc = ctl_message(st, 0, obj);
 	json_object_put(obj);
 	ps_results_clear(&mine);
 	if (rc)
 		return rc;
-	if ((rc = ps_send_state(t->ctrl_fd, PS_DISPLAY_RESULTS)))
+	if ((rc = ctl_state(st, PS_DISPLAY_RESULTS)))
 		return rc;
 	/* IPERF_DONE, or the client just closes */
 	ps_recv_state(t->ctrl_fd, &s, 5000);
@@ -675,9 +801,14 @@ static void *test_main(void *arg)
 		obj = json_object_new_object();
 		json_object_object_add(obj, "version", json_object_new_string(PACKAGE_VERSION));
 		json_object_object_add(obj, "ext", json_object_new_int(PS_EXT_VERSION));
-		if (ps_send_state(t->ctrl_fd, PS_EXT_ACK) == 0)
-			ps_send_json(t->ctrl_fd, obj);
+		rc = ctl_message(st, PS_EXT_ACK, obj);
 		json_object_put(obj);
+		if (rc) {
+			snprintf(st->err, sizeof(st->err),
+				 _("the client stopped reading (%s)"),
+				 strerror(-rc));
+			goto out;
+		}
 		t->peer_ext = true;
 		start_probes(st);
 	}
@@ -710,8 +841,7 @@ static void *test_main(void *arg)
 	}
 	st->ngot = 0;
 	fill_info(st);
-	if (ps_send_state(t->ctrl_fd, PS_TEST_START) ||
-	    ps_send_state(t->ctrl_fd, PS_TEST_RUNNING)) {
+	if (ctl_state(st, PS_TEST_START) || ctl_state(st, PS_TEST_RUNNING)) {
 		snprintf(st->err, sizeof(st->err), _("the client left before the test"));
 		goto out;
 	}
@@ -721,6 +851,7 @@ static void *test_main(void *arg)
 		ps_stream_start(t->streams[i]);
 	running = true;
 	rc = serve_running(st);
+	st->quiet_until = st->limit = 0;	/* the results: their own bound */
 	atomic_store(&st->ending, true);
 	/* -F: the file's last bytes may still be on the way (the client's
 	 * socket buffer, the path); its sender's FIN says when they are in */
@@ -742,8 +873,10 @@ out:
 		close(st->got[i]);
 	st->ngot = 0;
 	ps_test_free_streams(t);
+	pthread_mutex_lock(&srv->lock);	/* ps_server_loop may shut it down */
 	close(t->ctrl_fd);
 	t->ctrl_fd = -1;
+	pthread_mutex_unlock(&srv->lock);
 	ps_results_clear(&t->remote);
 	free(t->iv_streams);
 	free(t->iv_remote);
@@ -795,7 +928,7 @@ static struct srv_test *free_slot(struct ps_server *srv)
 static void deny_busy(struct ps_server *srv, int fd, const char *peer,
 		      int port)
 {
-	ps_send_state(fd, PS_ACCESS_DENIED);
+	send_now(fd, PS_ACCESS_DENIED);
 	close(fd);
 	msg(srv, _("refused a test from %s port %d: the server is busy"), peer, port);
 }
@@ -952,7 +1085,7 @@ static int pend_cookie(struct ps_server *srv, int k)
 	pthread_mutex_unlock(&srv->lock);
 	if (known) {
 		/* a test's cookie outside its stream set-up */
-		ps_send_state(pd->fd, PS_ACCESS_DENIED);
+		send_now(pd->fd, PS_ACCESS_DENIED);
 		refused(srv, _("refused a data stream from %s port %d: its test is not setting up streams"),
 			pd->peer, pd->port);
 		drop_pending(srv, k);
@@ -980,7 +1113,7 @@ static int params_please(struct ps_server *srv, int k)
 {
 	struct pending *pd = &srv->pend[k];
 
-	if (ps_send_state(pd->fd, PS_PARAM_EXCHANGE)) {
+	if (send_now(pd->fd, PS_PARAM_EXCHANGE)) {
 		drop_pending(srv, k);
 		return 0;
 	}
@@ -1136,7 +1269,7 @@ static void pend_add(struct ps_server *srv, int fd,
 			   (const struct sockaddr *)ss)) {
 		refused(srv, _("refused a connection from %s port %d: not in the allowed networks"),
 			peer, port);
-		ps_send_state(fd, PS_ACCESS_DENIED);
+		send_now(fd, PS_ACCESS_DENIED);
 		close(fd);
 		return;
 	}
@@ -1270,7 +1403,18 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 			}
 		}
 	}
-	/* stop: tests see the flag, end and report */
+	/*
+	 * stop: tests see the flag, end and report. One still waiting on its
+	 * client after a second (a read in the results exchange) is woken:
+	 * its control connection is shut down.
+	 */
+	for (double t0 = ps_now(); reap(srv) && ps_now() - t0 < 1.0;)
+		usleep(20 * 1000);
+	pthread_mutex_lock(&srv->lock);
+	for (int i = 0; i < srv->max_tests; i++)
+		if (srv->tests[i].used && srv->tests[i].t.ctrl_fd >= 0)
+			shutdown(srv->tests[i].t.ctrl_fd, SHUT_RDWR);
+	pthread_mutex_unlock(&srv->lock);
 	for (int i = 0; i < srv->max_tests; i++) {
 		if (srv->tests[i].used) {
 			pthread_join(srv->tests[i].thread, NULL);

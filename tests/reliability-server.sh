@@ -1,0 +1,140 @@
+#!/bin/bash
+# reliability-server.sh: no client can wedge "pipescope -s". One that stops
+# reading its control connection (a scripted client, or a pipescope client
+# suspended with SIGSTOP) loses its test within --rcv-timeout, its slot is
+# free again and SIGTERM still stops the server within 2 s; a stray byte in
+# UDP set-up does not hold up another client's UDP test.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_cmd python3 python3
+FAKE=$top_srcdir/tests/tools/ps-fakeclient.py
+dir=$(mktemp -d)
+NS=""
+cleanup() {
+	kill_bg
+	[ -n "$NS" ] && ip netns del "$NS" 2>/dev/null
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# wait_for SECONDS CMD...: until CMD succeeds; 1 if it never did
+wait_for() {
+	local i=0
+	while [ $i -lt $(( $1 * 10 )) ]; do
+		"${@:2}" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# term_within PID SECONDS WHAT: SIGTERM, then the server must be gone in time
+term_within() {
+	local t0 took
+	t0=$(now_ms)
+	kill -TERM "$1"
+	wait_for "$2" eval '! kill -0 '"$1"' 2>/dev/null'
+	took=$(( $(now_ms) - t0 ))
+	check "$3: SIGTERM stops the server (${took} ms, at most $2 s)" \
+		eval '! kill -0 '"$1"' 2>/dev/null'
+	kill -9 "$1" 2>/dev/null
+}
+# abandoned WHAT LOG T0 MAX_MS: the server ends the test in time and says so
+abandoned() {
+	local took
+	wait_for 12 grep -q "went silent\|stopped reading" "$2"
+	took=$(( $(now_ms) - $3 ))
+	check "$1: its test is abandoned ($took ms)" \
+		grep -q "went silent\|stopped reading" "$2"
+	check "$1: within --rcv-timeout and a little (at most $4 ms)" \
+		[ "$took" -le "$4" ]
+}
+
+# --- a client that stops reading, in a namespace of our own whose small
+# socket buffers fill in seconds (the server's snapshots, 1 Hz, fill them)
+if [ "$(id -u)" = 0 ] && ip netns add "ps-srv-$$" 2>/dev/null; then
+	NS=ps-srv-$$
+	N="ip netns exec $NS"
+	$N ip link set lo up
+	$N sysctl -qw net.ipv4.tcp_wmem="4096 16384 32768" \
+		net.ipv4.tcp_rmem="4096 8192 16384"
+	port=$(free_port 51)
+	listening() { $N ss -Htln "sport = :$port" | grep -q .; }
+	blocked() { $N ss -Htn "sport = :$port" | awk '$3 > 25000 { f = 1 } END { exit !f }'; }
+	served() { expect_exit 0 "$1: the next client is served" -- \
+		timeout 15 $N "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.3 -i 0; }
+	# server RCV_TIMEOUT LOG: a server ($srv) in the namespace
+	server() {
+		bg $N "$PIPESCOPE" -s -p "$port" --rcv-timeout "$1" --max-tests 1 \
+			>/dev/null 2>"$2"
+		srv=$LAST_PID
+		wait_for 5 listening || fail "server did not start"
+	}
+	# stall OUT: the scripted client ($fk), once the server's send blocks
+	stall() {
+		$N python3 "$FAKE" 127.0.0.1 "$port" stall >"$1" 2>&1 &
+		fk=$!
+		wait_for 5 grep -qs running "$1"
+		wait_for 20 blocked
+	}
+
+	# the scripted client: it keeps sending data, never reads
+	server 2000 "$dir/s1.log"
+	stall "$dir/f1.out"
+	abandoned "client that stops reading (--rcv-timeout 2000, from the blocked send)" \
+		"$dir/s1.log" "$(now_ms)" 3500
+	served "client that stops reading"
+	kill "$fk" 2>/dev/null
+	wait "$fk" 2>/dev/null
+	term_within "$srv" 2 "idle server"
+
+	# SIGTERM while the send is blocked (a long --rcv-timeout)
+	server 60000 "$dir/s2.log"
+	stall "$dir/f2.out"
+	sleep 1
+	term_within "$srv" 2 "server blocked on a client that stops reading"
+	kill "$fk" 2>/dev/null
+	wait "$fk" 2>/dev/null
+
+	# a pipescope client (it asks for snapshots with -J) suspended
+	server 6000 "$dir/s3.log"
+	$N "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 60 -b 10M -J >/dev/null 2>&1 &
+	k=$!
+	sleep 1
+	kill -STOP "$k"
+	abandoned "suspended client (--rcv-timeout 6000)" "$dir/s3.log" "$(now_ms)" 7500
+	served "suspended client"
+	term_within "$srv" 2 "after a suspended client"
+	kill -9 "$k" 2>/dev/null
+	wait "$k" 2>/dev/null
+	ip netns del "$NS"
+	NS=""
+else
+	echo "SKIP part: a client that stops reading needs root (a network namespace)"
+fi
+
+# --- UDP set-up: a stray byte on the control connection ends that set-up;
+# another client's 1 s UDP test goes on at once
+port=$(free_port 52)
+bg "$PIPESCOPE" -s -p "$port" --max-tests 2 --handshake-timeout 10 \
+	>"$dir/u.out" 2>"$dir/u.log"
+srv=$LAST_PID
+wait_listen "$port" || fail "server did not start"
+cpu() { awk '{ print $14 + $15 }' "/proc/$srv/stat"; }
+python3 "$FAKE" 127.0.0.1 "$port" udp-byte >"$dir/fu.out" 2>&1 &
+fk=$!
+wait_for 5 grep -qs in-setup "$dir/fu.out"
+c0=$(cpu)
+t0=$(now_ms)
+expect_exit 0 "an honest UDP test beside a client with a stray byte in set-up" -- \
+	timeout 20 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -u -b 10M -t 1 -i 0
+took=$(( $(now_ms) - t0 ))
+check "the honest UDP test took ${took} ms (1 s and a little)" [ "$took" -le 2500 ]
+sleep 1
+c1=$(cpu)
+check "the server did not spin ($(( c1 - c0 )) ticks of CPU in $(( took / 1000 + 1 )) s)" \
+	[ $(( c1 - c0 )) -le 100 ]
+check "the server says why it ended that set-up" \
+	grep -q "data streams did not arrive: Protocol error" "$dir/u.log"
+kill "$fk" 2>/dev/null
+wait "$fk" 2>/dev/null
+term_within "$srv" 2 "UDP"
+finish
