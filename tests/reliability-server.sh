@@ -3,7 +3,9 @@
 # reading its control connection (a scripted client, or a pipescope client
 # suspended with SIGSTOP) loses its test within --rcv-timeout, its slot is
 # free again and SIGTERM still stops the server within 2 s; a stray byte in
-# UDP set-up does not hold up another client's UDP test.
+# UDP set-up does not hold up another client's UDP test. -F refuses
+# --skip-rx-copy (both ends) and a second upload into its file at the same
+# time; --cport past 65535 is refused.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd python3 python3
 FAKE=$top_srcdir/tests/tools/ps-fakeclient.py
@@ -137,4 +139,53 @@ check "the server says why it ended that set-up" \
 kill "$fk" 2>/dev/null
 wait "$fk" 2>/dev/null
 term_within "$srv" 2 "UDP"
+
+# one_line WHAT: the refusal of the last expect_exit is one line that says why
+one_line() {
+	check "$1: one line ($ERR)" [ "$(printf '%s\n' "$ERR" | wc -l)" -eq 1 ]
+}
+
+# --- -F with --skip-rx-copy: nothing is copied, so nothing could be written
+expect_exit 2 "-F with --skip-rx-copy on the command line" -- \
+	"$PIPESCOPE" -c 127.0.0.1 -p "$(free_port 54)" -R -F "$dir/x" --skip-rx-copy
+one_line "-F with --skip-rx-copy"
+port=$(free_port 53)
+head -c 20000000 /dev/urandom >"$dir/up1"
+head -c 20000000 /dev/urandom >"$dir/up2"
+bg "$PIPESCOPE" -s -p "$port" -F "$dir/got" --max-tests 2 >"$dir/f.out" 2>"$dir/f.log"
+srv=$LAST_PID
+wait_listen "$port" || fail "server did not start"
+expect_exit 1 "a client's skip_rx_copy with the server's -F: refused" -- \
+	timeout 20 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.5 --skip-rx-copy
+case $ERR in *"server reported an error"*) pass "the client says so: $ERR" ;;
+	*) fail "the client does not say why: $ERR" ;; esac
+T_COUNT=$((T_COUNT + 1))
+check "the server says why" grep -q "skip-rx-copy, but this server writes" "$dir/f.log"
+
+# --- -F and --max-tests 2: one upload at a time into the file
+timeout 30 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -F "$dir/up1" -b 200M -i 0 \
+	>/dev/null 2>"$dir/up1.err" &
+k=$!
+wait_for 5 [ -s "$dir/got" ]
+expect_exit 1 "a second upload into the same -F file, at the same time" -- \
+	timeout 30 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -F "$dir/up2" -b 200M -i 0
+case $ERR in *"server reported an error"*) pass "the client says so: $ERR" ;;
+	*) fail "the client does not say why: $ERR" ;; esac
+T_COUNT=$((T_COUNT + 1))
+check "the server says why" grep -q "another test is writing the file" "$dir/f.log"
+wait "$k"
+check "the first upload succeeds" [ $? = 0 ]
+check "the file is the first upload, whole" cmp -s "$dir/up1" "$dir/got"
+expect_exit 0 "the next upload, once the first is done" -- \
+	timeout 30 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -F "$dir/up2" -b 1G -i 0
+check "the file is now the second upload" cmp -s "$dir/up2" "$dir/got"
+term_within "$srv" 2 "-F"
+
+# --- --cport: the streams' ports must fit below 65536
+expect_exit 2 "--cport 65530 -P 7" -- \
+	"$PIPESCOPE" -c 127.0.0.1 -p "$(free_port 54)" --cport 65530 -P 7
+one_line "--cport 65530 -P 7"
+expect_exit 2 "--cport 65535 --bidir" -- \
+	"$PIPESCOPE" -c 127.0.0.1 -p "$(free_port 54)" --cport 65535 --bidir
+one_line "--cport 65535 --bidir"
 finish

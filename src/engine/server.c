@@ -54,6 +54,7 @@ struct srv_test {
 	uint64_t probe_seq;	/* the last snapshot sent */
 	double limit;		/* --server-max-duration: its end, or 0 */
 	double quiet_until;	/* the idle bound's end, while it runs */
+	bool writes_file;	/* it holds srv->file_writer */
 };
 
 static int send_probe(struct srv_test *st);
@@ -91,6 +92,7 @@ struct ps_server {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	pthread_mutex_t udp_lock;	/* one test sets up UDP streams at a time */
+	bool file_writer;	/* a test writes to -F's file (under lock) */
 	pthread_mutex_t rep_lock;	/* tests report one at a time */
 	FILE *out;
 	int max_tests;
@@ -105,6 +107,7 @@ struct ps_server {
 	double refuse_window;
 	int refuse_logged;
 	int refuse_quiet;
+	struct ps_auth_keys *auth;	/* --rsa-private-key-path: loaded once */
 };
 
 /* a line for the reporter ("Accepted connection from ...") */
@@ -157,12 +160,21 @@ int ps_server_open(const struct ps_opts *o, struct ps_server **out)
 	struct ps_server *srv = xcalloc(1, sizeof(*srv));
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
+	char err[256];
 
 	srv->o = o;
+	/* read now, while root: after --user they may be out of reach */
+	if (o->rsa_privkey && ps_auth_keys_load(o->rsa_privkey,
+			o->authorized_users, &srv->auth, err, sizeof(err))) {
+		ps_err("%s", err);
+		free(srv);
+		return -ENOKEY;
+	}
 	srv->lfd = ps_listen(o->bind, o->bind_dev, o->port, o->family, SOCK_STREAM);
 	if (srv->lfd < 0) {
 		int e = -srv->lfd;
 
+		ps_auth_keys_free(srv->auth);
 		free(srv);
 		return -e;
 	}
@@ -367,7 +379,7 @@ static void send_terminate(struct srv_test *st)
 	send_by(st->t.ctrl_fd, &s, 1, ps_now() + 0.5, NULL);
 }
 
-/* the server's limits; 0 or a reason in st->err */
+/* the server's limits; 0 or -errno (for the client) with a reason in st->err */
 static int enforce_caps(struct srv_test *st)
 {
 	const struct ps_opts *o = st->srv->o;
@@ -378,7 +390,7 @@ static int enforce_caps(struct srv_test *st)
 		snprintf(st->err, sizeof(st->err),
 			 _("test of %g s refused: this server allows at most %u s"),
 			 p->duration, o->server_max_duration);
-		return -1;
+		return -EPERM;
 	}
 	/* rate × streams, without the overflow a huge rate would cause */
 	if (o->server_rate_limit && (p->rate == 0 ||
@@ -386,14 +398,34 @@ static int enforce_caps(struct srv_test *st)
 		snprintf(st->err, sizeof(st->err),
 			 _("test refused: its rate is above this server's limit of %llu bit/s"),
 			 (unsigned long long)o->server_rate_limit);
-		return -1;
+		return -EPERM;
 	}
 	if (o->server_max_streams &&
 	    p->parallel * (p->bidir ? 2 : 1) > o->server_max_streams) {
 		snprintf(st->err, sizeof(st->err),
 			 _("test of %d streams refused: this server allows at most %d"),
 			 p->parallel * (p->bidir ? 2 : 1), o->server_max_streams);
-		return -1;
+		return -EPERM;
+	}
+	/* -F: what this server receives goes to the file */
+	if (!o->file || (p->reverse && !p->bidir))
+		return 0;
+	if (p->skip_rx_copy) {
+		snprintf(st->err, sizeof(st->err),
+			 _("test refused: it asks for --skip-rx-copy, but this server writes what it receives to %s (-F)"),
+			 o->file);
+		return -ENOTSUP;
+	}
+	/* one writer per file: two uploads at once would mix in it */
+	pthread_mutex_lock(&st->srv->lock);
+	if (!st->srv->file_writer)
+		st->srv->file_writer = st->writes_file = true;
+	pthread_mutex_unlock(&st->srv->lock);
+	if (!st->writes_file) {
+		snprintf(st->err, sizeof(st->err),
+			 _("test refused: another test is writing the file %s (-F)"),
+			 o->file);
+		return -EBUSY;
 	}
 	return 0;
 }
@@ -793,8 +825,8 @@ static void *test_main(void *arg)
 	t->gsro = t->p.proto == PS_PROTO_UDP && t->p.ps_ext && t->p.gsro;
 	if (t->p.get_server_output)
 		capture_open(st);
-	if (enforce_caps(st)) {
-		send_error(t->ctrl_fd, 100, EPERM);
+	if ((rc = enforce_caps(st))) {
+		send_error(t->ctrl_fd, 100, -rc);
 		goto out;
 	}
 	if (t->p.ps_ext) {
@@ -876,6 +908,8 @@ out:
 	pthread_mutex_lock(&srv->lock);	/* ps_server_loop may shut it down */
 	close(t->ctrl_fd);
 	t->ctrl_fd = -1;
+	if (st->writes_file)
+		srv->file_writer = st->writes_file = false;
 	pthread_mutex_unlock(&srv->lock);
 	ps_results_clear(&t->remote);
 	free(t->iv_streams);
@@ -1155,14 +1189,13 @@ static void pend_params(struct ps_server *srv, int k)
 		drop_pending(srv, k);
 		return;
 	}
-	if (srv->o->rsa_privkey) {
+	if (srv->auth) {
 		char user[128];
 
-		if (ps_auth_check(p.authtoken, srv->o->rsa_privkey,
-				  srv->o->authorized_users,
-				  srv->o->time_skew ? srv->o->time_skew : PS_AUTH_SKEW,
-				  srv->o->pkcs1, user, sizeof(user), err,
-				  sizeof(err))) {
+		if (ps_auth_verify(p.authtoken, srv->auth,
+				   srv->o->time_skew ? srv->o->time_skew : PS_AUTH_SKEW,
+				   srv->o->pkcs1, user, sizeof(user), err,
+				   sizeof(err))) {
 			refused(srv, _("refused a test from %s port %d: authentication failed: %s"),
 				pd->peer, pd->port, err);
 			send_error(fd, PS_IEAUTHTEST, EACCES);
@@ -1436,6 +1469,7 @@ void ps_server_close(struct ps_server *srv)
 	pthread_mutex_destroy(&srv->udp_lock);
 	pthread_mutex_destroy(&srv->rep_lock);
 	pthread_mutex_destroy(&srv->refuse_lock);
+	ps_auth_keys_free(srv->auth);
 	free(srv->tests);
 	free(srv);
 }
