@@ -269,8 +269,13 @@ static int udp_listener(struct ps_server *srv)
  * UDP: each stream says hello on the port; answer from a connected socket.
  * The socket for the next hello is bound before the answer goes out (as
  * iperf3 does), or a client that sends its next hello at once finds the
- * port closed (ICMP unreachable: "Connection refused").
+ * port closed (ICMP unreachable: "Connection refused"). The port is the
+ * server's: one test at a time says hello (a hello does not say whose it
+ * is), and a client sends each hello as soon as it may, so a test that
+ * waits longer for one lets the others go.
  */
+#define UDP_HELLO_WAIT 3.0	/* s for each hello */
+
 static int udp_streams(struct srv_test *st)
 {
 	struct ps_server *srv = st->srv;
@@ -279,7 +284,9 @@ static int udp_streams(struct srv_test *st)
 	struct ps_sockopts so;
 	struct sockaddr_storage client;
 	socklen_t cl = sizeof(client);
-	double deadline = ps_now() + srv->handshake;	/* for the streams */
+	double wait = srv->handshake < UDP_HELLO_WAIT ? srv->handshake :
+		      UDP_HELLO_WAIT, deadline;
+	signed char create = PS_CREATE_STREAMS;
 
 	ps_params_sockopts(&t->p, &so);
 	if (getpeername(t->ctrl_fd, (struct sockaddr *)&client, &cl))
@@ -290,8 +297,10 @@ static int udp_streams(struct srv_test *st)
 		pthread_mutex_unlock(&srv->udp_lock);
 		return fd;
 	}
-	if (ctl_state(st, PS_CREATE_STREAMS))
+	/* the lock is held: this send has the hello's bound too */
+	if (send_by(t->ctrl_fd, &create, 1, ps_now() + wait, srv->stop))
 		rc = -EPIPE;
+	deadline = ps_now() + wait;
 	for (int i = 0; !rc && i < st->want; i++) {
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof(peer);
@@ -365,6 +374,7 @@ static int udp_streams(struct srv_test *st)
 		}
 		st->got[st->ngot++] = fd;
 		fd = next;
+		deadline = ps_now() + wait;
 		if (send(st->got[st->ngot - 1], &reply, sizeof(reply),
 			 MSG_DONTWAIT) != sizeof(reply)) {
 			rc = -errno;

@@ -7,6 +7,7 @@
 #             server's sends fill up soon)
 #   udp-byte  a UDP test: after CREATE_STREAMS one stray byte on the
 #             control connection, no stream hello; it then sits there
+#   udp-silent  the same without the byte: it just sits in UDP set-up
 # It prints "running" / "in-setup" when it has got there.
 import json
 import random
@@ -40,7 +41,7 @@ if state() != 9:
     sys.exit('fake client: no PARAM_EXCHANGE')
 p = {"time": 30, "parallel": 1, "len": 1024, "client_version": "fake",
      "pipescope": {"ext": 2, "probes": True}}
-if mode == 'udp-byte':
+if mode.startswith('udp'):
     p.update(udp=True, bandwidth=1000000)
 else:
     p['tcp'] = True
@@ -52,8 +53,9 @@ if s == 100:		# EXT_ACK
     s = state()
 if s != 10:
     sys.exit('fake client: state %d, not CREATE_STREAMS' % s)
-if mode == 'udp-byte':
-    c.send(b'\x07')
+if mode.startswith('udp'):
+    if mode == 'udp-byte':
+        c.send(b'\x07')
     print('in-setup', flush=True)
     time.sleep(60)
     sys.exit(0)
