@@ -46,7 +46,7 @@ abandoned() {
 	took=$(( $(now_ms) - $3 ))
 	check "$1: its test is abandoned ($took ms)" \
 		grep -q "went silent\|stopped reading" "$2"
-	check "$1: within --rcv-timeout and a little (at most $4 ms)" \
+	check "$1: in time (at most $4 ms)" \
 		[ "$took" -le "$4" ]
 }
 
@@ -62,17 +62,18 @@ if [ "$(id -u)" = 0 ] && ip netns add "ps-srv-$$" 2>/dev/null; then
 	listening() { $N ss -Htln "sport = :$port" | grep -q .; }
 	blocked() { $N ss -Htn "sport = :$port" | awk '$3 > 25000 { f = 1 } END { exit !f }'; }
 	served() { expect_exit 0 "$1: the next client is served" -- \
-		timeout 15 $N "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.3 -i 0; }
-	# server RCV_TIMEOUT LOG: a server ($srv) in the namespace
+		timeout 15 $N "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -i 0; }
+	# server RCV_TIMEOUT LOG [OPTION...]: a server ($srv) in the namespace
 	server() {
 		bg $N "$PIPESCOPE" -s -p "$port" --rcv-timeout "$1" --max-tests 1 \
-			>/dev/null 2>"$2"
+			"${@:3}" >/dev/null 2>"$2"
 		srv=$LAST_PID
 		wait_for 5 listening || fail "server did not start"
 	}
-	# stall OUT: the scripted client ($fk), once the server's send blocks
+	# stall OUT [SECONDS]: the scripted client ($fk), once the server's
+	# send blocks
 	stall() {
-		$N python3 "$FAKE" 127.0.0.1 "$port" stall >"$1" 2>&1 &
+		$N python3 "$FAKE" 127.0.0.1 "$port" stall "${2:-30}" >"$1" 2>&1 &
 		fk=$!
 		wait_for 5 grep -qs running "$1"
 		wait_for 20 blocked
@@ -87,6 +88,17 @@ if [ "$(id -u)" = 0 ] && ip netns add "ps-srv-$$" 2>/dev/null; then
 	kill "$fk" 2>/dev/null
 	wait "$fk" 2>/dev/null
 	term_within "$srv" 2 "idle server"
+
+	# --server-max-duration 3: the test ends 3 s + 5 s after its start
+	server 60000 "$dir/s4.log" --server-max-duration 3
+	t0=$(now_ms)
+	stall "$dir/f4.out" 3
+	abandoned "client that stops reading (--server-max-duration 3, from the start)" \
+		"$dir/s4.log" "$t0" 10000
+	served "client that stops reading, --server-max-duration"
+	kill "$fk" 2>/dev/null
+	wait "$fk" 2>/dev/null
+	term_within "$srv" 2 "--server-max-duration"
 
 	# SIGTERM while the send is blocked (a long --rcv-timeout)
 	server 60000 "$dir/s2.log"

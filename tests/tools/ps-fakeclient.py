@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# ps-fakeclient.py HOST PORT MODE: a scripted client that does the iperf3
+# ps-fakeclient.py HOST PORT MODE [SECONDS]: a scripted client that does the iperf3
 # handshake as a pipescope client would (extension version 2, the server's
 # probe snapshots asked for), then misbehaves. For tests/reliability-server.sh.
 #   stall     one TCP stream it keeps sending on; it never reads its
@@ -17,6 +17,7 @@ import sys
 import time
 
 host, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+seconds = int(sys.argv[4]) if len(sys.argv) > 4 else 30
 cookie = ''.join(random.choice('abcdefghijklmnopqrstuvwxyz234567')
                  for _ in range(36)).encode() + b'\0'
 c = socket.socket()
@@ -39,7 +40,7 @@ def skip_json():
 
 if state() != 9:
     sys.exit('fake client: no PARAM_EXCHANGE')
-p = {"time": 30, "parallel": 1, "len": 1024, "client_version": "fake",
+p = {"time": seconds, "parallel": 1, "len": 1024, "client_version": "fake",
      "pipescope": {"ext": 2, "probes": True}}
 if mode.startswith('udp'):
     p.update(udp=True, bandwidth=1000000)
