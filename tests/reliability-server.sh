@@ -61,8 +61,15 @@ if [ "$(id -u)" = 0 ] && ip netns add "ps-srv-$$" 2>/dev/null; then
 	port=$(free_port 51)
 	listening() { $N ss -Htln "sport = :$port" | grep -q .; }
 	blocked() { $N ss -Htn "sport = :$port" | awk '$3 > 25000 { f = 1 } END { exit !f }'; }
-	served() { expect_exit 0 "$1: the next client is served" -- \
-		timeout 15 $N "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -i 0; }
+	# served WHAT PID: the next client is served, SIGTERM stops the
+	# server, and the client PID goes
+	served() {
+		expect_exit 0 "$1: the next client is served" -- \
+			timeout 15 $N "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -i 0
+		term_within "$srv" 2 "$1"
+		kill -9 "$2" 2>/dev/null
+		wait "$2" 2>/dev/null
+	}
 	# server RCV_TIMEOUT LOG [OPTION...]: a server ($srv) in the namespace
 	server() {
 		bg $N "$PIPESCOPE" -s -p "$port" --rcv-timeout "$1" --max-tests 1 \
@@ -84,10 +91,7 @@ if [ "$(id -u)" = 0 ] && ip netns add "ps-srv-$$" 2>/dev/null; then
 	stall "$dir/f1.out"
 	abandoned "client that stops reading (--rcv-timeout 2000, from the blocked send)" \
 		"$dir/s1.log" "$(now_ms)" 3500
-	served "client that stops reading"
-	kill "$fk" 2>/dev/null
-	wait "$fk" 2>/dev/null
-	term_within "$srv" 2 "idle server"
+	served "client that stops reading" "$fk"
 
 	# --server-max-duration 3: the test ends 3 s + 5 s after its start
 	server 60000 "$dir/s4.log" --server-max-duration 3
@@ -95,10 +99,7 @@ if [ "$(id -u)" = 0 ] && ip netns add "ps-srv-$$" 2>/dev/null; then
 	stall "$dir/f4.out" 3
 	abandoned "client that stops reading (--server-max-duration 3, from the start)" \
 		"$dir/s4.log" "$t0" 10000
-	served "client that stops reading, --server-max-duration"
-	kill "$fk" 2>/dev/null
-	wait "$fk" 2>/dev/null
-	term_within "$srv" 2 "--server-max-duration"
+	served "client that stops reading, --server-max-duration" "$fk"
 
 	# SIGTERM while the send is blocked (a long --rcv-timeout)
 	server 60000 "$dir/s2.log"
@@ -115,10 +116,7 @@ if [ "$(id -u)" = 0 ] && ip netns add "ps-srv-$$" 2>/dev/null; then
 	sleep 1
 	kill -STOP "$k"
 	abandoned "suspended client (--rcv-timeout 6000)" "$dir/s3.log" "$(now_ms)" 7500
-	served "suspended client"
-	term_within "$srv" 2 "after a suspended client"
-	kill -9 "$k" 2>/dev/null
-	wait "$k" 2>/dev/null
+	served "suspended client" "$k"
 	ip netns del "$NS"
 	NS=""
 else
