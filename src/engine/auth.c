@@ -197,6 +197,7 @@ int ps_auth_keys_load(const char *privkey_path, const char *users_path,
 		return -EINVAL;
 	}
 	fclose(f);
+	a->users = xrealloc(a->users, n + 1);
 	a->users[n] = 0;
 	*out = a;
 	return 0;
