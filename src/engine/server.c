@@ -170,12 +170,11 @@ static int ctl_state(struct srv_test *st, signed char state)
 	return ctl_send(st, &state, 1);
 }
 
-/* a state byte, then (obj not NULL) a length-prefixed JSON message */
+/* a state byte (0: none), then a length-prefixed JSON message */
 static int ctl_message(struct srv_test *st, signed char state,
 		       struct json_object *obj)
 {
-	const char *s = obj ? json_object_to_json_string_ext(obj,
-				JSON_C_TO_STRING_PLAIN) : "";
+	const char *s = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 	size_t len = strlen(s), off = state ? 1 : 0;
 	uint32_t nlen = htonl((uint32_t)len);
 	char *buf = xmalloc(len + 5);
@@ -184,7 +183,7 @@ static int ctl_message(struct srv_test *st, signed char state,
 	buf[0] = (char)state;
 	memcpy(buf + off, &nlen, 4);
 	memcpy(buf + off + 4, s, len);
-	rc = ctl_send(st, buf, off + (obj ? 4 + len : 0));
+	rc = ctl_send(st, buf, off + 4 + len);
 	free(buf);
 	return rc;
 }
