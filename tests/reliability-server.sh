@@ -181,7 +181,7 @@ T_COUNT=$((T_COUNT + 1))
 check "the server says why" grep -q "skip-rx-copy, but this server writes" "$dir/f.log"
 
 # --- -F and --max-tests 2: one upload at a time into the file
-timeout 30 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -F "$dir/up1" -b 200M -i 0 \
+timeout 30 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -F "$dir/up1" -b 50M -i 0 \
 	>/dev/null 2>"$dir/up1.err" &
 k=$!
 wait_for 5 [ -s "$dir/got" ]
