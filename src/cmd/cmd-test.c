@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <grp.h>
