@@ -60,9 +60,10 @@ int ps_send_json(int fd, struct json_object *obj)
  * The limits, from the largest real messages (measured with a 256-CPU
  * snapshot whose NIC has 256 queue interrupts, and -P 128 --bidir) and a
  * margin; a message at every limit at once keeps either end under 64 MiB.
- * EXT_PROBE: 1.5 MB, 158558 values, 1870 containers. Results: 60 KB,
- * 5400 values, 260 containers, plus --get-server-output's text (one string).
- * EXT_DATA: 66 KB, 7200 values, 258 containers.
+ * EXT_PROBE: 1.5 MB, 158558 values, 1870 containers. Results: 43 KB,
+ * 5388 values, 258 containers, plus --get-server-output's text (one
+ * string, cut to PS_MAX_SERVER_OUTPUT). EXT_DATA: 44 KB, 5384 values,
+ * 258 containers.
  */
 const struct ps_json_limit ps_lim_results = {
 	.bytes = PS_MAX_RESULTS_JSON, .values = PS_MAX_RESULTS_JSON / 128 + 256,
@@ -72,7 +73,7 @@ const struct ps_json_limit ps_lim_ext_data = {
 	.bytes = 512 * 1024, .values = 32768, .containers = 2048,
 };
 const struct ps_json_limit ps_lim_probe = {
-	.bytes = 4 * 1024 * 1024, .values = 393216, .containers = 8192,
+	.bytes = 4 * 1024 * 1024, .values = 327680, .containers = 4096,
 };
 const struct ps_json_limit ps_lim_ack = {
 	.bytes = PS_MAX_PARAMS_JSON, .values = 256, .containers = 16,
@@ -491,9 +492,27 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "streams", arr);
-	if (r->server_output_text)
+	if (r->server_output_text) {
+		const char *txt = r->server_output_text;
+		size_t n = strlen(txt);
+		char *cut = NULL;
+
+		/* the tail (the summary is there), so the message stays
+		 * within what a reader accepts, from a line's start */
+		if (n > PS_MAX_SERVER_OUTPUT) {
+			const char *tail = txt + n - PS_MAX_SERVER_OUTPUT;
+			const char *nl = strchr(tail, '\n');
+
+			if (nl)
+				tail = nl + 1;
+			xasprintf(&cut, _("[the first %zu bytes are left out]\n%s"),
+				  (size_t)(tail - txt), tail);
+			txt = cut;
+		}
 		json_object_object_add(o, "server_output_text",
-				       json_object_new_string(r->server_output_text));
+				       json_object_new_string(txt));
+		free(cut);
+	}
 	if (r->ps_ext)
 		json_object_object_add(o, "pipescope", json_object_get(r->ps_ext));
 	return o;

@@ -107,6 +107,49 @@ def generated(kind, size):
     raise ValueError(kind)
 
 
+def budget(text):
+    """(values, containers) as the client and server count them"""
+    v = c = 0
+    in_str = esc = False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[":
+            v += 1
+            c += 1
+        elif ch in ",:":
+            v += 1
+    return v, c
+
+
+def worst(size, values, containers):
+    """the costliest tree within a limit: empty objects up to the
+    containers, zeros up to the values, a string for the bytes left"""
+    def build(nobj, nzero, nstr):
+        return ('{"a":[' + ",".join(["{}"] * nobj) + '],"b":[' +
+                ",".join(["0"] * nzero) + '],"server_output_text":"' +
+                "x" * nstr + '","streams":[]}')
+    nobj = containers - 4
+    nzero = 1
+    v, c = budget(build(nobj, nzero, 0))
+    nzero += values - v
+    text = build(nobj, nzero, 0)
+    return build(nobj, nzero, size - len(text))
+
+
+# what each message may hold (src/engine/proto.c): bytes, values, containers
+LIMITS = {"probe": (4 << 20, 327680, 4096),
+          "results": (4 << 20, (4 << 20) // 128 + 256, (4 << 20) // 2048 + 16),
+          "data": (512 << 10, 32768, 2048)}
+
+
 def drain(lst):
     """accept the data streams and read whatever they send"""
     socks = [lst]
@@ -167,6 +210,11 @@ def serve(lst, steps, log):
                 kind, _, size = arg.partition(":")
                 conn.state(102)
                 conn.frame(generated(kind, int(size)))
+            elif name == "WORST":	# WORST=KIND[+1]: at (or over) a limit
+                kind, plus = arg.rstrip("+1"), arg.endswith("+1")
+                b, v, c = LIMITS[kind]
+                conn.state({"probe": 102, "data": 101}.get(kind, 102))
+                conn.frame(worst(b, v + plus, c))
             elif name == "BIGLEN":
                 conn.state(102)
                 conn.s.sendall(struct.pack(">I", int(arg)) + b"{")
@@ -179,7 +227,11 @@ def serve(lst, steps, log):
             elif name == "XR":
                 conn.state(13)
                 conn.read_json()
-                conn.frame(results(conn, arg))
+                if arg.startswith("worst"):
+                    b, v, c = LIMITS["results"]
+                    conn.frame(worst(b, v + (arg == "worst+1"), c))
+                else:
+                    conn.frame(results(conn, arg))
             elif name == "SLEEP":
                 time.sleep(float(arg))
             elif name == "SILENT":
@@ -323,7 +375,58 @@ def fuzz(pipescope, runs, seed, probe_file=None):
     return 1 if bad else 0
 
 
+def peak_kib(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def hostile_client(port, pid, kind):
+    """a client whose results are the costliest the server accepts (kind
+    worst) or one value over (worst+1); prints the server's VmHWM"""
+    import uuid
+    cookie = (uuid.uuid4().hex + "abcd")[:36].encode() + b"\0"
+    s = socket.create_connection(("127.0.0.1", port))
+    conn = Conn(s)
+    s.sendall(cookie)
+    before = peak_kib(pid)
+    want = {9: True}
+    while True:
+        st = struct.unpack("b", conn.read_exact(1, 10))[0]
+        if st == 9:
+            conn.frame('{"tcp":true,"omit":0,"time":1,"num":0,"blockcount":0,'
+                       '"parallel":1,"len":16384,"client_version":"3.12"}')
+        elif st == 10:
+            d = socket.create_connection(("127.0.0.1", port))
+            d.sendall(cookie)
+        elif st == 2:
+            time.sleep(0.5)
+            conn.state(4)
+        elif st == 13:
+            b, v, c = LIMITS["results"]
+            conn.frame(worst(b, v + (kind == "worst+1"), c))
+            try:
+                conn.read_json()
+            except (EOFError, TimeoutError, OSError):
+                break
+        elif st == 14:
+            conn.state(16)
+            break
+        elif st in (1, 100):
+            if st == 100:
+                conn.read_json()
+        else:
+            break
+    time.sleep(0.5)
+    print("server VmHWM before %d KiB after %d KiB" % (before, peak_kib(pid)))
+
+
 def main(argv):
+    if len(argv) >= 5 and argv[1] == "client":
+        hostile_client(int(argv[2]), int(argv[3]), argv[4])
+        return 0
     if len(argv) >= 3 and argv[1] == "script":
         steps, args = argv[3:], []
         if "--" in steps:
