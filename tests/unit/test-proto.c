@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -262,6 +263,34 @@ static void test_json_budget(void **state)
 	close(sv[1]);
 }
 
+/* --get-server-output: a long text is cut to its tail, so that the
+ * results fit what a client accepts */
+static void test_server_output_cut(void **state)
+{
+	struct ps_results r;
+	struct json_object *o, *v;
+	size_t n = PS_MAX_SERVER_OUTPUT + 1024 * 1024;
+	const char *txt;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.server_output_text = malloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		r.server_output_text[i] = i % 64 == 63 ? '\n' : 'x';
+	memcpy(r.server_output_text + n - 8, "summary\n", 8);
+	r.server_output_text[n] = 0;
+	o = ps_results_to_json(&r);
+	assert_true(strlen(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) <=
+		    PS_MAX_RESULTS_JSON);
+	assert_true(json_object_object_get_ex(o, "server_output_text", &v));
+	txt = json_object_get_string(v);
+	assert_true(strncmp(txt, "[the first ", 11) == 0);
+	assert_true(strlen(txt) <= PS_MAX_SERVER_OUTPUT + 64);
+	assert_string_equal(txt + strlen(txt) - 8, "summary\n");
+	json_object_put(o);
+	ps_results_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_results_roundtrip),
 		cmocka_unit_test(test_framing),
 		cmocka_unit_test(test_json_budget),
+		cmocka_unit_test(test_server_output_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
