@@ -109,6 +109,9 @@ for sig in SIGINT SIGTERM; do
 done
 serve SIGNAL=SIGINT@0.5 SILENT -- -t 1
 check "SIGINT before PARAM_EXCHANGE: within 1 s ($SECS s)" num_le "$SECS" 1
+serve SIGNAL=SIGINT@1 PE ACK CS SILENT -- -u -t 1
+check "SIGINT while a UDP hello waits: within 1 s ($SECS s)" num_le "$SECS" 1
+check "SIGINT while a UDP hello waits: says interrupted" said "pipescope: interrupted"
 serve SIGNAL=SIGINT@1.2 PE ACK CS TS TR END SILENT -- -t 0.3 -i 0
 check "SIGINT waiting for the results: within 1 s ($SECS s)" num_le "$SECS" 1
 check "SIGINT waiting for the results: says interrupted" said "pipescope: interrupted"

@@ -116,8 +116,9 @@ static int udp_hello(struct client *c, int fd)
 
 		/* in slices, to see a Ctrl-C (c->stop) soon */
 		while (poll(&p, 1, 100) <= 0) {
-			if ((c->stop && atomic_load(c->stop)) ||
-			    (waited += 100) >= limit)
+			if (c->stop && atomic_load(c->stop))
+				return -EINTR;
+			if ((waited += 100) >= limit)
 				return -ETIMEDOUT;
 		}
 		n = recv(fd, buf, sizeof(buf), 0);
@@ -180,6 +181,10 @@ static int create_streams(struct client *c)
 			rc = ps_write_full(fd, t->cookie, PS_COOKIE_SIZE);
 		else
 			rc = udp_hello(c, fd);
+		if (rc == -EINTR) {
+			close(fd);
+			return fail(c, _("interrupted"));
+		}
 		if (rc) {
 			close(fd);
 			return fail(c, _("data stream %d: the server did not accept it: %s"),

@@ -253,7 +253,14 @@ def listener():
     lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     lst.bind(("127.0.0.1", 0))
     lst.listen(1024)
+    # and a UDP socket on the same port that never answers the hello
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", lst.getsockname()[1]))
+    SILENT_UDP.append(udp)
     return lst
+
+
+SILENT_UDP = []
 
 
 def run(pipescope, steps, args, timeout=15, signal_after=None):
