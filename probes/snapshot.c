@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +305,28 @@ int ps_snapshot_from_string(const char *text, size_t len,
 	return rc;
 }
 
+/* JSON has no NaN or Infinity (json-c reads them): a snapshot with one
+ * could not be written back as JSON; the depth is the parser's bound */
+static bool all_finite(struct json_object *o)
+{
+	if (json_object_is_type(o, json_type_double))
+		return isfinite(json_object_get_double(o));
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			if (!all_finite(v))
+				return false;
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+
+		for (size_t i = 0; i < n; i++)
+			if (!all_finite(json_object_array_get_idx(o, i)))
+				return false;
+	}
+	return true;
+}
+
 int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
 			  char *err, size_t errlen)
 {
@@ -315,6 +338,9 @@ int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
 	if (!json_object_is_type(o, json_type_object))
 		return errf(err, errlen, "%s",
 			    _("not a pipescope snapshot (not a JSON object)"));
+	if (!all_finite(o))
+		return errf(err, errlen, "%s",
+			    _("the snapshot holds a number that is not finite (NaN or Infinity)"));
 	rc = header_from_json(o, &s->hdr, err, errlen);
 	for (size_t i = 0; !rc && i < ps_probe_count; i++) {
 		const struct ps_probe_ops *ops = ps_probe_registry[i];

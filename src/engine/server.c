@@ -719,7 +719,7 @@ void *srv_test_main(void *arg)
 	ps_streams_stop(t, true, true);
 	if (rc == 0 && (rc = serve_results(st)) != 0)
 		snprintf(st->err, sizeof(st->err), _("results exchange with %s failed: %s"),
-			 st->peer, strerror(-rc));
+			 st->peer, ps_proto_strerror(rc));
 	report_end(st, rc != 0);
 	running = false;
 out:
