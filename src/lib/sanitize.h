@@ -28,7 +28,7 @@ char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags);
  * The same into one of PS_SAFE_SLOTS thread-local buffers of PS_SAFE_MAX
  * bytes, for printf arguments: at most PS_SAFE_SLOTS calls per statement.
  */
-#define PS_SAFE_MAX 512
+#define PS_SAFE_MAX 2048
 #define PS_SAFE_SLOTS 8
 const char *ps_safe(const char *s);
 
