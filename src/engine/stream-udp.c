@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 #include <math.h>
+#include <stdbool.h>
 #include <netinet/udp.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -68,6 +69,28 @@ void ps_udp_stamp(struct ps_stream *s, char *pkt, uint64_t seq)
 	}
 }
 
+/*
+ * The most datagrams the sender can have numbered by now: the test began at
+ * t->t0 (before the first datagram on either end; a second of slack for
+ * the far end's clocks and start), at -b twice its rate per stream (a
+ * sender that catches up after a stall stays under the rate on average),
+ * else UDP_MAX_PPS, far above what one socket reaches (about 4 Mpps with
+ * GSO on loopback), plus a burst. A number past it was never sent: a
+ * forged or corrupt header, not billions of lost datagrams.
+ */
+#define UDP_MAX_PPS 1e8
+#define UDP_SEQ_SLACK 1024
+
+static bool seq_plausible(const struct ps_stream *s, uint64_t seq)
+{
+	const struct ps_params *p = &s->t->p;
+	double pps = UDP_MAX_PPS, elapsed = ps_now() - s->t->t0 + 1.0;
+
+	if (p->rate > 0 && s->len > 0 && 2.0 * p->rate / (8.0 * s->len) < pps)
+		pps = 2.0 * p->rate / (8.0 * s->len);
+	return (double)seq <= pps * elapsed + p->burst + UDP_SEQ_SLACK;
+}
+
 /* RFC 1889 jitter and iperf3's loss / out-of-order accounting */
 static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
 {
@@ -95,6 +118,13 @@ static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	sent = ntohl(sec) + ntohl(usec) / 1e6;
 	transit = ts.tv_sec + ts.tv_nsec / 1e9 - sent;
+	if (seq > s->udp_last_seq + 1 && !seq_plausible(s, seq)) {
+		/* counted as out of order: received, but neither loss nor
+		 * the new highest number, and its time stamp not trusted */
+		atomic_fetch_add_explicit(&s->ooo, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->packets, 1, memory_order_relaxed);
+		return;
+	}
 	if (seq >= s->udp_last_seq + 1) {
 		if (seq > s->udp_last_seq + 1)
 			atomic_fetch_add_explicit(&s->lost,

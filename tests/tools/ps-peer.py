@@ -9,7 +9,7 @@
 #                                    results' congestion_used do (TCP test)
 #   ps-peer.py client PORT udp-jump [64]  a UDP client whose datagrams are
 #                                    numbered 1, 2, 2^32-1 (2^63 with 64),
-#                                    3, 4, ... 50
+#                                    3, 4, ... 50, then 61 ... 70
 import json
 import socket
 import struct
@@ -172,7 +172,8 @@ def client_udp_jump(port, bits):
     u.recv(4)
     wait_running(c)
     jump = (1 << 63) if bits == 64 else 0xffffffff
-    seqs = [1, 2, jump] + list(range(3, 51))
+    # then a real gap: 51..60 are never sent
+    seqs = [1, 2, jump] + list(range(3, 51)) + list(range(61, 71))
     for seq in seqs:
         now = time.time()
         head = struct.pack("!II", int(now), int(now % 1 * 1e6))
