@@ -99,9 +99,22 @@ static int beneath_openat2(int root, const char *rel, int flags)
 		.flags = (uint64_t)flags,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
 	};
-	long fd = syscall(SYS_openat2, root, rel, &how, sizeof(how));
+	long fd;
 
-	return fd < 0 ? -errno : (int)fd;
+	/*
+	 * EAGAIN: a rename anywhere on the system while a ".." was resolved
+	 * (the recordings' links have them), so the kernel could not be sure
+	 * it stayed beneath; it asks for a retry. After a few, the walk by
+	 * hand decides.
+	 */
+	for (int i = 0; i < 16; i++) {
+		fd = syscall(SYS_openat2, root, rel, &how, sizeof(how));
+		if (fd >= 0)
+			return (int)fd;
+		if (errno != EAGAIN && errno != EINTR)
+			return -errno;
+	}
+	return -EAGAIN;
 }
 #endif
 
@@ -231,7 +244,8 @@ static int open_in_tree(const char *path, int flags)
 	if (!force_manual)
 		fd = beneath_openat2(root, rel, flags);
 #endif
-	if (fd == -ENOSYS || fd == -EPERM)	/* no openat2, or filtered */
+	/* no openat2, filtered, or still racing with renames */
+	if (fd == -ENOSYS || fd == -EPERM || fd == -EAGAIN)
 		fd = beneath_manual(root, rel, flags);
 	close(root);
 	return fd;

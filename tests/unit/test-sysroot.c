@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,11 +170,50 @@ static void test_by_hand(void **state)
 	reads(true);
 }
 
+/* renames anywhere make openat2 ask for a retry while it resolves "..":
+ * a read through the tree's relative links must not fail for it */
+static atomic_bool renaming;
+
+static void *rename_loop(void *arg)
+{
+	char a[128], b[128];
+
+	(void)arg;
+	snprintf(a, sizeof(a), "%s/ra", top);
+	snprintf(b, sizeof(b), "%s/rb", top);
+	close(open(a, O_CREAT | O_WRONLY, 0644));
+	while (atomic_load(&renaming)) {
+		rename(a, b);
+		rename(b, a);
+	}
+	return NULL;
+}
+
+static void test_renames(void **state)
+{
+	pthread_t th;
+	int bad = 0;
+
+	(void)state;
+	ps_sysroot_force_manual(false);
+	atomic_store(&renaming, true);
+	assert_int_equal(pthread_create(&th, NULL, rename_loop, NULL), 0);
+	for (int i = 0; i < 20000; i++) {
+		char buf[16];
+
+		bad += ps_read_line("/sys/a/b/round", buf, sizeof(buf)) != 0;
+	}
+	atomic_store(&renaming, false);
+	pthread_join(th, NULL);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_openat2),
 		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_renames),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
