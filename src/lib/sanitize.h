@@ -27,8 +27,9 @@ char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags);
 /*
  * The same into one of PS_SAFE_SLOTS thread-local buffers of PS_SAFE_MAX
  * bytes, for printf arguments: at most PS_SAFE_SLOTS calls per statement.
+ * 1024 holds a check's evidence (1023 bytes); every thread pays the 8 KiB.
  */
-#define PS_SAFE_MAX 2048
+#define PS_SAFE_MAX 1024
 #define PS_SAFE_SLOTS 8
 const char *ps_safe(const char *s);
 
