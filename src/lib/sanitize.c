@@ -2,8 +2,11 @@
  * print (no control characters, no escape sequences, valid UTF-8) */
 #include "config.h"
 
+#include <langinfo.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sanitize.h"
@@ -54,9 +57,26 @@ static int invisible(uint32_t cp)
 	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/*
+ * A single-byte charset other than ASCII (ISO 8859-x, KOI8-R, CP1252):
+ * there 0xa0..0xff are characters (the translations are in it) and
+ * 0x80..0x9f the C1 controls. The C locale is not one: its terminal is
+ * most likely UTF-8.
+ */
+static bool eight_bit_locale(void)
+{
+	const char *cs;
+
+	if (MB_CUR_MAX != 1)
+		return false;
+	cs = nl_langinfo(CODESET);
+	return cs && *cs && strcmp(cs, "ANSI_X3.4-1968") && strcmp(cs, "ASCII");
+}
+
 char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	bool eight = eight_bit_locale();
 	size_t o = 0;
 
 	if (!cap)
@@ -78,8 +98,11 @@ char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags)
 			   (flags & PS_SAN_SPACES)) {
 			esc[0] = ' ';
 			n = 1;
-		} else if (*p < 0x80) {
+		} else if (*p < 0x80 || (eight && *p < 0xa0)) {
 			n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p);
+		} else if (eight) {
+			esc[0] = (char)*p;
+			n = 1;
 		} else if ((adv = (size_t)utf8_seq(p, &cp)) == 0) {
 			esc[0] = '?';
 			n = 1;

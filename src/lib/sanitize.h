@@ -14,7 +14,9 @@
  * U+2066..U+2069) becomes "\uNNNN"; a byte that is not part of valid UTF-8
  * (overlong, surrogate, past U+10FFFF, cut short) becomes '?'. The result
  * never has more than cap - 1 bytes and is cut only between characters.
- * It does not depend on the locale.
+ * In a single-byte locale other than ASCII (ISO 8859-1...) the bytes
+ * 0xa0..0xff are its characters and 0x80..0x9f its C1 controls ("\xNN");
+ * in every other locale (UTF-8, C) the UTF-8 rules above hold.
  */
 enum {
 	PS_SAN_MULTILINE = 1 << 0,	/* keep '\n' and '\t' (server output) */

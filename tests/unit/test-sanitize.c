@@ -2,6 +2,7 @@
  * recorded tree: no control byte, no escape sequence, valid UTF-8, bounded */
 #include "config.h"
 
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,35 @@ static void test_every_byte(void **state)
 	}
 }
 
+/* a Latin-1 locale: its accented letters are kept (the translations are
+ * in it), its C1 bytes escaped; built with localedef, else skipped */
+static void test_latin1_locale(void **state)
+{
+	char dir[] = "/tmp/ps-locale-XXXXXX", cmd[256];
+
+	(void)state;
+	if (!mkdtemp(dir))
+		skip();
+	snprintf(cmd, sizeof(cmd),
+		 "localedef -i es_ES -f ISO-8859-1 %s/es_ES.ISO-8859-1 "
+		 ">/dev/null 2>&1", dir);
+	if (system(cmd) != 0 || setenv("LOCPATH", dir, 1) ||
+	    !setlocale(LC_ALL, "es_ES.ISO-8859-1")) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		(void)system(cmd);
+		skip();
+	}
+	assert_string_equal(san("a\xf1o \xe9t\xe9", 0), "a\xf1o \xe9t\xe9");
+	assert_string_equal(san("\x9b" "2J\x85\x1b", 0), "\\x9b2J\\x85\\x1b");
+	assert_string_equal(san("\xa0\xff", 0), "\xa0\xff");
+	setlocale(LC_ALL, "C");
+	unsetenv("LOCPATH");
+	/* back in C: the UTF-8 rules again */
+	assert_string_equal(san("\x9b", 0), "?");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_every_byte),
+		cmocka_unit_test(test_latin1_locale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
