@@ -44,8 +44,8 @@ bool ps_iface_exists(const char *ifname)
 
 	if (!ifname || !*ifname || strchr(ifname, '/'))
 		return false;
-	if (!stat(ps_path(path, sizeof(path), "/sys/class/net/%s", ifname),
-		  &st))
+	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
+	if (!ps_stat(path, &st))
 		return true;
 	return ps_sysroot_is_live() && if_nametoindex(ifname) > 0;
 }

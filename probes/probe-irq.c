@@ -58,7 +58,8 @@ static int read_msi_irqs(const char *devpath, int **irqs)
 	DIR *d;
 
 	*irqs = NULL;
-	d = opendir(ps_path(path, sizeof(path), "%s/msi_irqs", devpath));
+	snprintf(path, sizeof(path), "%s/msi_irqs", devpath);
+	d = ps_opendir(path);
 	if (!d)
 		return 0;
 	*irqs = xmalloc(cap * sizeof(int));
@@ -192,13 +193,13 @@ static int cmp_txq(const void *a, const void *b)
 
 static void read_queues(struct ps_irq_info *info)
 {
-	char rel[256], path[4096];
+	char rel[256];
 	struct dirent *de;
 	int rcap = 0, tcap = 0;
 	DIR *d;
 
 	snprintf(rel, sizeof(rel), "/sys/class/net/%s/queues", info->ifname);
-	d = opendir(ps_path(path, sizeof(path), "%s", rel));
+	d = ps_opendir(rel);
 	if (!d) {
 		set_unreadable(&info->queues_status, info->queues_reason,
 			       sizeof(info->queues_reason), rel, errno);
@@ -254,12 +255,11 @@ static void read_queues(struct ps_irq_info *info)
 
 static void find_irqbalance(struct ps_irq_info *info)
 {
-	char path[4096];
 	struct dirent *de;
 	int procs = 0;
 	DIR *d;
 
-	d = opendir(ps_path(path, sizeof(path), "/proc"));
+	d = ps_opendir("/proc");
 	if (!d) {
 		set_unreadable(&info->irqbalance_status,
 			       info->irqbalance_reason,

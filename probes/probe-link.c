@@ -356,9 +356,8 @@ static bool is_physical(const char *name)
 	char path[512];
 	struct stat st;
 
-	return stat(ps_path(path, sizeof(path), "/sys/class/net/%s/device",
-			    name),
-		    &st) == 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", name);
+	return ps_stat(path, &st) == 0;
 }
 
 static bool seen(const struct ps_link_info *info, const char *name)
@@ -414,7 +413,8 @@ static int sysfs_lowers(struct nl_sock *sk, struct ps_link_info *info,
 	DIR *d;
 	int found = 0;
 
-	d = opendir(ps_path(path, sizeof(path), "/sys/class/net/%s", name));
+	snprintf(path, sizeof(path), "/sys/class/net/%s", name);
+	d = ps_opendir(path);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)) && found < MAX_LOWER) {

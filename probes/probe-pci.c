@@ -306,17 +306,15 @@ static int read_link_sysfs(const char *devpath, struct lnk *l)
  */
 static long config_bytes(const char *devpath)
 {
-	char p[512], full[4096];
+	char p[512];
 	unsigned char dw[4];
 	ssize_t n;
 	int fd;
 
 	snprintf(p, sizeof(p), "%s/config", devpath);
-	if (!*ps_path(full, sizeof(full), "%s", p))
-		return -ENAMETOOLONG;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	fd = ps_open(p);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = pread(fd, dw, sizeof(dw), 0x40);
 	if (n < 0) {
 		int e = errno;
@@ -379,6 +377,24 @@ static int pci_start(struct pci_access *a)
 	return 0;
 }
 
+/*
+ * libpci opens a function's config file itself: under a sysroot, only when
+ * it is a regular file inside the tree (sysroot.c's rules), so a FIFO, a
+ * device or a link out of the recording never reaches it
+ */
+static bool config_in_tree(const char *bdf)
+{
+	char p[128];
+	int fd;
+
+	snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/config", bdf);
+	fd = ps_open(p);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 /* the PCIe capability through libpci: 0, -ENODEV (none), -EIO */
 static int read_link_config(struct pci_access *a, const char *bdf,
 			    struct lnk *l)
@@ -393,6 +409,8 @@ static int read_link_config(struct pci_access *a, const char *bdf,
 	l->type = -1;
 	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
 		return -EINVAL;
+	if (!config_in_tree(bdf))
+		return -EIO;
 	if (setjmp(pci_jmp)) {
 		ps_debug("libpci: %s", pci_errmsg);
 		if (d)
@@ -626,12 +644,8 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 
 	cfg = config_bytes(out->devpath);
 	if (cfg > 64) {
-		char p[4096];
-
 		/* libpci's sysfs method needs the tree it is pointed at */
-		if (access(ps_path(p, sizeof(p),
-				   "/sys/bus/pci/devices/%s/config", out->bdf),
-			   R_OK))
+		if (!config_in_tree(out->bdf))
 			rc = -ENOENT;
 		else
 			rc = pci_start(a);
