@@ -50,6 +50,9 @@ check "client -J: the JSON keeps the real string" \
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if "\x1b]0;owned" in d["server_output_text"] else 1)' "$dir/json.out"
 check "client -J: escaped as JSON does (no raw ESC)" no_esc "$dir/json.out"
+client 66 jsonplain -J
+check "client -J: no server output without --get-server-output" \
+	sh -c '! jq -e "has(\"server_output_text\")" "$1" >/dev/null' sh "$dir/jsonplain.out"
 
 # the server's side: a client's strings in its text output and its log
 port=$(free_port 64)

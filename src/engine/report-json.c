@@ -417,7 +417,8 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			json_object_array_add(ext, extra_obj(&sum->local[i]));
 		add(x->extra, "streams", ext);
 	}
-	if (sum->server_output)
+	/* as iperf3: the server's text only when asked for */
+	if (sum->server_output && x->o->get_server_output)
 		add(x->doc, "server_output_text", jstr(sum->server_output));
 	x->ended = true;
 	if (x->stream)

@@ -33,8 +33,10 @@ struct srv_test {
 	struct ps_reporter own;	/* -J: a document per test */
 	struct ps_reporter cap;	/* --get-server-output: text into capbuf */
 	FILE *capf;
-	char *capbuf;
-	size_t caplen;
+	char *capbuf;		/* the capture's tail, NUL-terminated */
+	size_t caplen, capsize;
+	size_t capdropped;	/* bytes left out before capbuf */
+	size_t capkeep;		/* the tail kept; 0: what fits a message */
 	/* a pipescope client asked for this host's probe readings */
 	struct ps_sampler *sampler;
 	uint64_t probe_seq;	/* the last snapshot sent */
@@ -102,6 +104,11 @@ void srv_refused(struct ps_server *srv, const char *fmt, ...)
 void *srv_test_main(void *arg);
 void srv_reporters_open(struct srv_test *st);
 void srv_reporters_close(struct srv_test *st);
+/* --get-server-output: capture the test's text in st->capf (its tail is
+ * kept, st->capkeep bytes or what fits a results message), and the text
+ * to send, saying how much was left out */
+void srv_capture_open(struct srv_test *st);
+char *srv_capture_text(struct srv_test *st);
 
 /* a state byte (or an error) on a connection in its handshake: never waits */
 int srv_send_now(int fd, signed char state);

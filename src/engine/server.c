@@ -78,11 +78,78 @@ void srv_reporters_open(struct srv_test *st)
 				    st->srv->o->json_stream);
 }
 
-static void capture_open(struct srv_test *st)
+/*
+ * --get-server-output's capture keeps the tail of the text: a long test
+ * with many streams writes without bound, and only the last
+ * PS_MAX_SERVER_OUTPUT bytes are sent. Memory stays under twice that.
+ */
+#define CAP_KEEP (PS_MAX_SERVER_OUTPUT - 4096)
+
+static ssize_t capture_write(void *cookie, const char *buf, size_t n)
 {
-	st->capf = open_memstream(&st->capbuf, &st->caplen);
+	struct srv_test *st = cookie;
+	const size_t keep = st->capkeep ? st->capkeep : CAP_KEEP;
+
+	if (st->caplen + n + 1 > st->capsize) {
+		if (st->caplen + n > 2 * keep) {
+			/* drop all but the last `keep` bytes of both */
+			size_t want = keep, old = 0;
+
+			if (n >= want) {
+				st->capdropped += st->caplen + n - want;
+				buf += n - want;
+				n = want;
+				st->caplen = 0;
+			} else {
+				old = want - n;
+				if (old < st->caplen) {
+					st->capdropped += st->caplen - old;
+					memmove(st->capbuf,
+						st->capbuf + st->caplen - old,
+						old);
+					st->caplen = old;
+				}
+			}
+		}
+		if (st->caplen + n + 1 > st->capsize) {
+			st->capsize = (st->caplen + n + 1) * 2;
+			if (st->capsize > 2 * keep + 1)
+				st->capsize = 2 * keep + 1;
+			st->capbuf = xrealloc(st->capbuf, st->capsize);
+		}
+	}
+	memcpy(st->capbuf + st->caplen, buf, n);
+	st->caplen += n;
+	st->capbuf[st->caplen] = '\0';
+	return (ssize_t)n;
+}
+
+void srv_capture_open(struct srv_test *st)
+{
+	static const cookie_io_functions_t io = { .write = capture_write };
+
+	st->caplen = st->capsize = st->capdropped = 0;
+	st->capf = fopencookie(st, "w", io);
 	if (st->capf)
 		ps_report_text_init(&st->cap, st->srv->o, st->capf);
+}
+
+/* the captured text to send: its tail from a line's start, saying what
+ * was left out */
+char *srv_capture_text(struct srv_test *st)
+{
+	const char *txt = st->capbuf ? st->capbuf : "";
+	const char *nl;
+	char *out;
+
+	if (!st->capdropped)
+		return xstrdup(txt);
+	nl = strchr(txt, '\n');
+	if (nl)
+		txt = nl + 1;
+	xasprintf(&out, _("[the first %zu bytes are left out]\n%s"),
+		  st->capdropped + (size_t)(txt - st->capbuf), txt);
+	return out;
 }
 
 void srv_reporters_close(struct srv_test *st)
@@ -608,7 +675,7 @@ static int serve_results(struct srv_test *st)
 	if (st->capf) {
 		pthread_mutex_lock(&st->srv->rep_lock);
 		fflush(st->capf);
-		mine.server_output_text = xstrdup(st->capbuf ? st->capbuf : "");
+		mine.server_output_text = srv_capture_text(st);
 		pthread_mutex_unlock(&st->srv->rep_lock);
 	}
 	obj = ps_results_to_json(&mine);
@@ -651,7 +718,7 @@ void *srv_test_main(void *arg)
 	t->skip_rx_copy = t->p.skip_rx_copy;
 	t->gsro = t->p.proto == PS_PROTO_UDP && t->p.ps_ext && t->p.gsro;
 	if (t->p.get_server_output)
-		capture_open(st);
+		srv_capture_open(st);
 	if ((rc = enforce_caps(st))) {
 		srv_send_error(t->ctrl_fd, 100, -rc);
 		goto out;
