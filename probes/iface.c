@@ -19,7 +19,7 @@
 #include "iface.h"
 #include "jsonutil.h"
 #include "nls.h"
-#include "probe-link.h"
+#include "probe-route.h"
 #include "sysroot.h"
 
 static const char *const source_names[] = {
@@ -37,131 +37,6 @@ const char *ps_iface_source_name(enum ps_iface_source s)
 	return source_names[s];
 }
 
-struct route {
-	char ifname[16];
-	uint32_t dst, mask;
-	unsigned flags;
-	long metric;
-};
-
-/* one data line of /proc/net/route: 0, 1 (not a route line), -EINVAL */
-static int parse_route(const char *line, struct route *r)
-{
-	char ifn[64];
-	unsigned dst, gw, flags, mask;
-	int refcnt, use, metric;
-
-	if (sscanf(line, "%63s %x %x %x %d %d %d %x", ifn, &dst, &gw, &flags,
-		   &refcnt, &use, &metric, &mask) != 8)
-		return -EINVAL;
-	if (strlen(ifn) >= sizeof(r->ifname))
-		return -EINVAL;
-	snprintf(r->ifname, sizeof(r->ifname), "%s", ifn);
-	/* the kernel prints the addresses as host-order hex of the network
-	 * order value: convert to network order for comparisons */
-	r->dst = dst;
-	r->mask = mask;
-	r->flags = flags;
-	r->metric = metric;
-	return 0;
-}
-
-/* walk the routes; pick the best match of addr (network order) */
-static int route_best(const char *text, bool any, uint32_t addr, char *ifname,
-		      size_t len)
-{
-	const char *line = text;
-	bool found = false;
-	uint32_t best_mask = 0;
-	long best_metric = 0;
-	int lineno = 0;
-
-	if (!text)
-		return -EINVAL;
-	for (; *line; line = strchrnul(line, '\n'), line += *line ? 1 : 0) {
-		struct route r;
-
-		if (lineno++ == 0) {
-			if (strncmp(line, "Iface", 5))
-				return -EINVAL;
-			continue;
-		}
-		if (*line == '\n' || !*line)
-			continue;
-		if (parse_route(line, &r))
-			return -EINVAL;
-		if (!(r.flags & 0x1))	/* RTF_UP */
-			continue;
-		if (any) {
-			if (r.dst || r.mask)
-				continue;
-		} else if ((addr & r.mask) != (r.dst & r.mask)) {
-			continue;
-		}
-		if (!found || ntohl(r.mask) > ntohl(best_mask) ||
-		    (r.mask == best_mask && r.metric < best_metric)) {
-			found = true;
-			best_mask = r.mask;
-			best_metric = r.metric;
-			snprintf(ifname, len, "%s", r.ifname);
-		}
-	}
-	if (lineno == 0)
-		return -EINVAL;
-	return found ? 0 : -ENOENT;
-}
-
-int ps_route_parse_default(const char *text, char *ifname, size_t len)
-{
-	return route_best(text, true, 0, ifname, len);
-}
-
-int ps_route_parse_lookup(const char *text, const char *ipv4, char *ifname,
-			  size_t len)
-{
-	struct in_addr a;
-
-	if (!ipv4 || inet_pton(AF_INET, ipv4, &a) != 1)
-		return -EINVAL;
-	/* /proc/net/route prints the raw 32-bit value in host order, so the
-	 * in-memory value compares directly with s_addr */
-	return route_best(text, false, a.s_addr, ifname, len);
-}
-
-int ps_route6_parse_default(const char *text, char *ifname, size_t len)
-{
-	const char *line = text;
-	unsigned long best = 0;
-	bool found = false;
-
-	if (!text)
-		return -EINVAL;
-	for (; *line; line = strchrnul(line, '\n'), line += *line ? 1 : 0) {
-		char dst[40], src[40], hop[40], dev[64];
-		unsigned plen, splen;
-		unsigned long metric, refcnt, use, flags;
-
-		if (*line == '\n')
-			continue;
-		if (sscanf(line, "%39s %x %39s %x %39s %lx %lx %lx %lx %63s", dst,
-			   &plen, src, &splen, hop, &metric, &refcnt, &use,
-			   &flags, dev) != 10 ||
-		    strlen(dst) != 32)
-			return -EINVAL;
-		if (plen || strspn(dst, "0") != 32)
-			continue;
-		/* RTF_UP, and not RTF_REJECT */
-		if (!(flags & 0x1) || (flags & 0x200))
-			continue;
-		if (!found || metric < best) {
-			found = true;
-			best = metric;
-			snprintf(ifname, len, "%s", dev);
-		}
-	}
-	return found ? 0 : -ENOENT;
-}
-
 bool ps_iface_exists(const char *ifname)
 {
 	char path[4096];
@@ -169,8 +44,8 @@ bool ps_iface_exists(const char *ifname)
 
 	if (!ifname || !*ifname || strchr(ifname, '/'))
 		return false;
-	if (!stat(ps_path(path, sizeof(path), "/sys/class/net/%s", ifname),
-		  &st))
+	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
+	if (!ps_stat(path, &st))
 		return true;
 	return ps_sysroot_is_live() && if_nametoindex(ifname) > 0;
 }
@@ -338,6 +213,32 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 	snprintf(out->reason, sizeof(out->reason),
 		 _("the route names '%s', but it has no entry in /sys/class/net"),
 		 out->name);
+}
+
+void ps_iface_print(FILE *out, const struct ps_iface_choice *ic)
+{
+	fprintf(out, "%s: ", _("interface"));
+	if (ic->name[0]) {
+		static const char *const how[] = {
+			[PS_IFACE_NONE] = "",
+			[PS_IFACE_OPTION] = N_("--iface"),
+			[PS_IFACE_ROUTE_PEER] = N_("route to the peer"),
+			[PS_IFACE_DEFAULT_ROUTE] = N_("default route"),
+			[PS_IFACE_LOOPBACK] =
+				N_("no default route: the loopback interface"),
+		};
+
+		fprintf(out, "%s (%s)", ic->name, _(how[ic->source]));
+		if (ic->pmtu)
+			fprintf(out, _(", path MTU %u"), ic->pmtu);
+		if (ic->nic[0] && strcmp(ic->nic, ic->name))
+			fprintf(out, _(", on the NIC %s"), ic->nic);
+		if (ic->status != PS_ST_OK)
+			fprintf(out, ": %s", ic->reason);
+	} else {
+		fprintf(out, "%s", ic->reason[0] ? ic->reason : _("none"));
+	}
+	fputc('\n', out);
 }
 
 struct json_object *ps_iface_to_json(const struct ps_iface_choice *c)

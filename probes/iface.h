@@ -5,7 +5,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "probe-route.h"
 #include "status.h"
 
 struct json_object;
@@ -33,19 +35,6 @@ struct ps_iface_choice {
 
 const char *ps_iface_source_name(enum ps_iface_source s);
 
-/*
- * Pure parsers of /proc/net/route (IPv4, hex in host order): the interface
- * of the default route with the lowest metric, and the longest-prefix match
- * for an IPv4 address. 0, -ENOENT (no such route) or -EINVAL.
- */
-int ps_route_parse_default(const char *text, char *ifname, size_t len);
-int ps_route_parse_lookup(const char *text, const char *ipv4, char *ifname,
-			  size_t len);
-
-/* the IPv6 default route of /proc/net/ipv6_route (lowest metric; reject
- * routes such as the kernel's "unreachable" on lo are skipped) */
-int ps_route6_parse_default(const char *text, char *ifname, size_t len);
-
 /* whether IF exists (sysfs under the sysroot; live: also if_nametoindex) */
 bool ps_iface_exists(const char *ifname);
 
@@ -59,6 +48,9 @@ bool ps_iface_exists(const char *ifname);
  */
 void ps_iface_choose(const char *opt_iface, const char *peer,
 		     struct ps_iface_choice *out);
+
+/* the "interface: eth0 (default route), path MTU 1500" line of the text */
+void ps_iface_print(FILE *out, const struct ps_iface_choice *c);
 
 struct json_object *ps_iface_to_json(const struct ps_iface_choice *c);
 int ps_iface_from_json(struct json_object *obj, struct ps_iface_choice *out);

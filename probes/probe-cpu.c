@@ -268,7 +268,7 @@ static void sample_numa(struct ps_cpu_info *info)
 	DIR *d;
 	int hits = 0;
 
-	d = opendir(ps_path(path, sizeof(path), "/sys/devices/system/node"));
+	d = ps_opendir("/sys/devices/system/node");
 	if (d) {
 		while ((de = readdir(d))) {
 			struct node_arg na = { .info = info };
@@ -298,9 +298,9 @@ static void sample_numa(struct ps_cpu_info *info)
 			struct ps_cpu_core *c = &info->cores[i];
 			long node;
 
-			d = opendir(ps_path(path, sizeof(path),
-					    "/sys/devices/system/cpu/cpu%d",
-					    c->id));
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%d", c->id);
+			d = ps_opendir(path);
 			if (!d)
 				continue;
 			while ((de = readdir(d)))

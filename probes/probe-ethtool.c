@@ -1,22 +1,17 @@
 /* probe-ethtool.c: what "ethtool", "ethtool -k/-l/-g/-c/-a/-x/-S/-i" show
- * for one interface, read over generic netlink (family "ethtool") with
- * libmnl; the ioctl only where netlink has no message (driver info and the
- * driver's own counters). Layers as in ethtool's netlink/: socket and
- * transaction, reply walk (extack), attribute tables, bitsets and string
- * sets, then one pure parser per reply. */
+ * for one interface, read over generic netlink (family "ethtool"); the
+ * ioctl only where netlink has no message (driver info and the driver's
+ * own counters). The netlink layers (socket and transaction, reply walk,
+ * attribute tables, bitsets, string sets) are in ethnl.c; here: one pure
+ * parser per reply, the sampling, and the group tables of the snapshot. */
 #include "config.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <libmnl/libmnl.h>
@@ -24,9 +19,9 @@
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
-#include <linux/sockios.h>
 #include <linux/version.h>
 
+#include "ethnl.h"
 #include "log.h"
 #include "nls.h"
 #include "probe-ethtool.h"
@@ -53,7 +48,6 @@
 #define ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
 #endif
 #endif
-#define PS_ATTR_MAX 32 /* big enough for every table parsed here */
 
 /* clang-format off */
 static const char *const group_names[PS_ETHG_COUNT] = {
@@ -108,12 +102,6 @@ static const struct {
  * The global string sets asked for once (all exist since kernel 5.13; the
  * first three since 5.6, asked alone when the kernel refuses the list)
  */
-static const unsigned wanted_sets[] = {
-	ETH_SS_FEATURES,       ETH_SS_RSS_HASH_FUNCS, ETH_SS_LINK_MODES,
-	ETH_SS_STATS_STD,      ETH_SS_STATS_ETH_PHY,  ETH_SS_STATS_ETH_MAC,
-	ETH_SS_STATS_ETH_CTRL, ETH_SS_STATS_RMON,
-};
-
 const char *ps_ethtool_group_name(enum ps_ethtool_group g)
 {
 	if ((unsigned)g >= PS_ETHG_COUNT)
@@ -269,372 +257,22 @@ void ps_ethtool_free(struct ps_ethtool_info *info)
 	info->drv_stats.n = 0;
 }
 
-/* ---- reply walk: messages, errors and extack --------------------------- */
-
-struct walk {
-	uint8_t want_cmd; /* genl reply command to hand to cb */
-	int (*cb)(const struct nlmsghdr *nlh, void *data);
-	void *data;
-	char ext[PS_ETH_REASON]; /* the kernel's extack message */
-	int n_data;		 /* data messages seen */
-};
-
-static int extack_cb(const struct nlattr *a, void *data)
-{
-	struct walk *w = data;
-
-	if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
-	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
-		snprintf(w->ext, sizeof(w->ext), "%s", mnl_attr_get_str(a));
-	/* newer kernels name a missing attribute instead of a message */
-	if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MISS_TYPE && !w->ext[0] &&
-	    mnl_attr_get_payload_len(a) >= sizeof(uint32_t))
-		snprintf(w->ext, sizeof(w->ext), _("missing attribute %u"),
-			 mnl_attr_get_u32(a));
-	return MNL_CB_OK;
-}
-
-/*
- * mnl_nlmsg_ok() casts nlmsg_len to int, so a length above 2^31 in damaged
- * bytes passes it; these two keep every step inside the buffer.
- */
-static bool msg_ok(const struct nlmsghdr *nlh, size_t rem)
-{
-	return rem >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-	       nlh->nlmsg_len <= rem;
-}
-
-static const struct nlmsghdr *msg_next(const struct nlmsghdr *nlh,
-				       size_t *rem)
-{
-	size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
-
-	*rem = step < *rem ? *rem - step : 0;
-	return (const struct nlmsghdr *)((const char *)nlh + step);
-}
-
-/*
- * Walk the messages of one reply. Returns 0 after the ACK (or DONE, or
- * the end of data messages), the negative errno of an error message, or
- * -EBADMSG when the bytes are not netlink messages.
- */
-static int walk_reply(const void *buf, size_t len, struct walk *w)
-{
-	const struct nlmsghdr *nlh = buf;
-	size_t rem = len;
-
-	w->ext[0] = '\0';
-	w->n_data = 0;
-	if (!buf || len < sizeof(struct nlmsghdr))
-		return -EBADMSG;
-	while (msg_ok(nlh, rem)) {
-		if (nlh->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-			size_t plen = mnl_nlmsg_get_payload_len(nlh);
-			size_t off = sizeof(*e);
-
-			if (plen < sizeof(*e))
-				return -EBADMSG;
-			if (e->error == 0) /* the ACK: was there a reply? */
-				return w->n_data ? 0 : -EBADMSG;
-			if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
-			    e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
-				off += e->msg.nlmsg_len -
-				       sizeof(struct nlmsghdr);
-			if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && off < plen)
-				mnl_attr_parse_payload((const char *)e + off,
-						       plen - off, extack_cb,
-						       w);
-			/* any int may arrive: -INT_MIN does not exist */
-			if (e->error == INT_MIN)
-				return -EPROTO;
-			return e->error < 0 ? e->error : -e->error;
-		}
-		if (nlh->nlmsg_type == NLMSG_DONE)
-			return w->n_data ? 0 : -EBADMSG;
-		if (nlh->nlmsg_type >= NLMSG_MIN_TYPE &&
-		    mnl_nlmsg_get_payload_len(nlh) >= GENL_HDRLEN) {
-			const struct genlmsghdr *gh =
-				mnl_nlmsg_get_payload(nlh);
-
-			if (gh->cmd == w->want_cmd) {
-				int ret = w->cb(nlh, w->data);
-
-				if (ret < 0)
-					return ret;
-				w->n_data++;
-			}
-		}
-		nlh = msg_next(nlh, &rem);
-	}
-	if (rem != 0)
-		return -EBADMSG; /* a truncated message */
-	return w->n_data ? 0 : -EBADMSG;
-}
-
-/* ---- attribute tables and values --------------------------------------- */
-
-struct table {
-	const struct nlattr *tb[PS_ATTR_MAX + 1];
-};
-
-static int table_cb(const struct nlattr *a, void *data)
-{
-	struct table *t = data;
-	unsigned type = mnl_attr_get_type(a);
-
-	if (type <= PS_ATTR_MAX)
-		t->tb[type] = a;
-	return MNL_CB_OK;
-}
-
-static void table_msg(const struct nlmsghdr *nlh, struct table *t)
-{
-	memset(t, 0, sizeof(*t));
-	mnl_attr_parse(nlh, GENL_HDRLEN, table_cb, t);
-}
-
-static void table_nest(const struct nlattr *nest, struct table *t)
-{
-	memset(t, 0, sizeof(*t));
-	if (nest)
-		mnl_attr_parse_nested(nest, table_cb, t);
-}
-
-static int64_t a_u32(const struct nlattr *a)
-{
-	if (!a || mnl_attr_get_payload_len(a) < sizeof(uint32_t))
-		return PS_ETH_NA;
-	return mnl_attr_get_u32(a);
-}
-
-static int a_u8(const struct nlattr *a)
-{
-	if (!a || mnl_attr_get_payload_len(a) < sizeof(uint8_t))
-		return PS_ETH_NA;
-	return mnl_attr_get_u8(a);
-}
-
-static int a_bool(const struct nlattr *a)
-{
-	int v = a_u8(a);
-
-	return v == PS_ETH_NA ? v : !!v;
-}
-
-static int64_t a_u64(const struct nlattr *a)
-{
-	uint64_t v;
-
-	if (!a || mnl_attr_get_payload_len(a) < sizeof(uint64_t))
-		return PS_ETH_NA;
-	v = mnl_attr_get_u64(a);
-	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
-}
-
-/* ---- bitsets ------------------------------------------------------------ */
-
-struct bitset {
-	unsigned size; /* bits */
-	uint32_t *value;
-	uint32_t *mask; /* NULL with NOMASK */
-};
-
-static bool bit_test(const uint32_t *words, unsigned size, unsigned i)
-{
-	return words && i < size && (words[i / 32] >> (i % 32)) & 1;
-}
-
-static void bit_set(uint32_t *words, unsigned i)
-{
-	words[i / 32] |= 1u << (i % 32);
-}
-
-static void bitset_free(struct bitset *bs)
-{
-	free(bs->value);
-	free(bs->mask);
-	memset(bs, 0, sizeof(*bs));
-}
-
-/* copy a binary attribute into size bits; a short attribute reads as 0s */
-static uint32_t *bitset_words(const struct nlattr *a, unsigned size)
-{
-	size_t words = (size + 31) / 32;
-	uint32_t *w = xcalloc(words ? words : 1, sizeof(uint32_t));
-	size_t have;
-
-	if (a) {
-		have = mnl_attr_get_payload_len(a);
-		if (have > words * sizeof(uint32_t))
-			have = words * sizeof(uint32_t);
-		memcpy(w, mnl_attr_get_payload(a), have);
-	}
-	return w;
-}
-
-/* both encodings: compact (VALUE/MASK words) and verbose (BITS list) */
-static int bitset_parse(const struct nlattr *nest, struct bitset *bs)
-{
-	struct table t;
-	int64_t size;
-	bool nomask;
-
-	memset(bs, 0, sizeof(*bs));
-	if (!nest)
-		return -ENOENT;
-	table_nest(nest, &t);
-	size = a_u32(t.tb[ETHTOOL_A_BITSET_SIZE]);
-	if (size < 0 || size > 65536)
-		return -EBADMSG;
-	bs->size = (unsigned)size;
-	nomask = t.tb[ETHTOOL_A_BITSET_NOMASK] != NULL;
-	if (!t.tb[ETHTOOL_A_BITSET_BITS]) {
-		bs->value =
-			bitset_words(t.tb[ETHTOOL_A_BITSET_VALUE], bs->size);
-		if (!nomask)
-			bs->mask = bitset_words(t.tb[ETHTOOL_A_BITSET_MASK],
-						bs->size);
-		return 0;
-	}
-	/* verbose: one nest per listed bit */
-	bs->value = bitset_words(NULL, bs->size);
-	if (!nomask)
-		bs->mask = bitset_words(NULL, bs->size);
-	const struct nlattr *bit;
-
-	mnl_attr_for_each_nested(bit, t.tb[ETHTOOL_A_BITSET_BITS])
-	{
-		struct table b;
-		int64_t idx;
-
-		if (mnl_attr_get_type(bit) != ETHTOOL_A_BITSET_BITS_BIT)
-			continue;
-		table_nest(bit, &b);
-		idx = a_u32(b.tb[ETHTOOL_A_BITSET_BIT_INDEX]);
-		if (idx < 0 || idx >= bs->size)
-			continue;
-		if (nomask) {
-			bit_set(bs->value, (unsigned)idx);
-		} else {
-			bit_set(bs->mask, (unsigned)idx);
-			if (b.tb[ETHTOOL_A_BITSET_BIT_VALUE])
-				bit_set(bs->value, (unsigned)idx);
-		}
-	}
-	return 0;
-}
-
-/* ---- string sets --------------------------------------------------------- */
-
-void ps_ethtool_strsets_free(struct ps_ethtool_strsets *ss)
-{
-	if (!ss)
-		return;
-	for (unsigned i = 0; i < ss->n; i++)
-		free(ss->set[i].str);
-	memset(ss, 0, sizeof(*ss));
-}
-
-const char *ps_ethtool_strset_get(const struct ps_ethtool_strsets *ss,
-				  unsigned id, unsigned idx)
-{
-	if (!ss)
-		return NULL;
-	for (unsigned i = 0; i < ss->n; i++)
-		if (ss->set[i].id == id) {
-			if (idx >= ss->set[i].count || !ss->set[i].str[idx][0])
-				return NULL;
-			return ss->set[i].str[idx];
-		}
-	return NULL;
-}
-
-static int strset_msg(const struct nlmsghdr *nlh, void *data)
-{
-	struct ps_ethtool_strsets *ss = data;
-	const struct nlattr *set;
-	struct table t;
-
-	table_msg(nlh, &t);
-	if (!t.tb[ETHTOOL_A_STRSET_STRINGSETS])
-		return 0;
-	mnl_attr_for_each_nested(set, t.tb[ETHTOOL_A_STRSET_STRINGSETS])
-	{
-		struct ps_ethtool_strset *s;
-		const struct nlattr *str;
-		struct table st;
-		int64_t id, count;
-
-		if (mnl_attr_get_type(set) != ETHTOOL_A_STRINGSETS_STRINGSET)
-			continue;
-		table_nest(set, &st);
-		id = a_u32(st.tb[ETHTOOL_A_STRINGSET_ID]);
-		count = a_u32(st.tb[ETHTOOL_A_STRINGSET_COUNT]);
-		if (id < 0 || count < 0 || count > 4096 ||
-		    ss->n >= sizeof(ss->set) / sizeof(ss->set[0]))
-			continue;
-		s = &ss->set[ss->n++];
-		s->id = (unsigned)id;
-		s->count = (unsigned)count;
-		s->str = xcalloc(count ? (size_t)count : 1, PS_ETH_STRLEN);
-		if (!st.tb[ETHTOOL_A_STRINGSET_STRINGS])
-			continue;
-		mnl_attr_for_each_nested(str,
-					 st.tb[ETHTOOL_A_STRINGSET_STRINGS])
-		{
-			struct table sv;
-			int64_t idx;
-
-			if (mnl_attr_get_type(str) != ETHTOOL_A_STRINGS_STRING)
-				continue;
-			table_nest(str, &sv);
-			idx = a_u32(sv.tb[ETHTOOL_A_STRING_INDEX]);
-			if (idx < 0 || idx >= count ||
-			    !sv.tb[ETHTOOL_A_STRING_VALUE] ||
-			    mnl_attr_validate(sv.tb[ETHTOOL_A_STRING_VALUE],
-					      MNL_TYPE_NUL_STRING) < 0)
-				continue;
-			snprintf(s->str[idx], PS_ETH_STRLEN, "%s",
-				 mnl_attr_get_str(
-					 sv.tb[ETHTOOL_A_STRING_VALUE]));
-		}
-	}
-	return 0;
-}
-
-int ps_ethtool_parse_strsets(const void *buf, size_t len,
-			     struct ps_ethtool_strsets *ss)
-{
-	struct walk w = { .want_cmd = ETHTOOL_MSG_STRSET_GET_REPLY,
-			  .cb = strset_msg,
-			  .data = ss };
-
-	int ret;
-
-	memset(ss, 0, sizeof(*ss));
-	ret = walk_reply(buf, len, &w);
-	if (ret < 0)	/* not understood: keep nothing (and leak nothing) */
-		ps_ethtool_strsets_free(ss);
-	return ret;
-}
-
 /* ---- one parser per reply ------------------------------------------------ */
 
 static int parse_linkstate(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t;
+	struct ps_nl_table t;
 
-	table_msg(nlh, &t);
-	i->linkstate.link = a_bool(t.tb[ETHTOOL_A_LINKSTATE_LINK]);
-	i->linkstate.sqi = a_u32(t.tb[ETHTOOL_A_LINKSTATE_SQI]);
-	i->linkstate.sqi_max = a_u32(t.tb[ETHTOOL_A_LINKSTATE_SQI_MAX]);
-	i->linkstate.ext_state = a_u8(t.tb[ETHTOOL_A_LINKSTATE_EXT_STATE]);
+	ps_nl_table_msg(nlh, &t);
+	i->linkstate.link = ps_nl_bool(t.tb[ETHTOOL_A_LINKSTATE_LINK]);
+	i->linkstate.sqi = ps_nl_u32(t.tb[ETHTOOL_A_LINKSTATE_SQI]);
+	i->linkstate.sqi_max = ps_nl_u32(t.tb[ETHTOOL_A_LINKSTATE_SQI_MAX]);
+	i->linkstate.ext_state = ps_nl_u8(t.tb[ETHTOOL_A_LINKSTATE_EXT_STATE]);
 	i->linkstate.ext_substate =
-		a_u8(t.tb[ETHTOOL_A_LINKSTATE_EXT_SUBSTATE]);
+		ps_nl_u8(t.tb[ETHTOOL_A_LINKSTATE_EXT_SUBSTATE]);
 	i->linkstate.ext_down_cnt =
-		a_u32(t.tb[ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT]);
+		ps_nl_u32(t.tb[ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT]);
 	return 0;
 }
 
@@ -645,14 +283,14 @@ static void names_from_bits(struct ps_eth_names *out, const uint32_t *words,
 
 	names_free(out);
 	for (unsigned b = 0; b < size; b++)
-		n += bit_test(words, size, b);
+		n += ps_nl_bit_test(words, size, b);
 	if (!n)
 		return;
 	out->v = xcalloc(n, PS_ETH_STRLEN);
 	for (unsigned b = 0; b < size; b++) {
 		const char *name;
 
-		if (!bit_test(words, size, b))
+		if (!ps_nl_bit_test(words, size, b))
 			continue;
 		name = ps_ethtool_strset_get(ss, ETH_SS_LINK_MODES, b);
 		if (name)
@@ -672,34 +310,34 @@ static int parse_linkmodes(const struct nlmsghdr *nlh, void *data)
 {
 	struct parse_ctx *c = data;
 	struct ps_ethtool_info *i = c->info;
-	struct bitset bs;
-	struct table t;
+	struct ps_nl_bitset bs;
+	struct ps_nl_table t;
 	int64_t speed;
 
-	table_msg(nlh, &t);
+	ps_nl_table_msg(nlh, &t);
 	clear_linkmodes(i);
-	i->linkmodes.autoneg = a_bool(t.tb[ETHTOOL_A_LINKMODES_AUTONEG]);
-	speed = a_u32(t.tb[ETHTOOL_A_LINKMODES_SPEED]);
+	i->linkmodes.autoneg = ps_nl_bool(t.tb[ETHTOOL_A_LINKMODES_AUTONEG]);
+	speed = ps_nl_u32(t.tb[ETHTOOL_A_LINKMODES_SPEED]);
 	/* SPEED_UNKNOWN is (u32)-1; 0 also means "no link" */
 	if (speed > 0 && speed != (int64_t)(uint32_t)SPEED_UNKNOWN)
 		i->linkmodes.speed_bps = speed * 1000000;
-	i->linkmodes.duplex = a_u8(t.tb[ETHTOOL_A_LINKMODES_DUPLEX]);
+	i->linkmodes.duplex = ps_nl_u8(t.tb[ETHTOOL_A_LINKMODES_DUPLEX]);
 	if (i->linkmodes.duplex != DUPLEX_HALF &&
 	    i->linkmodes.duplex != DUPLEX_FULL)
 		i->linkmodes.duplex = PS_ETH_NA;
-	i->linkmodes.lanes = a_u32(t.tb[ETHTOOL_A_LINKMODES_LANES]);
-	if (bitset_parse(t.tb[ETHTOOL_A_LINKMODES_OURS], &bs) == 0) {
+	i->linkmodes.lanes = ps_nl_u32(t.tb[ETHTOOL_A_LINKMODES_LANES]);
+	if (ps_nl_bitset_parse(t.tb[ETHTOOL_A_LINKMODES_OURS], &bs) == 0) {
 		/* value: advertised, mask: supported */
 		names_from_bits(&i->linkmodes.advertised, bs.value, bs.size,
 				c->ss);
 		names_from_bits(&i->linkmodes.supported, bs.mask, bs.size,
 				c->ss);
-		bitset_free(&bs);
+		ps_nl_bitset_free(&bs);
 	}
-	if (bitset_parse(t.tb[ETHTOOL_A_LINKMODES_PEER], &bs) == 0) {
+	if (ps_nl_bitset_parse(t.tb[ETHTOOL_A_LINKMODES_PEER], &bs) == 0) {
 		names_from_bits(&i->linkmodes.partner, bs.value, bs.size,
 				c->ss);
-		bitset_free(&bs);
+		ps_nl_bitset_free(&bs);
 	}
 	return 0;
 }
@@ -708,19 +346,19 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 {
 	struct parse_ctx *c = data;
 	struct ps_ethtool_info *i = c->info;
-	struct bitset hw, wanted, active, nochange;
-	struct table t;
+	struct ps_nl_bitset hw, wanted, active, nochange;
+	struct ps_nl_table t;
 	bool have_names;
 	unsigned n;
 
-	table_msg(nlh, &t);
-	if (bitset_parse(t.tb[ETHTOOL_A_FEATURES_HW], &hw) < 0 ||
-	    bitset_parse(t.tb[ETHTOOL_A_FEATURES_ACTIVE], &active) < 0) {
-		bitset_free(&hw);
+	ps_nl_table_msg(nlh, &t);
+	if (ps_nl_bitset_parse(t.tb[ETHTOOL_A_FEATURES_HW], &hw) < 0 ||
+	    ps_nl_bitset_parse(t.tb[ETHTOOL_A_FEATURES_ACTIVE], &active) < 0) {
+		ps_nl_bitset_free(&hw);
 		return -EBADMSG;
 	}
-	bitset_parse(t.tb[ETHTOOL_A_FEATURES_WANTED], &wanted);
-	bitset_parse(t.tb[ETHTOOL_A_FEATURES_NOCHANGE], &nochange);
+	ps_nl_bitset_parse(t.tb[ETHTOOL_A_FEATURES_WANTED], &wanted);
+	ps_nl_bitset_parse(t.tb[ETHTOOL_A_FEATURES_NOCHANGE], &nochange);
 	n = hw.size;
 	have_names = ps_ethtool_strset_get(c->ss, ETH_SS_FEATURES, 0) != NULL;
 	free(i->features.v);
@@ -730,7 +368,8 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 		struct ps_eth_feature *f = &i->features.v[i->features.n];
 		const char *name =
 			ps_ethtool_strset_get(c->ss, ETH_SS_FEATURES, b);
-		bool known = hw.mask ? bit_test(hw.mask, hw.size, b) : true;
+		bool known =
+			hw.mask ? ps_nl_bit_test(hw.mask, hw.size, b) : true;
 
 		/* bits the kernel leaves unnamed are not features */
 		if (!known || (!name && have_names))
@@ -739,17 +378,17 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 			snprintf(f->name, sizeof(f->name), "%s", name);
 		else
 			snprintf(f->name, sizeof(f->name), "feature-%u", b);
-		f->active = bit_test(active.value, active.size, b);
-		f->wanted = bit_test(wanted.value, wanted.size, b);
-		f->fixed = !bit_test(hw.value, hw.size, b) ||
-			   bit_test(nochange.value, nochange.size, b);
+		f->active = ps_nl_bit_test(active.value, active.size, b);
+		f->wanted = ps_nl_bit_test(wanted.value, wanted.size, b);
+		f->fixed = !ps_nl_bit_test(hw.value, hw.size, b) ||
+			   ps_nl_bit_test(nochange.value, nochange.size, b);
 		f->requested_on = f->wanted && !f->active;
 		i->features.n++;
 	}
-	bitset_free(&hw);
-	bitset_free(&wanted);
-	bitset_free(&active);
-	bitset_free(&nochange);
+	ps_nl_bitset_free(&hw);
+	ps_nl_bitset_free(&wanted);
+	ps_nl_bitset_free(&active);
+	ps_nl_bitset_free(&nochange);
 	ps_ethtool_features_summarise(i);
 	return 0;
 }
@@ -757,66 +396,70 @@ static int parse_features(const struct nlmsghdr *nlh, void *data)
 static int parse_channels(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t;
+	struct ps_nl_table t;
 
-	table_msg(nlh, &t);
-	i->channels.rx_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_RX_MAX]);
-	i->channels.tx_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_TX_MAX]);
-	i->channels.other_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_MAX]);
-	i->channels.combined_max = a_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_MAX]);
-	i->channels.rx = a_u32(t.tb[ETHTOOL_A_CHANNELS_RX_COUNT]);
-	i->channels.tx = a_u32(t.tb[ETHTOOL_A_CHANNELS_TX_COUNT]);
-	i->channels.other = a_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_COUNT]);
-	i->channels.combined = a_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_COUNT]);
+	ps_nl_table_msg(nlh, &t);
+	i->channels.rx_max = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_RX_MAX]);
+	i->channels.tx_max = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_TX_MAX]);
+	i->channels.other_max = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_MAX]);
+	i->channels.combined_max =
+		ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_MAX]);
+	i->channels.rx = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_RX_COUNT]);
+	i->channels.tx = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_TX_COUNT]);
+	i->channels.other = ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_OTHER_COUNT]);
+	i->channels.combined =
+		ps_nl_u32(t.tb[ETHTOOL_A_CHANNELS_COMBINED_COUNT]);
 	return 0;
 }
 
 static int parse_rings(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t;
+	struct ps_nl_table t;
 
-	table_msg(nlh, &t);
-	i->rings.rx_max = a_u32(t.tb[ETHTOOL_A_RINGS_RX_MAX]);
-	i->rings.rx_mini_max = a_u32(t.tb[ETHTOOL_A_RINGS_RX_MINI_MAX]);
-	i->rings.rx_jumbo_max = a_u32(t.tb[ETHTOOL_A_RINGS_RX_JUMBO_MAX]);
-	i->rings.tx_max = a_u32(t.tb[ETHTOOL_A_RINGS_TX_MAX]);
-	i->rings.rx = a_u32(t.tb[ETHTOOL_A_RINGS_RX]);
-	i->rings.rx_mini = a_u32(t.tb[ETHTOOL_A_RINGS_RX_MINI]);
-	i->rings.rx_jumbo = a_u32(t.tb[ETHTOOL_A_RINGS_RX_JUMBO]);
-	i->rings.tx = a_u32(t.tb[ETHTOOL_A_RINGS_TX]);
+	ps_nl_table_msg(nlh, &t);
+	i->rings.rx_max = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_MAX]);
+	i->rings.rx_mini_max = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_MINI_MAX]);
+	i->rings.rx_jumbo_max = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_JUMBO_MAX]);
+	i->rings.tx_max = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_TX_MAX]);
+	i->rings.rx = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX]);
+	i->rings.rx_mini = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_MINI]);
+	i->rings.rx_jumbo = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_RX_JUMBO]);
+	i->rings.tx = ps_nl_u32(t.tb[ETHTOOL_A_RINGS_TX]);
 	return 0;
 }
 
 static int parse_coalesce(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t;
+	struct ps_nl_table t;
 
-	table_msg(nlh, &t);
-	i->coalesce.rx_usecs = a_u32(t.tb[ETHTOOL_A_COALESCE_RX_USECS]);
-	i->coalesce.rx_frames = a_u32(t.tb[ETHTOOL_A_COALESCE_RX_MAX_FRAMES]);
-	i->coalesce.tx_usecs = a_u32(t.tb[ETHTOOL_A_COALESCE_TX_USECS]);
-	i->coalesce.tx_frames = a_u32(t.tb[ETHTOOL_A_COALESCE_TX_MAX_FRAMES]);
+	ps_nl_table_msg(nlh, &t);
+	i->coalesce.rx_usecs = ps_nl_u32(t.tb[ETHTOOL_A_COALESCE_RX_USECS]);
+	i->coalesce.rx_frames =
+		ps_nl_u32(t.tb[ETHTOOL_A_COALESCE_RX_MAX_FRAMES]);
+	i->coalesce.tx_usecs = ps_nl_u32(t.tb[ETHTOOL_A_COALESCE_TX_USECS]);
+	i->coalesce.tx_frames =
+		ps_nl_u32(t.tb[ETHTOOL_A_COALESCE_TX_MAX_FRAMES]);
 	i->coalesce.adaptive_rx =
-		a_bool(t.tb[ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX]);
+		ps_nl_bool(t.tb[ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX]);
 	i->coalesce.adaptive_tx =
-		a_bool(t.tb[ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX]);
+		ps_nl_bool(t.tb[ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX]);
 	return 0;
 }
 
 static int parse_pause(const struct nlmsghdr *nlh, void *data)
 {
 	struct ps_ethtool_info *i = data;
-	struct table t, s;
+	struct ps_nl_table t, s;
 
-	table_msg(nlh, &t);
-	i->pause.autoneg = a_bool(t.tb[ETHTOOL_A_PAUSE_AUTONEG]);
-	i->pause.rx = a_bool(t.tb[ETHTOOL_A_PAUSE_RX]);
-	i->pause.tx = a_bool(t.tb[ETHTOOL_A_PAUSE_TX]);
-	table_nest(t.tb[ETHTOOL_A_PAUSE_STATS], &s);
-	i->pause.tx_frames = a_u64(s.tb[ETHTOOL_A_PAUSE_STAT_TX_FRAMES]);
-	i->pause.rx_frames = a_u64(s.tb[ETHTOOL_A_PAUSE_STAT_RX_FRAMES]);
+	ps_nl_table_msg(nlh, &t);
+	i->pause.autoneg = ps_nl_bool(t.tb[ETHTOOL_A_PAUSE_AUTONEG]);
+	i->pause.rx = ps_nl_bool(t.tb[ETHTOOL_A_PAUSE_RX]);
+	i->pause.tx = ps_nl_bool(t.tb[ETHTOOL_A_PAUSE_TX]);
+	ps_nl_table_nest(t.tb[ETHTOOL_A_PAUSE_STATS], &s);
+	i->pause.tx_frames = ps_nl_u64(s.tb[ETHTOOL_A_PAUSE_STAT_TX_FRAMES]);
+	i->pause.rx_frames = ps_nl_u64(s.tb[ETHTOOL_A_PAUSE_STAT_RX_FRAMES]);
 	return 0;
 }
 
@@ -825,12 +468,12 @@ static int parse_rss(const struct nlmsghdr *nlh, void *data)
 	struct parse_ctx *c = data;
 	struct ps_ethtool_info *i = c->info;
 	const struct nlattr *a;
-	struct table t;
+	struct ps_nl_table t;
 	int64_t hf;
 
-	table_msg(nlh, &t);
+	ps_nl_table_msg(nlh, &t);
 	clear_group(i, PS_ETHG_RSS);
-	hf = a_u32(t.tb[ETHTOOL_A_RSS_HFUNC]);
+	hf = ps_nl_u32(t.tb[ETHTOOL_A_RSS_HFUNC]);
 	if (hf > 0) {
 		unsigned b = (unsigned)__builtin_ctzll((unsigned long long)hf);
 		const char *name =
@@ -883,14 +526,14 @@ static int parse_stats(const struct nlmsghdr *nlh, void *data)
 		const struct nlattr *st;
 		const char *gname;
 		char gbuf[16];
-		struct table g;
+		struct ps_nl_table g;
 		int64_t id, ssid;
 
 		if (mnl_attr_get_type(grp) != ETHTOOL_A_STATS_GRP)
 			continue;
-		table_nest(grp, &g);
-		id = a_u32(g.tb[ETHTOOL_A_STATS_GRP_ID]);
-		ssid = a_u32(g.tb[ETHTOOL_A_STATS_GRP_SS_ID]);
+		ps_nl_table_nest(grp, &g);
+		id = ps_nl_u32(g.tb[ETHTOOL_A_STATS_GRP_ID]);
+		ssid = ps_nl_u32(g.tb[ETHTOOL_A_STATS_GRP_SS_ID]);
 		if (id < 0 || ssid < 0)
 			continue;
 		gname = ps_ethtool_strset_get(c->ss, ETH_SS_STATS_STD,
@@ -1004,7 +647,7 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
 	};
 	struct parse_ctx c = { out, ss };
 	struct grp_ref r;
-	struct walk w;
+	struct ps_nl_walk w;
 	int ret;
 
 	if ((unsigned)g >= PS_ETHG_COUNT)
@@ -1018,7 +661,7 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
 		  g == PS_ETHG_RSS || g == PS_ETHG_STATS)
 			 ? (void *)&c
 			 : (void *)out;
-	ret = walk_reply(buf, len, &w);
+	ret = ps_nl_walk_reply(buf, len, &w);
 	if (ret < 0) {
 		clear_group(out, g);
 		group_error(r.st, r.reason, ret, w.ext, group_what(g));
@@ -1143,251 +786,14 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 	return 0;
 }
 
-/* ---- live: socket, family, transactions -----------------------------------
- */
-
-static struct {
-	pthread_mutex_t lock;
-	struct mnl_socket *nl;
-	uint16_t family;
-	uint32_t seq;
-	unsigned portid;
-	bool have_ops;
-	uint8_t ops[256 / 8]; /* request ops the running kernel has */
-	struct ps_ethtool_strsets ss;
-	char *record;
-	char *rxbuf;
-} ctx = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-#define RXBUF_SIZE 65536
-
 void ps_ethtool_record(const char *dir)
 {
-	pthread_mutex_lock(&ctx.lock);
-	free(ctx.record);
-	ctx.record = dir ? xstrdup(dir) : NULL;
-	pthread_mutex_unlock(&ctx.lock);
-}
-
-static void record(const char *name, const void *buf, size_t len)
-{
-	char *path;
-	FILE *f;
-
-	if (!ctx.record)
-		return;
-	xasprintf(&path, "%s/%s.bin", ctx.record, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, len, f) != len)
-		ps_warn(_("cannot record %s: %s"), path, strerror(errno));
-	if (f)
-		fclose(f);
-	free(path);
-}
-
-/* send one request, gather every reply byte until the ACK/error */
-static int transact(struct nlmsghdr *req, char **out, size_t *outlen)
-{
-	size_t cap = 0, len = 0;
-	char *acc = NULL;
-	bool done = false;
-
-	req->nlmsg_seq = ++ctx.seq;
-	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	if (mnl_socket_sendto(ctx.nl, req, req->nlmsg_len) < 0)
-		return -errno;
-	while (!done) {
-		ssize_t n = mnl_socket_recvfrom(ctx.nl, ctx.rxbuf, RXBUF_SIZE);
-		const struct nlmsghdr *nlh = (const void *)ctx.rxbuf;
-		size_t rem;
-
-		if (n < 0) {
-			int e = errno;
-
-			free(acc);
-			return e == EAGAIN ? -ETIMEDOUT : -e;
-		}
-		rem = (size_t)n;
-		/* keep only our sequence; stop at its ACK, error or DONE */
-		for (; msg_ok(nlh, rem); nlh = msg_next(nlh, &rem)) {
-			if (nlh->nlmsg_seq != ctx.seq)
-				continue;
-			if (len + nlh->nlmsg_len > cap) {
-				cap = (len + nlh->nlmsg_len) * 2;
-				acc = xrealloc(acc, cap);
-			}
-			memcpy(acc + len, nlh, nlh->nlmsg_len);
-			len += nlh->nlmsg_len;
-			if (nlh->nlmsg_type == NLMSG_ERROR ||
-			    nlh->nlmsg_type == NLMSG_DONE)
-				done = true;
-		}
-	}
-	*out = acc;
-	*outlen = len;
-	return 0;
-}
-
-/* buf: MNL_SOCKET_BUFFER_SIZE bytes, zeroed so no padding leaks out */
-static struct nlmsghdr *genl_req(char *buf, uint16_t type, uint8_t cmd,
-				 uint8_t version)
-{
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *gh;
-
-	memset(buf, 0, MNL_SOCKET_BUFFER_SIZE);
-	nlh = mnl_nlmsg_put_header(buf);
-
-	nlh->nlmsg_type = type;
-	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
-	gh->cmd = cmd;
-	gh->version = version;
-	return nlh;
-}
-
-struct family {
-	int id;
-	bool have_ops;
-	uint8_t *ops;
-};
-
-static int family_msg(const struct nlmsghdr *nlh, void *data)
-{
-	struct family *f = data;
-	const struct nlattr *op;
-	struct table t;
-
-	table_msg(nlh, &t);
-	if (!t.tb[CTRL_ATTR_FAMILY_ID] ||
-	    mnl_attr_get_payload_len(t.tb[CTRL_ATTR_FAMILY_ID]) < 2)
-		return -EBADMSG;
-	f->id = mnl_attr_get_u16(t.tb[CTRL_ATTR_FAMILY_ID]);
-	if (!t.tb[CTRL_ATTR_OPS])
-		return 0;
-	f->have_ops = true;
-	mnl_attr_for_each_nested(op, t.tb[CTRL_ATTR_OPS])
-	{
-		struct table o;
-		int64_t id;
-
-		table_nest(op, &o);
-		id = a_u32(o.tb[CTRL_ATTR_OP_ID]);
-		if (id >= 0 && id < 256)
-			f->ops[id / 8] |= (uint8_t)(1u << (id % 8));
-	}
-	return 0;
-}
-
-static bool op_known(uint8_t cmd)
-{
-	return !ctx.have_ops || (ctx.ops[cmd / 8] >> (cmd % 8)) & 1;
-}
-
-static int fetch_strsets(size_t nsets)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	struct nlattr *sets, *set;
-	char *reply = NULL;
-	size_t len = 0;
-	int ret;
-
-	nlh = genl_req(buf, ctx.family, ETHTOOL_MSG_STRSET_GET,
-		       ETHTOOL_GENL_VERSION);
-	/* the header is required, even empty (global sets, no device) */
-	sets = mnl_attr_nest_start(nlh, ETHTOOL_A_STRSET_HEADER);
-	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, 0);
-	mnl_attr_nest_end(nlh, sets);
-	sets = mnl_attr_nest_start(nlh, ETHTOOL_A_STRSET_STRINGSETS);
-	for (size_t k = 0; k < nsets; k++) {
-		set = mnl_attr_nest_start(nlh, ETHTOOL_A_STRINGSETS_STRINGSET);
-		mnl_attr_put_u32(nlh, ETHTOOL_A_STRINGSET_ID, wanted_sets[k]);
-		mnl_attr_nest_end(nlh, set);
-	}
-	mnl_attr_nest_end(nlh, sets);
-	ret = transact(nlh, &reply, &len);
-	if (ret == 0) {
-		record("strsets", reply, len);
-		ps_ethtool_strsets_free(&ctx.ss);
-		ret = ps_ethtool_parse_strsets(reply, len, &ctx.ss);
-	}
-	free(reply);
-	return ret;
-}
-
-/* open the socket, resolve the family (never a fixed id), cache strings */
-static int ctx_open(void)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct family fam = { .id = -1, .ops = ctx.ops };
-	struct timeval tv = { .tv_sec = 2 };
-	struct nlmsghdr *nlh;
-	struct walk w;
-	char *reply = NULL;
-	size_t len = 0;
-	int one = 1, ret;
-
-	if (ctx.nl)
-		return 0;
-	ctx.nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!ctx.nl)
-		return -errno;
-	if (mnl_socket_bind(ctx.nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ret = -errno;
-		goto out_close;
-	}
-	/* kernel error text in the ACK; the request is not echoed back */
-	mnl_socket_setsockopt(ctx.nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(ctx.nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	setsockopt(mnl_socket_get_fd(ctx.nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
-	ctx.portid = mnl_socket_get_portid(ctx.nl);
-	ctx.rxbuf = xmalloc(RXBUF_SIZE);
-
-	memset(ctx.ops, 0, sizeof(ctx.ops));
-	nlh = genl_req(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	ret = transact(nlh, &reply, &len);
-	if (ret == 0) {
-		record("family", reply, len);
-		w = (struct walk){ .want_cmd = CTRL_CMD_NEWFAMILY,
-				   .cb = family_msg,
-				   .data = &fam };
-		ret = walk_reply(reply, len, &w);
-	}
-	free(reply);
-	if (ret < 0)
-		goto out_close;
-	ctx.family = (uint16_t)fam.id;
-	ctx.have_ops = fam.have_ops;
-	ret = fetch_strsets(sizeof(wanted_sets) / sizeof(wanted_sets[0]));
-	/* kernels before 5.13 lack the statistics sets: the first three */
-	if (ret < 0)
-		ret = fetch_strsets(3);
-	if (ret < 0)
-		ps_debug("ethtool string sets: %s", strerror(-ret));
-	return 0;
-
-out_close:
-	mnl_socket_close(ctx.nl);
-	ctx.nl = NULL;
-	free(ctx.rxbuf);
-	ctx.rxbuf = NULL;
-	return ret;
+	ps_ethnl_record_to(dir);
 }
 
 void ps_ethtool_shutdown(void)
 {
-	pthread_mutex_lock(&ctx.lock);
-	if (ctx.nl)
-		mnl_socket_close(ctx.nl);
-	ctx.nl = NULL;
-	free(ctx.rxbuf);
-	ctx.rxbuf = NULL;
-	ps_ethtool_strsets_free(&ctx.ss);
-	free(ctx.record);
-	ctx.record = NULL;
-	pthread_mutex_unlock(&ctx.lock);
+	ps_ethnl_close();
 }
 
 static void sample_group(const char *ifname, enum ps_ethtool_group g,
@@ -1401,7 +807,7 @@ static void sample_group(const char *ifname, enum ps_ethtool_group g,
 	size_t len = 0;
 	int ret;
 
-	if (!op_known(requests[g].cmd)) {
+	if (!ps_ethnl_op_known(requests[g].cmd)) {
 		char msg[PS_ETH_REASON];
 
 		snprintf(msg, sizeof(msg),
@@ -1410,7 +816,7 @@ static void sample_group(const char *ifname, enum ps_ethtool_group g,
 		set_status(r.st, r.reason, PS_ST_UNSUPPORTED, msg);
 		return;
 	}
-	nlh = genl_req(buf, ctx.family, requests[g].cmd, ETHTOOL_GENL_VERSION);
+	nlh = ps_ethnl_req(buf, requests[g].cmd);
 	nest = mnl_attr_nest_start(nlh, requests[g].hdr);
 	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
 	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS,
@@ -1427,33 +833,20 @@ static void sample_group(const char *ifname, enum ps_ethtool_group g,
 		mnl_attr_put(nlh, ETHTOOL_A_BITSET_VALUE, sizeof(all), &all);
 		mnl_attr_nest_end(nlh, nest);
 	}
-	ret = transact(nlh, &reply, &len);
+	ret = ps_ethnl_transact(nlh, &reply, &len);
 	if (ret < 0) {
 		group_error(r.st, r.reason, ret, NULL, group_what(g));
 		return;
 	}
-	record(group_names[g], reply, len);
-	ps_ethtool_parse(g, reply, len, &ctx.ss, out);
+	ps_ethnl_record(group_names[g], reply, len);
+	ps_ethtool_parse(g, reply, len, ps_ethnl_strsets(), out);
 	free(reply);
-}
-
-static int ethtool_ioctl(const char *ifname, void *cmd)
-{
-	struct ifreq ifr;
-
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = cmd;
-	/* SIOCETHTOOL works on any socket; the netlink one will do */
-	if (ioctl(mnl_socket_get_fd(ctx.nl), SIOCETHTOOL, &ifr) < 0)
-		return -errno;
-	return 0;
 }
 
 static void sample_drvinfo(const char *ifname, struct ps_ethtool_info *out)
 {
 	struct ethtool_drvinfo d = { .cmd = ETHTOOL_GDRVINFO };
-	int ret = ethtool_ioctl(ifname, &d);
+	int ret = ps_ethnl_ioctl(ifname, &d);
 
 	if (ret < 0) {
 		group_error(&out->drvinfo.status, out->drvinfo.reason, ret,
@@ -1483,7 +876,7 @@ static void sample_drv_stats(const char *ifname, struct ps_ethtool_info *out)
 	unsigned n;
 	int ret;
 
-	ret = ethtool_ioctl(ifname, &si);
+	ret = ps_ethnl_ioctl(ifname, &si);
 	if (ret == 0 && !(si.hdr.sset_mask & (1ULL << ETH_SS_STATS)))
 		ret = -EOPNOTSUPP;
 	if (ret < 0)
@@ -1503,9 +896,9 @@ static void sample_drv_stats(const char *ifname, struct ps_ethtool_info *out)
 	st = xcalloc(1, sizeof(*st) + (size_t)n * sizeof(uint64_t));
 	st->cmd = ETHTOOL_GSTATS;
 	st->n_stats = n;
-	ret = ethtool_ioctl(ifname, gs);
+	ret = ps_ethnl_ioctl(ifname, gs);
 	if (ret == 0)
-		ret = ethtool_ioctl(ifname, st);
+		ret = ps_ethnl_ioctl(ifname, st);
 	if (ret < 0)
 		goto out_err;
 	/* the set may have changed between the calls: use the smaller */
@@ -1566,10 +959,10 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		all_groups(out, PS_ST_ABSENT, msg);
 		return 0;
 	}
-	pthread_mutex_lock(&ctx.lock);
-	ret = ctx_open();
+	ps_ethnl_lock();
+	ret = ps_ethnl_open();
 	if (ret < 0) {
-		pthread_mutex_unlock(&ctx.lock);
+		ps_ethnl_unlock();
 		if (ret == -ENOENT)
 			snprintf(msg, sizeof(msg),
 				 _("this kernel has no ethtool netlink "
@@ -1589,7 +982,7 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		sample_group(ifname, g, out);
 	sample_drvinfo(ifname, out);
 	sample_drv_stats(ifname, out);
-	pthread_mutex_unlock(&ctx.lock);
+	ps_ethnl_unlock();
 	set_status(&out->status, out->reason, PS_ST_OK, NULL);
 	/* vanished while we asked */
 	if (out->features.status == PS_ST_ABSENT && !if_nametoindex(ifname)) {
@@ -1600,486 +993,39 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 	return 0;
 }
 
-/* ---- JSON ------------------------------------------------------------------
- */
+/* ---- the snapshot: each group described once (JSON, loader, text) -------- */
 
-static void j_status(struct json_object *o, enum ps_status st,
-		     const char *reason)
-{
-	json_object_object_add(o, "status",
-			       json_object_new_string(ps_status_name(st)));
-	if (reason && *reason)
-		json_object_object_add(o, "reason",
-				       json_object_new_string(reason));
-}
+#define EI struct ps_ethtool_info
 
-static void j_int(struct json_object *o, const char *key, int64_t v)
-{
-	if (v != PS_ETH_NA)
-		json_object_object_add(o, key, json_object_new_int64(v));
-}
+static const char *const yesno_texts[] = { N_("no"), N_("yes") };
+static const char *const duplex_names[] = { "half", "full", NULL };
+static const char *const duplex_texts[] = { N_("half"), N_("full") };
+_Static_assert(DUPLEX_HALF == 0 && DUPLEX_FULL == 1,
+	       "duplex_names are indexed by the kernel's DUPLEX_*");
 
-static void j_bool(struct json_object *o, const char *key, int v)
-{
-	if (v != PS_ETH_NA)
-		json_object_object_add(o, key, json_object_new_boolean(v));
-}
-
-static void j_str(struct json_object *o, const char *key, const char *s)
-{
-	json_object_object_add(o, key, json_object_new_string(s));
-}
-
-static struct json_object *j_names(const struct ps_eth_names *n)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (unsigned k = 0; k < n->n; k++)
-		json_object_array_add(a, json_object_new_string(n->v[k]));
-	return a;
-}
-
-static struct json_object *j_group(struct json_object *root, const char *key,
-				   enum ps_status st, const char *reason)
+/* "rx":{"current":n,"max":n} and "  RX:   n / n"; current at .off, max at
+ * .off2, both int64_t, PS_ETH_NA when not reported */
+static void cur_max_put(struct json_object *obj, const struct ps_jfield *f,
+			const void *base)
 {
 	struct json_object *o = json_object_new_object();
+	int64_t cur = *PS_JAT_C(base, f->off, int64_t);
+	int64_t max = *PS_JAT_C(base, f->off2, int64_t);
 
-	j_status(o, st, reason);
-	json_object_object_add(root, key, o);
-	return o;
+	if (cur != PS_ETH_NA)
+		ps_json_put_int64(o, "current", cur);
+	if (max != PS_ETH_NA)
+		ps_json_put_int64(o, "max", max);
+	json_object_object_add(obj, f->key, o);
 }
 
-static struct json_object *j_cur_max(int64_t cur, int64_t max)
+static void cur_max_get(struct json_object *obj, const struct ps_jfield *f,
+			void *base)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
 
-	j_int(o, "current", cur);
-	j_int(o, "max", max);
-	return o;
-}
-
-static struct json_object *j_counters(const struct ps_eth_counter *v,
-				      unsigned n, bool grouped)
-{
-	struct json_object *o = json_object_new_object();
-
-	for (unsigned k = 0; k < n; k++) {
-		struct json_object *dst = o;
-
-		if (grouped) {
-			if (!json_object_object_get_ex(o, v[k].group, &dst)) {
-				dst = json_object_new_object();
-				json_object_object_add(o, v[k].group, dst);
-			}
-		}
-		json_object_object_add(
-			dst, v[k].name,
-			json_object_new_int64(v[k].value > INT64_MAX
-						      ? INT64_MAX
-						      : (int64_t)v[k].value));
-	}
-	return o;
-}
-
-struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *i)
-{
-	struct json_object *root = json_object_new_object();
-	struct json_object *o, *a;
-
-	j_str(root, "ifname", i->ifname);
-	json_object_object_add(root, "ifindex",
-			       json_object_new_int(i->ifindex));
-	j_status(root, i->status, i->reason);
-
-	o = j_group(root, "driver", i->drvinfo.status, i->drvinfo.reason);
-	if (i->drvinfo.status == PS_ST_OK) {
-		j_str(o, "driver", i->drvinfo.driver);
-		j_str(o, "version", i->drvinfo.version);
-		j_str(o, "firmware", i->drvinfo.firmware);
-		j_str(o, "bus_info", i->drvinfo.bus_info);
-	}
-
-	o = j_group(root, "link_state", i->linkstate.status,
-		    i->linkstate.reason);
-	j_bool(o, "link", i->linkstate.link);
-	j_int(o, "sqi", i->linkstate.sqi);
-	j_int(o, "sqi_max", i->linkstate.sqi_max);
-	j_int(o, "ext_state", i->linkstate.ext_state);
-	j_int(o, "ext_substate", i->linkstate.ext_substate);
-	j_int(o, "ext_down_cnt", i->linkstate.ext_down_cnt);
-
-	o = j_group(root, "link_modes", i->linkmodes.status,
-		    i->linkmodes.reason);
-	j_bool(o, "autoneg", i->linkmodes.autoneg);
-	j_int(o, "speed_bps", i->linkmodes.speed_bps);
-	if (i->linkmodes.duplex != PS_ETH_NA)
-		j_str(o, "duplex",
-		      i->linkmodes.duplex == DUPLEX_FULL ? "full" : "half");
-	j_int(o, "lanes", i->linkmodes.lanes);
-	if (i->linkmodes.status == PS_ST_OK) {
-		json_object_object_add(o, "supported",
-				       j_names(&i->linkmodes.supported));
-		json_object_object_add(o, "advertised",
-				       j_names(&i->linkmodes.advertised));
-		json_object_object_add(o, "partner",
-				       j_names(&i->linkmodes.partner));
-	}
-
-	o = j_group(root, "features", i->features.status, i->features.reason);
-	if (i->features.status == PS_ST_OK) {
-		struct json_object *all = json_object_new_object();
-		struct json_object *fl = json_object_new_object();
-
-		for (int f = 0; f < PS_ETH_NFLAGS; f++) {
-			const struct ps_eth_flag *x = &i->features.flag[f];
-			struct json_object *e;
-
-			if (!x->known)
-				continue;
-			e = json_object_new_object();
-			j_bool(e, "on", x->on);
-			j_bool(e, "fixed", x->fixed);
-			j_bool(e, "requested_on", x->requested_on);
-			json_object_object_add(fl, flag_defs[f].name, e);
-		}
-		json_object_object_add(o, "offloads", fl);
-		for (unsigned k = 0; k < i->features.n; k++) {
-			const struct ps_eth_feature *x = &i->features.v[k];
-			struct json_object *e = json_object_new_object();
-
-			j_bool(e, "active", x->active);
-			j_bool(e, "wanted", x->wanted);
-			j_bool(e, "fixed", x->fixed);
-			j_bool(e, "requested_on", x->requested_on);
-			json_object_object_add(all, x->name, e);
-		}
-		json_object_object_add(o, "all", all);
-	}
-
-	o = j_group(root, "channels", i->channels.status, i->channels.reason);
-	if (i->channels.status == PS_ST_OK) {
-		json_object_object_add(
-			o, "rx", j_cur_max(i->channels.rx, i->channels.rx_max));
-		json_object_object_add(
-			o, "tx", j_cur_max(i->channels.tx, i->channels.tx_max));
-		json_object_object_add(
-			o, "other",
-			j_cur_max(i->channels.other, i->channels.other_max));
-		json_object_object_add(o, "combined",
-				       j_cur_max(i->channels.combined,
-						 i->channels.combined_max));
-	}
-
-	o = j_group(root, "rings", i->rings.status, i->rings.reason);
-	if (i->rings.status == PS_ST_OK) {
-		json_object_object_add(o, "rx",
-				       j_cur_max(i->rings.rx, i->rings.rx_max));
-		json_object_object_add(
-			o, "rx_mini",
-			j_cur_max(i->rings.rx_mini, i->rings.rx_mini_max));
-		json_object_object_add(
-			o, "rx_jumbo",
-			j_cur_max(i->rings.rx_jumbo, i->rings.rx_jumbo_max));
-		json_object_object_add(o, "tx",
-				       j_cur_max(i->rings.tx, i->rings.tx_max));
-	}
-
-	o = j_group(root, "coalesce", i->coalesce.status, i->coalesce.reason);
-	j_bool(o, "adaptive_rx", i->coalesce.adaptive_rx);
-	j_bool(o, "adaptive_tx", i->coalesce.adaptive_tx);
-	j_int(o, "rx_usecs", i->coalesce.rx_usecs);
-	j_int(o, "rx_frames", i->coalesce.rx_frames);
-	j_int(o, "tx_usecs", i->coalesce.tx_usecs);
-	j_int(o, "tx_frames", i->coalesce.tx_frames);
-
-	o = j_group(root, "pause", i->pause.status, i->pause.reason);
-	j_bool(o, "autoneg", i->pause.autoneg);
-	j_bool(o, "rx", i->pause.rx);
-	j_bool(o, "tx", i->pause.tx);
-	j_int(o, "tx_frames", i->pause.tx_frames);
-	j_int(o, "rx_frames", i->pause.rx_frames);
-
-	o = j_group(root, "rss", i->rss.status, i->rss.reason);
-	if (i->rss.hfunc[0])
-		j_str(o, "hfunc", i->rss.hfunc);
-	if (i->rss.n_indir) {
-		a = json_object_new_array();
-		for (unsigned k = 0; k < i->rss.n_indir; k++)
-			json_object_array_add(
-				a, json_object_new_int64(i->rss.indir[k]));
-		json_object_object_add(o, "indir", a);
-	}
-	if (i->rss.n_hkey) {
-		char *hex = xmalloc(i->rss.n_hkey * 2 + 1);
-
-		for (unsigned k = 0; k < i->rss.n_hkey; k++)
-			sprintf(hex + 2 * k, "%02x", i->rss.hkey[k]);
-		j_str(o, "hkey", hex);
-		free(hex);
-	}
-
-	o = j_group(root, "std_stats", i->std_stats.status,
-		    i->std_stats.reason);
-	if (i->std_stats.n)
-		json_object_object_add(
-			o, "groups",
-			j_counters(i->std_stats.v, i->std_stats.n, true));
-
-	o = j_group(root, "driver_stats", i->drv_stats.status,
-		    i->drv_stats.reason);
-	if (i->drv_stats.status == PS_ST_OK) {
-		json_object_object_add(
-			o, "total", json_object_new_int64(i->drv_stats.total));
-		json_object_object_add(
-			o, "counters",
-			j_counters(i->drv_stats.v, i->drv_stats.n, false));
-	}
-	return root;
-}
-
-/* ---- from JSON (a saved snapshot)
- * -------------------------------------------- */
-
-static struct json_object *g_obj(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static int64_t g_int(struct json_object *o, const char *key)
-{
-	struct json_object *v = g_obj(o, key);
-
-	if (!v || !(json_object_is_type(v, json_type_int) ||
-		    json_object_is_type(v, json_type_double)))
-		return PS_ETH_NA;
-	return json_object_get_int64(v);
-}
-
-static int g_bool(struct json_object *o, const char *key)
-{
-	struct json_object *v = g_obj(o, key);
-
-	if (!v || !json_object_is_type(v, json_type_boolean))
-		return PS_ETH_NA;
-	return json_object_get_boolean(v);
-}
-
-static void g_str(struct json_object *o, const char *key, char *dst, size_t len)
-{
-	struct json_object *v = g_obj(o, key);
-
-	snprintf(dst, len, "%s",
-		 v && json_object_is_type(v, json_type_string)
-			 ? json_object_get_string(v)
-			 : "");
-}
-
-/* status and reason of a group; a missing group reads "not recorded" */
-static struct json_object *g_group(struct json_object *root, const char *key,
-				   enum ps_status *st, char *reason)
-{
-	struct json_object *o = g_obj(root, key);
-	char name[32];
-
-	if (!o || !json_object_is_type(o, json_type_object)) {
-		*st = PS_ST_NOT_RECORDED;
-		snprintf(reason, PS_ETH_REASON, "%s",
-			 _("not in the saved snapshot"));
-		return NULL;
-	}
-	g_str(o, "status", name, sizeof(name));
-	*st = ps_status_parse(name);
-	g_str(o, "reason", reason, PS_ETH_REASON);
-	return o;
-}
-
-static void g_names(struct json_object *o, const char *key,
-		    struct ps_eth_names *n)
-{
-	struct json_object *a = g_obj(o, key);
-	size_t len;
-
-	names_free(n);
-	if (!a || !json_object_is_type(a, json_type_array))
-		return;
-	len = json_object_array_length(a);
-	if (!len)
-		return;
-	n->v = xcalloc(len, PS_ETH_STRLEN);
-	for (size_t k = 0; k < len; k++) {
-		const char *s =
-			json_object_get_string(json_object_array_get_idx(a, k));
-
-		snprintf(n->v[n->n++], PS_ETH_STRLEN, "%s", s ? s : "");
-	}
-}
-
-static void g_cur_max(struct json_object *o, const char *key, int64_t *cur,
-		      int64_t *max)
-{
-	struct json_object *v = g_obj(o, key);
-
-	*cur = g_int(v, "current");
-	*max = g_int(v, "max");
-}
-
-static void g_counters(struct json_object *o, const char *group,
-		       struct ps_eth_counter **v, unsigned *n)
-{
-	if (!o || !json_object_is_type(o, json_type_object))
-		return;
-	json_object_object_foreach(o, key, val)
-	{
-		if (!group) { /* grouped: one level more */
-			g_counters(val, key, v, n);
-			continue;
-		}
-		add_counter(v, n, group, key,
-			    (uint64_t)json_object_get_int64(val));
-	}
-}
-
-int ps_ethtool_from_json(struct json_object *obj, struct ps_ethtool_info *i)
-{
-	struct json_object *o, *a;
-	char name[32];
-
-	if (!obj || !json_object_is_type(obj, json_type_object))
-		return -EINVAL;
-	g_str(obj, "ifname", name, sizeof(name));
-	ps_ethtool_init(i, name);
-	i->ifindex = (int)g_int(obj, "ifindex");
-	if (i->ifindex < 0)
-		i->ifindex = 0;
-	g_str(obj, "status", name, sizeof(name));
-	i->status = ps_status_parse(name);
-	g_str(obj, "reason", i->reason, sizeof(i->reason));
-
-	o = g_group(obj, "driver", &i->drvinfo.status, i->drvinfo.reason);
-	g_str(o, "driver", i->drvinfo.driver, sizeof(i->drvinfo.driver));
-	g_str(o, "version", i->drvinfo.version, sizeof(i->drvinfo.version));
-	g_str(o, "firmware", i->drvinfo.firmware, sizeof(i->drvinfo.firmware));
-	g_str(o, "bus_info", i->drvinfo.bus_info, sizeof(i->drvinfo.bus_info));
-
-	o = g_group(obj, "link_state", &i->linkstate.status,
-		    i->linkstate.reason);
-	i->linkstate.link = g_bool(o, "link");
-	i->linkstate.sqi = g_int(o, "sqi");
-	i->linkstate.sqi_max = g_int(o, "sqi_max");
-	i->linkstate.ext_state = (int)g_int(o, "ext_state");
-	i->linkstate.ext_substate = (int)g_int(o, "ext_substate");
-	i->linkstate.ext_down_cnt = g_int(o, "ext_down_cnt");
-
-	o = g_group(obj, "link_modes", &i->linkmodes.status,
-		    i->linkmodes.reason);
-	i->linkmodes.autoneg = g_bool(o, "autoneg");
-	i->linkmodes.speed_bps = g_int(o, "speed_bps");
-	g_str(o, "duplex", name, sizeof(name));
-	i->linkmodes.duplex = !strcmp(name, "full")   ? DUPLEX_FULL
-			      : !strcmp(name, "half") ? DUPLEX_HALF
-						      : PS_ETH_NA;
-	i->linkmodes.lanes = g_int(o, "lanes");
-	g_names(o, "supported", &i->linkmodes.supported);
-	g_names(o, "advertised", &i->linkmodes.advertised);
-	g_names(o, "partner", &i->linkmodes.partner);
-
-	o = g_group(obj, "features", &i->features.status, i->features.reason);
-	a = g_obj(o, "all");
-	if (a && json_object_is_type(a, json_type_object)) {
-		i->features.v = xcalloc(json_object_object_length(a) + 1,
-					sizeof(*i->features.v));
-		json_object_object_foreach(a, key, val)
-		{
-			struct ps_eth_feature *f =
-				&i->features.v[i->features.n++];
-
-			snprintf(f->name, sizeof(f->name), "%s", key);
-			f->active = g_bool(val, "active") == 1;
-			f->wanted = g_bool(val, "wanted") == 1;
-			f->fixed = g_bool(val, "fixed") == 1;
-			f->requested_on = g_bool(val, "requested_on") == 1;
-		}
-	}
-	ps_ethtool_features_summarise(i);
-
-	o = g_group(obj, "channels", &i->channels.status, i->channels.reason);
-	g_cur_max(o, "rx", &i->channels.rx, &i->channels.rx_max);
-	g_cur_max(o, "tx", &i->channels.tx, &i->channels.tx_max);
-	g_cur_max(o, "other", &i->channels.other, &i->channels.other_max);
-	g_cur_max(o, "combined", &i->channels.combined,
-		  &i->channels.combined_max);
-
-	o = g_group(obj, "rings", &i->rings.status, i->rings.reason);
-	g_cur_max(o, "rx", &i->rings.rx, &i->rings.rx_max);
-	g_cur_max(o, "rx_mini", &i->rings.rx_mini, &i->rings.rx_mini_max);
-	g_cur_max(o, "rx_jumbo", &i->rings.rx_jumbo, &i->rings.rx_jumbo_max);
-	g_cur_max(o, "tx", &i->rings.tx, &i->rings.tx_max);
-
-	o = g_group(obj, "coalesce", &i->coalesce.status, i->coalesce.reason);
-	i->coalesce.adaptive_rx = g_bool(o, "adaptive_rx");
-	i->coalesce.adaptive_tx = g_bool(o, "adaptive_tx");
-	i->coalesce.rx_usecs = g_int(o, "rx_usecs");
-	i->coalesce.rx_frames = g_int(o, "rx_frames");
-	i->coalesce.tx_usecs = g_int(o, "tx_usecs");
-	i->coalesce.tx_frames = g_int(o, "tx_frames");
-
-	o = g_group(obj, "pause", &i->pause.status, i->pause.reason);
-	i->pause.autoneg = g_bool(o, "autoneg");
-	i->pause.rx = g_bool(o, "rx");
-	i->pause.tx = g_bool(o, "tx");
-	i->pause.tx_frames = g_int(o, "tx_frames");
-	i->pause.rx_frames = g_int(o, "rx_frames");
-
-	o = g_group(obj, "rss", &i->rss.status, i->rss.reason);
-	g_str(o, "hfunc", i->rss.hfunc, sizeof(i->rss.hfunc));
-	a = g_obj(o, "indir");
-	if (a && json_object_is_type(a, json_type_array) &&
-	    json_object_array_length(a)) {
-		i->rss.n_indir = (unsigned)json_object_array_length(a);
-		i->rss.indir = xcalloc(i->rss.n_indir, sizeof(uint32_t));
-		for (unsigned k = 0; k < i->rss.n_indir; k++)
-			i->rss.indir[k] = (uint32_t)json_object_get_int64(
-				json_object_array_get_idx(a, k));
-	}
-	a = g_obj(o, "hkey");
-	if (a && json_object_is_type(a, json_type_string)) {
-		const char *hex = json_object_get_string(a);
-		size_t n = strlen(hex) / 2;
-
-		if (n) {
-			i->rss.hkey = xmalloc(n);
-			for (size_t k = 0; k < n; k++) {
-				unsigned byte = 0;
-
-				sscanf(hex + 2 * k, "%2x", &byte);
-				i->rss.hkey[k] = (uint8_t)byte;
-			}
-			i->rss.n_hkey = (unsigned)n;
-		}
-	}
-
-	o = g_group(obj, "std_stats", &i->std_stats.status,
-		    i->std_stats.reason);
-	g_counters(g_obj(o, "groups"), NULL, &i->std_stats.v, &i->std_stats.n);
-
-	o = g_group(obj, "driver_stats", &i->drv_stats.status,
-		    i->drv_stats.reason);
-	i->drv_stats.total =
-		(unsigned)(g_int(o, "total") < 0 ? 0 : g_int(o, "total"));
-	g_counters(g_obj(o, "counters"), "", &i->drv_stats.v, &i->drv_stats.n);
-	return 0;
-}
-
-/* ---- text
- * ----------------------------------------------------------------------- */
-
-static const char *onoff(int v)
-{
-	return v == PS_ETH_NA ? _("n/a") : v ? _("on") : _("off");
+	ps_json_get_int64(o, "current", PS_JAT(base, f->off, int64_t));
+	ps_json_get_int64(o, "max", PS_JAT(base, f->off2, int64_t));
 }
 
 static void p_num(FILE *out, int64_t v)
@@ -2090,58 +1036,504 @@ static void p_num(FILE *out, int64_t v)
 		fprintf(out, "%" PRId64, v);
 }
 
-/* a group that has nothing to show prints why, and returns false */
-static bool p_group(FILE *out, const char *title, enum ps_status st,
-		    const char *reason)
+static void cur_max_print(FILE *out, const struct ps_jfield *f,
+			  const void *base)
 {
-	fprintf(out, "%s:", title);
-	if (st == PS_ST_OK) {
-		fputc('\n', out);
-		return true;
-	}
-	fprintf(out, " %s", ps_status_text(st));
-	if (reason && *reason)
-		fprintf(out, " (%s)", reason);
-	fputc('\n', out);
-	return false;
-}
+	int64_t cur = *PS_JAT_C(base, f->off, int64_t);
+	int64_t max = *PS_JAT_C(base, f->off2, int64_t);
 
-static void p_cur_max(FILE *out, const char *label, int64_t cur, int64_t max)
-{
 	if (cur == PS_ETH_NA && max == PS_ETH_NA)
 		return;
-	fprintf(out, "  %-20s ", label);
+	fprintf(out, "  %-20s ", _(f->label));
 	p_num(out, cur);
 	fputs(" / ", out);
 	p_num(out, max);
 	fputc('\n', out);
 }
 
-static void p_names(FILE *out, const char *label, const struct ps_eth_names *n)
+static const struct ps_jcodec cur_max_codec = { cur_max_put, cur_max_get,
+						cur_max_print };
+
+/* clang-format off */
+#define CUR_MAX(grp, m, k, lbl)                                               \
+	{ .key = (k), .type = PS_JT_CUSTOM, .flags = PS_JF_OK,                \
+	  .off = offsetof(EI, grp.m), .off2 = offsetof(EI, grp.m##_max),      \
+	  .label = (lbl), .codec = &cur_max_codec }
+#define NA_INT(m, k, lbl, un)                                                 \
+	PS_JFIELD(EI, m, k, PS_JT_INT, PS_JF_NA, lbl, un)
+#define NA_BOOL(m, k, lbl)                                                    \
+	PS_JFIELD(EI, m, k, PS_JT_TRIBOOL, PS_JF_NA, lbl, NULL)
+#define OK_STR(m, k, lbl) PS_JFIELD(EI, m, k, PS_JT_STRING, PS_JF_OK, lbl, NULL)
+#define STATUS(grp) PS_JSTATUS(EI, grp.status, grp.reason, PS_JF_NA)
+/* clang-format on */
+
+/* clang-format off */
+static const struct ps_jfield drvinfo_table[] = {
+	STATUS(drvinfo),
+	OK_STR(drvinfo.driver, "driver", N_("driver:")),
+	OK_STR(drvinfo.version, "version", N_("version:")),
+	OK_STR(drvinfo.firmware, "firmware", N_("firmware:")),
+	OK_STR(drvinfo.bus_info, "bus_info", N_("bus:")),
+	PS_JEND
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct ps_jfield linkstate_table[] = {
+	STATUS(linkstate),
+	{ .key = "link", .type = PS_JT_TRIBOOL, .flags = PS_JF_NA,
+	  .off = offsetof(EI, linkstate.link),
+	  .size = PS_JSIZE(EI, linkstate.link), .texts = yesno_texts,
+	  .label = N_("link detected:") },
+	NA_INT(linkstate.sqi, "sqi", NULL, NULL),
+	NA_INT(linkstate.sqi_max, "sqi_max", NULL, NULL),
+	NA_INT(linkstate.ext_state, "ext_state", NULL, NULL),
+	NA_INT(linkstate.ext_substate, "ext_substate", NULL, NULL),
+	PS_JFIELD(EI, linkstate.ext_down_cnt, "ext_down_cnt", PS_JT_INT,
+		  PS_JF_NA | PS_JF_SKIPNA, N_("link down events:"), NULL),
+	PS_JEND
+};
+/* clang-format on */
+
+static void speed_print(FILE *out, const struct ps_jfield *f, const void *base)
 {
-	fprintf(out, "  %-20s", label);
-	if (!n->n)
-		fprintf(out, " %s", _("none"));
-	for (unsigned k = 0; k < n->n; k++)
-		fprintf(out, " %s", n->v[k]);
+	int64_t bps = *PS_JAT_C(base, f->off, int64_t);
+
+	fprintf(out, "  %-20s ", _(f->label));
+	if (bps == PS_ETH_NA)
+		fputs(_("unknown"), out);
+	else
+		fprintf(out, _("%" PRId64 " Mb/s"), bps / 1000000);
 	fputc('\n', out);
 }
 
-static void p_kv(FILE *out, const char *label, int64_t v, const char *unit)
-{
-	fprintf(out, "  %-20s ", label);
-	p_num(out, v);
-	if (v != PS_ETH_NA && unit)
-		fprintf(out, " %s", unit);
-	fputc('\n', out);
-}
+static const struct ps_jcodec speed_codec = { .print = speed_print };
 
-static void p_flag(FILE *out, const char *label, int on, bool fixed,
+/* clang-format off */
+#define NAMES(m, k, lbl)                                                      \
+	{ .key = (k), .type = PS_JT_ARRAY, .flags = PS_JF_OK,                 \
+	  .off = offsetof(EI, linkmodes.m.v), .size2 = sizeof(unsigned),      \
+	  .off2 = offsetof(EI, linkmodes.m.n), .elem = PS_JT_STRING,          \
+	  .elem_size = PS_ETH_STRLEN, .label = (lbl) }
+/* clang-format on */
+
+/* clang-format off */
+static const struct ps_jfield linkmodes_table[] = {
+	STATUS(linkmodes),
+	NA_BOOL(linkmodes.autoneg, "autoneg", NULL),
+	{ .key = "speed_bps", .type = PS_JT_INT, .flags = PS_JF_NA,
+	  .off = offsetof(EI, linkmodes.speed_bps),
+	  .size = PS_JSIZE(EI, linkmodes.speed_bps), .label = N_("speed:"),
+	  .codec = &speed_codec },
+	{ .key = "duplex", .type = PS_JT_ENUM, .flags = PS_JF_NA,
+	  .off = offsetof(EI, linkmodes.duplex),
+	  .size = PS_JSIZE(EI, linkmodes.duplex), .names = duplex_names,
+	  .texts = duplex_texts, .na_text = N_("unknown"),
+	  .label = N_("duplex:") },
+	/* the text shows autonegotiation here, JSON before the speed */
+	{ .type = PS_JT_TRIBOOL, .flags = PS_JF_NOJSON,
+	  .off = offsetof(EI, linkmodes.autoneg),
+	  .size = PS_JSIZE(EI, linkmodes.autoneg),
+	  .label = N_("autonegotiation:") },
+	NA_INT(linkmodes.lanes, "lanes", N_("lanes:"), NULL),
+	NAMES(supported, "supported", N_("supported modes:")),
+	NAMES(advertised, "advertised", N_("advertised modes:")),
+	NAMES(partner, "partner", N_("partner modes:")),
+	PS_JEND
+};
+/* clang-format on */
+
+/* features: the legacy flags ("offloads") and every kernel feature
+ * ("all", keyed by its kernel name); the flags are summarised again from
+ * "all" when loaded */
+static void p_flag(FILE *out, const char *label, bool on, bool fixed,
 		   bool requested_on)
 {
-	fprintf(out, "  %s: %s%s%s\n", label, onoff(on),
+	fprintf(out, "  %s: %s%s%s\n", label, on ? _("on") : _("off"),
 		fixed ? _(" [fixed]") : "",
 		requested_on ? _(" [requested on]") : "");
+}
+
+static void offloads_put(struct json_object *obj, const struct ps_jfield *f,
+			 const void *base)
+{
+	const EI *i = base;
+	struct json_object *fl = json_object_new_object();
+
+	for (int k = 0; k < PS_ETH_NFLAGS; k++) {
+		const struct ps_eth_flag *x = &i->features.flag[k];
+		struct json_object *e;
+
+		if (!x->known)
+			continue;
+		e = json_object_new_object();
+		ps_json_put_bool(e, "on", x->on);
+		ps_json_put_bool(e, "fixed", x->fixed);
+		ps_json_put_bool(e, "requested_on", x->requested_on);
+		json_object_object_add(fl, flag_defs[k].name, e);
+	}
+	json_object_object_add(obj, f->key, fl);
+}
+
+static void offloads_print(FILE *out, const struct ps_jfield *f,
+			   const void *base)
+{
+	const EI *i = base;
+
+	(void)f;
+	for (int k = 0; k < PS_ETH_NFLAGS; k++) {
+		const struct ps_eth_flag *x = &i->features.flag[k];
+
+		if (x->known)
+			p_flag(out, _(flag_defs[k].label), x->on, x->fixed,
+			       x->requested_on);
+	}
+}
+
+static const struct ps_jcodec offloads_codec = { .put = offloads_put,
+						 .print = offloads_print };
+
+static void all_put(struct json_object *obj, const struct ps_jfield *f,
+		    const void *base)
+{
+	const EI *i = base;
+	struct json_object *all = json_object_new_object();
+
+	for (unsigned k = 0; k < i->features.n; k++) {
+		const struct ps_eth_feature *x = &i->features.v[k];
+		struct json_object *e = json_object_new_object();
+
+		ps_json_put_bool(e, "active", x->active);
+		ps_json_put_bool(e, "wanted", x->wanted);
+		ps_json_put_bool(e, "fixed", x->fixed);
+		ps_json_put_bool(e, "requested_on", x->requested_on);
+		json_object_object_add(all, x->name, e);
+	}
+	json_object_object_add(obj, f->key, all);
+}
+
+static void all_get(struct json_object *obj, const struct ps_jfield *f,
+		    void *base)
+{
+	struct json_object *a = ps_json_get_obj(obj, f->key, json_type_object);
+	EI *i = base;
+
+	if (a) {
+		i->features.v = xcalloc(json_object_object_length(a) + 1,
+					sizeof(*i->features.v));
+		json_object_object_foreach(a, key, val)
+		{
+			struct ps_eth_feature *x =
+				&i->features.v[i->features.n++];
+
+			snprintf(x->name, sizeof(x->name), "%s", key);
+			ps_json_get_bool(val, "active", &x->active);
+			ps_json_get_bool(val, "wanted", &x->wanted);
+			ps_json_get_bool(val, "fixed", &x->fixed);
+			ps_json_get_bool(val, "requested_on", &x->requested_on);
+		}
+	}
+	ps_ethtool_features_summarise(i);
+}
+
+static void all_print(FILE *out, const struct ps_jfield *f, const void *base)
+{
+	const EI *i = base;
+
+	(void)f;
+	fprintf(out, "%s:\n", _("Features (all)"));
+	for (unsigned k = 0; k < i->features.n; k++) {
+		const struct ps_eth_feature *x = &i->features.v[k];
+
+		p_flag(out, x->name, x->active, x->fixed, x->requested_on);
+	}
+}
+
+static const struct ps_jcodec all_codec = { all_put, all_get, all_print };
+
+/* clang-format off */
+static const struct ps_jfield features_table[] = {
+	STATUS(features),
+	{ .key = "offloads", .type = PS_JT_CUSTOM, .flags = PS_JF_OK,
+	  .codec = &offloads_codec },
+	{ .key = "all", .type = PS_JT_CUSTOM, .flags = PS_JF_OK,
+	  .codec = &all_codec },
+	PS_JEND
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct ps_jfield channels_table[] = {
+	STATUS(channels),
+	CUR_MAX(channels, rx, "rx", N_("RX:")),
+	CUR_MAX(channels, tx, "tx", N_("TX:")),
+	CUR_MAX(channels, other, "other", N_("Other:")),
+	CUR_MAX(channels, combined, "combined", N_("Combined:")),
+	PS_JEND
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct ps_jfield rings_table[] = {
+	STATUS(rings),
+	CUR_MAX(rings, rx, "rx", N_("RX:")),
+	CUR_MAX(rings, rx_mini, "rx_mini", N_("RX mini:")),
+	CUR_MAX(rings, rx_jumbo, "rx_jumbo", N_("RX jumbo:")),
+	CUR_MAX(rings, tx, "tx", N_("TX:")),
+	PS_JEND
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct ps_jfield coalesce_table[] = {
+	STATUS(coalesce),
+	NA_BOOL(coalesce.adaptive_rx, "adaptive_rx", N_("adaptive RX:")),
+	NA_BOOL(coalesce.adaptive_tx, "adaptive_tx", N_("adaptive TX:")),
+	NA_INT(coalesce.rx_usecs, "rx_usecs", N_("rx-usecs:"), N_("us")),
+	NA_INT(coalesce.rx_frames, "rx_frames", N_("rx-frames:"), NULL),
+	NA_INT(coalesce.tx_usecs, "tx_usecs", N_("tx-usecs:"), N_("us")),
+	NA_INT(coalesce.tx_frames, "tx_frames", N_("tx-frames:"), NULL),
+	PS_JEND
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct ps_jfield pause_table[] = {
+	STATUS(pause),
+	NA_BOOL(pause.autoneg, "autoneg", N_("autonegotiate:")),
+	NA_BOOL(pause.rx, "rx", N_("RX:")),
+	NA_BOOL(pause.tx, "tx", N_("TX:")),
+	NA_INT(pause.tx_frames, "tx_frames", N_("pause frames sent:"), NULL),
+	NA_INT(pause.rx_frames, "rx_frames", N_("pause frames received:"),
+	       NULL),
+	PS_JEND
+};
+/* clang-format on */
+
+/* the indirection table, eight queues a line */
+static void indir_print(FILE *out, const struct ps_jfield *f, const void *base)
+{
+	const EI *i = base;
+
+	(void)f;
+	for (unsigned k = 0; k < i->rss.n_indir; k++)
+		fprintf(out, "%s%5u%s", k % 8 ? "" : "   ", i->rss.indir[k],
+			k % 8 == 7 || k + 1 == i->rss.n_indir ? "\n" : "");
+}
+
+static const struct ps_jcodec indir_codec = { .print = indir_print };
+
+/* the hash key as one hex string */
+static void hkey_put(struct json_object *obj, const struct ps_jfield *f,
+		     const void *base)
+{
+	const EI *i = base;
+	char *hex;
+
+	if (!i->rss.n_hkey)
+		return;
+	hex = xmalloc(i->rss.n_hkey * 2 + 1);
+	for (unsigned k = 0; k < i->rss.n_hkey; k++)
+		sprintf(hex + 2 * k, "%02x", i->rss.hkey[k]);
+	ps_json_put_string(obj, f->key, hex);
+	free(hex);
+}
+
+static void hkey_get(struct json_object *obj, const struct ps_jfield *f,
+		     void *base)
+{
+	struct json_object *v = ps_json_get_obj(obj, f->key, json_type_string);
+	const char *hex = v ? json_object_get_string(v) : "";
+	size_t n = strlen(hex) / 2;
+	EI *i = base;
+
+	if (!n)
+		return;
+	i->rss.hkey = xmalloc(n);
+	for (size_t k = 0; k < n; k++) {
+		unsigned byte = 0;
+
+		sscanf(hex + 2 * k, "%2x", &byte);
+		i->rss.hkey[k] = (uint8_t)byte;
+	}
+	i->rss.n_hkey = (unsigned)n;
+}
+
+static void hkey_print(FILE *out, const struct ps_jfield *f, const void *base)
+{
+	const EI *i = base;
+
+	if (i->rss.n_hkey)
+		fprintf(out, "  %-20s %u\n", _(f->label), i->rss.n_hkey);
+}
+
+static const struct ps_jcodec hkey_codec = { hkey_put, hkey_get, hkey_print };
+
+/* clang-format off */
+static const struct ps_jfield rss_table[] = {
+	STATUS(rss),
+	PS_JFIELD(EI, rss.hfunc, "hfunc", PS_JT_STRING, PS_JF_NA,
+		  N_("hash function:"), NULL),
+	PS_JFIELD(EI, rss.n_indir, NULL, PS_JT_UINT, PS_JF_NOJSON,
+		  N_("table entries:"), NULL),
+	{ .key = "indir", .type = PS_JT_ARRAY, .flags = PS_JF_NA,
+	  .off = offsetof(EI, rss.indir), .off2 = offsetof(EI, rss.n_indir),
+	  .size2 = PS_JSIZE(EI, rss.n_indir), .elem = PS_JT_UINT,
+	  .elem_size = sizeof(uint32_t), .codec = &indir_codec },
+	{ .key = "hkey", .type = PS_JT_CUSTOM, .label = N_("hash key bytes:"),
+	  .codec = &hkey_codec },
+	PS_JEND
+};
+/* clang-format on */
+
+/* counters: {"<name>": n}, grouped {"<group>": {"<name>": n}} when the
+ * codec's .data is non-NULL; the vector at .off, its count at .off2 */
+static void counters_put(struct json_object *obj, const struct ps_jfield *f,
+			 const void *base)
+{
+	const struct ps_eth_counter *v =
+		*PS_JAT_C(base, f->off, struct ps_eth_counter *const);
+	unsigned n = *PS_JAT_C(base, f->off2, unsigned);
+	struct json_object *o;
+
+	if (!n && (f->flags & PS_JF_NA))
+		return;
+	o = json_object_new_object();
+	for (unsigned k = 0; k < n; k++) {
+		struct json_object *dst = o;
+
+		if (f->data &&
+		    !json_object_object_get_ex(o, v[k].group, &dst)) {
+			dst = json_object_new_object();
+			json_object_object_add(o, v[k].group, dst);
+		}
+		ps_json_put_uint64(dst, v[k].name, v[k].value);
+	}
+	json_object_object_add(obj, f->key, o);
+}
+
+static void counters_load(struct json_object *o, const char *group,
+			  struct ps_eth_counter **v, unsigned *n)
+{
+	json_object_object_foreach(o, key, val)
+	{
+		uint64_t value;
+
+		if (!group) { /* grouped: one level more */
+			if (json_object_is_type(val, json_type_object))
+				counters_load(val, key, v, n);
+			continue;
+		}
+		if (!ps_json_get_uint64(o, key, &value))
+			add_counter(v, n, group, key, value);
+	}
+}
+
+static void counters_get(struct json_object *obj, const struct ps_jfield *f,
+			 void *base)
+{
+	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
+
+	if (o)
+		counters_load(o, f->data ? NULL : "",
+			      PS_JAT(base, f->off, struct ps_eth_counter *),
+			      PS_JAT(base, f->off2, unsigned));
+}
+
+static void std_stats_print(FILE *out, const struct ps_jfield *f,
+			    const void *base)
+{
+	const EI *i = base;
+
+	(void)f;
+	for (unsigned k = 0; k < i->std_stats.n; k++)
+		fprintf(out, "  %s %-32s %" PRIu64 "\n",
+			i->std_stats.v[k].group, i->std_stats.v[k].name,
+			i->std_stats.v[k].value);
+}
+
+static void drv_stats_print(FILE *out, const struct ps_jfield *f,
+			    const void *base)
+{
+	const EI *i = base;
+
+	(void)f;
+	if (!i->drv_stats.n) {
+		fprintf(out, _("  none among the driver's %u counters"),
+			i->drv_stats.total);
+		fputc('\n', out);
+	}
+	for (unsigned k = 0; k < i->drv_stats.n; k++)
+		fprintf(out, "  %-32s %" PRIu64 "\n", i->drv_stats.v[k].name,
+			i->drv_stats.v[k].value);
+}
+
+static const struct ps_jcodec std_stats_codec = { counters_put, counters_get,
+						  std_stats_print };
+static const struct ps_jcodec drv_stats_codec = { counters_put, counters_get,
+						  drv_stats_print };
+
+/* clang-format off */
+static const struct ps_jfield std_stats_table[] = {
+	STATUS(std_stats),
+	{ .key = "groups", .type = PS_JT_CUSTOM, .flags = PS_JF_NA,
+	  .off = offsetof(EI, std_stats.v), .off2 = offsetof(EI, std_stats.n),
+	  .codec = &std_stats_codec, .data = "grouped" },
+	PS_JEND
+};
+/* clang-format on */
+
+/* clang-format off */
+static const struct ps_jfield drv_stats_table[] = {
+	STATUS(drv_stats),
+	PS_JFIELD(EI, drv_stats.total, "total", PS_JT_UINT, PS_JF_OK, NULL,
+		  NULL),
+	{ .key = "counters", .type = PS_JT_CUSTOM, .flags = PS_JF_OK,
+	  .off = offsetof(EI, drv_stats.v), .off2 = offsetof(EI, drv_stats.n),
+	  .codec = &drv_stats_codec },
+	PS_JEND
+};
+/* clang-format on */
+
+/* the whole section; the text shows the link modes before the link state */
+/* clang-format off */
+static const struct ps_jfield ethtool_table[] = {
+	PS_JFIELD(EI, ifname, "ifname", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(EI, ifindex, "ifindex", PS_JT_INT, 0, NULL, NULL),
+	PS_JSTATUS(EI, status, reason, PS_JF_NA),
+	PS_JOBJECT("driver", 0, drvinfo_table, N_("Driver")),
+	{ .type = PS_JT_OBJECT, .flags = PS_JF_NOJSON, .sub = linkmodes_table,
+	  .label = N_("Link") },
+	PS_JOBJECT("link_state", 0, linkstate_table, N_("Link state")),
+	PS_JOBJECT("link_modes", PS_JF_NOTEXT, linkmodes_table, NULL),
+	PS_JOBJECT("features", 0, features_table, N_("Offloads")),
+	PS_JOBJECT("channels", 0, channels_table,
+		   N_("Channels (current / max)")),
+	PS_JOBJECT("rings", 0, rings_table, N_("Ring sizes (current / max)")),
+	PS_JOBJECT("coalesce", 0, coalesce_table, N_("Interrupt coalescing")),
+	PS_JOBJECT("pause", 0, pause_table, N_("Pause frames")),
+	PS_JOBJECT("rss", 0, rss_table, N_("RSS")),
+	PS_JOBJECT("std_stats", 0, std_stats_table, N_("Standard statistics")),
+	PS_JOBJECT("driver_stats", 0, drv_stats_table,
+		   N_("Driver drop/miss/error counters")),
+	PS_JEND
+};
+/* clang-format on */
+
+struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *i)
+{
+	return ps_jtable_to_json(ethtool_table, i);
+}
+
+int ps_ethtool_from_json(struct json_object *obj, struct ps_ethtool_info *i)
+{
+	if (!obj || !json_object_is_type(obj, json_type_object))
+		return -EINVAL;
+	ps_ethtool_init(i, NULL);
+	ps_jtable_get(obj, ethtool_table, i);
+	if (i->ifindex < 0)
+		i->ifindex = 0;
+	return 0;
 }
 
 void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
@@ -2155,128 +1547,5 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 		fputc('\n', out);
 		return;
 	}
-	if (p_group(out, _("Driver"), i->drvinfo.status, i->drvinfo.reason)) {
-		fprintf(out, "  %-20s %s\n", _("driver:"), i->drvinfo.driver);
-		fprintf(out, "  %-20s %s\n", _("version:"), i->drvinfo.version);
-		fprintf(out, "  %-20s %s\n", _("firmware:"),
-			i->drvinfo.firmware);
-		fprintf(out, "  %-20s %s\n", _("bus:"), i->drvinfo.bus_info);
-	}
-	if (p_group(out, _("Link"), i->linkmodes.status, i->linkmodes.reason)) {
-		fprintf(out, "  %-20s ", _("speed:"));
-		if (i->linkmodes.speed_bps == PS_ETH_NA)
-			fputs(_("unknown"), out);
-		else
-			fprintf(out, _("%" PRId64 " Mb/s"),
-				i->linkmodes.speed_bps / 1000000);
-		fputc('\n', out);
-		fprintf(out, "  %-20s %s\n", _("duplex:"),
-			i->linkmodes.duplex == DUPLEX_FULL   ? _("full")
-			: i->linkmodes.duplex == DUPLEX_HALF ? _("half")
-							     : _("unknown"));
-		fprintf(out, "  %-20s %s\n", _("autonegotiation:"),
-			onoff(i->linkmodes.autoneg));
-		p_kv(out, _("lanes:"), i->linkmodes.lanes, NULL);
-		p_names(out, _("supported modes:"), &i->linkmodes.supported);
-		p_names(out, _("advertised modes:"), &i->linkmodes.advertised);
-		p_names(out, _("partner modes:"), &i->linkmodes.partner);
-	}
-	if (p_group(out, _("Link state"), i->linkstate.status,
-		    i->linkstate.reason)) {
-		fprintf(out, "  %-20s %s\n", _("link detected:"),
-			i->linkstate.link == PS_ETH_NA ? _("n/a")
-			: i->linkstate.link	       ? _("yes")
-						       : _("no"));
-		if (i->linkstate.ext_down_cnt != PS_ETH_NA)
-			p_kv(out, _("link down events:"),
-			     i->linkstate.ext_down_cnt, NULL);
-	}
-	if (p_group(out, _("Offloads"), i->features.status,
-		    i->features.reason)) {
-		for (int f = 0; f < PS_ETH_NFLAGS; f++) {
-			const struct ps_eth_flag *x = &i->features.flag[f];
-
-			if (x->known)
-				p_flag(out, _(flag_defs[f].label), x->on,
-				       x->fixed, x->requested_on);
-		}
-		fprintf(out, "%s:\n", _("Features (all)"));
-		for (unsigned k = 0; k < i->features.n; k++) {
-			const struct ps_eth_feature *x = &i->features.v[k];
-
-			p_flag(out, x->name, x->active, x->fixed,
-			       x->requested_on);
-		}
-	}
-	if (p_group(out, _("Channels (current / max)"), i->channels.status,
-		    i->channels.reason)) {
-		p_cur_max(out, _("RX:"), i->channels.rx, i->channels.rx_max);
-		p_cur_max(out, _("TX:"), i->channels.tx, i->channels.tx_max);
-		p_cur_max(out, _("Other:"), i->channels.other,
-			  i->channels.other_max);
-		p_cur_max(out, _("Combined:"), i->channels.combined,
-			  i->channels.combined_max);
-	}
-	if (p_group(out, _("Ring sizes (current / max)"), i->rings.status,
-		    i->rings.reason)) {
-		p_cur_max(out, _("RX:"), i->rings.rx, i->rings.rx_max);
-		p_cur_max(out, _("RX mini:"), i->rings.rx_mini,
-			  i->rings.rx_mini_max);
-		p_cur_max(out, _("RX jumbo:"), i->rings.rx_jumbo,
-			  i->rings.rx_jumbo_max);
-		p_cur_max(out, _("TX:"), i->rings.tx, i->rings.tx_max);
-	}
-	if (p_group(out, _("Interrupt coalescing"), i->coalesce.status,
-		    i->coalesce.reason)) {
-		fprintf(out, "  %-20s %s\n", _("adaptive RX:"),
-			onoff(i->coalesce.adaptive_rx));
-		fprintf(out, "  %-20s %s\n", _("adaptive TX:"),
-			onoff(i->coalesce.adaptive_tx));
-		p_kv(out, _("rx-usecs:"), i->coalesce.rx_usecs, _("us"));
-		p_kv(out, _("rx-frames:"), i->coalesce.rx_frames, NULL);
-		p_kv(out, _("tx-usecs:"), i->coalesce.tx_usecs, _("us"));
-		p_kv(out, _("tx-frames:"), i->coalesce.tx_frames, NULL);
-	}
-	if (p_group(out, _("Pause frames"), i->pause.status, i->pause.reason)) {
-		fprintf(out, "  %-20s %s\n", _("autonegotiate:"),
-			onoff(i->pause.autoneg));
-		fprintf(out, "  %-20s %s\n", _("RX:"), onoff(i->pause.rx));
-		fprintf(out, "  %-20s %s\n", _("TX:"), onoff(i->pause.tx));
-		p_kv(out, _("pause frames sent:"), i->pause.tx_frames, NULL);
-		p_kv(out, _("pause frames received:"), i->pause.rx_frames,
-		     NULL);
-	}
-	if (p_group(out, _("RSS"), i->rss.status, i->rss.reason)) {
-		fprintf(out, "  %-20s %s\n", _("hash function:"),
-			i->rss.hfunc[0] ? i->rss.hfunc : _("n/a"));
-		fprintf(out, "  %-20s %u\n", _("table entries:"),
-			i->rss.n_indir);
-		for (unsigned k = 0; k < i->rss.n_indir; k++)
-			fprintf(out, "%s%5u%s", k % 8 ? "" : "   ",
-				i->rss.indir[k],
-				k % 8 == 7 || k + 1 == i->rss.n_indir ? "\n"
-								      : "");
-		if (i->rss.n_hkey)
-			fprintf(out, "  %-20s %u\n", _("hash key bytes:"),
-				i->rss.n_hkey);
-	}
-	if (p_group(out, _("Standard statistics"), i->std_stats.status,
-		    i->std_stats.reason)) {
-		for (unsigned k = 0; k < i->std_stats.n; k++)
-			fprintf(out, "  %s %-32s %" PRIu64 "\n",
-				i->std_stats.v[k].group, i->std_stats.v[k].name,
-				i->std_stats.v[k].value);
-	}
-	if (p_group(out, _("Driver drop/miss/error counters"),
-		    i->drv_stats.status, i->drv_stats.reason)) {
-		if (!i->drv_stats.n)
-			fprintf(out, _("  none among the driver's %u counters"),
-				i->drv_stats.total);
-		if (!i->drv_stats.n)
-			fputc('\n', out);
-		for (unsigned k = 0; k < i->drv_stats.n; k++)
-			fprintf(out, "  %-32s %" PRIu64 "\n",
-				i->drv_stats.v[k].name,
-				i->drv_stats.v[k].value);
-	}
+	ps_jtable_print(out, ethtool_table, i);
 }

@@ -12,24 +12,12 @@
 
 #include <json-c/json.h>
 
+#include "ethnl.h" /* string sets, PS_ETH_STRLEN */
+#include "jsonutil.h"
 #include "status.h"
 
-#define PS_ETH_NA (-1)	 /* an integer field the device did not report */
-#define PS_ETH_STRLEN 32 /* ETH_GSTRING_LEN: kernel string-set names */
+#define PS_ETH_NA PS_NA /* an integer field the device did not report */
 #define PS_ETH_REASON 160
-
-/* one kernel string set (ETH_SS_*), fetched once with STRSET_GET */
-struct ps_ethtool_strset {
-	unsigned id;
-	unsigned count;
-	char (*str)[PS_ETH_STRLEN]; /* count entries, "" where unnamed */
-};
-
-/* the global string sets the parsers need (features, link modes, stats) */
-struct ps_ethtool_strsets {
-	unsigned n;
-	struct ps_ethtool_strset set[8];
-};
 
 /* a list of kernel names (link modes) */
 struct ps_eth_names {
@@ -196,11 +184,7 @@ void ps_ethtool_init(struct ps_ethtool_info *info, const char *ifname);
  * extack text in the reason. Return 0 when the bytes were understood
  * (also for an error reply), -EBADMSG when they were not.
  */
-int ps_ethtool_parse_strsets(const void *buf, size_t len,
-			     struct ps_ethtool_strsets *ss);
-void ps_ethtool_strsets_free(struct ps_ethtool_strsets *ss);
-const char *ps_ethtool_strset_get(const struct ps_ethtool_strsets *ss,
-				  unsigned id, unsigned idx);
+/* (the string sets' parser is in ethnl.h) */
 int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
 		     const struct ps_ethtool_strsets *ss,
 		     struct ps_ethtool_info *out);

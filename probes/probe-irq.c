@@ -1,7 +1,9 @@
 /* probe-irq.c: which CPUs take the NIC's interrupts and softirqs — what
  * /proc/interrupts, /proc/softirqs, /proc/net/softnet_stat, the RPS/XPS
  * masks in /sys/class/net/IF/queues and a running irqbalance tell about
- * one interface ("pipescope probe", the IRQ/queue heatmap, the checks) */
+ * one interface ("pipescope probe", the IRQ/queue heatmap, the checks).
+ * This file reads them (through the sysroot) and computes the rates; the
+ * parsers of their text are in irq-parse.c. */
 #include "config.h"
 
 #include <ctype.h>
@@ -13,448 +15,12 @@
 
 #include <json-c/json.h>
 
+#include "jsonutil.h"
 #include "nls.h"
 #include "probe-irq.h"
 #include "probe-pci.h"
 #include "sysroot.h"
 #include "xmalloc.h"
-
-/* ------------------------------------------------------------------ */
-/* small text helpers                                                  */
-
-static const char *skip_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-static void copy_trim(char *dst, size_t len, const char *s, size_t n)
-{
-	while (n && (*s == ' ' || *s == '\t')) {
-		s++;
-		n--;
-	}
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
-		     s[n - 1] == '\r'))
-		n--;
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, s, n);
-	dst[n] = 0;
-}
-
-/* the next whitespace-separated token of a line: start and length */
-static const char *next_token(const char *p, size_t *n)
-{
-	p = skip_ws(p);
-	*n = strcspn(p, " \t\n");
-	return p;
-}
-
-/* "CPU0 CPU1 ..." header: fills ids, returns the count or -EINVAL */
-static int parse_cpu_header(const char *line, const char *end, int **ids)
-{
-	const char *p = line;
-	int n = 0, cap = 16;
-
-	*ids = xmalloc(cap * sizeof(**ids));
-	for (;;) {
-		size_t len;
-		char *e;
-		long id;
-
-		p = next_token(p, &len);
-		if (p >= end || !len)
-			break;
-		if (len < 4 || strncmp(p, "CPU", 3) ||
-		    !isdigit((unsigned char)p[3]))
-			goto bad;
-		id = strtol(p + 3, &e, 10);
-		if (e != p + len || id < 0 || id > 65535)
-			goto bad;
-		if (n == cap) {
-			cap *= 2;
-			*ids = xrealloc(*ids, cap * sizeof(**ids));
-		}
-		(*ids)[n++] = (int)id;
-		p += len;
-	}
-	if (n)
-		return n;
-bad:
-	free(*ids);
-	*ids = NULL;
-	return -EINVAL;
-}
-
-/* ------------------------------------------------------------------ */
-/* /proc/interrupts                                                    */
-
-static bool is_hwirq(const char *tok, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && isdigit((unsigned char)tok[i]))
-		i++;
-	if (!i)
-		return false;
-	return i == n || tok[i] == '-';
-}
-
-static void parse_descriptor(struct ps_irq_row *r, const char *p)
-{
-	const char *t;
-	size_t n;
-
-	if (r->irq < 0) { /* "Non-maskable interrupts" */
-		copy_trim(r->actions, sizeof(r->actions), p, strcspn(p, "\n"));
-		return;
-	}
-	t = next_token(p, &n);
-	if (!n)
-		return;
-	copy_trim(r->chip, sizeof(r->chip), t, n);
-	p = t + n;
-	t = next_token(p, &n);
-	if (n && is_hwirq(t, n)) {
-		copy_trim(r->hwirq, sizeof(r->hwirq), t, n);
-		p = t + n;
-		/* arm GIC: "27 Level" */
-		t = next_token(p, &n);
-		if ((n == 5 && !strncmp(t, "Level", 5)) ||
-		    (n == 4 && !strncmp(t, "Edge", 4))) {
-			size_t l = strlen(r->hwirq);
-
-			snprintf(r->hwirq + l, sizeof(r->hwirq) - l, " %.*s",
-				 (int)n, t);
-			p = t + n;
-		}
-	}
-	copy_trim(r->actions, sizeof(r->actions), p, strcspn(p, "\n"));
-}
-
-int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
-{
-	const char *p = text, *eol;
-	int cap = 64;
-
-	memset(out, 0, sizeof(*out));
-	/* header: the first line that is not blank */
-	while (*p) {
-		eol = strchrnul(p, '\n');
-		if (*skip_ws(p) != '\n' && *skip_ws(p))
-			break;
-		p = *eol ? eol + 1 : eol;
-	}
-	if (!*p)
-		return -EINVAL;
-	eol = strchrnul(p, '\n');
-	out->ncol = parse_cpu_header(p, eol, &out->col_cpu);
-	if (out->ncol < 0) {
-		out->ncol = 0;
-		return -EINVAL;
-	}
-	out->max_cpu = 0;
-	for (int i = 0; i < out->ncol; i++)
-		if (out->col_cpu[i] > out->max_cpu)
-			out->max_cpu = out->col_cpu[i];
-	out->rows = xcalloc(cap, sizeof(*out->rows));
-	p = *eol ? eol + 1 : eol;
-
-	while (*p) {
-		struct ps_irq_row *r;
-		const char *colon, *q;
-		char *e;
-
-		eol = strchrnul(p, '\n');
-		q = skip_ws(p);
-		colon = memchr(q, ':', eol - q);
-		if (!colon || colon == q || colon - q >= 16) {
-			p = *eol ? eol + 1 : eol;
-			continue;
-		}
-		if (out->nrows == cap) {
-			cap *= 2;
-			out->rows =
-				xrealloc(out->rows, cap * sizeof(*out->rows));
-		}
-		r = &out->rows[out->nrows];
-		memset(r, 0, sizeof(*r));
-		copy_trim(r->label, sizeof(r->label), q, colon - q);
-		r->irq = -1;
-		if (isdigit((unsigned char)r->label[0])) {
-			long v = strtol(r->label, &e, 10);
-
-			if (*e == 0 && v >= 0 && v < INT32_MAX)
-				r->irq = (int)v;
-		}
-		r->count = xcalloc(out->ncol, sizeof(*r->count));
-		q = colon + 1;
-		while (r->ncount < out->ncol) {
-			const char *s = skip_ws(q);
-			unsigned long long v;
-
-			if (s >= eol || !isdigit((unsigned char)*s))
-				break;
-			errno = 0;
-			v = strtoull(s, &e, 10);
-			if (errno ||
-			    (*e != ' ' && *e != '\t' && *e != '\n' && *e != 0))
-				break;
-			r->count[r->ncount++] = v;
-			q = e;
-		}
-		{
-			/* the descriptor, bounded by the end of the line */
-			size_t n = eol - q;
-			char *d = xmalloc(n + 1);
-
-			memcpy(d, q, n);
-			d[n] = 0;
-			parse_descriptor(r, d);
-			free(d);
-		}
-		out->nrows++;
-		p = *eol ? eol + 1 : eol;
-	}
-	return 0;
-}
-
-void ps_irq_table_free(struct ps_irq_table *t)
-{
-	for (int i = 0; i < t->nrows; i++)
-		free(t->rows[i].count);
-	free(t->rows);
-	free(t->col_cpu);
-	memset(t, 0, sizeof(*t));
-}
-
-/* calls fn for each ", "-separated action name of a row */
-static bool each_action(const char *actions,
-			bool (*fn)(const char *name, void *arg), void *arg)
-{
-	char buf[128];
-	const char *p = actions;
-
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		copy_trim(buf, sizeof(buf), p, n);
-		if (buf[0] && fn(buf, arg))
-			return true;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
-static bool eq_name(const char *name, void *arg)
-{
-	return !strcmp(name, (const char *)arg);
-}
-
-bool ps_irq_row_has_action(const struct ps_irq_row *row, const char *name)
-{
-	return each_action(row->actions, eq_name, (void *)name);
-}
-
-static bool ends_with_ci(const char *s, size_t n, const char *suffix)
-{
-	size_t m = strlen(suffix);
-
-	return n >= m && !strncasecmp(s + n - m, suffix, m);
-}
-
-void ps_irq_queue_of(const char *action, char *kind, size_t klen, int *index)
-{
-	static const struct {
-		const char *suffix;
-		const char *kind;
-	} pats[] = {
-		{ "-TxRx-", "rxtx" },	 { "-Tx-Rx-", "rxtx" },
-		{ "-rxtx-", "rxtx" },	 { "-fp-", "rxtx" },
-		{ "-rx-", "rx" },	 { "-tx-", "tx" },
-		{ "-input.", "rx" },	 { "-output.", "tx" },
-		{ "mlx5_comp", "rxtx" }, { "-ntfy-blk", "rxtx" },
-		{ "mana_q", "rxtx" },
-	};
-	size_t n = strcspn(action, "@"), d = 0;
-
-	kind[0] = 0;
-	*index = -1;
-	if (strstr(action, ":fdir")) /* i40e flow director, not a queue */
-		return;
-	while (d < n && isdigit((unsigned char)action[n - d - 1]))
-		d++;
-	if (!d || d > 6)
-		return;
-	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
-		if (ends_with_ci(action, n - d, pats[i].suffix)) {
-			snprintf(kind, klen, "%s", pats[i].kind);
-			*index = atoi(action + n - d);
-			return;
-		}
-	}
-}
-
-bool ps_irq_action_matches(const char *action, const char *ifname,
-			   const char *bdf, const char *virtio)
-{
-	char pat[64];
-	size_t l;
-
-	if (ifname && *ifname) {
-		l = strlen(ifname);
-		if (!strcmp(action, ifname))
-			return true;
-		if (!strncmp(action, ifname, l) && action[l] == '-')
-			return true;
-		snprintf(pat, sizeof(pat), "-%s-", ifname);
-		if (strstr(action, pat))
-			return true;
-	}
-	if (bdf && *bdf) {
-		snprintf(pat, sizeof(pat), "@pci:%s", bdf);
-		if (strstr(action, pat))
-			return true;
-		snprintf(pat, sizeof(pat), "-%s:", bdf);
-		if (strstr(action, pat))
-			return true;
-	}
-	if (virtio && *virtio) {
-		l = strlen(virtio);
-		if (!strncmp(action, virtio, l) && action[l] == '-')
-			return true;
-	}
-	return false;
-}
-
-/* ------------------------------------------------------------------ */
-/* /proc/softirqs and /proc/net/softnet_stat                           */
-
-static void softirq_free(struct ps_softirq_counts *s)
-{
-	free(s->net_rx);
-	free(s->net_tx);
-	free(s->present);
-	memset(s, 0, sizeof(*s));
-}
-
-int ps_irq_parse_softirqs(const char *text, struct ps_softirq_counts *out)
-{
-	const char *p = text, *eol;
-	int *ids, n, found = 0;
-
-	memset(out, 0, sizeof(*out));
-	eol = strchrnul(p, '\n');
-	n = parse_cpu_header(p, eol, &ids);
-	if (n < 0)
-		return -EINVAL;
-	for (int i = 0; i < n; i++)
-		if (ids[i] + 1 > out->ncpu)
-			out->ncpu = ids[i] + 1;
-	out->net_rx = xcalloc(out->ncpu, sizeof(uint64_t));
-	out->net_tx = xcalloc(out->ncpu, sizeof(uint64_t));
-	out->present = xcalloc(out->ncpu, sizeof(bool));
-	for (int i = 0; i < n; i++)
-		out->present[ids[i]] = true;
-	p = *eol ? eol + 1 : eol;
-	while (*p) {
-		const char *q = skip_ws(p);
-		uint64_t *dst = NULL;
-
-		eol = strchrnul(p, '\n');
-		if (!strncmp(q, "NET_RX:", 7))
-			dst = out->net_rx;
-		else if (!strncmp(q, "NET_TX:", 7))
-			dst = out->net_tx;
-		if (dst) {
-			char *e;
-
-			q += 7;
-			for (int i = 0; i < n; i++) {
-				unsigned long long v;
-
-				q = skip_ws(q);
-				if (q >= eol || !isdigit((unsigned char)*q))
-					break;
-				v = strtoull(q, &e, 10);
-				dst[ids[i]] = v;
-				q = e;
-			}
-			found++;
-		}
-		p = *eol ? eol + 1 : eol;
-	}
-	free(ids);
-	if (found < 2) {
-		softirq_free(out);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int ps_irq_parse_softnet(const char *text, struct ps_softnet_table *out)
-{
-	const char *p = text;
-	int cap = 16;
-
-	memset(out, 0, sizeof(*out));
-	out->rows = xcalloc(cap, sizeof(*out->rows));
-	while (*p) {
-		const char *eol = strchrnul(p, '\n');
-		uint32_t col[32];
-		int nc = 0;
-		const char *q = p;
-
-		while (nc < 32) {
-			char *e;
-			unsigned long v;
-
-			q = skip_ws(q);
-			if (q >= eol)
-				break;
-			errno = 0;
-			v = strtoul(q, &e, 16);
-			if (e == q || errno || v > UINT32_MAX ||
-			    (*e != ' ' && *e != '\t' && *e != '\n' && *e))
-				goto bad;
-			col[nc++] = (uint32_t)v;
-			q = e;
-		}
-		if (nc) {
-			struct ps_softnet_row *r;
-
-			if (nc < 3 || (out->ncols && nc != out->ncols))
-				goto bad;
-			out->ncols = nc;
-			if (out->nrows == cap) {
-				cap *= 2;
-				out->rows = xrealloc(out->rows,
-						     cap * sizeof(*out->rows));
-			}
-			r = &out->rows[out->nrows];
-			r->processed = col[0];
-			r->dropped = col[1];
-			r->time_squeeze = col[2];
-			r->cpu = nc >= 13 ? (int)col[12] : out->nrows;
-			if (r->cpu > 65535)
-				goto bad;
-			out->nrows++;
-		}
-		p = *eol ? eol + 1 : eol;
-	}
-	if (!out->nrows)
-		goto bad;
-	out->cpu_column = out->ncols >= 13;
-	return 0;
-bad:
-	free(out->rows);
-	memset(out, 0, sizeof(*out));
-	return -EINVAL;
-}
 
 /* ------------------------------------------------------------------ */
 /* sampling                                                            */
@@ -492,7 +58,8 @@ static int read_msi_irqs(const char *devpath, int **irqs)
 	DIR *d;
 
 	*irqs = NULL;
-	d = opendir(ps_path(path, sizeof(path), "%s/msi_irqs", devpath));
+	snprintf(path, sizeof(path), "%s/msi_irqs", devpath);
+	d = ps_opendir(path);
 	if (!d)
 		return 0;
 	*irqs = xmalloc(cap * sizeof(int));
@@ -511,17 +78,6 @@ static int read_msi_irqs(const char *devpath, int **irqs)
 	closedir(d);
 	qsort(*irqs, n, sizeof(int), cmp_int);
 	return n;
-}
-
-struct match_ctx {
-	const char *ifname, *bdf, *virtio;
-};
-
-static bool match_fn(const char *name, void *arg)
-{
-	struct match_ctx *m = arg;
-
-	return ps_irq_action_matches(name, m->ifname, m->bdf, m->virtio);
 }
 
 static bool row_in_set(const struct ps_irq_row *r, const int *set, int n)
@@ -545,23 +101,7 @@ static void add_line(struct ps_irq_info *info, const struct ps_irq_table *t,
 	l->irq = r->irq;
 	snprintf(l->name, sizeof(l->name), "%s", r->actions);
 	snprintf(l->chip, sizeof(l->chip), "%s", r->chip);
-	l->queue = -1;
-	{
-		/* the queue of the first action name that names one */
-		char buf[128];
-		const char *p = r->actions;
-
-		while (*p && !l->kind[0]) {
-			size_t n = strcspn(p, ",");
-
-			copy_trim(buf, sizeof(buf), p, n);
-			ps_irq_queue_of(buf, l->kind, sizeof(l->kind),
-					&l->queue);
-			p += n;
-			if (*p == ',')
-				p++;
-		}
-	}
+	ps_irq_actions_queue(r->actions, l->kind, sizeof(l->kind), &l->queue);
 	l->count = xcalloc(info->ncpu, sizeof(uint64_t));
 	l->rate = xcalloc(info->ncpu, sizeof(double));
 	for (int c = 0; c < r->ncount; c++) {
@@ -591,7 +131,6 @@ static void add_line(struct ps_irq_info *info, const struct ps_irq_table *t,
 static void find_lines(struct ps_irq_info *info, const struct ps_irq_table *t,
 		       const char *devpath, int fnrc)
 {
-	struct match_ctx m = { info->ifname, info->bdf, info->virtio };
 	int *msi = NULL, nmsi = 0, cap = 0;
 	char chipsfx[32];
 
@@ -609,7 +148,8 @@ static void find_lines(struct ps_irq_info *info, const struct ps_irq_table *t,
 		} else {
 			size_t cl = strlen(r->chip), sl = strlen(chipsfx);
 
-			take = each_action(r->actions, match_fn, &m) ||
+			take = ps_irq_actions_match(r->actions, info->ifname,
+						    info->bdf, info->virtio) ||
 			       (info->bdf[0] && cl > sl &&
 				!strcmp(r->chip + cl - sl, chipsfx));
 		}
@@ -639,26 +179,6 @@ static void find_lines(struct ps_irq_info *info, const struct ps_irq_table *t,
 	}
 }
 
-static int queue_index(const char *name, const char *pfx)
-{
-	size_t l = strlen(pfx);
-	char *e;
-	long v;
-
-	if (strncmp(name, pfx, l) || !isdigit((unsigned char)name[l]))
-		return -1;
-	v = strtol(name + l, &e, 10);
-	return *e || v > 65535 ? -1 : (int)v;
-}
-
-static bool mask_nonzero(const char *m)
-{
-	for (; *m; m++)
-		if (isxdigit((unsigned char)*m) && *m != '0')
-			return true;
-	return false;
-}
-
 static int cmp_rxq(const void *a, const void *b)
 {
 	return cmp_int(&((const struct ps_irq_rxq *)a)->index,
@@ -673,13 +193,13 @@ static int cmp_txq(const void *a, const void *b)
 
 static void read_queues(struct ps_irq_info *info)
 {
-	char rel[256], path[4096];
+	char rel[256];
 	struct dirent *de;
 	int rcap = 0, tcap = 0;
 	DIR *d;
 
 	snprintf(rel, sizeof(rel), "/sys/class/net/%s/queues", info->ifname);
-	d = opendir(ps_path(path, sizeof(path), "%s", rel));
+	d = ps_opendir(rel);
 	if (!d) {
 		set_unreadable(&info->queues_status, info->queues_reason,
 			       sizeof(info->queues_reason), rel, errno);
@@ -689,7 +209,7 @@ static void read_queues(struct ps_irq_info *info)
 		char f[800];
 		int ix;
 
-		if ((ix = queue_index(de->d_name, "rx-")) >= 0) {
+		if ((ix = ps_irq_queue_dir_index(de->d_name, "rx-")) >= 0) {
 			struct ps_irq_rxq *q;
 
 			if (info->nrxq == rcap) {
@@ -704,12 +224,12 @@ static void read_queues(struct ps_irq_info *info)
 				 de->d_name);
 			if (ps_read_line(f, q->rps_cpus, sizeof(q->rps_cpus)))
 				q->rps_cpus[0] = 0;
-			q->rps_on = mask_nonzero(q->rps_cpus);
+			q->rps_on = ps_irq_mask_nonzero(q->rps_cpus);
 			snprintf(f, sizeof(f), "%s/%s/rps_flow_cnt", rel,
 				 de->d_name);
 			if (ps_read_long(f, &q->rps_flow_cnt))
 				q->rps_flow_cnt = -1;
-		} else if ((ix = queue_index(de->d_name, "tx-")) >= 0) {
+		} else if ((ix = ps_irq_queue_dir_index(de->d_name, "tx-")) >= 0) {
 			struct ps_irq_txq *q;
 
 			if (info->ntxq == tcap) {
@@ -724,7 +244,7 @@ static void read_queues(struct ps_irq_info *info)
 				 de->d_name);
 			if (ps_read_line(f, q->xps_cpus, sizeof(q->xps_cpus)))
 				q->xps_cpus[0] = 0;
-			q->xps_on = mask_nonzero(q->xps_cpus);
+			q->xps_on = ps_irq_mask_nonzero(q->xps_cpus);
 		}
 	}
 	closedir(d);
@@ -735,12 +255,11 @@ static void read_queues(struct ps_irq_info *info)
 
 static void find_irqbalance(struct ps_irq_info *info)
 {
-	char path[4096];
 	struct dirent *de;
 	int procs = 0;
 	DIR *d;
 
-	d = opendir(ps_path(path, sizeof(path), "/proc"));
+	d = ps_opendir("/proc");
 	if (!d) {
 		set_unreadable(&info->irqbalance_status,
 			       info->irqbalance_reason,
@@ -863,7 +382,7 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 			out->cpus[c].net_rx = si.net_rx[c];
 			out->cpus[c].net_tx = si.net_tx[c];
 		}
-		softirq_free(&si);
+		ps_irq_softirqs_free(&si);
 	}
 	if (have_sn) {
 		out->softnet_cols = sn.ncols;
@@ -1037,341 +556,244 @@ void ps_irq_free(struct ps_irq_info *info)
 }
 
 /* ------------------------------------------------------------------ */
-/* JSON                                                                */
+/* JSON: one description of each group (jsonutil's tables)            */
 
-static void put_str(struct json_object *o, const char *k, const char *v)
+#define II struct ps_irq_info
+#define IL struct ps_irq_line
+#define IC struct ps_irq_cpu
+#define F(T, m, k, ty) PS_JFIELD(T, m, k, ty, 0, NULL, NULL)
+
+/* "affinity_status" is a status without a reason */
+static void aff_put(struct json_object *obj, const struct ps_jfield *f,
+		    const void *base)
 {
-	json_object_object_add(o, k, json_object_new_string(v));
+	ps_json_put_string(obj, f->key,
+			   ps_status_name(*PS_JAT_C(base, f->off,
+						    enum ps_status)));
 }
 
-static void put_int(struct json_object *o, const char *k, int64_t v)
+static void aff_get(struct json_object *obj, const struct ps_jfield *f,
+		    void *base)
 {
-	json_object_object_add(o, k, json_object_new_int64(v));
+	char name[32];
+
+	*PS_JAT(base, f->off, enum ps_status) =
+		ps_json_get_string(obj, f->key, name, sizeof(name))
+			? PS_ST_NOT_RECORDED
+			: ps_status_parse(name);
 }
 
-static void put_dbl(struct json_object *o, const char *k, double v)
+static const struct ps_jcodec aff_codec = { .put = aff_put, .get = aff_get };
+
+/* a line is written as these, its per-CPU arrays, then line_tail */
+static const struct ps_jfield line_head[] = {
+	F(IL, irq, "irq", PS_JT_INT),
+	F(IL, name, "name", PS_JT_STRING),
+	F(IL, chip, "chip", PS_JT_STRING),
+	F(IL, kind, "kind", PS_JT_STRING),
+	F(IL, queue, "queue", PS_JT_INT),
+	F(IL, total, "total", PS_JT_UINT),
+	F(IL, total_rate, "total_rate", PS_JT_DOUBLE),
+	PS_JEND
+};
+
+static const struct ps_jfield line_tail[] = {
+	{ .key = "affinity_status", .type = PS_JT_CUSTOM,
+	  .off = offsetof(IL, aff_status), .codec = &aff_codec },
+	F(IL, affinity, "smp_affinity_list", PS_JT_STRING),
+	F(IL, effective, "effective_affinity_list", PS_JT_STRING),
+	PS_JEND
+};
+
+/* a line's count[] and rate[] have the section's ncpu entries, which the
+ * line does not hold: seen through this, with their own lengths */
+struct per_cpu {
+	uint64_t *count;
+	int ncount;
+	double *rate;
+	int nrate;
+};
+
+static const struct ps_jfield per_cpu_table[] = {
+	PS_JARRAY_PTR(struct per_cpu, count, ncount, "counts", PS_JT_UINT, 0,
+		      NULL),
+	PS_JARRAY_PTR(struct per_cpu, rate, nrate, "rates", PS_JT_DOUBLE, 0,
+		      NULL),
+	PS_JEND
+};
+
+static void lines_put(struct json_object *obj, const struct ps_jfield *f,
+		      const void *base)
 {
-	json_object_object_add(o, k, json_object_new_double(v));
+	const struct ps_irq_info *info = base;
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < info->nlines; i++) {
+		const struct ps_irq_line *l = &info->lines[i];
+		struct per_cpu pc = { l->count, info->ncpu, l->rate,
+				      info->ncpu };
+		struct json_object *e = json_object_new_object();
+
+		ps_jtable_put(e, line_head, l);
+		ps_jtable_put(e, per_cpu_table, &pc);
+		ps_jtable_put(e, line_tail, l);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(obj, f->key, a);
 }
 
-static void put_bool(struct json_object *o, const char *k, bool v)
+/* the loaded arrays, cut or padded with zeros to ncpu entries */
+static void *per_cpu_fit(void *v, int n, int ncpu, size_t size)
 {
-	json_object_object_add(o, k, json_object_new_boolean(v));
+	void *out = xcalloc(ncpu ? ncpu : 1, size);
+
+	if (v && n > 0)
+		memcpy(out, v, (size_t)(n < ncpu ? n : ncpu) * size);
+	free(v);
+	return out;
 }
 
-static void put_status(struct json_object *o, enum ps_status st,
-		       const char *reason)
+static void lines_get(struct json_object *obj, const struct ps_jfield *f,
+		      void *base)
 {
-	put_str(o, "status", ps_status_name(st));
-	put_str(o, "reason", reason);
+	struct json_object *a = ps_json_get_obj(obj, f->key, json_type_array);
+	struct json_object *cpus = ps_json_get_obj(obj, "cpus",
+						   json_type_array);
+	struct ps_irq_info *info = base;
+	size_t n = a ? json_object_array_length(a) : 0;
+	int ncpu = 0;
+
+	/* the CPUs are loaded after the lines; as many as that loader takes */
+	if (cpus)
+		ncpu = json_object_array_length(cpus) > PS_JSON_ARRAY_MAX
+			       ? PS_JSON_ARRAY_MAX
+			       : (int)json_object_array_length(cpus);
+	if (n > PS_JSON_ARRAY_MAX)
+		n = PS_JSON_ARRAY_MAX;
+	info->lines = xcalloc(n ? n : 1, sizeof(*info->lines));
+	info->nlines = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		struct ps_irq_line *l = &info->lines[i];
+		struct per_cpu pc = { 0 };
+
+		l->irq = l->queue = -1;
+		ps_jtable_get(e, line_head, l);
+		ps_jtable_get(e, per_cpu_table, &pc);
+		ps_jtable_get(e, line_tail, l);
+		l->count = per_cpu_fit(pc.count, pc.ncount, ncpu,
+				       sizeof(*l->count));
+		l->rate = per_cpu_fit(pc.rate, pc.nrate, ncpu, sizeof(*l->rate));
+	}
 }
+
+static const struct ps_jcodec lines_codec = { .put = lines_put,
+					      .get = lines_get };
+
+static const struct ps_jfield cpu_table[] = {
+	F(IC, cpu, "cpu", PS_JT_INT),
+	F(IC, online, "online", PS_JT_BOOL),
+	F(IC, nic_irqs, "nic_irqs", PS_JT_UINT),
+	F(IC, nic_irq_rate, "nic_irq_rate", PS_JT_DOUBLE),
+	F(IC, net_rx, "net_rx", PS_JT_UINT),
+	F(IC, net_tx, "net_tx", PS_JT_UINT),
+	F(IC, net_rx_rate, "net_rx_rate", PS_JT_DOUBLE),
+	F(IC, net_tx_rate, "net_tx_rate", PS_JT_DOUBLE),
+	F(IC, softnet, "softnet", PS_JT_BOOL),
+	F(IC, processed, "processed", PS_JT_UINT),
+	F(IC, dropped, "dropped", PS_JT_UINT),
+	F(IC, time_squeeze, "time_squeeze", PS_JT_UINT),
+	F(IC, processed_rate, "processed_rate", PS_JT_DOUBLE),
+	F(IC, dropped_rate, "dropped_rate", PS_JT_DOUBLE),
+	F(IC, squeeze_rate, "time_squeeze_rate", PS_JT_DOUBLE),
+	PS_JEND
+};
+
+static const struct ps_jfield softirq_table[] = {
+	PS_JSTATUS(II, softirq_status, softirq_reason, 0),
+	PS_JEND
+};
+
+static const struct ps_jfield softnet_table[] = {
+	PS_JSTATUS(II, softnet_status, softnet_reason, 0),
+	F(II, softnet_cols, "columns", PS_JT_INT),
+	F(II, softnet_cpu_basis, "cpu_basis", PS_JT_STRING),
+	PS_JEND
+};
+
+static const struct ps_jfield rxq_table[] = {
+	F(struct ps_irq_rxq, index, "index", PS_JT_INT),
+	F(struct ps_irq_rxq, rps_cpus, "rps_cpus", PS_JT_STRING),
+	F(struct ps_irq_rxq, rps_on, "rps_enabled", PS_JT_BOOL),
+	F(struct ps_irq_rxq, rps_flow_cnt, "rps_flow_cnt", PS_JT_INT),
+	PS_JEND
+};
+
+static const struct ps_jfield txq_table[] = {
+	F(struct ps_irq_txq, index, "index", PS_JT_INT),
+	F(struct ps_irq_txq, xps_cpus, "xps_cpus", PS_JT_STRING),
+	F(struct ps_irq_txq, xps_on, "xps_enabled", PS_JT_BOOL),
+	PS_JEND
+};
+
+static const struct ps_jfield queues_table[] = {
+	PS_JSTATUS(II, queues_status, queues_reason, 0),
+	PS_JARRAY_PTR(II, rxq, nrxq, "rx", PS_JT_OBJECT, 0, rxq_table),
+	PS_JARRAY_PTR(II, txq, ntxq, "tx", PS_JT_OBJECT, 0, txq_table),
+	PS_JEND
+};
+
+static const struct ps_jfield irqbalance_table[] = {
+	PS_JSTATUS(II, irqbalance_status, irqbalance_reason, 0),
+	F(II, irqbalance_running, "running", PS_JT_BOOL),
+	F(II, irqbalance_pid, "pid", PS_JT_INT),
+	PS_JEND
+};
+
+static const struct ps_jfield summary_table[] = {
+	F(II, queues_with_irqs, "queues_with_irqs", PS_JT_INT),
+	F(II, irq_cpus, "irq_cpus", PS_JT_INT),
+	F(II, busiest_cpu, "busiest_cpu", PS_JT_INT),
+	F(II, busiest_share, "busiest_share", PS_JT_DOUBLE),
+	F(II, share_basis, "share_basis", PS_JT_STRING),
+	F(II, dropped_total, "dropped_total", PS_JT_UINT),
+	F(II, squeeze_total, "time_squeeze_total", PS_JT_UINT),
+	F(II, dropped_rate_total, "dropped_rate_total", PS_JT_DOUBLE),
+	F(II, squeeze_rate_total, "time_squeeze_rate_total", PS_JT_DOUBLE),
+	PS_JEND
+};
+
+static const struct ps_jfield irq_table[] = {
+	F(II, ifname, "ifname", PS_JT_STRING),
+	F(II, bdf, "pci_function", PS_JT_STRING),
+	F(II, virtio, "virtio_device", PS_JT_STRING),
+	PS_JSTATUS(II, status, reason, 0),
+	F(II, attribution, "attribution", PS_JT_STRING),
+	F(II, rated, "rated", PS_JT_BOOL),
+	F(II, interval, "interval_s", PS_JT_DOUBLE),
+	{ .key = "lines", .type = PS_JT_CUSTOM, .codec = &lines_codec },
+	PS_JARRAY_PTR(II, cpus, ncpu, "cpus", PS_JT_OBJECT, 0, cpu_table),
+	PS_JOBJECT("softirqs", 0, softirq_table, NULL),
+	PS_JOBJECT("softnet", 0, softnet_table, NULL),
+	PS_JOBJECT("queues", 0, queues_table, NULL),
+	PS_JOBJECT("irqbalance", 0, irqbalance_table, NULL),
+	PS_JOBJECT("summary", 0, summary_table, NULL),
+	PS_JEND
+};
 
 struct json_object *ps_irq_to_json(const struct ps_irq_info *info)
 {
-	struct json_object *o = json_object_new_object(), *a, *g;
-
-	put_str(o, "ifname", info->ifname);
-	put_str(o, "pci_function", info->bdf);
-	put_str(o, "virtio_device", info->virtio);
-	put_status(o, info->status, info->reason);
-	put_str(o, "attribution", info->attribution);
-	put_bool(o, "rated", info->rated);
-	put_dbl(o, "interval_s", info->interval);
-
-	a = json_object_new_array();
-	for (int i = 0; i < info->nlines; i++) {
-		const struct ps_irq_line *l = &info->lines[i];
-		struct json_object *e = json_object_new_object(), *c, *r;
-
-		put_int(e, "irq", l->irq);
-		put_str(e, "name", l->name);
-		put_str(e, "chip", l->chip);
-		put_str(e, "kind", l->kind);
-		put_int(e, "queue", l->queue);
-		put_int(e, "total", (int64_t)l->total);
-		put_dbl(e, "total_rate", l->total_rate);
-		c = json_object_new_array();
-		r = json_object_new_array();
-		for (int k = 0; k < info->ncpu; k++) {
-			json_object_array_add(
-				c, json_object_new_int64((int64_t)l->count[k]));
-			json_object_array_add(
-				r, json_object_new_double(l->rate[k]));
-		}
-		json_object_object_add(e, "counts", c);
-		json_object_object_add(e, "rates", r);
-		put_str(e, "affinity_status", ps_status_name(l->aff_status));
-		put_str(e, "smp_affinity_list", l->affinity);
-		put_str(e, "effective_affinity_list", l->effective);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "lines", a);
-
-	a = json_object_new_array();
-	for (int k = 0; k < info->ncpu; k++) {
-		const struct ps_irq_cpu *c = &info->cpus[k];
-		struct json_object *e = json_object_new_object();
-
-		put_int(e, "cpu", c->cpu);
-		put_bool(e, "online", c->online);
-		put_int(e, "nic_irqs", (int64_t)c->nic_irqs);
-		put_dbl(e, "nic_irq_rate", c->nic_irq_rate);
-		put_int(e, "net_rx", (int64_t)c->net_rx);
-		put_int(e, "net_tx", (int64_t)c->net_tx);
-		put_dbl(e, "net_rx_rate", c->net_rx_rate);
-		put_dbl(e, "net_tx_rate", c->net_tx_rate);
-		put_bool(e, "softnet", c->softnet);
-		put_int(e, "processed", (int64_t)c->processed);
-		put_int(e, "dropped", (int64_t)c->dropped);
-		put_int(e, "time_squeeze", (int64_t)c->time_squeeze);
-		put_dbl(e, "processed_rate", c->processed_rate);
-		put_dbl(e, "dropped_rate", c->dropped_rate);
-		put_dbl(e, "time_squeeze_rate", c->squeeze_rate);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "cpus", a);
-
-	g = json_object_new_object();
-	put_status(g, info->softirq_status, info->softirq_reason);
-	json_object_object_add(o, "softirqs", g);
-
-	g = json_object_new_object();
-	put_status(g, info->softnet_status, info->softnet_reason);
-	put_int(g, "columns", info->softnet_cols);
-	put_str(g, "cpu_basis", info->softnet_cpu_basis);
-	json_object_object_add(o, "softnet", g);
-
-	g = json_object_new_object();
-	put_status(g, info->queues_status, info->queues_reason);
-	a = json_object_new_array();
-	for (int i = 0; i < info->nrxq; i++) {
-		struct json_object *e = json_object_new_object();
-
-		put_int(e, "index", info->rxq[i].index);
-		put_str(e, "rps_cpus", info->rxq[i].rps_cpus);
-		put_bool(e, "rps_enabled", info->rxq[i].rps_on);
-		put_int(e, "rps_flow_cnt", info->rxq[i].rps_flow_cnt);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(g, "rx", a);
-	a = json_object_new_array();
-	for (int i = 0; i < info->ntxq; i++) {
-		struct json_object *e = json_object_new_object();
-
-		put_int(e, "index", info->txq[i].index);
-		put_str(e, "xps_cpus", info->txq[i].xps_cpus);
-		put_bool(e, "xps_enabled", info->txq[i].xps_on);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(g, "tx", a);
-	json_object_object_add(o, "queues", g);
-
-	g = json_object_new_object();
-	put_status(g, info->irqbalance_status, info->irqbalance_reason);
-	put_bool(g, "running", info->irqbalance_running);
-	put_int(g, "pid", info->irqbalance_pid);
-	json_object_object_add(o, "irqbalance", g);
-
-	g = json_object_new_object();
-	put_int(g, "queues_with_irqs", info->queues_with_irqs);
-	put_int(g, "irq_cpus", info->irq_cpus);
-	put_int(g, "busiest_cpu", info->busiest_cpu);
-	put_dbl(g, "busiest_share", info->busiest_share);
-	put_str(g, "share_basis", info->share_basis);
-	put_int(g, "dropped_total", (int64_t)info->dropped_total);
-	put_int(g, "time_squeeze_total", (int64_t)info->squeeze_total);
-	put_dbl(g, "dropped_rate_total", info->dropped_rate_total);
-	put_dbl(g, "time_squeeze_rate_total", info->squeeze_rate_total);
-	json_object_object_add(o, "summary", g);
-	return o;
-}
-
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, k, &v))
-		return NULL;
-	return v;
-}
-
-static void get_str(struct json_object *o, const char *k, char *dst, size_t len)
-{
-	struct json_object *v = get(o, k);
-
-	snprintf(dst, len, "%s", v ? json_object_get_string(v) : "");
-}
-
-static int64_t get_int(struct json_object *o, const char *k, int64_t dflt)
-{
-	struct json_object *v = get(o, k);
-
-	return v ? json_object_get_int64(v) : dflt;
-}
-
-static double get_dbl(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	return v ? json_object_get_double(v) : 0;
-}
-
-static bool get_bool(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	return v && json_object_get_boolean(v);
-}
-
-static enum ps_status get_status(struct json_object *o, char *reason,
-				 size_t len)
-{
-	struct json_object *v = get(o, "status");
-
-	if (reason)
-		get_str(o, "reason", reason, len);
-	return v ? ps_status_parse(json_object_get_string(v)) : PS_ST_ERROR;
-}
-
-static size_t arr_len(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array)
-		       ? json_object_array_length(a)
-		       : 0;
+	return ps_jtable_to_json(irq_table, info);
 }
 
 int ps_irq_from_json(struct json_object *obj, struct ps_irq_info *out)
 {
-	struct json_object *a, *g;
-	size_t n;
-
 	memset(out, 0, sizeof(*out));
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return -EINVAL;
-	get_str(obj, "ifname", out->ifname, sizeof(out->ifname));
-	get_str(obj, "pci_function", out->bdf, sizeof(out->bdf));
-	get_str(obj, "virtio_device", out->virtio, sizeof(out->virtio));
-	out->status = get_status(obj, out->reason, sizeof(out->reason));
-	get_str(obj, "attribution", out->attribution, sizeof(out->attribution));
-	out->rated = get_bool(obj, "rated");
-	out->interval = get_dbl(obj, "interval_s");
-
-	a = get(obj, "cpus");
-	n = arr_len(a);
-	if (n > 65536)
-		return -EINVAL;
-	out->ncpu = (int)n;
-	out->cpus = xcalloc(n ? n : 1, sizeof(*out->cpus));
-	for (size_t k = 0; k < n; k++) {
-		struct json_object *e = json_object_array_get_idx(a, k);
-		struct ps_irq_cpu *c = &out->cpus[k];
-
-		c->cpu = (int)get_int(e, "cpu", (int64_t)k);
-		c->online = get_bool(e, "online");
-		c->nic_irqs = (uint64_t)get_int(e, "nic_irqs", 0);
-		c->nic_irq_rate = get_dbl(e, "nic_irq_rate");
-		c->net_rx = (uint64_t)get_int(e, "net_rx", 0);
-		c->net_tx = (uint64_t)get_int(e, "net_tx", 0);
-		c->net_rx_rate = get_dbl(e, "net_rx_rate");
-		c->net_tx_rate = get_dbl(e, "net_tx_rate");
-		c->softnet = get_bool(e, "softnet");
-		c->processed = (uint64_t)get_int(e, "processed", 0);
-		c->dropped = (uint64_t)get_int(e, "dropped", 0);
-		c->time_squeeze = (uint64_t)get_int(e, "time_squeeze", 0);
-		c->processed_rate = get_dbl(e, "processed_rate");
-		c->dropped_rate = get_dbl(e, "dropped_rate");
-		c->squeeze_rate = get_dbl(e, "time_squeeze_rate");
-	}
-
-	a = get(obj, "lines");
-	n = arr_len(a);
-	out->nlines = (int)n;
-	out->lines = xcalloc(n ? n : 1, sizeof(*out->lines));
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-		struct ps_irq_line *l = &out->lines[i];
-		struct json_object *c = get(e, "counts"), *r = get(e, "rates");
-
-		l->irq = (int)get_int(e, "irq", -1);
-		get_str(e, "name", l->name, sizeof(l->name));
-		get_str(e, "chip", l->chip, sizeof(l->chip));
-		get_str(e, "kind", l->kind, sizeof(l->kind));
-		l->queue = (int)get_int(e, "queue", -1);
-		l->total = (uint64_t)get_int(e, "total", 0);
-		l->total_rate = get_dbl(e, "total_rate");
-		l->count = xcalloc(out->ncpu ? out->ncpu : 1, sizeof(uint64_t));
-		l->rate = xcalloc(out->ncpu ? out->ncpu : 1, sizeof(double));
-		for (int k = 0; k < out->ncpu; k++) {
-			if ((size_t)k < arr_len(c))
-				l->count[k] = (uint64_t)json_object_get_int64(
-					json_object_array_get_idx(c, k));
-			if ((size_t)k < arr_len(r))
-				l->rate[k] = json_object_get_double(
-					json_object_array_get_idx(r, k));
-		}
-		l->aff_status = ps_status_parse(
-			json_object_get_string(get(e, "affinity_status")));
-		get_str(e, "smp_affinity_list", l->affinity,
-			sizeof(l->affinity));
-		get_str(e, "effective_affinity_list", l->effective,
-			sizeof(l->effective));
-	}
-
-	g = get(obj, "softirqs");
-	out->softirq_status =
-		get_status(g, out->softirq_reason, sizeof(out->softirq_reason));
-	g = get(obj, "softnet");
-	out->softnet_status =
-		get_status(g, out->softnet_reason, sizeof(out->softnet_reason));
-	out->softnet_cols = (int)get_int(g, "columns", 0);
-	get_str(g, "cpu_basis", out->softnet_cpu_basis,
-		sizeof(out->softnet_cpu_basis));
-
-	g = get(obj, "queues");
-	out->queues_status =
-		get_status(g, out->queues_reason, sizeof(out->queues_reason));
-	a = get(g, "rx");
-	n = arr_len(a);
-	out->nrxq = (int)n;
-	out->rxq = xcalloc(n ? n : 1, sizeof(*out->rxq));
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-
-		out->rxq[i].index = (int)get_int(e, "index", 0);
-		get_str(e, "rps_cpus", out->rxq[i].rps_cpus,
-			sizeof(out->rxq[i].rps_cpus));
-		out->rxq[i].rps_on = get_bool(e, "rps_enabled");
-		out->rxq[i].rps_flow_cnt = (long)get_int(e, "rps_flow_cnt", -1);
-	}
-	a = get(g, "tx");
-	n = arr_len(a);
-	out->ntxq = (int)n;
-	out->txq = xcalloc(n ? n : 1, sizeof(*out->txq));
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-
-		out->txq[i].index = (int)get_int(e, "index", 0);
-		get_str(e, "xps_cpus", out->txq[i].xps_cpus,
-			sizeof(out->txq[i].xps_cpus));
-		out->txq[i].xps_on = get_bool(e, "xps_enabled");
-	}
-
-	g = get(obj, "irqbalance");
-	out->irqbalance_status = get_status(g, out->irqbalance_reason,
-					    sizeof(out->irqbalance_reason));
-	out->irqbalance_running = get_bool(g, "running");
-	out->irqbalance_pid = (int)get_int(g, "pid", -1);
-
-	g = get(obj, "summary");
-	out->queues_with_irqs = (int)get_int(g, "queues_with_irqs", 0);
-	out->irq_cpus = (int)get_int(g, "irq_cpus", 0);
-	out->busiest_cpu = (int)get_int(g, "busiest_cpu", -1);
-	out->busiest_share = get_dbl(g, "busiest_share");
-	get_str(g, "share_basis", out->share_basis, sizeof(out->share_basis));
-	out->dropped_total = (uint64_t)get_int(g, "dropped_total", 0);
-	out->squeeze_total = (uint64_t)get_int(g, "time_squeeze_total", 0);
-	out->dropped_rate_total = get_dbl(g, "dropped_rate_total");
-	out->squeeze_rate_total = get_dbl(g, "time_squeeze_rate_total");
+	out->busiest_cpu = -1;
+	out->irqbalance_pid = -1;
+	ps_jtable_get(obj, irq_table, out);
 	return 0;
 }
 

@@ -1,4 +1,5 @@
-/* probe-irq.h: which CPUs take the NIC's interrupts, softirqs and backlog
+/* probe-irq.h: the IRQ probe (sampling and deltas; the parsers of the
+ * files it reads are in irq-parse.h): which CPUs take the NIC's interrupts, softirqs and backlog
  * (what /proc/interrupts, /proc/softirqs, /proc/net/softnet_stat, RPS/XPS
  * masks and irqbalance say about one interface) */
 #ifndef PS_PROBE_IRQ_H
@@ -8,69 +9,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "irq-parse.h"
 #include "status.h"
 
 struct json_object;
-
-/* ---- pure parser of /proc/interrupts --------------------------------- */
-
-struct ps_irq_row {
-	int irq;	   /* -1 for named rows (NMI, LOC, ERR ...) */
-	char label[16];	   /* "33" or "NMI" */
-	uint64_t *count;   /* ncount values, one per header column */
-	int ncount;	   /* < ncol for ERR/MIS-like rows */
-	char chip[48];	   /* "IR-PCI-MSI", "PCI-MSIX-0000:00:03.0" */
-	char hwirq[24];	   /* "1-edge", "" on old kernels */
-	char actions[128]; /* "i40e-eth0-TxRx-0", "ehci_hcd:usb1, radeon" */
-};
-
-struct ps_irq_table {
-	int ncol;     /* CPU columns in the header */
-	int *col_cpu; /* CPU id of each column ("CPU5" -> 5) */
-	int max_cpu;  /* highest CPU id in the header */
-	struct ps_irq_row *rows;
-	int nrows;
-};
-
-int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out);
-void ps_irq_table_free(struct ps_irq_table *t);
-/* the action names of a row, split at ", ": 1 if @name is one of them */
-bool ps_irq_row_has_action(const struct ps_irq_row *row, const char *name);
-
-/*
- * Queue of an interrupt action name: kind "rx", "tx", "rxtx" or "" (not a
- * queue vector: misc, config, async eq), *index the queue number or -1.
- * Knows IF-TxRx-N, IF-rx-N, IF-tx-N, IF-Tx-Rx-N, IF-rxtx-N, i40e-IF-TxRx-N,
- * mlx5_compN@pci:BDF, virtioM-input.N / output.N, gve-ntfy-blkN, mana_qN.
- */
-void ps_irq_queue_of(const char *action, char *kind, size_t klen, int *index);
-/*
- * Does this action name belong to the interface @ifname, the PCI function
- * @bdf (may be NULL) or the virtio device @virtio ("virtio2", may be NULL)?
- */
-bool ps_irq_action_matches(const char *action, const char *ifname,
-			   const char *bdf, const char *virtio);
-
-/* ---- pure parsers of /proc/softirqs and /proc/net/softnet_stat ------- */
-
-struct ps_softirq_counts {
-	int ncpu; /* indexed by CPU id */
-	uint64_t *net_rx, *net_tx;
-	bool *present;
-};
-int ps_irq_parse_softirqs(const char *text, struct ps_softirq_counts *out);
-
-struct ps_softnet_row {
-	int cpu;
-	uint64_t processed, dropped, time_squeeze;
-};
-struct ps_softnet_table {
-	int ncols;	 /* 10, 11, 13 or 15 */
-	bool cpu_column; /* CPU id read from column 13 (else row order) */
-	struct ps_softnet_row *rows;
-	int nrows;
-};
-int ps_irq_parse_softnet(const char *text, struct ps_softnet_table *out);
 
 /* ---- the probe ------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* probe-link.c: what "ip -s -d link show IF" shows (MTU, state, qdisc,
  * queues, GSO/GRO limits, counters -> rates), the devices underneath
- * (vlan/bond/bridge/macvlan down to the NICs) and "ip route get PEER"
- * (which interface and path MTU reach a peer), over libnl-route-3 */
+ * (vlan/bond/bridge/macvlan down to the NICs), over libnl-route-3; the
+ * route lookup ("ip route get PEER") is probe-route.c */
 #include "config.h"
 
 #include <dirent.h>
@@ -21,9 +21,9 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
-#include <netlink/route/route.h>
 #include <netlink/socket.h>
 
+#include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
 #include "probe-link.h"
@@ -38,11 +38,17 @@
 #define MAX_LOWER 64
 #define MAX_DEPTH 8
 
+/* an opened link probe: its own rtnetlink socket */
+struct ps_link_probe {
+	pthread_mutex_t lock;	/* one sample at a time on the socket */
+	struct nl_sock *sk;	/* opened at the first live sample */
+};
+
+/* where the raw replies are recorded (ps_link_record), for every probe */
 static struct {
 	pthread_mutex_t lock;
-	struct nl_sock *sk;
-	char *record;
-} ctx = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	char *dir;
+} rec = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void set_status(enum ps_status *st, char *reason, enum ps_status v,
 		       const char *text)
@@ -240,47 +246,54 @@ void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
 
 void ps_link_record(const char *dir)
 {
-	pthread_mutex_lock(&ctx.lock);
-	free(ctx.record);
-	ctx.record = dir ? xstrdup(dir) : NULL;
-	pthread_mutex_unlock(&ctx.lock);
+	pthread_mutex_lock(&rec.lock);
+	free(rec.dir);
+	rec.dir = dir ? xstrdup(dir) : NULL;
+	pthread_mutex_unlock(&rec.lock);
 }
 
-static int ctx_open(void)
+struct ps_link_probe *ps_link_open(void)
+{
+	struct ps_link_probe *lp = xcalloc(1, sizeof(*lp));
+
+	pthread_mutex_init(&lp->lock, NULL);
+	return lp;
+}
+
+void ps_link_close(struct ps_link_probe *lp)
+{
+	if (!lp)
+		return;
+	if (lp->sk)
+		nl_socket_free(lp->sk);
+	pthread_mutex_destroy(&lp->lock);
+	free(lp);
+}
+
+static int socket_open(struct ps_link_probe *lp)
 {
 	int err;
 
-	if (ctx.sk)
+	if (lp->sk)
 		return 0;
-	ctx.sk = nl_socket_alloc();
-	if (!ctx.sk)
+	lp->sk = nl_socket_alloc();
+	if (!lp->sk)
 		return -ENOMEM;
-	err = nl_connect(ctx.sk, NETLINK_ROUTE);
+	err = nl_connect(lp->sk, NETLINK_ROUTE);
 	if (err < 0) {
-		nl_socket_free(ctx.sk);
-		ctx.sk = NULL;
+		nl_socket_free(lp->sk);
+		lp->sk = NULL;
 		return -EPROTO;
 	}
-	nl_socket_enable_msg_peek(ctx.sk);
+	nl_socket_enable_msg_peek(lp->sk);
 	/*
 	 * Every request here is a single GET answered by one message (or a
 	 * dump ending in DONE): no ACK to leave behind for the next request,
 	 * and our own raw GETLINK keeps libnl's sequence counter unaware.
 	 */
-	nl_socket_disable_auto_ack(ctx.sk);
-	nl_socket_disable_seq_check(ctx.sk);
+	nl_socket_disable_auto_ack(lp->sk);
+	nl_socket_disable_seq_check(lp->sk);
 	return 0;
-}
-
-void ps_link_shutdown(void)
-{
-	pthread_mutex_lock(&ctx.lock);
-	if (ctx.sk)
-		nl_socket_free(ctx.sk);
-	ctx.sk = NULL;
-	free(ctx.record);
-	ctx.record = NULL;
-	pthread_mutex_unlock(&ctx.lock);
 }
 
 static void record(const char *name, const void *buf, size_t len)
@@ -288,9 +301,13 @@ static void record(const char *name, const void *buf, size_t len)
 	char *path;
 	FILE *f;
 
-	if (!ctx.record)
+	pthread_mutex_lock(&rec.lock);
+	if (!rec.dir) {
+		pthread_mutex_unlock(&rec.lock);
 		return;
-	xasprintf(&path, "%s/%s.bin", ctx.record, name);
+	}
+	xasprintf(&path, "%s/%s.bin", rec.dir, name);
+	pthread_mutex_unlock(&rec.lock);
 	f = fopen(path, "wb");
 	if (!f || fwrite(buf, 1, len, f) != len)
 		ps_warn(_("cannot record %s: %s"), path, strerror(errno));
@@ -300,7 +317,7 @@ static void record(const char *name, const void *buf, size_t len)
 }
 
 /* one RTM_GETLINK by name; the raw reply bytes in *out (free them) */
-static int getlink_raw(const char *ifname, unsigned char **out, int *outlen)
+static int getlink_raw(struct nl_sock *sk, const char *ifname, unsigned char **out, int *outlen)
 {
 	struct nl_msg *msg;
 	uint32_t seq;
@@ -309,16 +326,16 @@ static int getlink_raw(const char *ifname, unsigned char **out, int *outlen)
 	err = rtnl_link_build_get_request(0, ifname, &msg);
 	if (err < 0)
 		return -ENOMEM;
-	nl_complete_msg(ctx.sk, msg);
+	nl_complete_msg(sk, msg);
 	seq = nlmsg_hdr(msg)->nlmsg_seq;
-	err = nl_send(ctx.sk, msg);
+	err = nl_send(sk, msg);
 	nlmsg_free(msg);
 	if (err < 0)
 		return -EIO;
 	for (;;) {
 		struct sockaddr_nl nla;
 		unsigned char *buf = NULL;
-		int n = nl_recv(ctx.sk, &nla, &buf, NULL);
+		int n = nl_recv(sk, &nla, &buf, NULL);
 		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 
 		if (n <= 0) {
@@ -339,9 +356,8 @@ static bool is_physical(const char *name)
 	char path[512];
 	struct stat st;
 
-	return stat(ps_path(path, sizeof(path), "/sys/class/net/%s/device",
-			    name),
-		    &st) == 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", name);
+	return ps_stat(path, &st) == 0;
 }
 
 static bool seen(const struct ps_link_info *info, const char *name)
@@ -354,7 +370,8 @@ static bool seen(const struct ps_link_info *info, const char *name)
 	return false;
 }
 
-static void add_lower(struct ps_link_info *info, const char *name, int depth)
+static void add_lower(struct nl_sock *sk, struct ps_link_info *info,
+		      const char *name, int depth)
 {
 	struct ps_link_lower *l;
 	struct rtnl_link *link = NULL;
@@ -369,7 +386,7 @@ static void add_lower(struct ps_link_info *info, const char *name, int depth)
 	l->depth = depth;
 	l->physical = is_physical(name);
 	if (ps_sysroot_is_live() &&
-	    rtnl_link_get_kernel(ctx.sk, 0, name, &link) == 0) {
+	    rtnl_link_get_kernel(sk, 0, name, &link) == 0) {
 		char *kind = rtnl_link_get_type(link);
 
 		snprintf(l->kind, sizeof(l->kind), "%s", kind ? kind : "");
@@ -387,7 +404,8 @@ static int name_cmp(const void *a, const void *b)
  * device under a vlan or macvlan. Sorted, so the chain reads the same on
  * every run.
  */
-static int sysfs_lowers(struct ps_link_info *info, const char *name, int depth)
+static int sysfs_lowers(struct nl_sock *sk, struct ps_link_info *info,
+			const char *name, int depth)
 {
 	char path[512];
 	char names[MAX_LOWER][IF_NAMESIZE];
@@ -395,7 +413,8 @@ static int sysfs_lowers(struct ps_link_info *info, const char *name, int depth)
 	DIR *d;
 	int found = 0;
 
-	d = opendir(ps_path(path, sizeof(path), "/sys/class/net/%s", name));
+	snprintf(path, sizeof(path), "/sys/class/net/%s", name);
+	d = ps_opendir(path);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)) && found < MAX_LOWER) {
@@ -406,12 +425,13 @@ static int sysfs_lowers(struct ps_link_info *info, const char *name, int depth)
 	closedir(d);
 	qsort(names, (size_t)found, IF_NAMESIZE, name_cmp);
 	for (int k = 0; k < found; k++)
-		add_lower(info, names[k], depth);
+		add_lower(sk, info, names[k], depth);
 	return found;
 }
 
 /* IFLA_LINK of a stacked device (vlan, macvlan, ...) in this namespace */
-static void iflink_lower(struct ps_link_info *info, const char *name, int depth)
+static void iflink_lower(struct nl_sock *sk, struct ps_link_info *info,
+			 const char *name, int depth)
 {
 	static const char *const stacked[] = {
 		"vlan", "macvlan", "macvtap", "ipvlan", "ipvtap",
@@ -422,7 +442,7 @@ static void iflink_lower(struct ps_link_info *info, const char *name, int depth)
 	char *kind;
 	int idx;
 
-	if (rtnl_link_get_kernel(ctx.sk, 0, name, &link) < 0)
+	if (rtnl_link_get_kernel(sk, 0, name, &link) < 0)
 		return;
 	kind = rtnl_link_get_type(link);
 	idx = rtnl_link_get_link(link);
@@ -431,16 +451,16 @@ static void iflink_lower(struct ps_link_info *info, const char *name, int depth)
 		    idx != rtnl_link_get_ifindex(link) &&
 		    rtnl_link_get_link_netnsid(link, &nsid) < 0 &&
 		    if_indextoname((unsigned)idx, lname))
-			add_lower(info, lname, depth);
+			add_lower(sk, info, lname, depth);
 	rtnl_link_put(link);
 }
 
-static void sample_lower(struct ps_link_info *info)
+static void sample_lower(struct nl_sock *sk, struct ps_link_info *info)
 {
 	unsigned from = 0, to;
 	int ret;
 
-	ret = sysfs_lowers(info, info->ifname, 1);
+	ret = sysfs_lowers(sk, info, info->ifname, 1);
 	if (ret == -ENOENT && !ps_sysroot_is_live()) {
 		char msg[PS_LINK_REASON];
 
@@ -452,7 +472,7 @@ static void sample_lower(struct ps_link_info *info)
 		return;
 	}
 	if (ret == 0 && ps_sysroot_is_live())
-		iflink_lower(info, info->ifname, 1);
+		iflink_lower(sk, info, info->ifname, 1);
 	if (ret < 0 && ret != -ENOENT) {
 		char msg[PS_LINK_REASON];
 
@@ -473,16 +493,17 @@ static void sample_lower(struct ps_link_info *info)
 
 			snprintf(name, sizeof(name), "%s",
 				 info->lower.v[k].name);
-			if (sysfs_lowers(info, name, depth) == 0 &&
+			if (sysfs_lowers(sk, info, name, depth) == 0 &&
 			    ps_sysroot_is_live())
-				iflink_lower(info, name, depth);
+				iflink_lower(sk, info, name, depth);
 		}
 		from = to;
 	}
 	set_status(&info->lower.status, info->lower.reason, PS_ST_OK, NULL);
 }
 
-int ps_link_sample(const char *ifname, struct ps_link_info *out)
+int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
+			struct ps_link_info *out)
 {
 	unsigned char *buf = NULL;
 	char msg[PS_LINK_REASON];
@@ -501,18 +522,16 @@ int ps_link_sample(const char *ifname, struct ps_link_info *out)
 			     "recording"));
 		set_status(&out->counters.status, out->counters.reason,
 			   PS_ST_NOT_RECORDED, out->reason);
-		pthread_mutex_lock(&ctx.lock);
 		out->physical = is_physical(out->ifname);
-		sample_lower(out);
-		pthread_mutex_unlock(&ctx.lock);
+		sample_lower(NULL, out);
 		return 0;
 	}
-	pthread_mutex_lock(&ctx.lock);
-	ret = ctx_open();
+	pthread_mutex_lock(&lp->lock);
+	ret = socket_open(lp);
 	if (ret == 0)
-		ret = getlink_raw(ifname, &buf, &len);
+		ret = getlink_raw(lp->sk, ifname, &buf, &len);
 	if (ret < 0) {
-		pthread_mutex_unlock(&ctx.lock);
+		pthread_mutex_unlock(&lp->lock);
 		snprintf(msg, sizeof(msg),
 			 _("cannot talk to the kernel over rtnetlink: %s"),
 			 strerror(-ret));
@@ -534,9 +553,9 @@ int ps_link_sample(const char *ifname, struct ps_link_info *out)
 	}
 	if (out->status == PS_ST_OK) {
 		out->physical = is_physical(out->ifname);
-		sample_lower(out);
+		sample_lower(lp->sk, out);
 	}
-	pthread_mutex_unlock(&ctx.lock);
+	pthread_mutex_unlock(&lp->lock);
 	if (out->status == PS_ST_ABSENT)
 		goto out_absent;
 	if (out->status != PS_ST_OK)
@@ -550,6 +569,31 @@ out_absent:
 	set_status(&out->lower.status, out->lower.reason, PS_ST_ABSENT,
 		   out->reason);
 	return 0;
+}
+
+int ps_link_sample(const char *ifname, struct ps_link_info *out)
+{
+	struct ps_link_probe *lp = ps_link_open();
+	int ret = ps_link_sample_with(lp, ifname, out);
+
+	ps_link_close(lp);
+	return ret;
+}
+
+int ps_link_nic(const struct ps_link_info *info, char *buf, size_t len)
+{
+	if (info->physical) {
+		snprintf(buf, len, "%s", info->ifname);
+		return 0;
+	}
+	if (info->lower.status != PS_ST_OK)
+		return -ENOENT;
+	for (unsigned i = 0; i < info->lower.n; i++)
+		if (info->lower.v[i].physical) {
+			snprintf(buf, len, "%s", info->lower.v[i].name);
+			return 0;
+		}
+	return -ENOENT;
 }
 
 void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
@@ -572,415 +616,121 @@ void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
 	}
 }
 
-/* ---- routes
- * ------------------------------------------------------------------------- */
+/* ---- JSON: one description of each group (jsonutil's tables) --------- */
 
-static int link_mtu(const char *ifname, unsigned *mtu)
-{
-	struct rtnl_link *link = NULL;
+#define LI struct ps_link_info
+#define LL struct ps_link_lower
+#define LINK_U64(m) PS_JFIELD(LI, counters.c.m, #m, PS_JT_UINT, PS_JF_OK, NULL, NULL)
+#define LINK_RATE(m) PS_JFIELD(LI, rates.m, #m, PS_JT_DOUBLE, 0, NULL, NULL)
+#define LINK_NUM(m) PS_JFIELD(LI, m, #m, PS_JT_INT, PS_JF_NA, NULL, NULL)
+#define LINK_OK(m, ty) PS_JFIELD(LI, m, #m, ty, PS_JF_OK, NULL, NULL)
 
-	if (rtnl_link_get_kernel(ctx.sk, 0, ifname, &link) < 0)
-		return -ENODEV;
-	*mtu = rtnl_link_get_mtu(link);
-	rtnl_link_put(link);
-	return 0;
-}
-
-int ps_route_iface_for(const char *peer_addr, char *ifname, size_t len,
-		       unsigned *pmtu)
-{
-	struct rtnl_route *route = NULL;
-	struct rtnl_nexthop *nh;
-	struct nl_addr *dst = NULL;
-	char name[IF_NAMESIZE];
-	uint32_t mtu = 0;
-	int ret, idx;
-
-	if (!peer_addr || !ifname || !len)
-		return -EINVAL;
-	if (nl_addr_parse(peer_addr, AF_UNSPEC, &dst) < 0)
-		return -EINVAL;
-	/* a bare "10.1.2.3" is a /32; the kernel wants a host address */
-	if (nl_addr_get_family(dst) != AF_INET &&
-	    nl_addr_get_family(dst) != AF_INET6) {
-		nl_addr_put(dst);
-		return -EINVAL;
-	}
-	pthread_mutex_lock(&ctx.lock);
-	ret = ctx_open();
-	if (ret < 0)
-		goto out_unlock;
-	ret = rtnl_route_lookup(ctx.sk, dst, &route);
-	if (ret < 0 || !route) {
-		ret = -ENETUNREACH;
-		goto out_unlock;
-	}
-	nh = rtnl_route_nexthop_n(route, 0);
-	idx = nh ? rtnl_route_nh_get_ifindex(nh) : 0;
-	if (idx <= 0 || !if_indextoname((unsigned)idx, name)) {
-		ret = -ENETUNREACH;
-		goto out_unlock;
-	}
-	snprintf(ifname, len, "%s", name);
-	/* a cached PMTU exception, else the device MTU */
-	if (rtnl_route_get_metric(route, RTAX_MTU, &mtu) < 0 || !mtu) {
-		unsigned m = 0;
-
-		if (link_mtu(name, &m) == 0)
-			mtu = m;
-	}
-	if (pmtu)
-		*pmtu = mtu;
-	ret = 0;
-
-out_unlock:
-	pthread_mutex_unlock(&ctx.lock);
-	if (route)
-		rtnl_route_put(route);
-	nl_addr_put(dst);
-	return ret;
-}
-
-struct default_pick {
-	int family;
-	int ifindex;
-	uint32_t prio;
+static const struct ps_jfield counters_table[] = {
+	PS_JSTATUS(LI, counters.status, counters.reason, PS_JF_NA),
+	LINK_U64(rx_bytes),   LINK_U64(tx_bytes),   LINK_U64(rx_packets),
+	LINK_U64(tx_packets), LINK_U64(rx_errors),  LINK_U64(tx_errors),
+	LINK_U64(rx_dropped), LINK_U64(tx_dropped), LINK_U64(rx_missed),
+	PS_JEND
 };
 
-static void pick_default(struct nl_object *obj, void *arg)
-{
-	struct rtnl_route *r = (struct rtnl_route *)obj;
-	struct default_pick *p = arg;
-	struct nl_addr *dst = rtnl_route_get_dst(r);
-	struct rtnl_nexthop *nh;
-	int fam = rtnl_route_get_family(r);
-	int idx;
+static const struct ps_jfield rates_table[] = {
+	LINK_RATE(seconds),	 LINK_RATE(rx_bps),	  LINK_RATE(tx_bps),
+	LINK_RATE(rx_pps),	 LINK_RATE(tx_pps),	  LINK_RATE(rx_drops_ps),
+	LINK_RATE(tx_drops_ps),	 LINK_RATE(rx_errors_ps), LINK_RATE(tx_errors_ps),
+	PS_JEND
+};
 
-	if (rtnl_route_get_table(r) != RT_TABLE_MAIN ||
-	    rtnl_route_get_type(r) != RTN_UNICAST ||
-	    (dst && nl_addr_get_prefixlen(dst) != 0))
+/* "rates" is there only after two samples (rates.valid) */
+static void rates_put(struct json_object *obj, const struct ps_jfield *f,
+		      const void *base)
+{
+	const struct ps_link_info *i = base;
+
+	if (i->rates.valid)
+		json_object_object_add(obj, f->key,
+				       ps_jtable_to_json(rates_table, base));
+}
+
+static void rates_get(struct json_object *obj, const struct ps_jfield *f,
+		      void *base)
+{
+	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
+	struct ps_link_info *i = base;
+
+	if (!o)
 		return;
-	nh = rtnl_route_nexthop_n(r, 0);
-	idx = nh ? rtnl_route_nh_get_ifindex(nh) : 0;
-	if (idx <= 0)
-		return;
-	/* IPv4 first, then the lowest metric */
-	if (p->ifindex && p->family == AF_INET && fam != AF_INET)
-		return;
-	if (p->ifindex && p->family == fam &&
-	    rtnl_route_get_priority(r) >= p->prio)
-		return;
-	p->family = fam;
-	p->ifindex = idx;
-	p->prio = rtnl_route_get_priority(r);
+	i->rates.valid = true;
+	ps_jtable_get(o, rates_table, base);
 }
 
-int ps_route_default_iface_reason(char *ifname, size_t len, char *reason,
-				  size_t rlen)
+static const struct ps_jcodec rates_codec = { .put = rates_put,
+					      .get = rates_get };
+
+/* "chain" is written for the reader, and computed again when loaded */
+static void chain_put(struct json_object *obj, const struct ps_jfield *f,
+		      const void *base)
 {
-	struct default_pick p = { 0 };
-	struct nl_cache *cache = NULL;
-	char name[IF_NAMESIZE];
-	int ret;
+	char chain[512];
 
-	if (!ifname || !len)
-		return -EINVAL;
-	if (reason && rlen)
-		reason[0] = '\0';
-	pthread_mutex_lock(&ctx.lock);
-	ret = ctx_open();
-	if (ret == 0 &&
-	    rtnl_route_alloc_cache(ctx.sk, AF_UNSPEC, 0, &cache) < 0)
-		ret = -EIO;
-	if (ret == 0) {
-		nl_cache_foreach(cache, pick_default, &p);
-		nl_cache_free(cache);
-	}
-	pthread_mutex_unlock(&ctx.lock);
-	if (ret == 0 && p.ifindex > 0 &&
-	    if_indextoname((unsigned)p.ifindex, name)) {
-		snprintf(ifname, len, "%s", name);
-		return 0;
-	}
-	snprintf(ifname, len, "lo");
-	if (reason && rlen)
-		snprintf(reason, rlen, "%s",
-			 ret < 0 ? _("the routing table cannot be read; "
-				     "using the loopback interface")
-				 : _("there is no default route; using the "
-				     "loopback interface"));
-	return ret < 0 ? ret : -ENETUNREACH;
+	ps_link_chain_text(base, chain, sizeof(chain), true);
+	ps_json_put_string(obj, f->key, chain);
 }
 
-int ps_route_default_iface(char *ifname, size_t len)
-{
-	return ps_route_default_iface_reason(ifname, len, NULL, 0);
-}
+static const struct ps_jcodec chain_codec = { .put = chain_put };
 
-/* ---- JSON
- * ----------------------------------------------------------------------------
- */
+static const struct ps_jfield lower_dev_table[] = {
+	PS_JFIELD(LL, name, "name", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(LL, kind, "kind", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(LL, depth, "depth", PS_JT_INT, 0, NULL, NULL),
+	PS_JFIELD(LL, physical, "physical", PS_JT_BOOL, 0, NULL, NULL),
+	PS_JEND
+};
 
-static void j_int(struct json_object *o, const char *key, int64_t v)
-{
-	if (v != PS_LINK_NA)
-		json_object_object_add(o, key, json_object_new_int64(v));
-}
+static const struct ps_jfield lower_table[] = {
+	PS_JSTATUS(LI, lower.status, lower.reason, PS_JF_NA),
+	PS_JARRAY_PTR(LI, lower.v, lower.n, "devices", PS_JT_OBJECT, 0,
+		      lower_dev_table),
+	{ .key = "chain", .type = PS_JT_CUSTOM, .flags = PS_JF_OK,
+	  .codec = &chain_codec },
+	PS_JEND
+};
 
-static void j_u64(struct json_object *o, const char *key, uint64_t v)
-{
-	json_object_object_add(
-		o, key,
-		json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v));
-}
-
-static void j_status(struct json_object *o, enum ps_status st,
-		     const char *reason)
-{
-	json_object_object_add(o, "status",
-			       json_object_new_string(ps_status_name(st)));
-	if (reason && *reason)
-		json_object_object_add(o, "reason",
-				       json_object_new_string(reason));
-}
+static const struct ps_jfield link_table[] = {
+	PS_JFIELD(LI, ifname, "ifname", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(LI, ifindex, "ifindex", PS_JT_INT, 0, NULL, NULL),
+	PS_JSTATUS(LI, status, reason, PS_JF_NA),
+	LINK_OK(kind, PS_JT_STRING),
+	LINK_OK(operstate, PS_JT_STRING),
+	LINK_OK(admin_up, PS_JT_BOOL),
+	LINK_OK(carrier, PS_JT_BOOL),
+	LINK_OK(physical, PS_JT_BOOL),
+	LINK_OK(qdisc, PS_JT_STRING),
+	LINK_NUM(mtu),
+	LINK_NUM(txqlen),
+	LINK_NUM(num_rx_queues),
+	LINK_NUM(num_tx_queues),
+	LINK_NUM(gso_max_size),
+	LINK_NUM(gso_max_segs),
+	LINK_NUM(gro_max_size),
+	PS_JOBJECT("counters", 0, counters_table, NULL),
+	{ .key = "rates", .type = PS_JT_CUSTOM, .codec = &rates_codec },
+	PS_JOBJECT("lower", 0, lower_table, NULL),
+	PS_JEND
+};
 
 struct json_object *ps_link_to_json(const struct ps_link_info *i)
 {
-	struct json_object *root = json_object_new_object();
-	struct json_object *o, *a;
-	const struct ps_link_counters *c = &i->counters.c;
-	char chain[512];
-
-	json_object_object_add(root, "ifname",
-			       json_object_new_string(i->ifname));
-	json_object_object_add(root, "ifindex",
-			       json_object_new_int(i->ifindex));
-	j_status(root, i->status, i->reason);
-	if (i->status == PS_ST_OK) {
-		json_object_object_add(root, "kind",
-				       json_object_new_string(i->kind));
-		json_object_object_add(root, "operstate",
-				       json_object_new_string(i->operstate));
-		json_object_object_add(root, "admin_up",
-				       json_object_new_boolean(i->admin_up));
-		json_object_object_add(root, "carrier",
-				       json_object_new_boolean(i->carrier));
-		json_object_object_add(root, "physical",
-				       json_object_new_boolean(i->physical));
-		json_object_object_add(root, "qdisc",
-				       json_object_new_string(i->qdisc));
-	}
-	j_int(root, "mtu", i->mtu);
-	j_int(root, "txqlen", i->txqlen);
-	j_int(root, "num_rx_queues", i->num_rx_queues);
-	j_int(root, "num_tx_queues", i->num_tx_queues);
-	j_int(root, "gso_max_size", i->gso_max_size);
-	j_int(root, "gso_max_segs", i->gso_max_segs);
-	j_int(root, "gro_max_size", i->gro_max_size);
-
-	o = json_object_new_object();
-	j_status(o, i->counters.status, i->counters.reason);
-	if (i->counters.status == PS_ST_OK) {
-		j_u64(o, "rx_bytes", c->rx_bytes);
-		j_u64(o, "tx_bytes", c->tx_bytes);
-		j_u64(o, "rx_packets", c->rx_packets);
-		j_u64(o, "tx_packets", c->tx_packets);
-		j_u64(o, "rx_errors", c->rx_errors);
-		j_u64(o, "tx_errors", c->tx_errors);
-		j_u64(o, "rx_dropped", c->rx_dropped);
-		j_u64(o, "tx_dropped", c->tx_dropped);
-		j_u64(o, "rx_missed", c->rx_missed);
-	}
-	json_object_object_add(root, "counters", o);
-
-	if (i->rates.valid) {
-		o = json_object_new_object();
-		json_object_object_add(
-			o, "seconds", json_object_new_double(i->rates.seconds));
-		json_object_object_add(o, "rx_bps",
-				       json_object_new_double(i->rates.rx_bps));
-		json_object_object_add(o, "tx_bps",
-				       json_object_new_double(i->rates.tx_bps));
-		json_object_object_add(o, "rx_pps",
-				       json_object_new_double(i->rates.rx_pps));
-		json_object_object_add(o, "tx_pps",
-				       json_object_new_double(i->rates.tx_pps));
-		json_object_object_add(
-			o, "rx_drops_ps",
-			json_object_new_double(i->rates.rx_drops_ps));
-		json_object_object_add(
-			o, "tx_drops_ps",
-			json_object_new_double(i->rates.tx_drops_ps));
-		json_object_object_add(
-			o, "rx_errors_ps",
-			json_object_new_double(i->rates.rx_errors_ps));
-		json_object_object_add(
-			o, "tx_errors_ps",
-			json_object_new_double(i->rates.tx_errors_ps));
-		json_object_object_add(root, "rates", o);
-	}
-
-	o = json_object_new_object();
-	j_status(o, i->lower.status, i->lower.reason);
-	a = json_object_new_array();
-	for (unsigned k = 0; k < i->lower.n; k++) {
-		struct json_object *e = json_object_new_object();
-
-		json_object_object_add(
-			e, "name", json_object_new_string(i->lower.v[k].name));
-		json_object_object_add(
-			e, "kind", json_object_new_string(i->lower.v[k].kind));
-		json_object_object_add(
-			e, "depth", json_object_new_int(i->lower.v[k].depth));
-		json_object_object_add(
-			e, "physical",
-			json_object_new_boolean(i->lower.v[k].physical));
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "devices", a);
-	if (i->lower.status == PS_ST_OK) {
-		ps_link_chain_text(i, chain, sizeof(chain), true);
-		json_object_object_add(o, "chain",
-				       json_object_new_string(chain));
-	}
-	json_object_object_add(root, "lower", o);
-	return root;
-}
-
-static struct json_object *g_obj(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static int64_t g_int(struct json_object *o, const char *key)
-{
-	struct json_object *v = g_obj(o, key);
-
-	if (!v || !json_object_is_type(v, json_type_int))
-		return PS_LINK_NA;
-	return json_object_get_int64(v);
-}
-
-static uint64_t g_u64(struct json_object *o, const char *key)
-{
-	int64_t v = g_int(o, key);
-
-	return v < 0 ? 0 : (uint64_t)v;
-}
-
-static double g_dbl(struct json_object *o, const char *key)
-{
-	struct json_object *v = g_obj(o, key);
-
-	return v ? json_object_get_double(v) : 0.0;
-}
-
-static void g_str(struct json_object *o, const char *key, char *dst, size_t len)
-{
-	struct json_object *v = g_obj(o, key);
-
-	snprintf(dst, len, "%s",
-		 v && json_object_is_type(v, json_type_string)
-			 ? json_object_get_string(v)
-			 : "");
-}
-
-static void g_status(struct json_object *o, enum ps_status *st, char *reason)
-{
-	char name[32];
-
-	if (!o) {
-		*st = PS_ST_NOT_RECORDED;
-		snprintf(reason, PS_LINK_REASON, "%s",
-			 _("not in the saved snapshot"));
-		return;
-	}
-	g_str(o, "status", name, sizeof(name));
-	*st = ps_status_parse(name);
-	g_str(o, "reason", reason, PS_LINK_REASON);
+	return ps_jtable_to_json(link_table, i);
 }
 
 int ps_link_from_json(struct json_object *obj, struct ps_link_info *i)
 {
-	struct ps_link_counters *c = &i->counters.c;
-	struct json_object *o, *a;
-	char name[IF_NAMESIZE];
-
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return -EINVAL;
-	g_str(obj, "ifname", name, sizeof(name));
-	ps_link_init(i, name);
-	i->ifindex =
-		(int)(g_int(obj, "ifindex") < 0 ? 0 : g_int(obj, "ifindex"));
-	g_status(obj, &i->status, i->reason);
-	g_str(obj, "kind", i->kind, sizeof(i->kind));
-	g_str(obj, "operstate", i->operstate, sizeof(i->operstate));
-	g_str(obj, "qdisc", i->qdisc, sizeof(i->qdisc));
-	o = g_obj(obj, "admin_up");
-	i->admin_up = o && json_object_get_boolean(o);
-	o = g_obj(obj, "carrier");
-	i->carrier = o && json_object_get_boolean(o);
-	o = g_obj(obj, "physical");
-	i->physical = o && json_object_get_boolean(o);
-	i->mtu = g_int(obj, "mtu");
-	i->txqlen = g_int(obj, "txqlen");
-	i->num_rx_queues = g_int(obj, "num_rx_queues");
-	i->num_tx_queues = g_int(obj, "num_tx_queues");
-	i->gso_max_size = g_int(obj, "gso_max_size");
-	i->gso_max_segs = g_int(obj, "gso_max_segs");
-	i->gro_max_size = g_int(obj, "gro_max_size");
-
-	o = g_obj(obj, "counters");
-	g_status(o, &i->counters.status, i->counters.reason);
-	c->rx_bytes = g_u64(o, "rx_bytes");
-	c->tx_bytes = g_u64(o, "tx_bytes");
-	c->rx_packets = g_u64(o, "rx_packets");
-	c->tx_packets = g_u64(o, "tx_packets");
-	c->rx_errors = g_u64(o, "rx_errors");
-	c->tx_errors = g_u64(o, "tx_errors");
-	c->rx_dropped = g_u64(o, "rx_dropped");
-	c->tx_dropped = g_u64(o, "tx_dropped");
-	c->rx_missed = g_u64(o, "rx_missed");
-
-	o = g_obj(obj, "rates");
-	if (o) {
-		i->rates.valid = true;
-		i->rates.seconds = g_dbl(o, "seconds");
-		i->rates.rx_bps = g_dbl(o, "rx_bps");
-		i->rates.tx_bps = g_dbl(o, "tx_bps");
-		i->rates.rx_pps = g_dbl(o, "rx_pps");
-		i->rates.tx_pps = g_dbl(o, "tx_pps");
-		i->rates.rx_drops_ps = g_dbl(o, "rx_drops_ps");
-		i->rates.tx_drops_ps = g_dbl(o, "tx_drops_ps");
-		i->rates.rx_errors_ps = g_dbl(o, "rx_errors_ps");
-		i->rates.tx_errors_ps = g_dbl(o, "tx_errors_ps");
-	}
-
-	o = g_obj(obj, "lower");
-	g_status(o, &i->lower.status, i->lower.reason);
-	a = g_obj(o, "devices");
-	if (a && json_object_is_type(a, json_type_array)) {
-		size_t n = json_object_array_length(a);
-
-		if (n > MAX_LOWER)
-			n = MAX_LOWER;
-		if (n)
-			i->lower.v = xcalloc(n, sizeof(*i->lower.v));
-		for (size_t k = 0; k < n; k++) {
-			struct json_object *e = json_object_array_get_idx(a, k);
-			struct ps_link_lower *l = &i->lower.v[i->lower.n++];
-			struct json_object *p = g_obj(e, "physical");
-
-			g_str(e, "name", l->name, sizeof(l->name));
-			g_str(e, "kind", l->kind, sizeof(l->kind));
-			l->depth = (int)g_int(e, "depth");
-			l->physical = p && json_object_get_boolean(p);
-		}
-	}
+	ps_link_init(i, NULL);
+	ps_jtable_get(obj, link_table, i);
+	if (i->lower.n > MAX_LOWER)
+		i->lower.n = MAX_LOWER;
 	return 0;
 }
 

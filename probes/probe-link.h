@@ -1,7 +1,7 @@
-/* probe-link.h: what "ip -s -d link show IF" and "ip route get PEER" show:
- * MTU, state, qdisc, queues, GSO/GRO limits, counters and their rates, the
- * devices underneath (vlan/bond/bridge/macvlan down to the NICs), and which
- * interface the kernel uses to reach a peer (libnl-route-3) */
+/* probe-link.h: what "ip -s -d link show IF" shows: MTU, state, qdisc,
+ * queues, GSO/GRO limits, counters and their rates, and the devices
+ * underneath (vlan/bond/bridge/macvlan down to the NICs), over
+ * libnl-route-3 (the route lookup is probe-route.h) */
 #ifndef PS_PROBE_LINK_H
 #define PS_PROBE_LINK_H
 
@@ -83,19 +83,35 @@ void ps_link_init(struct ps_link_info *info, const char *ifname);
 int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out);
 
 /*
+ * An opened link probe owns its rtnetlink socket (opened at its first live
+ * sample, closed with it): two probe sets, or two threads with a probe
+ * each, never share or shut each other's. ps_link_open never fails.
+ */
+struct ps_link_probe;
+struct ps_link_probe *ps_link_open(void);
+void ps_link_close(struct ps_link_probe *lp);
+
+/*
  * Sample the live machine: one RTM_GETLINK, then the lower chain from
  * /sys/class/net/IF/lower_* (through the sysroot) and IFLA_LINK. A missing
  * interface is status absent. 0 or -errno when netlink is unusable.
+ * ps_link_sample is one sample on a probe of its own (opened and closed).
  */
+int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
+			struct ps_link_info *out);
 int ps_link_sample(const char *ifname, struct ps_link_info *out);
 void ps_link_free(struct ps_link_info *info);
-void ps_link_shutdown(void);
-/* write the next raw RTM_GETLINK replies to DIR/link.bin; NULL stops */
+/* write the next raw RTM_GETLINK replies (of every link probe) to
+ * DIR/link.bin; NULL stops */
 void ps_link_record(const char *dir);
 
 /* fill cur->rates from the counters of two samples `seconds` apart */
 void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
 		   double seconds);
+
+/* the first physical device of the chain (vlan100 -> bond0 -> eth0, eth1):
+ * 0 and its name, or -ENOENT */
+int ps_link_nic(const struct ps_link_info *info, char *buf, size_t len);
 
 /*
  * The chain as text, e.g. "vlan100 → bond0 → eth0, eth1" (arrow "->"
@@ -103,22 +119,6 @@ void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
  */
 void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
 			bool utf8);
-
-/*
- * Which interface the kernel uses for peer_addr (IPv4 or IPv6 literal), and
- * the path MTU (a cached PMTU exception, else the interface MTU; pmtu may
- * be NULL). 0, -EINVAL for a bad address, -ENETUNREACH without a route.
- */
-int ps_route_iface_for(const char *peer_addr, char *ifname, size_t len,
-		       unsigned *pmtu);
-/*
- * The default-route interface (lowest metric, IPv4 before IPv6). Without
- * a default route it still fills "lo", returns -ENETUNREACH and says why
- * in reason (when given).
- */
-int ps_route_default_iface(char *ifname, size_t len);
-int ps_route_default_iface_reason(char *ifname, size_t len, char *reason,
-				  size_t rlen);
 
 /*
  * JSON: {"ifname","ifindex","status","reason"?,"kind","operstate",

@@ -19,8 +19,10 @@
 #include <json-c/json.h>
 #include <pci/pci.h>
 
+#include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
+#include "pcie-bw.h"
 #include "probe-pci.h"
 #include "sysroot.h"
 #include "xmalloc.h"
@@ -111,64 +113,45 @@ int ps_pci_parse_lnk(const char *line, struct ps_pci_lnk *out)
 
 double ps_pci_encoding(double gts, const char **name)
 {
-	const char *n = "";
-	double enc = 0;
-
-	if (gts <= 0) {
-		enc = 0;
-	} else if (gts < 8) {
-		enc = 8.0 / 10.0;
-		n = "8b/10b";
-	} else if (gts < 64) {
-		enc = 128.0 / 130.0;
-		n = "128b/130b";
-	} else {
-		enc = 242.0 / 256.0;
-		n = "242B/256B FLIT";
-	}
-	if (name)
-		*name = n;
-	return enc;
+	return ps_pcie_encoding(gts, name);
 }
 
 double ps_pci_encoded_bps(double gts, int width)
 {
-	return gts * 1e9 * width * ps_pci_encoding(gts, NULL);
+	return gts * 1e9 * width * ps_pcie_encoding(gts, NULL);
 }
 
-#define TLP_OVERHEAD 24 /* STP/seq/header/LCRC bytes per TLP, REFERENCE 2.4 */
+/* the sentence beside the numbers of bw (usable_how) */
+static void usable_how(const struct ps_pcie_bw *bw, bool known, char *how,
+		       size_t howlen)
+{
+	if (!known) {
+		snprintf(how, howlen, "%s", _("link speed or width unknown"));
+		return;
+	}
+	snprintf(how, howlen,
+		 !bw->payload_assumed
+			 ? _("%g GT/s x%d with %s encoding = %.3f Gbit/s; x "
+			     "%d/(%d+%d) for TLP overhead at max payload %d "
+			     "bytes = %.3f Gbit/s usable per direction")
+			 : _("%g GT/s x%d with %s encoding = %.3f Gbit/s; x "
+			     "%d/(%d+%d) for TLP overhead, max payload unknown "
+			     "so %d bytes assumed = %.3f Gbit/s usable per "
+			     "direction"),
+		 bw->speed_gts, bw->lanes, bw->encoding, bw->encoded_bps / 1e9,
+		 bw->payload_bytes, bw->payload_bytes, bw->tlp_overhead_bytes,
+		 bw->payload_bytes, bw->usable_bps / 1e9);
+}
 
 double ps_pci_usable_bps(double gts, int width, int mps, char *how,
 			 size_t howlen)
 {
-	const char *encname;
-	double enc = ps_pci_encoding(gts, &encname);
-	double encoded = ps_pci_encoded_bps(gts, width);
-	int m = mps > 0 ? mps : 128;
-	double eff = (double)m / (m + TLP_OVERHEAD);
-	double usable = encoded * eff;
+	struct ps_pcie_bw bw;
+	bool known = ps_pcie_bw(gts, width, mps, &bw) == 0;
 
-	if (how && howlen) {
-		if (enc <= 0 || width <= 0)
-			snprintf(how, howlen, "%s",
-				 _("link speed or width unknown"));
-		else
-			snprintf(
-				how, howlen,
-				mps > 0 ? _("%g GT/s x%d with %s encoding = "
-					    "%.3f Gbit/s; x %d/(%d+%d) for TLP "
-					    "overhead at max payload %d bytes "
-					    "= %.3f Gbit/s usable per "
-					    "direction")
-					: _("%g GT/s x%d with %s encoding = "
-					    "%.3f Gbit/s; x %d/(%d+%d) for TLP "
-					    "overhead, max payload unknown so "
-					    "%d bytes assumed = %.3f Gbit/s "
-					    "usable per direction"),
-				gts, width, encname, encoded / 1e9, m, m,
-				TLP_OVERHEAD, m, usable / 1e9);
-	}
-	return enc > 0 && width > 0 ? usable : 0;
+	if (how && howlen)
+		usable_how(&bw, known, how, howlen);
+	return bw.usable_bps;
 }
 
 const char *ps_pci_compare(double sta, double cap, bool port)
@@ -323,17 +306,15 @@ static int read_link_sysfs(const char *devpath, struct lnk *l)
  */
 static long config_bytes(const char *devpath)
 {
-	char p[512], full[4096];
+	char p[512];
 	unsigned char dw[4];
 	ssize_t n;
 	int fd;
 
 	snprintf(p, sizeof(p), "%s/config", devpath);
-	if (!*ps_path(full, sizeof(full), "%s", p))
-		return -ENAMETOOLONG;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	fd = ps_open(p);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = pread(fd, dw, sizeof(dw), 0x40);
 	if (n < 0) {
 		int e = errno;
@@ -396,6 +377,24 @@ static int pci_start(struct pci_access *a)
 	return 0;
 }
 
+/*
+ * libpci opens a function's config file itself: under a sysroot, only when
+ * it is a regular file inside the tree (sysroot.c's rules), so a FIFO, a
+ * device or a link out of the recording never reaches it
+ */
+static bool config_in_tree(const char *bdf)
+{
+	char p[128];
+	int fd;
+
+	snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/config", bdf);
+	fd = ps_open(p);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 /* the PCIe capability through libpci: 0, -ENODEV (none), -EIO */
 static int read_link_config(struct pci_access *a, const char *bdf,
 			    struct lnk *l)
@@ -410,6 +409,8 @@ static int read_link_config(struct pci_access *a, const char *bdf,
 	l->type = -1;
 	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
 		return -EINVAL;
+	if (!config_in_tree(bdf))
+		return -EIO;
 	if (setjmp(pci_jmp)) {
 		ps_debug("libpci: %s", pci_errmsg);
 		if (d)
@@ -589,6 +590,14 @@ static void find_limit(struct ps_pci_info *o)
 	o->limited_upstream = lim > 0 && o->nhops && best < o->hops[0].bps;
 }
 
+/* nothing known yet: what sampling and loading start from */
+static void info_init(struct ps_pci_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->numa_node = -1;
+	out->usable_basis.status = PS_ST_ABSENT;
+}
+
 int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 {
 	struct pci_access *a;
@@ -596,9 +605,8 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 	long cfg;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
+	info_init(out);
 	snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
-	out->numa_node = -1;
 	out->link_status = out->payload_status = PS_ST_ABSENT;
 
 	rc = ps_pci_find_function(ifname, out->bdf, sizeof(out->bdf),
@@ -636,12 +644,8 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 
 	cfg = config_bytes(out->devpath);
 	if (cfg > 64) {
-		char p[4096];
-
 		/* libpci's sysfs method needs the tree it is pointed at */
-		if (access(ps_path(p, sizeof(p),
-				   "/sys/bus/pci/devices/%s/config", out->bdf),
-			   R_OK))
+		if (!config_in_tree(out->bdf))
 			rc = -ENOENT;
 		else
 			rc = pci_start(a);
@@ -719,6 +723,16 @@ int ps_pci_sample(const char *ifname, struct ps_pci_info *out)
 
 	walk_path(a, cfg > 64, out);
 	find_limit(out);
+	if (ps_pcie_bw(out->limit_speed, out->limit_width, out->mps,
+		       &out->usable_basis.bw) == 0) {
+		out->usable_basis.status = PS_ST_OK;
+	} else {
+		memset(&out->usable_basis.bw, 0, sizeof(out->usable_basis.bw));
+		out->usable_basis.status = PS_ST_UNSUPPORTED;
+		set_reason(out->usable_basis.reason,
+			   sizeof(out->usable_basis.reason), "%s",
+			   _("link speed or width unknown"));
+	}
 	if (out->limit_width) {
 		char how[256];
 
@@ -744,202 +758,107 @@ void ps_pci_free(struct ps_pci_info *info)
 }
 
 /* ------------------------------------------------------------------ */
-/* JSON                                                                */
+/* the snapshot: JSON and its loader from one table per group           */
 
-static void put_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
+#define PI struct ps_pci_info
+#define PH struct ps_pci_hop
 
-static void put_int(struct json_object *o, const char *k, int64_t v)
-{
-	json_object_object_add(o, k, json_object_new_int64(v));
-}
+/* clang-format off */
+static const struct ps_jfield hop_table[] = {
+	PS_JFIELD(PH, bdf, "bdf", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(PH, type, "device_type", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(PH, cap_speed, "cap_speed_gts", PS_JT_DOUBLE, 0, NULL, NULL),
+	PS_JFIELD(PH, cap_width, "cap_width", PS_JT_INT, 0, NULL, NULL),
+	PS_JFIELD(PH, sta_speed, "speed_gts", PS_JT_DOUBLE, 0, NULL, NULL),
+	PS_JFIELD(PH, sta_width, "width", PS_JT_INT, 0, NULL, NULL),
+	PS_JFIELD(PH, bps, "encoded_bps", PS_JT_DOUBLE, 0, NULL, NULL),
+	PS_JEND
+};
 
-static void put_dbl(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_double(v));
-}
+#define F(m, k, ty) PS_JFIELD(PI, m, k, ty, 0, NULL, NULL)
 
-static void put_status(struct json_object *o, enum ps_status st,
-		       const char *reason)
-{
-	put_str(o, "status", ps_status_name(st));
-	put_str(o, "reason", reason);
-}
+#define B(m, k, ty) PS_JFIELD(PI, usable_basis.bw.m, k, ty, PS_JF_OK, NULL, NULL)
+
+/* the numbers usable_how puts in words; doc/snapshot.md says how they
+ * combine */
+static const struct ps_jfield basis_table[] = {
+	PS_JSTATUS(PI, usable_basis.status, usable_basis.reason, PS_JF_NA),
+	B(speed_gts, "speed_gts", PS_JT_DOUBLE),
+	B(lanes, "lanes", PS_JT_INT),
+	B(encoding, "encoding", PS_JT_STRING),
+	B(encoding_ratio, "encoding_ratio", PS_JT_DOUBLE),
+	B(encoded_bps, "encoded_bps", PS_JT_DOUBLE),
+	B(payload_bytes, "payload_bytes", PS_JT_INT),
+	B(payload_assumed, "payload_assumed", PS_JT_BOOL),
+	B(tlp_overhead_bytes, "tlp_overhead_bytes", PS_JT_INT),
+	B(tlp_efficiency, "tlp_efficiency", PS_JT_DOUBLE),
+	B(usable_bps, "usable_bps", PS_JT_DOUBLE),
+	PS_JEND
+};
+
+static const struct ps_jfield link_table[] = {
+	PS_JSTATUS(PI, link_status, link_reason, 0),
+	F(link_source, "source", PS_JT_STRING),
+	F(dev_type, "device_type", PS_JT_STRING),
+	F(cap_speed, "cap_speed_gts", PS_JT_DOUBLE),
+	F(cap_width, "cap_width", PS_JT_INT),
+	F(sta_speed, "speed_gts", PS_JT_DOUBLE),
+	F(sta_width, "width", PS_JT_INT),
+	F(speed_mark, "speed_mark", PS_JT_STRING),
+	F(width_mark, "width_mark", PS_JT_STRING),
+	F(downgraded, "downgraded", PS_JT_BOOL),
+	PS_JARRAY_IN(PI, hops, nhops, "path", PS_JT_OBJECT, 0, hop_table),
+	F(limit_bdf, "narrowest_bdf", PS_JT_STRING),
+	F(limit_speed, "narrowest_speed_gts", PS_JT_DOUBLE),
+	F(limit_width, "narrowest_width", PS_JT_INT),
+	F(limited_upstream, "limited_upstream", PS_JT_BOOL),
+	F(capable_bps, "capable_bps", PS_JT_DOUBLE),
+	F(encoded_bps, "encoded_bps", PS_JT_DOUBLE),
+	F(usable_bps, "usable_bps", PS_JT_DOUBLE),
+	F(usable_how, "usable_how", PS_JT_STRING),
+	PS_JOBJECT("usable_basis", PS_JF_OK, basis_table, NULL),
+	PS_JEND
+};
+
+static const struct ps_jfield payload_table[] = {
+	PS_JSTATUS(PI, payload_status, payload_reason, 0),
+	F(mps, "max_payload", PS_JT_INT),
+	F(mps_cap, "max_payload_cap", PS_JT_INT),
+	F(mrrs, "max_read_request", PS_JT_INT),
+	PS_JEND
+};
+
+/* every key is always written: "" and 0 are "unknown" here */
+static const struct ps_jfield pci_table[] = {
+	F(ifname, "ifname", PS_JT_STRING),
+	PS_JSTATUS(PI, status, reason, 0),
+	F(bdf, "bdf", PS_JT_STRING),
+	F(devpath, "sysfs_path", PS_JT_STRING),
+	F(child, "child_device", PS_JT_STRING),
+	F(driver, "driver", PS_JT_STRING),
+	F(vendor_id, "vendor_id", PS_JT_UINT),
+	F(device_id, "device_id", PS_JT_UINT),
+	F(vendor, "vendor", PS_JT_STRING),
+	F(device, "device", PS_JT_STRING),
+	F(numa_node, "numa_node", PS_JT_INT),
+	F(local_cpulist, "local_cpulist", PS_JT_STRING),
+	PS_JOBJECT("link", 0, link_table, NULL),
+	PS_JOBJECT("payload", 0, payload_table, NULL),
+	PS_JEND
+};
+/* clang-format on */
 
 struct json_object *ps_pci_to_json(const struct ps_pci_info *i)
 {
-	struct json_object *o = json_object_new_object(), *g, *a;
-
-	put_str(o, "ifname", i->ifname);
-	put_status(o, i->status, i->reason);
-	put_str(o, "bdf", i->bdf);
-	put_str(o, "sysfs_path", i->devpath);
-	put_str(o, "child_device", i->child);
-	put_str(o, "driver", i->driver);
-	put_int(o, "vendor_id", i->vendor_id);
-	put_int(o, "device_id", i->device_id);
-	put_str(o, "vendor", i->vendor);
-	put_str(o, "device", i->device);
-	put_int(o, "numa_node", i->numa_node);
-	put_str(o, "local_cpulist", i->local_cpulist);
-
-	g = json_object_new_object();
-	put_status(g, i->link_status, i->link_reason);
-	put_str(g, "source", i->link_source);
-	put_str(g, "device_type", i->dev_type);
-	put_dbl(g, "cap_speed_gts", i->cap_speed);
-	put_int(g, "cap_width", i->cap_width);
-	put_dbl(g, "speed_gts", i->sta_speed);
-	put_int(g, "width", i->sta_width);
-	put_str(g, "speed_mark", i->speed_mark);
-	put_str(g, "width_mark", i->width_mark);
-	json_object_object_add(g, "downgraded",
-			       json_object_new_boolean(i->downgraded));
-	a = json_object_new_array();
-	for (int k = 0; k < i->nhops; k++) {
-		const struct ps_pci_hop *h = &i->hops[k];
-		struct json_object *e = json_object_new_object();
-
-		put_str(e, "bdf", h->bdf);
-		put_str(e, "device_type", h->type);
-		put_dbl(e, "cap_speed_gts", h->cap_speed);
-		put_int(e, "cap_width", h->cap_width);
-		put_dbl(e, "speed_gts", h->sta_speed);
-		put_int(e, "width", h->sta_width);
-		put_dbl(e, "encoded_bps", h->bps);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(g, "path", a);
-	put_str(g, "narrowest_bdf", i->limit_bdf);
-	put_dbl(g, "narrowest_speed_gts", i->limit_speed);
-	put_int(g, "narrowest_width", i->limit_width);
-	json_object_object_add(g, "limited_upstream",
-			       json_object_new_boolean(i->limited_upstream));
-	put_dbl(g, "capable_bps", i->capable_bps);
-	put_dbl(g, "encoded_bps", i->encoded_bps);
-	put_dbl(g, "usable_bps", i->usable_bps);
-	put_str(g, "usable_how", i->usable_how);
-	json_object_object_add(o, "link", g);
-
-	g = json_object_new_object();
-	put_status(g, i->payload_status, i->payload_reason);
-	put_int(g, "max_payload", i->mps);
-	put_int(g, "max_payload_cap", i->mps_cap);
-	put_int(g, "max_read_request", i->mrrs);
-	json_object_object_add(o, "payload", g);
-	return o;
-}
-
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, k, &v))
-		return NULL;
-	return v;
-}
-
-static void get_str(struct json_object *o, const char *k, char *dst, size_t len)
-{
-	struct json_object *v = get(o, k);
-
-	snprintf(dst, len, "%s", v ? json_object_get_string(v) : "");
-}
-
-static int64_t get_int(struct json_object *o, const char *k, int64_t dflt)
-{
-	struct json_object *v = get(o, k);
-
-	return v ? json_object_get_int64(v) : dflt;
-}
-
-static double get_dbl(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	return v ? json_object_get_double(v) : 0;
-}
-
-static enum ps_status get_status(struct json_object *o, char *reason,
-				 size_t len)
-{
-	struct json_object *v = get(o, "status");
-
-	get_str(o, "reason", reason, len);
-	return v ? ps_status_parse(json_object_get_string(v)) : PS_ST_ERROR;
+	return ps_jtable_to_json(pci_table, i);
 }
 
 int ps_pci_from_json(struct json_object *obj, struct ps_pci_info *i)
 {
-	struct json_object *g, *a, *v;
-	size_t n;
-
-	memset(i, 0, sizeof(*i));
+	info_init(i);
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return -EINVAL;
-	get_str(obj, "ifname", i->ifname, sizeof(i->ifname));
-	i->status = get_status(obj, i->reason, sizeof(i->reason));
-	get_str(obj, "bdf", i->bdf, sizeof(i->bdf));
-	get_str(obj, "sysfs_path", i->devpath, sizeof(i->devpath));
-	get_str(obj, "child_device", i->child, sizeof(i->child));
-	get_str(obj, "driver", i->driver, sizeof(i->driver));
-	i->vendor_id = (unsigned)get_int(obj, "vendor_id", 0);
-	i->device_id = (unsigned)get_int(obj, "device_id", 0);
-	get_str(obj, "vendor", i->vendor, sizeof(i->vendor));
-	get_str(obj, "device", i->device, sizeof(i->device));
-	i->numa_node = (int)get_int(obj, "numa_node", -1);
-	get_str(obj, "local_cpulist", i->local_cpulist,
-		sizeof(i->local_cpulist));
-
-	g = get(obj, "link");
-	i->link_status = get_status(g, i->link_reason, sizeof(i->link_reason));
-	get_str(g, "source", i->link_source, sizeof(i->link_source));
-	get_str(g, "device_type", i->dev_type, sizeof(i->dev_type));
-	i->cap_speed = get_dbl(g, "cap_speed_gts");
-	i->cap_width = (int)get_int(g, "cap_width", 0);
-	i->sta_speed = get_dbl(g, "speed_gts");
-	i->sta_width = (int)get_int(g, "width", 0);
-	get_str(g, "speed_mark", i->speed_mark, sizeof(i->speed_mark));
-	get_str(g, "width_mark", i->width_mark, sizeof(i->width_mark));
-	v = get(g, "downgraded");
-	i->downgraded = v && json_object_get_boolean(v);
-	a = get(g, "path");
-	n = a && json_object_is_type(a, json_type_array)
-		    ? json_object_array_length(a)
-		    : 0;
-	if (n > PS_PCI_MAX_HOPS)
-		n = PS_PCI_MAX_HOPS;
-	i->nhops = (int)n;
-	for (size_t k = 0; k < n; k++) {
-		struct json_object *e = json_object_array_get_idx(a, k);
-		struct ps_pci_hop *h = &i->hops[k];
-
-		get_str(e, "bdf", h->bdf, sizeof(h->bdf));
-		get_str(e, "device_type", h->type, sizeof(h->type));
-		h->cap_speed = get_dbl(e, "cap_speed_gts");
-		h->cap_width = (int)get_int(e, "cap_width", 0);
-		h->sta_speed = get_dbl(e, "speed_gts");
-		h->sta_width = (int)get_int(e, "width", 0);
-		h->bps = get_dbl(e, "encoded_bps");
-	}
-	get_str(g, "narrowest_bdf", i->limit_bdf, sizeof(i->limit_bdf));
-	i->limit_speed = get_dbl(g, "narrowest_speed_gts");
-	i->limit_width = (int)get_int(g, "narrowest_width", 0);
-	v = get(g, "limited_upstream");
-	i->limited_upstream = v && json_object_get_boolean(v);
-	i->capable_bps = get_dbl(g, "capable_bps");
-	i->encoded_bps = get_dbl(g, "encoded_bps");
-	i->usable_bps = get_dbl(g, "usable_bps");
-	get_str(g, "usable_how", i->usable_how, sizeof(i->usable_how));
-
-	g = get(obj, "payload");
-	i->payload_status =
-		get_status(g, i->payload_reason, sizeof(i->payload_reason));
-	i->mps = (int)get_int(g, "max_payload", 0);
-	i->mps_cap = (int)get_int(g, "max_payload_cap", 0);
-	i->mrrs = (int)get_int(g, "max_read_request", 0);
+	ps_jtable_get(obj, pci_table, i);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "pcie-bw.h"
 #include "status.h"
 
 struct json_object;
@@ -36,7 +37,8 @@ struct ps_pci_lnk {
  */
 int ps_pci_parse_lnk(const char *line, struct ps_pci_lnk *out);
 
-/* line encoding: 0.8 (8b/10b), 128/130, 242/256 (FLIT); 0 when unknown */
+/* line encoding: 0.8 (8b/10b), 128/130, 242/256 (FLIT); 0 when unknown
+ * (the arithmetic itself is src/lib/pcie-bw.c) */
 double ps_pci_encoding(double gts, const char **name);
 /* GT/s x lanes x encoding, bit/s per direction */
 double ps_pci_encoded_bps(double gts, int width);
@@ -113,10 +115,17 @@ struct ps_pci_info {
 	int mps, mps_cap, mrrs; /* bytes, 0 unknown */
 
 	/* bandwidth per direction */
-	double capable_bps; /* NIC's LnkCap, encoded */
-	double encoded_bps; /* narrowest current link, encoded */
-	double usable_bps;  /* minus TLP overhead */
-	char usable_how[320];
+	double capable_bps;   /* NIC's LnkCap, encoded */
+	double encoded_bps;   /* narrowest current link, encoded */
+	double usable_bps;    /* minus TLP overhead */
+	char usable_how[320]; /* translated: the words of usable_basis */
+	/* the numbers of the narrowest link's usable_bps: ok, unsupported
+	 * (speed or width unknown), absent (no PCIe link) */
+	struct {
+		enum ps_status status;
+		char reason[96];
+		struct ps_pcie_bw bw;
+	} usable_basis;
 };
 
 int ps_pci_sample(const char *ifname, struct ps_pci_info *out);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,34 @@
 		const char *ifn = p->ifname ? p->ifname : "";                  \
 		return ps_##NAME##_sample(ifn, &s->NAME);                      \
 	}                                                                      \
+	PS_PROBE_DATA(NAME)
+
+/*
+ * A module with state between samples (a socket) has, besides, its opened
+ * probe struct ps_NAME_probe from ps_NAME_open() (never NULL), closed by
+ * ps_NAME_close(), and samples with ps_NAME_sample_with(probe, ...): the
+ * probe's priv, so each probe set has its own.
+ */
+#define PS_PROBE_STATE_GLUE(NAME)                                              \
+	static int NAME##_open(struct ps_probe *p)                             \
+	{                                                                      \
+		p->priv = ps_##NAME##_open();                                  \
+		return 0;                                                      \
+	}                                                                      \
+	static void NAME##_close(struct ps_probe *p)                           \
+	{                                                                      \
+		ps_##NAME##_close(p->priv);                                    \
+		p->priv = NULL;                                                \
+	}                                                                      \
+	static int NAME##_sample(struct ps_probe *p, struct ps_snapshot *s)    \
+	{                                                                      \
+		const char *ifn = p->ifname ? p->ifname : "";                  \
+		return ps_##NAME##_sample_with(p->priv, ifn, &s->NAME);        \
+	}                                                                      \
+	PS_PROBE_DATA(NAME)
+
+/* the adapters of the member's JSON, text, free and status */
+#define PS_PROBE_DATA(NAME)                                                    \
 	static struct json_object *NAME##_to_json(const struct ps_snapshot *s) \
 	{                                                                      \
 		return ps_##NAME##_to_json(&s->NAME);                          \
@@ -61,8 +90,11 @@
 	.name = #NAME, .sample = NAME##_sample, .to_json = NAME##_to_json,     \
 	.from_json = NAME##_from_json, .print = NAME##_print,                  \
 	.free = NAME##_free, .mark = NAME##_mark
+/* the same for a module with PS_PROBE_STATE_GLUE */
+#define PS_PROBE_STATE_OPS(NAME)                                               \
+	PS_PROBE_OPS(NAME), .open = NAME##_open, .close = NAME##_close
 
-PS_PROBE_GLUE(link)
+PS_PROBE_STATE_GLUE(link)
 PS_PROBE_RATES(link)
 PS_PROBE_GLUE(ethtool)
 PS_PROBE_GLUE(pci)
@@ -71,42 +103,42 @@ PS_PROBE_RATES(irq)
 PS_PROBE_GLUE(cpu)
 PS_PROBE_GLUE(sysctl)
 
-/* the netlink probes keep a socket between samples: closed with the set */
-static void link_close(struct ps_probe *p)
+/*
+ * The ethtool module keeps one process-wide genetlink socket (to move into
+ * its own probe state like link's): it is shut when the last opened
+ * ethtool probe closes, not under another probe set still using it.
+ */
+static struct {
+	pthread_mutex_t lock;
+	unsigned opened;
+} ethtool_users = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static int ethtool_open(struct ps_probe *p)
 {
-	ps_link_shutdown();
+	pthread_mutex_lock(&ethtool_users.lock);
+	ethtool_users.opened++;
+	pthread_mutex_unlock(&ethtool_users.lock);
+	return 0;
 }
 
 static void ethtool_close(struct ps_probe *p)
 {
-	ps_ethtool_shutdown();
+	pthread_mutex_lock(&ethtool_users.lock);
+	if (ethtool_users.opened && !--ethtool_users.opened)
+		ps_ethtool_shutdown();
+	pthread_mutex_unlock(&ethtool_users.lock);
 }
 
-/* the first physical device of the chain (vlan100 -> bond0 -> eth0, eth1) */
 static int link_nic(const struct ps_snapshot *s, char *buf, size_t len)
 {
-	const struct ps_link_info *l = &s->link;
-
-	if (l->physical) {
-		snprintf(buf, len, "%s", l->ifname);
-		return 0;
-	}
-	if (l->lower.status != PS_ST_OK)
-		return -ENOENT;
-	for (unsigned i = 0; i < l->lower.n; i++)
-		if (l->lower.v[i].physical) {
-			snprintf(buf, len, "%s", l->lower.v[i].name);
-			return 0;
-		}
-	return -ENOENT;
+	return ps_link_nic(&s->link, buf, len);
 }
 
 static const struct ps_probe_ops link_ops = {
-	PS_PROBE_OPS(link),
+	PS_PROBE_STATE_OPS(link),
 	.title = N_("Link"),
 	.needs_iface = true,
 	.rates = link_rates,
-	.close = link_close,
 	.nic = link_nic,
 	.brief = ps_brief_link,
 };
@@ -116,6 +148,7 @@ static const struct ps_probe_ops ethtool_ops = {
 	.title = N_("NIC (ethtool)"),
 	.needs_iface = true,
 	.on_nic = true,
+	.open = ethtool_open,
 	.close = ethtool_close,
 	.brief = ps_brief_ethtool,
 };

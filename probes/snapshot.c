@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +305,28 @@ int ps_snapshot_from_string(const char *text, size_t len,
 	return rc;
 }
 
+/* JSON has no NaN or Infinity (json-c reads them): a snapshot with one
+ * could not be written back as JSON; the depth is the parser's bound */
+static bool all_finite(struct json_object *o)
+{
+	if (json_object_is_type(o, json_type_double))
+		return isfinite(json_object_get_double(o));
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			if (!all_finite(v))
+				return false;
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+
+		for (size_t i = 0; i < n; i++)
+			if (!all_finite(json_object_array_get_idx(o, i)))
+				return false;
+	}
+	return true;
+}
+
 int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
 			  char *err, size_t errlen)
 {
@@ -315,6 +338,9 @@ int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
 	if (!json_object_is_type(o, json_type_object))
 		return errf(err, errlen, "%s",
 			    _("not a pipescope snapshot (not a JSON object)"));
+	if (!all_finite(o))
+		return errf(err, errlen, "%s",
+			    _("the snapshot holds a number that is not finite (NaN or Infinity)"));
 	rc = header_from_json(o, &s->hdr, err, errlen);
 	for (size_t i = 0; !rc && i < ps_probe_count; i++) {
 		const struct ps_probe_ops *ops = ps_probe_registry[i];
@@ -393,7 +419,6 @@ int ps_snapshot_load(const char *file, struct ps_snapshot *s)
 void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
 {
 	const struct ps_snapshot_header *h = &s->hdr;
-	const struct ps_iface_choice *ic = &h->iface;
 	char ts[64];
 
 	fmt_time(ts, sizeof(ts), h->time_ns);
@@ -405,28 +430,7 @@ void ps_snapshot_print(FILE *out, const struct ps_snapshot *s, bool verbose)
 	if (!h->root)
 		fprintf(out, "%s\n",
 			_("not root: some fields need root and say so"));
-	fprintf(out, "%s: ", _("interface"));
-	if (ic->name[0]) {
-		static const char *const how[] = {
-			[PS_IFACE_NONE] = "",
-			[PS_IFACE_OPTION] = N_("--iface"),
-			[PS_IFACE_ROUTE_PEER] = N_("route to the peer"),
-			[PS_IFACE_DEFAULT_ROUTE] = N_("default route"),
-			[PS_IFACE_LOOPBACK] =
-				N_("no default route: the loopback interface"),
-		};
-
-		fprintf(out, "%s (%s)", ic->name, _(how[ic->source]));
-		if (ic->pmtu)
-			fprintf(out, _(", path MTU %u"), ic->pmtu);
-		if (ic->nic[0] && strcmp(ic->nic, ic->name))
-			fprintf(out, _(", on the NIC %s"), ic->nic);
-		if (ic->status != PS_ST_OK)
-			fprintf(out, ": %s", ic->reason);
-	} else {
-		fprintf(out, "%s", ic->reason[0] ? ic->reason : _("none"));
-	}
-	fputc('\n', out);
+	ps_iface_print(out, &h->iface);
 	if (h->rates)
 		fprintf(out, _("rates over %.2f s\n"), h->interval_s);
 	else

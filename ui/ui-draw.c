@@ -9,12 +9,15 @@
 #include <wchar.h>
 
 #include "nls.h"
+#include "sanitize.h"
 #include "ui-internal.h"
 #include "ui-text.h"
 
-void ui_put(int y, int x, int w, attr_t a, const char *s)
+void ui_put(int y, int x, int w, attr_t a, const char *text)
 {
 	wchar_t buf[512];
+	char safe[2048];
+	const char *s = safe;
 	mbstate_t st;
 	int n = 0, cols = 0;
 
@@ -22,6 +25,11 @@ void ui_put(int y, int x, int w, attr_t a, const char *s)
 		return;
 	if (x + w > COLS)
 		w = COLS - x;
+	/* every string on the screen may hold a peer's or a recorded tree's
+	 * bytes: the one sanitiser takes out what a terminal would act on
+	 * (one line: breaks and tabs are spaces); below, only what this
+	 * locale cannot show or measure becomes '?' */
+	ps_sanitize(safe, sizeof(safe), text, PS_SAN_SPACES);
 	memset(&st, 0, sizeof(st));
 	while (*s && n < (int)(sizeof(buf) / sizeof(buf[0])) - 1) {
 		wchar_t wc;
@@ -35,8 +43,6 @@ void ui_put(int y, int x, int w, attr_t a, const char *s)
 		} else if (k == 0) {
 			break;
 		}
-		if (wc == L'\n' || wc == L'\t')
-			wc = L' ';
 		cw = wcwidth(wc);
 		if (cw < 0) {
 			wc = L'?';

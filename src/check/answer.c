@@ -8,6 +8,7 @@
 
 #include "answer.h"
 #include "nls.h"
+#include "sanitize.h"
 
 static void ceiling_of(const struct ps_ceiling_model *m, int i,
 		       struct ps_answer_ceiling *c)
@@ -16,7 +17,7 @@ static void ceiling_of(const struct ps_ceiling_model *m, int i,
 	if (i < 0 || i >= m->n)
 		return;
 	c->id = m->c[i].id ? m->c[i].id : "";
-	snprintf(c->what, sizeof(c->what), "%s", m->c[i].what);
+	ps_sanitize(c->what, sizeof(c->what), m->c[i].what, 0);
 	c->bps = m->c[i].bps;
 	c->scope = m->c[i].scope;
 }

@@ -12,6 +12,7 @@
 
 #include "answer.h"
 #include "nls.h"
+#include "sanitize.h"
 #include "report-check.h"
 
 const char *ps_check_report_mode(const struct ps_check_report *r)
@@ -483,9 +484,9 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			md ? _("- **Host:** %s, kernel %s, interface %s (%s)\n")
 			   : _("Host:       %s, kernel %s, interface %s "
 			       "(%s)\n"),
-			s->hdr.hostname[0] ? s->hdr.hostname : "?",
-			s->hdr.kernel[0] ? s->hdr.kernel : "?",
-			s->hdr.iface.name[0] ? s->hdr.iface.name : "?",
+			s->hdr.hostname[0] ? ps_safe(s->hdr.hostname) : "?",
+			s->hdr.kernel[0] ? ps_safe(s->hdr.kernel) : "?",
+			s->hdr.iface.name[0] ? ps_safe(s->hdr.iface.name) : "?",
 			ps_iface_source_name(s->hdr.iface.source));
 	fprintf(out, md ? "- **pipescope:** %s\n" : "pipescope:  %s\n",
 		PACKAGE_VERSION);
@@ -502,7 +503,8 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			       "was run, so nothing was measured\n")
 			   : _("Mode:       static checks only (%s): no test "
 			       "was run, so nothing was measured\n"),
-			r->snapshot_file ? r->snapshot_file : _("this host"));
+			r->snapshot_file ? ps_safe(r->snapshot_file)
+					 : _("this host"));
 	} else if (res->loopback) {
 		fprintf(out, md ? _("- **Mode:** loopback test against an "
 				    "in-process server: it measures this host, "
@@ -514,15 +516,16 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 		fprintf(out,
 			md ? _("- **Peer:** %s, %s %s\n")
 			   : _("Peer:       %s, %s %s\n"),
-			res->peer, res->peer_kind[0] ? res->peer_kind : "?",
-			res->peer_version);
+			ps_safe(res->peer),
+			res->peer_kind[0] ? ps_safe(res->peer_kind) : "?",
+			ps_safe(res->peer_version));
 	}
 	if (res && (res->cc_local[0] || res->cc_remote[0]))
 		fprintf(out,
 			md ? _("- **Congestion control:** %s here, %s there\n")
 			   : _("Congestion: %s here, %s there\n"),
-			res->cc_local[0] ? res->cc_local : "?",
-			res->cc_remote[0] ? res->cc_remote : "?");
+			res->cc_local[0] ? ps_safe(res->cc_local) : "?",
+			res->cc_remote[0] ? ps_safe(res->cc_remote) : "?");
 	if (ev->peer) {
 		const struct ps_snapshot *p = ev->peer;
 
@@ -531,9 +534,9 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			       "its probes were read during the tests%s\n")
 			   : _("Far end:    %s, kernel %s, interface %s; its "
 			       "probes were read during the tests%s\n"),
-			p->hdr.hostname[0] ? p->hdr.hostname : "?",
-			p->hdr.kernel[0] ? p->hdr.kernel : "?",
-			p->hdr.iface.name[0] ? p->hdr.iface.name : "?",
+			p->hdr.hostname[0] ? ps_safe(p->hdr.hostname) : "?",
+			p->hdr.kernel[0] ? ps_safe(p->hdr.kernel) : "?",
+			p->hdr.iface.name[0] ? ps_safe(p->hdr.iface.name) : "?",
 			ps_ev_peer_same_host(ev)
 				? _(" (the same machine: another network "
 				    "namespace)")
@@ -590,7 +593,8 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 		if (md) {
 			if (s->state != PS_STEP_DONE) {
 				fprintf(out, "| %s | %s: %s | | | | | | |\n", t,
-					step_state_name(s->state), s->note);
+					step_state_name(s->state),
+					ps_safe(s->note));
 				continue;
 			}
 			fprintf(out, "| %s | %s | %s |", t,
@@ -610,7 +614,7 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 				s->state == PS_STEP_SKIPPED  ? _("skipped")
 				: s->state == PS_STEP_FAILED ? _("failed")
 							     : _("not run"),
-				s->note);
+				ps_safe(s->note));
 			continue;
 		}
 		fprintf(out, "  %-28s %14s", t, rate);
@@ -648,12 +652,13 @@ static void print_findings(FILE *out, const struct ps_check_report *r, bool md)
 
 		if (md) {
 			fprintf(out, "%zu. **[%s] %s** (`%s`)\n", i + 1,
-				ps_severity_text(f->severity), f->title, f->id);
+				ps_severity_text(f->severity),
+				ps_safe(f->title), f->id);
 			fprintf(out, "   - %s: %s\n", _("evidence"),
-				f->evidence);
+				ps_safe(f->evidence));
 			if (f->remedy[0])
 				fprintf(out, "   - %s: `%s`\n", _("remedy"),
-					f->remedy);
+					ps_safe(f->remedy));
 			if (f->ceiling_bps > 0) {
 				ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
 				fprintf(out, "   - %s: %s (%s)\n", _("ceiling"),
@@ -665,10 +670,12 @@ static void print_findings(FILE *out, const struct ps_check_report *r, bool md)
 			continue;
 		}
 		fprintf(out, "%2zu. [%s] %s  (%s)\n", i + 1,
-			ps_severity_text(f->severity), f->title, f->id);
-		fprintf(out, "    %s %s\n", _("evidence:"), f->evidence);
+			ps_severity_text(f->severity), ps_safe(f->title), f->id);
+		fprintf(out, "    %s %s\n", _("evidence:"),
+			ps_safe(f->evidence));
 		if (f->remedy[0])
-			fprintf(out, "    %s %s\n", _("remedy:  "), f->remedy);
+			fprintf(out, "    %s %s\n", _("remedy:  "),
+				ps_safe(f->remedy));
 		if (f->ceiling_bps > 0) {
 			ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
 			fprintf(out, "    %s %s (%s)\n", _("ceiling: "), c,
@@ -697,7 +704,8 @@ static void print_rest(FILE *out, const struct ps_check_report *r, bool md)
 				fprintf(out, md ? "### %s\n\n" : "%s\n", h);
 			any = true;
 			fprintf(out, md ? "- %s: %s\n" : "  - %s: %s\n",
-				_(d->out[i].ops->title), d->out[i].f.evidence);
+				_(d->out[i].ops->title),
+				ps_safe(d->out[i].f.evidence));
 		}
 		if (any)
 			fputc('\n', out);
@@ -723,8 +731,8 @@ static void print_settings_of(FILE *out, const struct ps_evidence *ev,
 		if (kl > 4 && !strcmp(key + kl - 4, "_bps"))
 			ps_fmt_bps(v, sizeof(v), json_object_get_double(val));
 		else
-			snprintf(v, sizeof(v), "%s",
-				 json_object_get_string(val));
+			ps_sanitize(v, sizeof(v), json_object_get_string(val),
+				    0);
 		fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", key, v);
 		any = true;
 	}
@@ -732,7 +740,7 @@ static void print_settings_of(FILE *out, const struct ps_evidence *ev,
 		json_object_object_foreach(sys, k2, v2)
 		{
 			fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", k2,
-				json_object_get_string(v2));
+				ps_safe(json_object_get_string(v2)));
 			any = true;
 		}
 	}

@@ -817,6 +817,12 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 		return fail(c, _("only one of -t, -n and -k can end a test"));
 	if (o->reverse && o->bidir)
 		return fail(c, _("-R and --bidir cannot be used together"));
+	/* the data streams take --cport, --cport + 1, ... */
+	if (o->cport && o->cport + o->parallel * (o->bidir ? 2 : 1) - 1 > 65535)
+		return fail(c, _("--cport %d: %d streams would need ports past 65535"),
+			    o->cport, o->parallel * (o->bidir ? 2 : 1));
+	if (o->file && o->skip_rx_copy)
+		return fail(c, _("-F and --skip-rx-copy cannot be used together: what is received is not copied, so it cannot be written to the file"));
 	if (o->proto == PS_PROTO_UDP) {
 		if (o->len > PS_MAX_UDP_LEN)
 			return fail(c, _("option -l: %u is too large for UDP (at most %d bytes)"),

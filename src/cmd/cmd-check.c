@@ -18,6 +18,7 @@
 #include "log.h"
 #include "nls.h"
 #include "report-check.h"
+#include "sanitize.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -25,7 +26,7 @@ static void ui_begin(void *arg, int n, int total, const char *title,
 		     const char *reason)
 {
 	(void)arg;
-	fprintf(stderr, "[%d/%d] %s: %s\n", n, total, title, reason);
+	fprintf(stderr, "[%d/%d] %s: %s\n", n, total, title, ps_safe(reason));
 }
 
 /* what the text steps remember: the far end's inventory is told once,
@@ -48,28 +49,28 @@ static void far_inventory(struct cli_steps *cs)
 	ps_check_inventory_line(&far, &res->peer_snap->hdr.iface, line,
 				sizeof(line));
 	fprintf(stderr, _("      far end %s: %s\n"),
-		res->peer_snap->hdr.hostname[0] ? res->peer_snap->hdr.hostname
-						: "?",
-		line);
+		res->peer_snap->hdr.hostname[0]
+			? ps_safe(res->peer_snap->hdr.hostname) : "?",
+		ps_safe(line));
 }
 
 static void ui_end(void *arg, const struct ps_step_result *s,
 		   const char *summary)
 {
 	if (!s)
-		fprintf(stderr, "      %s\n", summary);
+		fprintf(stderr, "      %s\n", ps_safe(summary));
 	else if (s->state == PS_STEP_DONE)
 		fprintf(stderr, _("      %d stream%s%s: %s\n"), s->streams,
 			s->streams == 1 ? "" : "s",
 			s->bidir     ? _(", both directions")
 			: s->reverse ? _(", reverse")
 				     : "",
-			summary);
+			ps_safe(summary));
 	else
 		fprintf(stderr, _("      %s: %s\n"),
 			s->state == PS_STEP_SKIPPED ? _("skipped")
 						    : _("failed"),
-			summary);
+			ps_safe(summary));
 	far_inventory(arg);
 	fflush(stderr);
 }

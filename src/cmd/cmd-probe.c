@@ -14,11 +14,30 @@
 #include "log.h"
 #include "nls.h"
 #include "probe.h"
+#include "sanitize.h"
 #include "snapshot.h"
 #include "sysroot.h"
 
 /* the time between the two samples of a live probe, in seconds */
 #define PROBE_INTERVAL_S 1.0
+
+/* the text of a recorded tree is the tree's bytes: sanitised whole (lines
+ * and tabs kept), so no file of it sends escape sequences to the terminal */
+static void print_safe(const struct ps_snapshot *snap, bool verbose)
+{
+	char *text = NULL, *safe;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		ps_fatal("%s", strerror(errno));
+	ps_snapshot_print(m, snap, verbose);
+	fclose(m);
+	safe = ps_sanitize_dup(text, 4 * len + 1, PS_SAN_MULTILINE);
+	fputs(safe, stdout);
+	free(safe);
+	free(text);
+}
 
 int ps_cmd_probe(const struct ps_opts *opts)
 {
@@ -54,7 +73,7 @@ int ps_cmd_probe(const struct ps_opts *opts)
 		fputc('\n', stdout);
 		free(text);
 	} else {
-		ps_snapshot_print(stdout, snap, opts->verbose);
+		print_safe(snap, opts->verbose);
 	}
 	/*
 	 * --iface names an interface that is not there: the snapshot is

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -46,21 +47,91 @@ static void make_reporter(struct ps_reporter *r, const struct ps_opts *o,
 		ps_report_text_init(r, o, out);
 }
 
-static int write_pidfile(const struct ps_opts *o)
+/*
+ * -I: the file is opened first (before -D detaches, so that a failure is
+ * seen and the exit status says so), the pid written once it is known;
+ * *path is its absolute name, for the unlink at the end (-D changes to /).
+ * 0, or -1 with a message. *fd = -1 without -I.
+ */
+static int pidfile_open(const struct ps_opts *o, int *fd, char **path)
 {
-	FILE *f;
+	char cwd[4096];
 
+	*fd = -1;
+	*path = NULL;
 	if (!o->pidfile)
 		return 0;
-	f = fopen(o->pidfile, "we");
-	if (!f) {
+	if (o->pidfile[0] != '/' && !getcwd(cwd, sizeof(cwd))) {
 		ps_err(_("cannot write the pid file %s: %s"), o->pidfile,
 		       strerror(errno));
 		return -1;
 	}
-	fprintf(f, "%d\n", (int)getpid());
-	fclose(f);
+	*fd = open(o->pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (*fd < 0) {
+		ps_err(_("cannot write the pid file %s: %s"), o->pidfile,
+		       strerror(errno));
+		return -1;
+	}
+	if (o->pidfile[0] == '/')
+		*path = xstrdup(o->pidfile);
+	else
+		xasprintf(path, "%s/%s", cwd, o->pidfile);
 	return 0;
+}
+
+static void pidfile_write(int fd)
+{
+	if (fd < 0)
+		return;
+	dprintf(fd, "%d\n", (int)getpid());
+	close(fd);
+}
+
+static void pidfile_remove(char *path)
+{
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+/*
+ * -I with --user: the pid file was made as root, maybe in a folder (/run)
+ * the user cannot write to. A helper keeps root for that one thing: it
+ * holds nothing else (no socket, stdio on /dev/null), ignores the signals
+ * meant for the server, and removes the file once the server's end of a
+ * pipe closes, however the server ends.
+ */
+static int pidfile_keeper(const char *path)
+{
+	int p[2], null;
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (pid > 0) {
+		close(p[0]);
+		return 0;	/* p[1] stays open as long as the server */
+	}
+	null = open("/dev/null", O_RDWR);
+	for (int fd = 0; fd < 3 && null >= 0; fd++)
+		dup2(null, fd);
+	for (int fd = 3; fd < 1024; fd++)
+		if (fd != p[0])
+			close(fd);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	while (read(p[0], &c, 1) < 0 && errno == EINTR)
+		;
+	unlink(path);
+	_exit(0);
 }
 
 static void pin_process(const struct ps_opts *o)
@@ -125,7 +196,8 @@ int ps_cmd_client(const struct ps_opts *o)
 {
 	struct ps_reporter rep;
 	FILE *out = open_output(o);
-	int rc;
+	char *pidpath;
+	int rc, pidfd;
 
 	if (o->ntargets > 1)
 		return precheck(o) ? PS_EXIT_FAIL : ps_cmd_multi(o);
@@ -133,13 +205,13 @@ int ps_cmd_client(const struct ps_opts *o)
 		return PS_EXIT_FAIL;
 	ps_install_signals();
 	pin_process(o);
-	if (write_pidfile(o))
+	if (pidfile_open(o, &pidfd, &pidpath))
 		return PS_EXIT_FAIL;
+	pidfile_write(pidfd);
 	make_reporter(&rep, o, out);
 	rc = ps_client_run(o, &rep, &ps_stop_requested);
 	ps_report_destroy(&rep);
-	if (o->pidfile)
-		unlink(o->pidfile);
+	pidfile_remove(pidpath);
 	if (out != stdout)
 		fclose(out);
 	return rc;
@@ -150,7 +222,8 @@ int ps_cmd_server(const struct ps_opts *o)
 	struct ps_server *srv;
 	struct ps_reporter rep;
 	FILE *out;
-	int rc;
+	char *pidpath;
+	int rc, pidfd;
 
 	/* the readings it shares come from a recorded machine; the tests
 	 * stay live */
@@ -158,19 +231,33 @@ int ps_cmd_server(const struct ps_opts *o)
 		return PS_EXIT_USAGE;
 	rc = ps_server_open(o, &srv);
 	if (rc) {
-		ps_err(_("cannot listen on port %d: %s"), o->port, strerror(-rc));
+		if (rc != -ENOKEY)
+			ps_err(_("cannot listen on port %d: %s"), o->port,
+			       strerror(-rc));
+		return PS_EXIT_FAIL;
+	}
+	/* --logfile and -I open here, in this folder, where a failure is
+	 * seen: -D then changes to / and leaves the terminal */
+	out = open_output(o);
+	if (pidfile_open(o, &pidfd, &pidpath)) {
+		ps_server_close(srv);
 		return PS_EXIT_FAIL;
 	}
 	if (o->daemon && daemon(0, o->logfile ? 0 : 1)) {
 		ps_err(_("cannot run in the background: %s"), strerror(errno));
 		ps_server_close(srv);
+		pidfile_remove(pidpath);
 		return PS_EXIT_FAIL;
 	}
-	out = open_output(o);
+	pidfile_write(pidfd);
 	ps_install_signals();
 	pin_process(o);
-	if (write_pidfile(o) || (o->user && drop_privileges(o->user))) {
+	if (o->user && pidpath && (rc = pidfile_keeper(pidpath)))
+		ps_warn(_("--user: the pid file %s will stay behind: %s"),
+			pidpath, strerror(-rc));
+	if (o->user && drop_privileges(o->user)) {
 		ps_server_close(srv);
+		pidfile_remove(pidpath);
 		return PS_EXIT_FAIL;
 	}
 	ps_server_set_output(srv, out);
@@ -181,8 +268,7 @@ int ps_cmd_server(const struct ps_opts *o)
 	rc = ps_server_loop(srv, &rep, &ps_stop_requested);
 	ps_server_close(srv);
 	ps_report_destroy(&rep);
-	if (o->pidfile)
-		unlink(o->pidfile);
+	pidfile_remove(pidpath);
 	if (out != stdout)
 		fclose(out);
 	return rc;

@@ -161,42 +161,85 @@ static void sha256_hex(const char *s, char hex[65])
 	hex[64] = 0;
 }
 
-/* "user,sha256hex" lines (# comments); 0 when user and hash are there */
-static int users_file_has(const char *path, const char *user,
-			  const char *hash, char *err, size_t errlen)
+struct ps_auth_keys {
+	EVP_PKEY *key;
+	char *users;	/* the users file, whole */
+};
+
+#define USERS_FILE_MAX (1024 * 1024)
+
+int ps_auth_keys_load(const char *privkey_path, const char *users_path,
+		      struct ps_auth_keys **out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char line[1024];
-	int found = -EACCES;
+	struct ps_auth_keys *a = xcalloc(1, sizeof(*a));
+	FILE *f;
+	size_t n;
 
-	if (!f) {
-		snprintf(err, errlen, _("cannot read the authorized users file %s"),
-			 path);
-		return -EACCES;
+	*out = NULL;
+	a->key = load_key(privkey_path, true);
+	if (!a->key) {
+		snprintf(err, errlen, _("cannot read the RSA private key %s"),
+			 privkey_path);
+		free(a);
+		return -EINVAL;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *comma;
-
-		line[strcspn(line, "\r\n")] = 0;
-		if (!line[0] || line[0] == '#' || !(comma = strchr(line, ',')))
-			continue;
-		*comma = 0;
-		if (!strcmp(line, user) && strlen(comma + 1) == 64 &&
-		    !CRYPTO_memcmp(comma + 1, hash, 64))
-			found = 0;
+	f = fopen(users_path, "re");
+	a->users = xmalloc(USERS_FILE_MAX + 1);
+	n = f ? fread(a->users, 1, USERS_FILE_MAX + 1, f) : 0;
+	if (!f || ferror(f) || n > USERS_FILE_MAX) {
+		snprintf(err, errlen, !f || ferror(f) ?
+			 _("cannot read the authorized users file %s") :
+			 _("the authorized users file %s is larger than 1 MiB"),
+			 users_path);
+		if (f)
+			fclose(f);
+		ps_auth_keys_free(a);
+		return -EINVAL;
 	}
 	fclose(f);
+	a->users = xrealloc(a->users, n + 1);
+	a->users[n] = 0;
+	*out = a;
+	return 0;
+}
+
+void ps_auth_keys_free(struct ps_auth_keys *a)
+{
+	if (!a)
+		return;
+	EVP_PKEY_free(a->key);
+	free(a->users);
+	free(a);
+}
+
+/* "user,sha256hex" lines (# comments); 0 when user and hash are there */
+static int users_file_has(const char *users, const char *user,
+			  const char *hash, char *err, size_t errlen)
+{
+	int found = -EACCES;
+
+	for (const char *line = users; *line;) {
+		size_t len = strcspn(line, "\r\n"), ulen = strlen(user);
+		const char *comma = memchr(line, ',', len);
+
+		if (line[0] != '#' && comma && (size_t)(comma - line) == ulen &&
+		    !memcmp(line, user, ulen) && line + len - comma - 1 == 64 &&
+		    !CRYPTO_memcmp(comma + 1, hash, 64))
+			found = 0;
+		line += len;
+		line += strspn(line, "\r\n");
+	}
 	if (found)
 		snprintf(err, errlen, _("unknown user or wrong password for '%s'"),
 			 user);
 	return found;
 }
 
-int ps_auth_check(const char *token, const char *privkey_path,
-		  const char *users_path, int skew, bool pkcs1, char *user,
-		  size_t userlen, char *err, size_t errlen)
+int ps_auth_verify(const char *token, const struct ps_auth_keys *keys,
+		   int skew, bool pkcs1, char *user, size_t userlen, char *err,
+		   size_t errlen)
 {
-	EVP_PKEY *k;
+	EVP_PKEY *k = keys->key;
 	unsigned char *raw;
 	size_t tlen = strlen(token), rawlen;
 	int n, pad = 0, rc = -EACCES;
@@ -207,12 +250,6 @@ int ps_auth_check(const char *token, const char *privkey_path,
 	user[0] = 0;
 	if (!tlen || tlen % 4 || tlen > PS_AUTHTOKEN_MAX) {
 		snprintf(err, errlen, _("no valid authentication token"));
-		return -EACCES;
-	}
-	k = load_key(privkey_path, true);
-	if (!k) {
-		snprintf(err, errlen, _("cannot read the RSA private key %s"),
-			 privkey_path);
 		return -EACCES;
 	}
 	raw = xmalloc(tlen / 4 * 3 + 1);
@@ -253,7 +290,7 @@ int ps_auth_check(const char *token, const char *privkey_path,
 	}
 	xasprintf(&salted, "{%s}%s", user, pw);
 	sha256_hex(salted, hash);
-	rc = users_file_has(users_path, user, hash, err, errlen);
+	rc = users_file_has(keys->users, user, hash, err, errlen);
 out:
 	if (text)
 		OPENSSL_cleanse(text, strlen(text));
@@ -265,7 +302,6 @@ out:
 	free(pw);
 	free(salted);
 	free(raw);
-	EVP_PKEY_free(k);
 	return rc;
 }
 

@@ -22,14 +22,23 @@ int ps_auth_token(const char *user, const char *password,
 		  size_t tokenlen, char *err, size_t errlen);
 
 /*
+ * The server's private key and authorized users file, read once at start
+ * (as root, before --user drops privileges). 0, or -EINVAL with a reason.
+ */
+struct ps_auth_keys;
+int ps_auth_keys_load(const char *privkey_path, const char *users_path,
+		      struct ps_auth_keys **out, char *err, size_t errlen);
+void ps_auth_keys_free(struct ps_auth_keys *keys);
+
+/*
  * The server's check: decrypt with the private key (OAEP; PKCS#1 v1.5
  * too when pkcs1), the time within skew seconds, and "user,sha256({user}pw)"
  * in the authorized users file. 0 with the user name in user, or -EACCES
  * with a reason in err.
  */
-int ps_auth_check(const char *token, const char *privkey_path,
-		  const char *users_path, int skew, bool pkcs1, char *user,
-		  size_t userlen, char *err, size_t errlen);
+int ps_auth_verify(const char *token, const struct ps_auth_keys *keys,
+		   int skew, bool pkcs1, char *user, size_t userlen, char *err,
+		   size_t errlen);
 
 /* can the key be loaded? 0 or -EINVAL (for the command line) */
 int ps_auth_key_ok(const char *path, bool private_key);

@@ -28,8 +28,19 @@ struct client {
 	const char *host;
 	int port;
 	int timeout_ms;
+	unsigned seen;		/* the states the server sent, a bit each */
+	int last;		/* the last one */
 	char err[512];
 };
+
+/*
+ * The order a server's states come in, each once: PARAM_EXCHANGE, EXT_ACK
+ * (a pipescope server), CREATE_STREAMS, TEST_START, TEST_RUNNING, then
+ * EXCHANGE_RESULTS and DISPLAY_RESULTS after this end's TEST_END. EXT_DATA
+ * and EXT_PROBE come any number of times, from a pipescope server once the
+ * test has its streams. Anything else ends the test.
+ */
+enum { SEEN_PE, SEEN_ACK, SEEN_CS, SEEN_TS, SEEN_TR, SEEN_XR, SEEN_DR };
 
 /* a line for the reporter ("Connecting to host ...") */
 #define say(c, ...) ps_report_message((c)->rep, __VA_ARGS__)
@@ -101,8 +112,15 @@ static int udp_hello(struct client *c, int fd)
 		char buf[65536];
 		ssize_t n;
 
-		if (poll(&p, 1, c->timeout_ms > 0 ? c->timeout_ms : 10000) <= 0)
-			return -ETIMEDOUT;
+		int waited = 0, limit = c->timeout_ms > 0 ? c->timeout_ms : 10000;
+
+		/* in slices, to see a Ctrl-C (c->stop) soon */
+		while (poll(&p, 1, 100) <= 0) {
+			if (c->stop && atomic_load(c->stop))
+				return -EINTR;
+			if ((waited += 100) >= limit)
+				return -ETIMEDOUT;
+		}
 		n = recv(fd, buf, sizeof(buf), 0);
 		/*
 		 * A server that binds its next UDP socket only after answering
@@ -140,9 +158,15 @@ static int create_streams(struct client *c)
 	/* segmentation offload by default between pipescope ends */
 	t->gsro = t->p.proto == PS_PROTO_UDP && !o->no_gsro &&
 		  (o->gsro || t->peer_ext);
+	/* CREATE_STREAMS comes once: the table holds what -P asks for */
+	if (n < 1 || t->nstreams + n > (int)(sizeof(t->streams) / sizeof(t->streams[0])))
+		return fail(c, _("protocol error: %d streams do not fit the test"), n);
 	for (int i = 0; i < n; i++) {
 		const char *why;
 		bool sender = t->p.bidir ? i < t->p.parallel : !t->p.reverse;
+
+		if (c->stop && atomic_load(c->stop))
+			return fail(c, _("interrupted"));
 		int fd = ps_connect(c->host, c->port, o->family,
 				    t->p.proto == PS_PROTO_UDP ? SOCK_DGRAM : SOCK_STREAM,
 				    o->bind, o->bind_dev, o->cport ? o->cport + i : 0,
@@ -157,6 +181,10 @@ static int create_streams(struct client *c)
 			rc = ps_write_full(fd, t->cookie, PS_COOKIE_SIZE);
 		else
 			rc = udp_hello(c, fd);
+		if (rc == -EINTR) {
+			close(fd);
+			return fail(c, _("interrupted"));
+		}
 		if (rc) {
 			close(fd);
 			return fail(c, _("data stream %d: the server did not accept it: %s"),
@@ -203,27 +231,149 @@ static void fill_info(struct client *c)
 	getsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &in->mss_default, &l);
 }
 
+static int seen_bit(signed char st)
+{
+	switch (st) {
+	case PS_PARAM_EXCHANGE: return SEEN_PE;
+	case PS_EXT_ACK: return SEEN_ACK;
+	case PS_CREATE_STREAMS: return SEEN_CS;
+	case PS_TEST_START: return SEEN_TS;
+	case PS_TEST_RUNNING: return SEEN_TR;
+	case PS_EXCHANGE_RESULTS: return SEEN_XR;
+	case PS_DISPLAY_RESULTS: return SEEN_DR;
+	}
+	return -1;
+}
+
+static bool seen(const struct client *c, int bit)
+{
+	return c->seen & (1u << bit);
+}
+
+/*
+ * May the server send st now (ending is true once this end sent
+ * TEST_END)? 0, or -1 with the reason in c->err. Only state numbers and
+ * our own names of them are printed, never the server's bytes.
+ */
+static int state_allowed(struct client *c, signed char st, bool ending)
+{
+	int bit = seen_bit(st);
+	bool ok;
+
+	switch (st) {
+	case PS_PARAM_EXCHANGE:
+		ok = !ending;
+		break;
+	case PS_EXT_ACK:
+		ok = !ending && seen(c, SEEN_PE) && !seen(c, SEEN_CS);
+		break;
+	case PS_CREATE_STREAMS:
+		ok = !ending && seen(c, SEEN_PE);
+		break;
+	case PS_TEST_START:
+		ok = !ending && seen(c, SEEN_CS);
+		break;
+	case PS_TEST_RUNNING:
+		ok = !ending && seen(c, SEEN_TS);
+		break;
+	case PS_EXCHANGE_RESULTS:
+		ok = ending;
+		break;
+	case PS_DISPLAY_RESULTS:
+		ok = ending && seen(c, SEEN_XR);
+		break;
+	case PS_EXT_DATA:
+	case PS_EXT_PROBE:
+		if (!c->t.peer_ext)
+			return fail(c, _("protocol error: the server sent %s without EXT_ACK"),
+				    ps_state_name(st));
+		if (!c->t.nstreams || !seen(c, SEEN_CS))
+			return fail(c, _("protocol error: the server sent %s before the test had its streams"),
+				    ps_state_name(st));
+		return 0;
+	default:
+		return 0;	/* the errors, or unexpected: handle_state says */
+	}
+	if (ok && bit >= 0 && seen(c, bit))
+		return fail(c, _("protocol error: the server sent %s twice"),
+			    ps_state_name(st));
+	if (!ok)
+		return fail(c, _("protocol error: the server sent %s out of order (after %s)"),
+			    ps_state_name(st), c->last ? ps_state_name(c->last) : "-");
+	return 0;
+}
+
+/* the next state from the server, checked against the order: 0, -2 when
+ * stopped (SIGINT), else -1; c->err says why (timeout, closed, order) */
+static int next_state(struct client *c, signed char *st, int timeout_ms,
+		      bool ending)
+{
+	int rc = ps_recv_state_stop(c->t.ctrl_fd, st, timeout_ms, c->stop);
+	int bit;
+
+	if (rc == -EINTR) {
+		fail(c, _("interrupted"));
+		return -2;
+	}
+	if (rc && ending)
+		return fail(c, _("the server did not send results: %s"),
+			    ps_proto_strerror(rc));
+	if (rc)
+		return fail(c, _("the server closed the control connection before the test (%s)"),
+			    rc == -EPIPE ? _("is it a pipescope or iperf3 server?") :
+			    ps_proto_strerror(rc));
+	if (state_allowed(c, *st, ending))
+		return -1;
+	bit = seen_bit(*st);
+	if (bit >= 0)
+		c->seen |= 1u << bit;
+	c->last = *st;
+	return 0;
+}
+
+/* the JSON message that follows a state: 0 or -1 with c->err set */
+static int recv_json(struct client *c, signed char st,
+		     struct json_object **obj, int timeout_ms)
+{
+	const struct ps_json_limit *lim = st == PS_EXT_PROBE ? &ps_lim_probe :
+		st == PS_EXT_DATA ? &ps_lim_ext_data :
+		st == PS_EXT_ACK ? &ps_lim_ack : &ps_lim_results;
+	int rc = ps_recv_json_lim(c->t.ctrl_fd, obj, lim, timeout_ms, c->stop);
+	const char *why = ps_proto_strerror(rc);
+
+	if (rc == -EINTR)
+		return fail(c, _("interrupted"));
+	if (rc && st == PS_EXT_PROBE)
+		return fail(c, _("the server's probe readings were unreadable: %s"), why);
+	if (rc && st == PS_EXT_DATA)
+		return fail(c, _("the server's live data was unreadable: %s"), why);
+	if (rc && st == PS_EXT_ACK)
+		return fail(c, _("the server's greeting was unreadable: %s"), why);
+	if (rc)
+		return fail(c, _("the server's results were unreadable: %s"), why);
+	return 0;
+}
+
 /* a state from the server during the test; 1 = the test must end */
 static int handle_state(struct client *c, signed char st)
 {
 	struct ps_test *t = &c->t;
 	struct json_object *obj;
-	int rc;
 
 	switch (st) {
 	case PS_EXT_DATA:
-		rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, 5000);
-		if (rc)
-			return fail(c, _("the server's live data was unreadable: %s"),
-				    strerror(-rc));
-		ps_test_take_ext_data(t, obj);
+		if (recv_json(c, st, &obj, 5000))
+			return -1;
+		if (ps_test_take_ext_data(t, obj)) {
+			json_object_put(obj);
+			return fail(c, _("protocol error: the server's live data lists more streams than the test's %d"),
+				    t->nstreams);
+		}
 		json_object_put(obj);
 		return 0;
 	case PS_EXT_PROBE:
-		rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, 5000);
-		if (rc)
-			return fail(c, _("the server's probe readings were unreadable: %s"),
-				    strerror(-rc));
+		if (recv_json(c, st, &obj, 5000))
+			return -1;
 		/* a snapshot this version cannot read is left out, not fatal */
 		ps_test_take_probe(t, obj);
 		json_object_put(obj);
@@ -303,7 +453,9 @@ static int run_test(struct client *c)
 		if (poll(&p, 1, wait) > 0) {
 			signed char st;
 
-			rc = ps_recv_state(t->ctrl_fd, &st, 2000);
+			rc = ps_recv_state_stop(t->ctrl_fd, &st, 2000, c->stop);
+			if (rc == -EINTR)
+				continue;	/* "interrupted", above */
 			if (rc) {
 				/* a failed stream is often why: say that one */
 				if (stream_failed(c, 0.3))
@@ -311,7 +463,7 @@ static int run_test(struct client *c)
 				return fail(c, _("the control connection to the server was lost: %s"),
 					    rc == -EPIPE ? _("closed by the server") : strerror(-rc));
 			}
-			if (handle_state(c, st))
+			if (state_allowed(c, st, false) || handle_state(c, st))
 				return -1;
 			last_move = ps_now();
 		}
@@ -356,10 +508,9 @@ static int finish_test(struct client *c)
 	for (;;) {
 		signed char st;
 
-		rc = ps_recv_state(t->ctrl_fd, &st, c->timeout_ms);
+		rc = next_state(c, &st, c->timeout_ms, true);
 		if (rc)
-			return fail(c, _("the server did not send results: %s"),
-				    rc == -EPIPE ? _("connection closed") : strerror(-rc));
+			return rc;
 		switch (st) {
 		case PS_EXCHANGE_RESULTS:
 			ps_test_fill_results(t, &mine);
@@ -369,13 +520,15 @@ static int finish_test(struct client *c)
 			ps_results_clear(&mine);
 			if (rc)
 				return fail(c, _("could not send results: %s"), strerror(-rc));
-			rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, c->timeout_ms);
-			if (rc)
-				return fail(c, _("the server's results were unreadable: %s"),
-					    strerror(-rc));
+			if (recv_json(c, st, &obj, c->timeout_ms))
+				return -1;
 			if (ps_results_from_json(obj, &t->remote, c->err, sizeof(c->err)) == 0)
 				t->remote_valid = true;
 			json_object_put(obj);
+			/* results for streams the test does not have */
+			if (t->remote_valid && t->remote.nstreams > t->nstreams)
+				return fail(c, _("protocol error: the server's results list %d streams; the test has %d"),
+					    t->remote.nstreams, t->nstreams);
 			/* iperf3 does not tell its version; before 3.14 it
 			 * wrote -1 as 18446744073709551615, which dates it */
 			if (!t->peer_ext && t->remote_valid &&
@@ -413,7 +566,7 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 	const char *why;
 	struct ps_sockopts cso = { .nodelay = true, .tos = -1 };
 	int ret = PS_EXIT_FAIL, rc;
-	bool started = false, running = false;
+	bool running = false;
 
 	c->o = o;
 	c->rep = rep;
@@ -460,12 +613,11 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 		signed char st;
 		struct json_object *obj;
 
-		rc = ps_recv_state(t->ctrl_fd, &st, c->timeout_ms);
-		if (rc) {
-			fail(c, _("the server closed the control connection before the test (%s)"),
-			     rc == -EPIPE ? _("is it a pipescope or iperf3 server?") : strerror(-rc));
+		rc = next_state(c, &st, c->timeout_ms, false);
+		if (rc == -2)
+			ps_send_state(t->ctrl_fd, PS_CLIENT_TERMINATE);
+		if (rc)
 			goto out;
-		}
 		switch (st) {
 		case PS_PARAM_EXCHANGE:
 			obj = ps_params_to_json(&t->p);
@@ -477,11 +629,8 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 			}
 			break;
 		case PS_EXT_ACK:
-			rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_PARAMS_JSON, 5000);
-			if (rc) {
-				fail(c, _("the server's greeting was unreadable: %s"), strerror(-rc));
+			if (recv_json(c, st, &obj, 5000))
 				goto out;
-			}
 			t->peer_ext = true;
 			{
 				struct json_object *v;
@@ -505,15 +654,10 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 				memcpy(t->info.peer_version, ver, sizeof(ver));
 			}
 			ps_test_begin(t);
-			started = true;
 			if (rep->start)
 				rep->start(rep->arg, &t->info);
 			break;
 		case PS_TEST_RUNNING:
-			if (!started) {
-				fail(c, _("the server started the test before it began"));
-				goto out;
-			}
 			running = true;
 			rc = run_test(c);
 			if (rc == 0)

@@ -130,8 +130,9 @@ struct ps_reporter {
 int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 		  atomic_bool *stop);
 /*
- * The server: open binds the port (0 picks a free one, for the self-test),
- * loop serves until *stop (or after one test with -1). 0 or an exit code.
+ * The server: open binds the port (0 picks a free one, for the self-test)
+ * and reads --rsa-private-key-path's files (-ENOKEY: it said why), loop
+ * serves until *stop (or after one test with -1). 0 or an exit code.
  */
 struct ps_server;
 int ps_server_open(const struct ps_opts *o, struct ps_server **out);

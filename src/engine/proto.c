@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +56,116 @@ int ps_send_json(int fd, struct json_object *obj)
 	return rc;
 }
 
-int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
-		 int timeout_ms)
+/*
+ * The limits, from the largest real messages (measured with a 256-CPU
+ * snapshot whose NIC has 256 queue interrupts, and -P 128 --bidir) and a
+ * margin; a message at every limit at once keeps either end under 64 MiB.
+ * EXT_PROBE: 1.5 MB, 158558 values, 1870 containers. Results: 43 KB,
+ * 5388 values, 258 containers, plus --get-server-output's text (one
+ * string, cut to PS_MAX_SERVER_OUTPUT). EXT_DATA: 44 KB, 5384 values,
+ * 258 containers.
+ */
+const struct ps_json_limit ps_lim_results = {
+	.bytes = PS_MAX_RESULTS_JSON, .values = PS_MAX_RESULTS_JSON / 128 + 256,
+	.containers = PS_MAX_RESULTS_JSON / 2048 + 16,
+};
+const struct ps_json_limit ps_lim_ext_data = {
+	.bytes = 512 * 1024, .values = 32768, .containers = 2048,
+};
+const struct ps_json_limit ps_lim_probe = {
+	.bytes = 4 * 1024 * 1024, .values = 327680, .containers = 4096,
+};
+const struct ps_json_limit ps_lim_ack = {
+	.bytes = PS_MAX_PARAMS_JSON, .values = 256, .containers = 16,
+};
+
+/* ps_read_full in slices of 100 ms, to see *stop soon (a signal handler
+ * sets it; EINTR alone would just restart the read) */
+static int read_full_stop(int fd, void *buf, size_t len, int timeout_ms,
+			  atomic_bool *stop)
+{
+	char *p = buf;
+	double deadline = timeout_ms > 0 ? ps_now() + timeout_ms / 1000.0 : 0;
+
+	if (!stop)
+		return ps_read_full(fd, buf, len, timeout_ms);
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int slice = 100, r;
+		ssize_t n;
+
+		if (atomic_load(stop))
+			return -EINTR;
+		if (timeout_ms > 0) {
+			int left = (int)((deadline - ps_now()) * 1000);
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			if (left < slice)
+				slice = left;
+		}
+		r = poll(&pfd, 1, slice);
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r <= 0)
+			continue;
+		n = read(fd, p, len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EPIPE;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ps_recv_state_stop(int fd, signed char *state, int timeout_ms,
+		       atomic_bool *stop)
+{
+	return read_full_stop(fd, state, 1, timeout_ms, stop);
+}
+
+/*
+ * Count what json-c would build before it builds it: every '{' and '['
+ * is a container, every ',' and ':' outside strings one more value (a
+ * member or an element), which bounds the objects, keys and array slots.
+ */
+static int json_within(const char *s, size_t len,
+		       const struct ps_json_limit *lim)
+{
+	uint32_t values = 0, containers = 0;
+	bool in_str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+
+		if (in_str) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_str = false;
+			continue;
+		}
+		if (ch == '"') {
+			in_str = true;
+		} else if (ch == '{' || ch == '[') {
+			containers++;
+			values++;
+		} else if (ch == ',' || ch == ':') {
+			values++;
+		}
+		if (values > lim->values || containers > lim->containers)
+			return -E2BIG;
+	}
+	return 0;
+}
+
+int ps_recv_json_lim(int fd, struct json_object **obj,
+		     const struct ps_json_limit *lim, int timeout_ms,
+		     atomic_bool *stop)
 {
 	uint32_t nlen, len;
 	struct json_tokener *tok;
@@ -64,19 +173,24 @@ int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
 	int rc;
 
 	*obj = NULL;
-	rc = ps_read_full(fd, &nlen, 4, timeout_ms);
+	rc = read_full_stop(fd, &nlen, 4, timeout_ms, stop);
 	if (rc)
 		return rc;
 	len = ntohl(nlen);
-	if (len == 0 || len > max)
+	if (len == 0 || len > lim->bytes)
 		return -EMSGSIZE;
 	buf = xmalloc(len + 1);
-	rc = ps_read_full(fd, buf, len, timeout_ms);
+	rc = read_full_stop(fd, buf, len, timeout_ms, stop);
 	if (rc) {
 		free(buf);
 		return rc;
 	}
 	buf[len] = 0;
+	rc = json_within(buf, len, lim);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
 	tok = json_tokener_new_ex(32);	/* nesting depth bound */
 	*obj = json_tokener_parse_ex(tok, buf, (int)len);
 	if (json_tokener_get_error(tok) != json_tokener_success ||
@@ -88,6 +202,39 @@ int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
 	json_tokener_free(tok);
 	free(buf);
 	return rc;
+}
+
+int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
+		 int timeout_ms)
+{
+	/*
+	 * In proportion: a value per 128 bytes, a container per 2 KiB (long
+	 * strings cost little, many values much); PS_MAX_RESULTS_JSON gives
+	 * ps_lim_results, PS_MAX_PARAMS_JSON 320 values (real: 40)
+	 */
+	struct ps_json_limit lim = {
+		.bytes = max, .values = max / 128 + 256,
+		.containers = max / 2048 + 16,
+	};
+
+	return ps_recv_json_lim(fd, obj, &lim, timeout_ms, NULL);
+}
+
+const char *ps_proto_strerror(int rc)
+{
+	switch (rc) {
+	case -EMSGSIZE:
+		return _("the message is larger than pipescope accepts");
+	case -E2BIG:
+		return _("the message holds more JSON values than pipescope accepts");
+	case -EBADMSG:
+		return _("the message is not a JSON object");
+	case -EPIPE:
+		return _("the connection was closed");
+	case -EINTR:
+		return _("interrupted");
+	}
+	return strerror(-rc);
 }
 
 /* -1 written as 18446744073709551615: iperf3 before 3.14 did that */
@@ -345,9 +492,27 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "streams", arr);
-	if (r->server_output_text)
+	if (r->server_output_text) {
+		const char *txt = r->server_output_text;
+		size_t n = strlen(txt);
+		char *cut = NULL;
+
+		/* the tail (the summary is there), so the message stays
+		 * within what a reader accepts, from a line's start */
+		if (n > PS_MAX_SERVER_OUTPUT) {
+			const char *tail = txt + n - PS_MAX_SERVER_OUTPUT;
+			const char *nl = strchr(tail, '\n');
+
+			if (nl)
+				tail = nl + 1;
+			xasprintf(&cut, _("[the first %zu bytes are left out]\n%s"),
+				  (size_t)(tail - txt), tail);
+			txt = cut;
+		}
 		json_object_object_add(o, "server_output_text",
-				       json_object_new_string(r->server_output_text));
+				       json_object_new_string(txt));
+		free(cut);
+	}
 	if (r->ps_ext)
 		json_object_object_add(o, "pipescope", json_object_get(r->ps_ext));
 	return o;

@@ -3,6 +3,7 @@
 #define PS_PROTO_H
 
 #include <json-c/json.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -10,7 +11,12 @@
 
 #define PS_COOKIE_SIZE 37	/* 36 characters and a NUL, all sent */
 #define PS_MAX_PARAMS_JSON (8 * 1024)
-#define PS_MAX_RESULTS_JSON (16 * 1024 * 1024)
+/* what a results message may be (bytes): -P 128 --bidir is 43 KB, the
+ * rest is --get-server-output's text (see ps_lim_results) */
+#define PS_MAX_RESULTS_JSON (4 * 1024 * 1024)
+/* --get-server-output's text in the results: its last 3 MiB (a 3 s test at
+ * -P 128 --bidir writes 200 KB, -P 1 10 KB a minute) */
+#define PS_MAX_SERVER_OUTPUT (3 * 1024 * 1024)
 #define PS_UDP_CONNECT_MSG 0x36373839u
 #define PS_UDP_CONNECT_REPLY 0x39383736u
 #define PS_UDP_CONNECT_REPLY_LEGACY 987654321u
@@ -104,6 +110,33 @@ int ps_recv_state(int fd, signed char *state, int timeout_ms);
 int ps_send_json(int fd, struct json_object *obj);
 int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
 		 int timeout_ms);
+
+/*
+ * How big a message may be, and how big a tree json-c may build from it
+ * (about 270 times the text for "[{},{},...]"): values counts every
+ * container, member and element, containers every object and array.
+ */
+struct ps_json_limit {
+	uint32_t bytes;
+	uint32_t values;
+	uint32_t containers;
+};
+/* the results (either end), EXT_DATA, EXT_PROBE and EXT_ACK messages */
+extern const struct ps_json_limit ps_lim_results, ps_lim_ext_data,
+	ps_lim_probe, ps_lim_ack;
+/*
+ * ps_recv_json with a limit, giving up with -EINTR as soon as *stop is set
+ * (stop may be NULL): -EMSGSIZE over lim->bytes, -E2BIG over its values or
+ * containers, -EBADMSG not a JSON object, -ETIMEDOUT, -EPIPE
+ */
+int ps_recv_json_lim(int fd, struct json_object **obj,
+		     const struct ps_json_limit *lim, int timeout_ms,
+		     atomic_bool *stop);
+/* ps_recv_state, giving up with -EINTR as soon as *stop is set */
+int ps_recv_state_stop(int fd, signed char *state, int timeout_ms,
+		       atomic_bool *stop);
+/* what a ps_recv_* error means, for a message to the user */
+const char *ps_proto_strerror(int rc);
 
 struct json_object *ps_params_to_json(const struct ps_params *p);
 /* 0, or -EINVAL with a reason in err (wrong types, absurd values) */

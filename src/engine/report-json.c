@@ -1,6 +1,7 @@
 /* report-json.c: iperf3's -J document and --json-stream events, plus "pipescope" */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -32,6 +33,41 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 
 static struct json_object *jint(int64_t v) { return json_object_new_int64(v); }
 static struct json_object *jdbl(double v) { return json_object_new_double(v); }
+
+/* JSON has no NaN or Infinity (json-c would write them bare) */
+static bool not_finite(struct json_object *v)
+{
+	return json_object_is_type(v, json_type_double) &&
+	       !isfinite(json_object_get_double(v));
+}
+
+/*
+ * Before a document goes out: every NaN or Infinity in it (a far end's
+ * results, live data or probe snapshot can hold them) becomes null, the
+ * key stays. The depth is bounded by the parsers that read the far end.
+ */
+static void nulls_for_nonfinite(struct json_object *o)
+{
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v) {
+			if (not_finite(v))
+				json_object_object_add(o, k, NULL);
+			else
+				nulls_for_nonfinite(v);
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *v = json_object_array_get_idx(o, i);
+
+			if (not_finite(v))
+				json_object_array_put_idx(o, i, NULL);
+			else
+				nulls_for_nonfinite(v);
+		}
+	}
+}
 static struct json_object *jstr(const char *s) { return json_object_new_string(s ? s : ""); }
 static struct json_object *jbool(bool b) { return json_object_new_boolean(b); }
 
@@ -41,6 +77,7 @@ static void emit(struct jrep *x, const char *event, struct json_object *data)
 
 	add(o, "event", jstr(event));
 	add(o, "data", json_object_get(data));
+	nulls_for_nonfinite(o);
 	fprintf(x->out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	fflush(x->out);
 	json_object_put(o);
@@ -380,7 +417,8 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			json_object_array_add(ext, extra_obj(&sum->local[i]));
 		add(x->extra, "streams", ext);
 	}
-	if (sum->server_output)
+	/* as iperf3: the server's text only when asked for */
+	if (sum->server_output && x->o->get_server_output)
 		add(x->doc, "server_output_text", jstr(sum->server_output));
 	x->ended = true;
 	if (x->stream)
@@ -419,6 +457,7 @@ static void j_destroy(void *arg)
 			add(x->doc, "extra_data", jstr(x->o->extra_data));
 		add(x->doc, "pipescope", x->extra);
 		x->extra = NULL;
+		nulls_for_nonfinite(x->doc);
 		fprintf(x->out, "%s\n", json_object_to_json_string_ext(x->doc,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 		fflush(x->out);

@@ -1,4 +1,5 @@
-/* report-text.c: iperf3-style text: interval rows per stream, [SUM], summary */
+/* report-text.c: iperf3-style text: interval rows per stream, [SUM], summary
+ * (every string from the far end goes through the sanitiser) */
 #include "config.h"
 
 #include <stdlib.h>
@@ -6,8 +7,12 @@
 
 #include "engine.h"
 #include "nls.h"
+#include "sanitize.h"
 #include "units.h"
 #include "xmalloc.h"
+
+/* the most of the server's text output the client prints */
+#define SERVER_OUTPUT_MAX (4u << 20)
 
 struct text {
 	const struct ps_opts *o;
@@ -100,7 +105,7 @@ static void t_message(void *arg, const char *msg)
 	struct text *x = arg;
 
 	title(x);
-	fprintf(x->out, "%s\n", msg);
+	fprintf(x->out, "%s\n", ps_safe(msg));
 	flush(x);
 }
 
@@ -109,7 +114,7 @@ static void t_error(void *arg, const char *msg)
 	struct text *x = arg;
 
 	fflush(x->out);
-	fprintf(stderr, "pipescope: %s\n", msg);
+	fprintf(stderr, "pipescope: %s\n", ps_safe(msg));
 }
 
 static void t_start(void *arg, const struct ps_test_info *in)
@@ -131,8 +136,8 @@ static void t_start(void *arg, const struct ps_test_info *in)
 	if (!in->server) {
 		title(x);
 		fprintf(x->out, _("Peer: %s%s%s; %s, %d stream(s)%s\n"),
-			in->peer_kind, in->peer_version[0] ? " " : "",
-			in->peer_version, in->proto == PS_PROTO_UDP ? "UDP" : "TCP",
+			ps_safe(in->peer_kind), in->peer_version[0] ? " " : "",
+			ps_safe(in->peer_version), in->proto == PS_PROTO_UDP ? "UDP" : "TCP",
 			in->parallel, in->reverse ? _(", reverse: the server sends") :
 			in->bidir ? _(", both directions") : "");
 		if (in->window_req && in->sndbuf_actual &&
@@ -262,12 +267,20 @@ static void t_end(void *arg, const struct ps_test_info *in,
 	if (sum->congestion_local[0]) {
 		title(x);
 		fprintf(x->out, _("TCP congestion control: %s here, %s there\n"),
-			sum->congestion_local,
-			sum->congestion_remote[0] ? sum->congestion_remote : "?");
+			ps_safe(sum->congestion_local),
+			sum->congestion_remote[0] ?
+				ps_safe(sum->congestion_remote) : "?");
 	}
-	if (sum->server_output) {
+	/* as iperf3: the server's own text only when asked for, and only
+	 * on the client (a client's results may carry one too) */
+	if (sum->server_output && x->o->get_server_output && !x->server) {
+		char *text = ps_sanitize_dup(sum->server_output,
+					     SERVER_OUTPUT_MAX,
+					     PS_SAN_MULTILINE);
+
 		fputs(_("\nServer output:\n"), x->out);
-		fputs(sum->server_output, x->out);
+		fputs(text, x->out);
+		free(text);
 	}
 	if (!in->server) {
 		title(x);

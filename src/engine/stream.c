@@ -1,23 +1,22 @@
-/* stream.c: one thread per data stream: send or receive as fast as allowed */
+/* stream.c: one thread per data stream: send or receive as fast as allowed
+ * (TCP and the loops; what only UDP does is in stream-udp.c) */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
-#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "net.h"
+#include "stream-udp.h"
 #include "nls.h"
 #include "test.h"
 #include "xmalloc.h"
@@ -64,37 +63,12 @@ struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
 	s->rx_cpu = -1;
 	s->len = p->len;
 	s->gso_segs = 1;
-	if (s->udp && t->gsro) {
-		int on = 1, seg = (int)s->len;
-
-		/* many datagrams per system call; the kernel cuts them */
-		if (sender && s->len <= 16384 &&
-		    setsockopt(fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0) {
-			s->gso_segs = 63000 / s->len;
-			if (s->gso_segs > 64)
-				s->gso_segs = 64;
-			if (s->gso_segs < 1)
-				s->gso_segs = 1;
-		}
-		if (!sender)
-			setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof(on));
-	}
-	s->buf = xmalloc(s->udp && !sender ? 65536 : s->len * s->gso_segs);
-	fill_payload(s->buf, s->udp && !sender ? 65536 : s->len * s->gso_segs,
+	if (s->udp)
+		ps_stream_udp_setup(s);
+	s->buf = xmalloc(s->udp && !sender ? PS_UDP_RX_BUF : s->len * s->gso_segs);
+	fill_payload(s->buf, s->udp && !sender ? PS_UDP_RX_BUF : s->len * s->gso_segs,
 		     p->repeating_payload);
 	atomic_store(&s->cpu, -1);
-	/*
-	 * A UDP receiver gets a deep buffer unless -w says otherwise: the
-	 * default 208 KiB holds about 20 ms at 100 Mbit/s, and a scheduling
-	 * hiccup longer than that is counted as network loss. Root may go
-	 * past net.core.rmem_max (as iperf3 cannot); others get what it allows.
-	 */
-	if (s->udp && !sender && !p->window) {
-		int want = 8 * 1024 * 1024;
-
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)))
-			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
-	}
 	/* short socket timeouts let a blocked thread see the stop flags */
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -152,28 +126,6 @@ static bool reserve(struct ps_stream *s, size_t len)
 	return true;
 }
 
-static void udp_stamp(struct ps_stream *s, char *pkt, uint64_t seq)
-{
-	struct timespec ts;
-	uint32_t sec, usec;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	sec = htonl((uint32_t)ts.tv_sec);
-	usec = htonl((uint32_t)(ts.tv_nsec / 1000));
-	memcpy(pkt, &sec, 4);
-	memcpy(pkt + 4, &usec, 4);
-	if (s->t->p.udp64) {
-		uint32_t hi = htonl((uint32_t)(seq >> 32)), lo = htonl((uint32_t)seq);
-
-		memcpy(pkt + 8, &hi, 4);
-		memcpy(pkt + 12, &lo, 4);
-	} else {
-		uint32_t v = htonl((uint32_t)seq);
-
-		memcpy(pkt + 8, &v, 4);
-	}
-}
-
 static int send_loop(struct ps_stream *s)
 {
 	struct ps_test *t = s->t;
@@ -191,7 +143,7 @@ static int send_loop(struct ps_stream *s)
 			break;
 		if (s->udp) {
 			for (unsigned k = 0; k < s->gso_segs; k++)
-				udp_stamp(s, s->buf + k * s->len, ++seq);
+				ps_udp_stamp(s, s->buf + k * s->len, ++seq);
 		}
 		if (s->from_file) {
 			/* -F: what the disk gives, as fast as it gives it */
@@ -234,55 +186,6 @@ static int send_loop(struct ps_stream *s)
 	return 0;
 }
 
-/* RFC 1889 jitter and iperf3's loss / out-of-order accounting */
-static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
-{
-	uint32_t sec, usec;
-	uint64_t seq;
-	double sent, transit, d;
-	struct timespec ts;
-
-	if (n < (s->t->p.udp64 ? 16u : 12u))
-		return;
-	memcpy(&sec, pkt, 4);
-	memcpy(&usec, pkt + 4, 4);
-	if (s->t->p.udp64) {
-		uint32_t hi, lo;
-
-		memcpy(&hi, pkt + 8, 4);
-		memcpy(&lo, pkt + 12, 4);
-		seq = ((uint64_t)ntohl(hi) << 32) | ntohl(lo);
-	} else {
-		uint32_t v;
-
-		memcpy(&v, pkt + 8, 4);
-		seq = ntohl(v);
-	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	sent = ntohl(sec) + ntohl(usec) / 1e6;
-	transit = ts.tv_sec + ts.tv_nsec / 1e9 - sent;
-	if (seq >= s->udp_last_seq + 1) {
-		if (seq > s->udp_last_seq + 1)
-			atomic_fetch_add_explicit(&s->lost,
-				(int64_t)(seq - 1 - s->udp_last_seq),
-				memory_order_relaxed);
-		s->udp_last_seq = seq;
-	} else {
-		atomic_fetch_add_explicit(&s->ooo, 1, memory_order_relaxed);
-		if (atomic_load_explicit(&s->lost, memory_order_relaxed) > 0)
-			atomic_fetch_sub_explicit(&s->lost, 1, memory_order_relaxed);
-	}
-	if (atomic_load_explicit(&s->packets, memory_order_relaxed) > 0) {
-		d = fabs(transit - s->udp_prev_transit);
-		s->udp_jitter += (d - s->udp_jitter) / 16.0;
-		atomic_store_explicit(&s->jitter_ns,
-				      (uint64_t)(s->udp_jitter * 1e9),
-				      memory_order_relaxed);
-	}
-	s->udp_prev_transit = transit;
-	atomic_fetch_add_explicit(&s->packets, 1, memory_order_relaxed);
-}
-
 static int write_file(int fd, const char *p, size_t len)
 {
 	while (len) {
@@ -298,28 +201,6 @@ static int write_file(int fd, const char *p, size_t len)
 	return 0;
 }
 
-static ssize_t udp_recv(struct ps_stream *s, size_t *seg)
-{
-	char ctrl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { .iov_base = s->buf, .iov_len = 65536 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctrl, .msg_controllen = sizeof(ctrl) };
-	ssize_t n = recvmsg(s->fd, &mh, 0);
-	struct cmsghdr *c;
-
-	if (n <= 0)
-		return n;
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
-			int v;
-
-			memcpy(&v, CMSG_DATA(c), sizeof(v));
-			*seg = (size_t)v;
-		}
-	}
-	return n;
-}
-
 static int recv_loop(struct ps_stream *s)
 {
 	struct ps_test *t = s->t;
@@ -331,7 +212,7 @@ static int recv_loop(struct ps_stream *s)
 		ssize_t n;
 
 		if (s->udp)
-			n = udp_recv(s, &seg);
+			n = ps_udp_recv(s, &seg);
 		else
 			n = recv(s->fd, flags & MSG_TRUNC ? NULL : s->buf,
 				 s->len, flags);
@@ -360,14 +241,8 @@ static int recv_loop(struct ps_stream *s)
 			ps_warn(_("stopped writing the received file: %s"),
 				strerror(e));
 		}
-		if (s->udp) {
-			/* a GRO buffer holds several datagrams of seg bytes */
-			if (!seg || seg > (size_t)n)
-				seg = (size_t)n;
-			for (size_t off = 0; off < (size_t)n; off += seg)
-				udp_account(s, s->buf + off,
-					    (size_t)n - off < seg ? (size_t)n - off : seg);
-		}
+		if (s->udp)
+			ps_udp_received(s, (size_t)n, seg);
 	}
 	return 0;
 }

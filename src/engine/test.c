@@ -47,7 +47,9 @@ void ps_test_begin(struct ps_test *t)
 	t->omitting = t->p.omit > 0;
 	t->cpu_wall0 = t->t0;
 	getrusage(RUSAGE_SELF, &t->ru0);
-	t->iv_streams = xcalloc((size_t)t->nstreams, sizeof(*t->iv_streams));
+	free(t->iv_streams);
+	t->iv_streams = xcalloc((size_t)t->nstreams + 1, sizeof(*t->iv_streams));
+	t->niv = t->nstreams;
 }
 
 bool ps_test_limit_reached(struct ps_test *t)
@@ -182,9 +184,10 @@ void ps_test_tick(struct ps_test *t, double now, bool final)
 	iv->start = t->last_tick - t->t0;
 	iv->end = now - t->t0;
 	iv->omitted = t->omitting;
-	iv->nstreams = t->nstreams;
+	/* the entries sized at the start, whatever came after */
+	iv->nstreams = t->nstreams < t->niv ? t->nstreams : t->niv;
 	iv->streams = t->iv_streams;
-	for (int i = 0; i < t->nstreams; i++) {
+	for (int i = 0; i < iv->nstreams; i++) {
 		struct ps_stream_iv *v = &t->iv_streams[i];
 		int k;
 
@@ -415,19 +418,22 @@ static int64_t jget(struct json_object *o, const char *k)
 	return json_object_object_get_ex(o, k, &v) ? ps_json_int(v) : 0;
 }
 
-void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
+int ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
 {
 	struct json_object *arr;
 	size_t n;
 
 	if (!json_object_object_get_ex(obj, "streams", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
-		return;
+		return 0;
 	n = json_object_array_length(arr);
 	if (n > (size_t)t->nstreams)
-		n = (size_t)t->nstreams;
-	if (!t->iv_remote)
+		return -E2BIG;
+	if (!t->iv_remote || t->nremote_max < t->nstreams) {
+		free(t->iv_remote);
 		t->iv_remote = xcalloc((size_t)t->nstreams + 1, sizeof(*t->iv_remote));
+		t->nremote_max = t->nstreams;
+	}
 	t->nremote = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *j = json_object_array_get_idx(arr, i);
@@ -453,6 +459,7 @@ void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
 		v->cpu = (int)jget(j, "cpu");
 		v->rx_cpu = (int)jget(j, "rx_cpu");
 	}
+	return 0;
 }
 
 void ps_report_message(const struct ps_reporter *r, const char *fmt, ...)

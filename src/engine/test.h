@@ -88,8 +88,10 @@ struct ps_test {
 	double cpu_wall0;
 	struct ps_interval iv;	/* scratch for the reporter */
 	struct ps_stream_iv *iv_streams;
+	int niv;		/* iv_streams' entries (nstreams at the start) */
 	struct ps_stream_iv *iv_remote;
 	int nremote;
+	int nremote_max;	/* iv_remote's entries */
 	/* the peer */
 	bool peer_ext;		/* the peer is pipescope */
 	struct ps_snapshot *peer_snap;	/* its latest probe snapshot, or NULL */
@@ -129,7 +131,9 @@ void ps_test_info_fill(struct ps_test *t);
 int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams);
 int ps_stream_id(int index);	/* 1, 3, 4, 5, … as iperf3 */
 struct json_object *ps_test_ext_data(struct ps_test *t);
-void ps_test_take_ext_data(struct ps_test *t, struct json_object *obj);
+/* the far end's EXT_DATA: 0, or -E2BIG when it lists more streams than
+ * the test has */
+int ps_test_take_ext_data(struct ps_test *t, struct json_object *obj);
 /* the server's probe snapshot (EXT_PROBE): 0, or -EINVAL when malformed */
 int ps_test_take_probe(struct ps_test *t, struct json_object *obj);
 

@@ -1,4 +1,7 @@
-/* log.c: "pipescope: <message>" on stderr, or wherever the TUI wants it */
+/* log.c: "pipescope: <message>" on stderr, or wherever the TUI wants it;
+ * every line is sanitised whole, so a peer's string in any message (a user
+ * name, a congestion control, an error text) cannot forge lines or send
+ * escape sequences to the terminal or the log file */
 #include "config.h"
 
 #include <pthread.h>
@@ -6,6 +9,7 @@
 
 #include "exitcodes.h"
 #include "log.h"
+#include "sanitize.h"
 
 static ps_log_hook log_hook;
 static void *log_hook_arg;
@@ -30,12 +34,13 @@ void ps_log_set_atexit(void (*fn)(void)) { log_atexit = fn; }
 
 void ps_vlog(enum ps_level level, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char raw[1024], msg[2048];
 	FILE *out;
 
 	if (level == PS_LOG_DEBUG && !log_debug)
 		return;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	ps_sanitize(msg, sizeof(msg), raw, 0);
 
 	pthread_mutex_lock(&log_lock);
 	if (log_hook) {

@@ -2,8 +2,11 @@
 #ifndef PS_SYSROOT_H
 #define PS_SYSROOT_H
 
+#include <dirent.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 /* set once at start-up; NULL or "" means the live machine */
 void ps_sysroot_set(const char *dir);
@@ -17,7 +20,22 @@ int ps_sysroot_is_live(void);
 char *ps_path(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-FILE *ps_fopen(const char *path);	/* path as on the live machine */
+/*
+ * Every open of a /proc or /sys path (as on the live machine) is one of
+ * these. Under a sysroot the path is resolved inside DIR: a symbolic link
+ * may point anywhere inside it, but an absolute link, or one whose ".."
+ * climbs out, fails with EXDEV (openat2 RESOLVE_BENEATH, or the same walk
+ * by hand where openat2 is missing). Files are opened without blocking and
+ * must be regular files (EINVAL: a FIFO, a device; EISDIR). A whole-file
+ * read stops at PS_READ_MAX (EFBIG). Errors are -errno (NULL and errno).
+ */
+#define PS_READ_MAX (32u << 20)
+int ps_open(const char *path);		/* a read-only fd */
+FILE *ps_fopen(const char *path);
+DIR *ps_opendir(const char *path);
+int ps_stat(const char *path, struct stat *st);	/* follows links in DIR */
+/* tests: walk by hand even where openat2 works */
+void ps_sysroot_force_manual(bool on);
 /*
  * Read a whole small file (as on the live machine) into a NUL-terminated
  * xmalloc'ed buffer; NULL with errno set when it cannot be read.

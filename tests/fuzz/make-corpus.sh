@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 SHARED=${SHARED_FIXTURES:-/work/shared/fixtures}
 rm -rf "$C"
-for t in params recv-json cpu-stat interrupts softirqs softnet pci link ethtool; do
+for t in params recv-json cpu-stat interrupts softirqs softnet pci link ethtool snapshot; do
 	mkdir -p "$C/fuzz-$t"
 done
 cp_as() { cp "$1" "$C/$2/$(echo "$1" | tr '/' '_' | sed 's/^tests_fixtures_//')"; }
@@ -55,4 +55,15 @@ for f in "$p"/*; do
 done
 printf '\000\000\000\000' >"$r/len-0"
 printf '\177\377\377\377{}' >"$r/len-2g"
+# the far end's probe snapshot: the golden snapshots of the small recorded
+# machines, as the wire carries them (one line), and a few edges
+s=$C/fuzz-snapshot
+for m in virtio-2cpu i40e-4cpu pcie-downgraded softnet-squeeze; do
+	python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1])), separators=(",", ":")), end="")' \
+		"tests/fixtures/golden/$m.json" >"$s/$m"
+done
+head -c 2000 "$s/virtio-2cpu" >"$s/truncated"
+sed 's/"snapshot_version":1/"snapshot_version":2/' "$s/i40e-4cpu" >"$s/newer-version"
+sed 's/"interval_s":[0-9.e+-]*/"interval_s":NaN/g; s/"busy":[0-9.]*/"busy":Infinity/g' \
+	"$s/pcie-downgraded" >"$s/nan"
 echo "corpus: $(find "$C" -type f | wc -l) files, $(du -sk "$C" | cut -f1) KiB"

@@ -1,6 +1,12 @@
 /* ps-irqpci.c: test driver for the IRQ and PCIe probes — prints
  * {"irq":…,"pci":…} for one interface (or the human text with --text),
- * live or on a recorded tree, until "pipescope probe" lands */
+ * live or on a recorded tree. "pipescope probe --sysroot DIR --iface IF
+ * --json" gives the same members, but through the interface choice: there
+ * an interface that is not there is the choice's "absent" for every probe,
+ * while irqpci-*.sh check what the IRQ and PCIe probes themselves say about
+ * a missing interface or an empty recording. This driver also takes the
+ * rates over a chosen --interval (probe's is 1 s), samples --repeat times
+ * (memory and cost) and times the /proc/interrupts parser (--parse-bench). */
 #include "config.h"
 
 #include <errno.h>

@@ -20,6 +20,7 @@
 
 #include "probe-ethtool.h"
 #include "probe-link.h"
+#include "probe-route.h"
 
 static double now(void)
 {
@@ -38,7 +39,7 @@ static int usage(void)
 	return 2;
 }
 
-static int roundtrip(const char *ifname)
+static int roundtrip(struct ps_link_probe *lp, const char *ifname)
 {
 	struct ps_ethtool_info e, e2;
 	struct ps_link_info l, l2;
@@ -46,7 +47,7 @@ static int roundtrip(const char *ifname)
 	int ok;
 
 	ps_ethtool_sample(ifname, &e);
-	ps_link_sample(ifname, &l);
+	ps_link_sample_with(lp, ifname, &l);
 	j1 = ps_ethtool_to_json(&e);
 	k1 = ps_link_to_json(&l);
 	if (ps_ethtool_from_json(j1, &e2) < 0 || ps_link_from_json(k1, &l2) < 0)
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
 	long bench = 0;
 	struct ps_ethtool_info e;
 	struct ps_link_info l;
+	struct ps_link_probe *lp;
 	int i, ret;
 
 	setlocale(LC_ALL, "");
@@ -114,7 +116,10 @@ int main(int argc, char **argv)
 			       name, ret, why);
 			return 0;
 		} else if (!strcmp(argv[i], "--roundtrip") && i + 1 < argc) {
-			return roundtrip(argv[i + 1]);
+			lp = ps_link_open();
+			ret = roundtrip(lp, argv[i + 1]);
+			ps_link_close(lp);
+			return ret;
 		} else {
 			return usage();
 		}
@@ -122,29 +127,31 @@ int main(int argc, char **argv)
 	if (i != argc - 1)
 		return usage();
 	ifname = argv[i];
+	lp = ps_link_open();
 
 	if (bench > 0) {
 		double t0 = now();
 
 		for (long k = 0; k < bench; k++) {
 			ps_ethtool_sample(ifname, &e);
-			ps_link_sample(ifname, &l);
+			ps_link_sample_with(lp, ifname, &l);
 			ps_ethtool_free(&e);
 			ps_link_free(&l);
 		}
 		printf("%.3f ms/sample (%ld samples of ethtool+link on %s)\n",
 		       (now() - t0) * 1000.0 / (double)bench, bench, ifname);
+		ps_link_close(lp);
 		return 0;
 	}
 	ps_ethtool_record(record);
 	ps_link_record(record);
 	ps_ethtool_sample(ifname, &e);
-	ps_link_sample(ifname, &l);
+	ps_link_sample_with(lp, ifname, &l);
 	if (rates > 0) {
 		struct ps_link_info l2;
 
 		usleep((useconds_t)(rates * 1e6));
-		ps_link_sample(ifname, &l2);
+		ps_link_sample_with(lp, ifname, &l2);
 		ps_link_rates(&l, &l2, rates);
 		ps_link_free(&l);
 		l = l2;
@@ -166,6 +173,7 @@ int main(int argc, char **argv)
 	ps_ethtool_free(&e);
 	ps_link_free(&l);
 	ps_ethtool_shutdown();
-	ps_link_shutdown();
+	ps_link_record(NULL);
+	ps_link_close(lp);
 	return 0;
 }

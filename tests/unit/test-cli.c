@@ -148,16 +148,21 @@ static void test_client_options(void **state)
 	assert_int_equal(o.snd_timeout_ms, 100);
 
 	OK("-c", "h", "-R", "-C", "cubic", "-M", "1400", "-Z",
-	   "--skip-rx-copy", "-n", "1G", "-6", "-F", "f", "--bind-dev", "d",
+	   "--skip-rx-copy", "-n", "1G", "-6", "--bind-dev", "d",
 	   "--fq-rate", "1G", "--iface", "eth0");
 	assert_true(o.reverse && o.zerocopy && o.skip_rx_copy);
 	assert_string_equal(o.congestion, "cubic");
 	assert_int_equal(o.mss, 1400);
 	assert_true(o.bytes == 1024ULL * 1024 * 1024);
 	assert_int_equal(o.family, 6);
-	assert_string_equal(o.file, "f");
 	assert_string_equal(o.bind_dev, "d");
 	assert_true(o.fq_rate == 1000000000ULL);
+
+	/* -F writes what it receives: not with --skip-rx-copy (below) */
+	OK("-c", "h", "-R", "-F", "f");
+	assert_string_equal(o.file, "f");
+	BAD("-F and --skip-rx-copy", "-c", "h", "-R", "-F", "f",
+	    "--skip-rx-copy");
 
 	/* -d is --bidir here, not iperf3's debug */
 	OK("-c", "h", "-d", "-k", "100");

@@ -522,6 +522,45 @@ static void test_print(void **state)
 	ps_ethtool_free(&a);
 }
 
+/* a hand-edited snapshot: jsonutil's one type policy, never a crash */
+static void test_load_types(void **state)
+{
+	struct ps_ethtool_info b;
+	struct json_object *j;
+
+	(void)state;
+	j = json_tokener_parse(
+		"{\"ifname\":\"eth9\",\"status\":\"ok\",\"ifindex\":-4,"
+		"\"link_modes\":{\"status\":\"ok\",\"speed_bps\":1e9,"
+		"\"duplex\":\"both\",\"autoneg\":1,\"lanes\":2,"
+		"\"supported\":[\"1000baseT/Full\",7]},"
+		"\"coalesce\":{\"status\":\"ok\",\"rx_usecs\":\"8\","
+		"\"adaptive_rx\":true},"
+		"\"std_stats\":{\"status\":\"ok\",\"groups\":{\"eth-mac\":"
+		"{\"a\":5,\"b\":-1,\"c\":\"x\"},\"rmon\":3}},"
+		"\"driver\":[]}");
+	assert_non_null(j);
+	assert_int_equal(ps_ethtool_from_json(j, &b), 0);
+	json_object_put(j);
+	assert_int_equal(b.ifindex, 0);
+	/* a double, a string, an unknown name: not reported */
+	assert_int_equal(b.linkmodes.speed_bps, PS_ETH_NA);
+	assert_int_equal(b.linkmodes.duplex, PS_ETH_NA);
+	assert_int_equal(b.linkmodes.autoneg, PS_ETH_NA);
+	assert_int_equal(b.linkmodes.lanes, 2);
+	assert_int_equal(b.linkmodes.supported.n, 2);
+	assert_string_equal(b.linkmodes.supported.v[0], "1000baseT/Full");
+	assert_string_equal(b.linkmodes.supported.v[1], "");
+	assert_int_equal(b.coalesce.rx_usecs, PS_ETH_NA);
+	assert_int_equal(b.coalesce.adaptive_rx, 1);
+	/* only counters that are counters */
+	assert_int_equal(b.std_stats.n, 1);
+	assert_string_equal(b.std_stats.v[0].name, "a");
+	/* a group that is not an object */
+	assert_int_equal(b.drvinfo.status, PS_ST_NOT_RECORDED);
+	ps_ethtool_free(&b);
+}
+
 /* read as user nobody: the same answers as root, nothing needs root */
 static void test_nobody(void **state)
 {
@@ -621,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_drv_stats),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_load_types),
 		cmocka_unit_test(test_nobody),
 		cmocka_unit_test(test_prefixes_and_flips),
 	};

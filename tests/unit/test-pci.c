@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "jsonutil.h"
 #include "probe-pci.h"
 #include "sysroot.h"
 #include "xmalloc.h"
@@ -465,6 +466,52 @@ static void test_json_roundtrip(void **state)
 	assert_int_equal(ps_pci_from_json(NULL, &x), -EINVAL);
 }
 
+/* the numbers beside usable_how (doc/snapshot.md pci.link.usable_basis) */
+static void test_usable_basis(void **state)
+{
+	struct ps_pci_info i;
+	struct ps_pcie_bw bw;
+	struct json_object *o, *link;
+
+	(void)state;
+	assert_int_equal(ps_pcie_bw(8, 4, 0, &bw), 0);
+	assert_string_equal(bw.encoding, "128b/130b");
+	assert_true(bw.payload_assumed && bw.payload_bytes == 128);
+	assert_int_equal(bw.tlp_overhead_bytes, 24);
+	near(bw.encoded_bps, 8e9 * 4 * 128 / 130, 1e-12);
+	near(bw.usable_bps, bw.encoded_bps * 128 / 152, 1e-12);
+	assert_true(bw.usable_bps == ps_pci_usable_bps(8, 4, 0, NULL, 0));
+	assert_int_equal(ps_pcie_bw(8, 0, 256, &bw), -EINVAL);
+	assert_true(bw.usable_bps == 0 && bw.encoded_bps == 0);
+
+	if (!have_machines())
+		skip();
+	sample("pcie-downgraded", "enp5s0f0", &i);
+	assert_int_equal(i.usable_basis.status, PS_ST_OK);
+	assert_true(i.usable_basis.bw.speed_gts == 5);
+	assert_int_equal(i.usable_basis.bw.lanes, 1);
+	assert_string_equal(i.usable_basis.bw.encoding, "8b/10b");
+	assert_int_equal(i.usable_basis.bw.payload_bytes, 256);
+	assert_false(i.usable_basis.bw.payload_assumed);
+	assert_true(i.usable_basis.bw.usable_bps == i.usable_bps);
+	o = ps_pci_to_json(&i);
+	link = ps_json_get_obj(o, "link", json_type_object);
+	assert_non_null(
+		ps_json_get_obj(link, "usable_basis", json_type_object));
+	json_object_put(o);
+	ps_pci_free(&i);
+
+	/* no PCIe link: no basis in the snapshot */
+	sample("virtio-2cpu", "eth0", &i);
+	assert_int_equal(i.usable_basis.status, PS_ST_ABSENT);
+	o = ps_pci_to_json(&i);
+	link = ps_json_get_obj(o, "link", json_type_object);
+	assert_non_null(link);
+	assert_null(ps_json_get_obj(link, "usable_basis", json_type_object));
+	json_object_put(o);
+	ps_pci_free(&i);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_sample_sysfs_only),
 		cmocka_unit_test(test_sample_no_pcie),
 		cmocka_unit_test(test_json_roundtrip),
+		cmocka_unit_test(test_usable_basis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

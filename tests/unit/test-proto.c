@@ -1,11 +1,13 @@
 /* test-proto.c: iperf3's parameter and result JSON, both ways, and hostile input */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -199,8 +201,13 @@ static void test_framing(void **state)
 	assert_int_equal(ps_recv_json(sv[1], &got, PS_MAX_PARAMS_JSON, 1000), -EMSGSIZE);
 	assert_int_equal(write(sv[0], notjson, 9), 9);
 	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -EBADMSG);
+	/* 64 arrays in 64 bytes: over the containers 1024 bytes may hold */
 	assert_int_equal(write(sv[0], deep, sizeof(deep) - 1), (ssize_t)sizeof(deep) - 1);
-	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -EBADMSG);
+	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -E2BIG);
+	/* within that budget, over the nesting depth */
+	assert_int_equal(write(sv[0], deep, sizeof(deep) - 1), (ssize_t)sizeof(deep) - 1);
+	assert_int_equal(ps_recv_json_lim(sv[1], &got, &ps_lim_probe, 1000, NULL),
+			 -EBADMSG);
 	/* a length promising more than ever comes: a timeout, not a hang */
 	assert_int_equal(write(sv[0], short_len, 4), 4);
 	assert_int_equal(write(sv[0], "{\"a\"", 4), 4);
@@ -214,6 +221,76 @@ static void test_framing(void **state)
 	assert_true(strspn(cookie, "abcdefghijklmnopqrstuvwxyz234567") == PS_COOKIE_SIZE - 1);
 }
 
+/* send text framed, read it back with a limit: ps_recv_json_lim's code */
+static int framed(const char *text, const struct ps_json_limit *lim)
+{
+	uint32_t n = htonl((uint32_t)strlen(text));
+	struct json_object *got = NULL;
+	int sv[2], rc;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], &n, 4), 4);
+	assert_int_equal(write(sv[0], text, strlen(text)), (ssize_t)strlen(text));
+	rc = ps_recv_json_lim(sv[1], &got, lim, 1000, NULL);
+	json_object_put(got);
+	close(sv[0]);
+	close(sv[1]);
+	return rc;
+}
+
+/* the parsed size is bounded before json-c builds the tree */
+static void test_json_budget(void **state)
+{
+	const struct ps_json_limit lim = { .bytes = 1024, .values = 5, .containers = 2 };
+	atomic_bool stop = true;
+	struct json_object *got;
+	int sv[2];
+
+	(void)state;
+	/* '{', ':', '[' and two ',': five values, two containers */
+	assert_int_equal(framed("{\"a\":[1,2,3]}", &lim), 0);
+	assert_int_equal(framed("{\"a\":[1,2,3,4]}", &lim), -E2BIG);
+	assert_int_equal(framed("{\"a\":[[],1]}", &lim), -E2BIG);
+	/* commas, colons and brackets in strings (escaped quotes too) are text */
+	assert_int_equal(framed("{\"a\":\"[,:{\\\",,,,]\"}", &lim), 0);
+	/* the message kinds' limits: a probe snapshot may hold more than results */
+	assert_true(ps_lim_probe.values > ps_lim_results.values);
+	assert_true(ps_lim_results.bytes == PS_MAX_RESULTS_JSON);
+	/* a stop flag already set: no read at all */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(ps_recv_json_lim(sv[1], &got, &lim, 0, &stop), -EINTR);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* --get-server-output: a long text is cut to its tail, so that the
+ * results fit what a client accepts */
+static void test_server_output_cut(void **state)
+{
+	struct ps_results r;
+	struct json_object *o, *v;
+	size_t n = PS_MAX_SERVER_OUTPUT + 1024 * 1024;
+	const char *txt;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.server_output_text = malloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		r.server_output_text[i] = i % 64 == 63 ? '\n' : 'x';
+	memcpy(r.server_output_text + n - 8, "summary\n", 8);
+	r.server_output_text[n] = 0;
+	o = ps_results_to_json(&r);
+	assert_true(strlen(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) <=
+		    PS_MAX_RESULTS_JSON);
+	assert_true(json_object_object_get_ex(o, "server_output_text", &v));
+	txt = json_object_get_string(v);
+	assert_true(strncmp(txt, "[the first ", 11) == 0);
+	assert_true(strlen(txt) <= PS_MAX_SERVER_OUTPUT + 64);
+	assert_string_equal(txt + strlen(txt) - 8, "summary\n");
+	json_object_put(o);
+	ps_results_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +300,8 @@ int main(void)
 		cmocka_unit_test(test_results_unsigned_minus_one),
 		cmocka_unit_test(test_results_roundtrip),
 		cmocka_unit_test(test_framing),
+		cmocka_unit_test(test_json_budget),
+		cmocka_unit_test(test_server_output_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -147,6 +148,14 @@ static void test_load_errors(void **state)
 			       json_object_new_string("many"));
 	bad = json_object_to_json_string(o);
 	expect_bad(bad, strlen(bad), "cpu section");
+	json_object_put(o);
+
+	/* NaN or Infinity anywhere: it could not be written back as JSON */
+	o = ps_snapshot_to_json(s);
+	json_object_object_add(json_object_object_get(o, "rates"), "interval_s",
+			       json_object_new_double(NAN));
+	bad = json_object_to_json_string(o);
+	expect_bad(bad, strlen(bad), "not finite");
 	json_object_put(o);
 
 	/* a section that is missing is "not recorded", not an error */
