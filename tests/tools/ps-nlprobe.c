@@ -18,17 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "probe-ethtool.h"
 #include "probe-link.h"
 #include "probe-route.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int usage(void)
 {
@@ -130,7 +123,7 @@ int main(int argc, char **argv)
 	lp = ps_link_open();
 
 	if (bench > 0) {
-		double t0 = now();
+		double t0 = ps_now();
 
 		for (long k = 0; k < bench; k++) {
 			ps_ethtool_sample(ifname, &e);
@@ -139,7 +132,7 @@ int main(int argc, char **argv)
 			ps_link_free(&l);
 		}
 		printf("%.3f ms/sample (%ld samples of ethtool+link on %s)\n",
-		       (now() - t0) * 1000.0 / (double)bench, bench, ifname);
+		       (ps_now() - t0) * 1000.0 / (double)bench, bench, ifname);
 		ps_link_close(lp);
 		return 0;
 	}

@@ -19,16 +19,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "sampler.h"
 #include "sysroot.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 struct reader {
 	struct ps_sampler *s;
@@ -153,9 +146,9 @@ static void test_wait_kick_history_stop(void **state)
 		assert_string_equal(h[i]->hdr.iface.name, "lo");
 	}
 	/* stop: wakes the 30 s sleep and joins at once */
-	t0 = now_s();
+	t0 = ps_now();
 	ps_sampler_stop(s);
-	assert_true(now_s() - t0 < 2.0);
+	assert_true(ps_now() - t0 < 2.0);
 	/* the references we hold outlive the sampler */
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(h[i]->cpu.status, PS_ST_OK);
