@@ -101,33 +101,29 @@ static int report(const struct ps_opts *o, const struct ps_host *host,
 static int check_static(const struct ps_opts *o)
 {
 	struct ps_host host;
+	const char *what;
 	int rc;
 
 	if (o->snapshot) {
 		if (ps_host_load(&host, o->snapshot))
 			return PS_EXIT_FAIL; /* the loader said why */
-		fprintf(stderr, "%s\n",
-			_("pipescope: static checks only: a saved snapshot is "
-			  "evaluated, no test is run"));
-		rc = report(o, &host, NULL, o->snapshot);
-		ps_host_free(&host);
-		return rc;
-	}
-	/* --sysroot DIR: the static checks on a recorded tree */
-	{
+		what = _("pipescope: static checks only: a saved snapshot is "
+			 "evaluated, no test is run");
+	} else {
+		/* --sysroot DIR: the static checks on a recorded tree */
 		struct ps_iface_choice iface;
 
 		if (ps_sysroot_use(o->sysroot))
 			return PS_EXIT_USAGE;
 		ps_iface_choose(o->iface, NULL, &iface);
 		ps_host_sample(&host, &iface, 0);
-		fprintf(stderr, "%s\n",
-			_("pipescope: static checks only: a recorded tree is "
-			  "evaluated, no test is run"));
-		rc = report(o, &host, NULL, o->sysroot);
-		ps_host_free(&host);
-		return rc;
+		what = _("pipescope: static checks only: a recorded tree is "
+			 "evaluated, no test is run");
 	}
+	fprintf(stderr, "%s\n", what);
+	rc = report(o, &host, NULL, o->snapshot ? o->snapshot : o->sysroot);
+	ps_host_free(&host);
+	return rc;
 }
 
 int ps_cmd_check(const struct ps_opts *o)
