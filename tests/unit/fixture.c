@@ -101,8 +101,8 @@ char *netlink_fixture(const char *dir, const char *name, size_t *len)
 }
 
 void feed_mangled(const char *buf, size_t len, size_t step, int flips,
-		  unsigned *seed, void (*parse)(const char *p, size_t n, void *arg),
-		  void *arg)
+		  unsigned *seed,
+		  void (*parse)(const char *p, size_t n, void *arg), void *arg)
 {
 	char *copy = xmalloc(len ? len : 1);
 
@@ -116,7 +116,8 @@ void feed_mangled(const char *buf, size_t len, size_t step, int flips,
 	for (int k = 0; len && k < flips; k++) {
 		memcpy(copy, buf, len);
 		for (int f = 0; f < 4; f++)
-			copy[rand_r(seed) % len] ^= (char)(1 << (rand_r(seed) % 8));
+			copy[rand_r(seed) % len] ^=
+				(char)(1 << (rand_r(seed) % 8));
 		parse(copy, len, arg);
 	}
 	free(copy);

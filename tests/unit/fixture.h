@@ -28,7 +28,7 @@ char *netlink_fixture(const char *dir, const char *name, size_t *len);
  * whole copies with four bits flipped at random (*seed, carried on).
  */
 void feed_mangled(const char *buf, size_t len, size_t step, int flips,
-		  unsigned *seed, void (*parse)(const char *p, size_t n, void *arg),
-		  void *arg);
+		  unsigned *seed,
+		  void (*parse)(const char *p, size_t n, void *arg), void *arg);
 
 #endif
