@@ -1,5 +1,7 @@
 /* brief.h: the short blocks of "pipescope probe" for the NIC probes (link,
- * ethtool, PCIe, IRQs): a few lines each, the -V text has every detail */
+ * ethtool, PCIe, IRQs): a few lines each, the -V text has every detail.
+ * Each is its probe's .brief op; another probe may write its own in its
+ * file (without one, its full text is printed) */
 #ifndef PS_BRIEF_H
 #define PS_BRIEF_H
 

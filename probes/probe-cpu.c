@@ -13,6 +13,7 @@
 #include "jsonutil.h"
 #include "nls.h"
 #include "probe-cpu.h"
+#include "probe.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -860,3 +861,22 @@ void ps_cpu_print(FILE *out, const struct ps_cpu_info *info)
 	if (info->freq_status != PS_ST_OK)
 		fprintf(out, "  %s: %s\n", _("cpufreq"), info->freq_reason);
 }
+
+/* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
+PS_PROBE_GLUE(cpu)
+
+/* with one sample the CPU probe gives the averages since boot */
+static void cpu_op_rates(const struct ps_snapshot *prev,
+			 struct ps_snapshot *cur, double sec)
+{
+	ps_cpu_rates(prev ? &prev->cpu : NULL, &cur->cpu, sec);
+}
+
+/* clang-format would pack a list that starts with a macro */
+/* clang-format off */
+const struct ps_probe_ops ps_cpu_ops = {
+	PS_PROBE_OPS(cpu),
+	.title = N_("CPU"),
+	.rates = cpu_op_rates,
+};
+/* clang-format on */

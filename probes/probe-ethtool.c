@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,10 +22,12 @@
 #include <linux/netlink.h>
 #include <linux/version.h>
 
+#include "brief.h"
 #include "ethnl.h"
 #include "log.h"
 #include "nls.h"
 #include "probe-ethtool.h"
+#include "probe.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -1549,3 +1552,45 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 	}
 	ps_jtable_print(out, ethtool_table, i);
 }
+
+/* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
+PS_PROBE_GLUE(ethtool)
+
+/*
+ * The module keeps one process-wide genetlink socket (to move into its own
+ * probe state like link's): it is shut when the last opened ethtool probe
+ * closes, not under another probe set still using it.
+ */
+static struct {
+	pthread_mutex_t lock;
+	unsigned opened;
+} ethtool_users = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static int ethtool_op_open(struct ps_probe *p)
+{
+	pthread_mutex_lock(&ethtool_users.lock);
+	ethtool_users.opened++;
+	pthread_mutex_unlock(&ethtool_users.lock);
+	return 0;
+}
+
+static void ethtool_op_close(struct ps_probe *p)
+{
+	pthread_mutex_lock(&ethtool_users.lock);
+	if (ethtool_users.opened && !--ethtool_users.opened)
+		ps_ethtool_shutdown();
+	pthread_mutex_unlock(&ethtool_users.lock);
+}
+
+/* clang-format would pack a list that starts with a macro */
+/* clang-format off */
+const struct ps_probe_ops ps_ethtool_ops = {
+	PS_PROBE_OPS(ethtool),
+	.title = N_("NIC (ethtool)"),
+	.needs_iface = true,
+	.on_nic = true,
+	.open = ethtool_op_open,
+	.close = ethtool_op_close,
+	.brief = ps_brief_ethtool,
+};
+/* clang-format on */

@@ -15,10 +15,12 @@
 
 #include <json-c/json.h>
 
+#include "brief.h"
 #include "jsonutil.h"
 #include "nls.h"
 #include "probe-irq.h"
 #include "probe-pci.h"
+#include "probe.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -953,3 +955,19 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 	else
 		fprintf(out, _("  irqbalance does not run\n"));
 }
+
+/* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
+PS_PROBE_GLUE(irq)
+PS_PROBE_RATES(irq)
+
+/* clang-format would pack a list that starts with a macro */
+/* clang-format off */
+const struct ps_probe_ops ps_irq_ops = {
+	PS_PROBE_OPS(irq),
+	.title = N_("Interrupts, softirqs and queues"),
+	.needs_iface = true,
+	.on_nic = true,
+	.rates = irq_op_rates,
+	.brief = ps_brief_irq,
+};
+/* clang-format on */

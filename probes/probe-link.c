@@ -23,10 +23,12 @@
 #include <netlink/route/link.h>
 #include <netlink/socket.h>
 
+#include "brief.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
 #include "probe-link.h"
+#include "probe.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -837,3 +839,24 @@ void ps_link_print(FILE *out, const struct ps_link_info *i)
 		       i->rates.tx_drops_ps);
 	}
 }
+
+/* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
+PS_PROBE_STATE_GLUE(link)
+PS_PROBE_RATES(link)
+
+static int link_op_nic(const struct ps_snapshot *s, char *buf, size_t len)
+{
+	return ps_link_nic(&s->link, buf, len);
+}
+
+/* clang-format would pack a list that starts with a macro */
+/* clang-format off */
+const struct ps_probe_ops ps_link_ops = {
+	PS_PROBE_STATE_OPS(link),
+	.title = N_("Link"),
+	.needs_iface = true,
+	.rates = link_op_rates,
+	.nic = link_op_nic,
+	.brief = ps_brief_link,
+};
+/* clang-format on */

@@ -19,11 +19,13 @@
 #include <json-c/json.h>
 #include <pci/pci.h>
 
+#include "brief.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
 #include "pcie-bw.h"
 #include "probe-pci.h"
+#include "probe.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -932,3 +934,17 @@ void ps_pci_print(FILE *out, const struct ps_pci_info *i)
 		_("  usable: %.2f Gbit/s per direction of %.2f capable (%s)\n"),
 		i->usable_bps / 1e9, i->capable_bps / 1e9, i->usable_how);
 }
+
+/* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
+PS_PROBE_GLUE(pci)
+
+/* clang-format would pack a list that starts with a macro */
+/* clang-format off */
+const struct ps_probe_ops ps_pci_ops = {
+	PS_PROBE_OPS(pci),
+	.title = N_("PCIe"),
+	.needs_iface = true,
+	.on_nic = true,
+	.brief = ps_brief_pci,
+};
+/* clang-format on */

@@ -13,6 +13,7 @@
 #include "jsonutil.h"
 #include "nls.h"
 #include "probe-sysctl.h"
+#include "probe.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -466,3 +467,14 @@ void ps_sysctl_print(FILE *out, const struct ps_sysctl_info *info)
 			fprintf(out, "  %s: %s\n", table[id].name,
 				info->val[id].reason);
 }
+
+/* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
+PS_PROBE_GLUE(sysctl)
+
+/* clang-format would pack a list that starts with a macro */
+/* clang-format off */
+const struct ps_probe_ops ps_sysctl_ops = {
+	PS_PROBE_OPS(sysctl),
+	.title = N_("TCP and socket settings"),
+};
+/* clang-format on */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "iface.h"
+#include "probe-list.h"
 #include "snapshot.h"
 #include "status.h"
 
@@ -61,7 +62,12 @@ struct ps_probe_ops {
 		     const char *reason);
 };
 
-/* the registry: one line per probe in probes/registry.c, in display order */
+/* each probe's ops, in its own file (probe-NAME.c): ps_NAME_ops */
+#define PS_PROBE_DECLARE_OPS(NAME)                                             \
+	extern const struct ps_probe_ops ps_##NAME##_ops;
+PS_PROBE_LIST(PS_PROBE_DECLARE_OPS)
+
+/* the registry (registry.c): every ps_NAME_ops of PS_PROBE_LIST, in order */
 extern const struct ps_probe_ops *const ps_probe_registry[];
 extern const size_t ps_probe_count;
 const struct ps_probe_ops *ps_probe_find(const char *name);
@@ -79,5 +85,99 @@ struct ps_probe_set *ps_probes_open(const struct ps_probe_env *env);
 int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 		     const struct ps_snapshot *prev);
 void ps_probes_close(struct ps_probe_set *set);
+
+/*
+ * Writing a probe's ops, in its probe-NAME.c beside the functions they call:
+ *
+ *	PS_PROBE_GLUE(cpu)
+ *	const struct ps_probe_ops ps_cpu_ops = {
+ *		PS_PROBE_OPS(cpu),
+ *		.title = N_("CPU"),
+ *	};
+ *
+ * Every module follows the convention (probes/probe-NAME.h): its member of
+ * struct ps_snapshot is named NAME and its functions ps_NAME_sample/
+ * _to_json/_from_json/_print/_free. This macro writes the adapters
+ * (static NAME_op_sample ...); an op a probe writes by hand is named so too.
+ */
+#define PS_PROBE_GLUE(NAME)                                                    \
+	static int NAME##_op_sample(struct ps_probe *p, struct ps_snapshot *s) \
+	{                                                                      \
+		const char *ifn = p->ifname ? p->ifname : "";                  \
+		return ps_##NAME##_sample(ifn, &s->NAME);                      \
+	}                                                                      \
+	PS_PROBE_DATA(NAME)
+
+/*
+ * A module with state between samples (a socket) has, besides, its opened
+ * probe struct ps_NAME_probe from ps_NAME_open() (never NULL), closed by
+ * ps_NAME_close(), and samples with ps_NAME_sample_with(probe, ...): the
+ * probe's priv, so each probe set has its own.
+ */
+#define PS_PROBE_STATE_GLUE(NAME)                                              \
+	static int NAME##_op_open(struct ps_probe *p)                          \
+	{                                                                      \
+		p->priv = ps_##NAME##_open();                                  \
+		return 0;                                                      \
+	}                                                                      \
+	static void NAME##_op_close(struct ps_probe *p)                        \
+	{                                                                      \
+		ps_##NAME##_close(p->priv);                                    \
+		p->priv = NULL;                                                \
+	}                                                                      \
+	static int NAME##_op_sample(struct ps_probe *p, struct ps_snapshot *s) \
+	{                                                                      \
+		const char *ifn = p->ifname ? p->ifname : "";                  \
+		return ps_##NAME##_sample_with(p->priv, ifn, &s->NAME);        \
+	}                                                                      \
+	PS_PROBE_DATA(NAME)
+
+/* the adapters of the member's JSON, text, free and status */
+#define PS_PROBE_DATA(NAME)                                                    \
+	static struct json_object *NAME##_op_to_json(                          \
+		const struct ps_snapshot *s)                                   \
+	{                                                                      \
+		return ps_##NAME##_to_json(&s->NAME);                          \
+	}                                                                      \
+	static int NAME##_op_from_json(struct json_object *o,                  \
+				       struct ps_snapshot *s)                  \
+	{                                                                      \
+		return ps_##NAME##_from_json(o, &s->NAME);                     \
+	}                                                                      \
+	static void NAME##_op_print(FILE *f, const struct ps_snapshot *s)      \
+	{                                                                      \
+		ps_##NAME##_print(f, &s->NAME);                                \
+	}                                                                      \
+	static void NAME##_op_free(struct ps_snapshot *s)                      \
+	{                                                                      \
+		ps_##NAME##_free(&s->NAME);                                    \
+	}                                                                      \
+	static void NAME##_op_mark(struct ps_snapshot *s, enum ps_status st,   \
+				   const char *why)                            \
+	{                                                                      \
+		s->NAME.status = st;                                           \
+		snprintf(s->NAME.reason, sizeof(s->NAME.reason), "%s", why);   \
+	}
+
+/*
+ * The member-wise adapter of a module's ps_NAME_rates(prev, cur, seconds):
+ * the convention gives it two samples, so with one there is nothing to do.
+ */
+#define PS_PROBE_RATES(NAME)                                                   \
+	static void NAME##_op_rates(const struct ps_snapshot *prev,            \
+				    struct ps_snapshot *cur, double sec)       \
+	{                                                                      \
+		if (prev)                                                      \
+			ps_##NAME##_rates(&prev->NAME, &cur->NAME, sec);       \
+	}
+
+#define PS_PROBE_OPS(NAME)                                                     \
+	.name = #NAME, .sample = NAME##_op_sample,                             \
+	.to_json = NAME##_op_to_json, .from_json = NAME##_op_from_json,        \
+	.print = NAME##_op_print, .free = NAME##_op_free,                      \
+	.mark = NAME##_op_mark
+/* the same for a module with PS_PROBE_STATE_GLUE */
+#define PS_PROBE_STATE_OPS(NAME)                                               \
+	PS_PROBE_OPS(NAME), .open = NAME##_op_open, .close = NAME##_op_close
 
 #endif

@@ -10,12 +10,7 @@
 #include <stdio.h>
 
 #include "iface.h"
-#include "probe-cpu.h"
-#include "probe-ethtool.h"
-#include "probe-irq.h"
-#include "probe-link.h"
-#include "probe-pci.h"
-#include "probe-sysctl.h"
+#include "probe-list.h"
 #include "status.h"
 
 struct json_object;
@@ -59,13 +54,14 @@ struct ps_snapshot {
 	atomic_int refs;		/* heap snapshots: see ps_snapshot_get */
 	struct ps_snapshot_header hdr;
 
-	/* one member per probe; the registry (probe.h) knows them all */
-	struct ps_link_info link;	/* probes/probe-link.h */
-	struct ps_ethtool_info ethtool;	/* probes/probe-ethtool.h */
-	struct ps_pci_info pci;		/* probes/probe-pci.h */
-	struct ps_irq_info irq;		/* probes/probe-irq.h */
-	struct ps_cpu_info cpu;		/* probes/probe-cpu.h */
-	struct ps_sysctl_info sysctl;	/* probes/probe-sysctl.h */
+	/*
+	 * One member per probe, in the order of PS_PROBE_LIST (probe-list.h):
+	 * struct ps_link_info link, ..., struct ps_sysctl_info sysctl, each
+	 * described in its probes/probe-NAME.h
+	 */
+#define PS_SNAPSHOT_MEMBER(NAME) struct ps_##NAME##_info NAME;
+	PS_PROBE_LIST(PS_SNAPSHOT_MEMBER)
+#undef PS_SNAPSHOT_MEMBER
 };
 
 /* a zeroed snapshot on the heap with one reference */

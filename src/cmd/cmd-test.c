@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd-multi.h"
 #include "cmd-test.h"
 #include "engine.h"
 #include "exitcodes.h"

@@ -9,7 +9,5 @@
 int ps_cmd_client(const struct ps_opts *o);
 int ps_cmd_server(const struct ps_opts *o);
 int ps_cmd_selftest(const struct ps_opts *o);
-/* several -c targets at once, each shown, then summed */
-int ps_cmd_multi(const struct ps_opts *o);
 
 #endif

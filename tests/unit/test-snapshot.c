@@ -293,6 +293,47 @@ static void test_registry(void **state)
 	ps_snapshot_put(s);
 }
 
+/*
+ * A probe is listed once, in PS_PROBE_LIST: the registry holds its ops
+ * (defined in its own file) in that order, and its mark op writes its own
+ * member of the snapshot, no other (a new one is "not recorded")
+ */
+#define LISTED_NAME(NAME) #NAME,
+#define LISTED_OPS(NAME) &ps_##NAME##_ops,
+#define LISTED_STATUS(NAME) st[k++] = s->NAME.status;
+static void member_status(const struct ps_snapshot *s, enum ps_status *st)
+{
+	size_t k = 0;
+
+	PS_PROBE_LIST(LISTED_STATUS)
+}
+
+static void test_probe_list(void **state)
+{
+	static const char *const names[] = { PS_PROBE_LIST(LISTED_NAME) };
+	static const struct ps_probe_ops *const ops[] = { PS_PROBE_LIST(
+		LISTED_OPS) };
+	const size_t n = sizeof(names) / sizeof(names[0]);
+	struct ps_snapshot *s = ps_snapshot_new();
+
+	assert_int_equal(ps_probe_count, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_ptr_equal(ps_probe_registry[i], ops[i]);
+		assert_string_equal(ops[i]->name, names[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		enum ps_status st[n];
+
+		ops[i]->mark(s, PS_ST_NEEDS_ROOT, "marked");
+		member_status(s, st);
+		for (size_t j = 0; j < n; j++)
+			assert_int_equal(st[j], j <= i ? PS_ST_NEEDS_ROOT
+						       : PS_ST_NOT_RECORDED);
+	}
+	assert_string_equal(s->cpu.reason, "marked");
+	ps_snapshot_put(s);
+}
+
 static void test_route_parser(void **state)
 {
 	static const struct {
@@ -439,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_load_prefixes_and_flips),
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_probe_list),
 		cmocka_unit_test(test_route_parser),
 		cmocka_unit_test(test_route6_parser),
 		cmocka_unit_test(test_iface_choice),

@@ -1,11 +1,12 @@
-/* multi.c: "-c A -c B": several targets in one test, summed and shown per target */
+/* cmd-multi.c: "-c A -c B": several targets in one test, summed and shown per target */
 #include "config.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd-test.h"
+#include "cmd-multi.h"
+#include "selftest.h"
 #include "engine.h"
 #include "exitcodes.h"
 #include "log.h"
