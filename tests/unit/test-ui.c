@@ -314,6 +314,28 @@ static void test_pcie(void **state)
 	assert_true(strlen(b) > 0);
 }
 
+/* in UTF-8: a string's width, and what is left of it clipped to cols */
+static const struct {
+	const char *s;
+	int cols;
+} widths[] = {
+	{ "x\u2014y", 3 },
+	{ "\u2800\u28ff", 2 },
+	{ "a\377\376b", 4 },
+	{ "\u4e2de\u0301", 3 },
+};
+static const struct {
+	const char *s;
+	int cols;
+	const char *want;
+} clips[] = {
+	{ "h\u00e9llo", 2, "h\u00e9" },
+	{ "abc", 10, "abc" },
+	{ "abc", 0, "" },
+	{ "a\377\377b", 2, "a\377" },
+	{ "a\u4e2db", 2, "a" },
+};
+
 static void test_width(void **state)
 {
 	char s[64];
@@ -322,25 +344,14 @@ static void test_width(void **state)
 	assert_int_equal(ui_text_width(""), 0);
 	if (!setlocale(LC_CTYPE, "C.UTF-8"))
 		skip();
-	assert_int_equal(ui_text_width("x\u2014y"), 3);
-	assert_int_equal(ui_text_width("\u2800\u28ff"), 2);
-	snprintf(s, sizeof(s), "h\u00e9llo");
-	ui_text_clip(s, 2);
-	assert_string_equal(s, "h\u00e9");
-	snprintf(s, sizeof(s), "abc");
-	ui_text_clip(s, 10);
-	assert_string_equal(s, "abc");
-	ui_text_clip(s, 0);
-	assert_string_equal(s, "");
-	/* a byte that is no UTF-8 is one column; wide and combining ones */
-	assert_int_equal(ui_text_width("a\377\376b"), 4);
-	assert_int_equal(ui_text_width("\u4e2de\u0301"), 3);
-	snprintf(s, sizeof(s), "a\377\377b");
-	ui_text_clip(s, 2);
-	assert_string_equal(s, "a\377");
-	snprintf(s, sizeof(s), "a\u4e2db");
-	ui_text_clip(s, 2);
-	assert_string_equal(s, "a");
+	/* a byte that is no UTF-8 is one column; wide and combining ones too */
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		assert_int_equal(ui_text_width(widths[i].s), widths[i].cols);
+	for (size_t i = 0; i < sizeof(clips) / sizeof(clips[0]); i++) {
+		snprintf(s, sizeof(s), "%s", clips[i].s);
+		ui_text_clip(s, clips[i].cols);
+		assert_string_equal(s, clips[i].want);
+	}
 	setlocale(LC_CTYPE, "C");
 }
 
