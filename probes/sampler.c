@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "sampler.h"
+#include "thread.h"
 #include "xmalloc.h"
 
 struct ps_sampler {
@@ -99,7 +100,6 @@ int ps_sampler_start(const struct ps_sampler_config *cfg,
 {
 	struct ps_sampler *s = xcalloc(1, sizeof(*s));
 	pthread_condattr_t ca;
-	sigset_t all, old;
 	int rc;
 
 	s->cfg = *cfg;
@@ -118,10 +118,7 @@ int ps_sampler_start(const struct ps_sampler_config *cfg,
 	s->set = ps_probes_open(&s->cfg.env);
 
 	/* the thread starts with every signal blocked */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&s->thread, NULL, sampler_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = ps_thread_start(&s->thread, sampler_main, s);
 	if (rc) {
 		ps_probes_close(s->set);
 		pthread_cond_destroy(&s->wake);

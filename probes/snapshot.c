@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
@@ -70,14 +71,6 @@ void ps_snapshot_free(struct ps_snapshot *s)
 		ps_probe_registry[i]->free(s);
 }
 
-static int64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 void ps_snapshot_fill_header(struct ps_snapshot *s,
 			     const struct ps_iface_choice *iface)
 {
@@ -87,8 +80,8 @@ void ps_snapshot_fill_header(struct ps_snapshot *s,
 	h->version = PS_SNAPSHOT_VERSION;
 	snprintf(h->pipescope_version, sizeof(h->pipescope_version), "%s",
 		 PACKAGE_VERSION);
-	h->time_ns = now_ns(CLOCK_REALTIME);
-	h->mono_ns = now_ns(CLOCK_MONOTONIC);
+	h->time_ns = ps_clock_ns(CLOCK_REALTIME);
+	h->mono_ns = ps_mono_ns();
 	h->source = ps_sysroot_is_live() ? PS_SNAP_LIVE : PS_SNAP_SYSROOT;
 	snprintf(h->sysroot, sizeof(h->sysroot), "%s", ps_sysroot_get());
 	h->root = geteuid() == 0;
