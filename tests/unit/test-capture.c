@@ -49,6 +49,7 @@ static void test_tail_kept(void **state)
 	/* what was left out and what is here add up to what was written */
 	assert_int_equal(left + strlen(nl + 1), written);
 	free(text);
+	ps_report_destroy(&st->cap);
 	fclose(st->capf);
 	free(st->capbuf);
 	free(st);
@@ -69,6 +70,7 @@ static void test_short_text_whole(void **state)
 	text = srv_capture_text(st);
 	assert_string_equal(text, "one\ntwo\n");
 	free(text);
+	ps_report_destroy(&st->cap);
 	fclose(st->capf);
 	free(st->capbuf);
 	free(st);
