@@ -60,7 +60,8 @@ static int rate(long n)
 	ps_sampler_stop(s);
 	t1 = ps_now();
 	c1 = cpu_s();
-	printf("rate: %ld samples at 1 Hz over %.1f s: CPU %.3f s = %.3f%% of one core (iface %s)\n",
+	printf("rate: %ld samples at 1 Hz over %.1f s: CPU %.3f s = %.3f%% of "
+	       "one core (iface %s)\n",
 	       n, t1 - t0, c1 - c0, 100.0 * (c1 - c0) / (t1 - t0),
 	       cfg.env.iface.name[0] ? cfg.env.iface.name : "none");
 	return 0;
@@ -94,7 +95,8 @@ static int loop(long n, bool report_mem)
 	       ps_sysroot_is_live() ? "live" : ps_sysroot_get(),
 	       1000.0 * (ps_now() - t0) / n, 1000.0 * (cpu_s() - c0) / n);
 	if (report_mem)
-		printf("mem: RSS %ld KiB at start, %ld KiB after 100 samples, %ld KiB after %ld\n",
+		printf("mem: RSS %ld KiB at start, %ld KiB after 100 samples, "
+		       "%ld KiB after %ld\n",
 		       rss0, rss100, rss_kib(), n);
 	ps_snapshot_put(prev);
 	ps_probes_close(set);

@@ -34,7 +34,9 @@ void ps_brief_link(FILE *out, const struct ps_snapshot *s)
 	}
 	if (status_line(out, l->status, l->reason))
 		return;
-	fprintf(out, _("  %s %s, MTU %lld, qdisc %s, txqueuelen %lld, %lld RX / %lld TX queues\n"),
+	fprintf(out,
+		_("  %s %s, MTU %lld, qdisc %s, txqueuelen %lld, %lld RX / "
+		  "%lld TX queues\n"),
 		l->ifname, l->operstate, (long long)l->mtu,
 		*l->qdisc ? l->qdisc : "-", (long long)l->txqlen,
 		(long long)l->num_rx_queues, (long long)l->num_tx_queues);
@@ -43,14 +45,18 @@ void ps_brief_link(FILE *out, const struct ps_snapshot *s)
 			      &ps_scale_brief_bps, -1);
 		ps_fmt_scaled(tx, sizeof(tx), l->rates.tx_bps,
 			      &ps_scale_brief_bps, -1);
-		fprintf(out, _("  RX %s %.0f pkt/s, TX %s %.0f pkt/s, drops %.0f/s, errors %.0f/s\n"),
+		fprintf(out,
+			_("  RX %s %.0f pkt/s, TX %s %.0f pkt/s, drops %.0f/s, "
+			  "errors %.0f/s\n"),
 			rx, l->rates.rx_pps, tx, l->rates.tx_pps,
 			l->rates.rx_drops_ps + l->rates.tx_drops_ps,
 			l->rates.rx_errors_ps + l->rates.tx_errors_ps);
 	} else if (l->counters.status == PS_ST_OK) {
 		const struct ps_link_counters *c = &l->counters.c;
 
-		fprintf(out, _("  since boot: RX %llu packets, TX %llu packets, %llu dropped, %llu missed, %llu errors\n"),
+		fprintf(out,
+			_("  since boot: RX %llu packets, TX %llu packets, "
+			  "%llu dropped, %llu missed, %llu errors\n"),
 			(unsigned long long)c->rx_packets,
 			(unsigned long long)c->tx_packets,
 			(unsigned long long)(c->rx_dropped + c->tx_dropped),
@@ -62,10 +68,10 @@ void ps_brief_link(FILE *out, const struct ps_snapshot *s)
 /* the short names of "ethtool -k"'s legacy flags, in enum ps_eth_flag_id
  * order (the JSON keys are ps_ethtool_flag_name's) */
 static const char *const flag_short[PS_ETH_NFLAGS] = {
-	[PS_ETH_TSO] = "tso",	 [PS_ETH_GSO] = "gso",
-	[PS_ETH_GRO] = "gro",	 [PS_ETH_GRO_HW] = "gro-hw",
-	[PS_ETH_LRO] = "lro",	 [PS_ETH_RX_CSUM] = "rx",
-	[PS_ETH_TX_CSUM] = "tx", [PS_ETH_SG] = "sg",
+	[PS_ETH_TSO] = "tso",	    [PS_ETH_GSO] = "gso",
+	[PS_ETH_GRO] = "gro",	    [PS_ETH_GRO_HW] = "gro-hw",
+	[PS_ETH_LRO] = "lro",	    [PS_ETH_RX_CSUM] = "rx",
+	[PS_ETH_TX_CSUM] = "tx",    [PS_ETH_SG] = "sg",
 	[PS_ETH_RXHASH] = "rxhash", [PS_ETH_NTUPLE] = "ntuple",
 };
 
@@ -127,8 +133,8 @@ void ps_brief_ethtool(FILE *out, const struct ps_snapshot *s)
 			if (!fl->known)
 				continue;
 			fprintf(out, "%s %s %s%s%s", first ? "" : ",",
-				flag_short[f],
-				fl->on ? _("on") : _("off"), fl->fixed ? "*" : "",
+				flag_short[f], fl->on ? _("on") : _("off"),
+				fl->fixed ? "*" : "",
 				fl->requested_on ? _(" [requested on]") : "");
 			any_fixed |= fl->fixed;
 			first = false;
@@ -180,12 +186,14 @@ void ps_brief_ethtool(FILE *out, const struct ps_snapshot *s)
 			if (e->drv_stats.v[i].value) {
 				if (!nz)
 					fprintf(out, "  %s:",
-						_("driver drop/miss/error counters"));
+						_("driver drop/miss/error "
+						  "counters"));
 				if (nz < 4)
 					fprintf(out, " %s %llu",
 						e->drv_stats.v[i].name,
-						(unsigned long long)
-							e->drv_stats.v[i].value);
+						(unsigned long long)e->drv_stats
+							.v[i]
+							.value);
 				nz++;
 			}
 		if (nz > 4)
@@ -224,7 +232,9 @@ void ps_brief_pci(FILE *out, const struct ps_snapshot *s)
 			      -1);
 		ps_fmt_scaled(b, sizeof(b), p->capable_bps, &ps_scale_brief_bps,
 			      -1);
-		fprintf(out, _("  usable about %s per direction, of %s the NIC's own link could carry (-V shows how)\n"),
+		fprintf(out,
+			_("  usable about %s per direction, of %s the NIC's "
+			  "own link could carry (-V shows how)\n"),
 			a, b);
 	}
 }
@@ -236,30 +246,36 @@ void ps_brief_irq(FILE *out, const struct ps_snapshot *s)
 
 	fprintf(out, "\n%s\n", _("Interrupts and queues"));
 	if (!status_line(out, q->status, q->reason)) {
-		fprintf(out, P_("  %d NIC interrupt line (%s)",
-				"  %d NIC interrupt lines (%s)", q->nlines),
+		fprintf(out,
+			P_("  %d NIC interrupt line (%s)",
+			   "  %d NIC interrupt lines (%s)", q->nlines),
 			q->nlines, q->attribution);
-		fprintf(out, P_(", %d serves a queue", ", %d serve queues",
-				q->queues_with_irqs),
+		fprintf(out,
+			P_(", %d serves a queue", ", %d serve queues",
+			   q->queues_with_irqs),
 			q->queues_with_irqs);
 		fprintf(out, P_(", on %d CPU", ", on %d CPUs", q->irq_cpus),
 			q->irq_cpus);
 		if (q->busiest_cpu >= 0)
 			fprintf(out, _("; CPU %d takes %.0f%% (%s)"),
 				q->busiest_cpu, 100.0 * q->busiest_share,
-				strcmp(q->share_basis, "rates") ?
-					_("since boot") :
-					_("now"));
+				strcmp(q->share_basis, "rates")
+					? _("since boot")
+					: _("now"));
 		fputc('\n', out);
 	}
 	if (q->softnet_status == PS_ST_OK) {
 		if (q->rated)
-			fprintf(out, _("  softnet: %.0f dropped/s, %.0f time squeezes/s (since boot %llu and %llu)\n"),
+			fprintf(out,
+				_("  softnet: %.0f dropped/s, %.0f time "
+				  "squeezes/s (since boot %llu and %llu)\n"),
 				q->dropped_rate_total, q->squeeze_rate_total,
 				(unsigned long long)q->dropped_total,
 				(unsigned long long)q->squeeze_total);
 		else
-			fprintf(out, _("  softnet since boot: %llu dropped, %llu time squeezes\n"),
+			fprintf(out,
+				_("  softnet since boot: %llu dropped, %llu "
+				  "time squeezes\n"),
 				(unsigned long long)q->dropped_total,
 				(unsigned long long)q->squeeze_total);
 	} else {
@@ -268,14 +284,15 @@ void ps_brief_irq(FILE *out, const struct ps_snapshot *s)
 	if (q->queues_status == PS_ST_OK) {
 		for (int i = 0; i < q->nrxq; i++)
 			rxq_rps += q->rxq[i].rps_on;
-		fprintf(out, _("  RPS on %d of %d RX queues"), rxq_rps, q->nrxq);
+		fprintf(out, _("  RPS on %d of %d RX queues"), rxq_rps,
+			q->nrxq);
 	} else {
 		fprintf(out, "  %s: %s", _("queues"),
 			ps_status_text(q->queues_status));
 	}
 	if (q->irqbalance_status == PS_ST_OK)
-		fprintf(out, "; %s", q->irqbalance_running ?
-					     _("irqbalance runs") :
-					     _("irqbalance does not run"));
+		fprintf(out, "; %s",
+			q->irqbalance_running ? _("irqbalance runs")
+					      : _("irqbalance does not run"));
 	fputc('\n', out);
 }

@@ -123,7 +123,7 @@ static int route_from_tables(const char *addr, struct ps_iface_choice *out)
 	int rc = -ENOENT;
 
 	routes = ps_read_file("/proc/net/route", NULL);
-	if (!routes)	/* no table at all is not "no route" */
+	if (!routes) /* no table at all is not "no route" */
 		return errno == ENOENT ? -ENODATA : -errno;
 	if (addr) {
 		rc = ps_route_parse_lookup(routes, addr, out->name,
@@ -170,8 +170,9 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 		}
 		out->status = PS_ST_ABSENT;
 		snprintf(out->reason, sizeof(out->reason),
-			 live ? _("there is no interface named '%s'") :
-				_("the recorded tree has no interface named '%s'"),
+			 live ? _("there is no interface named '%s'")
+			      : _("the recorded tree has no interface named "
+				  "'%s'"),
 			 opt_iface);
 		return;
 	}
@@ -196,13 +197,16 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 				   _("there is no default route; use --iface"));
 		else if (rc == -EINVAL)
 			set_reason(out, PS_ST_ERROR,
-				   _("the routing table could not be read; use --iface"));
+				   _("the routing table could not be read; use "
+				     "--iface"));
 		else if (!live)
 			set_reason(out, PS_ST_NOT_RECORDED,
-				   _("no routing table in the recorded tree; use --iface"));
+				   _("no routing table in the recorded tree; "
+				     "use --iface"));
 		else
 			set_reason(out, PS_ST_ERROR,
-				   _("cannot read the routing table; use --iface"));
+				   _("cannot read the routing table; use "
+				     "--iface"));
 		return;
 	}
 	if (ps_iface_exists(out->name)) {
@@ -211,7 +215,8 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 	}
 	out->status = live ? PS_ST_ABSENT : PS_ST_NOT_RECORDED;
 	snprintf(out->reason, sizeof(out->reason),
-		 _("the route names '%s', but it has no entry in /sys/class/net"),
+		 _("the route names '%s', but it has no entry in "
+		   "/sys/class/net"),
 		 out->name);
 }
 
@@ -246,17 +251,19 @@ struct json_object *ps_iface_to_json(const struct ps_iface_choice *c)
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "name", json_object_new_string(c->name));
-	json_object_object_add(o, "source",
-			       json_object_new_string(
-				       ps_iface_source_name(c->source)));
+	json_object_object_add(
+		o, "source",
+		json_object_new_string(ps_iface_source_name(c->source)));
 	ps_json_add_status(o, NULL, c->status, c->reason);
 	if (c->peer[0])
 		json_object_object_add(o, "peer",
 				       json_object_new_string(c->peer));
 	if (c->pmtu)
-		json_object_object_add(o, "pmtu", json_object_new_int64(c->pmtu));
+		json_object_object_add(o, "pmtu",
+				       json_object_new_int64(c->pmtu));
 	if (c->nic[0])
-		json_object_object_add(o, "nic", json_object_new_string(c->nic));
+		json_object_object_add(o, "nic",
+				       json_object_new_string(c->nic));
 	return o;
 }
 

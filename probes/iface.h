@@ -16,17 +16,17 @@ enum ps_iface_source {
 	PS_IFACE_NONE = 0,	/* no interface could be chosen */
 	PS_IFACE_OPTION,	/* --iface */
 	PS_IFACE_ROUTE_PEER,	/* the route to the test's peer */
-	PS_IFACE_DEFAULT_ROUTE,	/* the default route */
+	PS_IFACE_DEFAULT_ROUTE, /* the default route */
 	PS_IFACE_LOOPBACK,	/* no default route: lo (the self-test's) */
 };
 
 struct ps_iface_choice {
-	char name[16];			/* IFNAMSIZ; "" when none */
+	char name[16]; /* IFNAMSIZ; "" when none */
 	enum ps_iface_source source;
-	enum ps_status status;		/* ok: the interface exists */
+	enum ps_status status; /* ok: the interface exists */
 	char reason[160];
-	char peer[256];			/* the peer the route was looked up for */
-	unsigned pmtu;			/* path MTU to the peer, 0 unknown */
+	char peer[256]; /* the peer the route was looked up for */
+	unsigned pmtu;	/* path MTU to the peer, 0 unknown */
 	/* the physical NIC under it that the NIC probes (ethtool, PCIe,
 	 * IRQs) read: the interface itself for a NIC, "eth0" under a vlan
 	 * or bond; "" when there is none (lo, veth) or it is not known */

@@ -18,16 +18,11 @@
 #include "xmalloc.h"
 
 static const char *const field_names[PS_CPU_NFIELDS] = {
-	[PS_CPU_USER] = "user",
-	[PS_CPU_NICE] = "nice",
-	[PS_CPU_SYSTEM] = "system",
-	[PS_CPU_IDLE] = "idle",
-	[PS_CPU_IOWAIT] = "iowait",
-	[PS_CPU_IRQ] = "irq",
-	[PS_CPU_SOFTIRQ] = "softirq",
-	[PS_CPU_STEAL] = "steal",
-	[PS_CPU_GUEST] = "guest",
-	[PS_CPU_GUEST_NICE] = "guest_nice",
+	[PS_CPU_USER] = "user",	      [PS_CPU_NICE] = "nice",
+	[PS_CPU_SYSTEM] = "system",   [PS_CPU_IDLE] = "idle",
+	[PS_CPU_IOWAIT] = "iowait",   [PS_CPU_IRQ] = "irq",
+	[PS_CPU_SOFTIRQ] = "softirq", [PS_CPU_STEAL] = "steal",
+	[PS_CPU_GUEST] = "guest",     [PS_CPU_GUEST_NICE] = "guest_nice",
 };
 
 /* the labels of the text output (translated) */
@@ -137,7 +132,8 @@ int ps_cpu_parse_stat(const char *text, struct ps_cpu_info *out)
 
 			errno = 0;
 			id = strtol(p, &end, 10);
-			if (errno || id > PS_CPU_MAX_ID || (*end != ' ' && *end != '\t'))
+			if (errno || id > PS_CPU_MAX_ID ||
+			    (*end != ' ' && *end != '\t'))
 				goto bad;
 			p = end;
 		} else if (*p != ' ' && *p != '\t') {
@@ -161,8 +157,8 @@ int ps_cpu_parse_stat(const char *text, struct ps_cpu_info *out)
 				goto bad;
 		if (out->ncores == cap) {
 			cap = cap ? cap * 2 : 16;
-			out->cores = xrealloc(out->cores,
-					      (size_t)cap * sizeof(*out->cores));
+			out->cores = xrealloc(
+				out->cores, (size_t)cap * sizeof(*out->cores));
 		}
 		core_init(&out->cores[out->ncores], (int)id);
 		memcpy(out->cores[out->ncores].ticks, ticks, sizeof(ticks));
@@ -340,14 +336,16 @@ static void sample_freq(struct ps_cpu_info *info)
 		long khz;
 
 		snprintf(rel, sizeof(rel),
-			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/"
+			 "scaling_governor",
 			 c->id);
 		if (!ps_read_line(rel, c->governor, sizeof(c->governor)))
 			hits++;
 		else
 			c->governor[0] = 0;
 		snprintf(rel, sizeof(rel),
-			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/"
+			 "scaling_cur_freq",
 			 c->id);
 		if (!ps_read_long(rel, &khz) && khz > 0) {
 			c->cur_khz = khz;
@@ -361,7 +359,8 @@ static void sample_freq(struct ps_cpu_info *info)
 	if (ps_sysroot_is_live()) {
 		info->freq_status = PS_ST_UNSUPPORTED;
 		snprintf(info->freq_reason, sizeof(info->freq_reason), "%s",
-			 _("no cpufreq in sysfs (a virtual machine, or no frequency driver)"));
+			 _("no cpufreq in sysfs (a virtual machine, or no "
+			   "frequency driver)"));
 	} else {
 		info->freq_status = PS_ST_NOT_RECORDED;
 		snprintf(info->freq_reason, sizeof(info->freq_reason), "%s",
@@ -383,8 +382,8 @@ static void add_offline(int id, void *arg)
 		return;
 	if (info->noffline == oa->cap) {
 		oa->cap = oa->cap ? oa->cap * 2 : 8;
-		info->offline = xrealloc(info->offline,
-					 (size_t)oa->cap * sizeof(int));
+		info->offline =
+			xrealloc(info->offline, (size_t)oa->cap * sizeof(int));
 	}
 	info->offline[info->noffline++] = id;
 }
@@ -400,9 +399,10 @@ int ps_cpu_sample(const char *ifname, struct ps_cpu_info *out)
 		int e = errno;
 
 		info_init(out);
-		out->status = e == ENOENT && !ps_sysroot_is_live() ?
-				      PS_ST_NOT_RECORDED :
-				      e == EACCES ? PS_ST_NEEDS_ROOT : PS_ST_ERROR;
+		out->status = e == ENOENT && !ps_sysroot_is_live()
+				      ? PS_ST_NOT_RECORDED
+			      : e == EACCES ? PS_ST_NEEDS_ROOT
+					    : PS_ST_ERROR;
 		snprintf(out->reason, sizeof(out->reason),
 			 _("cannot read /proc/stat: %s"), strerror(e));
 		return -e;
@@ -486,12 +486,13 @@ static void core_rates(const struct ps_cpu_core *prev, struct ps_cpu_core *cur)
 static enum ps_cpu_field main_field(const struct ps_cpu_core *c)
 {
 	static const enum ps_cpu_field busy_fields[] = {
-		PS_CPU_USER, PS_CPU_NICE, PS_CPU_SYSTEM,
+		PS_CPU_USER, PS_CPU_NICE,    PS_CPU_SYSTEM,
 		PS_CPU_IRQ,  PS_CPU_SOFTIRQ, PS_CPU_STEAL,
 	};
 	enum ps_cpu_field best = PS_CPU_USER;
 
-	for (size_t i = 0; i < sizeof(busy_fields) / sizeof(busy_fields[0]); i++)
+	for (size_t i = 0; i < sizeof(busy_fields) / sizeof(busy_fields[0]);
+	     i++)
 		if (c->pct[busy_fields[i]] > c->pct[best])
 			best = busy_fields[i];
 	return best;
@@ -542,8 +543,7 @@ void ps_cpu_rates(const struct ps_cpu_info *prev, struct ps_cpu_info *cur,
 	pick_busiest(cur);
 }
 
-void ps_cpu_busiest_text(const struct ps_cpu_info *info, char *buf,
-			 size_t len)
+void ps_cpu_busiest_text(const struct ps_cpu_info *info, char *buf, size_t len)
 {
 	const struct ps_cpu_core *c;
 
@@ -580,7 +580,8 @@ static struct json_object *core_to_json(const struct ps_cpu_info *info,
 		for (int f = 0; f < info->ncolumns && f < PS_CPU_NFIELDS; f++)
 			json_object_object_add(t, field_names[f],
 					       ps_json_fixed(c->pct[f], 1));
-		json_object_object_add(t, "busy", ps_json_fixed(c->busy_pct, 1));
+		json_object_object_add(t, "busy",
+				       ps_json_fixed(c->busy_pct, 1));
 		json_object_object_add(o, "pct", t);
 	}
 	if (c->governor[0])
@@ -601,8 +602,8 @@ struct json_object *ps_cpu_to_json(const struct ps_cpu_info *info)
 		return o;
 	json_object_object_add(o, "columns",
 			       json_object_new_int(info->ncolumns));
-	json_object_object_add(o, "basis",
-			       json_object_new_string(basis_names[info->basis]));
+	json_object_object_add(
+		o, "basis", json_object_new_string(basis_names[info->basis]));
 	if (info->basis == PS_CPU_BASIS_INTERVAL)
 		json_object_object_add(o, "interval_s",
 				       ps_json_fixed(info->interval_s, 3));
@@ -624,7 +625,8 @@ struct json_object *ps_cpu_to_json(const struct ps_cpu_info *info)
 				       ps_json_fixed(c->busy_pct, 1));
 		json_object_object_add(
 			b, "main",
-			json_object_new_string(field_names[info->busiest_main]));
+			json_object_new_string(
+				field_names[info->busiest_main]));
 		json_object_object_add(
 			b, "main_pct",
 			ps_json_fixed(c->pct[info->busiest_main], 1));
@@ -815,20 +817,23 @@ void ps_cpu_print(FILE *out, const struct ps_cpu_info *info)
 		fprintf(out, P_(", %d offline", ", %d offline", info->noffline),
 			info->noffline);
 	if (info->numa_status == PS_ST_OK)
-		fprintf(out, P_(", %d NUMA node", ", %d NUMA nodes",
-				info->nnodes),
+		fprintf(out,
+			P_(", %d NUMA node", ", %d NUMA nodes", info->nnodes),
 			info->nnodes);
 	if (info->basis == PS_CPU_BASIS_INTERVAL)
 		fprintf(out, _(", busy %% over %.1f s"), info->interval_s);
 	else if (info->basis == PS_CPU_BASIS_SINCE_BOOT)
-		fprintf(out, "%s", _(", busy % averaged since boot (one sample)"));
+		fprintf(out, "%s",
+			_(", busy % averaged since boot (one sample)"));
 	fputc('\n', out);
 	ps_cpu_busiest_text(info, busy, sizeof(busy));
 	if (*busy)
 		fprintf(out, "  %s: %s\n", _("busiest"), busy);
 	if (info->all.pct_valid && info->ncolumns > PS_CPU_STEAL &&
 	    info->all.pct[PS_CPU_STEAL] >= 0.05)
-		fprintf(out, _("  steal: %.1f%% of all CPU time (the hypervisor ran someone else)\n"),
+		fprintf(out,
+			_("  steal: %.1f%% of all CPU time (the hypervisor ran "
+			  "someone else)\n"),
 			info->all.pct[PS_CPU_STEAL]);
 	print_core(out, info, &info->all);
 	/* one screen: the busiest cores first when there are many */
@@ -844,8 +849,9 @@ void ps_cpu_print(FILE *out, const struct ps_cpu_info *info)
 
 			for (int i = 0; i < info->ncores; i++)
 				if (!done[i] &&
-				    (best < 0 || info->cores[i].busy_pct >
-							 info->cores[best].busy_pct))
+				    (best < 0 ||
+				     info->cores[i].busy_pct >
+					     info->cores[best].busy_pct))
 					best = i;
 			if (best < 0)
 				break;
@@ -853,7 +859,9 @@ void ps_cpu_print(FILE *out, const struct ps_cpu_info *info)
 			print_core(out, info, &info->cores[best]);
 		}
 		free(done);
-		fprintf(out, _("  ... %d more (the busiest are shown; --json has all)\n"),
+		fprintf(out,
+			_("  ... %d more (the busiest are shown; --json has "
+			  "all)\n"),
 			info->ncores - shown);
 	}
 	if (info->numa_status != PS_ST_OK)

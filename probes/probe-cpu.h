@@ -20,48 +20,48 @@ enum ps_cpu_field {
 	PS_CPU_IRQ,
 	PS_CPU_SOFTIRQ,
 	PS_CPU_STEAL,
-	PS_CPU_GUEST,		/* already counted in user */
-	PS_CPU_GUEST_NICE,	/* already counted in nice */
+	PS_CPU_GUEST,	   /* already counted in user */
+	PS_CPU_GUEST_NICE, /* already counted in nice */
 	PS_CPU_NFIELDS
 };
 
 /* how the percentages were obtained */
 enum ps_cpu_basis {
-	PS_CPU_BASIS_NONE = 0,		/* not computed */
-	PS_CPU_BASIS_INTERVAL,		/* delta between two samples */
-	PS_CPU_BASIS_SINCE_BOOT,	/* one sample: average since boot */
+	PS_CPU_BASIS_NONE = 0,	 /* not computed */
+	PS_CPU_BASIS_INTERVAL,	 /* delta between two samples */
+	PS_CPU_BASIS_SINCE_BOOT, /* one sample: average since boot */
 };
 
 #define PS_CPU_MAX_ID 65535
 
 struct ps_cpu_core {
-	int id;			/* N of "cpuN"; -1 for the all-CPU line */
-	uint64_t ticks[PS_CPU_NFIELDS];	/* columns past ncolumns are 0 */
+	int id; /* N of "cpuN"; -1 for the all-CPU line */
+	uint64_t ticks[PS_CPU_NFIELDS]; /* columns past ncolumns are 0 */
 	bool pct_valid;
-	double pct[PS_CPU_NFIELDS];	/* share of the interval, 0..100 */
-	double busy_pct;	/* 100 - idle - iowait */
-	int node;		/* NUMA node, -1 unknown */
-	char governor[32];	/* cpufreq scaling_governor, "" unknown */
-	long cur_khz;		/* cpufreq scaling_cur_freq, -1 unknown */
+	double pct[PS_CPU_NFIELDS]; /* share of the interval, 0..100 */
+	double busy_pct;	    /* 100 - idle - iowait */
+	int node;		    /* NUMA node, -1 unknown */
+	char governor[32];	    /* cpufreq scaling_governor, "" unknown */
+	long cur_khz;		    /* cpufreq scaling_cur_freq, -1 unknown */
 };
 
 struct ps_cpu_info {
-	enum ps_status status;	/* /proc/stat */
+	enum ps_status status; /* /proc/stat */
 	char reason[160];
-	int ncolumns;		/* value columns in /proc/stat, 4..10 */
-	int ncores;		/* rows present (online CPUs) */
-	struct ps_cpu_core *cores;	/* xmalloc'ed, ncores, file order */
-	struct ps_cpu_core all;	/* the "cpu" line */
+	int ncolumns;		   /* value columns in /proc/stat, 4..10 */
+	int ncores;		   /* rows present (online CPUs) */
+	struct ps_cpu_core *cores; /* xmalloc'ed, ncores, file order */
+	struct ps_cpu_core all;	   /* the "cpu" line */
 
 	/* offline CPUs: present in sysfs, missing from /proc/stat */
 	int noffline;
-	int *offline;		/* xmalloc'ed ids */
+	int *offline; /* xmalloc'ed ids */
 
 	/* percentages */
 	enum ps_cpu_basis basis;
-	double interval_s;	/* PS_CPU_BASIS_INTERVAL: seconds */
-	int busiest;		/* index into cores, -1 none */
-	enum ps_cpu_field busiest_main;	/* what keeps it busy */
+	double interval_s;		/* PS_CPU_BASIS_INTERVAL: seconds */
+	int busiest;			/* index into cores, -1 none */
+	enum ps_cpu_field busiest_main; /* what keeps it busy */
 
 	enum ps_status numa_status;
 	char numa_reason[160];
@@ -100,8 +100,7 @@ void ps_cpu_rates(const struct ps_cpu_info *prev, struct ps_cpu_info *cur,
 		  double seconds);
 
 /* "cpu1 96% busy, 71% softirq" into buf; "" when unknown */
-void ps_cpu_busiest_text(const struct ps_cpu_info *info, char *buf,
-			 size_t len);
+void ps_cpu_busiest_text(const struct ps_cpu_info *info, char *buf, size_t len);
 
 struct json_object *ps_cpu_to_json(const struct ps_cpu_info *info);
 int ps_cpu_from_json(struct json_object *obj, struct ps_cpu_info *out);

@@ -231,7 +231,8 @@ static void read_queues(struct ps_irq_info *info)
 				 de->d_name);
 			if (ps_read_long(f, &q->rps_flow_cnt))
 				q->rps_flow_cnt = -1;
-		} else if ((ix = ps_irq_queue_dir_index(de->d_name, "tx-")) >= 0) {
+		} else if ((ix = ps_irq_queue_dir_index(de->d_name, "tx-")) >=
+			   0) {
 			struct ps_irq_txq *q;
 
 			if (info->ntxq == tcap) {
@@ -569,9 +570,9 @@ void ps_irq_free(struct ps_irq_info *info)
 static void aff_put(struct json_object *obj, const struct ps_jfield *f,
 		    const void *base)
 {
-	ps_json_put_string(obj, f->key,
-			   ps_status_name(*PS_JAT_C(base, f->off,
-						    enum ps_status)));
+	ps_json_put_string(
+		obj, f->key,
+		ps_status_name(*PS_JAT_C(base, f->off, enum ps_status)));
 }
 
 static void aff_get(struct json_object *obj, const struct ps_jfield *f,
@@ -588,20 +589,21 @@ static void aff_get(struct json_object *obj, const struct ps_jfield *f,
 static const struct ps_jcodec aff_codec = { .put = aff_put, .get = aff_get };
 
 /* a line is written as these, its per-CPU arrays, then line_tail */
-static const struct ps_jfield line_head[] = {
-	F(IL, irq, "irq", PS_JT_INT),
-	F(IL, name, "name", PS_JT_STRING),
-	F(IL, chip, "chip", PS_JT_STRING),
-	F(IL, kind, "kind", PS_JT_STRING),
-	F(IL, queue, "queue", PS_JT_INT),
-	F(IL, total, "total", PS_JT_UINT),
-	F(IL, total_rate, "total_rate", PS_JT_DOUBLE),
-	PS_JEND
-};
+static const struct ps_jfield line_head[] = { F(IL, irq, "irq", PS_JT_INT),
+					      F(IL, name, "name", PS_JT_STRING),
+					      F(IL, chip, "chip", PS_JT_STRING),
+					      F(IL, kind, "kind", PS_JT_STRING),
+					      F(IL, queue, "queue", PS_JT_INT),
+					      F(IL, total, "total", PS_JT_UINT),
+					      F(IL, total_rate, "total_rate",
+						PS_JT_DOUBLE),
+					      PS_JEND };
 
 static const struct ps_jfield line_tail[] = {
-	{ .key = "affinity_status", .type = PS_JT_CUSTOM,
-	  .off = offsetof(IL, aff_status), .codec = &aff_codec },
+	{ .key = "affinity_status",
+	  .type = PS_JT_CUSTOM,
+	  .off = offsetof(IL, aff_status),
+	  .codec = &aff_codec },
 	F(IL, affinity, "smp_affinity_list", PS_JT_STRING),
 	F(IL, effective, "effective_affinity_list", PS_JT_STRING),
 	PS_JEND
@@ -659,8 +661,8 @@ static void lines_get(struct json_object *obj, const struct ps_jfield *f,
 		      void *base)
 {
 	struct json_object *a = ps_json_get_obj(obj, f->key, json_type_array);
-	struct json_object *cpus = ps_json_get_obj(obj, "cpus",
-						   json_type_array);
+	struct json_object *cpus =
+		ps_json_get_obj(obj, "cpus", json_type_array);
 	struct ps_irq_info *info = base;
 	size_t n = a ? json_object_array_length(a) : 0;
 	int ncpu = 0;
@@ -685,7 +687,8 @@ static void lines_get(struct json_object *obj, const struct ps_jfield *f,
 		ps_jtable_get(e, line_tail, l);
 		l->count = per_cpu_fit(pc.count, pc.ncount, ncpu,
 				       sizeof(*l->count));
-		l->rate = per_cpu_fit(pc.rate, pc.nrate, ncpu, sizeof(*l->rate));
+		l->rate =
+			per_cpu_fit(pc.rate, pc.nrate, ncpu, sizeof(*l->rate));
 	}
 }
 
@@ -712,44 +715,38 @@ static const struct ps_jfield cpu_table[] = {
 };
 
 static const struct ps_jfield softirq_table[] = {
-	PS_JSTATUS(II, softirq_status, softirq_reason, 0),
-	PS_JEND
+	PS_JSTATUS(II, softirq_status, softirq_reason, 0), PS_JEND
 };
 
 static const struct ps_jfield softnet_table[] = {
 	PS_JSTATUS(II, softnet_status, softnet_reason, 0),
 	F(II, softnet_cols, "columns", PS_JT_INT),
-	F(II, softnet_cpu_basis, "cpu_basis", PS_JT_STRING),
-	PS_JEND
+	F(II, softnet_cpu_basis, "cpu_basis", PS_JT_STRING), PS_JEND
 };
 
 static const struct ps_jfield rxq_table[] = {
 	F(struct ps_irq_rxq, index, "index", PS_JT_INT),
 	F(struct ps_irq_rxq, rps_cpus, "rps_cpus", PS_JT_STRING),
 	F(struct ps_irq_rxq, rps_on, "rps_enabled", PS_JT_BOOL),
-	F(struct ps_irq_rxq, rps_flow_cnt, "rps_flow_cnt", PS_JT_INT),
-	PS_JEND
+	F(struct ps_irq_rxq, rps_flow_cnt, "rps_flow_cnt", PS_JT_INT), PS_JEND
 };
 
 static const struct ps_jfield txq_table[] = {
 	F(struct ps_irq_txq, index, "index", PS_JT_INT),
 	F(struct ps_irq_txq, xps_cpus, "xps_cpus", PS_JT_STRING),
-	F(struct ps_irq_txq, xps_on, "xps_enabled", PS_JT_BOOL),
-	PS_JEND
+	F(struct ps_irq_txq, xps_on, "xps_enabled", PS_JT_BOOL), PS_JEND
 };
 
 static const struct ps_jfield queues_table[] = {
 	PS_JSTATUS(II, queues_status, queues_reason, 0),
 	PS_JARRAY_PTR(II, rxq, nrxq, "rx", PS_JT_OBJECT, 0, rxq_table),
-	PS_JARRAY_PTR(II, txq, ntxq, "tx", PS_JT_OBJECT, 0, txq_table),
-	PS_JEND
+	PS_JARRAY_PTR(II, txq, ntxq, "tx", PS_JT_OBJECT, 0, txq_table), PS_JEND
 };
 
 static const struct ps_jfield irqbalance_table[] = {
 	PS_JSTATUS(II, irqbalance_status, irqbalance_reason, 0),
 	F(II, irqbalance_running, "running", PS_JT_BOOL),
-	F(II, irqbalance_pid, "pid", PS_JT_INT),
-	PS_JEND
+	F(II, irqbalance_pid, "pid", PS_JT_INT), PS_JEND
 };
 
 static const struct ps_jfield summary_table[] = {

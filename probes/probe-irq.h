@@ -1,7 +1,8 @@
 /* probe-irq.h: the IRQ probe (sampling and deltas; the parsers of the
- * files it reads are in irq-parse.h): which CPUs take the NIC's interrupts, softirqs and backlog
- * (what /proc/interrupts, /proc/softirqs, /proc/net/softnet_stat, RPS/XPS
- * masks and irqbalance say about one interface) */
+ * files it reads are in irq-parse.h): which CPUs take the NIC's interrupts,
+ * softirqs and backlog (what /proc/interrupts, /proc/softirqs,
+ * /proc/net/softnet_stat, RPS/XPS masks and irqbalance say about one interface)
+ */
 #ifndef PS_PROBE_IRQ_H
 #define PS_PROBE_IRQ_H
 

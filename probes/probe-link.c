@@ -42,8 +42,8 @@
 
 /* an opened link probe: its own rtnetlink socket */
 struct ps_link_probe {
-	pthread_mutex_t lock;	/* one sample at a time on the socket */
-	struct nl_sock *sk;	/* opened at the first live sample */
+	pthread_mutex_t lock; /* one sample at a time on the socket */
+	struct nl_sock *sk;   /* opened at the first live sample */
 };
 
 /* where the raw replies are recorded (ps_link_record), for every probe */
@@ -168,9 +168,11 @@ int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out)
 				set_status(&out->status, out->reason,
 					   PS_ST_ABSENT, msgbuf);
 			} else {
-				/* any int may arrive: -INT_MIN does not exist */
-				int code = e->error == INT_MIN ? EPROTO :
-					   e->error < 0 ? -e->error : e->error;
+				/* any int may arrive: -INT_MIN does not exist
+				 */
+				int code = e->error == INT_MIN ? EPROTO
+					   : e->error < 0      ? -e->error
+							       : e->error;
 
 				snprintf(msgbuf, sizeof(msgbuf),
 					 _("reading the link failed: %s"),
@@ -319,7 +321,8 @@ static void record(const char *name, const void *buf, size_t len)
 }
 
 /* one RTM_GETLINK by name; the raw reply bytes in *out (free them) */
-static int getlink_raw(struct nl_sock *sk, const char *ifname, unsigned char **out, int *outlen)
+static int getlink_raw(struct nl_sock *sk, const char *ifname,
+		       unsigned char **out, int *outlen)
 {
 	struct nl_msg *msg;
 	uint32_t seq;
@@ -622,24 +625,32 @@ void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
 
 #define LI struct ps_link_info
 #define LL struct ps_link_lower
-#define LINK_U64(m) PS_JFIELD(LI, counters.c.m, #m, PS_JT_UINT, PS_JF_OK, NULL, NULL)
+#define LINK_U64(m)                                                            \
+	PS_JFIELD(LI, counters.c.m, #m, PS_JT_UINT, PS_JF_OK, NULL, NULL)
 #define LINK_RATE(m) PS_JFIELD(LI, rates.m, #m, PS_JT_DOUBLE, 0, NULL, NULL)
 #define LINK_NUM(m) PS_JFIELD(LI, m, #m, PS_JT_INT, PS_JF_NA, NULL, NULL)
 #define LINK_OK(m, ty) PS_JFIELD(LI, m, #m, ty, PS_JF_OK, NULL, NULL)
 
 static const struct ps_jfield counters_table[] = {
 	PS_JSTATUS(LI, counters.status, counters.reason, PS_JF_NA),
-	LINK_U64(rx_bytes),   LINK_U64(tx_bytes),   LINK_U64(rx_packets),
-	LINK_U64(tx_packets), LINK_U64(rx_errors),  LINK_U64(tx_errors),
-	LINK_U64(rx_dropped), LINK_U64(tx_dropped), LINK_U64(rx_missed),
+	LINK_U64(rx_bytes),
+	LINK_U64(tx_bytes),
+	LINK_U64(rx_packets),
+	LINK_U64(tx_packets),
+	LINK_U64(rx_errors),
+	LINK_U64(tx_errors),
+	LINK_U64(rx_dropped),
+	LINK_U64(tx_dropped),
+	LINK_U64(rx_missed),
 	PS_JEND
 };
 
 static const struct ps_jfield rates_table[] = {
-	LINK_RATE(seconds),	 LINK_RATE(rx_bps),	  LINK_RATE(tx_bps),
-	LINK_RATE(rx_pps),	 LINK_RATE(tx_pps),	  LINK_RATE(rx_drops_ps),
-	LINK_RATE(tx_drops_ps),	 LINK_RATE(rx_errors_ps), LINK_RATE(tx_errors_ps),
-	PS_JEND
+	LINK_RATE(seconds),	 LINK_RATE(rx_bps),
+	LINK_RATE(tx_bps),	 LINK_RATE(rx_pps),
+	LINK_RATE(tx_pps),	 LINK_RATE(rx_drops_ps),
+	LINK_RATE(tx_drops_ps),	 LINK_RATE(rx_errors_ps),
+	LINK_RATE(tx_errors_ps), PS_JEND
 };
 
 /* "rates" is there only after two samples (rates.valid) */
@@ -684,15 +695,16 @@ static const struct ps_jfield lower_dev_table[] = {
 	PS_JFIELD(LL, name, "name", PS_JT_STRING, 0, NULL, NULL),
 	PS_JFIELD(LL, kind, "kind", PS_JT_STRING, 0, NULL, NULL),
 	PS_JFIELD(LL, depth, "depth", PS_JT_INT, 0, NULL, NULL),
-	PS_JFIELD(LL, physical, "physical", PS_JT_BOOL, 0, NULL, NULL),
-	PS_JEND
+	PS_JFIELD(LL, physical, "physical", PS_JT_BOOL, 0, NULL, NULL), PS_JEND
 };
 
 static const struct ps_jfield lower_table[] = {
 	PS_JSTATUS(LI, lower.status, lower.reason, PS_JF_NA),
 	PS_JARRAY_PTR(LI, lower.v, lower.n, "devices", PS_JT_OBJECT, 0,
 		      lower_dev_table),
-	{ .key = "chain", .type = PS_JT_CUSTOM, .flags = PS_JF_OK,
+	{ .key = "chain",
+	  .type = PS_JT_CUSTOM,
+	  .flags = PS_JF_OK,
 	  .codec = &chain_codec },
 	PS_JEND
 };

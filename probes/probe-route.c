@@ -77,7 +77,7 @@ static int route_best(const char *text, bool any, uint32_t addr, char *ifname,
 			continue;
 		if (parse_route(line, &r))
 			return -EINVAL;
-		if (!(r.flags & 0x1))	/* RTF_UP */
+		if (!(r.flags & 0x1)) /* RTF_UP */
 			continue;
 		if (any) {
 			if (r.dst || r.mask)
@@ -130,8 +130,8 @@ int ps_route6_parse_default(const char *text, char *ifname, size_t len)
 
 		if (*line == '\n')
 			continue;
-		if (sscanf(line, "%39s %x %39s %x %39s %lx %lx %lx %lx %63s", dst,
-			   &plen, src, &splen, hop, &metric, &refcnt, &use,
+		if (sscanf(line, "%39s %x %39s %x %39s %lx %lx %lx %lx %63s",
+			   dst, &plen, src, &splen, hop, &metric, &refcnt, &use,
 			   &flags, dev) != 10 ||
 		    strlen(dst) != 32)
 			return -EINVAL;

@@ -29,14 +29,14 @@ static const struct {
 	[PS_SYSCTL_TCP_WMEM] = { "net.ipv4.tcp_wmem", PS_SYSCTL_TRIPLE },
 	[PS_SYSCTL_TCP_CC] = { "net.ipv4.tcp_congestion_control",
 			       PS_SYSCTL_WORD },
-	[PS_SYSCTL_TCP_CC_AVAILABLE] = {
-		"net.ipv4.tcp_available_congestion_control", PS_SYSCTL_WORDS },
+	[PS_SYSCTL_TCP_CC_AVAILABLE] = { "net.ipv4.tcp_available_congestion_"
+					 "control",
+					 PS_SYSCTL_WORDS },
 	[PS_SYSCTL_DEFAULT_QDISC] = { "net.core.default_qdisc",
 				      PS_SYSCTL_WORD },
 	[PS_SYSCTL_NETDEV_MAX_BACKLOG] = { "net.core.netdev_max_backlog",
 					   PS_SYSCTL_INT },
-	[PS_SYSCTL_NETDEV_BUDGET] = { "net.core.netdev_budget",
-				      PS_SYSCTL_INT },
+	[PS_SYSCTL_NETDEV_BUDGET] = { "net.core.netdev_budget", PS_SYSCTL_INT },
 	[PS_SYSCTL_NETDEV_BUDGET_USECS] = { "net.core.netdev_budget_usecs",
 					    PS_SYSCTL_INT },
 	[PS_SYSCTL_TCP_MTU_PROBING] = { "net.ipv4.tcp_mtu_probing",
@@ -62,8 +62,8 @@ enum ps_sysctl_kind ps_sysctl_kind(enum ps_sysctl_id id)
 	return (unsigned)id < PS_SYSCTL_COUNT ? table[id].kind : PS_SYSCTL_INT;
 }
 
-long long ps_sysctl_get(const struct ps_sysctl_info *info,
-			enum ps_sysctl_id id, long long dflt)
+long long ps_sysctl_get(const struct ps_sysctl_info *info, enum ps_sysctl_id id,
+			long long dflt)
 {
 	const struct ps_sysctl_value *v;
 
@@ -210,18 +210,19 @@ int ps_sysctl_sample(const char *ifname, struct ps_sysctl_info *out)
 		out->status = PS_ST_OK;
 		return 0;
 	}
-	out->status = nrec == PS_SYSCTL_COUNT ? PS_ST_NOT_RECORDED :
-						PS_ST_ERROR;
-	snprintf(out->reason, sizeof(out->reason), "%s",
-		 nrec == PS_SYSCTL_COUNT ?
-			 _("no /proc/sys/net files in the recorded tree") :
-			 _("no network setting could be read from /proc/sys"));
+	out->status =
+		nrec == PS_SYSCTL_COUNT ? PS_ST_NOT_RECORDED : PS_ST_ERROR;
+	snprintf(
+		out->reason, sizeof(out->reason), "%s",
+		nrec == PS_SYSCTL_COUNT
+			? _("no /proc/sys/net files in the recorded tree")
+			: _("no network setting could be read from /proc/sys"));
 	return out->status == PS_ST_ERROR ? -EIO : 0;
 }
 
 void ps_sysctl_free(struct ps_sysctl_info *info)
 {
-	(void)info;	/* nothing allocated */
+	(void)info; /* nothing allocated */
 }
 
 struct json_object *ps_sysctl_to_json(const struct ps_sysctl_info *info)
@@ -244,7 +245,8 @@ struct json_object *ps_sysctl_to_json(const struct ps_sysctl_info *info)
 				x = json_object_new_array();
 				for (int i = 0; i < 3; i++)
 					json_object_array_add(
-						x, json_object_new_int64(v->v[i]));
+						x,
+						json_object_new_int64(v->v[i]));
 				break;
 			case PS_SYSCTL_WORD:
 				x = json_object_new_string(v->text);
@@ -344,8 +346,8 @@ int ps_sysctl_from_json(struct json_object *obj, struct ps_sysctl_info *out)
 	for (int id = 0; id < PS_SYSCTL_COUNT; id++) {
 		struct json_object *e =
 			vals ? ps_json_get_obj(vals, table[id].name,
-					       json_type_object) :
-			       NULL;
+					       json_type_object)
+			     : NULL;
 
 		if (!e) {
 			/* an older snapshot without this setting */
@@ -386,7 +388,7 @@ static void fmt_value(char *buf, size_t len, const struct ps_sysctl_info *info,
 	char a[32], b[32], c[32];
 
 	if (v->status != PS_ST_OK) {
-		snprintf(buf, len, "-");	/* the reason follows below */
+		snprintf(buf, len, "-"); /* the reason follows below */
 		return;
 	}
 	switch (table[id].kind) {

@@ -33,21 +33,21 @@ enum ps_sysctl_id {
 };
 
 enum ps_sysctl_kind {
-	PS_SYSCTL_INT,		/* one integer */
-	PS_SYSCTL_TRIPLE,	/* min default max */
-	PS_SYSCTL_WORD,		/* one word: "cubic" */
-	PS_SYSCTL_WORDS,	/* a list of words: "reno cubic bbr" */
+	PS_SYSCTL_INT,	  /* one integer */
+	PS_SYSCTL_TRIPLE, /* min default max */
+	PS_SYSCTL_WORD,	  /* one word: "cubic" */
+	PS_SYSCTL_WORDS,  /* a list of words: "reno cubic bbr" */
 };
 
 struct ps_sysctl_value {
 	enum ps_status status;
 	char reason[96];
-	long long v[3];		/* INT: v[0]; TRIPLE: v[0..2] */
-	char text[256];		/* WORD / WORDS (words separated by one space) */
+	long long v[3]; /* INT: v[0]; TRIPLE: v[0..2] */
+	char text[256]; /* WORD / WORDS (words separated by one space) */
 };
 
 struct ps_sysctl_info {
-	enum ps_status status;	/* ok when at least one value was read */
+	enum ps_status status; /* ok when at least one value was read */
 	char reason[160];
 	struct ps_sysctl_value val[PS_SYSCTL_COUNT];
 };
@@ -56,8 +56,8 @@ struct ps_sysctl_info {
 const char *ps_sysctl_name(enum ps_sysctl_id id);
 enum ps_sysctl_kind ps_sysctl_kind(enum ps_sysctl_id id);
 /* the value of an INT setting (or the max of a TRIPLE), dflt when not read */
-long long ps_sysctl_get(const struct ps_sysctl_info *info,
-			enum ps_sysctl_id id, long long dflt);
+long long ps_sysctl_get(const struct ps_sysctl_info *info, enum ps_sysctl_id id,
+			long long dflt);
 
 /* parse the text of one /proc/sys file; 0 or -EINVAL (status/reason set) */
 int ps_sysctl_parse_value(enum ps_sysctl_id id, const char *text,

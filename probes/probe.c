@@ -21,7 +21,8 @@ struct ps_probe_set *ps_probes_open(const struct ps_probe_env *env)
 {
 	struct ps_probe_set *set;
 
-	set = xcalloc(1, sizeof(*set) + ps_probe_count * sizeof(set->probes[0]));
+	set = xcalloc(1,
+		      sizeof(*set) + ps_probe_count * sizeof(set->probes[0]));
 	set->env = *env;
 	set->n = ps_probe_count;
 	for (size_t i = 0; i < set->n; i++) {
@@ -78,23 +79,26 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 		if (ops->needs_iface &&
 		    (!ifc->name[0] || ifc->status == PS_ST_ABSENT)) {
 			ops->sample(p, cur);
-			ops->mark(cur, PS_ST_ABSENT, ifc->reason[0] ?
-				  ifc->reason : _("no interface was chosen"));
+			ops->mark(cur, PS_ST_ABSENT,
+				  ifc->reason[0]
+					  ? ifc->reason
+					  : _("no interface was chosen"));
 			continue;
 		}
 		if (p->open_rc) {
 			snprintf(why, sizeof(why), _("cannot start: %s"),
 				 strerror(-p->open_rc));
-			ops->mark(cur, p->open_rc == -EPERM ||
-						       p->open_rc == -EACCES ?
-					       PS_ST_NEEDS_ROOT :
-					       PS_ST_ERROR,
+			ops->mark(cur,
+				  p->open_rc == -EPERM || p->open_rc == -EACCES
+					  ? PS_ST_NEEDS_ROOT
+					  : PS_ST_ERROR,
 				  why);
 			continue;
 		}
 		rc = ops->sample(p, cur);
-		(void)rc;	/* the member's status says what happened */
-		/* a vlan, bond or bridge: the NIC probes read the NIC under it */
+		(void)rc; /* the member's status says what happened */
+		/* a vlan, bond or bridge: the NIC probes read the NIC under it
+		 */
 		if (ops->nic && !ops->nic(cur, cur->hdr.iface.nic,
 					  sizeof(cur->hdr.iface.nic)))
 			nic = cur->hdr.iface.nic;
@@ -110,9 +114,12 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 		cur->hdr.seq = 1;
 		snprintf(cur->hdr.rates_reason, sizeof(cur->hdr.rates_reason),
 			 "%s",
-			 cur->hdr.source == PS_SNAP_SYSROOT ?
-				 _("one sample of a recorded tree: rates are not available; CPU % is the average since boot") :
-				 _("one sample: rates are not available; CPU % is the average since boot"));
+			 cur->hdr.source == PS_SNAP_SYSROOT
+				 ? _("one sample of a recorded tree: rates are "
+				     "not available; CPU % is the average "
+				     "since boot")
+				 : _("one sample: rates are not available; CPU "
+				     "% is the average since boot"));
 	}
 	for (size_t i = 0; i < set->n; i++)
 		if (set->probes[i].ops->rates)

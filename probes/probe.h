@@ -16,25 +16,25 @@ struct json_object;
 
 /* what every probe is opened with */
 struct ps_probe_env {
-	struct ps_iface_choice iface;	/* the interface to watch */
+	struct ps_iface_choice iface; /* the interface to watch */
 };
 
 /* one opened probe */
 struct ps_probe {
 	const struct ps_probe_ops *ops;
 	const struct ps_probe_env *env;
-	void *priv;			/* the probe's own state (sockets ...) */
-	const char *ifname;		/* what sample() reads: the interface,
-					 * or the NIC under it (on_nic) */
-	int open_rc;			/* 0, or why open failed (-errno) */
+	void *priv;	    /* the probe's own state (sockets ...) */
+	const char *ifname; /* what sample() reads: the interface,
+			     * or the NIC under it (on_nic) */
+	int open_rc;	    /* 0, or why open failed (-errno) */
 };
 
 struct ps_probe_ops {
-	const char *name;	/* stable id, also the JSON key */
-	const char *title;	/* N_("CPU"): the heading of the text */
-	bool needs_iface;	/* reads the chosen interface */
-	bool on_nic;		/* reads the physical NIC under it (a vlan,
-				 * bond or bridge has no rings or PCIe) */
+	const char *name;  /* stable id, also the JSON key */
+	const char *title; /* N_("CPU"): the heading of the text */
+	bool needs_iface;  /* reads the chosen interface */
+	bool on_nic;	   /* reads the physical NIC under it (a vlan,
+			    * bond or bridge has no rings or PCIe) */
 
 	/* optional: state kept between samples (a netlink socket) */
 	int (*open)(struct ps_probe *p);

@@ -19,13 +19,13 @@ struct ps_sampler {
 	struct ps_probe_set *set;
 	pthread_t thread;
 
-	pthread_mutex_t lock;		/* guards everything below */
-	pthread_cond_t wake;		/* the sampler: stop or kick */
-	pthread_cond_t published;	/* readers: a new snapshot */
+	pthread_mutex_t lock;	  /* guards everything below */
+	pthread_cond_t wake;	  /* the sampler: stop or kick */
+	pthread_cond_t published; /* readers: a new snapshot */
 	bool stop;
 	bool kick;
 	uint64_t seq;
-	struct ps_snapshot **ring;	/* ring[0] is the latest */
+	struct ps_snapshot **ring; /* ring[0] is the latest */
 	size_t nring, cap;
 };
 
@@ -71,7 +71,7 @@ static void *sampler_main(void *arg)
 		pthread_mutex_lock(&s->lock);
 		old = ring_push(s, snap);
 		s->seq++;
-		snap->hdr.seq = s->seq;	/* not yet visible to anyone */
+		snap->hdr.seq = s->seq; /* not yet visible to anyone */
 		pthread_cond_broadcast(&s->published);
 		pthread_mutex_unlock(&s->lock);
 		ps_snapshot_put(old);

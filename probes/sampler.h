@@ -12,9 +12,9 @@
 struct ps_sampler;
 
 struct ps_sampler_config {
-	struct ps_probe_env env;	/* the interface to watch */
-	double interval_s;		/* 0: 1 s */
-	size_t history;			/* snapshots kept besides the latest */
+	struct ps_probe_env env; /* the interface to watch */
+	double interval_s;	 /* 0: 1 s */
+	size_t history;		 /* snapshots kept besides the latest */
 	/* called on the sampler thread after each publish (e.g. write to
 	 * the UI's wake-up pipe); must not block */
 	void (*notify)(void *arg);

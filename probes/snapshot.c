@@ -23,8 +23,7 @@
 #include "sysroot.h"
 #include "xmalloc.h"
 
-static void mark_all(struct ps_snapshot *s, enum ps_status st,
-		     const char *why)
+static void mark_all(struct ps_snapshot *s, enum ps_status st, const char *why)
 {
 	for (size_t i = 0; i < ps_probe_count; i++)
 		ps_probe_registry[i]->mark(s, st, why);
@@ -206,20 +205,24 @@ static int header_from_json(struct json_object *o, struct ps_snapshot_header *h,
 	char mode[32];
 
 	if (ps_json_get_int(o, "snapshot_version", &h->version))
-		return errf(err, errlen, "%s",
-			    _("not a pipescope snapshot (no snapshot_version)"));
+		return errf(
+			err, errlen, "%s",
+			_("not a pipescope snapshot (no snapshot_version)"));
 	if (h->version < 1 || h->version > PS_SNAPSHOT_VERSION)
 		return errf(err, errlen,
-			    _("snapshot version %d is not one this pipescope reads (1 to %d)"),
+			    _("snapshot version %d is not one this pipescope "
+			      "reads (1 to %d)"),
 			    h->version, PS_SNAPSHOT_VERSION);
 	if (ps_json_get_string(o, "pipescope_version", h->pipescope_version,
 			       sizeof(h->pipescope_version)) ||
 	    ps_json_get_int64(o, "timestamp_ns", &h->time_ns))
 		return errf(err, errlen, "%s",
-			    _("the snapshot header is incomplete (pipescope_version, timestamp_ns)"));
+			    _("the snapshot header is incomplete "
+			      "(pipescope_version, timestamp_ns)"));
 	x = ps_json_get_obj(o, "host", json_type_object);
-	if (!x || ps_json_get_string(x, "hostname", h->hostname,
-				     sizeof(h->hostname)) ||
+	if (!x ||
+	    ps_json_get_string(x, "hostname", h->hostname,
+			       sizeof(h->hostname)) ||
 	    ps_json_get_string(x, "kernel", h->kernel, sizeof(h->kernel)) ||
 	    ps_json_get_bool(x, "root", &h->root))
 		return errf(err, errlen, "%s",
@@ -254,8 +257,8 @@ static int header_from_json(struct json_object *o, struct ps_snapshot_header *h,
 	return 0;
 }
 
-int ps_snapshot_from_string(const char *text, size_t len,
-			    struct ps_snapshot *s, char *err, size_t errlen)
+int ps_snapshot_from_string(const char *text, size_t len, struct ps_snapshot *s,
+			    char *err, size_t errlen)
 {
 	struct json_tokener *tok;
 	struct json_object *o;
@@ -277,11 +280,15 @@ int ps_snapshot_from_string(const char *text, size_t len,
 	json_tokener_free(tok);
 	if (!o || jerr != json_tokener_success) {
 		json_object_put(o);
-		if (jerr == json_tokener_continue || (!o && jerr == json_tokener_success))
+		if (jerr == json_tokener_continue ||
+		    (!o && jerr == json_tokener_success))
 			return errf(err, errlen, "%s",
-				    _("the snapshot is truncated (the JSON ends early)"));
-		return errf(err, errlen, _("the snapshot is not valid JSON: %s (at byte %zu)"),
-			    json_tokener_error_desc(jerr), used);
+				    _("the snapshot is truncated (the JSON "
+				      "ends early)"));
+		return errf(
+			err, errlen,
+			_("the snapshot is not valid JSON: %s (at byte %zu)"),
+			json_tokener_error_desc(jerr), used);
 	}
 	for (; used < len; used++)
 		if (text[used] != ' ' && text[used] != '\n' &&
@@ -290,7 +297,8 @@ int ps_snapshot_from_string(const char *text, size_t len,
 	if (used < len) {
 		json_object_put(o);
 		return errf(err, errlen,
-			    _("the snapshot has extra text after the JSON (at byte %zu)"),
+			    _("the snapshot has extra text after the JSON (at "
+			      "byte %zu)"),
 			    used);
 	}
 	rc = ps_snapshot_from_json(o, s, err, errlen);
@@ -305,7 +313,8 @@ static bool all_finite(struct json_object *o)
 	if (json_object_is_type(o, json_type_double))
 		return isfinite(json_object_get_double(o));
 	if (json_object_is_type(o, json_type_object)) {
-		json_object_object_foreach(o, k, v) {
+		json_object_object_foreach(o, k, v)
+		{
 			(void)k;
 			if (!all_finite(v))
 				return false;
@@ -333,7 +342,8 @@ int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
 			    _("not a pipescope snapshot (not a JSON object)"));
 	if (!all_finite(o))
 		return errf(err, errlen, "%s",
-			    _("the snapshot holds a number that is not finite (NaN or Infinity)"));
+			    _("the snapshot holds a number that is not finite "
+			      "(NaN or Infinity)"));
 	rc = header_from_json(o, &s->hdr, err, errlen);
 	for (size_t i = 0; !rc && i < ps_probe_count; i++) {
 		const struct ps_probe_ops *ops = ps_probe_registry[i];

@@ -23,35 +23,35 @@ struct json_object;
 #define PS_SNAPSHOT_VERSION 1
 
 enum ps_snapshot_source {
-	PS_SNAP_LIVE = 0,	/* this machine */
-	PS_SNAP_SYSROOT,	/* a recorded tree (--sysroot) */
+	PS_SNAP_LIVE = 0, /* this machine */
+	PS_SNAP_SYSROOT,  /* a recorded tree (--sysroot) */
 };
 
 struct ps_snapshot_header {
-	int version;			/* PS_SNAPSHOT_VERSION of the writer */
+	int version; /* PS_SNAPSHOT_VERSION of the writer */
 	char pipescope_version[32];
-	char hostname[256];		/* "" when unknown */
-	char kernel[128];		/* kernel release, "" when unknown */
-	char boot_id[40];		/* this boot's id, "" when unknown: two
-					 * snapshots with the same one come
-					 * from one machine (namespaces) */
-	int64_t time_ns;		/* CLOCK_REALTIME of the sample */
-	int64_t mono_ns;		/* CLOCK_MONOTONIC (not saved in JSON) */
-	uint64_t seq;			/* sampler generation, 1, 2, ... */
+	char hostname[256]; /* "" when unknown */
+	char kernel[128];   /* kernel release, "" when unknown */
+	char boot_id[40];   /* this boot's id, "" when unknown: two
+			     * snapshots with the same one come
+			     * from one machine (namespaces) */
+	int64_t time_ns;    /* CLOCK_REALTIME of the sample */
+	int64_t mono_ns;    /* CLOCK_MONOTONIC (not saved in JSON) */
+	uint64_t seq;	    /* sampler generation, 1, 2, ... */
 	enum ps_snapshot_source source;
-	char sysroot[1024];		/* the --sysroot dir, "" when live */
-	bool root;			/* sampled with euid 0 */
+	char sysroot[1024]; /* the --sysroot dir, "" when live */
+	bool root;	    /* sampled with euid 0 */
 
 	/* rates (CPU %, IRQ/s, packets/s) need two samples */
-	bool rates;			/* computed from an interval */
-	double interval_s;		/* seconds between the two samples */
-	char rates_reason[160];		/* why not, when !rates */
+	bool rates;		/* computed from an interval */
+	double interval_s;	/* seconds between the two samples */
+	char rates_reason[160]; /* why not, when !rates */
 
-	struct ps_iface_choice iface;	/* which interface and why */
+	struct ps_iface_choice iface; /* which interface and why */
 };
 
 struct ps_snapshot {
-	atomic_int refs;		/* heap snapshots: see ps_snapshot_get */
+	atomic_int refs; /* heap snapshots: see ps_snapshot_get */
 	struct ps_snapshot_header hdr;
 
 	/*
@@ -91,8 +91,8 @@ char *ps_snapshot_to_string(const struct ps_snapshot *s);
  * truncated, not a snapshot, newer version, malformed section); on error *s
  * holds nothing that needs freeing.
  */
-int ps_snapshot_from_string(const char *text, size_t len,
-			    struct ps_snapshot *s, char *err, size_t errlen);
+int ps_snapshot_from_string(const char *text, size_t len, struct ps_snapshot *s,
+			    char *err, size_t errlen);
 /* the same from a parsed document (the caller keeps its reference) */
 int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
 			  char *err, size_t errlen);

@@ -11,7 +11,8 @@ static const struct {
 	const char *text;
 } statuses[] = {
 	[PS_ST_OK] = { "ok", N_("ok") },
-	[PS_ST_UNSUPPORTED] = { "unsupported", N_("not reported by the device") },
+	[PS_ST_UNSUPPORTED] = { "unsupported",
+				N_("not reported by the device") },
 	[PS_ST_ABSENT] = { "absent", N_("not present") },
 	[PS_ST_NEEDS_ROOT] = { "needs_root", N_("needs root") },
 	[PS_ST_NOT_RECORDED] = { "not_recorded", N_("not recorded") },

@@ -3,12 +3,12 @@
 #define PS_STATUS_H
 
 enum ps_status {
-	PS_ST_OK = 0,		/* read */
-	PS_ST_UNSUPPORTED,	/* the device/kernel does not report it */
-	PS_ST_ABSENT,		/* there is nothing to read (virtual NIC: no PCIe) */
-	PS_ST_NEEDS_ROOT,	/* readable only by root */
-	PS_ST_NOT_RECORDED,	/* --sysroot/--snapshot: not in the recording */
-	PS_ST_ERROR,		/* failed; the reason string says why */
+	PS_ST_OK = 0,	   /* read */
+	PS_ST_UNSUPPORTED, /* the device/kernel does not report it */
+	PS_ST_ABSENT,	   /* there is nothing to read (virtual NIC: no PCIe) */
+	PS_ST_NEEDS_ROOT,  /* readable only by root */
+	PS_ST_NOT_RECORDED, /* --sysroot/--snapshot: not in the recording */
+	PS_ST_ERROR,	    /* failed; the reason string says why */
 };
 
 /* stable JSON name: "ok", "unsupported", "absent", "needs_root", ... */

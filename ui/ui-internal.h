@@ -97,13 +97,13 @@ struct ui {
 	/* the guided run (key g) and the checklist view's cursor on its
 	 * findings (view-guided.c) */
 	struct ui_grun grun;
-	bool guided_pending;	    /* starts once the test has stopped */
-	struct ui_guided gview;	    /* this frame's copy of the rows */
-	enum ui_grun_phase gphase;  /* and of the phase */
-	int gsel;		    /* the chosen finding (ranked index) */
-	bool gopen[64];		    /* findings opened with Enter */
-	int gtop;		    /* first line shown */
-	int gfindings;		    /* findings listed */
+	bool guided_pending;	   /* starts once the test has stopped */
+	struct ui_guided gview;	   /* this frame's copy of the rows */
+	enum ui_grun_phase gphase; /* and of the phase */
+	int gsel;		   /* the chosen finding (ranked index) */
+	bool gopen[64];		   /* findings opened with Enter */
+	int gtop;		   /* first line shown */
+	int gfindings;		   /* findings listed */
 
 	/* cost and start-up measurement */
 	int64_t t0_ns;

@@ -122,7 +122,8 @@ void ui_model_say(struct ui_model *m, int level, const char *msg);
  * A test someone else runs (the guided run) shown as the workstation's
  * own: begin resets the view (TCP, duration seconds), each interval feeds
  * the streams, graph and sum (streams and direction read from it), end
- * says how it went and who the peer was (kept for the next begin). Any thread; the worker must not run meanwhile.
+ * says how it went and who the peer was (kept for the next begin). Any thread;
+ * the worker must not run meanwhile.
  */
 void ui_model_feed_begin(struct ui_model *m, const struct ps_opts *co,
 			 double duration);

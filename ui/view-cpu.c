@@ -160,8 +160,10 @@ static bool cores(struct ui *ui, const struct ps_cpu_info *cpu, int y, int x,
 			col = i % (g->ncols > 0 ? g->ncols : 1);
 		} else {
 			/* bars and cells run down the columns */
-			row = g->mode == UI_CPU_BARS ? i % g->nrows : i / g->ncols;
-			col = g->mode == UI_CPU_BARS ? i / g->nrows : i % g->ncols;
+			row = g->mode == UI_CPU_BARS ? i % g->nrows
+						     : i / g->ncols;
+			col = g->mode == UI_CPU_BARS ? i / g->nrows
+						     : i % g->ncols;
 		}
 		if (row >= h)
 			break;
@@ -257,7 +259,8 @@ static void far_line(struct ui *ui, int y, const struct ui_rect *in)
 		ui_printf(y, in->x, in->w, ui_attr(UI_C_DIM),
 			  _("far end: %d cores, %s, interface %s (sent by "
 			    "the pipescope server each second)"),
-			  p->cpu.ncores, p->hdr.hostname[0] ? p->hdr.hostname : "?",
+			  p->cpu.ncores,
+			  p->hdr.hostname[0] ? p->hdr.hostname : "?",
 			  p->hdr.iface.name[0] ? p->hdr.iface.name : "?");
 	else if (!strcmp(ui->tv.peer_kind, "pipescope"))
 		ui_put(y, in->x, in->w, ui_attr(UI_C_DIM),
@@ -313,12 +316,14 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 		struct ui_cpu_grid g2;
 
 		end_heading(ui, in.y, in.x, lw, _("this host"), s);
-		end_heading(ui, in.y, rx, in.w - lw - 1, _("far end"), ui->peer);
+		end_heading(ui, in.y, rx, in.w - lw - 1, _("far end"),
+			    ui->peer);
 		cores(ui, cpu, in.y + 1, in.x, lw, h, &g);
 		cores(ui, far, in.y + 1, rx, in.w - lw - 1, h, &g2);
 		if (g2.nrows > g.nrows)
 			g.nrows = g2.nrows;
-		for (int y = in.y; y < in.y + 1 + (g.nrows < h ? g.nrows : h); y++)
+		for (int y = in.y; y < in.y + 1 + (g.nrows < h ? g.nrows : h);
+		     y++)
 			ui_put(y, in.x + lw, 1, ui_attr(UI_C_DIM), "|");
 	} else {
 		cores(ui, cpu, in.y, in.x, in.w, h, &g);
@@ -330,16 +335,17 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 		if (full)
 			y++;
 		int lw = legend(ui, y, in.x, in.w);
-		const char *note = g.mode == UI_CPU_DOTS
-					   ? _("shade: busy in 20% steps")
-				   : g.mode == UI_CPU_CELLS ? _("cells: cpu:busy%")
-							    : NULL;
+		const char *note =
+			g.mode == UI_CPU_DOTS	 ? _("shade: busy in 20% steps")
+			: g.mode == UI_CPU_CELLS ? _("cells: cpu:busy%")
+						 : NULL;
 		int nx = in.x + (lw + 1 > in.w / 2 ? lw + 1 : in.w / 2);
 
 		/* after the legend, where it fits whole */
 		if (note && y < in.y + in.h &&
 		    nx + ui_text_width(note) <= in.x + in.w)
-			ui_put(y, nx, in.x + in.w - nx, ui_attr(UI_C_DIM), note);
+			ui_put(y, nx, in.x + in.w - nx, ui_attr(UI_C_DIM),
+			       note);
 		if (full) {
 			threads_line(ui, y + 1, &in);
 			far_line(ui, y + 2, &in);

@@ -228,8 +228,7 @@ bool ps_ev_peer_same_host(const struct ps_evidence *ev)
  * twice), marked as the far end's. On the same machine (namespaces) its
  * host settings are this host's: only the NIC checks of its interface.
  */
-static void far_end_checks(const struct ps_evidence *ev,
-			   struct ps_diagnosis *d)
+static void far_end_checks(const struct ps_evidence *ev, struct ps_diagnosis *d)
 {
 	const struct ps_snapshot *p = ev->peer;
 	struct ps_evidence pev;

@@ -12,9 +12,9 @@
 #include "check.h"
 #include "nls.h"
 
-#define OTHERS_MARGIN 30.0  /* the other cores at least this much lower */
-#define ATTRIBUTED 50.0	    /* % of one core the test's process used */
-#define PINNED_SHARE 20.0   /* % of a core both ends used, pinned */
+#define OTHERS_MARGIN 30.0 /* the other cores at least this much lower */
+#define ATTRIBUTED 50.0	   /* % of one core the test's process used */
+#define PINNED_SHARE 20.0  /* % of a core both ends used, pinned */
 
 bool ps_cpu_saturated(const struct ps_cpu_info *cpu)
 {
@@ -559,9 +559,9 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 	       _("on the far end cpu%d was %.0f%% busy on average (softirq "
 		 "%.0f%%, irq %.0f%%, system %.0f%%, user %.0f%%) during the "
 		 "%d-stream test at %s; its other %d cores averaged %.0f%%"),
-	       hit->peer_core, hit->peer_busy, hit->peer_softirq,
-	       hit->peer_irq, hit->peer_system, hit->peer_user, hit->streams,
-	       rate, hit->peer_ncores - 1, hit->peer_others);
+	       hit->peer_core, hit->peer_busy, hit->peer_softirq, hit->peer_irq,
+	       hit->peer_system, hit->peer_user, hit->streams, rate,
+	       hit->peer_ncores - 1, hit->peer_others);
 	if (hit->peer_softirq + hit->peer_irq >= hit->peer_busy / 2) {
 		const char *pif = ev->peer && ev->peer->hdr.iface.name[0]
 					  ? ev->peer->hdr.iface.name

@@ -45,9 +45,9 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 	double line = ps_ev_line_bps(ev);
 	/* a pipescope server sent its own interface's MTU */
 	int64_t far_mtu = ev->peer && ev->peer->link.status == PS_ST_OK &&
-				  ev->peer->hdr.iface.name[0]
-			  ? ev->peer->link.mtu
-			  : -1;
+					  ev->peer->hdr.iface.name[0]
+				  ? ev->peer->link.mtu
+				  : -1;
 
 	if (mtu <= 0 && !s) {
 		PS_SET(f->evidence, "%s", _("the interface MTU is unknown"));
@@ -111,15 +111,17 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 		f->id = "mtu_mismatch";
 		f->severity = PS_SEV_WARNING;
 		PS_SET(f->title,
-		       _("MTU differs between the ends: %lld on %s, %lld on the "
+		       _("MTU differs between the ends: %lld on %s, %lld on "
+			 "the "
 			 "far end's %s"),
 		       (long long)mtu, ifn_or(ev), (long long)far_mtu,
 		       ev->peer->hdr.iface.name);
-		PS_APPEND(f->evidence,
-			  _("; frames above %lld bytes from the larger side are "
-			    "dropped (UDP, and TCP when the MSS is not clamped "
-			    "or PMTU discovery fails)"),
-			  (long long)low);
+		PS_APPEND(
+			f->evidence,
+			_("; frames above %lld bytes from the larger side are "
+			  "dropped (UDP, and TCP when the MSS is not clamped "
+			  "or PMTU discovery fails)"),
+			(long long)low);
 		PS_SET(f->remedy,
 		       _("the same MTU on both ends and every hop between: ip "
 			 "link set %s mtu %lld (or jumbo frames everywhere)"),

@@ -158,8 +158,8 @@ struct ps_finding {
 	double ceiling_bps;	/* 0 when none can be computed */
 	char ceiling_what[128]; /* "PCIe x1 at 5 GT/s, usable" */
 	char title[200];
-	char evidence[1024]; /* the numbers */
-	char remedy[400];    /* a command, or what to do */
+	char evidence[1024];		    /* the numbers */
+	char remedy[400];		    /* a command, or what to do */
 	struct ps_fact facts[PS_MAX_FACTS]; /* the evidence's numbers */
 	int nfacts;
 };

@@ -1,4 +1,5 @@
-/* cli.c: "pipescope [probe|check] [options]": iperf3's letters and pipescope's own */
+/* cli.c: "pipescope [probe|check] [options]": iperf3's letters and pipescope's
+ * own */
 #include "config.h"
 
 #include <ctype.h>
@@ -65,94 +66,98 @@ enum {
 static const char short_opts[] =
 	":p:f:i:I:F:A:B:VJDsc:ub:t:n:k:l:P:Rdw:C:M:NS:ZO:T:46h1v";
 
+// clang-format off: one option a line, in columns
 static const struct option long_opts[] = {
-	{ "port",		required_argument, NULL, 'p' },
-	{ "format",		required_argument, NULL, OPT_FORMAT },
-	{ "interval",		required_argument, NULL, 'i' },
-	{ "pidfile",		required_argument, NULL, 'I' },
-	{ "file",		required_argument, NULL, 'F' },
-	{ "affinity",		required_argument, NULL, 'A' },
-	{ "bind",		required_argument, NULL, 'B' },
-	{ "bind-dev",		required_argument, NULL, OPT_BIND_DEV },
-	{ "verbose",		no_argument,	   NULL, 'V' },
-	{ "json",		no_argument,	   NULL, 'J' },
-	{ "json-stream",	no_argument,	   NULL, OPT_JSON_STREAM },
-	{ "logfile",		required_argument, NULL, OPT_LOGFILE },
-	{ "forceflush",		no_argument,	   NULL, OPT_FORCEFLUSH },
-	{ "rcv-timeout",	required_argument, NULL, OPT_RCV_TIMEOUT },
-	{ "snd-timeout",	required_argument, NULL, OPT_SND_TIMEOUT },
-	{ "debug",		no_argument,	   NULL, OPT_DEBUG },
-	{ "server",		no_argument,	   NULL, 's' },
-	{ "daemon",		no_argument,	   NULL, 'D' },
-	{ "one-off",		no_argument,	   NULL, '1' },
-	{ "max-tests",		required_argument, NULL, OPT_MAX_TESTS },
+	{ "port", required_argument, NULL, 'p' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "pidfile", required_argument, NULL, 'I' },
+	{ "file", required_argument, NULL, 'F' },
+	{ "affinity", required_argument, NULL, 'A' },
+	{ "bind", required_argument, NULL, 'B' },
+	{ "bind-dev", required_argument, NULL, OPT_BIND_DEV },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "json-stream", no_argument, NULL, OPT_JSON_STREAM },
+	{ "logfile", required_argument, NULL, OPT_LOGFILE },
+	{ "forceflush", no_argument, NULL, OPT_FORCEFLUSH },
+	{ "rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT },
+	{ "snd-timeout", required_argument, NULL, OPT_SND_TIMEOUT },
+	{ "debug", no_argument, NULL, OPT_DEBUG },
+	{ "server", no_argument, NULL, 's' },
+	{ "daemon", no_argument, NULL, 'D' },
+	{ "one-off", no_argument, NULL, '1' },
+	{ "max-tests", required_argument, NULL, OPT_MAX_TESTS },
 	{ "server-bitrate-limit", required_argument, NULL, OPT_SERVER_RATE },
-	{ "idle-timeout",	required_argument, NULL, OPT_IDLE_TIMEOUT },
-	{ "server-max-duration", required_argument, NULL, OPT_SERVER_MAX_DURATION },
-	{ "server-max-streams",	required_argument, NULL, OPT_SERVER_MAX_STREAMS },
-	{ "handshake-timeout",	required_argument, NULL, OPT_HANDSHAKE_TIMEOUT },
-	{ "allow",		required_argument, NULL, OPT_ALLOW },
-	{ "user",		required_argument, NULL, OPT_USER },
-	{ "username",		required_argument, NULL, OPT_USERNAME },
+	{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
+	{ "server-max-duration", required_argument, NULL,
+	  OPT_SERVER_MAX_DURATION },
+	{ "server-max-streams", required_argument, NULL,
+	  OPT_SERVER_MAX_STREAMS },
+	{ "handshake-timeout", required_argument, NULL, OPT_HANDSHAKE_TIMEOUT },
+	{ "allow", required_argument, NULL, OPT_ALLOW },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "username", required_argument, NULL, OPT_USERNAME },
 	{ "rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBKEY },
 	{ "rsa-private-key-path", required_argument, NULL, OPT_RSA_PRIVKEY },
 	{ "authorized-users-path", required_argument, NULL, OPT_AUTH_USERS },
 	{ "time-skew-threshold", required_argument, NULL, OPT_TIME_SKEW },
-	{ "no-share-probes",	no_argument,	   NULL, OPT_NO_SHARE_PROBES },
-	{ "use-pkcs1-padding",	no_argument,	   NULL, OPT_PKCS1 },
-	{ "client",		required_argument, NULL, 'c' },
-	{ "udp",		no_argument,	   NULL, 'u' },
-	{ "bitrate",		required_argument, NULL, 'b' },
-	{ "bandwidth",		required_argument, NULL, 'b' },
-	{ "fq-rate",		required_argument, NULL, OPT_FQ_RATE },
-	{ "time",		required_argument, NULL, 't' },
-	{ "bytes",		required_argument, NULL, 'n' },
-	{ "blockcount",		required_argument, NULL, 'k' },
-	{ "length",		required_argument, NULL, 'l' },
-	{ "cport",		required_argument, NULL, OPT_CPORT },
-	{ "parallel",		required_argument, NULL, 'P' },
-	{ "reverse",		no_argument,	   NULL, 'R' },
-	{ "bidir",		no_argument,	   NULL, OPT_BIDIR },
-	{ "window",		required_argument, NULL, 'w' },
-	{ "congestion",		required_argument, NULL, 'C' },
-	{ "linux-congestion",	required_argument, NULL, 'C' },
-	{ "set-mss",		required_argument, NULL, 'M' },
-	{ "no-delay",		no_argument,	   NULL, 'N' },
-	{ "version4",		no_argument,	   NULL, '4' },
-	{ "version6",		no_argument,	   NULL, '6' },
-	{ "tos",		required_argument, NULL, 'S' },
-	{ "zerocopy",		no_argument,	   NULL, 'Z' },
-	{ "skip-rx-copy",	no_argument,	   NULL, OPT_SKIP_RX_COPY },
-	{ "omit",		required_argument, NULL, 'O' },
-	{ "title",		required_argument, NULL, 'T' },
-	{ "extra-data",		required_argument, NULL, OPT_EXTRA_DATA },
-	{ "get-server-output",	no_argument,	   NULL, OPT_GET_SERVER_OUTPUT },
-	{ "udp-counters-64bit",	no_argument,	   NULL, OPT_UDP64 },
-	{ "gsro",		no_argument,	   NULL, OPT_GSRO },
-	{ "no-gsro",		no_argument,	   NULL, OPT_NO_GSRO },
-	{ "repeating-payload",	no_argument,	   NULL, OPT_REPEATING_PAYLOAD },
-	{ "dont-fragment",	no_argument,	   NULL, OPT_DONT_FRAGMENT },
-	{ "connect-timeout",	required_argument, NULL, OPT_CONNECT_TIMEOUT },
-	{ "no-tui",		no_argument,	   NULL, OPT_NO_TUI },
-	{ "no-color",		no_argument,	   NULL, OPT_NO_COLOR },
-	{ "sysroot",		required_argument, NULL, OPT_SYSROOT },
-	{ "iface",		required_argument, NULL, OPT_IFACE },
-	{ "snapshot",		required_argument, NULL, OPT_SNAPSHOT },
-	{ "quick",		no_argument,	   NULL, OPT_QUICK },
-	{ "help",		no_argument,	   NULL, OPT_HELP },
-	{ "version",		no_argument,	   NULL, OPT_VERSION },
+	{ "no-share-probes", no_argument, NULL, OPT_NO_SHARE_PROBES },
+	{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
+	{ "client", required_argument, NULL, 'c' },
+	{ "udp", no_argument, NULL, 'u' },
+	{ "bitrate", required_argument, NULL, 'b' },
+	{ "bandwidth", required_argument, NULL, 'b' },
+	{ "fq-rate", required_argument, NULL, OPT_FQ_RATE },
+	{ "time", required_argument, NULL, 't' },
+	{ "bytes", required_argument, NULL, 'n' },
+	{ "blockcount", required_argument, NULL, 'k' },
+	{ "length", required_argument, NULL, 'l' },
+	{ "cport", required_argument, NULL, OPT_CPORT },
+	{ "parallel", required_argument, NULL, 'P' },
+	{ "reverse", no_argument, NULL, 'R' },
+	{ "bidir", no_argument, NULL, OPT_BIDIR },
+	{ "window", required_argument, NULL, 'w' },
+	{ "congestion", required_argument, NULL, 'C' },
+	{ "linux-congestion", required_argument, NULL, 'C' },
+	{ "set-mss", required_argument, NULL, 'M' },
+	{ "no-delay", no_argument, NULL, 'N' },
+	{ "version4", no_argument, NULL, '4' },
+	{ "version6", no_argument, NULL, '6' },
+	{ "tos", required_argument, NULL, 'S' },
+	{ "zerocopy", no_argument, NULL, 'Z' },
+	{ "skip-rx-copy", no_argument, NULL, OPT_SKIP_RX_COPY },
+	{ "omit", required_argument, NULL, 'O' },
+	{ "title", required_argument, NULL, 'T' },
+	{ "extra-data", required_argument, NULL, OPT_EXTRA_DATA },
+	{ "get-server-output", no_argument, NULL, OPT_GET_SERVER_OUTPUT },
+	{ "udp-counters-64bit", no_argument, NULL, OPT_UDP64 },
+	{ "gsro", no_argument, NULL, OPT_GSRO },
+	{ "no-gsro", no_argument, NULL, OPT_NO_GSRO },
+	{ "repeating-payload", no_argument, NULL, OPT_REPEATING_PAYLOAD },
+	{ "dont-fragment", no_argument, NULL, OPT_DONT_FRAGMENT },
+	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+	{ "no-tui", no_argument, NULL, OPT_NO_TUI },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "iface", required_argument, NULL, OPT_IFACE },
+	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
 };
+// clang-format on
 
 /* parse state: where the error goes and the option being parsed */
 struct cli {
 	char *err;
 	size_t errlen;
 	char optname[80];
-	const char *client_only;	/* first client-only option seen */
-	const char *server_only;	/* first server-only option seen */
-	const char *check_only;		/* first check-only option seen */
-	int end_conditions;		/* how many of -t -n -k */
+	const char *client_only; /* first client-only option seen */
+	const char *server_only; /* first server-only option seen */
+	const char *check_only;	 /* first check-only option seen */
+	int end_conditions;	 /* how many of -t -n -k */
 };
 
 static int fail(struct cli *c, const char *fmt, ...)
@@ -197,8 +202,7 @@ static int parse_long(struct cli *c, const char *arg, long min, long max,
 	return 0;
 }
 
-static int parse_int(struct cli *c, const char *arg, int min, int max,
-		     int *out)
+static int parse_int(struct cli *c, const char *arg, int min, int max, int *out)
 {
 	long v;
 
@@ -219,8 +223,8 @@ static int parse_uint(struct cli *c, const char *arg, unsigned max,
 	return 0;
 }
 
-static int parse_seconds(struct cli *c, const char *arg, double min,
-			 double max, double *out)
+static int parse_seconds(struct cli *c, const char *arg, double min, double max,
+			 double *out)
 {
 	char *end;
 	double v;
@@ -243,10 +247,11 @@ static int scaled_error(struct cli *c, const char *arg, int rc, char unit)
 		return fail(c, _("option %s: %s is too large"), c->optname,
 			    arg);
 	if (unit)
-		return fail(c, _("option %s: unknown unit '%c' in '%s' (use K, M, G or T)"),
+		return fail(c,
+			    _("option %s: unknown unit '%c' in '%s' (use K, M, "
+			      "G or T)"),
 			    c->optname, unit, arg);
-	return fail(c, _("option %s: '%s' is not a number"), c->optname,
-		    arg);
+	return fail(c, _("option %s: '%s' is not a number"), c->optname, arg);
 }
 
 static int parse_size(struct cli *c, const char *arg, uint64_t max,
@@ -258,8 +263,9 @@ static int parse_size(struct cli *c, const char *arg, uint64_t max,
 	if (rc)
 		return scaled_error(c, arg, rc, unit);
 	if (*out > max)
-		return fail(c, _("option %s: %s is too large (at most %llu bytes)"),
-			    c->optname, arg, (unsigned long long)max);
+		return fail(
+			c, _("option %s: %s is too large (at most %llu bytes)"),
+			c->optname, arg, (unsigned long long)max);
 	return 0;
 }
 
@@ -270,8 +276,8 @@ static int parse_bitrate(struct cli *c, const char *arg, struct ps_opts *o)
 	int rc;
 
 	if (strlen(arg) >= sizeof(buf))
-		return fail(c, _("option %s: '%s' is not a number"),
-			    c->optname, arg);
+		return fail(c, _("option %s: '%s' is not a number"), c->optname,
+			    arg);
 	strcpy(buf, arg);
 	slash = strchr(buf, '/');
 	if (slash) {
@@ -302,35 +308,47 @@ static int parse_affinity(struct cli *c, const char *arg, struct ps_opts *o)
 		errno = 0;
 		a = strtol(p, &end, 10);
 		if (end == p || !isdigit((unsigned char)*p))
-			return fail(c, _("option %s: '%s' is not a CPU list (e.g. 2 or 0-3,6)"),
+			return fail(c,
+				    _("option %s: '%s' is not a CPU list (e.g. "
+				      "2 or 0-3,6)"),
 				    c->optname, arg);
 		b = a;
 		if (*end == '-') {
 			p = end + 1;
 			b = strtol(p, &end, 10);
 			if (end == p || b < a)
-				return fail(c, _("option %s: '%s' is not a CPU list (e.g. 2 or 0-3,6)"),
+				return fail(c,
+					    _("option %s: '%s' is not a CPU "
+					      "list (e.g. 2 or 0-3,6)"),
 					    c->optname, arg);
 			ranges++;
 		}
 		if (a < 0 || b >= 4096 || errno)
-			return fail(c, _("option %s: CPU numbers must be 0 to 4095 in '%s'"),
+			return fail(c,
+				    _("option %s: CPU numbers must be 0 to "
+				      "4095 in '%s'"),
 				    c->optname, arg);
 		for (long i = a; i <= b; i++) {
 			if (n == PS_MAX_CPUS_LIST)
-				return fail(c, _("option %s: too many CPUs in '%s' (at most %d)"),
+				return fail(c,
+					    _("option %s: too many CPUs in "
+					      "'%s' (at most %d)"),
 					    c->optname, arg, PS_MAX_CPUS_LIST);
 			o->cpus[n++] = (int)i;
 		}
 		if (*end == ',')
 			end++;
 		else if (*end)
-			return fail(c, _("option %s: '%s' is not a CPU list (e.g. 2 or 0-3,6)"),
+			return fail(c,
+				    _("option %s: '%s' is not a CPU list (e.g. "
+				      "2 or 0-3,6)"),
 				    c->optname, arg);
 		p = end;
 	}
 	if (n == 0)
-		return fail(c, _("option %s: '%s' is not a CPU list (e.g. 2 or 0-3,6)"),
+		return fail(c,
+			    _("option %s: '%s' is not a CPU list (e.g. 2 or "
+			      "0-3,6)"),
 			    c->optname, arg);
 	/* iperf3's "-A n,m": n here, m on the server */
 	o->server_cpu = -1;
@@ -370,7 +388,9 @@ static int parse_target(struct cli *c, const char *arg, struct ps_opts *o)
 			port = close + 2;
 		else if (close[1]) {
 			free(s);
-			return fail(c, _("option %s: unexpected text after ']' in '%s'"),
+			return fail(c,
+				    _("option %s: unexpected text after ']' in "
+				      "'%s'"),
 				    c->optname, arg);
 		}
 	} else {
@@ -449,8 +469,8 @@ static void seen(const char **slot, struct cli *c)
 		*slot = xstrdup(c->optname);
 }
 
-static int parse_one(struct cli *c, int ch, struct ps_opts *o,
-		     bool *server, const char *arg)
+static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
+		     const char *arg)
 {
 	uint64_t v64;
 	long v;
@@ -460,7 +480,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		return parse_int(c, arg, 1, 65535, &o->port);
 	case 'f':
 		if (strlen(arg) != 1 || !strchr("kmgtaKMGTA", arg[0]))
-			return fail(c, _("option %s: '%s' is not a format (one of k m g t a K M G T A)"),
+			return fail(c,
+				    _("option %s: '%s' is not a format (one of "
+				      "k m g t a K M G T A)"),
 				    c->optname, arg);
 		o->format = arg[0];
 		return 0;
@@ -468,7 +490,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		if (parse_seconds(c, arg, 0, 60, &o->interval))
 			return -1;
 		if (o->interval > 0 && o->interval < 0.1)
-			return fail(c, _("option %s: %s is out of range (0, or %g to %g)"),
+			return fail(c,
+				    _("option %s: %s is out of range (0, or %g "
+				      "to %g)"),
 				    c->optname, arg, 0.1, 60.0);
 		return 0;
 	case 'I':
@@ -560,7 +584,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 			return fail(c, _("option %s: at most %d networks"),
 				    c->optname, PS_MAX_ALLOW);
 		if (ps_cidr_parse(arg, &o->allow[o->nallow]))
-			return fail(c, _("option %s: '%s' is not a network (ADDRESS or ADDRESS/PREFIX)"),
+			return fail(c,
+				    _("option %s: '%s' is not a network "
+				      "(ADDRESS or ADDRESS/PREFIX)"),
 				    c->optname, arg);
 		o->nallow++;
 		return 0;
@@ -575,14 +601,18 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 	case OPT_RSA_PUBKEY:
 		seen(&c->client_only, c);
 		if (ps_auth_key_ok(arg, false))
-			return fail(c, _("option %s: cannot read an RSA public key (PEM) from %s"),
+			return fail(c,
+				    _("option %s: cannot read an RSA public "
+				      "key (PEM) from %s"),
 				    c->optname, arg);
 		replace_str(&o->rsa_pubkey, arg);
 		return 0;
 	case OPT_RSA_PRIVKEY:
 		seen(&c->server_only, c);
 		if (ps_auth_key_ok(arg, true))
-			return fail(c, _("option %s: cannot read an RSA private key (PEM) from %s"),
+			return fail(c,
+				    _("option %s: cannot read an RSA private "
+				      "key (PEM) from %s"),
 				    c->optname, arg);
 		replace_str(&o->rsa_privkey, arg);
 		return 0;
@@ -626,8 +656,10 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		if (parse_size(c, arg, UINT64_MAX, &o->bytes))
 			return -1;
 		if (!o->bytes)
-			return fail(c, _("option %s: the byte count must be above 0"),
-				    c->optname);
+			return fail(
+				c,
+				_("option %s: the byte count must be above 0"),
+				c->optname);
 		return 0;
 	case 'k':
 		seen(&c->client_only, c);
@@ -635,15 +667,18 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		if (parse_size(c, arg, UINT64_MAX, &o->blocks))
 			return -1;
 		if (!o->blocks)
-			return fail(c, _("option %s: the block count must be above 0"),
-				    c->optname);
+			return fail(
+				c,
+				_("option %s: the block count must be above 0"),
+				c->optname);
 		return 0;
 	case 'l':
 		seen(&c->client_only, c);
 		if (parse_size(c, arg, PS_MAX_TCP_LEN, &v64))
 			return -1;
 		if (!v64)
-			return fail(c, _("option %s: the length must be above 0"),
+			return fail(c,
+				    _("option %s: the length must be above 0"),
 				    c->optname);
 		o->len = (uint32_t)v64;
 		return 0;
@@ -666,13 +701,16 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		if (parse_size(c, arg, PS_MAX_WINDOW, &o->window))
 			return -1;
 		if (!o->window)
-			return fail(c, _("option %s: the window must be above 0"),
+			return fail(c,
+				    _("option %s: the window must be above 0"),
 				    c->optname);
 		return 0;
 	case 'C':
 		seen(&c->client_only, c);
 		if (!*arg || strlen(arg) > 15)
-			return fail(c, _("option %s: '%s' is not a congestion control name"),
+			return fail(c,
+				    _("option %s: '%s' is not a congestion "
+				      "control name"),
 				    c->optname, arg);
 		replace_str(&o->congestion, arg);
 		return 0;
@@ -748,14 +786,17 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		return 0;
 	case OPT_SYSROOT:
 		if (!*arg)
-			return fail(c, _("option %s: the directory name is empty"),
+			return fail(c,
+				    _("option %s: the directory name is empty"),
 				    c->optname);
 		replace_str(&o->sysroot, arg);
 		return 0;
 	case OPT_IFACE:
 		if (!*arg || strlen(arg) >= 16 || strchr(arg, '/'))
-			return fail(c, _("option %s: '%s' is not an interface name"),
-				    c->optname, arg);
+			return fail(
+				c,
+				_("option %s: '%s' is not an interface name"),
+				c->optname, arg);
 		replace_str(&o->iface, arg);
 		return 0;
 	case OPT_FORMAT:
@@ -767,7 +808,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o,
 		else if (!strcmp(arg, "json"))
 			o->report_format = PS_FORMAT_JSON;
 		else
-			return fail(c, _("option %s: '%s' is not a report format (text, markdown or json)"),
+			return fail(c,
+				    _("option %s: '%s' is not a report format "
+				      "(text, markdown or json)"),
 				    c->optname, arg);
 		return 0;
 	case OPT_SNAPSHOT:
@@ -790,19 +833,23 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 	if (server && o->ntargets)
 		return fail(c, _("-c and -s cannot be used together"));
 	if (o->mode == PS_MODE_PROBE && (server || o->ntargets))
-		return fail(c, _("'probe' takes no -c or -s; it only reads this host"));
+		return fail(c, _("'probe' takes no -c or -s; it only reads "
+				 "this host"));
 	if (o->mode == PS_MODE_CHECK && server)
 		return fail(c, _("'check' cannot be used with -s"));
 	if (o->mode == PS_MODE_PROBE && c->client_only)
 		return fail(c, _("option %s is for tests, not for '%s'"),
 			    c->client_only, sub);
 	if (c->check_only && o->mode != PS_MODE_CHECK)
-		return fail(c, _("option %s is only valid with 'pipescope check'"),
+		return fail(c,
+			    _("option %s is only valid with 'pipescope check'"),
 			    c->check_only);
 	if (o->quick && (server || o->mode == PS_MODE_PROBE))
-		return fail(c, _("option --quick is for 'pipescope check' and the workstation's guided run"));
+		return fail(c, _("option --quick is for 'pipescope check' and "
+				 "the workstation's guided run"));
 	if (o->snapshot && o->ntargets)
-		return fail(c, _("--snapshot and -c cannot be used together: a snapshot is checked offline"));
+		return fail(c, _("--snapshot and -c cannot be used together: a "
+				 "snapshot is checked offline"));
 	if (server)
 		o->mode = PS_MODE_SERVER;
 	else if (o->ntargets && o->mode == PS_MODE_SELFTEST)
@@ -819,16 +866,24 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 		return fail(c, _("-R and --bidir cannot be used together"));
 	/* the data streams take --cport, --cport + 1, ... */
 	if (o->cport && o->cport + o->parallel * (o->bidir ? 2 : 1) - 1 > 65535)
-		return fail(c, _("--cport %d: %d streams would need ports past 65535"),
-			    o->cport, o->parallel * (o->bidir ? 2 : 1));
+		return fail(
+			c,
+			_("--cport %d: %d streams would need ports past 65535"),
+			o->cport, o->parallel * (o->bidir ? 2 : 1));
 	if (o->file && o->skip_rx_copy)
-		return fail(c, _("-F and --skip-rx-copy cannot be used together: what is received is not copied, so it cannot be written to the file"));
+		return fail(c, _("-F and --skip-rx-copy cannot be used "
+				 "together: what is received is not copied, so "
+				 "it cannot be written to the file"));
 	if (o->proto == PS_PROTO_UDP) {
 		if (o->len > PS_MAX_UDP_LEN)
-			return fail(c, _("option -l: %u is too large for UDP (at most %d bytes)"),
+			return fail(c,
+				    _("option -l: %u is too large for UDP (at "
+				      "most %d bytes)"),
 				    o->len, PS_MAX_UDP_LEN);
 		if (o->len && o->len < PS_MIN_UDP_LEN)
-			return fail(c, _("option -l: %u is too small for UDP (at least %d bytes)"),
+			return fail(c,
+				    _("option -l: %u is too small for UDP (at "
+				      "least %d bytes)"),
 				    o->len, PS_MIN_UDP_LEN);
 		if (o->skip_rx_copy)
 			return fail(c, _("--skip-rx-copy works with TCP only"));
@@ -838,11 +893,15 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 		return fail(c, _("--gsro works with UDP only (-u)"));
 	}
 	if (!o->username != !o->rsa_pubkey)
-		return fail(c, _("--username and --rsa-public-key-path go together"));
+		return fail(
+			c,
+			_("--username and --rsa-public-key-path go together"));
 	if (!o->rsa_privkey != !o->authorized_users)
-		return fail(c, _("--rsa-private-key-path and --authorized-users-path go together"));
+		return fail(c, _("--rsa-private-key-path and "
+				 "--authorized-users-path go together"));
 	if (o->gsro && o->no_gsro)
-		return fail(c, _("--gsro and --no-gsro cannot be used together"));
+		return fail(c,
+			    _("--gsro and --no-gsro cannot be used together"));
 	if (o->ncpus > 1 && o->mode == PS_MODE_SERVER)
 		return fail(c, _("option -A: a server takes one CPU"));
 	return 0;
@@ -877,7 +936,8 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 			break;
 		if (ch == '?') {
 			if (optopt && optopt < 256)
-				fail(&c, _("unknown option -%c (see --help)"), optopt);
+				fail(&c, _("unknown option -%c (see --help)"),
+				     optopt);
 			else
 				fail(&c, _("unknown option %s (see --help)"),
 				     argv[optind - 1]);
@@ -885,7 +945,8 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 			break;
 		}
 		if (ch == ':') {
-			if (optopt && optopt < 256 && !strchr(argv[optind - 1] + 1, '-'))
+			if (optopt && optopt < 256 &&
+			    !strchr(argv[optind - 1] + 1, '-'))
 				fail(&c, _("option -%c needs a value"), optopt);
 			else
 				fail(&c, _("option %s needs a value"),
@@ -928,105 +989,153 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 void ps_cli_version(FILE *out)
 {
 	fprintf(out, "pipescope %s\n", PACKAGE_VERSION);
-	fprintf(out, _("Speaks iperf3's protocol (3.x peers, client and server).\n"));
+	fprintf(out, _("Speaks iperf3's protocol (3.x peers, client and "
+		       "server).\n"));
 }
 
 void ps_cli_help(FILE *out)
 {
-	fputs(_("Usage: pipescope [options]              workstation; loopback self-test\n"
-		"       pipescope -c HOST [options]      workstation testing against HOST\n"
-		"       pipescope -s [options]           server for pipescope and iperf3 clients\n"
+	fputs(_("Usage: pipescope [options]              workstation; loopback "
+		"self-test\n"
+		"       pipescope -c HOST [options]      workstation testing "
+		"against HOST\n"
+		"       pipescope -s [options]           server for pipescope "
+		"and iperf3 clients\n"
 		"       pipescope probe [--iface IF] [--json] [--sysroot DIR]\n"
-		"       pipescope check [-c HOST] [--iface IF] [--format text|markdown|json]\n"
+		"       pipescope check [-c HOST] [--iface IF] [--format "
+		"text|markdown|json]\n"
 		"       pipescope check --snapshot FILE\n"
-		"\n"), out);
+		"\n"),
+	      out);
 	fputs(_("Common options:\n"
 		"  -p, --port N              server port (default 5201)\n"
-		"  -f, --format [kmgtaKMGTA] units for rates: bits (lower case) or bytes\n"
-		"  -i, --interval SEC        seconds between reports (0 turns them off)\n"
+		"  -f, --format [kmgtaKMGTA] units for rates: bits (lower "
+		"case) or bytes\n"
+		"  -i, --interval SEC        seconds between reports (0 turns "
+		"them off)\n"
 		"  -I, --pidfile FILE        write the process id to FILE\n"
-		"  -F, --file NAME           send (client) or receive into a file\n"
-		"  -A, --affinity LIST       CPUs: N; N,M (here, server); 0-3,6 (one per stream)\n"
-		"  -B, --bind ADDR[%DEV]     bind to this address (and device)\n"
+		"  -F, --file NAME           send (client) or receive into a "
+		"file\n"
+		"  -A, --affinity LIST       CPUs: N; N,M (here, server); "
+		"0-3,6 (one per stream)\n"
+		"  -B, --bind ADDR[%DEV]     bind to this address (and "
+		"device)\n"
 		"      --bind-dev DEV        bind to this network device\n"
 		"  -V, --verbose             more detail\n"
 		"  -J, --json                iperf3's JSON document on stdout\n"
-		"      --json-stream         one JSON object per line, as the test runs\n"
+		"      --json-stream         one JSON object per line, as the "
+		"test runs\n"
 		"      --logfile FILE        send output to FILE\n"
 		"      --forceflush          flush output at every report\n"
-		"      --rcv-timeout MS      give up after MS without data (default 120000)\n"
-		"      --snd-timeout MS      TCP_USER_TIMEOUT on the data streams\n"
+		"      --rcv-timeout MS      give up after MS without data "
+		"(default 120000)\n"
+		"      --snd-timeout MS      TCP_USER_TIMEOUT on the data "
+		"streams\n"
 		"      --debug               debugging messages\n"
 		"  -4, --version4            IPv4 only\n"
 		"  -6, --version6            IPv6 only\n"
-		"\n"), out);
+		"\n"),
+	      out);
 	fputs(_("Server options:\n"
 		"  -s, --server              run as a server\n"
 		"  -D, --daemon              run in the background\n"
 		"  -1, --one-off             serve one test, then exit\n"
-		"      --max-tests N         tests served at once (default 1, as iperf3)\n"
-		"      --server-bitrate-limit RATE   refuse tests above RATE bit/s\n"
+		"      --max-tests N         tests served at once (default 1, "
+		"as iperf3)\n"
+		"      --server-bitrate-limit RATE   refuse tests above RATE "
+		"bit/s\n"
 		"      --idle-timeout SEC    restart after SEC idle seconds\n"
 		"      --server-max-duration SEC     longest test served\n"
-		"      --server-max-streams N        most data streams in one test\n"
-		"      --handshake-timeout SEC       time a new connection has to send\n"
-		"                            its cookie and parameters (default 10)\n"
-		"      --allow CIDR          serve only these client networks (repeatable)\n"
-		"      --user NAME           drop root privileges after binding\n"
-		"      --rsa-private-key-path FILE   decrypt clients' credentials\n"
-		"      --authorized-users-path FILE  \"user,sha256({user}password)\" lines\n"
-		"      --time-skew-threshold SEC     credentials' clock tolerance (10)\n"
-		"      --no-share-probes     do not send this host's probe readings\n"
-		"                            (CPU, NIC, IRQs) to pipescope clients\n"
-		"\n"), out);
+		"      --server-max-streams N        most data streams in one "
+		"test\n"
+		"      --handshake-timeout SEC       time a new connection has "
+		"to send\n"
+		"                            its cookie and parameters "
+		"(default 10)\n"
+		"      --allow CIDR          serve only these client networks "
+		"(repeatable)\n"
+		"      --user NAME           drop root privileges after "
+		"binding\n"
+		"      --rsa-private-key-path FILE   decrypt clients' "
+		"credentials\n"
+		"      --authorized-users-path FILE  "
+		"\"user,sha256({user}password)\" lines\n"
+		"      --time-skew-threshold SEC     credentials' clock "
+		"tolerance (10)\n"
+		"      --no-share-probes     do not send this host's probe "
+		"readings\n"
+		"                            (CPU, NIC, IRQs) to pipescope "
+		"clients\n"
+		"\n"),
+	      out);
 	fputs(_("Client options:\n"
-		"  -c, --client HOST[:PORT]  test against HOST (repeat for several targets)\n"
+		"  -c, --client HOST[:PORT]  test against HOST (repeat for "
+		"several targets)\n"
 		"  -u, --udp                 UDP instead of TCP\n"
-		"  -b, --bitrate RATE[/N]    target bit/s (K M G T are powers of 1000);\n"
+		"  -b, --bitrate RATE[/N]    target bit/s (K M G T are powers "
+		"of 1000);\n"
 		"                            0 = unlimited; UDP default 1M\n"
 		"      --fq-rate RATE        pace with SO_MAX_PACING_RATE\n"
 		"  -t, --time SEC            test length (default 10)\n"
-		"  -n, --bytes SIZE          bytes to send instead of a time (K M G T = 1024)\n"
+		"  -n, --bytes SIZE          bytes to send instead of a time "
+		"(K M G T = 1024)\n"
 		"  -k, --blockcount N        blocks to send instead of a time\n"
-		"  -l, --length SIZE         block size (TCP 1M, 128K with -k or -b; UDP the\n"
+		"  -l, --length SIZE         block size (TCP 1M, 128K with -k "
+		"or -b; UDP the\n"
 		"                            path MTU)\n"
 		"      --cport PORT          client port for the data streams\n"
-		"  -P, --parallel N          streams, 1 to 128, one thread each\n"
+		"  -P, --parallel N          streams, 1 to 128, one thread "
+		"each\n"
 		"  -R, --reverse             the server sends\n"
-		"  -d, --bidir               both directions at once (iperf3's debug: --debug)\n"
+		"  -d, --bidir               both directions at once (iperf3's "
+		"debug: --debug)\n"
 		"  -w, --window SIZE         socket buffer size\n"
 		"  -C, --congestion ALGO     TCP congestion control\n"
 		"  -M, --set-mss N           TCP maximum segment size\n"
 		"  -N, --no-delay            TCP_NODELAY\n"
 		"  -S, --tos N               IP type of service\n"
 		"  -Z, --zerocopy            send without copying (sendfile)\n"
-		"      --skip-rx-copy        discard received data in the kernel (MSG_TRUNC)\n"
+		"      --skip-rx-copy        discard received data in the "
+		"kernel (MSG_TRUNC)\n"
 		"  -O, --omit SEC            leave the first SEC seconds out\n"
 		"  -T, --title TEXT          prefix every output line\n"
 		"      --extra-data TEXT     carried into the JSON output\n"
-		"      --username NAME       log in (password: $IPERF3_PASSWORD or asked)\n"
-		"      --rsa-public-key-path FILE    encrypt the credentials with this key\n"
-		"      --use-pkcs1-padding   RSA padding of iperf3 before 3.17 (both ends)\n"
+		"      --username NAME       log in (password: "
+		"$IPERF3_PASSWORD or asked)\n"
+		"      --rsa-public-key-path FILE    encrypt the credentials "
+		"with this key\n"
+		"      --use-pkcs1-padding   RSA padding of iperf3 before 3.17 "
+		"(both ends)\n"
 		"      --get-server-output   show the server's report too\n"
 		"      --udp-counters-64bit  64-bit UDP packet counters\n"
-		"      --gsro                UDP segmentation offload (UDP_SEGMENT/UDP_GRO)\n"
-		"      --no-gsro             never use it, even with a pipescope server\n"
-		"      --repeating-payload   fill blocks with a repeating pattern\n"
+		"      --gsro                UDP segmentation offload "
+		"(UDP_SEGMENT/UDP_GRO)\n"
+		"      --no-gsro             never use it, even with a "
+		"pipescope server\n"
+		"      --repeating-payload   fill blocks with a repeating "
+		"pattern\n"
 		"      --dont-fragment       set IPv4 don't-fragment (UDP)\n"
 		"      --connect-timeout MS  give up connecting after MS\n"
-		"\n"), out);
+		"\n"),
+	      out);
 	fputs(_("pipescope's own options:\n"
-		"      --no-tui              plain text (as iperf3) even on a terminal\n"
-		"      --no-color            no colours on the screen (also NO_COLOR=1)\n"
+		"      --no-tui              plain text (as iperf3) even on a "
+		"terminal\n"
+		"      --no-color            no colours on the screen (also "
+		"NO_COLOR=1)\n"
 		"      --iface IF            the network interface to watch\n"
-		"      --sysroot DIR         read /proc and /sys from a recorded tree\n"
+		"      --sysroot DIR         read /proc and /sys from a "
+		"recorded tree\n"
 		"      --json                (probe) the snapshot as JSON\n"
 		"      --format FMT          (check) text, markdown or json\n"
-		"      --snapshot FILE       (check) evaluate a saved 'probe --json'\n"
-		"      --quick               (check) the short form of the checklist\n"
+		"      --snapshot FILE       (check) evaluate a saved 'probe "
+		"--json'\n"
+		"      --quick               (check) the short form of the "
+		"checklist\n"
 		"  -h, --help                this help\n"
 		"  -v, --version             the version\n"
 		"\n"
 		"Exit status: 0 done, 1 failure, 2 bad command line,\n"
-		"3 (check) a bottleneck was found.\n"), out);
+		"3 (check) a bottleneck was found.\n"),
+	      out);
 }

@@ -8,10 +8,10 @@
 #include "options.h"
 
 enum ps_cli_result {
-	PS_CLI_RUN = 0,		/* options are in *o; go */
-	PS_CLI_HELP,		/* --help asked for */
-	PS_CLI_VERSION,		/* --version asked for */
-	PS_CLI_ERROR = -1,	/* err holds one translated line */
+	PS_CLI_RUN = 0,	   /* options are in *o; go */
+	PS_CLI_HELP,	   /* --help asked for */
+	PS_CLI_VERSION,	   /* --version asked for */
+	PS_CLI_ERROR = -1, /* err holds one translated line */
 };
 
 void ps_opts_free(struct ps_opts *o);

@@ -50,7 +50,8 @@ static void far_inventory(struct cli_steps *cs)
 				sizeof(line));
 	fprintf(stderr, _("      far end %s: %s\n"),
 		res->peer_snap->hdr.hostname[0]
-			? ps_safe(res->peer_snap->hdr.hostname) : "?",
+			? ps_safe(res->peer_snap->hdr.hostname)
+			: "?",
 		ps_safe(line));
 }
 

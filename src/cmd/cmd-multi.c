@@ -1,4 +1,5 @@
-/* cmd-multi.c: "-c A -c B": several targets in one test, summed and shown per target */
+/* cmd-multi.c: "-c A -c B": several targets in one test, summed and shown per
+ * target */
 #include "config.h"
 
 #include <pthread.h>
@@ -15,9 +16,9 @@
 #include "xmalloc.h"
 
 struct target_run {
-	struct ps_opts o;		/* a shallow copy aimed at one target */
-	struct ps_reporter inner;	/* text or JSON into buf */
-	struct ps_reporter rep;		/* inner, plus the sums kept here */
+	struct ps_opts o;	  /* a shallow copy aimed at one target */
+	struct ps_reporter inner; /* text or JSON into buf */
+	struct ps_reporter rep;	  /* inner, plus the sums kept here */
 	FILE *mem;
 	char *buf;
 	size_t len;
@@ -93,9 +94,11 @@ static struct json_object *sum_json(uint64_t bytes, double secs, bool sender)
 	json_object_object_add(o, "start", json_object_new_double(0));
 	json_object_object_add(o, "end", json_object_new_double(secs));
 	json_object_object_add(o, "seconds", json_object_new_double(secs));
-	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)bytes));
-	json_object_object_add(o, "bits_per_second",
-			       json_object_new_double(secs > 0 ? bytes * 8.0 / secs : 0));
+	json_object_object_add(o, "bytes",
+			       json_object_new_int64((int64_t)bytes));
+	json_object_object_add(
+		o, "bits_per_second",
+		json_object_new_double(secs > 0 ? bytes * 8.0 / secs : 0));
 	json_object_object_add(o, "sender", json_object_new_boolean(sender));
 	return o;
 }
@@ -118,14 +121,18 @@ int ps_cmd_multi(const struct ps_opts *o)
 		r->o.json_stream = false;
 		r->mem = open_memstream(&r->buf, &r->len);
 		if (!r->mem)
-			ps_fatal(_("out of memory (allocating %zu bytes)"), (size_t)0);
+			ps_fatal(_("out of memory (allocating %zu bytes)"),
+				 (size_t)0);
 		if (json)
 			ps_report_json_init(&r->inner, &r->o, r->mem, false);
 		else
 			ps_report_text_init(&r->inner, &r->o, r->mem);
 		r->rep = (struct ps_reporter){ .start = m_start,
-			.interval = m_interval, .end = m_end, .error = m_error,
-			.message = m_message, .arg = r };
+					       .interval = m_interval,
+					       .end = m_end,
+					       .error = m_error,
+					       .message = m_message,
+					       .arg = r };
 		if (pthread_create(&r->thread, NULL, run_target, r))
 			ps_fatal(_("cannot start a thread for target %s"),
 				 o->targets[i].host);
@@ -150,30 +157,39 @@ int ps_cmd_multi(const struct ps_opts *o)
 		struct json_object *ext = json_object_new_object();
 
 		for (int i = 0; i < n; i++) {
-			struct json_object *t = json_tokener_parse(runs[i].buf ? runs[i].buf : "");
+			struct json_object *t = json_tokener_parse(
+				runs[i].buf ? runs[i].buf : "");
 
-			json_object_array_add(arr, t ? t : json_object_new_object());
+			json_object_array_add(arr,
+					      t ? t : json_object_new_object());
 		}
-		json_object_object_add(end, "sum_sent", sum_json(sent, secs, true));
-		json_object_object_add(end, "sum_received", sum_json(received, secs, false));
+		json_object_object_add(end, "sum_sent",
+				       sum_json(sent, secs, true));
+		json_object_object_add(end, "sum_received",
+				       sum_json(received, secs, false));
 		json_object_object_add(doc, "end", end);
-		json_object_object_add(ext, "version", json_object_new_string(PACKAGE_VERSION));
+		json_object_object_add(ext, "version",
+				       json_object_new_string(PACKAGE_VERSION));
 		json_object_object_add(ext, "targets", arr);
 		json_object_object_add(doc, "pipescope", ext);
-		printf("%s\n", json_object_to_json_string_ext(doc,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+		printf("%s\n", json_object_to_json_string_ext(
+				       doc, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_SPACED));
 		json_object_put(doc);
 	} else {
 		char rate[32], xfer[32];
 
 		for (int i = 0; i < n; i++) {
-			printf(_("=== target %d: %s ===\n"), i + 1, o->targets[i].host);
+			printf(_("=== target %d: %s ===\n"), i + 1,
+			       o->targets[i].host);
 			fputs(runs[i].buf ? runs[i].buf : "", stdout);
 		}
-		ps_fmt_bytes(xfer, sizeof(xfer), (double)received, o->format == 'a' ? 'A' : o->format);
-		ps_fmt_rate(rate, sizeof(rate), secs > 0 ? received * 8.0 / secs : 0, o->format);
-		printf(_("[TOTAL] %d targets, %.2f s: %s received, %s\n"), n, secs,
-		       xfer, rate);
+		ps_fmt_bytes(xfer, sizeof(xfer), (double)received,
+			     o->format == 'a' ? 'A' : o->format);
+		ps_fmt_rate(rate, sizeof(rate),
+			    secs > 0 ? received * 8.0 / secs : 0, o->format);
+		printf(_("[TOTAL] %d targets, %.2f s: %s received, %s\n"), n,
+		       secs, xfer, rate);
 	}
 	fflush(stdout);
 	for (int i = 0; i < n; i++)

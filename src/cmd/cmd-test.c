@@ -118,7 +118,7 @@ static int pidfile_keeper(const char *path)
 	}
 	if (pid > 0) {
 		close(p[0]);
-		return 0;	/* p[1] stays open as long as the server */
+		return 0; /* p[1] stays open as long as the server */
 	}
 	null = open("/dev/null", O_RDWR);
 	for (int fd = 0; fd < 3 && null >= 0; fd++)
@@ -144,7 +144,8 @@ static void pin_process(const struct ps_opts *o)
 	CPU_ZERO(&cs);
 	CPU_SET(o->cpus[0], &cs);
 	if (sched_setaffinity(0, sizeof(cs), &cs))
-		ps_warn(_("cannot pin to CPU %d: %s"), o->cpus[0], strerror(errno));
+		ps_warn(_("cannot pin to CPU %d: %s"), o->cpus[0],
+			strerror(errno));
 }
 
 /*
@@ -162,7 +163,7 @@ static int drop_privileges(const char *user)
 		return -1;
 	}
 	if (getuid() == pw->pw_uid && geteuid() == pw->pw_uid)
-		return 0;	/* already that user */
+		return 0; /* already that user */
 	if (geteuid() != 0) {
 		ps_err(_("--user %s: only root can change user"), user);
 		return -1;
@@ -187,7 +188,8 @@ static int drop_privileges(const char *user)
 static int precheck(const struct ps_opts *o)
 {
 	if (o->file && !o->reverse && access(o->file, R_OK)) {
-		ps_err(_("cannot read the file %s: %s"), o->file, strerror(errno));
+		ps_err(_("cannot read the file %s: %s"), o->file,
+		       strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -265,7 +267,7 @@ int ps_cmd_server(const struct ps_opts *o)
 	/* -J makes a document per test inside the server; text is shared */
 	ps_report_text_init(&rep, o, out);
 	if (o->json || o->json_stream)
-		rep.message = NULL;	/* stdout holds JSON only */
+		rep.message = NULL; /* stdout holds JSON only */
 	rc = ps_server_loop(srv, &rep, &ps_stop_requested);
 	ps_server_close(srv);
 	ps_report_destroy(&rep);
@@ -286,7 +288,8 @@ int ps_cmd_selftest(const struct ps_opts *o)
 		return PS_EXIT_FAIL;
 	rc = ps_selftest_start(o, &co, &h);
 	if (rc) {
-		ps_err(_("cannot start the loopback server: %s"), strerror(-rc));
+		ps_err(_("cannot start the loopback server: %s"),
+		       strerror(-rc));
 		return PS_EXIT_FAIL;
 	}
 	ps_install_signals();

@@ -44,23 +44,25 @@ int ps_cidr_parse(const char *s, struct ps_cidr *c)
 	}
 	/* 10.1.2.3/8 means 10.0.0.0/8: clear the host bits */
 	for (int bit = c->prefix; bit < max; bit++)
-		c->addr[bit / 8] &= (uint8_t)~(0x80u >> (bit % 8));
+		c->addr[bit / 8] &= (uint8_t) ~(0x80u >> (bit % 8));
 	return 0;
 }
 
 /* the address bytes of a socket address, IPv4-mapped IPv6 as IPv4 */
 static const uint8_t *host_bytes(const struct sockaddr *sa, int *family)
 {
-	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-					    0xff, 0xff };
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0,    0,
+					    0, 0, 0, 0, 0xff, 0xff };
 
 	if (sa->sa_family == AF_INET) {
 		*family = AF_INET;
-		return (const uint8_t *)&((const struct sockaddr_in *)sa)->sin_addr;
+		return (const uint8_t *)&((const struct sockaddr_in *)sa)
+			->sin_addr;
 	}
 	if (sa->sa_family == AF_INET6) {
-		const uint8_t *a = (const uint8_t *)
-			&((const struct sockaddr_in6 *)sa)->sin6_addr;
+		const uint8_t *a =
+			(const uint8_t *)&((const struct sockaddr_in6 *)sa)
+				->sin6_addr;
 
 		if (!memcmp(a, mapped, sizeof(mapped))) {
 			*family = AF_INET;
@@ -94,8 +96,7 @@ bool ps_cidr_match(const struct ps_cidr *c, const struct sockaddr *sa)
 	return true;
 }
 
-bool ps_acl_allows(const struct ps_cidr *list, int n,
-		   const struct sockaddr *sa)
+bool ps_acl_allows(const struct ps_cidr *list, int n, const struct sockaddr *sa)
 {
 	if (n <= 0)
 		return true;

@@ -28,8 +28,8 @@ static EVP_PKEY *load_key(const char *path, bool private_key)
 
 	if (!f)
 		return NULL;
-	k = private_key ? PEM_read_PrivateKey(f, NULL, NULL, NULL) :
-			  PEM_read_PUBKEY(f, NULL, NULL, NULL);
+	k = private_key ? PEM_read_PrivateKey(f, NULL, NULL, NULL)
+			: PEM_read_PUBKEY(f, NULL, NULL, NULL);
 	fclose(f);
 	return k;
 }
@@ -74,8 +74,9 @@ int ps_auth_token(const char *user, const char *password,
 		  auth_now());
 	ctx = EVP_PKEY_CTX_new(k, NULL);
 	if (!ctx || EVP_PKEY_encrypt_init(ctx) <= 0 ||
-	    EVP_PKEY_CTX_set_rsa_padding(ctx, pkcs1 ? RSA_PKCS1_PADDING :
-					 RSA_PKCS1_OAEP_PADDING) <= 0 ||
+	    EVP_PKEY_CTX_set_rsa_padding(ctx, pkcs1 ? RSA_PKCS1_PADDING
+						    : RSA_PKCS1_OAEP_PADDING) <=
+		    0 ||
 	    EVP_PKEY_encrypt(ctx, NULL, &enclen, (unsigned char *)text,
 			     strlen(text)) <= 0)
 		goto fail;
@@ -90,13 +91,13 @@ int ps_auth_token(const char *user, const char *password,
 	EVP_EncodeBlock((unsigned char *)token, enc, (int)enclen);
 	rc = 0;
 	goto out;
-fail: {
+fail : {
 	const char *why = ERR_reason_error_string(ERR_get_error());
 
 	snprintf(err, errlen, _("cannot encrypt the credentials: %s"),
 		 why ? why : "?");
 	ERR_clear_error();
-	}
+}
 out:
 	OPENSSL_cleanse(text, strlen(text));
 	free(text);
@@ -163,7 +164,7 @@ static void sha256_hex(const char *s, char hex[65])
 
 struct ps_auth_keys {
 	EVP_PKEY *key;
-	char *users;	/* the users file, whole */
+	char *users; /* the users file, whole */
 };
 
 #define USERS_FILE_MAX (1024 * 1024)
@@ -187,9 +188,11 @@ int ps_auth_keys_load(const char *privkey_path, const char *users_path,
 	a->users = xmalloc(USERS_FILE_MAX + 1);
 	n = f ? fread(a->users, 1, USERS_FILE_MAX + 1, f) : 0;
 	if (!f || ferror(f) || n > USERS_FILE_MAX) {
-		snprintf(err, errlen, !f || ferror(f) ?
-			 _("cannot read the authorized users file %s") :
-			 _("the authorized users file %s is larger than 1 MiB"),
+		snprintf(err, errlen,
+			 !f || ferror(f)
+				 ? _("cannot read the authorized users file %s")
+				 : _("the authorized users file %s is larger "
+				     "than 1 MiB"),
 			 users_path);
 		if (f)
 			fclose(f);
@@ -213,8 +216,8 @@ void ps_auth_keys_free(struct ps_auth_keys *a)
 }
 
 /* "user,sha256hex" lines (# comments); 0 when user and hash are there */
-static int users_file_has(const char *users, const char *user,
-			  const char *hash, char *err, size_t errlen)
+static int users_file_has(const char *users, const char *user, const char *hash,
+			  char *err, size_t errlen)
 {
 	int found = -EACCES;
 
@@ -230,13 +233,13 @@ static int users_file_has(const char *users, const char *user,
 		line += strspn(line, "\r\n");
 	}
 	if (found)
-		snprintf(err, errlen, _("unknown user or wrong password for '%s'"),
-			 user);
+		snprintf(err, errlen,
+			 _("unknown user or wrong password for '%s'"), user);
 	return found;
 }
 
-int ps_auth_verify(const char *token, const struct ps_auth_keys *keys,
-		   int skew, bool pkcs1, char *user, size_t userlen, char *err,
+int ps_auth_verify(const char *token, const struct ps_auth_keys *keys, int skew,
+		   bool pkcs1, char *user, size_t userlen, char *err,
 		   size_t errlen)
 {
 	EVP_PKEY *k = keys->key;
@@ -264,12 +267,15 @@ int ps_auth_verify(const char *token, const struct ps_auth_keys *keys,
 		pad++;
 	rawlen = (size_t)n - (size_t)pad;
 	text = decrypt(k, raw, rawlen, RSA_PKCS1_OAEP_PADDING);
-	if (!text && pkcs1)	/* iperf3 up to 3.16 */
+	if (!text && pkcs1) /* iperf3 up to 3.16 */
 		text = decrypt(k, raw, rawlen, RSA_PKCS1_PADDING);
 	if (!text) {
-		snprintf(err, errlen, pkcs1 ?
-			 _("the credentials do not decrypt with this server's key") :
-			 _("the credentials do not decrypt with this server's key (an iperf3 client before 3.17 needs --use-pkcs1-padding here)"));
+		snprintf(err, errlen,
+			 pkcs1 ? _("the credentials do not decrypt with this "
+				   "server's key")
+			       : _("the credentials do not decrypt with this "
+				   "server's key (an iperf3 client before 3.17 "
+				   "needs --use-pkcs1-padding here)"));
 		goto out;
 	}
 	pw = xcalloc(1, strlen(text) + 1);
@@ -284,7 +290,9 @@ int ps_auth_verify(const char *token, const struct ps_auth_keys *keys,
 	when = strtoll(ts, NULL, 10);
 	now = auth_now();
 	if (when > now + skew || when < now - skew) {
-		snprintf(err, errlen, _("credentials of '%s' are %" PRId64 " s off this server's clock (at most %d)"),
+		snprintf(err, errlen,
+			 _("credentials of '%s' are %" PRId64
+			   " s off this server's clock (at most %d)"),
 			 user, now - when, skew);
 		goto out;
 	}

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <time.h>
 
-#define PS_AUTHTOKEN_MAX 2048	/* base64 of an RSA block up to 8192 bits */
-#define PS_AUTH_SKEW 10		/* s, iperf3's default --time-skew-threshold */
-#define PS_IEAUTHTEST 142	/* iperf3's i_errno for a refused login */
+#define PS_AUTHTOKEN_MAX 2048 /* base64 of an RSA block up to 8192 bits */
+#define PS_AUTH_SKEW 10	      /* s, iperf3's default --time-skew-threshold */
+#define PS_IEAUTHTEST 142     /* iperf3's i_errno for a refused login */
 
 /*
  * The client's token: "user: U\npwd:  P\nts:   T" encrypted with the
@@ -36,8 +36,8 @@ void ps_auth_keys_free(struct ps_auth_keys *keys);
  * in the authorized users file. 0 with the user name in user, or -EACCES
  * with a reason in err.
  */
-int ps_auth_verify(const char *token, const struct ps_auth_keys *keys,
-		   int skew, bool pkcs1, char *user, size_t userlen, char *err,
+int ps_auth_verify(const char *token, const struct ps_auth_keys *keys, int skew,
+		   bool pkcs1, char *user, size_t userlen, char *err,
 		   size_t errlen);
 
 /* can the key be loaded? 0 or -EINVAL (for the command line) */

@@ -16,22 +16,23 @@ struct ps_snapshot;
 
 /* one stream's numbers over one interval (or the whole test) */
 struct ps_stream_iv {
-	int id;			/* iperf3 stream id: 1, 3, 4, 5, … */
-	int fd;			/* shown as [ID] as iperf3 does */
-	int target;		/* index of the -c target */
-	bool sender;		/* this end sends on it */
-	double start, end;	/* seconds since the test started */
+	int id;		   /* iperf3 stream id: 1, 3, 4, 5, … */
+	int fd;		   /* shown as [ID] as iperf3 does */
+	int target;	   /* index of the -c target */
+	bool sender;	   /* this end sends on it */
+	double start, end; /* seconds since the test started */
 	uint64_t bytes;
 	double bps;
 	bool omitted;
 	/* TCP_INFO, on the sending end (has_tcpinfo) */
 	bool has_tcpinfo;
-	int64_t retrans;	/* in this interval */
-	uint64_t cwnd;		/* bytes */
-	uint64_t snd_wnd;	/* bytes, 0 when the kernel lacks it */
+	int64_t retrans;  /* in this interval */
+	uint64_t cwnd;	  /* bytes */
+	uint64_t snd_wnd; /* bytes, 0 when the kernel lacks it */
 	uint32_t rtt_us, rttvar_us, min_rtt_us, pmtu, mss;
 	uint64_t delivery_bps, pacing_bps;
-	uint64_t busy_us, rwnd_limited_us, sndbuf_limited_us;	/* this interval */
+	uint64_t busy_us, rwnd_limited_us,
+		sndbuf_limited_us; /* this interval */
 	bool app_limited;
 	/* UDP */
 	uint64_t packets;
@@ -39,8 +40,8 @@ struct ps_stream_iv {
 	uint64_t ooo;
 	double jitter_ms;
 	/* where it ran */
-	int cpu;		/* the stream thread's CPU (sched_getcpu) */
-	int rx_cpu;		/* SO_INCOMING_CPU: where its softirq ran */
+	int cpu;    /* the stream thread's CPU (sched_getcpu) */
+	int rx_cpu; /* SO_INCOMING_CPU: where its softirq ran */
 };
 
 struct ps_interval {
@@ -63,28 +64,28 @@ struct ps_interval {
 struct ps_summary {
 	double duration;
 	int nstreams;
-	struct ps_stream_iv *local;	/* bytes this end moved, per stream */
-	uint64_t *remote_bytes;		/* the peer's count, per stream */
-	int64_t *remote_errors;		/* UDP loss seen by the peer */
+	struct ps_stream_iv *local; /* bytes this end moved, per stream */
+	uint64_t *remote_bytes;	    /* the peer's count, per stream */
+	int64_t *remote_errors;	    /* UDP loss seen by the peer */
 	int64_t *remote_packets;
 	double *remote_jitter_ms;
-	int64_t *remote_retrans;	/* -1 when the peer did not say */
-	struct ps_stream_iv sum_sent, sum_received;	/* as iperf3's end.sum_* */
+	int64_t *remote_retrans; /* -1 when the peer did not say */
+	struct ps_stream_iv sum_sent, sum_received; /* as iperf3's end.sum_* */
 	bool have_sent, have_received;
 	double cpu_local_total, cpu_local_user, cpu_local_system;
 	double cpu_remote_total, cpu_remote_user, cpu_remote_system;
-	double cpu_seconds_per_gb;	/* this end's CPU seconds per GB moved */
+	double cpu_seconds_per_gb; /* this end's CPU seconds per GB moved */
 	char congestion_local[16], congestion_remote[16];
 	bool remote_valid;
-	bool partial;		/* ended by a fault; numbers up to it */
-	char *server_output;	/* --get-server-output, or NULL */
-	const struct ps_snapshot *peer_snap;	/* as in ps_interval */
+	bool partial;	     /* ended by a fault; numbers up to it */
+	char *server_output; /* --get-server-output, or NULL */
+	const struct ps_snapshot *peer_snap; /* as in ps_interval */
 };
 
 struct ps_test_info {
 	bool server;
 	enum ps_proto proto;
-	int nstreams;		/* data connections */
+	int nstreams; /* data connections */
 	int parallel;
 	bool reverse, bidir;
 	double duration;
@@ -92,7 +93,7 @@ struct ps_test_info {
 	uint32_t len;
 	int omit;
 	uint64_t rate;
-	const char *peer_kind;	/* "pipescope" or "iperf3" */
+	const char *peer_kind; /* "pipescope" or "iperf3" */
 	char peer_version[48];
 	char cookie[PS_COOKIE_SIZE];
 	int ntargets;
@@ -121,8 +122,8 @@ struct ps_reporter {
 	void (*end)(void *arg, const struct ps_test_info *info,
 		    const struct ps_summary *sum);
 	void (*error)(void *arg, const char *msg);
-	void (*message)(void *arg, const char *msg);	/* "Connecting…" */
-	void (*destroy)(void *arg);	/* flush what is pending and free */
+	void (*message)(void *arg, const char *msg); /* "Connecting…" */
+	void (*destroy)(void *arg); /* flush what is pending and free */
 	void *arg;
 };
 
@@ -152,8 +153,6 @@ void ps_report_text_init(struct ps_reporter *r, const struct ps_opts *o,
 void ps_report_json_init(struct ps_reporter *r, const struct ps_opts *o,
 			 FILE *out, bool stream);
 void ps_report_destroy(struct ps_reporter *r);
-
-
 
 /* "rwnd", "sndbuf", "app" or "cwnd": what TCP_INFO says held a flow back,
  * or NULL when nothing did or it cannot tell */

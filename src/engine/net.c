@@ -21,8 +21,8 @@
 #define SO_MAX_PACING_RATE 47
 #endif
 
-int ps_apply_sockopts(int fd, int family, bool tcp, const struct ps_sockopts *so,
-		      char *warn, size_t warnlen)
+int ps_apply_sockopts(int fd, int family, bool tcp,
+		      const struct ps_sockopts *so, char *warn, size_t warnlen)
 {
 	int one = 1;
 
@@ -48,9 +48,11 @@ int ps_apply_sockopts(int fd, int family, bool tcp, const struct ps_sockopts *so
 		       strlen(so->congestion)))
 		return -errno;
 	if (so->tos >= 0) {
-		int rc = family == AF_INET6 ?
-			setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &so->tos, sizeof(so->tos)) :
-			setsockopt(fd, IPPROTO_IP, IP_TOS, &so->tos, sizeof(so->tos));
+		int rc = family == AF_INET6
+				 ? setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS,
+					      &so->tos, sizeof(so->tos))
+				 : setsockopt(fd, IPPROTO_IP, IP_TOS, &so->tos,
+					      sizeof(so->tos));
 		if (rc)
 			return -errno;
 	}
@@ -60,11 +62,14 @@ int ps_apply_sockopts(int fd, int family, bool tcp, const struct ps_sockopts *so
 		/* 64-bit where the kernel takes it, else the old 32-bit */
 		if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &bytes,
 			       sizeof(bytes))) {
-			unsigned b32 = bytes > UINT32_MAX ? UINT32_MAX : (unsigned)bytes;
+			unsigned b32 = bytes > UINT32_MAX ? UINT32_MAX
+							  : (unsigned)bytes;
 
 			if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &b32,
-				       sizeof(b32)) && warn)
-				snprintf(warn, warnlen, _("pacing rate not set: %s"),
+				       sizeof(b32)) &&
+			    warn)
+				snprintf(warn, warnlen,
+					 _("pacing rate not set: %s"),
 					 strerror(errno));
 		}
 	}
@@ -90,14 +95,15 @@ static int bind_local(int fd, int family, const char *bind_addr,
 		return -errno;
 	if ((bind_addr && *bind_addr) || port) {
 		struct addrinfo hints = { .ai_family = family,
-					  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+					  .ai_flags =
+						  AI_PASSIVE | AI_NUMERICSERV };
 		struct addrinfo *res;
 		char ps[16];
 		int rc;
 
 		snprintf(ps, sizeof(ps), "%d", port);
-		rc = getaddrinfo(bind_addr && *bind_addr ? bind_addr : NULL,
-				 ps, &hints, &res);
+		rc = getaddrinfo(bind_addr && *bind_addr ? bind_addr : NULL, ps,
+				 &hints, &res);
 		if (rc)
 			return -EADDRNOTAVAIL;
 		rc = bind(fd, res->ai_addr, res->ai_addrlen) ? -errno : 0;
@@ -147,13 +153,16 @@ int ps_connect(const char *host, int port, int family, int socktype,
 	int fd = -1, rc, last = -ECONNREFUSED, one = 1;
 
 	*why = _("resolve");
-	hints.ai_family = family == 4 ? AF_INET : family == 6 ? AF_INET6 : AF_UNSPEC;
+	hints.ai_family = family == 4	? AF_INET
+			  : family == 6 ? AF_INET6
+					: AF_UNSPEC;
 	hints.ai_socktype = socktype;
 	hints.ai_flags = AI_NUMERICSERV;
 	snprintf(ps, sizeof(ps), "%d", port);
 	rc = getaddrinfo(host, ps, &hints, &res);
 	if (rc)
-		return rc == EAI_NONAME || rc == EAI_NODATA ? -EHOSTUNREACH : -EINVAL;
+		return rc == EAI_NONAME || rc == EAI_NODATA ? -EHOSTUNREACH
+							    : -EINVAL;
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
 		if (fd < 0) {
@@ -161,10 +170,11 @@ int ps_connect(const char *host, int port, int family, int socktype,
 			continue;
 		}
 		if (cport)
-			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
+				   sizeof(one));
 		*why = _("socket options");
-		rc = ps_apply_sockopts(fd, ai->ai_family, socktype == SOCK_STREAM,
-				       so, NULL, 0);
+		rc = ps_apply_sockopts(fd, ai->ai_family,
+				       socktype == SOCK_STREAM, so, NULL, 0);
 		if (!rc) {
 			*why = _("bind");
 			rc = bind_local(fd, ai->ai_family, bind_addr, bind_dev,
@@ -185,18 +195,21 @@ int ps_connect(const char *host, int port, int family, int socktype,
 	return fd >= 0 ? fd : last;
 }
 
-int ps_listen(const char *bind_addr, const char *bind_dev, int port,
-	      int family, int socktype)
+int ps_listen(const char *bind_addr, const char *bind_dev, int port, int family,
+	      int socktype)
 {
 	struct addrinfo hints = { 0 }, *res, *ai;
 	char ps[16];
 	int fd = -1, rc, last = -EADDRNOTAVAIL, one = 1, zero = 0;
 
-	hints.ai_family = family == 4 ? AF_INET : family == 6 ? AF_INET6 : AF_INET6;
+	hints.ai_family = family == 4	? AF_INET
+			  : family == 6 ? AF_INET6
+					: AF_INET6;
 	hints.ai_socktype = socktype;
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	snprintf(ps, sizeof(ps), "%d", port);
-	rc = getaddrinfo(bind_addr && *bind_addr ? bind_addr : NULL, ps, &hints, &res);
+	rc = getaddrinfo(bind_addr && *bind_addr ? bind_addr : NULL, ps, &hints,
+			 &res);
 	if (rc && !bind_addr && family == 0) {
 		hints.ai_family = AF_INET;
 		rc = getaddrinfo(NULL, ps, &hints, &res);
@@ -295,8 +308,8 @@ void ps_sock_name(int fd, bool peer, char *addr, size_t len, int *port)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	int rc = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl) :
-			getsockname(fd, (struct sockaddr *)&ss, &sl);
+	int rc = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl)
+		      : getsockname(fd, (struct sockaddr *)&ss, &sl);
 
 	*port = 0;
 	snprintf(addr, len, "?");
@@ -328,17 +341,17 @@ int ps_sock_family(int fd)
 	return ss.ss_family;
 }
 
-void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf,
-		      int *rcvbuf, int *tos, char *cc, size_t cclen)
+void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf, int *rcvbuf,
+		      int *tos, char *cc, size_t cclen)
 {
 	socklen_t l;
 	int fam = ps_sock_family(fd);
 
-#define GET(level, opt, out)                                          \
-	do {                                                          \
-		l = sizeof(*(out));                                   \
-		if (getsockopt(fd, level, opt, out, &l))              \
-			*(out) = -1;                                  \
+#define GET(level, opt, out)                                                   \
+	do {                                                                   \
+		l = sizeof(*(out));                                            \
+		if (getsockopt(fd, level, opt, out, &l))                       \
+			*(out) = -1;                                           \
 	} while (0)
 	GET(IPPROTO_TCP, TCP_NODELAY, nodelay);
 	GET(IPPROTO_TCP, TCP_MAXSEG, mss);

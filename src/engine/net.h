@@ -7,16 +7,16 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "clock.h"	/* ps_now, ps_wallclock: the engine's clocks */
+#include "clock.h" /* ps_now, ps_wallclock: the engine's clocks */
 
 struct ps_sockopts {
-	uint64_t window;	/* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
-	int mss;		/* TCP_MAXSEG; 0 = default */
+	uint64_t window; /* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
+	int mss;	 /* TCP_MAXSEG; 0 = default */
 	bool nodelay;
-	const char *congestion;	/* TCP_CONGESTION or NULL */
-	int tos;		/* IP_TOS / IPV6_TCLASS; -1 = unset */
-	uint64_t pacing_bps;	/* SO_MAX_PACING_RATE in bit/s; 0 = none */
-	unsigned snd_timeout_ms;	/* TCP_USER_TIMEOUT */
+	const char *congestion;	 /* TCP_CONGESTION or NULL */
+	int tos;		 /* IP_TOS / IPV6_TCLASS; -1 = unset */
+	uint64_t pacing_bps;	 /* SO_MAX_PACING_RATE in bit/s; 0 = none */
+	unsigned snd_timeout_ms; /* TCP_USER_TIMEOUT */
 	bool dont_fragment;
 };
 
@@ -30,12 +30,12 @@ int ps_connect(const char *host, int port, int family, int socktype,
 	       const struct ps_sockopts *so, unsigned timeout_ms,
 	       const char **why);
 /* a listening TCP socket (or bound UDP socket) on port; fd or -errno */
-int ps_listen(const char *bind_addr, const char *bind_dev, int port,
-	      int family, int socktype);
+int ps_listen(const char *bind_addr, const char *bind_dev, int port, int family,
+	      int socktype);
 
 /* apply the options that must be set before connect/accept-inherit */
-int ps_apply_sockopts(int fd, int family, bool tcp, const struct ps_sockopts *so,
-		      char *warn, size_t warnlen);
+int ps_apply_sockopts(int fd, int family, bool tcp,
+		      const struct ps_sockopts *so, char *warn, size_t warnlen);
 
 /* full read/write with a deadline in ms (0 = block); 0, or -errno
  * (-ETIMEDOUT when the deadline passed, -EPIPE on EOF for reads) */
@@ -46,8 +46,7 @@ int ps_write_full(int fd, const void *buf, size_t len);
 void ps_sock_name(int fd, bool peer, char *addr, size_t len, int *port);
 int ps_sock_family(int fd);
 /* what the kernel applied on a socket: -1 where it cannot say */
-void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf,
-		      int *rcvbuf, int *tos, char *cc, size_t cclen);
-
+void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf, int *rcvbuf,
+		      int *tos, char *cc, size_t cclen);
 
 #endif

@@ -43,7 +43,8 @@ int ps_recv_state(int fd, signed char *state, int timeout_ms)
 
 int ps_send_json(int fd, struct json_object *obj)
 {
-	const char *s = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+	const char *s =
+		json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 	size_t len = strlen(s);
 	uint32_t nlen = htonl((uint32_t)len);
 	char *buf = xmalloc(len + 4);
@@ -66,17 +67,24 @@ int ps_send_json(int fd, struct json_object *obj)
  * 258 containers.
  */
 const struct ps_json_limit ps_lim_results = {
-	.bytes = PS_MAX_RESULTS_JSON, .values = PS_MAX_RESULTS_JSON / 128 + 256,
+	.bytes = PS_MAX_RESULTS_JSON,
+	.values = PS_MAX_RESULTS_JSON / 128 + 256,
 	.containers = PS_MAX_RESULTS_JSON / 2048 + 16,
 };
 const struct ps_json_limit ps_lim_ext_data = {
-	.bytes = 512 * 1024, .values = 32768, .containers = 2048,
+	.bytes = 512 * 1024,
+	.values = 32768,
+	.containers = 2048,
 };
 const struct ps_json_limit ps_lim_probe = {
-	.bytes = 4 * 1024 * 1024, .values = 327680, .containers = 4096,
+	.bytes = 4 * 1024 * 1024,
+	.values = 327680,
+	.containers = 4096,
 };
 const struct ps_json_limit ps_lim_ack = {
-	.bytes = PS_MAX_PARAMS_JSON, .values = 256, .containers = 16,
+	.bytes = PS_MAX_PARAMS_JSON,
+	.values = 256,
+	.containers = 16,
 };
 
 /* ps_read_full in slices of 100 ms, to see *stop soon (a signal handler
@@ -191,10 +199,10 @@ int ps_recv_json_lim(int fd, struct json_object **obj,
 		free(buf);
 		return rc;
 	}
-	tok = json_tokener_new_ex(32);	/* nesting depth bound */
+	tok = json_tokener_new_ex(32); /* nesting depth bound */
 	*obj = json_tokener_parse_ex(tok, buf, (int)len);
-	if (json_tokener_get_error(tok) != json_tokener_success ||
-	    !*obj || !json_object_is_type(*obj, json_type_object)) {
+	if (json_tokener_get_error(tok) != json_tokener_success || !*obj ||
+	    !json_object_is_type(*obj, json_type_object)) {
 		json_object_put(*obj);
 		*obj = NULL;
 		rc = -EBADMSG;
@@ -204,8 +212,7 @@ int ps_recv_json_lim(int fd, struct json_object **obj,
 	return rc;
 }
 
-int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
-		 int timeout_ms)
+int ps_recv_json(int fd, struct json_object **obj, uint32_t max, int timeout_ms)
 {
 	/*
 	 * In proportion: a value per 128 bytes, a container per 2 KiB (long
@@ -213,7 +220,8 @@ int ps_recv_json(int fd, struct json_object **obj, uint32_t max,
 	 * ps_lim_results, PS_MAX_PARAMS_JSON 320 values (real: 40)
 	 */
 	struct ps_json_limit lim = {
-		.bytes = max, .values = max / 128 + 256,
+		.bytes = max,
+		.values = max / 128 + 256,
 		.containers = max / 2048 + 16,
 	};
 
@@ -226,7 +234,8 @@ const char *ps_proto_strerror(int rc)
 	case -EMSGSIZE:
 		return _("the message is larger than pipescope accepts");
 	case -E2BIG:
-		return _("the message holds more JSON values than pipescope accepts");
+		return _("the message holds more JSON values than pipescope "
+			 "accepts");
 	case -EBADMSG:
 		return _("the message is not a JSON object");
 	case -EPIPE:
@@ -259,7 +268,8 @@ int64_t ps_json_int(struct json_object *obj)
 	if (json_object_is_type(obj, json_type_double)) {
 		double d = json_object_get_double(obj);
 
-		/* NaN, ±Infinity and 1e300 would not fit: clamp, don't overflow */
+		/* NaN, ±Infinity and 1e300 would not fit: clamp, don't overflow
+		 */
 		if (isnan(d))
 			return 0;
 		if (d >= 9.2e18)
@@ -303,7 +313,7 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 	add_true(o, "bidirectional", p->bidir);
 	if (p->window)
 		add_int(o, "window", (int64_t)p->window);
-	if (p->len)	/* 0: the default, which the reader picks */
+	if (p->len) /* 0: the default, which the reader picks */
 		add_int(o, "len", p->len);
 	if (p->rate)
 		add_int(o, "bandwidth", (int64_t)p->rate);
@@ -376,8 +386,7 @@ static bool get_bool(struct json_object *o, const char *k)
 	return false;
 }
 
-static void get_str(struct json_object *o, const char *k, char *buf,
-		    size_t len)
+static void get_str(struct json_object *o, const char *k, char *buf, size_t len)
 {
 	struct json_object *v;
 
@@ -387,8 +396,8 @@ static void get_str(struct json_object *o, const char *k, char *buf,
 		snprintf(buf, len, "%s", json_object_get_string(v));
 }
 
-int ps_params_from_json(struct json_object *o, struct ps_params *p,
-			char *err, size_t errlen)
+int ps_params_from_json(struct json_object *o, struct ps_params *p, char *err,
+			size_t errlen)
 {
 	int64_t v;
 	struct json_object *x;
@@ -403,12 +412,12 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 		snprintf(err, errlen, _("SCTP is not supported"));
 		return -EINVAL;
 	}
-#define NUM(key, min, max, field)                                        \
-	do {                                                             \
-		v = (int64_t)p->field;                                   \
-		if (get_num(o, key, min, max, &v, err, errlen))          \
-			return -EINVAL;                                  \
-		p->field = v;                                            \
+#define NUM(key, min, max, field)                                              \
+	do {                                                                   \
+		v = (int64_t)p->field;                                         \
+		if (get_num(o, key, min, max, &v, err, errlen))                \
+			return -EINVAL;                                        \
+		p->field = v;                                                  \
 	} while (0)
 	NUM("omit", 0, PS_MAX_OMIT, omit);
 	NUM("time", 0, PS_MAX_DURATION, duration);
@@ -416,7 +425,7 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	NUM("blockcount", 0, INT64_MAX, blocks);
 	NUM("parallel", 1, PS_MAX_STREAMS, parallel);
 	NUM("window", 0, PS_MAX_WINDOW, window);
-	NUM("len", 1, PS_MAX_TCP_LEN, len);	/* absent: the default */
+	NUM("len", 1, PS_MAX_TCP_LEN, len); /* absent: the default */
 	NUM("bandwidth", 0, INT64_MAX, rate);
 	NUM("fqrate", 0, INT64_MAX, fq_rate);
 	NUM("burst", 0, 1000, burst);
@@ -434,7 +443,8 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	p->repeating_payload = get_bool(o, "repeating_payload");
 	p->dont_fragment = get_bool(o, "dont_fragment");
 	get_str(o, "congestion", p->congestion, sizeof(p->congestion));
-	get_str(o, "client_version", p->client_version, sizeof(p->client_version));
+	get_str(o, "client_version", p->client_version,
+		sizeof(p->client_version));
 	get_str(o, "authtoken", p->authtoken, sizeof(p->authtoken));
 	if (p->reverse && p->bidir) {
 		snprintf(err, errlen, _("reverse and bidirectional together"));
@@ -446,8 +456,9 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 	}
 	/* a datagram carries a 16-byte header (time, 64-bit counter) */
 	if (p->proto == PS_PROTO_UDP && p->len && p->len < PS_MIN_UDP_LEN) {
-		snprintf(err, errlen, _("UDP length %u is too small (at least %d)"),
-			 p->len, PS_MIN_UDP_LEN);
+		snprintf(err, errlen,
+			 _("UDP length %u is too small (at least %d)"), p->len,
+			 PS_MIN_UDP_LEN);
 		return -EINVAL;
 	}
 	if (json_object_object_get_ex(o, "pipescope", &x) &&
@@ -455,10 +466,12 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p,
 		struct json_object *ver;
 
 		p->ps_ext = true;
-		p->ps_ext_version = json_object_object_get_ex(x, "ext", &ver) ?
-				    json_object_get_int(ver) : 1;
+		p->ps_ext_version = json_object_object_get_ex(x, "ext", &ver)
+					    ? json_object_get_int(ver)
+					    : 1;
 		p->gsro = get_bool(x, "gsro");
-		p->peer_probes = p->ps_ext_version >= 2 && get_bool(x, "probes");
+		p->peer_probes =
+			p->ps_ext_version >= 2 && get_bool(x, "probes");
 	}
 	return 0;
 }
@@ -468,13 +481,17 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 	struct json_object *o = json_object_new_object();
 	struct json_object *arr = json_object_new_array();
 
-	json_object_object_add(o, "cpu_util_total", json_object_new_double(r->cpu_total));
-	json_object_object_add(o, "cpu_util_user", json_object_new_double(r->cpu_user));
-	json_object_object_add(o, "cpu_util_system", json_object_new_double(r->cpu_system));
+	json_object_object_add(o, "cpu_util_total",
+			       json_object_new_double(r->cpu_total));
+	json_object_object_add(o, "cpu_util_user",
+			       json_object_new_double(r->cpu_user));
+	json_object_object_add(o, "cpu_util_system",
+			       json_object_new_double(r->cpu_system));
 	add_int(o, "sender_has_retransmits", r->sender_has_retransmits);
 	if (r->congestion_used[0])
-		json_object_object_add(o, "congestion_used",
-				       json_object_new_string(r->congestion_used));
+		json_object_object_add(
+			o, "congestion_used",
+			json_object_new_string(r->congestion_used));
 	for (int i = 0; i < r->nstreams; i++) {
 		const struct ps_stream_result *s = &r->streams[i];
 		struct json_object *j = json_object_new_object();
@@ -482,13 +499,16 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 		add_int(j, "id", s->id);
 		add_int(j, "bytes", (int64_t)s->bytes);
 		add_int(j, "retransmits", s->retransmits);
-		json_object_object_add(j, "jitter", json_object_new_double(s->jitter));
+		json_object_object_add(j, "jitter",
+				       json_object_new_double(s->jitter));
 		add_int(j, "errors", s->errors);
 		add_int(j, "omitted_errors", s->omitted_errors);
 		add_int(j, "packets", s->packets);
 		add_int(j, "omitted_packets", s->omitted_packets);
-		json_object_object_add(j, "start_time", json_object_new_double(s->start_time));
-		json_object_object_add(j, "end_time", json_object_new_double(s->end_time));
+		json_object_object_add(j, "start_time",
+				       json_object_new_double(s->start_time));
+		json_object_object_add(j, "end_time",
+				       json_object_new_double(s->end_time));
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "streams", arr);
@@ -505,7 +525,8 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 
 			if (nl)
 				tail = nl + 1;
-			xasprintf(&cut, _("[the first %zu bytes are left out]\n%s"),
+			xasprintf(&cut,
+				  _("[the first %zu bytes are left out]\n%s"),
 				  (size_t)(tail - txt), tail);
 			txt = cut;
 		}
@@ -514,7 +535,8 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 		free(cut);
 	}
 	if (r->ps_ext)
-		json_object_object_add(o, "pipescope", json_object_get(r->ps_ext));
+		json_object_object_add(o, "pipescope",
+				       json_object_get(r->ps_ext));
 	return o;
 }
 
@@ -527,8 +549,8 @@ static double get_double(struct json_object *o, const char *k)
 	return json_object_get_double(v);
 }
 
-int ps_results_from_json(struct json_object *o, struct ps_results *r,
-			 char *err, size_t errlen)
+int ps_results_from_json(struct json_object *o, struct ps_results *r, char *err,
+			 size_t errlen)
 {
 	struct json_object *arr, *v;
 	size_t n;
@@ -542,10 +564,13 @@ int ps_results_from_json(struct json_object *o, struct ps_results *r,
 	r->cpu_total = get_double(o, "cpu_util_total");
 	r->cpu_user = get_double(o, "cpu_util_user");
 	r->cpu_system = get_double(o, "cpu_util_system");
-	r->sender_has_retransmits = json_object_object_get_ex(o, "sender_has_retransmits", &v) ?
-		(int)ps_json_int(v) : -1;
+	r->sender_has_retransmits =
+		json_object_object_get_ex(o, "sender_has_retransmits", &v)
+			? (int)ps_json_int(v)
+			: -1;
 	r->unsigned_minus_one |= v && unsigned_minus_one(v);
-	get_str(o, "congestion_used", r->congestion_used, sizeof(r->congestion_used));
+	get_str(o, "congestion_used", r->congestion_used,
+		sizeof(r->congestion_used));
 	n = json_object_array_length(arr);
 	if (n > 2 * PS_MAX_STREAMS) {
 		snprintf(err, errlen, _("results for %zu streams"), n);
@@ -557,16 +582,32 @@ int ps_results_from_json(struct json_object *o, struct ps_results *r,
 
 		if (!json_object_is_type(j, json_type_object))
 			continue;
-		s->id = json_object_object_get_ex(j, "id", &v) ? (int)ps_json_int(v) : 0;
-		s->bytes = json_object_object_get_ex(j, "bytes", &v) ? (uint64_t)ps_json_int(v) : 0;
-		s->retransmits = json_object_object_get_ex(j, "retransmits", &v) ? ps_json_int(v) : -1;
-		r->unsigned_minus_one |= s->retransmits == -1 && v &&
-					 unsigned_minus_one(v);
+		s->id = json_object_object_get_ex(j, "id", &v)
+				? (int)ps_json_int(v)
+				: 0;
+		s->bytes = json_object_object_get_ex(j, "bytes", &v)
+				   ? (uint64_t)ps_json_int(v)
+				   : 0;
+		s->retransmits = json_object_object_get_ex(j, "retransmits", &v)
+					 ? ps_json_int(v)
+					 : -1;
+		r->unsigned_minus_one |=
+			s->retransmits == -1 && v && unsigned_minus_one(v);
 		s->jitter = get_double(j, "jitter");
-		s->errors = json_object_object_get_ex(j, "errors", &v) ? ps_json_int(v) : 0;
-		s->packets = json_object_object_get_ex(j, "packets", &v) ? ps_json_int(v) : 0;
-		s->omitted_errors = json_object_object_get_ex(j, "omitted_errors", &v) ? ps_json_int(v) : 0;
-		s->omitted_packets = json_object_object_get_ex(j, "omitted_packets", &v) ? ps_json_int(v) : 0;
+		s->errors = json_object_object_get_ex(j, "errors", &v)
+				    ? ps_json_int(v)
+				    : 0;
+		s->packets = json_object_object_get_ex(j, "packets", &v)
+				     ? ps_json_int(v)
+				     : 0;
+		s->omitted_errors =
+			json_object_object_get_ex(j, "omitted_errors", &v)
+				? ps_json_int(v)
+				: 0;
+		s->omitted_packets =
+			json_object_object_get_ex(j, "omitted_packets", &v)
+				? ps_json_int(v)
+				: 0;
 		s->start_time = get_double(j, "start_time");
 		s->end_time = get_double(j, "end_time");
 		r->nstreams++;
@@ -590,21 +631,36 @@ void ps_results_clear(struct ps_results *r)
 const char *ps_state_name(int state)
 {
 	switch (state) {
-	case PS_TEST_START: return "TEST_START";
-	case PS_TEST_RUNNING: return "TEST_RUNNING";
-	case PS_TEST_END: return "TEST_END";
-	case PS_PARAM_EXCHANGE: return "PARAM_EXCHANGE";
-	case PS_CREATE_STREAMS: return "CREATE_STREAMS";
-	case PS_SERVER_TERMINATE: return "SERVER_TERMINATE";
-	case PS_CLIENT_TERMINATE: return "CLIENT_TERMINATE";
-	case PS_EXCHANGE_RESULTS: return "EXCHANGE_RESULTS";
-	case PS_DISPLAY_RESULTS: return "DISPLAY_RESULTS";
-	case PS_IPERF_DONE: return "IPERF_DONE";
-	case PS_ACCESS_DENIED: return "ACCESS_DENIED";
-	case PS_SERVER_ERROR: return "SERVER_ERROR";
-	case PS_EXT_ACK: return "EXT_ACK";
-	case PS_EXT_DATA: return "EXT_DATA";
-	case PS_EXT_PROBE: return "EXT_PROBE";
+	case PS_TEST_START:
+		return "TEST_START";
+	case PS_TEST_RUNNING:
+		return "TEST_RUNNING";
+	case PS_TEST_END:
+		return "TEST_END";
+	case PS_PARAM_EXCHANGE:
+		return "PARAM_EXCHANGE";
+	case PS_CREATE_STREAMS:
+		return "CREATE_STREAMS";
+	case PS_SERVER_TERMINATE:
+		return "SERVER_TERMINATE";
+	case PS_CLIENT_TERMINATE:
+		return "CLIENT_TERMINATE";
+	case PS_EXCHANGE_RESULTS:
+		return "EXCHANGE_RESULTS";
+	case PS_DISPLAY_RESULTS:
+		return "DISPLAY_RESULTS";
+	case PS_IPERF_DONE:
+		return "IPERF_DONE";
+	case PS_ACCESS_DENIED:
+		return "ACCESS_DENIED";
+	case PS_SERVER_ERROR:
+		return "SERVER_ERROR";
+	case PS_EXT_ACK:
+		return "EXT_ACK";
+	case PS_EXT_DATA:
+		return "EXT_DATA";
+	case PS_EXT_PROBE:
+		return "EXT_PROBE";
 	}
 	return "UNKNOWN";
 }

@@ -1,4 +1,5 @@
-/* report-json.c: iperf3's -J document and --json-stream events, plus "pipescope" */
+/* report-json.c: iperf3's -J document and --json-stream events, plus
+ * "pipescope" */
 #include "config.h"
 
 #include <math.h>
@@ -15,11 +16,11 @@
 struct jrep {
 	const struct ps_opts *o;
 	FILE *out;
-	bool stream;		/* --json-stream: one event per line */
+	bool stream; /* --json-stream: one event per line */
 	struct json_object *doc;
 	struct json_object *intervals;
-	struct json_object *extra;	/* the "pipescope" key */
-	struct json_object *live_remote;	/* far end's TCP_INFO per interval */
+	struct json_object *extra;	 /* the "pipescope" key */
+	struct json_object *live_remote; /* far end's TCP_INFO per interval */
 	enum ps_proto proto;
 	bool bidir;
 	bool server;
@@ -31,8 +32,14 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *jint(int64_t v) { return json_object_new_int64(v); }
-static struct json_object *jdbl(double v) { return json_object_new_double(v); }
+static struct json_object *jint(int64_t v)
+{
+	return json_object_new_int64(v);
+}
+static struct json_object *jdbl(double v)
+{
+	return json_object_new_double(v);
+}
 
 /* JSON has no NaN or Infinity (json-c would write them bare) */
 static bool not_finite(struct json_object *v)
@@ -49,7 +56,8 @@ static bool not_finite(struct json_object *v)
 static void nulls_for_nonfinite(struct json_object *o)
 {
 	if (json_object_is_type(o, json_type_object)) {
-		json_object_object_foreach(o, k, v) {
+		json_object_object_foreach(o, k, v)
+		{
 			if (not_finite(v))
 				json_object_object_add(o, k, NULL);
 			else
@@ -68,8 +76,14 @@ static void nulls_for_nonfinite(struct json_object *o)
 		}
 	}
 }
-static struct json_object *jstr(const char *s) { return json_object_new_string(s ? s : ""); }
-static struct json_object *jbool(bool b) { return json_object_new_boolean(b); }
+static struct json_object *jstr(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+static struct json_object *jbool(bool b)
+{
+	return json_object_new_boolean(b);
+}
 
 static void emit(struct jrep *x, const char *event, struct json_object *data)
 {
@@ -78,7 +92,8 @@ static void emit(struct jrep *x, const char *event, struct json_object *data)
 	add(o, "event", jstr(event));
 	add(o, "data", json_object_get(data));
 	nulls_for_nonfinite(o);
-	fprintf(x->out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fprintf(x->out, "%s\n",
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	fflush(x->out);
 	json_object_put(o);
 }
@@ -99,12 +114,14 @@ static struct json_object *stream_obj(const struct ps_stream_iv *v, bool udp,
 		if (v->sender) {
 			add(o, "packets", jint((int64_t)v->packets));
 		} else {
-			uint64_t total = v->packets + (v->lost > 0 ? (uint64_t)v->lost : 0);
+			uint64_t total = v->packets +
+					 (v->lost > 0 ? (uint64_t)v->lost : 0);
 
 			add(o, "jitter_ms", jdbl(v->jitter_ms));
 			add(o, "lost_packets", jint(v->lost));
 			add(o, "packets", jint((int64_t)total));
-			add(o, "lost_percent", jdbl(total ? 100.0 * v->lost / (double)total : 0));
+			add(o, "lost_percent",
+			    jdbl(total ? 100.0 * v->lost / (double)total : 0));
 		}
 	} else if (v->sender && v->has_tcpinfo) {
 		add(o, "retransmits", jint(v->retrans));
@@ -139,7 +156,8 @@ static struct json_object *extra_obj(const struct ps_stream_iv *v)
 		add(o, "pacing_rate", jint((int64_t)v->pacing_bps));
 		add(o, "busy_us", jint((int64_t)v->busy_us));
 		add(o, "rwnd_limited_us", jint((int64_t)v->rwnd_limited_us));
-		add(o, "sndbuf_limited_us", jint((int64_t)v->sndbuf_limited_us));
+		add(o, "sndbuf_limited_us",
+		    jint((int64_t)v->sndbuf_limited_us));
 		add(o, "app_limited", jbool(v->app_limited));
 		add(o, "limited_by", why ? jstr(why) : NULL);
 	}
@@ -227,8 +245,9 @@ static void j_start(void *arg, const struct ps_test_info *in)
 			json_object_array_add(socks, c);
 		}
 		add(x->extra, "sockets", socks);
-		add(x->extra, "window_capped", jbool(in->window_req && in->sndbuf_actual &&
-			(uint64_t)in->sndbuf_actual < in->window_req));
+		add(x->extra, "window_capped",
+		    jbool(in->window_req && in->sndbuf_actual &&
+			  (uint64_t)in->sndbuf_actual < in->window_req));
 	}
 	add(x->extra, "version", jstr(PACKAGE_VERSION));
 	add(x->extra, "peer", jstr(in->peer_kind));
@@ -247,7 +266,8 @@ static void j_interval(void *arg, const struct ps_interval *iv)
 	int fwd;
 
 	for (int i = 0; i < iv->nstreams; i++) {
-		json_object_array_add(arr, stream_obj(&iv->streams[i], udp, false));
+		json_object_array_add(arr,
+				      stream_obj(&iv->streams[i], udp, false));
 		json_object_array_add(ext, extra_obj(&iv->streams[i]));
 	}
 	add(o, "streams", arr);
@@ -255,7 +275,8 @@ static void j_interval(void *arg, const struct ps_interval *iv)
 	fwd = x->bidir ? (x->server ? 1 : 0) : (iv->have_sum[0] ? 0 : 1);
 	add(o, "sum", stream_obj(&iv->sum[fwd], udp, true));
 	if (x->bidir)
-		add(o, "sum_bidir_reverse", stream_obj(&iv->sum[!fwd], udp, true));
+		add(o, "sum_bidir_reverse",
+		    stream_obj(&iv->sum[!fwd], udp, true));
 	{
 		struct json_object *pe = json_object_new_object();
 
@@ -264,12 +285,16 @@ static void j_interval(void *arg, const struct ps_interval *iv)
 			struct json_object *rem = json_object_new_array();
 
 			for (int i = 0; i < iv->nremote; i++) {
-				struct json_object *r = extra_obj(&iv->remote[i]);
+				struct json_object *r =
+					extra_obj(&iv->remote[i]);
 
-				add(r, "bits_per_second", jdbl(iv->remote[i].bps));
+				add(r, "bits_per_second",
+				    jdbl(iv->remote[i].bps));
 				add(r, "rtt", jint(iv->remote[i].rtt_us));
-				add(r, "snd_cwnd", jint((int64_t)iv->remote[i].cwnd));
-				add(r, "retransmits", jint(iv->remote[i].retrans));
+				add(r, "snd_cwnd",
+				    jint((int64_t)iv->remote[i].cwnd));
+				add(r, "retransmits",
+				    jint(iv->remote[i].retrans));
 				json_object_array_add(rem, r);
 			}
 			add(pe, "remote_streams", rem);
@@ -315,12 +340,22 @@ static void j_end(void *arg, const struct ps_test_info *in,
 		const struct ps_stream_iv *v = &sum->local[i];
 		struct json_object *s = json_object_new_object();
 		uint64_t sent, received;
-		/* group 0: the client's sending direction; 1: the other (bidir) */
+		/* group 0: the client's sending direction; 1: the other (bidir)
+		 */
 		int g = x->bidir ? (v->sender != !x->server) : 0;
 		double d = sum->duration;
-		int64_t lost = v->sender ? (sum->remote_valid ? sum->remote_errors[i] : 0) : v->lost;
-		int64_t packets = v->sender ? (int64_t)v->packets : (int64_t)v->packets + (v->lost > 0 ? v->lost : 0);
-		double jit = v->sender ? (sum->remote_valid ? sum->remote_jitter_ms[i] : 0) : v->jitter_ms;
+		int64_t lost =
+			v->sender ? (sum->remote_valid ? sum->remote_errors[i]
+						       : 0)
+				  : v->lost;
+		int64_t packets = v->sender
+					  ? (int64_t)v->packets
+					  : (int64_t)v->packets +
+						    (v->lost > 0 ? v->lost : 0);
+		double jit = v->sender ? (sum->remote_valid
+						  ? sum->remote_jitter_ms[i]
+						  : 0)
+				       : v->jitter_ms;
 
 		ps_summary_stream_bytes(sum, i, &sent, &received);
 		if (udp) {
@@ -330,12 +365,15 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			add(u, "start", jdbl(0));
 			add(u, "end", jdbl(d));
 			add(u, "seconds", jdbl(d));
-			add(u, "bytes", jint((int64_t)(v->sender ? sent : received)));
-			add(u, "bits_per_second", jdbl((v->sender ? sent : received) * 8.0 / d));
+			add(u, "bytes",
+			    jint((int64_t)(v->sender ? sent : received)));
+			add(u, "bits_per_second",
+			    jdbl((v->sender ? sent : received) * 8.0 / d));
 			add(u, "jitter_ms", jdbl(jit));
 			add(u, "lost_packets", jint(lost));
 			add(u, "packets", jint(packets));
-			add(u, "lost_percent", jdbl(packets ? 100.0 * lost / packets : 0));
+			add(u, "lost_percent",
+			    jdbl(packets ? 100.0 * lost / packets : 0));
 			add(u, "out_of_order", jint((int64_t)v->ooo));
 			add(u, "sender", jbool(v->sender));
 			add(s, "udp", u);
@@ -345,15 +383,19 @@ static void j_end(void *arg, const struct ps_test_info *in,
 		} else {
 			bool far = !v->sender && sum->remote_valid &&
 				   sum->remote_retrans[i] >= 0;
-			int64_t retr = far ? sum->remote_retrans[i] : v->retrans;
-			struct json_object *snd = sum_obj(d, sent, retr,
-							  (v->sender && v->has_tcpinfo) || far, true);
-			struct json_object *rcv = sum_obj(d, received, 0, false, false);
+			int64_t retr =
+				far ? sum->remote_retrans[i] : v->retrans;
+			struct json_object *snd = sum_obj(
+				d, sent, retr,
+				(v->sender && v->has_tcpinfo) || far, true);
+			struct json_object *rcv =
+				sum_obj(d, received, 0, false, false);
 
 			add(snd, "socket", jint(v->fd));
 			add(rcv, "socket", jint(v->fd));
 			if (v->sender && v->has_tcpinfo) {
-				add(snd, "max_snd_cwnd", jint((int64_t)v->cwnd));
+				add(snd, "max_snd_cwnd",
+				    jint((int64_t)v->cwnd));
 				add(snd, "max_rtt", jint(v->rttvar_us));
 				add(snd, "min_rtt", jint(v->min_rtt_us));
 				add(snd, "mean_rtt", jint(v->rtt_us));
@@ -365,27 +407,34 @@ static void j_end(void *arg, const struct ps_test_info *in,
 		json_object_array_add(streams, s);
 		gs[g] += sent;
 		gr[g] += received;
-		gret[g] += !v->sender && sum->remote_valid && sum->remote_retrans[i] > 0 ?
-			   sum->remote_retrans[i] : v->retrans;
-		if (!v->sender && sum->remote_valid && sum->remote_retrans[i] >= 0)
+		gret[g] += !v->sender && sum->remote_valid &&
+					   sum->remote_retrans[i] > 0
+				   ? sum->remote_retrans[i]
+				   : v->retrans;
+		if (!v->sender && sum->remote_valid &&
+		    sum->remote_retrans[i] >= 0)
 			tcpinfo = true;
 		gn[g]++;
 	}
 	add(end, "streams", streams);
 	for (int g = 0; g < (x->bidir ? 2 : 1); g++) {
 		const char *ks = g ? "sum_sent_bidir_reverse" : "sum_sent";
-		const char *kr = g ? "sum_received_bidir_reverse" : "sum_received";
+		const char *kr =
+			g ? "sum_received_bidir_reverse" : "sum_received";
 
 		if (udp) {
-			struct json_object *u = sum_obj(sum->duration, gs[g], 0, false, true);
+			struct json_object *u =
+				sum_obj(sum->duration, gs[g], 0, false, true);
 
 			add(u, "jitter_ms", jdbl(gn[g] ? gj[g] / gn[g] : 0));
 			add(u, "lost_packets", jint(glost[g]));
 			add(u, "packets", jint(gpk[g]));
-			add(u, "lost_percent", jdbl(gpk[g] ? 100.0 * glost[g] / gpk[g] : 0));
+			add(u, "lost_percent",
+			    jdbl(gpk[g] ? 100.0 * glost[g] / gpk[g] : 0));
 			add(end, g ? "sum_bidir_reverse" : "sum", u);
 		}
-		add(end, ks, sum_obj(sum->duration, gs[g], gret[g], tcpinfo, true));
+		add(end, ks,
+		    sum_obj(sum->duration, gs[g], gret[g], tcpinfo, true));
 		add(end, kr, sum_obj(sum->duration, gr[g], 0, false, false));
 	}
 	add(cpu, "host_total", jdbl(sum->cpu_local_total));
@@ -396,8 +445,10 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	add(cpu, "remote_system", jdbl(sum->cpu_remote_system));
 	add(end, "cpu_utilization_percent", cpu);
 	if (!udp) {
-		const char *snd_cc = in->reverse ? sum->congestion_remote : sum->congestion_local;
-		const char *rcv_cc = in->reverse ? sum->congestion_local : sum->congestion_remote;
+		const char *snd_cc = in->reverse ? sum->congestion_remote
+						 : sum->congestion_local;
+		const char *rcv_cc = in->reverse ? sum->congestion_local
+						 : sum->congestion_remote;
 
 		add(end, "sender_tcp_congestion", jstr(snd_cc));
 		add(end, "receiver_tcp_congestion", jstr(rcv_cc));
@@ -409,7 +460,8 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	add(x->extra, "peer_version", jstr(in->peer_version));
 	/* a pipescope server's latest probe snapshot (doc/snapshot.md) */
 	if (sum->peer_snap)
-		add(x->extra, "peer_snapshot", ps_snapshot_to_json(sum->peer_snap));
+		add(x->extra, "peer_snapshot",
+		    ps_snapshot_to_json(sum->peer_snap));
 	{
 		struct json_object *ext = json_object_new_array();
 
@@ -458,8 +510,10 @@ static void j_destroy(void *arg)
 		add(x->doc, "pipescope", x->extra);
 		x->extra = NULL;
 		nulls_for_nonfinite(x->doc);
-		fprintf(x->out, "%s\n", json_object_to_json_string_ext(x->doc,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+		fprintf(x->out, "%s\n",
+			json_object_to_json_string_ext(
+				x->doc, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_SPACED));
 		fflush(x->out);
 	}
 	json_object_put(x->intervals);

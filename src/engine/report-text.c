@@ -22,7 +22,7 @@ struct text {
 	bool server;
 	enum ps_proto proto;
 	int nstreams;
-	bool any_sender;	/* this end sends on some stream */
+	bool any_sender; /* this end sends on some stream */
 };
 
 static void flush(struct text *x)
@@ -52,20 +52,25 @@ static void row(struct text *x, const char *id, const struct ps_stream_iv *v,
 {
 	char xfer[32], rate[32];
 
-	ps_fmt_bytes(xfer, sizeof(xfer), (double)v->bytes, x->o->format == 'a' ? 'A' : x->o->format);
+	ps_fmt_bytes(xfer, sizeof(xfer), (double)v->bytes,
+		     x->o->format == 'a' ? 'A' : x->o->format);
 	ps_fmt_rate(rate, sizeof(rate), v->bps, x->o->format);
 	title(x);
-	fprintf(x->out, "[%s]%s %6.2f-%-6.2f sec  %s  %s", id, tag(x, v->sender),
-		v->start, v->end, xfer, rate);
+	fprintf(x->out, "[%s]%s %6.2f-%-6.2f sec  %s  %s", id,
+		tag(x, v->sender), v->start, v->end, xfer, rate);
 	if (x->proto == PS_PROTO_UDP) {
 		if (v->sender && !summary)
-			fprintf(x->out, "  %llu  ", (unsigned long long)v->packets);
+			fprintf(x->out, "  %llu  ",
+				(unsigned long long)v->packets);
 		else if (!v->sender) {
-			uint64_t total = v->packets + (v->lost > 0 ? (uint64_t)v->lost : 0);
+			uint64_t total = v->packets +
+					 (v->lost > 0 ? (uint64_t)v->lost : 0);
 
-			fprintf(x->out, "  %.3f ms  %lld/%llu (%.2g%%)", v->jitter_ms,
-				(long long)v->lost, (unsigned long long)total,
-				total ? 100.0 * (double)v->lost / (double)total : 0.0);
+			fprintf(x->out, "  %.3f ms  %lld/%llu (%.2g%%)",
+				v->jitter_ms, (long long)v->lost,
+				(unsigned long long)total,
+				total ? 100.0 * (double)v->lost / (double)total
+				      : 0.0);
 		}
 	} else if (v->sender && v->has_tcpinfo) {
 		char cwnd[32];
@@ -75,7 +80,8 @@ static void row(struct text *x, const char *id, const struct ps_stream_iv *v,
 			const char *why = ps_limit_reason(v);
 
 			ps_fmt_bytes(cwnd, sizeof(cwnd), (double)v->cwnd, 'A');
-			fprintf(x->out, "   %s  %5.0f us", cwnd, (double)v->rtt_us);
+			fprintf(x->out, "   %s  %5.0f us", cwnd,
+				(double)v->rtt_us);
 			if (why)
 				fprintf(x->out, "  %s", why);
 		}
@@ -91,13 +97,20 @@ static void header(struct text *x, bool end)
 {
 	title(x);
 	if (x->proto == PS_PROTO_UDP)
-		fputs(_("[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams\n"), x->out);
+		fputs(_("[ ID] Interval           Transfer     Bitrate         "
+			"Jitter    Lost/Total Datagrams\n"),
+		      x->out);
 	else if (end)
-		fputs(_("[ ID] Interval           Transfer     Bitrate         Retr\n"), x->out);
+		fputs(_("[ ID] Interval           Transfer     Bitrate         "
+			"Retr\n"),
+		      x->out);
 	else if (!x->any_sender)
-		fputs(_("[ ID] Interval           Transfer     Bitrate\n"), x->out);
+		fputs(_("[ ID] Interval           Transfer     Bitrate\n"),
+		      x->out);
 	else
-		fputs(_("[ ID] Interval           Transfer     Bitrate         Retr  Cwnd          RTT  Limit\n"), x->out);
+		fputs(_("[ ID] Interval           Transfer     Bitrate         "
+			"Retr  Cwnd          RTT  Limit\n"),
+		      x->out);
 }
 
 static void t_message(void *arg, const char *msg)
@@ -129,7 +142,8 @@ static void t_start(void *arg, const struct ps_test_info *in)
 	for (int i = 0; i < in->nconn; i++) {
 		x->any_sender |= in->conn[i].sender;
 		title(x);
-		fprintf(x->out, _("[%3d] local %s port %d connected to %s port %d\n"),
+		fprintf(x->out,
+			_("[%3d] local %s port %d connected to %s port %d\n"),
 			in->conn[i].fd, in->conn[i].local, in->conn[i].lport,
 			in->conn[i].remote, in->conn[i].rport);
 	}
@@ -137,14 +151,20 @@ static void t_start(void *arg, const struct ps_test_info *in)
 		title(x);
 		fprintf(x->out, _("Peer: %s%s%s; %s, %d stream(s)%s\n"),
 			ps_safe(in->peer_kind), in->peer_version[0] ? " " : "",
-			ps_safe(in->peer_version), in->proto == PS_PROTO_UDP ? "UDP" : "TCP",
-			in->parallel, in->reverse ? _(", reverse: the server sends") :
-			in->bidir ? _(", both directions") : "");
+			ps_safe(in->peer_version),
+			in->proto == PS_PROTO_UDP ? "UDP" : "TCP", in->parallel,
+			in->reverse ? _(", reverse: the server sends")
+			: in->bidir ? _(", both directions")
+				    : "");
 		if (in->window_req && in->sndbuf_actual &&
 		    (uint64_t)in->sndbuf_actual < in->window_req) {
 			title(x);
-			fprintf(x->out, _("warning: asked for a %llu-byte window, the kernel granted %d (net.core.wmem_max/rmem_max cap it)\n"),
-				(unsigned long long)in->window_req, in->sndbuf_actual);
+			fprintf(x->out,
+				_("warning: asked for a %llu-byte window, the "
+				  "kernel granted %d "
+				  "(net.core.wmem_max/rmem_max cap it)\n"),
+				(unsigned long long)in->window_req,
+				in->sndbuf_actual);
 		}
 	}
 	x->header_done = false;
@@ -174,7 +194,8 @@ static void t_interval(void *arg, const struct ps_interval *iv)
 	}
 	if (iv->nstreams > 1) {
 		title(x);
-		fputs("- - - - - - - - - - - - - - - - - - - - - - - - -\n", x->out);
+		fputs("- - - - - - - - - - - - - - - - - - - - - - - - -\n",
+		      x->out);
 	}
 	flush(x);
 }
@@ -183,7 +204,7 @@ static void t_end(void *arg, const struct ps_test_info *in,
 		  const struct ps_summary *sum)
 {
 	struct text *x = arg;
-	struct ps_stream_iv tot[2][2];	/* [direction: local sender?][role] */
+	struct ps_stream_iv tot[2][2]; /* [direction: local sender?][role] */
 	int nd[2] = { 0, 0 };
 	char id[8];
 
@@ -208,9 +229,10 @@ static void t_end(void *arg, const struct ps_test_info *in,
 		snd.bytes = sent;
 		snd.bps = sent * 8.0 / sum->duration;
 		snd.has_tcpinfo = v->sender && v->has_tcpinfo;
-		if (!v->sender && sum->remote_valid && sum->remote_retrans[i] >= 0 &&
-		    x->proto == PS_PROTO_TCP) {
-			/* the far end sent: its retransmits are in its results */
+		if (!v->sender && sum->remote_valid &&
+		    sum->remote_retrans[i] >= 0 && x->proto == PS_PROTO_TCP) {
+			/* the far end sent: its retransmits are in its results
+			 */
 			snd.has_tcpinfo = true;
 			snd.retrans = sum->remote_retrans[i];
 		}
@@ -227,7 +249,7 @@ static void t_end(void *arg, const struct ps_test_info *in,
 			rcv.jitter_ms = sum->remote_jitter_ms[i];
 		}
 		if (x->proto == PS_PROTO_UDP) {
-			snd.sender = false;	/* UDP rows show loss on both */
+			snd.sender = false; /* UDP rows show loss on both */
 			snd.lost = rcv.lost;
 			snd.packets = v->sender ? v->packets : rcv.packets;
 		}
@@ -252,31 +274,37 @@ static void t_end(void *arg, const struct ps_test_info *in,
 			tot[d][r].sender = r == 0 && x->proto == PS_PROTO_TCP;
 			if (r)
 				tot[d][r].jitter_ms /= nd[d];
-			row(x, "SUM", &tot[d][r], true, r ? _("receiver") : _("sender"));
+			row(x, "SUM", &tot[d][r], true,
+			    r ? _("receiver") : _("sender"));
 		}
 	}
 	title(x);
-	fprintf(x->out, _("CPU: this end %.1f%% (user %.1f%%, system %.1f%%), %.2f CPU-seconds per GB"),
-		sum->cpu_local_total, sum->cpu_local_user, sum->cpu_local_system,
-		sum->cpu_seconds_per_gb);
+	fprintf(x->out,
+		_("CPU: this end %.1f%% (user %.1f%%, system %.1f%%), %.2f "
+		  "CPU-seconds per GB"),
+		sum->cpu_local_total, sum->cpu_local_user,
+		sum->cpu_local_system, sum->cpu_seconds_per_gb);
 	if (sum->remote_valid)
-		fprintf(x->out, _("; far end %.1f%% (user %.1f%%, system %.1f%%)"),
+		fprintf(x->out,
+			_("; far end %.1f%% (user %.1f%%, system %.1f%%)"),
 			sum->cpu_remote_total, sum->cpu_remote_user,
 			sum->cpu_remote_system);
 	fputc('\n', x->out);
 	if (sum->congestion_local[0]) {
 		title(x);
-		fprintf(x->out, _("TCP congestion control: %s here, %s there\n"),
+		fprintf(x->out,
+			_("TCP congestion control: %s here, %s there\n"),
 			ps_safe(sum->congestion_local),
-			sum->congestion_remote[0] ?
-				ps_safe(sum->congestion_remote) : "?");
+			sum->congestion_remote[0]
+				? ps_safe(sum->congestion_remote)
+				: "?");
 	}
 	/* as iperf3: the server's own text only when asked for, and only
 	 * on the client (a client's results may carry one too) */
 	if (sum->server_output && x->o->get_server_output && !x->server) {
-		char *text = ps_sanitize_dup(sum->server_output,
-					     SERVER_OUTPUT_MAX,
-					     PS_SAN_MULTILINE);
+		char *text =
+			ps_sanitize_dup(sum->server_output, SERVER_OUTPUT_MAX,
+					PS_SAN_MULTILINE);
 
 		fputs(_("\nServer output:\n"), x->out);
 		fputs(text, x->out);

@@ -12,8 +12,8 @@
 
 #include "test.h"
 
-#define PENDING_MAX 64		/* connections still in their handshake */
-#define REFUSALS_PER_SEC 10	/* log lines about refused connections */
+#define PENDING_MAX 64	    /* connections still in their handshake */
+#define REFUSALS_PER_SEC 10 /* log lines about refused connections */
 
 struct srv_test {
 	struct ps_server *srv;
@@ -21,28 +21,28 @@ struct srv_test {
 	pthread_t thread;
 	bool used;
 	atomic_bool finished;
-	atomic_bool ending;	/* past the test: results, clean-up */
-	bool awaiting;		/* accepting data streams (under srv->lock) */
-	int want;		/* data streams expected */
+	atomic_bool ending; /* past the test: results, clean-up */
+	bool awaiting;	    /* accepting data streams (under srv->lock) */
+	int want;	    /* data streams expected */
 	int ngot;
 	int got[2 * PS_MAX_STREAMS];
-	uint64_t got_seq[2 * PS_MAX_STREAMS];	/* their accept order */
+	uint64_t got_seq[2 * PS_MAX_STREAMS]; /* their accept order */
 	char peer[64];
 	char err[256];
-	struct ps_reporter rep;	/* what the test calls: locks, then fans out */
-	struct ps_reporter own;	/* -J: a document per test */
-	struct ps_reporter cap;	/* --get-server-output: text into capbuf */
+	struct ps_reporter rep; /* what the test calls: locks, then fans out */
+	struct ps_reporter own; /* -J: a document per test */
+	struct ps_reporter cap; /* --get-server-output: text into capbuf */
 	FILE *capf;
-	char *capbuf;		/* the capture's tail, NUL-terminated */
+	char *capbuf; /* the capture's tail, NUL-terminated */
 	size_t caplen, capsize;
-	size_t capdropped;	/* bytes left out before capbuf */
-	size_t capkeep;		/* the tail kept; 0: what fits a message */
+	size_t capdropped; /* bytes left out before capbuf */
+	size_t capkeep;	   /* the tail kept; 0: what fits a message */
 	/* a pipescope client asked for this host's probe readings */
 	struct ps_sampler *sampler;
-	uint64_t probe_seq;	/* the last snapshot sent */
-	double limit;		/* --server-max-duration: its end, or 0 */
-	double quiet_until;	/* the idle bound's end, while it runs */
-	bool writes_file;	/* it holds srv->file_writer */
+	uint64_t probe_seq; /* the last snapshot sent */
+	double limit;	    /* --server-max-duration: its end, or 0 */
+	double quiet_until; /* the idle bound's end, while it runs */
+	bool writes_file;   /* it holds srv->file_writer */
 };
 
 /*
@@ -52,7 +52,7 @@ struct srv_test {
  * thread; it is closed when its handshake time runs out.
  */
 enum pend_stage { PEND_COOKIE, PEND_LEN, PEND_PARAMS, PEND_WAIT };
-#define SLOT_WAIT 3.0	/* s a new test waits for one that is ending */
+#define SLOT_WAIT 3.0 /* s a new test waits for one that is ending */
 
 struct pending {
 	int fd;
@@ -61,10 +61,10 @@ struct pending {
 	char cookie[PS_COOKIE_SIZE];
 	unsigned char lenb[4];
 	uint32_t len;
-	char *buf;		/* the parameters, once their length is known */
+	char *buf; /* the parameters, once their length is known */
 	double since;
-	double wait_since;	/* PEND_WAIT: since when */
-	uint64_t seq;		/* accept order */
+	double wait_since; /* PEND_WAIT: since when */
+	uint64_t seq;	   /* accept order */
 	char peer[64];
 	int port;
 };
@@ -77,23 +77,23 @@ struct ps_server {
 	int port;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	pthread_mutex_t udp_lock;	/* one test sets up UDP streams at a time */
-	bool file_writer;	/* a test writes to -F's file (under lock) */
-	pthread_mutex_t rep_lock;	/* tests report one at a time */
+	pthread_mutex_t udp_lock; /* one test sets up UDP streams at a time */
+	bool file_writer;	  /* a test writes to -F's file (under lock) */
+	pthread_mutex_t rep_lock; /* tests report one at a time */
 	FILE *out;
 	int max_tests;
 	struct srv_test *tests;
 	struct pending pend[PENDING_MAX];
 	int npend;
 	int served;
-	uint64_t accepted;	/* connections so far: their order */
-	double handshake;	/* s a new connection has for its handshake */
+	uint64_t accepted; /* connections so far: their order */
+	double handshake;  /* s a new connection has for its handshake */
 	/* refusals are logged, at most REFUSALS_PER_SEC lines a second */
 	pthread_mutex_t refuse_lock;
 	double refuse_window;
 	int refuse_logged;
 	int refuse_quiet;
-	struct ps_auth_keys *auth;	/* --rsa-private-key-path: loaded once */
+	struct ps_auth_keys *auth; /* --rsa-private-key-path: loaded once */
 };
 
 /* a hostile or broken connection was turned away: say so, but never flood */

@@ -39,14 +39,15 @@ static void fill_payload(char *buf, size_t len, bool repeating)
 		return;
 	}
 	/* incompressible bytes, as iperf3 sends */
-	unsigned int seed = (unsigned int)(uintptr_t)buf ^ (unsigned int)time(NULL);
+	unsigned int seed =
+		(unsigned int)(uintptr_t)buf ^ (unsigned int)time(NULL);
 
 	for (size_t i = 0; i < len; i++)
 		buf[i] = (char)rand_r(&seed);
 }
 
-struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
-				bool sender, int target)
+struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id, bool sender,
+				int target)
 {
 	struct ps_stream *s = xcalloc(1, sizeof(*s));
 	const struct ps_params *p = &t->p;
@@ -65,8 +66,10 @@ struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
 	s->gso_segs = 1;
 	if (s->udp)
 		ps_stream_udp_setup(s);
-	s->buf = xmalloc(s->udp && !sender ? PS_UDP_RX_BUF : s->len * s->gso_segs);
-	fill_payload(s->buf, s->udp && !sender ? PS_UDP_RX_BUF : s->len * s->gso_segs,
+	s->buf = xmalloc(s->udp && !sender ? PS_UDP_RX_BUF
+					   : s->len * s->gso_segs);
+	fill_payload(s->buf,
+		     s->udp && !sender ? PS_UDP_RX_BUF : s->len * s->gso_segs,
 		     p->repeating_payload);
 	atomic_store(&s->cpu, -1);
 	/* short socket timeouts let a blocked thread see the stop flags */
@@ -117,11 +120,9 @@ static bool reserve(struct ps_stream *s, size_t len)
 {
 	struct ps_test *t = s->t;
 
-	if (t->p.blocks &&
-	    atomic_fetch_add(&t->sent_blocks, 1) >= t->p.blocks)
+	if (t->p.blocks && atomic_fetch_add(&t->sent_blocks, 1) >= t->p.blocks)
 		return false;
-	if (t->p.bytes &&
-	    atomic_fetch_add(&t->sent_bytes, len) >= t->p.bytes)
+	if (t->p.bytes && atomic_fetch_add(&t->sent_bytes, len) >= t->p.bytes)
 		return false;
 	return true;
 }
@@ -169,8 +170,9 @@ static int send_loop(struct ps_stream *s)
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			/* UDP: a full socket buffer or an ICMP error is loss */
-			if (s->udp && (errno == ENOBUFS || errno == ECONNREFUSED)) {
-				seq -= s->gso_segs;	/* not sent: not lost */
+			if (s->udp &&
+			    (errno == ENOBUFS || errno == ECONNREFUSED)) {
+				seq -= s->gso_segs; /* not sent: not lost */
 				continue;
 			}
 			return errno;
@@ -179,7 +181,8 @@ static int send_loop(struct ps_stream *s)
 		atomic_store_explicit(&s->bytes, mine, memory_order_relaxed);
 		atomic_fetch_add_explicit(&s->blocks, 1, memory_order_relaxed);
 		if (s->udp)
-			atomic_store_explicit(&s->packets, seq, memory_order_relaxed);
+			atomic_store_explicit(&s->packets, seq,
+					      memory_order_relaxed);
 		if (t->p.rate && (s->udp || !t->p.fq_rate))
 			throttle(s, mine, start);
 	}
@@ -227,13 +230,14 @@ static int recv_loop(struct ps_stream *s)
 		if (n == 0) {
 			if (s->udp)
 				continue;
-			break;	/* the sender closed: done */
+			break; /* the sender closed: done */
 		}
 		mine += (uint64_t)n;
 		atomic_store_explicit(&s->bytes, mine, memory_order_relaxed);
 		atomic_fetch_add_explicit(&t->moved_bytes, (uint64_t)n,
 					  memory_order_relaxed);
-		if (s->file_fd >= 0 && write_file(s->file_fd, s->buf, (size_t)n)) {
+		if (s->file_fd >= 0 &&
+		    write_file(s->file_fd, s->buf, (size_t)n)) {
 			int e = errno;
 
 			close(s->file_fd);
@@ -266,7 +270,7 @@ static void *stream_main(void *arg)
 	atomic_store(&s->cpu, sched_getcpu());
 	err = s->sender ? send_loop(s) : recv_loop(s);
 	if (atomic_load(s->sender ? &s->t->done : &s->t->rx_done))
-		err = 0;	/* the stop itself, not a failure */
+		err = 0; /* the stop itself, not a failure */
 	atomic_store(&s->err, err);
 	atomic_store(&s->finished, true);
 	return NULL;
@@ -318,7 +322,8 @@ void ps_streams_drain_files(struct ps_test *t)
 		for (int i = 0; i < t->nstreams; i++) {
 			struct ps_stream *s = t->streams[i];
 
-			if (s->sender || s->udp || s->file_fd < 0 || !s->running)
+			if (s->sender || s->udp || s->file_fd < 0 ||
+			    !s->running)
 				continue;
 			got += atomic_load(&s->bytes);
 			waiting |= !atomic_load(&s->finished);
@@ -355,8 +360,9 @@ int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams)
 		snprintf(name, sizeof(name), "%s.%d", file, s->id);
 	else
 		snprintf(name, sizeof(name), "%s", file);
-	fd = s->sender ? open(name, O_RDONLY | O_CLOEXEC) :
-		open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = s->sender ? open(name, O_RDONLY | O_CLOEXEC)
+		       : open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			      0644);
 	if (fd < 0)
 		return -errno;
 	if (s->file_fd >= 0)

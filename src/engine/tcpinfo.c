@@ -11,8 +11,9 @@
 #include "tcpinfo.h"
 
 /* does the kernel's reply (len bytes) reach the end of this field? */
-#define HAS(field) \
-	(len >= offsetof(struct tcp_info, field) + sizeof(((struct tcp_info *)0)->field))
+#define HAS(field)                                                             \
+	(len >= offsetof(struct tcp_info, field) +                             \
+			sizeof(((struct tcp_info *)0)->field))
 
 int ps_tcpinfo_read(int fd, struct ps_tcpinfo *ti)
 {

@@ -18,14 +18,14 @@ struct ps_stream {
 	int target;
 	bool sender;
 	bool udp;
-	int cpu_pin;		/* -1 = none */
+	int cpu_pin; /* -1 = none */
 	pthread_t thread;
 	bool running;
 	char *buf;
 	size_t len;
-	int file_fd;		/* -F, or the -Z sendfile source; -1 */
-	unsigned gso_segs;	/* UDP datagrams per send (1 = no GSO) */
-	bool from_file;		/* -F: send file_fd's bytes once, then end */
+	int file_fd;	   /* -F, or the -Z sendfile source; -1 */
+	unsigned gso_segs; /* UDP datagrams per send (1 = no GSO) */
+	bool from_file;	   /* -F: send file_fd's bytes once, then end */
 
 	/* written by the stream thread, read by the control thread */
 	atomic_uint_fast64_t bytes;
@@ -33,9 +33,9 @@ struct ps_stream {
 	atomic_uint_fast64_t packets;	/* UDP: received or sent */
 	atomic_int_fast64_t lost;	/* UDP receiver */
 	atomic_uint_fast64_t ooo;	/* UDP receiver */
-	atomic_uint_fast64_t jitter_ns;	/* UDP receiver */
+	atomic_uint_fast64_t jitter_ns; /* UDP receiver */
 	atomic_int cpu;
-	atomic_int err;		/* errno that ended the thread, or 0 */
+	atomic_int err; /* errno that ended the thread, or 0 */
 	atomic_bool finished;
 
 	/* the UDP receiver's private state */
@@ -70,38 +70,38 @@ struct ps_test {
 	double interval;
 	char format;
 	bool skip_rx_copy;
-	bool gsro;		/* UDP_SEGMENT on senders, UDP_GRO on receivers */
-	bool file_send;		/* -F: the test ends when the file is sent */
+	bool gsro;	/* UDP_SEGMENT on senders, UDP_GRO on receivers */
+	bool file_send; /* -F: the test ends when the file is sent */
 	const struct ps_opts *o;
 
-	atomic_bool done;	/* senders stop */
-	atomic_bool rx_done;	/* receivers stop */
-	atomic_uint_fast64_t sent_bytes;	/* for -n, reserved before send */
-	atomic_uint_fast64_t sent_blocks;	/* for -k */
-	atomic_uint_fast64_t moved_bytes;	/* either direction, for -n -R */
-	double t0;		/* ps_now() at TEST_RUNNING */
-	double wall0;		/* wall clock then, for UDP timestamps */
+	atomic_bool done;		  /* senders stop */
+	atomic_bool rx_done;		  /* receivers stop */
+	atomic_uint_fast64_t sent_bytes;  /* for -n, reserved before send */
+	atomic_uint_fast64_t sent_blocks; /* for -k */
+	atomic_uint_fast64_t moved_bytes; /* either direction, for -n -R */
+	double t0;			  /* ps_now() at TEST_RUNNING */
+	double wall0; /* wall clock then, for UDP timestamps */
 	double last_tick;
 	double omit_until;
 	bool omitting;
 	struct rusage ru0;
 	double cpu_wall0;
-	struct ps_interval iv;	/* scratch for the reporter */
+	struct ps_interval iv; /* scratch for the reporter */
 	struct ps_stream_iv *iv_streams;
-	int niv;		/* iv_streams' entries (nstreams at the start) */
+	int niv; /* iv_streams' entries (nstreams at the start) */
 	struct ps_stream_iv *iv_remote;
 	int nremote;
-	int nremote_max;	/* iv_remote's entries */
+	int nremote_max; /* iv_remote's entries */
 	/* the peer */
-	bool peer_ext;		/* the peer is pipescope */
-	struct ps_snapshot *peer_snap;	/* its latest probe snapshot, or NULL */
+	bool peer_ext;		       /* the peer is pipescope */
+	struct ps_snapshot *peer_snap; /* its latest probe snapshot, or NULL */
 	struct ps_results remote;
 	bool remote_valid;
 };
 
 /* stream life */
-struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id,
-				bool sender, int target);
+struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id, bool sender,
+				int target);
 void ps_stream_free(struct ps_stream *s);
 int ps_stream_start(struct ps_stream *s);
 void ps_streams_stop(struct ps_test *t, bool senders, bool receivers);
@@ -116,8 +116,7 @@ bool ps_test_limit_reached(struct ps_test *t);
 void ps_test_fill_results(struct ps_test *t, struct ps_results *r);
 void ps_test_summary(struct ps_test *t, struct ps_summary *sum);
 void ps_summary_free(struct ps_summary *sum);
-void ps_test_cpu(struct ps_test *t, double *total, double *user,
-		 double *sys);
+void ps_test_cpu(struct ps_test *t, double *total, double *user, double *sys);
 void ps_test_free_streams(struct ps_test *t);
 /* the data sockets' options a test's parameters ask for (both ends) */
 void ps_params_sockopts(const struct ps_params *p, struct ps_sockopts *so);
@@ -129,7 +128,7 @@ void ps_test_info_fill(struct ps_test *t);
 /* -F: open the file for a stream (read to send, or write what arrives);
  * 0 or -errno */
 int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams);
-int ps_stream_id(int index);	/* 1, 3, 4, 5, … as iperf3 */
+int ps_stream_id(int index); /* 1, 3, 4, 5, … as iperf3 */
 struct json_object *ps_test_ext_data(struct ps_test *t);
 /* the far end's EXT_DATA: 0, or -E2BIG when it lists more streams than
  * the test has */

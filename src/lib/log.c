@@ -27,10 +27,22 @@ void ps_log_set_hook(ps_log_hook hook, void *arg)
 	pthread_mutex_unlock(&log_lock);
 }
 
-void ps_log_set_file(FILE *f) { log_file = f; }
-void ps_log_set_debug(bool on) { log_debug = on; }
-void ps_log_set_forceflush(bool on) { log_flush = on; }
-void ps_log_set_atexit(void (*fn)(void)) { log_atexit = fn; }
+void ps_log_set_file(FILE *f)
+{
+	log_file = f;
+}
+void ps_log_set_debug(bool on)
+{
+	log_debug = on;
+}
+void ps_log_set_forceflush(bool on)
+{
+	log_flush = on;
+}
+void ps_log_set_atexit(void (*fn)(void))
+{
+	log_atexit = fn;
+}
 
 void ps_vlog(enum ps_level level, const char *fmt, va_list ap)
 {

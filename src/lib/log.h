@@ -14,7 +14,7 @@ enum ps_level { PS_LOG_DEBUG, PS_LOG_INFO, PS_LOG_WARN, PS_LOG_ERR };
  */
 typedef void (*ps_log_hook)(enum ps_level, const char *msg, void *arg);
 void ps_log_set_hook(ps_log_hook hook, void *arg);
-void ps_log_set_file(FILE *f);	/* --logfile */
+void ps_log_set_file(FILE *f); /* --logfile */
 void ps_log_set_debug(bool on);
 void ps_log_set_forceflush(bool on);
 

@@ -159,7 +159,7 @@ static int beneath_manual(int root, const char *rel, int flags)
 			continue;
 		if (!strcmp(name, "..")) {
 			if (depth == 0) {
-				rc = -EXDEV;	/* above the root */
+				rc = -EXDEV; /* above the root */
 				goto out;
 			}
 			close(fds[depth--]);
@@ -187,7 +187,7 @@ static int beneath_manual(int root, const char *rel, int flags)
 				goto out;
 			}
 			if (link[0] == '/') {
-				rc = -EXDEV;	/* an absolute link leaves it */
+				rc = -EXDEV; /* an absolute link leaves it */
 				goto out;
 			}
 			/* "link/rest" replaces "name/rest" */

@@ -10,7 +10,7 @@
 
 /* set once at start-up; NULL or "" means the live machine */
 void ps_sysroot_set(const char *dir);
-const char *ps_sysroot_get(void);	/* "" when live */
+const char *ps_sysroot_get(void); /* "" when live */
 /* --sysroot DIR from the command line: set it when DIR is a directory,
  * else one line on stderr and -1 (a usage error); NULL or "" is live */
 int ps_sysroot_use(const char *dir);
@@ -30,10 +30,10 @@ char *ps_path(char *buf, size_t len, const char *fmt, ...)
  * read stops at PS_READ_MAX (EFBIG). Errors are -errno (NULL and errno).
  */
 #define PS_READ_MAX (32u << 20)
-int ps_open(const char *path);		/* a read-only fd */
+int ps_open(const char *path); /* a read-only fd */
 FILE *ps_fopen(const char *path);
 DIR *ps_opendir(const char *path);
-int ps_stat(const char *path, struct stat *st);	/* follows links in DIR */
+int ps_stat(const char *path, struct stat *st); /* follows links in DIR */
 /* tests: walk by hand even where openat2 works */
 void ps_sysroot_force_manual(bool on);
 /*

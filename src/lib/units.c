@@ -28,16 +28,20 @@ static int parse_scaled(const char *s, uint64_t *out, char *bad_unit,
 	switch (*end) {
 	case 0:
 		break;
-	case 't': case 'T':
+	case 't':
+	case 'T':
 		mult *= base;
 		/* fall through */
-	case 'g': case 'G':
+	case 'g':
+	case 'G':
 		mult *= base;
 		/* fall through */
-	case 'm': case 'M':
+	case 'm':
+	case 'M':
 		mult *= base;
 		/* fall through */
-	case 'k': case 'K':
+	case 'k':
+	case 'K':
 		mult *= base;
 		end++;
 		break;

@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		names = ps_ethtool_parse_strsets(buf, size, &ss) == 0;
 		for (int g = 0; g < PS_ETHG_COUNT; g++) {
 			ps_ethtool_init(&info, "vA");
-			ps_ethtool_parse(g, buf, size, names ? &ss : NULL, &info);
+			ps_ethtool_parse(g, buf, size, names ? &ss : NULL,
+					 &info);
 			ps_ethtool_features_summarise(&info);
 			ps_ethtool_free(&info);
 		}

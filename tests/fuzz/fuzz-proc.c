@@ -53,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						sizeof(kind), &idx);
 				ps_irq_row_has_action(&t.rows[i], "eth0");
 				ps_irq_action_matches(t.rows[i].actions, "eth0",
-						      "0000:00:03.0", "virtio2");
+						      "0000:00:03.0",
+						      "virtio2");
 			}
 			ps_irq_table_free(&t);
 		}

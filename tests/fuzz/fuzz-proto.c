@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(sv[1]);
 		return 0;
 	}
-	close(sv[0]);	/* then EOF, as a peer that hangs up */
+	close(sv[0]); /* then EOF, as a peer that hangs up */
 	if (ps_recv_json(sv[1], &obj, PS_MAX_PARAMS_JSON, 50) == 0) {
 		check(obj);
 		json_object_put(obj);

@@ -56,7 +56,9 @@ static void one_step(struct ps_run *r, const struct ps_snapshot *far)
 static void consume(const struct ps_snapshot *near, struct ps_snapshot *far)
 {
 	static const enum ps_report_format fmts[] = {
-		PS_FORMAT_TEXT, PS_FORMAT_MARKDOWN, PS_FORMAT_JSON,
+		PS_FORMAT_TEXT,
+		PS_FORMAT_MARKDOWN,
+		PS_FORMAT_JSON,
 	};
 	struct ps_run run;
 	struct ps_evidence ev;
@@ -94,7 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* this host: the same readings from another boot, so that the far
 	 * end's checks run (the same boot id is one machine) */
 	if (ps_snapshot_from_string(text, size, &near, err, sizeof(err))) {
-		fprintf(stderr, "accepted once, refused the second time: %s\n", err);
+		fprintf(stderr, "accepted once, refused the second time: %s\n",
+			err);
 		abort();
 	}
 	snprintf(near.hdr.boot_id, sizeof(near.hdr.boot_id), "fuzz-near");
@@ -103,7 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ps_snapshot_print(sink(), &far, true);
 	/* what was accepted goes out and comes back */
 	again = ps_snapshot_to_string(&far);
-	if (ps_snapshot_from_string(again, strlen(again), &back, err, sizeof(err))) {
+	if (ps_snapshot_from_string(again, strlen(again), &back, err,
+				    sizeof(err))) {
 		fprintf(stderr, "accepted, written, refused: %s\n", err);
 		abort();
 	}

@@ -2,23 +2,18 @@
  * ps-hostile.c: the hostile and broken iperf3 clients the reliability tests
  * throw at "pipescope -s" (tests/reliability-hostile.sh). Test tool only.
  *
- *   ps-hostile [-w SEC] [-b ADDR] HOST PORT STEP...   one connection, steps in order:
- *       cookie        a valid random cookie (37 bytes)
- *       half          the first 18 bytes of a cookie
- *       raw:TEXT      bytes, with \xNN escapes
- *       len:N         a 4-byte big-endian length
- *       json:TEXT     a length and the text
- *       nest:N        a length and N '[' (deeply nested JSON)
- *       sleep:SEC     say nothing for SEC seconds
- *       eof           close the sending half (the server reads EOF)
- *     then it waits (at most -w SEC, default 5) for the server to close and
- *     prints "reply: <hex bytes> closed: yes|no after S s".
- *   ps-hostile -f N [-H SEC] HOST PORT
- *     a flood: N connections as fast as possible, odd ones send half a
- *     cookie, all held open SEC seconds (default 2); prints
- *     "flood: opened N failed F closed-by-server C in S s".
- *   ps-hostile -u HOST PORT
- *     a UDP stream hello with no test: prints "udp: reply|no reply".
+ *   ps-hostile [-w SEC] [-b ADDR] HOST PORT STEP...   one connection, steps in
+ * order: cookie        a valid random cookie (37 bytes) half          the first
+ * 18 bytes of a cookie raw:TEXT      bytes, with \xNN escapes len:N         a
+ * 4-byte big-endian length json:TEXT     a length and the text nest:N        a
+ * length and N '[' (deeply nested JSON) sleep:SEC     say nothing for SEC
+ * seconds eof           close the sending half (the server reads EOF) then it
+ * waits (at most -w SEC, default 5) for the server to close and prints "reply:
+ * <hex bytes> closed: yes|no after S s". ps-hostile -f N [-H SEC] HOST PORT a
+ * flood: N connections as fast as possible, odd ones send half a cookie, all
+ * held open SEC seconds (default 2); prints "flood: opened N failed F
+ * closed-by-server C in S s". ps-hostile -u HOST PORT a UDP stream hello with
+ * no test: prints "udp: reply|no reply".
  */
 #include "config.h"
 
@@ -197,9 +192,10 @@ static int flood(const char *host, const char *port, int n, double hold)
 	struct rlimit rl;
 
 	/* room for n sockets */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)n + 64) {
-		rl.rlim_cur = rl.rlim_max < (rlim_t)n + 64 ? rl.rlim_max :
-			      (rlim_t)n + 64;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur < (rlim_t)n + 64) {
+		rl.rlim_cur = rl.rlim_max < (rlim_t)n + 64 ? rl.rlim_max
+							   : (rlim_t)n + 64;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	for (int i = 0; i < n; i++) {
@@ -260,16 +256,29 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((c = getopt(argc, argv, "w:f:H:ub:")) != -1) {
 		switch (c) {
-		case 'w': wait = atof(optarg); break;
-		case 'f': n = atoi(optarg); break;
-		case 'H': hold = atof(optarg); break;
-		case 'u': use_udp = 1; break;
-		case 'b': bind_addr = optarg; break;
-		default: return 2;
+		case 'w':
+			wait = atof(optarg);
+			break;
+		case 'f':
+			n = atoi(optarg);
+			break;
+		case 'H':
+			hold = atof(optarg);
+			break;
+		case 'u':
+			use_udp = 1;
+			break;
+		case 'b':
+			bind_addr = optarg;
+			break;
+		default:
+			return 2;
 		}
 	}
 	if (argc - optind < 2) {
-		fprintf(stderr, "usage: ps-hostile [-w SEC] [-b ADDR] HOST PORT STEP... | -f N [-H SEC] HOST PORT | -u HOST PORT\n");
+		fprintf(stderr,
+			"usage: ps-hostile [-w SEC] [-b ADDR] HOST PORT "
+			"STEP... | -f N [-H SEC] HOST PORT | -u HOST PORT\n");
 		return 2;
 	}
 	if (use_udp)

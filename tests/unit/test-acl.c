@@ -48,7 +48,7 @@ static void test_parse(void **state)
 	assert_int_equal(c.family, AF_INET);
 	assert_int_equal(c.prefix, 8);
 	assert_int_equal(c.addr[0], 10);
-	assert_int_equal(c.addr[1], 0);	/* host bits cleared */
+	assert_int_equal(c.addr[1], 0); /* host bits cleared */
 	assert_int_equal(ps_cidr_parse("192.0.2.7", &c), 0);
 	assert_int_equal(c.prefix, 32);
 	assert_int_equal(ps_cidr_parse("2001:db8::/32", &c), 0);
@@ -71,13 +71,14 @@ static void test_match(void **state)
 {
 	struct ps_cidr c;
 	struct sockaddr_storage a = v4("10.200.3.4"), b = v4("11.0.0.1");
-	struct sockaddr_storage m = v6("::ffff:10.9.9.9"), x = v6("2001:db8:1::5");
+	struct sockaddr_storage m = v6("::ffff:10.9.9.9"),
+				x = v6("2001:db8:1::5");
 	struct sockaddr_storage y = v6("2001:db9::1");
 
 	assert_int_equal(ps_cidr_parse("10.0.0.0/8", &c), 0);
 	assert_true(ps_cidr_match(&c, SA(a)));
 	assert_false(ps_cidr_match(&c, SA(b)));
-	assert_true(ps_cidr_match(&c, SA(m)));	/* v4-mapped on a v6 socket */
+	assert_true(ps_cidr_match(&c, SA(m))); /* v4-mapped on a v6 socket */
 	assert_false(ps_cidr_match(&c, SA(x)));
 	assert_int_equal(ps_cidr_parse("10.200.3.0/25", &c), 0);
 	assert_true(ps_cidr_match(&c, SA(a)));
@@ -96,7 +97,7 @@ static void test_list(void **state)
 	struct ps_cidr l[2];
 	struct sockaddr_storage a = v4("127.0.0.2"), b = v4("127.0.0.1");
 
-	assert_true(ps_acl_allows(l, 0, SA(a)));	/* no list: everyone */
+	assert_true(ps_acl_allows(l, 0, SA(a))); /* no list: everyone */
 	assert_int_equal(ps_cidr_parse("127.0.0.2", &l[0]), 0);
 	assert_int_equal(ps_cidr_parse("192.168.0.0/16", &l[1]), 0);
 	assert_true(ps_acl_allows(l, 2, SA(a)));

@@ -30,7 +30,8 @@ static void test_tail_kept(void **state)
 	srv_capture_open(st);
 	assert_non_null(st->capf);
 	for (int i = 0; i < 5000; i++) {
-		written += (size_t)fprintf(st->capf, "line %05d of the text\n", i);
+		written +=
+			(size_t)fprintf(st->capf, "line %05d of the text\n", i);
 		fflush(st->capf);
 		if (st->caplen > maxlen)
 			maxlen = st->caplen;
@@ -41,8 +42,8 @@ static void test_tail_kept(void **state)
 	text = srv_capture_text(st);
 	/* the tail, from a line's start, with the last line whole */
 	assert_non_null(strstr(text, "line 04999 of the text\n"));
-	assert_int_equal(sscanf(text, "[the first %zu bytes are left out]",
-				&left), 1);
+	assert_int_equal(
+		sscanf(text, "[the first %zu bytes are left out]", &left), 1);
 	nl = strchr(text, '\n');
 	assert_non_null(nl);
 	assert_memory_equal(nl + 1, "line ", 5);

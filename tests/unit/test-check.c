@@ -298,8 +298,8 @@ static void pcie_facts(const struct ps_evidence *ev, struct ps_diagnosis *d)
 
 		json_object_object_get_ex(o, "check", &c);
 		if (!strcmp(json_object_get_string(c), "softnet")) {
-			assert_true(json_object_object_get_ex(o, "facts",
-							      &facts));
+			assert_true(
+				json_object_object_get_ex(o, "facts", &facts));
 			assert_true(json_object_array_length(facts) >= 2);
 			seen = true;
 		}
@@ -1007,8 +1007,8 @@ static void test_far_end(void **state)
 	r.loopback = true;
 	assert_int_equal(run(&ps_check_far_cpu, &ev, &f), PS_CHECK_NA);
 	r.loopback = false;
-	snprintf(local.snap->hdr.boot_id, sizeof(local.snap->hdr.boot_id),
-		 "%s", "0b6e0f5c-aaaa-bbbb-cccc-000000000001");
+	snprintf(local.snap->hdr.boot_id, sizeof(local.snap->hdr.boot_id), "%s",
+		 "0b6e0f5c-aaaa-bbbb-cccc-000000000001");
 	snprintf(far.snap->hdr.boot_id, sizeof(far.snap->hdr.boot_id), "%s",
 		 local.snap->hdr.boot_id);
 	assert_true(ps_ev_peer_same_host(&ev));

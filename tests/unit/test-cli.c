@@ -34,13 +34,13 @@ static enum ps_cli_result parsev(const char *first, ...)
 }
 
 #define OK(...) assert_int_equal(parsev(__VA_ARGS__, NULL), PS_CLI_RUN)
-#define BAD(needle, ...)                                                  \
-	do {                                                              \
-		assert_int_equal(parsev(__VA_ARGS__, NULL), PS_CLI_ERROR);\
-		if (!strstr(err, needle))                                 \
-			fail_msg("error '%s' does not name '%s'", err,    \
-				 needle);                                 \
-		assert_null(strchr(err, '\n'));                           \
+#define BAD(needle, ...)                                                       \
+	do {                                                                   \
+		assert_int_equal(parsev(__VA_ARGS__, NULL), PS_CLI_ERROR);     \
+		if (!strstr(err, needle))                                      \
+			fail_msg("error '%s' does not name '%s'", err,         \
+				 needle);                                      \
+		assert_null(strchr(err, '\n'));                                \
 	} while (0)
 
 static void test_defaults(void **state)
@@ -109,12 +109,12 @@ static void test_client_options(void **state)
 	OK("-c", "h", "-p", "5300", "-f", "G", "-i", "0.5", "-I", "/tmp/p",
 	   "-A", "2,3", "-B", "10.0.0.1%eth0", "-V", "-J", "--logfile", "l",
 	   "--forceflush", "-u", "-b", "100M/10", "-t", "30", "-l", "1400",
-	   "--cport", "6000", "-P", "8", "-w", "4M", "-N", "-S", "0x10",
-	   "-O", "2", "-T", "t", "--get-server-output", "--connect-timeout",
-	   "3000", "-4", "--udp-counters-64bit", "--gsro",
-	   "--repeating-payload", "--dont-fragment", "--extra-data", "x",
-	   "--no-tui", "--no-color", "--rcv-timeout", "5000",
-	   "--snd-timeout", "100", "--debug", "--json-stream");
+	   "--cport", "6000", "-P", "8", "-w", "4M", "-N", "-S", "0x10", "-O",
+	   "2", "-T", "t", "--get-server-output", "--connect-timeout", "3000",
+	   "-4", "--udp-counters-64bit", "--gsro", "--repeating-payload",
+	   "--dont-fragment", "--extra-data", "x", "--no-tui", "--no-color",
+	   "--rcv-timeout", "5000", "--snd-timeout", "100", "--debug",
+	   "--json-stream");
 	assert_int_equal(o.port, 5300);
 	assert_int_equal(o.format, 'G');
 	assert_true(o.interval == 0.5);
@@ -147,9 +147,9 @@ static void test_client_options(void **state)
 	assert_int_equal(o.rcv_timeout_ms, 5000);
 	assert_int_equal(o.snd_timeout_ms, 100);
 
-	OK("-c", "h", "-R", "-C", "cubic", "-M", "1400", "-Z",
-	   "--skip-rx-copy", "-n", "1G", "-6", "--bind-dev", "d",
-	   "--fq-rate", "1G", "--iface", "eth0");
+	OK("-c", "h", "-R", "-C", "cubic", "-M", "1400", "-Z", "--skip-rx-copy",
+	   "-n", "1G", "-6", "--bind-dev", "d", "--fq-rate", "1G", "--iface",
+	   "eth0");
 	assert_true(o.reverse && o.zerocopy && o.skip_rx_copy);
 	assert_string_equal(o.congestion, "cubic");
 	assert_int_equal(o.mss, 1400);
@@ -230,7 +230,7 @@ static void test_bad_units(void **state)
 	BAD("-b", "-c", "h", "-b", "12X");
 	BAD("'Q'", "-c", "h", "-n", "5Q");
 	BAD("-w", "-c", "h", "-w", "4MB");
-	BAD("-w", "-c", "h", "-w", "1G");	/* above 512 MiB */
+	BAD("-w", "-c", "h", "-w", "1G"); /* above 512 MiB */
 	BAD("-l", "-c", "h", "-l", "2M");
 	BAD("-l", "-c", "h", "-l", "0");
 	BAD("-l", "-c", "h", "-u", "-l", "65508");

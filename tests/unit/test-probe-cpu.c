@@ -24,13 +24,12 @@ static void test_parse_10_columns(void **state)
 {
 	struct ps_cpu_info info;
 
-	assert_int_equal(
-		ps_cpu_parse_stat("cpu  10 1 20 300 4 5 6 7 8 9\n"
-				  "cpu0 5 1 10 150 2 3 3 4 4 5\n"
-				  "cpu1 5 0 10 150 2 2 3 3 4 4\n"
-				  "intr 1 2 3\nctxt 99\n",
-				  &info),
-		0);
+	assert_int_equal(ps_cpu_parse_stat("cpu  10 1 20 300 4 5 6 7 8 9\n"
+					   "cpu0 5 1 10 150 2 3 3 4 4 5\n"
+					   "cpu1 5 0 10 150 2 2 3 3 4 4\n"
+					   "intr 1 2 3\nctxt 99\n",
+					   &info),
+			 0);
 	assert_int_equal(info.status, PS_ST_OK);
 	assert_int_equal(info.ncolumns, 10);
 	assert_int_equal(info.ncores, 2);
@@ -46,9 +45,8 @@ static void test_parse_old_kernels(void **state)
 {
 	struct ps_cpu_info info;
 
-	assert_int_equal(ps_cpu_parse_stat("cpu 4 0 2 94\ncpu0 4 0 2 94\n",
-					   &info),
-			 0);
+	assert_int_equal(
+		ps_cpu_parse_stat("cpu 4 0 2 94\ncpu0 4 0 2 94\n", &info), 0);
 	assert_int_equal(info.ncolumns, 4);
 	assert_true(info.cores[0].ticks[PS_CPU_SYSTEM] == 2);
 	assert_true(info.cores[0].ticks[PS_CPU_SOFTIRQ] == 0);
@@ -107,13 +105,13 @@ static void test_parse_garbage(void **state)
 {
 	expect_bad("");
 	expect_bad(NULL);
-	expect_bad("intr 1 2 3\nctxt 4\n");		/* no cpu line */
-	expect_bad("cpu0 1 2 3\n");			/* 3 columns */
-	expect_bad("cpu0 1 2 3 4 5 6 7 8 9 10 11\n");	/* 11 columns */
+	expect_bad("intr 1 2 3\nctxt 4\n");	      /* no cpu line */
+	expect_bad("cpu0 1 2 3\n");		      /* 3 columns */
+	expect_bad("cpu0 1 2 3 4 5 6 7 8 9 10 11\n"); /* 11 columns */
 	expect_bad("cpu0 1 2 x 4\n");
 	expect_bad("cpu0 1 2 -3 4\n");
-	expect_bad("cpu0 1 2 3 4\ncpu1 1 2 3 4 5\n");	/* columns differ */
-	expect_bad("cpu0 1 2 3 4\ncpu0 1 2 3 4\n");	/* the same cpu twice */
+	expect_bad("cpu0 1 2 3 4\ncpu1 1 2 3 4 5\n"); /* columns differ */
+	expect_bad("cpu0 1 2 3 4\ncpu0 1 2 3 4\n");   /* the same cpu twice */
 	expect_bad("cpux 1 2 3 4\n");
 	expect_bad("cpu99999999999 1 2 3 4\n");
 	expect_bad("cpu 1 2 3 4\ncpu 1 2 3 4\n");
@@ -292,8 +290,9 @@ static void test_numa_freq_offline(void **state)
 	struct ps_cpu_info info;
 
 	assert_non_null(mkdtemp(dir));
-	put(dir, "proc/stat", "cpu  3 0 3 9\ncpu0 1 0 1 3\ncpu1 1 0 1 3\n"
-			      "cpu3 1 0 1 3\n");
+	put(dir, "proc/stat",
+	    "cpu  3 0 3 9\ncpu0 1 0 1 3\ncpu1 1 0 1 3\n"
+	    "cpu3 1 0 1 3\n");
 	put(dir, "sys/devices/system/cpu/present", "0-3\n");
 	put(dir, "sys/devices/system/node/node0/cpulist", "0-1\n");
 	put(dir, "sys/devices/system/node/node1/cpulist", "2-3\n");
@@ -323,9 +322,11 @@ static void test_numa_freq_offline(void **state)
 	ps_cpu_free(&info);
 
 	/* no node directory: the cpuN/nodeM links of older sysfs */
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/sys/devices/system/node && "
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s/sys/devices/system/node && "
 		 "mkdir -p %s/sys/devices/system/cpu/cpu3/node1 "
-		 "%s/sys/devices/system/cpu/cpu1/node0", dir, dir, dir);
+		 "%s/sys/devices/system/cpu/cpu1/node0",
+		 dir, dir, dir);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(ps_cpu_sample(NULL, &info), 0);
 	assert_int_equal(info.numa_status, PS_ST_OK);

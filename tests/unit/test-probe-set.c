@@ -22,8 +22,8 @@
 #include "snapshot.h"
 #include "sysroot.h"
 
-#define NL_ROUTE 0	/* NETLINK_ROUTE: the link probe's */
-#define NL_GENERIC 16	/* NETLINK_GENERIC: the ethtool probe's */
+#define NL_ROUTE 0    /* NETLINK_ROUTE: the link probe's */
+#define NL_GENERIC 16 /* NETLINK_GENERIC: the ethtool probe's */
 
 static bool our_socket(unsigned long ino)
 {

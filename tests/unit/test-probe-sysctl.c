@@ -23,9 +23,8 @@ static void test_parse_kinds(void **state)
 {
 	struct ps_sysctl_value v;
 
-	assert_int_equal(ps_sysctl_parse_value(PS_SYSCTL_RMEM_MAX,
-					       "4194304\n", &v),
-			 0);
+	assert_int_equal(
+		ps_sysctl_parse_value(PS_SYSCTL_RMEM_MAX, "4194304\n", &v), 0);
 	assert_int_equal(v.status, PS_ST_OK);
 	assert_true(v.v[0] == 4194304);
 	/* /proc/sys separates the triple with tabs */
@@ -41,13 +40,12 @@ static void test_parse_kinds(void **state)
 			 0);
 	assert_string_equal(v.text, "reno cubic bbr");
 	/* a kernel with every congestion module unloaded lists nothing */
-	assert_int_equal(ps_sysctl_parse_value(PS_SYSCTL_TCP_CC_AVAILABLE,
-					       "\n", &v),
-			 0);
+	assert_int_equal(
+		ps_sysctl_parse_value(PS_SYSCTL_TCP_CC_AVAILABLE, "\n", &v), 0);
 	assert_string_equal(v.text, "");
-	assert_int_equal(ps_sysctl_parse_value(PS_SYSCTL_TCP_ADV_WIN_SCALE,
-					       "-2\n", &v),
-			 0);
+	assert_int_equal(
+		ps_sysctl_parse_value(PS_SYSCTL_TCP_ADV_WIN_SCALE, "-2\n", &v),
+		0);
 	assert_true(v.v[0] == -2);
 }
 

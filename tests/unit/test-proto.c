@@ -1,4 +1,5 @@
-/* test-proto.c: iperf3's parameter and result JSON, both ways, and hostile input */
+/* test-proto.c: iperf3's parameter and result JSON, both ways, and hostile
+ * input */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -68,10 +69,12 @@ static void test_params_iperf3(void **state)
 {
 	struct ps_params q;
 	char err[256];
-	struct json_object *o = parse(
-		"{\"tcp\":true,\"omit\":0,\"time\":10,\"num\":0,\"blockcount\":0,"
-		"\"parallel\":4,\"reverse\":true,\"len\":131072,\"pacing_timer\":1000,"
-		"\"client_version\":\"3.12\",\"future_key\":[1,2]}");
+	struct json_object *o =
+		parse("{\"tcp\":true,\"omit\":0,\"time\":10,\"num\":0,"
+		      "\"blockcount\":0,"
+		      "\"parallel\":4,\"reverse\":true,\"len\":131072,\"pacing_"
+		      "timer\":1000,"
+		      "\"client_version\":\"3.12\",\"future_key\":[1,2]}");
 
 	assert_int_equal(ps_params_from_json(o, &q, err, sizeof(err)), 0);
 	json_object_put(o);
@@ -114,11 +117,15 @@ static void test_results_unsigned_minus_one(void **state)
 {
 	struct ps_results r;
 	char err[256];
-	struct json_object *o = parse(
-		"{\"cpu_util_total\":48.0,\"cpu_util_user\":1.5,\"cpu_util_system\":46.5,"
-		"\"sender_has_retransmits\":18446744073709551615,\"congestion_used\":\"bbr\","
-		"\"streams\":[{\"id\":1,\"bytes\":4278189656,\"retransmits\":18446744073709551615,"
-		"\"jitter\":0,\"errors\":0,\"packets\":0,\"start_time\":0,\"end_time\":2.0}]}");
+	struct json_object *o =
+		parse("{\"cpu_util_total\":48.0,\"cpu_util_user\":1.5,\"cpu_"
+		      "util_system\":46.5,"
+		      "\"sender_has_retransmits\":18446744073709551615,"
+		      "\"congestion_used\":\"bbr\","
+		      "\"streams\":[{\"id\":1,\"bytes\":4278189656,"
+		      "\"retransmits\":18446744073709551615,"
+		      "\"jitter\":0,\"errors\":0,\"packets\":0,\"start_time\":"
+		      "0,\"end_time\":2.0}]}");
 
 	assert_int_equal(ps_results_from_json(o, &r, err, sizeof(err)), 0);
 	json_object_put(o);
@@ -133,9 +140,12 @@ static void test_results_unsigned_minus_one(void **state)
 	ps_results_clear(&r);
 
 	/* 3.14 and later write a signed -1: not dated */
-	o = parse("{\"cpu_util_total\":48.0,\"cpu_util_user\":1.5,\"cpu_util_system\":46.5,"
-		  "\"sender_has_retransmits\":-1,\"streams\":[{\"id\":1,\"bytes\":4,"
-		  "\"retransmits\":-1,\"jitter\":0,\"errors\":0,\"packets\":0}]}");
+	o = parse("{\"cpu_util_total\":48.0,\"cpu_util_user\":1.5,\"cpu_util_"
+		  "system\":46.5,"
+		  "\"sender_has_retransmits\":-1,\"streams\":[{\"id\":1,"
+		  "\"bytes\":4,"
+		  "\"retransmits\":-1,\"jitter\":0,\"errors\":0,\"packets\":0}]"
+		  "}");
 	assert_int_equal(ps_results_from_json(o, &r, err, sizeof(err)), 0);
 	json_object_put(o);
 	assert_int_equal(r.sender_has_retransmits, -1);
@@ -171,7 +181,8 @@ static void test_results_roundtrip(void **state)
 	ps_results_clear(&q);
 
 	o = parse("{\"cpu_util_total\":1}");
-	assert_int_equal(ps_results_from_json(o, &q, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ps_results_from_json(o, &q, err, sizeof(err)),
+			 -EINVAL);
 	json_object_put(o);
 }
 
@@ -184,30 +195,36 @@ static void test_framing(void **state)
 	unsigned char huge[4] = { 0x7f, 0xff, 0xff, 0xff };
 	unsigned char short_len[4] = { 0, 0, 0, 10 };
 	const char notjson[] = "\0\0\0\5hello";
-	const char deep[] = "\0\0\0\100[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[";
+	const char deep[] = "\0\0\0\100[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+			    "[[[[[[[[[[[[[[[[[[[[[[[[";
 	char cookie[PS_COOKIE_SIZE];
 
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	o = parse("{\"a\":1}");
 	assert_int_equal(ps_send_json(sv[0], o), 0);
 	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), 0);
-	assert_int_equal(json_object_get_int(json_object_object_get(got, "a")), 1);
+	assert_int_equal(json_object_get_int(json_object_object_get(got, "a")),
+			 1);
 	json_object_put(got);
 	json_object_put(o);
 
 	assert_int_equal(write(sv[0], zero, 4), 4);
 	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -EMSGSIZE);
 	assert_int_equal(write(sv[0], huge, 4), 4);
-	assert_int_equal(ps_recv_json(sv[1], &got, PS_MAX_PARAMS_JSON, 1000), -EMSGSIZE);
+	assert_int_equal(ps_recv_json(sv[1], &got, PS_MAX_PARAMS_JSON, 1000),
+			 -EMSGSIZE);
 	assert_int_equal(write(sv[0], notjson, 9), 9);
 	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -EBADMSG);
 	/* 64 arrays in 64 bytes: over the containers 1024 bytes may hold */
-	assert_int_equal(write(sv[0], deep, sizeof(deep) - 1), (ssize_t)sizeof(deep) - 1);
+	assert_int_equal(write(sv[0], deep, sizeof(deep) - 1),
+			 (ssize_t)sizeof(deep) - 1);
 	assert_int_equal(ps_recv_json(sv[1], &got, 1024, 1000), -E2BIG);
 	/* within that budget, over the nesting depth */
-	assert_int_equal(write(sv[0], deep, sizeof(deep) - 1), (ssize_t)sizeof(deep) - 1);
-	assert_int_equal(ps_recv_json_lim(sv[1], &got, &ps_lim_probe, 1000, NULL),
-			 -EBADMSG);
+	assert_int_equal(write(sv[0], deep, sizeof(deep) - 1),
+			 (ssize_t)sizeof(deep) - 1);
+	assert_int_equal(
+		ps_recv_json_lim(sv[1], &got, &ps_lim_probe, 1000, NULL),
+		-EBADMSG);
 	/* a length promising more than ever comes: a timeout, not a hang */
 	assert_int_equal(write(sv[0], short_len, 4), 4);
 	assert_int_equal(write(sv[0], "{\"a\"", 4), 4);
@@ -218,7 +235,8 @@ static void test_framing(void **state)
 
 	ps_make_cookie(cookie);
 	assert_int_equal(strlen(cookie), PS_COOKIE_SIZE - 1);
-	assert_true(strspn(cookie, "abcdefghijklmnopqrstuvwxyz234567") == PS_COOKIE_SIZE - 1);
+	assert_true(strspn(cookie, "abcdefghijklmnopqrstuvwxyz234567") ==
+		    PS_COOKIE_SIZE - 1);
 }
 
 /* send text framed, read it back with a limit: ps_recv_json_lim's code */
@@ -230,7 +248,8 @@ static int framed(const char *text, const struct ps_json_limit *lim)
 
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	assert_int_equal(write(sv[0], &n, 4), 4);
-	assert_int_equal(write(sv[0], text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(write(sv[0], text, strlen(text)),
+			 (ssize_t)strlen(text));
 	rc = ps_recv_json_lim(sv[1], &got, lim, 1000, NULL);
 	json_object_put(got);
 	close(sv[0]);
@@ -241,7 +260,9 @@ static int framed(const char *text, const struct ps_json_limit *lim)
 /* the parsed size is bounded before json-c builds the tree */
 static void test_json_budget(void **state)
 {
-	const struct ps_json_limit lim = { .bytes = 1024, .values = 5, .containers = 2 };
+	const struct ps_json_limit lim = { .bytes = 1024,
+					   .values = 5,
+					   .containers = 2 };
 	atomic_bool stop = true;
 	struct json_object *got;
 	int sv[2];
@@ -251,9 +272,11 @@ static void test_json_budget(void **state)
 	assert_int_equal(framed("{\"a\":[1,2,3]}", &lim), 0);
 	assert_int_equal(framed("{\"a\":[1,2,3,4]}", &lim), -E2BIG);
 	assert_int_equal(framed("{\"a\":[[],1]}", &lim), -E2BIG);
-	/* commas, colons and brackets in strings (escaped quotes too) are text */
+	/* commas, colons and brackets in strings (escaped quotes too) are text
+	 */
 	assert_int_equal(framed("{\"a\":\"[,:{\\\",,,,]\"}", &lim), 0);
-	/* the message kinds' limits: a probe snapshot may hold more than results */
+	/* the message kinds' limits: a probe snapshot may hold more than
+	 * results */
 	assert_true(ps_lim_probe.values > ps_lim_results.values);
 	assert_true(ps_lim_results.bytes == PS_MAX_RESULTS_JSON);
 	/* a stop flag already set: no read at all */
@@ -280,8 +303,8 @@ static void test_server_output_cut(void **state)
 	memcpy(r.server_output_text + n - 8, "summary\n", 8);
 	r.server_output_text[n] = 0;
 	o = ps_results_to_json(&r);
-	assert_true(strlen(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) <=
-		    PS_MAX_RESULTS_JSON);
+	assert_true(strlen(json_object_to_json_string_ext(
+			    o, JSON_C_TO_STRING_PLAIN)) <= PS_MAX_RESULTS_JSON);
 	assert_true(json_object_object_get_ex(o, "server_output_text", &v));
 	txt = json_object_get_string(v);
 	assert_true(strncmp(txt, "[the first ", 11) == 0);

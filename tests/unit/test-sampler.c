@@ -47,8 +47,8 @@ static const char *check(const struct ps_snapshot *s, uint64_t *last_seq,
 		return "header not filled";
 	if (s->cpu.status != PS_ST_OK || s->cpu.ncores < 1 || !s->cpu.cores)
 		return "cpu section not filled";
-	if (s->hdr.seq > 1 && (!s->hdr.rates || s->cpu.basis !=
-						       PS_CPU_BASIS_INTERVAL))
+	if (s->hdr.seq > 1 &&
+	    (!s->hdr.rates || s->cpu.basis != PS_CPU_BASIS_INTERVAL))
 		return "second and later snapshots must have rates";
 	for (int i = 0; i < s->cpu.ncores; i++)
 		if (s->cpu.cores[i].pct_valid &&
@@ -100,9 +100,8 @@ static void test_readers_while_sampling(void **state)
 	assert_int_equal(ps_sampler_start(&cfg, &s), 0);
 	for (int i = 0; i < 3; i++) {
 		r[i] = (struct reader){ .s = s, .stop = &stop };
-		assert_int_equal(pthread_create(&th[i], NULL, reader_main,
-						&r[i]),
-				 0);
+		assert_int_equal(
+			pthread_create(&th[i], NULL, reader_main, &r[i]), 0);
 	}
 	/* let it publish a good number of snapshots */
 	assert_int_equal(ps_sampler_wait(s, 30, 10000), 0);
@@ -140,7 +139,7 @@ static void test_wait_kick_history_stop(void **state)
 	}
 	assert_int_equal(ps_sampler_seq(s), 6);
 	n = ps_sampler_history(s, h, 8);
-	assert_int_equal(n, 4);	/* latest + 3 */
+	assert_int_equal(n, 4); /* latest + 3 */
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(h[i]->hdr.seq, 6 - i);
 		assert_string_equal(h[i]->hdr.iface.name, "lo");

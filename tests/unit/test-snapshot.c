@@ -67,8 +67,8 @@ static void round_trip(struct ps_snapshot *s)
 static void test_round_trip_trees(void **state)
 {
 	static const char *const trees[] = {
-		"i40e-4cpu",	   "ixgbe-12cpu-cpu0", "mlx5-4cpu",
-		"virtio-2cpu",	   "softnet-squeeze",  "pcie-downgraded",
+		"i40e-4cpu",   "ixgbe-12cpu-cpu0", "mlx5-4cpu",
+		"virtio-2cpu", "softnet-squeeze",  "pcie-downgraded",
 		"wide-256cpu",
 	};
 
@@ -103,9 +103,9 @@ static void expect_bad(const char *text, size_t len, const char *words)
 	struct ps_snapshot s;
 	char err[256] = "";
 
-	assert_int_equal(ps_snapshot_from_string(text, len, &s, err,
-						 sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+		ps_snapshot_from_string(text, len, &s, err, sizeof(err)),
+		-EINVAL);
 	/* one line that says what is wrong */
 	assert_null(strchr(err, '\n'));
 	if (!strstr(err, words))
@@ -195,7 +195,8 @@ static void test_load_prefixes_and_flips(void **state)
 	ps_sysroot_set(NULL);
 	for (size_t i = 0; i < n; i++) {
 		err[0] = 0;
-		if (!ps_snapshot_from_string(good, i, &back, err, sizeof(err))) {
+		if (!ps_snapshot_from_string(good, i, &back, err,
+					     sizeof(err))) {
 			ps_snapshot_free(&back);
 			loaded++;
 		} else {
@@ -286,7 +287,8 @@ static void test_registry(void **state)
 		for (size_t j = 0; j < i; j++)
 			assert_string_not_equal(ops->name,
 						ps_probe_registry[j]->name);
-		assert_non_null(ps_json_get_obj(o, ops->name, json_type_object));
+		assert_non_null(
+			ps_json_get_obj(o, ops->name, json_type_object));
 	}
 	assert_null(ps_probe_find("nosuch"));
 	json_object_put(o);
@@ -351,7 +353,7 @@ static void test_route_parser(void **state)
 	char ifn[16];
 
 	assert_int_equal(ps_route_parse_default(routes, ifn, sizeof(ifn)), 0);
-	assert_string_equal(ifn, "eth0");	/* the lowest metric */
+	assert_string_equal(ifn, "eth0"); /* the lowest metric */
 	for (size_t i = 0; i < sizeof(lookups) / sizeof(lookups[0]); i++) {
 		assert_int_equal(ps_route_parse_lookup(routes, lookups[i].dst,
 						       ifn, sizeof(ifn)),
@@ -359,38 +361,50 @@ static void test_route_parser(void **state)
 		if (!lookups[i].rc)
 			assert_string_equal(ifn, lookups[i].ifname);
 	}
-	assert_int_equal(ps_route_parse_default(
-				 "Iface\tDestination\tGateway\n", ifn,
-				 sizeof(ifn)),
+	assert_int_equal(ps_route_parse_default("Iface\tDestination\tGateway\n",
+						ifn, sizeof(ifn)),
 			 -ENOENT);
 	assert_int_equal(ps_route_parse_default("garbage\n", ifn, sizeof(ifn)),
 			 -EINVAL);
-	assert_int_equal(ps_route_parse_default(
-				 "Iface\tDestination\nx y\n", ifn, sizeof(ifn)),
+	assert_int_equal(ps_route_parse_default("Iface\tDestination\nx y\n",
+						ifn, sizeof(ifn)),
 			 -EINVAL);
-	assert_int_equal(ps_route_parse_default("", ifn, sizeof(ifn)),
-			 -EINVAL);
+	assert_int_equal(ps_route_parse_default("", ifn, sizeof(ifn)), -EINVAL);
 }
 
 /* this VM's table, with a second default route of higher metric */
 static const char routes6[] =
-	"fd000000000000000000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000100 00000001 00000000 00000001     eth0\n"
-	"00000000000000000000000000000000 00 00000000000000000000000000000000 00 fd000000000000000000000000000001 00000800 00000002 00000000 00000003     eth1\n"
-	"00000000000000000000000000000000 00 00000000000000000000000000000000 00 fd000000000000000000000000000001 00000400 00000002 00000000 00000003     eth0\n"
-	"00000000000000000000000000000001 80 00000000000000000000000000000000 00 00000000000000000000000000000000 00000000 00000002 00000000 80200001       lo\n"
-	"00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff 00000001 00000000 00200200       lo\n";
+	"fd000000000000000000000000000000 40 00000000000000000000000000000000 "
+	"00 00000000000000000000000000000000 00000100 00000001 00000000 "
+	"00000001     eth0\n"
+	"00000000000000000000000000000000 00 00000000000000000000000000000000 "
+	"00 fd000000000000000000000000000001 00000800 00000002 00000000 "
+	"00000003     eth1\n"
+	"00000000000000000000000000000000 00 00000000000000000000000000000000 "
+	"00 fd000000000000000000000000000001 00000400 00000002 00000000 "
+	"00000003     eth0\n"
+	"00000000000000000000000000000001 80 00000000000000000000000000000000 "
+	"00 00000000000000000000000000000000 00000000 00000002 00000000 "
+	"80200001       lo\n"
+	"00000000000000000000000000000000 00 00000000000000000000000000000000 "
+	"00 00000000000000000000000000000000 ffffffff 00000001 00000000 "
+	"00200200       lo\n";
 
 static void test_route6_parser(void **state)
 {
 	char ifn[16];
 
-	assert_int_equal(ps_route6_parse_default(routes6, ifn, sizeof(ifn)),
-			 0);
+	assert_int_equal(ps_route6_parse_default(routes6, ifn, sizeof(ifn)), 0);
 	assert_string_equal(ifn, "eth0");
 	/* only the kernel's unreachable default: no default route */
-	assert_int_equal(ps_route6_parse_default(strstr(routes6, "00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff"),
-						 ifn, sizeof(ifn)),
-			 -ENOENT);
+	assert_int_equal(
+		ps_route6_parse_default(
+			strstr(routes6,
+			       "00000000000000000000000000000000 00 "
+			       "00000000000000000000000000000000 00 "
+			       "00000000000000000000000000000000 ffffffff"),
+			ifn, sizeof(ifn)),
+		-ENOENT);
 	assert_int_equal(ps_route6_parse_default("", ifn, sizeof(ifn)),
 			 -ENOENT);
 	assert_int_equal(ps_route6_parse_default("zz 00\n", ifn, sizeof(ifn)),
