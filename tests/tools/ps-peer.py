@@ -10,6 +10,8 @@
 #   ps-peer.py client PORT udp-jump [64]  a UDP client whose datagrams are
 #                                    numbered 1, 2, 2^32-1 (2^63 with 64),
 #                                    3, 4, ... 50, then 61 ... 70
+#   ps-peer.py client PORT udp-jump-late [64]  unlimited: 1 ... 50, a
+#                                    pause, 5e7, then 61 ... 70
 import json
 import socket
 import struct
@@ -158,10 +160,14 @@ def client_strings(port):
                 "end_time": 0.3}], "reno" + EVIL)
 
 
-def client_udp_jump(port, bits):
+def client_udp_jump(port, bits, late=False):
+    """1, 2, a jump, 3 ... 50, then 61 ... 70; late: unlimited, 1 ... 50,
+    a pause, then a jump to 5e7 (which the rate rule alone accepts), then
+    61 ... 70. The ten numbers 51 ... 60 stand for datagrams the network
+    lost: the results count them as sent."""
     params = {"udp": True, "omit": 0, "time": 1, "num": 0, "blockcount": 0,
-              "parallel": 1, "len": 1460, "bandwidth": 1000000,
-              "client_version": "3.12"}
+              "parallel": 1, "len": 1460,
+              "bandwidth": 0 if late else 1000000, "client_version": "3.12"}
     if bits == 64:
         params["udp_counters_64bit"] = True
     c = control(port, params)
@@ -171,10 +177,15 @@ def client_udp_jump(port, bits):
     u.settimeout(5)
     u.recv(4)
     wait_running(c)
-    jump = (1 << 63) if bits == 64 else 0xffffffff
-    # then a real gap: 51..60 are never sent
-    seqs = [1, 2, jump] + list(range(3, 51)) + list(range(61, 71))
+    if late:
+        seqs = list(range(1, 51)) + [None, 50000000] + list(range(61, 71))
+    else:
+        jump = (1 << 63) if bits == 64 else 0xffffffff
+        seqs = [1, 2, jump] + list(range(3, 51)) + list(range(61, 71))
     for seq in seqs:
+        if seq is None:
+            time.sleep(0.5)
+            continue
         now = time.time()
         head = struct.pack("!II", int(now), int(now % 1 * 1e6))
         head += struct.pack("!Q", seq) if bits == 64 else \
@@ -182,8 +193,9 @@ def client_udp_jump(port, bits):
         u.send(head + b"\0" * (1460 - len(head)))
         time.sleep(0.002)
     time.sleep(0.2)
-    finish(c, [{"id": 1, "bytes": 1460 * len(seqs), "retransmits": -1,
-                "jitter": 0, "errors": 0, "packets": len(seqs),
+    sent = len([s for s in seqs if s is not None]) + 10
+    finish(c, [{"id": 1, "bytes": 1460 * sent, "retransmits": -1,
+                "jitter": 0, "errors": 0, "packets": sent,
                 "start_time": 0, "end_time": 0.3}], "")
     u.close()
 
@@ -196,8 +208,9 @@ def main():
         server(port)
     elif role == "client" and mode == "strings":
         client_strings(port)
-    elif role == "client" and mode == "udp-jump":
-        client_udp_jump(port, int(sys.argv[4]) if len(sys.argv) > 4 else 32)
+    elif role == "client" and mode in ("udp-jump", "udp-jump-late"):
+        client_udp_jump(port, int(sys.argv[4]) if len(sys.argv) > 4 else 32,
+                        mode == "udp-jump-late")
     else:
         sys.exit("ps-peer.py: unknown role or mode")
 
