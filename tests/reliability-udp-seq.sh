@@ -6,7 +6,8 @@
 # one datagram out of order, not 4 billion lost, and still counts the ten
 # really missing (51 ... 60) as lost. Then the end-of-test cap: in an
 # unlimited test a late jump to 5e7, which the rate rule alone accepts, is
-# no loss either once the sender's count (its results: 71 sent) is known.
+# no loss either once the sender's count (its results: 71 sent) is known:
+# on the server (the client's results) and on a -R client (the server's).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd python3 python3
 need_cmd jq jq
@@ -34,4 +35,20 @@ for bits in 32 64; do
 	# them from late ones, but the loss is still the ten
 	jump udp-jump-late $bits '{"lost_packets":10,"packets":71,"out_of_order":10}'
 done
+
+# -R: the client receives, and caps its loss by the server's results
+port=$(free_port 7)
+bg $PEER server "$port" udp-jump-late
+srv=$LAST_PID
+if wait_listen "$port"; then
+	expect_exit 0 "-R late jump: the client's test" -- timeout 20 \
+		"$PIPESCOPE" -c 127.0.0.1 -p "$port" -u -R -b 0 -t 1 -i 0 -J
+	wait "$srv"
+	u=$(printf '%s' "$OUT" | jq -c '.end.streams[0].udp |
+		{lost_packets, packets, out_of_order}' 2>/dev/null)
+	check "-R late jump: the jump is no loss, the gap is ($u)" \
+		[ "$u" = '{"lost_packets":10,"packets":71,"out_of_order":10}' ]
+else
+	fail "-R late jump: the scripted server did not listen"
+fi
 finish
