@@ -67,6 +67,51 @@ else
 	echo "recorded machine trees not present: their checks skipped"
 fi
 
+# markdown: what a hostile tree (or a far end) names can break no table
+# and inject no link, code span or HTML into a ticket; our own markdown
+# (remedies in code spans, tcp_rmem) keeps its bytes
+md_has() {
+	T_COUNT=$((T_COUNT + 1))
+	printf '%s\n' "$OUT" | grep -qF -- "$1" || fail "$2: no '$1' in: $OUT"
+}
+md_lacks() {
+	what=$1
+	shift
+	for s in "$@"; do
+		T_COUNT=$((T_COUNT + 1))
+		printf '%s\n' "$OUT" | grep -qF -- "$s" && fail "$what: '$s' is raw"
+	done
+	return 0
+}
+if [ -d "$fx/virtio-2cpu/proc" ]; then
+	cp -a "$fx/virtio-2cpu" "$tmp/evil"
+	evil='h|x`y`<script>[x](http://e)_z_*b*'
+	printf '%s\n' "$evil" >"$tmp/evil/proc/sys/kernel/hostname"
+	printf '%s\n' '#6.1|`k`<b>' >"$tmp/evil/proc/sys/kernel/osrelease"
+	expect_exit 0 "hostile tree markdown" -- "$PIPESCOPE" check \
+		--sysroot "$tmp/evil" --format markdown
+	md_has '**Host:** h\|x\`y\`\<script\>\[x\](http://e)\_z\_\*b\*, kernel \#6.1\|\`k\`\<b\>,' tree
+	md_lacks tree '<script>' '[x](' '<b>'
+	md_has '- net.ipv4.tcp_rmem: ' tree
+	md_has '   - remedy: `' tree
+	# the text report shows them as they are
+	expect_exit 0 "hostile tree text" -- "$PIPESCOPE" check \
+		--sysroot "$tmp/evil"
+	md_has "Host:       $evil, kernel" tree-text
+
+	# a snapshot whose driver and link kind are hostile
+	"$PIPESCOPE" probe --sysroot "$tmp/evil" --json 2>/dev/null |
+		jq '.ethtool.driver = {status: "ok", driver: "e|`1`<i>[x](http://e)"} |
+		    .link.status = "ok" | .link.physical = false |
+		    .link.kind = "v|`d`<script>" | del(.link.reason)' \
+		>"$tmp/evil.json"
+	expect_exit 0 "hostile snapshot markdown" -- "$PIPESCOPE" check \
+		--snapshot "$tmp/evil.json" --format markdown
+	md_has '- driver: e\|\`1\`\<i\>\[x\](http://e)' snapshot
+	md_has 'software device (v\|\`d\`\<script\>)' snapshot
+	md_lacks snapshot '<script>' '<i>' '[x]('
+fi
+
 # a snapshot that is not one: failure, one line
 echo '{"nope": 1}' >"$TMP/bad.json"
 expect_exit 1 "bad snapshot" -- "$PIPESCOPE" check --snapshot "$TMP/bad.json"

@@ -65,6 +65,28 @@ refused "results for more streams than the test has" \
 refused "an unknown state" "unexpected message 77 (UNKNOWN)" \
 	PE ACK CS TS TR STATE=77 SLEEP=1 -- $T
 
+# a server's refusal says what it means: a pipescope server's -F with
+# --skip-rx-copy and its busy -F file, the servers' limits (pipescope's
+# EPERM, iperf3's own codes); any other code keeps the generic text
+refused "SERVER_ERROR 100/ENOTSUP to --skip-rx-copy" \
+	"refused --skip-rx-copy: it writes what it receives to a file (-F)" \
+	PE ERR=100,ENOTSUP -- $T --skip-rx-copy
+refused "SERVER_ERROR 100/ENOTSUP otherwise" \
+	"reported an error (iperf3 error 100: Operation not supported)" \
+	PE ERR=100,ENOTSUP -- $T
+refused "SERVER_ERROR 100/EBUSY" "another test is writing the server's -F file" \
+	PE ERR=100,EBUSY -- $T
+refused "SERVER_ERROR 100/EPERM" "over one of the server's limits" \
+	PE ERR=100,EPERM -- $T
+refused "SERVER_ERROR 27 (iperf3's rate limit)" \
+	"its total rate is above the server's limit (--server-bitrate-limit)" \
+	PE ACK CS TS TR ERR=27,0 -- $T
+refused "SERVER_ERROR 37 (iperf3's duration limit)" \
+	"longer than the server allows (--server-max-duration)" \
+	PE ERR=37,0 -- $T
+refused "SERVER_ERROR of an unknown code" \
+	"reported an error (iperf3 error 7: Success)" PE ERR=7,0 -- $T
+
 # item 5: each message kind bounded in bytes and in parsed size, and the
 # costliest message within the limits keeps the client under 64 MiB
 refused "EXT_PROBE over 4 MiB" "larger than pipescope accepts" \
@@ -101,6 +123,18 @@ if wait_listen "$port"; then
 		timeout 15 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.3 -i 0
 else
 	fail "the server did not start"
+fi
+
+# a real pipescope server with -F refuses --skip-rx-copy: the client says why
+port=$(free_port 43)
+bg "$PIPESCOPE" -s -p "$port" -F "$dir/upload" >"$dir/srvF.out" 2>&1
+if wait_listen "$port"; then
+	expect_exit 1 "-F server, --skip-rx-copy client" -- timeout 15 \
+		"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.3 -i 0 --skip-rx-copy
+	check "-F server, --skip-rx-copy client: says why" \
+		grep -q "refused --skip-rx-copy: it writes what it receives" <<<"$ERR"
+else
+	fail "the -F server did not start"
 fi
 
 # item 13: Ctrl-C and SIGTERM end the handshake with a silent server at once

@@ -119,7 +119,8 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 			 md   ? _("- **Binding ceiling:** %s, %s (%s)\n")
 			 : tx ? _("  Binding ceiling:   %s, %s (%s)\n")
 			      : _("Binding ceiling: %s, %s (%s)"),
-			 r1, a->binding.what, ps_scope_text(a->binding.scope));
+			 r1, md ? ps_md_safe(a->binding.what) : a->binding.what,
+			 ps_scope_text(a->binding.scope));
 	} else {
 		snprintf(l->text, sizeof(l->text), "%s",
 			 md   ? _("- **Binding ceiling:** none computed\n")
@@ -133,7 +134,7 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 			 md   ? _("- **Next after fixing it:** %s, %s\n")
 			 : tx ? _("  Next after fixing: %s, %s\n")
 			      : _("Next after fixing it: %s, %s"),
-			 r1, a->next.what);
+			 r1, md ? ps_md_safe(a->next.what) : a->next.what);
 	} else if (a->binding.id && st != PS_ANSWER_SCREEN) {
 		/* the screen leaves it out: the findings follow at once */
 		l = line(out, &n, PS_ANSWER_NEXT);

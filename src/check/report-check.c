@@ -469,6 +469,12 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 
 /* ---- text and markdown ----------------------------------------------- */
 
+/* an untrusted string, made safe for the report's format */
+static const char *safe(bool md, const char *s)
+{
+	return md ? ps_md_safe(s) : ps_safe(s);
+}
+
 static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 {
 	const struct ps_evidence *ev = r->ev;
@@ -484,9 +490,10 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			md ? _("- **Host:** %s, kernel %s, interface %s (%s)\n")
 			   : _("Host:       %s, kernel %s, interface %s "
 			       "(%s)\n"),
-			s->hdr.hostname[0] ? ps_safe(s->hdr.hostname) : "?",
-			s->hdr.kernel[0] ? ps_safe(s->hdr.kernel) : "?",
-			s->hdr.iface.name[0] ? ps_safe(s->hdr.iface.name) : "?",
+			s->hdr.hostname[0] ? safe(md, s->hdr.hostname) : "?",
+			s->hdr.kernel[0] ? safe(md, s->hdr.kernel) : "?",
+			s->hdr.iface.name[0] ? safe(md, s->hdr.iface.name)
+					     : "?",
 			ps_iface_source_name(s->hdr.iface.source));
 	fprintf(out, md ? "- **pipescope:** %s\n" : "pipescope:  %s\n",
 		PACKAGE_VERSION);
@@ -503,7 +510,7 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			       "was run, so nothing was measured\n")
 			   : _("Mode:       static checks only (%s): no test "
 			       "was run, so nothing was measured\n"),
-			r->snapshot_file ? ps_safe(r->snapshot_file)
+			r->snapshot_file ? safe(md, r->snapshot_file)
 					 : _("this host"));
 	} else if (res->loopback) {
 		fprintf(out, md ? _("- **Mode:** loopback test against an "
@@ -516,16 +523,16 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 		fprintf(out,
 			md ? _("- **Peer:** %s, %s %s\n")
 			   : _("Peer:       %s, %s %s\n"),
-			ps_safe(res->peer),
-			res->peer_kind[0] ? ps_safe(res->peer_kind) : "?",
-			ps_safe(res->peer_version));
+			safe(md, res->peer),
+			res->peer_kind[0] ? safe(md, res->peer_kind) : "?",
+			safe(md, res->peer_version));
 	}
 	if (res && (res->cc_local[0] || res->cc_remote[0]))
 		fprintf(out,
 			md ? _("- **Congestion control:** %s here, %s there\n")
 			   : _("Congestion: %s here, %s there\n"),
-			res->cc_local[0] ? ps_safe(res->cc_local) : "?",
-			res->cc_remote[0] ? ps_safe(res->cc_remote) : "?");
+			res->cc_local[0] ? safe(md, res->cc_local) : "?",
+			res->cc_remote[0] ? safe(md, res->cc_remote) : "?");
 	if (ev->peer) {
 		const struct ps_snapshot *p = ev->peer;
 
@@ -534,9 +541,10 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			       "its probes were read during the tests%s\n")
 			   : _("Far end:    %s, kernel %s, interface %s; its "
 			       "probes were read during the tests%s\n"),
-			p->hdr.hostname[0] ? ps_safe(p->hdr.hostname) : "?",
-			p->hdr.kernel[0] ? ps_safe(p->hdr.kernel) : "?",
-			p->hdr.iface.name[0] ? ps_safe(p->hdr.iface.name) : "?",
+			p->hdr.hostname[0] ? safe(md, p->hdr.hostname) : "?",
+			p->hdr.kernel[0] ? safe(md, p->hdr.kernel) : "?",
+			p->hdr.iface.name[0] ? safe(md, p->hdr.iface.name)
+					     : "?",
 			ps_ev_peer_same_host(ev)
 				? _(" (the same machine: another network "
 				    "namespace)")
@@ -594,7 +602,7 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 			if (s->state != PS_STEP_DONE) {
 				fprintf(out, "| %s | %s: %s | | | | | | |\n", t,
 					step_state_name(s->state),
-					ps_safe(s->note));
+					ps_md_safe(s->note));
 				continue;
 			}
 			fprintf(out, "| %s | %s | %s |", t,
@@ -653,12 +661,12 @@ static void print_findings(FILE *out, const struct ps_check_report *r, bool md)
 		if (md) {
 			fprintf(out, "%zu. **[%s] %s** (`%s`)\n", i + 1,
 				ps_severity_text(f->severity),
-				ps_safe(f->title), f->id);
+				ps_md_safe(f->title), f->id);
 			fprintf(out, "   - %s: %s\n", _("evidence"),
-				ps_safe(f->evidence));
+				ps_md_safe(f->evidence));
 			if (f->remedy[0])
-				fprintf(out, "   - %s: `%s`\n", _("remedy"),
-					ps_safe(f->remedy));
+				fprintf(out, "   - %s: %s\n", _("remedy"),
+					ps_md_code(f->remedy));
 			if (f->ceiling_bps > 0) {
 				ps_fmt_bps(c, sizeof(c), f->ceiling_bps);
 				fprintf(out, "   - %s: %s (%s)\n", _("ceiling"),
@@ -705,7 +713,7 @@ static void print_rest(FILE *out, const struct ps_check_report *r, bool md)
 			any = true;
 			fprintf(out, md ? "- %s: %s\n" : "  - %s: %s\n",
 				_(d->out[i].ops->title),
-				ps_safe(d->out[i].f.evidence));
+				safe(md, d->out[i].f.evidence));
 		}
 		if (any)
 			fputc('\n', out);
@@ -732,7 +740,7 @@ static void print_settings_of(FILE *out, const struct ps_evidence *ev,
 			ps_fmt_bps(v, sizeof(v), json_object_get_double(val));
 		else
 			ps_sanitize(v, sizeof(v), json_object_get_string(val),
-				    0);
+				    md ? PS_SAN_MARKDOWN : 0);
 		fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", key, v);
 		any = true;
 	}
@@ -740,7 +748,7 @@ static void print_settings_of(FILE *out, const struct ps_evidence *ev,
 		json_object_object_foreach(sys, k2, v2)
 		{
 			fprintf(out, md ? "- %s: %s\n" : "  %-24s %s\n", k2,
-				ps_safe(json_object_get_string(v2)));
+				safe(md, json_object_get_string(v2)));
 			any = true;
 		}
 	}

@@ -354,6 +354,35 @@ static int recv_json(struct client *c, signed char st,
 	return 0;
 }
 
+/*
+ * What a server's refusal (SERVER_ERROR's i_errno and errno) means, when
+ * it is one we know: iperf3's codes for a login and for its limits, and a
+ * pipescope server's (iperf3 error 100 with the errno of enforce_caps).
+ * NULL: the generic text.
+ */
+static const char *server_error_text(const struct client *c, int ierr, int err)
+{
+	switch (ierr) {
+	case PS_IEAUTHTEST:
+		return _("the server refused the login (user, password or RSA key)");
+	case PS_IETOTALRATE:
+		return _("the server refused the test: its total rate is above the server's limit (--server-bitrate-limit); ask for less with -b, or fewer streams with -P");
+	case PS_IEMAXDURATION:
+		return _("the server refused the test: it is longer than the server allows (--server-max-duration); ask for a shorter -t");
+	case PS_IENEWTEST:
+		break;
+	default:
+		return NULL;
+	}
+	if (err == ENOTSUP && c->o->skip_rx_copy)
+		return _("the server refused --skip-rx-copy: it writes what it receives to a file (-F), which needs the data; run without --skip-rx-copy");
+	if (err == EBUSY)
+		return _("the server refused the test: another test is writing the server's -F file; try again when that test has ended");
+	if (err == EPERM)
+		return _("the server refused the test: it is over one of the server's limits (--server-max-duration, --server-bitrate-limit or --server-max-streams); ask for a shorter, slower or smaller test");
+	return NULL;
+}
+
 /* a state from the server during the test; 1 = the test must end */
 static int handle_state(struct client *c, signed char st)
 {
@@ -384,12 +413,16 @@ static int handle_state(struct client *c, signed char st)
 		return fail(c, _("the server is busy running a test; try again later"));
 	case PS_SERVER_ERROR: {
 		int32_t e[2] = { 0, 0 };
+		const char *why;
+		int ierr, err;
 
 		ps_read_full(t->ctrl_fd, e, sizeof(e), 2000);
-		if ((int)ntohl((uint32_t)e[0]) == PS_IEAUTHTEST)
-			return fail(c, _("the server refused the login (user, password or RSA key)"));
+		ierr = (int)ntohl((uint32_t)e[0]);
+		err = (int)ntohl((uint32_t)e[1]);
+		if ((why = server_error_text(c, ierr, err)))
+			return fail(c, "%s", why);
 		return fail(c, _("the server reported an error (iperf3 error %d: %s)"),
-			    (int)ntohl((uint32_t)e[0]), strerror((int)ntohl((uint32_t)e[1])));
+			    ierr, strerror(err));
 	}
 	}
 	return fail(c, _("unexpected message %d (%s) from the server"), st,

@@ -42,6 +42,13 @@ enum ps_state {
 	PS_EXT_PROBE = 102,	/* server: a probe snapshot (doc/snapshot.md) */
 };
 
+/* iperf3's i_errno values a server sends after SERVER_ERROR (and errno) */
+enum {
+	PS_IETOTALRATE = 27,	/* the total rate is above the server's limit */
+	PS_IEMAXDURATION = 37,	/* longer than the server's maximum (3.17+) */
+	PS_IENEWTEST = 100,	/* "unable to create a new test": see errno */
+};
+
 /* what the client asks for; the server's view of a test */
 struct ps_params {
 	enum ps_proto proto;

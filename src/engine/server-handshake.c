@@ -378,7 +378,7 @@ static void pend_params(struct ps_server *srv, int k)
 	if (rc) {
 		srv_refused(srv, _("refused a test from %s port %d: bad parameters: %s"),
 			pd->peer, pd->port, err);
-		srv_send_error(fd, 100, EINVAL);
+		srv_send_error(fd, PS_IENEWTEST, EINVAL);
 		drop_pending(srv, k);
 		return;
 	}
@@ -465,7 +465,7 @@ static void pend_step(struct ps_server *srv, int k)
 				srv_refused(srv, _("refused a test from %s port %d: parameters of %u bytes (at most %d)"),
 					pd->peer, pd->port, pd->len,
 					PS_MAX_PARAMS_JSON);
-				srv_send_error(pd->fd, 100, EMSGSIZE);
+				srv_send_error(pd->fd, PS_IENEWTEST, EMSGSIZE);
 				drop_pending(srv, k);
 				return;
 			}

@@ -720,7 +720,7 @@ void *srv_test_main(void *arg)
 	if (t->p.get_server_output)
 		srv_capture_open(st);
 	if ((rc = enforce_caps(st))) {
-		srv_send_error(t->ctrl_fd, 100, -rc);
+		srv_send_error(t->ctrl_fd, PS_IENEWTEST, -rc);
 		goto out;
 	}
 	if (t->p.ps_ext) {

@@ -227,6 +227,28 @@ omit_check:
 	}
 }
 
+/* the far end's results for stream id, once they came */
+static const struct ps_stream_result *remote_of(const struct ps_test *t, int id)
+{
+	for (int j = 0; j < t->remote.nstreams && t->remote_valid; j++)
+		if (t->remote.streams[j].id == id)
+			return &t->remote.streams[j];
+	return NULL;
+}
+
+/*
+ * The end-of-test cap on a UDP receiver's loss, once the sender's count
+ * is known: never more than it sent less what arrived. A sequence number
+ * past the sender's count (a jump the rate rule of stream-udp.c let
+ * through) was never sent, so it is no loss.
+ */
+static int64_t udp_loss_cap(int64_t lost, int64_t sent, int64_t received)
+{
+	int64_t most = sent > received ? sent - received : 0;
+
+	return lost > most ? most : lost;
+}
+
 void ps_test_fill_results(struct ps_test *t, struct ps_results *r)
 {
 	bool tcp_sender = false;
@@ -236,6 +258,7 @@ void ps_test_fill_results(struct ps_test *t, struct ps_results *r)
 	for (int i = 0; i < t->nstreams; i++) {
 		struct ps_stream *s = t->streams[i];
 		struct ps_stream_result *x = &r->streams[r->nstreams++];
+		const struct ps_stream_result *rs;
 		uint64_t bytes = atomic_load(&s->bytes);
 		uint64_t packets = atomic_load(&s->packets);
 
@@ -249,6 +272,10 @@ void ps_test_fill_results(struct ps_test *t, struct ps_results *r)
 		x->packets = (int64_t)(packets - s->omit_packets);
 		x->omitted_errors = s->omit_lost;
 		x->omitted_packets = (int64_t)s->omit_packets;
+		/* the server has the client's results by now */
+		if (s->udp && !s->sender && (rs = remote_of(t, s->id)))
+			x->errors = udp_loss_cap(x->errors, rs->packets,
+						 x->packets);
 		x->start_time = 0;
 		x->end_time = t->last_tick - (t->p.omit ? t->omit_until : t->t0);
 	}
@@ -288,6 +315,7 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 	for (int i = 0; i < t->nstreams; i++) {
 		struct ps_stream *s = t->streams[i];
 		struct ps_stream_iv *v = &sum->local[i];
+		const struct ps_stream_result *rs;
 		struct ps_stream_iv *agg;
 
 		*v = s->last_iv;
@@ -305,14 +333,27 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 		v->rttvar_us = s->rtt_max;	/* max RTT, for the JSON */
 		v->cwnd = s->cwnd_max;
 		moved += v->bytes;
-		for (int j = 0; j < t->remote.nstreams && t->remote_valid; j++) {
-			if (t->remote.streams[j].id != s->id)
-				continue;
-			sum->remote_bytes[i] = t->remote.streams[j].bytes;
-			sum->remote_errors[i] = t->remote.streams[j].errors;
-			sum->remote_packets[i] = t->remote.streams[j].packets;
-			sum->remote_jitter_ms[i] = t->remote.streams[j].jitter * 1e3;
-			sum->remote_retrans[i] = t->remote.streams[j].retransmits;
+		if ((rs = remote_of(t, s->id))) {
+			sum->remote_bytes[i] = rs->bytes;
+			sum->remote_errors[i] = rs->errors;
+			sum->remote_packets[i] = rs->packets;
+			sum->remote_jitter_ms[i] = rs->jitter * 1e3;
+			sum->remote_retrans[i] = rs->retransmits;
+		}
+		if (s->udp && rs && !s->sender) {
+			/* ours, capped by the far end's count (-R) */
+			v->lost = udp_loss_cap(v->lost, rs->packets,
+					       (int64_t)v->packets);
+		} else if (s->udp && rs) {
+			/*
+			 * theirs, capped by our count: what arrived is at least
+			 * their packets less their loss (iperf3's packets is
+			 * its highest number; pipescope's, what arrived)
+			 */
+			sum->remote_errors[i] = udp_loss_cap(
+				rs->errors, (int64_t)v->packets,
+				rs->packets -
+					(rs->errors > 0 ? rs->errors : 0));
 		}
 		/*
 		 * iperf3's end.sum_sent/sum_received: for a stream this end

@@ -73,21 +73,61 @@ static bool eight_bit_locale(void)
 	return cs && *cs && strcmp(cs, "ANSI_X3.4-1968") && strcmp(cs, "ASCII");
 }
 
+static bool alnum(unsigned char c)
+{
+	return (c >= '0' && c <= '9') ||
+	       ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/*
+ * Whether the printable ASCII character at p (start is the string's first
+ * byte) needs a backslash in markdown: one that makes a link, an image,
+ * HTML, a code span, emphasis, a table cell or (leading) a heading. An
+ * '_' between two letters or digits stays: CommonMark never reads it as
+ * emphasis, and our own names (tcp_rmem, pfifo_fast) keep their bytes.
+ */
+static bool md_special(const unsigned char *p, const unsigned char *start)
+{
+	switch (*p) {
+	case '\\':
+	case '`':
+	case '*':
+	case '[':
+	case ']':
+	case '<':
+	case '>':
+	case '|':
+		return true;
+	case '_':
+		return p == start || !alnum(p[-1]) || !alnum(p[1]);
+	case '#':
+		return p == start;
+	}
+	return false;
+}
+
 char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	bool eight = eight_bit_locale();
+	const unsigned char *start = (const unsigned char *)(s ? s : "");
+	const unsigned char *p = start;
+	bool eight = eight_bit_locale(), md = flags & PS_SAN_MARKDOWN;
+	/* in markdown the backslash of an escape is itself escaped */
+	const char *bs = md ? "\\" : "";
 	size_t o = 0;
 
 	if (!cap)
 		return dst;
 	while (*p) {
-		char esc[8];
+		char esc[12];
 		const char *out = esc;
 		size_t n, adv = 1;
 		uint32_t cp;
 
-		if (*p >= 0x20 && *p < 0x7f) {
+		if (*p >= 0x20 && *p < 0x7f && md && md_special(p, start)) {
+			esc[0] = '\\';
+			esc[1] = (char)*p;
+			n = 2;
+		} else if (*p >= 0x20 && *p < 0x7f) {
 			esc[0] = (char)*p;
 			n = 1;
 		} else if ((*p == '\n' || *p == '\t') &&
@@ -99,7 +139,8 @@ char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags)
 			esc[0] = ' ';
 			n = 1;
 		} else if (*p < 0x80 || (eight && *p < 0xa0)) {
-			n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			n = (size_t)snprintf(esc, sizeof(esc), "%s\\x%02x", bs,
+					     *p);
 		} else if (eight) {
 			esc[0] = (char)*p;
 			n = 1;
@@ -108,7 +149,7 @@ char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags)
 			n = 1;
 			adv = 1;
 		} else if (invisible(cp)) {
-			n = (size_t)snprintf(esc, sizeof(esc), "\\u%04x",
+			n = (size_t)snprintf(esc, sizeof(esc), "%s\\u%04x", bs,
 					     (unsigned)cp);
 		} else {
 			out = (const char *)p;
@@ -124,13 +165,59 @@ char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags)
 	return dst;
 }
 
-const char *ps_safe(const char *s)
+static char *next_slot(void)
 {
 	static __thread char slot[PS_SAFE_SLOTS][PS_SAFE_MAX];
 	static __thread unsigned next;
-	char *buf = slot[next++ % PS_SAFE_SLOTS];
 
-	return ps_sanitize(buf, PS_SAFE_MAX, s, 0);
+	return slot[next++ % PS_SAFE_SLOTS];
+}
+
+const char *ps_safe(const char *s)
+{
+	return ps_sanitize(next_slot(), PS_SAFE_MAX, s, 0);
+}
+
+const char *ps_md_safe(const char *s)
+{
+	return ps_sanitize(next_slot(), PS_SAFE_MAX, s, PS_SAN_MARKDOWN);
+}
+
+const char *ps_md_code(const char *s)
+{
+	char *buf = next_slot(), tmp[PS_SAFE_MAX];
+	size_t cap = sizeof(tmp), len, fence, pad, need;
+
+	/*
+	 * Around the text a longer run of backticks than any inside, and a
+	 * space between them and a backtick at either end (CommonMark strips
+	 * one); when the whole does not fit the text is cut (between
+	 * characters) until it does: a shorter text needs no longer fence.
+	 */
+	for (;;) {
+		size_t run = 0, longest = 0;
+
+		ps_sanitize(tmp, cap, s, 0);
+		for (len = 0; tmp[len]; len++) {
+			run = tmp[len] == '`' ? run + 1 : 0;
+			if (run > longest)
+				longest = run;
+		}
+		fence = longest + 1;
+		pad = len && (tmp[0] == '`' || tmp[len - 1] == '`');
+		need = len + 2 * (fence + pad);
+		if (need < PS_SAFE_MAX)
+			break;
+		need -= PS_SAFE_MAX - 1; /* how much is over */
+		cap = need < cap / 2 ? cap - need : cap / 2;
+	}
+	memset(buf, '`', fence);
+	memset(buf + fence, ' ', pad);
+	memcpy(buf + fence + pad, tmp, len);
+	memset(buf + fence + pad + len, ' ', pad);
+	memset(buf + fence + 2 * pad + len, '`', fence);
+	buf[len + 2 * (fence + pad)] = 0;
+	return buf;
 }
 
 char *ps_sanitize_dup(const char *s, size_t max, unsigned flags)

@@ -19,8 +19,12 @@
  * in every other locale (UTF-8, C) the UTF-8 rules above hold.
  */
 enum {
-	PS_SAN_MULTILINE = 1 << 0,	/* keep '\n' and '\t' (server output) */
-	PS_SAN_SPACES = 1 << 1,		/* '\n', '\r' and '\t' become ' ' */
+	PS_SAN_MULTILINE = 1 << 0, /* keep '\n' and '\t' (server output) */
+	PS_SAN_SPACES = 1 << 1,	   /* '\n', '\r' and '\t' become ' ' */
+	/* for markdown text: a backslash before \ ` * [ ] < > |, before an
+	 * '_' not between two letters or digits and before a leading '#',
+	 * so no link, HTML, code span, emphasis, table cell or heading */
+	PS_SAN_MARKDOWN = 1 << 2,
 };
 
 /* write the safe form of s (NULL is "") into dst; returns dst */
@@ -34,6 +38,11 @@ char *ps_sanitize(char *dst, size_t cap, const char *s, unsigned flags);
 #define PS_SAFE_MAX 1024
 #define PS_SAFE_SLOTS 8
 const char *ps_safe(const char *s);
+/* the same with PS_SAN_MARKDOWN, for untrusted text in markdown */
+const char *ps_md_safe(const char *s);
+/* the safe form of s as a whole markdown code span: `s`, or with a
+ * longer run of backticks around it when s has some */
+const char *ps_md_code(const char *s);
 
 /* the same in a new xmalloc'ed string of at most max - 1 bytes */
 char *ps_sanitize_dup(const char *s, size_t max, unsigned flags);

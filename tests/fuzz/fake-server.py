@@ -17,10 +17,12 @@ Steps: PE (PARAM_EXCHANGE, read the parameters), ACK (EXT_ACK), CS, TS, TR,
 DR, TERM (the states), STATE=N (any byte), DATA=N (EXT_DATA, N streams),
 PROBE=FILE (EXT_PROBE with a file's bytes), BIGLEN=N (a state 102 and a
 length of N without the bytes), JSON=KIND (EXT_PROBE of a generated
-message: values, containers, string), ERR (SERVER_ERROR), END (wait for
+message: values, containers, string), ERR[=I,E] (SERVER_ERROR: iperf3's
+i_errno I and errno E, a number or a name such as EBUSY), END (wait for
 TEST_END), XR[=N|nan] (EXCHANGE_RESULTS with N streams or NaN numbers),
 SLEEP=S, SILENT (say nothing for 30 s), CLOSE.
 """
+import errno
 import json
 import os
 import random
@@ -219,8 +221,10 @@ def serve(lst, steps, log):
                 conn.state(102)
                 conn.s.sendall(struct.pack(">I", int(arg)) + b"{")
             elif name == "ERR":
+                ierr, err = (arg or "7,0").split(",")
+                err = getattr(errno, err) if err.isalpha() else int(err)
                 conn.state(-2)
-                conn.s.sendall(struct.pack(">ii", 7, 0))
+                conn.s.sendall(struct.pack(">ii", int(ierr), err))
             elif name == "END":
                 while conn.read_exact(1, 10) != b"\x04":
                     pass

@@ -10,6 +10,9 @@
 #   ps-peer.py client PORT udp-jump [64]  a UDP client whose datagrams are
 #                                    numbered 1, 2, 2^32-1 (2^63 with 64),
 #                                    3, 4, ... 50, then 61 ... 70
+#   ps-peer.py client PORT udp-jump-late [64]  unlimited: 1 ... 50, a
+#                                    pause, 5e7, then 61 ... 70
+#   ps-peer.py server PORT udp-jump-late  the same from a -R UDP server
 import json
 import socket
 import struct
@@ -67,7 +70,8 @@ def drain(s):
         pass
 
 
-def server(port):
+def accept_test(port):
+    """listen, take a client's control connection and its parameters"""
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(("127.0.0.1", port))
@@ -75,7 +79,11 @@ def server(port):
     c, _ = ls.accept()
     readn(c, 37)
     send_state(c, PARAM_EXCHANGE)
-    recv_json(c)
+    return ls, c, recv_json(c)
+
+
+def server(port):
+    ls, c, _ = accept_test(port)
     send_state(c, EXT_ACK)
     send_json(c, {"version": "9.9" + EVIL, "ext": 1})
     send_state(c, CREATE_STREAMS)
@@ -158,10 +166,12 @@ def client_strings(port):
                 "end_time": 0.3}], "reno" + EVIL)
 
 
-def client_udp_jump(port, bits):
+def client_udp_jump(port, bits, late=False):
+    """1, 2, a jump, 3 ... 50, then 61 ... 70; late: unlimited,
+    jump_seqs()"""
     params = {"udp": True, "omit": 0, "time": 1, "num": 0, "blockcount": 0,
-              "parallel": 1, "len": 1460, "bandwidth": 1000000,
-              "client_version": "3.12"}
+              "parallel": 1, "len": 1460,
+              "bandwidth": 0 if late else 1000000, "client_version": "3.12"}
     if bits == 64:
         params["udp_counters_64bit"] = True
     c = control(port, params)
@@ -171,21 +181,71 @@ def client_udp_jump(port, bits):
     u.settimeout(5)
     u.recv(4)
     wait_running(c)
-    jump = (1 << 63) if bits == 64 else 0xffffffff
-    # then a real gap: 51..60 are never sent
-    seqs = [1, 2, jump] + list(range(3, 51)) + list(range(61, 71))
+    if late:
+        seqs = jump_seqs()
+    else:
+        jump = (1 << 63) if bits == 64 else 0xffffffff
+        seqs = [1, 2, jump] + list(range(3, 51)) + list(range(61, 71))
+    sent = send_seqs(u, seqs, bits)
+    time.sleep(0.2)
+    finish(c, [{"id": 1, "bytes": 1460 * sent, "retransmits": -1,
+                "jitter": 0, "errors": 0, "packets": sent,
+                "start_time": 0, "end_time": 0.3}], "")
+    u.close()
+
+
+def jump_seqs():
+    """1 ... 50, a pause, 5e7 (the rate rule alone accepts it in an
+    unlimited test), 61 ... 70: 51 ... 60 stand for what the network lost"""
+    return list(range(1, 51)) + [None, 50000000] + list(range(61, 71))
+
+
+def send_seqs(u, seqs, bits):
     for seq in seqs:
+        if seq is None:
+            time.sleep(0.5)
+            continue
         now = time.time()
         head = struct.pack("!II", int(now), int(now % 1 * 1e6))
         head += struct.pack("!Q", seq) if bits == 64 else \
             struct.pack("!I", seq)
         u.send(head + b"\0" * (1460 - len(head)))
         time.sleep(0.002)
-    time.sleep(0.2)
-    finish(c, [{"id": 1, "bytes": 1460 * len(seqs), "retransmits": -1,
-                "jitter": 0, "errors": 0, "packets": len(seqs),
-                "start_time": 0, "end_time": 0.3}], "")
+    # the ten the network lost were sent too
+    return len([s for s in seqs if s is not None]) + 10
+
+
+def server_udp_jump(port):
+    """a -R UDP server that sends jump_seqs() to the client"""
+    ls, c, params = accept_test(port)
+    bits = 64 if params.get("udp_counters_64bit") else 32
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    u.bind(("127.0.0.1", port))
+    send_state(c, CREATE_STREAMS)
+    u.settimeout(5)
+    _, peer = u.recvfrom(64)
+    u.connect(peer)
+    u.send(b"6789")
+    send_state(c, TEST_START)
+    send_state(c, TEST_RUNNING)
+    sent = send_seqs(u, jump_seqs(), bits)
+    while state(c) != TEST_END:
+        pass
+    send_state(c, EXCHANGE_RESULTS)
+    theirs = recv_json(c)
+    ids = [st.get("id", 1) for st in theirs.get("streams", [])] or [1]
+    send_json(c, results([{"id": ids[0], "bytes": 1460 * sent,
+                           "retransmits": -1, "jitter": 0, "errors": 0,
+                           "packets": sent, "start_time": 0,
+                           "end_time": 1}], ""))
+    send_state(c, DISPLAY_RESULTS)
+    try:
+        state(c)
+    except EOFError:
+        pass
     u.close()
+    c.close()
+    ls.close()
 
 
 def main():
@@ -196,8 +256,11 @@ def main():
         server(port)
     elif role == "client" and mode == "strings":
         client_strings(port)
-    elif role == "client" and mode == "udp-jump":
-        client_udp_jump(port, int(sys.argv[4]) if len(sys.argv) > 4 else 32)
+    elif role == "server" and mode == "udp-jump-late":
+        server_udp_jump(port)
+    elif role == "client" and mode in ("udp-jump", "udp-jump-late"):
+        client_udp_jump(port, int(sys.argv[4]) if len(sys.argv) > 4 else 32,
+                        mode == "udp-jump-late")
     else:
         sys.exit("ps-peer.py: unknown role or mode")
 

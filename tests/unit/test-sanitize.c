@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,53 @@ static void test_latin1_locale(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static void test_markdown(void **state)
+{
+	const unsigned md = PS_SAN_MARKDOWN;
+	char big[2000];
+	const char *c;
+
+	(void)state;
+	/* our own names keep their bytes */
+	assert_string_equal(san("net.ipv4.tcp_rmem pfifo_fast 0-11 x8", md),
+			    "net.ipv4.tcp_rmem pfifo_fast 0-11 x8");
+	/* what makes a table cell, a code span, HTML, a link or emphasis */
+	assert_string_equal(san("a|b`c`<script>[x](http://e)", md),
+			    "a\\|b\\`c\\`\\<script\\>\\[x\\](http://e)");
+	assert_string_equal(san("*b* _i_ x_ _y __z__", md),
+			    "\\*b\\* \\_i\\_ x\\_ \\_y \\_\\_z\\_\\_");
+	/* a heading only where it leads */
+	assert_string_equal(san("# h #2", md), "\\# h #2");
+	/* a backslash, ours (an escape) or theirs, stays a backslash */
+	assert_string_equal(san("a\\b\x1b\xe2\x80\xae", md),
+			    "a\\\\b\\\\x1b\\\\u202e");
+	/* the other rules still hold; without the flag nothing changes */
+	assert_string_equal(san("a|b\n", md | PS_SAN_SPACES), "a\\|b ");
+	assert_string_equal(san("a|`<b>`", 0), "a|`<b>`");
+	assert_string_equal(ps_md_safe("[x]"), "\\[x\\]");
+
+	/* a code span: a fence longer than any run of backticks inside */
+	assert_string_equal(ps_md_code("ethtool -G eth0 | grep x"),
+			    "`ethtool -G eth0 | grep x`");
+	assert_string_equal(ps_md_code("a`b``c"), "```a`b``c```");
+	assert_string_equal(ps_md_code("`x"), "`` `x ``");
+	assert_string_equal(ps_md_code("x\x1b"), "`x\\x1b`");
+	assert_string_equal(ps_md_code(""), "``");
+	/* cut to the slot, the fence always closed */
+	memset(big, '`', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	c = ps_md_code(big);
+	assert_true(strlen(c) < PS_SAFE_MAX);
+	assert_int_equal(c[strlen(c) - 1], '`');
+	memset(big, 'a', sizeof(big) - 1);
+	c = ps_md_code(big);
+	assert_int_equal(strlen(c), PS_SAFE_MAX - 1);
+	assert_int_equal(c[0], '`');
+	assert_int_equal(c[1], 'a');
+	assert_int_equal(c[PS_SAFE_MAX - 2], '`');
+	assert_int_equal(c[PS_SAFE_MAX - 3], 'a');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_latin1_locale),
+		cmocka_unit_test(test_markdown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
