@@ -24,6 +24,7 @@
 #include <netlink/socket.h>
 
 #include "brief.h"
+#include "ethnl.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
@@ -302,22 +303,13 @@ static int socket_open(struct ps_link_probe *lp)
 
 static void record(const char *name, const void *buf, size_t len)
 {
-	char *path;
-	FILE *f;
+	char *dir;
 
 	pthread_mutex_lock(&rec.lock);
-	if (!rec.dir) {
-		pthread_mutex_unlock(&rec.lock);
-		return;
-	}
-	xasprintf(&path, "%s/%s.bin", rec.dir, name);
+	dir = rec.dir ? xstrdup(rec.dir) : NULL;
 	pthread_mutex_unlock(&rec.lock);
-	f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, len, f) != len)
-		ps_warn(_("cannot record %s: %s"), path, strerror(errno));
-	if (f)
-		fclose(f);
-	free(path);
+	ps_nl_record_file(dir, name, buf, len);
+	free(dir);
 }
 
 /* one RTM_GETLINK by name; the raw reply bytes in *out (free them) */
