@@ -83,30 +83,30 @@ md_lacks() {
 	done
 	return 0
 }
-if [ -d "$fx/virtio-2cpu/proc" ]; then
-	cp -a "$fx/virtio-2cpu" "$tmp/evil"
+if [ -d "$MACHINES/virtio-2cpu/proc" ]; then
+	cp -a "$MACHINES/virtio-2cpu" "$TMP/evil"
 	evil='h|x`y`<script>[x](http://e)_z_*b*'
-	printf '%s\n' "$evil" >"$tmp/evil/proc/sys/kernel/hostname"
-	printf '%s\n' '#6.1|`k`<b>' >"$tmp/evil/proc/sys/kernel/osrelease"
+	printf '%s\n' "$evil" >"$TMP/evil/proc/sys/kernel/hostname"
+	printf '%s\n' '#6.1|`k`<b>' >"$TMP/evil/proc/sys/kernel/osrelease"
 	expect_exit 0 "hostile tree markdown" -- "$PIPESCOPE" check \
-		--sysroot "$tmp/evil" --format markdown
+		--sysroot "$TMP/evil" --format markdown
 	md_has '**Host:** h\|x\`y\`\<script\>\[x\](http://e)\_z\_\*b\*, kernel \#6.1\|\`k\`\<b\>,' tree
 	md_lacks tree '<script>' '[x](' '<b>'
 	md_has '- net.ipv4.tcp_rmem: ' tree
 	md_has '   - remedy: `' tree
 	# the text report shows them as they are
 	expect_exit 0 "hostile tree text" -- "$PIPESCOPE" check \
-		--sysroot "$tmp/evil"
+		--sysroot "$TMP/evil"
 	md_has "Host:       $evil, kernel" tree-text
 
 	# a snapshot whose driver and link kind are hostile
-	"$PIPESCOPE" probe --sysroot "$tmp/evil" --json 2>/dev/null |
+	"$PIPESCOPE" probe --sysroot "$TMP/evil" --json 2>/dev/null |
 		jq '.ethtool.driver = {status: "ok", driver: "e|`1`<i>[x](http://e)"} |
 		    .link.status = "ok" | .link.physical = false |
 		    .link.kind = "v|`d`<script>" | del(.link.reason)' \
-		>"$tmp/evil.json"
+		>"$TMP/evil.json"
 	expect_exit 0 "hostile snapshot markdown" -- "$PIPESCOPE" check \
-		--snapshot "$tmp/evil.json" --format markdown
+		--snapshot "$TMP/evil.json" --format markdown
 	md_has '- driver: e\|\`1\`\<i\>\[x\](http://e)' snapshot
 	md_has 'software device (v\|\`d\`\<script\>)' snapshot
 	md_lacks snapshot '<script>' '<i>' '[x]('
