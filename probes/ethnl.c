@@ -45,12 +45,14 @@ static int extack_cb(const struct nlattr *a, void *data)
 
 /*
  * mnl_nlmsg_ok() casts nlmsg_len to int, so a length above 2^31 in damaged
- * bytes passes it; these two keep every step inside the buffer.
+ * bytes passes it; these two keep every step inside the buffer. libmnl's
+ * attribute walk runs to the message's aligned end (NLMSG_ALIGN), so the
+ * padding must be in the buffer too, as the kernel always sends it.
  */
 bool ps_nl_msg_ok(const struct nlmsghdr *nlh, size_t rem)
 {
 	return rem >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-	       nlh->nlmsg_len <= rem;
+	       NLMSG_ALIGN((size_t)nlh->nlmsg_len) <= rem;
 }
 
 const struct nlmsghdr *ps_nl_msg_next(const struct nlmsghdr *nlh, size_t *rem)
