@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "engine.h"
 #include "nls.h"
@@ -23,6 +25,7 @@ struct text {
 	enum ps_proto proto;
 	int nstreams;
 	bool any_sender; /* this end sends on some stream */
+	bool verbose_done; /* -V's preamble is out */
 };
 
 static void flush(struct text *x)
@@ -33,6 +36,19 @@ static void flush(struct text *x)
 
 static void title(struct text *x)
 {
+	if (x->o->timestamps) { /* --timestamps: before -T, as iperf3 */
+		char buf[256];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		/* the user's own strftime format, as iperf3 takes it */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		if (localtime_r(&now, &tm) &&
+		    strftime(buf, sizeof(buf), x->o->timestamps, &tm))
+			fputs(buf, x->out);
+#pragma GCC diagnostic pop
+	}
 	if (x->o->title)
 		fprintf(x->out, "%s:  ", x->o->title);
 }
@@ -113,10 +129,40 @@ static void header(struct text *x, bool end)
 		      x->out);
 }
 
+/* -V: what iperf3 -V prints before the first line: version, system, time */
+static void verbose_preamble(struct text *x)
+{
+	struct utsname u;
+	char when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!x->o->verbose || x->verbose_done)
+		return;
+	x->verbose_done = true;
+	title(x);
+	if (x->o->iperf3_mode)
+		fprintf(x->out, "iperf %s (pipescope %s)\n", PS_IPERF3_VERSION,
+			PACKAGE_VERSION);
+	else
+		fprintf(x->out, "pipescope %s\n", PACKAGE_VERSION);
+	if (!uname(&u)) {
+		title(x);
+		fprintf(x->out, "%s %s %s %s %s\n", u.sysname, u.nodename,
+			u.release, u.version, u.machine);
+	}
+	if (gmtime_r(&now, &tm) &&
+	    strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm)) {
+		title(x);
+		fprintf(x->out, _("Time: %s\n"), when);
+	}
+}
+
 static void t_message(void *arg, const char *msg)
 {
 	struct text *x = arg;
 
+	verbose_preamble(x);
 	title(x);
 	fprintf(x->out, "%s\n", ps_safe(msg));
 	flush(x);
@@ -167,6 +213,18 @@ static void t_start(void *arg, const struct ps_test_info *in)
 				in->sndbuf_actual);
 		}
 	}
+	verbose_preamble(x);
+	if (x->o->verbose && !in->server) {
+		title(x);
+		fprintf(x->out,
+			_("Starting Test: protocol: %s, %d streams, %u byte "
+			  "blocks, omitting %d seconds, %g second test, tos "
+			  "%d\n"),
+			in->proto == PS_PROTO_UDP ? "UDP" : "TCP",
+			in->parallel, in->len, in->omit,
+			in->bytes || in->blocks ? 0.0 : in->duration,
+			x->o->tos < 0 ? 0 : x->o->tos);
+	}
 	x->header_done = false;
 	flush(x);
 }
@@ -215,6 +273,10 @@ static void t_end(void *arg, const struct ps_test_info *in,
 	if (sum->partial) {
 		title(x);
 		fputs(_("Partial results: the test ended early.\n"), x->out);
+	}
+	if (x->o->verbose) {
+		title(x);
+		fputs(_("Test Complete. Summary Results:\n"), x->out);
 	}
 	header(x, true);
 	for (int i = 0; i < sum->nstreams; i++) {
