@@ -373,8 +373,12 @@ static void t_end(void *arg, const struct ps_test_info *in,
 		free(text);
 	}
 	if (!in->server) {
+		const char *done = _("\npipescope done.\n");
+
+		/* the prefixes (-T, --timestamps) on the line, not the gap */
+		fputc('\n', x->out);
 		title(x);
-		fputs(_("\npipescope done.\n"), x->out);
+		fputs(done + (done[0] == '\n'), x->out);
 	}
 	fflush(x->out);
 }
