@@ -37,6 +37,15 @@ expect_exit 0 "iperf3 -c -d: a test with debugging" -- timeout 20 "$IP3" -c $H -
 case "$ERR" in *"connecting to $H port $port"*) pass "-d printed debug lines" ;; *) fail "-d: no debug lines: $ERR" ;; esac
 case "$OUT" in *TX-C*|*RX-C*) fail "-d ran --bidir: $OUT" ;; *) pass "-d is not --bidir" ;; esac
 
+# iperf3's text: its lines, not pipescope's own
+expect_exit 0 "iperf3 -c -V -R: text" -- timeout 20 "$IP3" -c $H -p "$port" -t 1 -V -R
+for want in "iperf Done." "CPU Utilization: local/receiver" "Reverse mode, remote host $H is sending" \
+	"Starting Test: protocol: TCP, 1 streams" "      Cookie: " "Test Complete. Summary Results:"; do
+	case "$OUT" in *"$want"*) pass "the text has '$want'" ;; *) fail "no '$want' in: $OUT" ;; esac
+done
+case "$OUT" in *"Peer:"*|*"pipescope done."*|*" us  "*) fail "pipescope's own lines in the drop-in text: $OUT" ;;
+	*) pass "no pipescope-only lines" ;; esac
+
 # esnet-style command lines through the symlink, against a server
 client_runs() { # $1 what; $2 port; then the lines run against it
 	cr_what=$1 cr_port=$2

@@ -96,9 +96,11 @@ static void row(struct text *x, const char *id, const struct ps_stream_iv *v,
 			const char *why = ps_limit_reason(v);
 
 			ps_fmt_bytes(cwnd, sizeof(cwnd), (double)v->cwnd, 'A');
-			fprintf(x->out, "   %s  %5.0f us", cwnd,
-				(double)v->rtt_us);
-			if (why)
+			fprintf(x->out, "   %s", cwnd);
+			/* as iperf3: Retr and Cwnd, no more */
+			if (!x->o->iperf3_mode)
+				fprintf(x->out, "  %5.0f us", (double)v->rtt_us);
+			if (why && !x->o->iperf3_mode)
 				fprintf(x->out, "  %s", why);
 		}
 	}
@@ -122,6 +124,10 @@ static void header(struct text *x, bool end)
 		      x->out);
 	else if (!x->any_sender)
 		fputs(_("[ ID] Interval           Transfer     Bitrate\n"),
+		      x->out);
+	else if (x->o->iperf3_mode)
+		fputs(_("[ ID] Interval           Transfer     Bitrate         "
+			"Retr  Cwnd\n"),
 		      x->out);
 	else
 		fputs(_("[ ID] Interval           Transfer     Bitrate         "
@@ -185,6 +191,16 @@ static void t_start(void *arg, const struct ps_test_info *in)
 	x->proto = in->proto;
 	x->nstreams = in->nstreams;
 	x->any_sender = false;
+	if (x->o->verbose && !in->server) {
+		title(x);
+		fprintf(x->out, "      Cookie: %.*s\n", PS_COOKIE_SIZE - 1,
+			in->cookie);
+		if (in->proto == PS_PROTO_TCP && in->mss_default > 0) {
+			title(x);
+			fprintf(x->out, _("      TCP MSS: %d (default)\n"),
+				in->mss_default);
+		}
+	}
 	for (int i = 0; i < in->nconn; i++) {
 		x->any_sender |= in->conn[i].sender;
 		title(x);
@@ -193,7 +209,15 @@ static void t_start(void *arg, const struct ps_test_info *in)
 			in->conn[i].fd, in->conn[i].local, in->conn[i].lport,
 			in->conn[i].remote, in->conn[i].rport);
 	}
-	if (!in->server) {
+	if (!in->server && x->o->iperf3_mode && in->reverse) {
+		title(x);
+		fprintf(x->out,
+			_("Reverse mode, remote host %s is sending\n"),
+			in->ntargets > 0 && in->target_host[0]
+				? ps_safe(in->target_host[0])
+				: "?");
+	}
+	if (!in->server && !x->o->iperf3_mode) {
 		title(x);
 		fprintf(x->out, _("Peer: %s%s%s; %s, %d stream(s)%s\n"),
 			ps_safe(in->peer_kind), in->peer_version[0] ? " " : "",
@@ -256,6 +280,48 @@ static void t_interval(void *arg, const struct ps_interval *iv)
 		      x->out);
 	}
 	flush(x);
+}
+
+/*
+ * the drop-in's end, in iperf3's words: the CPU and congestion control
+ * lines with -V only, then "iperf Done."
+ */
+static void iperf3_end(struct text *x, const struct ps_test_info *in,
+		       const struct ps_summary *sum)
+{
+	const char *here = x->any_sender ? "sender" : "receiver";
+	const char *there = x->any_sender ? "receiver" : "sender";
+
+	if (x->o->verbose) {
+		title(x);
+		fprintf(x->out,
+			"CPU Utilization: local/%s %.1f%% (%.1f%%u/%.1f%%s), "
+			"remote/%s %.1f%% (%.1f%%u/%.1f%%s)\n",
+			here, sum->cpu_local_total, sum->cpu_local_user,
+			sum->cpu_local_system, there,
+			sum->remote_valid ? sum->cpu_remote_total : 0.0,
+			sum->remote_valid ? sum->cpu_remote_user : 0.0,
+			sum->remote_valid ? sum->cpu_remote_system : 0.0);
+	}
+	if (x->o->verbose && sum->congestion_local[0] && !in->server) {
+		const char *remote = sum->congestion_remote[0]
+					     ? ps_safe(sum->congestion_remote)
+					     : "?";
+		const char *local = ps_safe(sum->congestion_local);
+
+		title(x);
+		fprintf(x->out, "snd_tcp_congestion %s\n",
+			x->any_sender ? local : remote);
+		title(x);
+		fprintf(x->out, "rcv_tcp_congestion %s\n",
+			x->any_sender ? remote : local);
+	}
+	if (!in->server) {
+		fputc('\n', x->out);
+		title(x);
+		fputs("iperf Done.\n", x->out);
+	}
+	fflush(x->out);
 }
 
 static void t_end(void *arg, const struct ps_test_info *in,
@@ -339,6 +405,10 @@ static void t_end(void *arg, const struct ps_test_info *in,
 			row(x, "SUM", &tot[d][r], true,
 			    r ? _("receiver") : _("sender"));
 		}
+	}
+	if (x->o->iperf3_mode) {
+		iperf3_end(x, in, sum);
+		return;
 	}
 	title(x);
 	fprintf(x->out,
