@@ -387,15 +387,19 @@ static int parse_dscp(struct cli *c, const char *arg, struct ps_opts *o)
 		const char *name;
 		int tos;
 	} names[] = {
-		{ "af11", 0x28 },	  { "af12", 0x30 },	  { "af13", 0x38 },
-		{ "af21", 0x48 },	  { "af22", 0x50 },	  { "af23", 0x58 },
-		{ "af31", 0x68 },	  { "af32", 0x70 },	  { "af33", 0x78 },
-		{ "af41", 0x88 },	  { "af42", 0x90 },	  { "af43", 0x98 },
-		{ "cs0", 0x00 },	  { "cs1", 0x20 },	  { "cs2", 0x40 },
-		{ "cs3", 0x60 },	  { "cs4", 0x80 },	  { "cs5", 0xa0 },
-		{ "cs6", 0xc0 },	  { "cs7", 0xe0 },	  { "ef", 0xb8 },
-		{ "va", 0xb0 },		  { "lowdelay", 0x10 },
-		{ "throughput", 0x08 },	  { "reliability", 0x04 },
+		{ "af11", 0x28 },	 { "af12", 0x30 },
+		{ "af13", 0x38 },	 { "af21", 0x48 },
+		{ "af22", 0x50 },	 { "af23", 0x58 },
+		{ "af31", 0x68 },	 { "af32", 0x70 },
+		{ "af33", 0x78 },	 { "af41", 0x88 },
+		{ "af42", 0x90 },	 { "af43", 0x98 },
+		{ "cs0", 0x00 },	 { "cs1", 0x20 },
+		{ "cs2", 0x40 },	 { "cs3", 0x60 },
+		{ "cs4", 0x80 },	 { "cs5", 0xa0 },
+		{ "cs6", 0xc0 },	 { "cs7", 0xe0 },
+		{ "ef", 0xb8 },		 { "va", 0xb0 },
+		{ "lowdelay", 0x10 },	 { "throughput", 0x08 },
+		{ "reliability", 0x04 },
 	};
 	char *end;
 	long v;
@@ -1200,17 +1204,25 @@ void ps_cli_help(FILE *out)
 		"  -B, --bind ADDR[%DEV]     bind to this address (and "
 		"device)\n"
 		"      --bind-dev DEV        bind to this network device\n"
-		"  -V, --verbose             more detail\n"
+		"  -V, --verbose             more detail (iperf3's -V lines)\n"
 		"  -J, --json                iperf3's JSON document on stdout\n"
 		"      --json-stream         one JSON object per line, as the "
 		"test runs\n"
+		"      --json-stream-full-output   and the whole -J document "
+		"at the end\n"
+		"      --timestamps[=FMT]    prefix each text line with the "
+		"time (strftime)\n"
 		"      --logfile FILE        send output to FILE\n"
 		"      --forceflush          flush output at every report\n"
 		"      --rcv-timeout MS      give up after MS without data "
 		"(default 120000)\n"
 		"      --snd-timeout MS      TCP_USER_TIMEOUT on the data "
 		"streams\n"
-		"      --debug               debugging messages\n"
+		"      --debug[=N]           debugging messages on stderr "
+		"(as iperf3: -d)\n"
+		"      --cntl-ka[=I/N/C]     TCP keepalive on the control "
+		"connection\n"
+		"  -m, --mptcp               MPTCP instead of TCP\n"
 		"  -4, --version4            IPv4 only\n"
 		"  -6, --version6            IPv6 only\n"
 		"\n"),
@@ -1273,6 +1285,12 @@ void ps_cli_help(FILE *out)
 		"  -M, --set-mss N           TCP maximum segment size\n"
 		"  -N, --no-delay            TCP_NODELAY\n"
 		"  -S, --tos N               IP type of service\n"
+		"      --dscp VALUE          DiffServ code point: 0-63 or "
+		"ef, af11, cs1...\n"
+		"  -L, --flowlabel N         IPv6 flow label\n"
+		"      --pacing-timer N      accepted for iperf3's command "
+		"lines, ignored\n"
+		"      --no-fq-socket-pacing deprecated: --fq-rate 0\n"
 		"  -Z, --zerocopy            send without copying (sendfile)\n"
 		"      --skip-rx-copy        discard received data in the "
 		"kernel (MSG_TRUNC)\n"
@@ -1313,6 +1331,10 @@ void ps_cli_help(FILE *out)
 		"checklist\n"
 		"  -h, --help                this help\n"
 		"  -v, --version             the version\n"
+		"\n"
+		"Started as \"iperf3\" (a symlink), pipescope takes iperf3's "
+		"command line\n"
+		"(-d is --debug) and prints iperf3's text and version line.\n"
 		"\n"
 		"Exit status: 0 done, 1 failure, 2 bad command line,\n"
 		"3 (check) a bottleneck was found.\n"),

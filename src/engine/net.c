@@ -76,12 +76,12 @@ int ps_set_keepalive(int fd, int idle, int interval, int count)
 
 	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)))
 		return -errno;
-	if ((idle && setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle,
-				sizeof(idle))) ||
+	if ((idle &&
+	     setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle))) ||
 	    (interval && setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval,
 				    sizeof(interval))) ||
-	    (count && setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count,
-				 sizeof(count))))
+	    (count &&
+	     setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count))))
 		return -errno;
 	return 0;
 }

@@ -24,7 +24,7 @@ struct text {
 	bool server;
 	enum ps_proto proto;
 	int nstreams;
-	bool any_sender; /* this end sends on some stream */
+	bool any_sender;   /* this end sends on some stream */
 	bool verbose_done; /* -V's preamble is out */
 };
 
@@ -99,7 +99,8 @@ static void row(struct text *x, const char *id, const struct ps_stream_iv *v,
 			fprintf(x->out, "   %s", cwnd);
 			/* as iperf3: Retr and Cwnd, no more */
 			if (!x->o->iperf3_mode)
-				fprintf(x->out, "  %5.0f us", (double)v->rtt_us);
+				fprintf(x->out, "  %5.0f us",
+					(double)v->rtt_us);
 			if (why && !x->o->iperf3_mode)
 				fprintf(x->out, "  %s", why);
 		}
@@ -211,8 +212,7 @@ static void t_start(void *arg, const struct ps_test_info *in)
 	}
 	if (!in->server && x->o->iperf3_mode && in->reverse) {
 		title(x);
-		fprintf(x->out,
-			_("Reverse mode, remote host %s is sending\n"),
+		fprintf(x->out, _("Reverse mode, remote host %s is sending\n"),
 			in->ntargets > 0 && in->target_host[0]
 				? ps_safe(in->target_host[0])
 				: "?");
@@ -244,8 +244,8 @@ static void t_start(void *arg, const struct ps_test_info *in)
 			_("Starting Test: protocol: %s, %d streams, %u byte "
 			  "blocks, omitting %d seconds, %g second test, tos "
 			  "%d\n"),
-			in->proto == PS_PROTO_UDP ? "UDP" : "TCP",
-			in->parallel, in->len, in->omit,
+			in->proto == PS_PROTO_UDP ? "UDP" : "TCP", in->parallel,
+			in->len, in->omit,
 			in->bytes || in->blocks ? 0.0 : in->duration,
 			x->o->tos < 0 ? 0 : x->o->tos);
 	}

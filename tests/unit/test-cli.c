@@ -394,14 +394,13 @@ static void test_iperf3_mode(void **state)
 	assert_non_null(strstr(err, "-c"));
 	assert_int_equal(parse_as_iperf3("probe", NULL), PS_CLI_ERROR);
 	/* perfSONAR's client and server command lines */
-	assert_int_equal(parse_as_iperf3("-p", "5201", "-c", "h", "-t", "1",
-					 "--json", "-i", "1", "-P", "2", "-w",
-					 "1M", "-M", "1400", "-O", "1", "-b",
-					 "1G", "--fq-rate", "1G", "-l", "64K",
-					 "-S", "32", "-C", "cubic", "-Z", "-L",
-					 "5", "-R", "-B", "127.0.0.1", "-6",
-					 NULL),
-			 PS_CLI_RUN);
+	assert_int_equal(
+		parse_as_iperf3("-p", "5201", "-c", "h", "-t", "1", "--json",
+				"-i", "1", "-P", "2", "-w", "1M", "-M", "1400",
+				"-O", "1", "-b", "1G", "--fq-rate", "1G", "-l",
+				"64K", "-S", "32", "-C", "cubic", "-Z", "-L",
+				"5", "-R", "-B", "127.0.0.1", "-6", NULL),
+		PS_CLI_RUN);
 	assert_true(o.json && o.reverse && o.zerocopy);
 	assert_int_equal(o.flowlabel, 5);
 	assert_int_equal(o.family, 6);
