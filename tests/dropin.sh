@@ -80,12 +80,13 @@ ESNET_LINES='-t 1 -u -b 10M -l 1400
 client_runs "pipescope server" "$port" <<<"$ESNET_LINES"
 
 # perfSONAR's client command line, as its iperf3 tool builds it
-psonar() { # $1 what; $2 port; rest: extra words
-	ps_what=$1 ps_port=$2
+psonar() { # $1 what; $2 port; rest: extra words (-6: over ::1)
+	ps_what=$1 ps_port=$2 ps_host=$H ps_fam=-4
 	shift 2
-	expect_exit 0 "perfSONAR client line ($ps_what): $*" -- timeout 30 "$IP3" -p "$ps_port" -c $H \
+	case " $* " in *" -6 "*) ps_host=::1 ps_fam= ;; esac
+	expect_exit 0 "perfSONAR client line ($ps_what): $*" -- timeout 30 "$IP3" -p "$ps_port" -c $ps_host \
 		-t 1 --json -i 1 -P 2 -w 1M -M 1400 -O 0 -b 2G --fq-rate 2G -l 128K -S 32 \
-		-C cubic -B $H -4 "$@"
+		-C cubic -B $ps_host $ps_fam "$@"
 	J=$dir/ps.json
 	printf '%s\n' "$OUT" >"$J"
 	jq_check "perfSONAR ($ps_what $*): bytes measured" '.end.sum_received.bytes > 0 or .end.sum.bytes > 0'
@@ -93,6 +94,7 @@ psonar() { # $1 what; $2 port; rest: extra words
 psonar "pipescope server" "$port"
 psonar "pipescope server" "$port" -R -Z
 psonar "pipescope server" "$port" -u -l 1400
+psonar "pipescope server" "$port" -6 -L 7
 
 # against Debian's iperf3 and a newer one: the same lines, the other peer
 peers=$(command -v iperf3 || true)
@@ -109,8 +111,9 @@ for peer in $peers; do
 	bg "$peer" -s -p "$pp" >/dev/null
 	wait_listen "$pp" || { fail "$ver server did not start"; continue; }
 	client_runs "$ver server" "$pp" <<<"$(printf '%s\n' "$ESNET_LINES" | head -6)"
-	psonar "$ver server" "$pp" -R
+	psonar "$ver server" "$pp" -R -Z
 	psonar "$ver server" "$pp" -u -l 1400
+	psonar "$ver server" "$pp" -6 -L 7
 	kill "$LAST_PID"
 
 	# the drop-in server, -s -1 as perfSONAR runs it, for this iperf3
@@ -175,10 +178,23 @@ if command -v openssl >/dev/null &&
 	server_gone "after a refused login"
 	if [ -n "${IPERF3_NEW:-}" ]; then
 		login_server 93
+		expect_exit 0 "$IPERF3_NEW client logs in to the drop-in server" -- \
+			timeout 20 env IPERF3_PASSWORD=pw1 "$IPERF3_NEW" -c $H -p "$ap" -t 1 \
+			--username ps --rsa-public-key-path "$dir/pub.pem"
+		server_gone "after a newer iperf3's login"
+		login_server 94
 		expect_exit 1 "$IPERF3_NEW client, wrong password" -- \
 			timeout 20 env IPERF3_PASSWORD=nope "$IPERF3_NEW" -c $H -p "$ap" -t 1 \
 			--username ps --rsa-public-key-path "$dir/pub.pem"
 		server_gone "after a newer iperf3's refused login"
+		# the drop-in client logs in to a newer iperf3 (OAEP both)
+		np=$(free_port 96)
+		bg "$IPERF3_NEW" -s -p "$np" --authorized-users-path "$dir/users.csv" \
+			--rsa-private-key-path "$dir/priv.pem" >/dev/null 2>&1
+		wait_listen "$np" || fail "$IPERF3_NEW login server did not start"
+		expect_exit 0 "the drop-in client logs in to $IPERF3_NEW" -- \
+			timeout 20 env IPERF3_PASSWORD=pw1 "$IP3" -p "$np" -c $H -t 1 --json \
+			--username ps --rsa-public-key-path "$dir/pub.pem"
 	fi
 else
 	echo "SKIP part: openssl cannot make an RSA key"
