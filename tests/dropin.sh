@@ -208,10 +208,16 @@ expect_exit 0 "--cntl-ka while a test runs" -- sh -c "
 	timeout 20 '$IP3' -c $H -p $port -t 2 --cntl-ka=60/5/3 >/dev/null &
 	sleep 1.2; ss -Htno state established 'dport = :$port'; wait"
 check "the control socket has a keepalive timer" sh -c "printf '%s\n' '$OUT' | grep -q 'timer:(keepalive'"
-expect_exit 0 "-m while a test runs (MPTCP)" -- sh -c "
-	timeout 20 '$IP3' -c $H -p $port -t 2 -m >/dev/null &
-	sleep 1.2; ss -HMn; wait"
-check "the client's sockets are MPTCP (ss -M lists them)" sh -c "printf '%s\n' '$OUT' | grep -q ':$port'"
+if [ "$(cat /proc/sys/net/mptcp/enabled 2>/dev/null)" = 1 ]; then
+	expect_exit 0 "-m while a test runs (MPTCP)" -- sh -c "
+		timeout 20 '$IP3' -c $H -p $port -t 2 -m >/dev/null &
+		sleep 1.2; ss -HMn; wait"
+	check "the client's sockets are MPTCP (ss -M lists them)" sh -c "printf '%s\n' '$OUT' | grep -q ':$port'"
+else
+	# no MPTCP here: -m fails, saying why
+	expect_exit 1 "-m without MPTCP in the kernel" -- timeout 20 "$IP3" -c $H -p "$port" -t 1 -m
+	case "$ERR" in *MPTCP*) pass "-m says MPTCP is missing" ;; *) fail "-m: unclear: $ERR" ;; esac
+fi
 if [ "$(id -u)" = 0 ] && command -v python3 >/dev/null && ip -6 addr show lo | grep -q '::1'; then
 	port6=$(free_port 95)
 	bg "$PIPESCOPE" -s -p "$port6" -6 -B ::1 >/dev/null
