@@ -425,6 +425,8 @@ static int parse_cntl_ka(struct cli *c, const char *arg, struct ps_opts *o)
 {
 	int *part[3] = { &o->cntl_ka_idle, &o->cntl_ka_interval,
 			 &o->cntl_ka_count };
+	/* the kernel's bounds of TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT */
+	static const int max[3] = { 32767, 32767, 127 };
 	const char *p = arg;
 
 	o->cntl_ka = true;
@@ -438,7 +440,7 @@ static int parse_cntl_ka(struct cli *c, const char *arg, struct ps_opts *o)
 			goto bad;
 		memcpy(buf, p, n);
 		buf[n] = 0;
-		if (n && parse_int(c, buf, 1, 86400, part[i]))
+		if (n && parse_int(c, buf, 1, max[i], part[i]))
 			goto bad;
 		p = slash ? slash + 1 : NULL;
 	}
@@ -446,7 +448,7 @@ static int parse_cntl_ka(struct cli *c, const char *arg, struct ps_opts *o)
 		goto bad;
 	/* iperf3: the retries must fit in the idle time */
 	if (o->cntl_ka_idle &&
-	    o->cntl_ka_idle <= o->cntl_ka_interval * o->cntl_ka_count)
+	    o->cntl_ka_idle <= (long)o->cntl_ka_interval * o->cntl_ka_count)
 		return fail(c,
 			    _("option %s: the idle time %d must be longer than "
 			      "interval x count (%d x %d)"),
@@ -1152,6 +1154,7 @@ bool ps_cli_iperf3_name(const char *argv0)
  * (perfSONAR among them) take the second word for iperf3's version; 3.21 is
  * the iperf3 whose protocol, options and JSON pipescope follows, and at
  * 3.17 or later they expect the logins' OAEP padding, pipescope's default.
+ * Not translated: it is iperf3's text, for the programs that read it.
  */
 void ps_cli_version_iperf3(FILE *out)
 {

@@ -284,7 +284,7 @@ static void t_interval(void *arg, const struct ps_interval *iv)
 
 /*
  * the drop-in's end, in iperf3's words: the CPU and congestion control
- * lines with -V only, then "iperf Done."
+ * lines with -V only, then "iperf Done." (not translated: scripts read them)
  */
 static void iperf3_end(struct text *x, const struct ps_test_info *in,
 		       const struct ps_summary *sum)

@@ -321,6 +321,8 @@ static void test_iperf3_options(void **state)
 	BAD("--cntl-ka", "-c", "h", "--cntl-ka=10/5/3");
 	BAD("--cntl-ka", "-c", "h", "--cntl-ka=x");
 	BAD("--cntl-ka", "-c", "h", "--cntl-ka=1/2/3/4");
+	BAD("--cntl-ka", "-c", "h", "--cntl-ka=60/5/128");
+	BAD("--cntl-ka", "-c", "h", "--cntl-ka=32768");
 	OK("-c", "h", "-m");
 	assert_true(o.mptcp);
 	OK("-s", "--mptcp");
