@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/bin/sh
 # dropin.sh: pipescope started as "iperf3" (a symlink) takes iperf3's command
 # line: esnet-style and perfSONAR's command lines through the symlink, as a
 # client against a pipescope server, Debian's iperf3 and $IPERF3_NEW, and as
@@ -77,7 +77,9 @@ ESNET_LINES='-t 1 -u -b 10M -l 1400
 -t 1 --format k -V --timestamps
 -t 1 --json-stream
 -t 1 -J --get-server-output'
-client_runs "pipescope server" "$port" <<<"$ESNET_LINES"
+client_runs "pipescope server" "$port" <<EOF
+$ESNET_LINES
+EOF
 
 # perfSONAR's client command line, as its iperf3 tool builds it
 psonar() { # $1 what; $2 port; rest: extra words (-6: over ::1)
@@ -110,7 +112,9 @@ for peer in $peers; do
 	pp=$(free_port $((61 + n)))
 	bg "$peer" -s -p "$pp" >/dev/null
 	wait_listen "$pp" || { fail "$ver server did not start"; continue; }
-	client_runs "$ver server" "$pp" <<<"$(printf '%s\n' "$ESNET_LINES" | head -6)"
+	client_runs "$ver server" "$pp" <<EOF
+$(printf '%s\n' "$ESNET_LINES" | head -6)
+EOF
 	psonar "$ver server" "$pp" -R -Z
 	psonar "$ver server" "$pp" -u -l 1400
 	psonar "$ver server" "$pp" -6 -L 7
