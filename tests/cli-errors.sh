@@ -40,7 +40,27 @@ unknown unit|-c 127.0.0.1 -b 12X
 --format|check --format pdf
 probe|probe -c 127.0.0.1
 unexpected argument|-c 127.0.0.1 stray
+--dscp|-c 127.0.0.1 --dscp bogus
+--dscp|-c 127.0.0.1 --dscp 64
+-L|-c 127.0.0.1 -L 0x100000
+--cntl-ka|-c 127.0.0.1 --cntl-ka=5/5/5
+--debug|-c 127.0.0.1 --debug=7
+--format|-c 127.0.0.1 --format x
+client|-s --dscp ef
+client|-s -L 5
 LIST
+
+# iperf3's deprecated options: accepted, and stderr says so (the test does
+# not run: port 9 on loopback refuses at once)
+for dep in "--pacing-timer 1000|--pacing-timer" "--no-fq-socket-pacing|--no-fq-socket-pacing"; do
+	args=${dep%%|*} word=${dep#*|}
+	# shellcheck disable=SC2086
+	expect_exit 1 "deprecated $args is accepted" -- timeout 10 "$PIPESCOPE" -c 127.0.0.1 -p 9 -t 1 $args
+	case "$ERR" in
+	*"pipescope: $word"*) pass "$args: stderr says so" ;;
+	*) fail "$args: no word on stderr: $ERR" ;;
+	esac
+done
 
 # nothing half-started: a bad option after a good server request does not listen
 expect_exit 2 "server with a bad option exits at once" -- timeout 5 "$PIPESCOPE" -s -p 5999 -P 3

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/utsname.h>
 
 #include "acl.h"
 #include "auth.h"
@@ -61,10 +63,16 @@ enum {
 	OPT_QUICK,
 	OPT_HELP,
 	OPT_VERSION,
+	OPT_TIMESTAMPS,
+	OPT_JSON_STREAM_FULL,
+	OPT_CNTL_KA,
+	OPT_DSCP,
+	OPT_PACING_TIMER,
+	OPT_NO_FQ_PACING,
 };
 
 static const char short_opts[] =
-	":p:f:i:I:F:A:B:VJDsc:ub:t:n:k:l:P:Rdw:C:M:NS:ZO:T:46h1v";
+	":p:f:i:I:F:A:B:VJDsc:ub:t:n:k:l:P:Rdw:C:M:NS:L:mZO:T:46h1v";
 
 // clang-format off: one option a line, in columns
 static const struct option long_opts[] = {
@@ -83,7 +91,11 @@ static const struct option long_opts[] = {
 	{ "forceflush", no_argument, NULL, OPT_FORCEFLUSH },
 	{ "rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT },
 	{ "snd-timeout", required_argument, NULL, OPT_SND_TIMEOUT },
-	{ "debug", no_argument, NULL, OPT_DEBUG },
+	{ "debug", optional_argument, NULL, OPT_DEBUG },
+	{ "timestamps", optional_argument, NULL, OPT_TIMESTAMPS },
+	{ "json-stream-full-output", no_argument, NULL, OPT_JSON_STREAM_FULL },
+	{ "cntl-ka", optional_argument, NULL, OPT_CNTL_KA },
+	{ "mptcp", no_argument, NULL, 'm' },
 	{ "server", no_argument, NULL, 's' },
 	{ "daemon", no_argument, NULL, 'D' },
 	{ "one-off", no_argument, NULL, '1' },
@@ -125,6 +137,10 @@ static const struct option long_opts[] = {
 	{ "version4", no_argument, NULL, '4' },
 	{ "version6", no_argument, NULL, '6' },
 	{ "tos", required_argument, NULL, 'S' },
+	{ "dscp", required_argument, NULL, OPT_DSCP },
+	{ "flowlabel", required_argument, NULL, 'L' },
+	{ "pacing-timer", required_argument, NULL, OPT_PACING_TIMER },
+	{ "no-fq-socket-pacing", no_argument, NULL, OPT_NO_FQ_PACING },
 	{ "zerocopy", no_argument, NULL, 'Z' },
 	{ "skip-rx-copy", no_argument, NULL, OPT_SKIP_RX_COPY },
 	{ "omit", required_argument, NULL, 'O' },
@@ -360,6 +376,92 @@ static int parse_affinity(struct cli *c, const char *arg, struct ps_opts *o)
 	return 0;
 }
 
+/*
+ * --dscp: a DiffServ code point, 0 to 63 (decimal, octal or hex), or one of
+ * the names iperf3 knows; the TOS byte is the code point shifted by two
+ * (the names of the old TOS bits are that byte already)
+ */
+static int parse_dscp(struct cli *c, const char *arg, struct ps_opts *o)
+{
+	static const struct {
+		const char *name;
+		int tos;
+	} names[] = {
+		{ "af11", 0x28 },	 { "af12", 0x30 },
+		{ "af13", 0x38 },	 { "af21", 0x48 },
+		{ "af22", 0x50 },	 { "af23", 0x58 },
+		{ "af31", 0x68 },	 { "af32", 0x70 },
+		{ "af33", 0x78 },	 { "af41", 0x88 },
+		{ "af42", 0x90 },	 { "af43", 0x98 },
+		{ "cs0", 0x00 },	 { "cs1", 0x20 },
+		{ "cs2", 0x40 },	 { "cs3", 0x60 },
+		{ "cs4", 0x80 },	 { "cs5", 0xa0 },
+		{ "cs6", 0xc0 },	 { "cs7", 0xe0 },
+		{ "ef", 0xb8 },		 { "va", 0xb0 },
+		{ "lowdelay", 0x10 },	 { "throughput", 0x08 },
+		{ "reliability", 0x04 },
+	};
+	char *end;
+	long v;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(arg, names[i].name)) {
+			o->tos = names[i].tos;
+			return 0;
+		}
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (end == arg || *end || errno || v < 0 || v > 63)
+		return fail(c,
+			    _("option %s: '%s' is not a DSCP value (0 to 63, "
+			      "or a name such as ef, af11 or cs1)"),
+			    c->optname, arg);
+	o->tos = (int)v << 2;
+	return 0;
+}
+
+/* --cntl-ka[=IDLE/INTERVAL/COUNT]: each part optional, as iperf3 */
+static int parse_cntl_ka(struct cli *c, const char *arg, struct ps_opts *o)
+{
+	int *part[3] = { &o->cntl_ka_idle, &o->cntl_ka_interval,
+			 &o->cntl_ka_count };
+	/* the kernel's bounds of TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT */
+	static const int max[3] = { 32767, 32767, 127 };
+	const char *p = arg;
+
+	o->cntl_ka = true;
+	o->cntl_ka_idle = o->cntl_ka_interval = o->cntl_ka_count = 0;
+	for (int i = 0; p && *p && i < 3; i++) {
+		const char *slash = strchr(p, '/');
+		char buf[16];
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (n >= sizeof(buf))
+			goto bad;
+		memcpy(buf, p, n);
+		buf[n] = 0;
+		if (n && parse_int(c, buf, 1, max[i], part[i]))
+			goto bad;
+		p = slash ? slash + 1 : NULL;
+	}
+	if (p && *p)
+		goto bad;
+	/* iperf3: the retries must fit in the idle time */
+	if (o->cntl_ka_idle &&
+	    o->cntl_ka_idle <= (long)o->cntl_ka_interval * o->cntl_ka_count)
+		return fail(c,
+			    _("option %s: the idle time %d must be longer than "
+			      "interval x count (%d x %d)"),
+			    c->optname, o->cntl_ka_idle, o->cntl_ka_interval,
+			    o->cntl_ka_count);
+	return 0;
+bad:
+	return fail(c,
+		    _("option %s: '%s' is not IDLE/INTERVAL/COUNT (seconds, "
+		      "seconds, probes; each may be left out)"),
+		    c->optname, arg);
+}
+
 /* HOST, HOST%DEV, HOST:PORT, [V6]:PORT, [V6]%DEV:PORT */
 static int parse_target(struct cli *c, const char *arg, struct ps_opts *o)
 {
@@ -449,6 +551,7 @@ void ps_opts_free(struct ps_opts *o)
 	free(o->bind);
 	free(o->bind_dev);
 	free(o->logfile);
+	free(o->timestamps);
 	free(o->congestion);
 	free(o->title);
 	free(o->extra_data);
@@ -539,6 +642,21 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 		return parse_uint(c, arg, 3600 * 1000, &o->snd_timeout_ms);
 	case OPT_DEBUG:
 		o->debug = true;
+		o->debug_level = 4;
+		return arg ? parse_int(c, arg, 1, 4, &o->debug_level) : 0;
+	case OPT_TIMESTAMPS:
+		if (arg && strlen(arg) > 200)
+			return fail(c, _("option %s: the format is too long"),
+				    c->optname);
+		replace_str(&o->timestamps, arg ? arg : PS_TIMESTAMP_FORMAT);
+		return 0;
+	case OPT_JSON_STREAM_FULL:
+		o->json_stream_full = true;
+		return 0;
+	case OPT_CNTL_KA:
+		return parse_cntl_ka(c, arg, o);
+	case 'm':
+		o->mptcp = true;
 		return 0;
 	case 's':
 		*server = true;
@@ -693,6 +811,12 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 		o->reverse = true;
 		return 0;
 	case 'd':
+		if (o->iperf3_mode) { /* iperf3's -d is --debug */
+			o->debug = true;
+			o->debug_level = 4;
+			return 0;
+		}
+		/* fall through */
 	case OPT_BIDIR:
 		seen(&c->client_only, c);
 		o->bidir = true;
@@ -732,6 +856,21 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 		if (parse_long(c, arg, 0, 255, &v))
 			return -1;
 		o->tos = (int)v;
+		return 0;
+	case OPT_DSCP:
+		seen(&c->client_only, c);
+		return parse_dscp(c, arg, o);
+	case 'L':
+		seen(&c->client_only, c);
+		return parse_int(c, arg, 1, 0xfffff, &o->flowlabel);
+	case OPT_PACING_TIMER:
+		seen(&c->client_only, c);
+		o->deprecated |= PS_DEPRECATED_PACING_TIMER;
+		return parse_size(c, arg, UINT32_MAX, &v64);
+	case OPT_NO_FQ_PACING:
+		seen(&c->client_only, c);
+		o->deprecated |= PS_DEPRECATED_NO_FQ_PACING;
+		o->fq_rate = 0;
 		return 0;
 	case 'Z':
 		seen(&c->client_only, c);
@@ -800,6 +939,11 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 		replace_str(&o->iface, arg);
 		return 0;
 	case OPT_FORMAT:
+		/* --format m: iperf3's long -f; text/markdown/json: check's */
+		if (strlen(arg) == 1 && strchr("kmgtaKMGTA", arg[0])) {
+			o->format = arg[0];
+			return 0;
+		}
 		seen(&c->check_only, c);
 		if (!strcmp(arg, "text"))
 			o->report_format = PS_FORMAT_TEXT;
@@ -917,7 +1061,11 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 
 	if (errlen)
 		err[0] = 0;
-	if (argc > 1 && !strcmp(argv[1], "probe")) {
+	o->iperf3_mode = ps_cli_iperf3_name(argc > 0 ? argv[0] : NULL);
+	if (o->iperf3_mode) {
+		/* iperf3 has no subcommands and no screen */
+		o->no_tui = true;
+	} else if (argc > 1 && !strcmp(argv[1], "probe")) {
 		o->mode = PS_MODE_PROBE;
 		first = 2;
 	} else if (argc > 1 && !strcmp(argv[1], "check")) {
@@ -978,12 +1126,50 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 			     argv[optind]);
 		ret = PS_CLI_ERROR;
 	}
+	if (ret == PS_CLI_RUN && o->iperf3_mode && !server && !o->ntargets) {
+		fail(&c, _("as iperf3: it must either be a client (-c) or a "
+			   "server (-s)"));
+		ret = PS_CLI_ERROR;
+	}
 	if (ret == PS_CLI_RUN && validate(&c, o, server))
 		ret = PS_CLI_ERROR;
 	free((char *)c.client_only);
 	free((char *)c.server_only);
 	free((char *)c.check_only);
 	return ret;
+}
+
+bool ps_cli_iperf3_name(const char *argv0)
+{
+	const char *base;
+
+	if (!argv0)
+		return false;
+	base = strrchr(argv0, '/');
+	return !strcmp(base ? base + 1 : argv0, "iperf3");
+}
+
+/*
+ * As "iperf3 --version" prints it: "iperf 3.21 (pipescope 0.1.0)". Scripts
+ * (perfSONAR among them) take the second word for iperf3's version; 3.21 is
+ * the iperf3 whose protocol, options and JSON pipescope follows, and at
+ * 3.17 or later they expect the logins' OAEP padding, pipescope's default.
+ * Not translated: it is iperf3's text, for the programs that read it.
+ */
+void ps_cli_version_iperf3(FILE *out)
+{
+	struct utsname u;
+
+	fprintf(out, "iperf %s (pipescope %s)\n", PS_IPERF3_VERSION,
+		PACKAGE_VERSION);
+	if (!uname(&u))
+		fprintf(out, "%s %s %s %s %s\n", u.sysname, u.nodename,
+			u.release, u.version, u.machine);
+	fprintf(out, "Optional features available: CPU affinity setting, "
+		     "IPv6 flow label, TCP congestion algorithm setting, "
+		     "sendfile / zerocopy, socket pacing, authentication, bind "
+		     "to device, support IPv4 don't fragment, POSIX threads, "
+		     "GSO/GRO support\n");
 }
 
 void ps_cli_version(FILE *out)
@@ -1021,17 +1207,25 @@ void ps_cli_help(FILE *out)
 		"  -B, --bind ADDR[%DEV]     bind to this address (and "
 		"device)\n"
 		"      --bind-dev DEV        bind to this network device\n"
-		"  -V, --verbose             more detail\n"
+		"  -V, --verbose             more detail (iperf3's -V lines)\n"
 		"  -J, --json                iperf3's JSON document on stdout\n"
 		"      --json-stream         one JSON object per line, as the "
 		"test runs\n"
+		"      --json-stream-full-output   and the whole -J document "
+		"at the end\n"
+		"      --timestamps[=FMT]    prefix each text line with the "
+		"time (strftime)\n"
 		"      --logfile FILE        send output to FILE\n"
 		"      --forceflush          flush output at every report\n"
 		"      --rcv-timeout MS      give up after MS without data "
 		"(default 120000)\n"
 		"      --snd-timeout MS      TCP_USER_TIMEOUT on the data "
 		"streams\n"
-		"      --debug               debugging messages\n"
+		"      --debug[=N]           debugging messages on stderr "
+		"(as iperf3: -d)\n"
+		"      --cntl-ka[=I/N/C]     TCP keepalive on the control "
+		"connection\n"
+		"  -m, --mptcp               MPTCP instead of TCP\n"
 		"  -4, --version4            IPv4 only\n"
 		"  -6, --version6            IPv6 only\n"
 		"\n"),
@@ -1094,6 +1288,12 @@ void ps_cli_help(FILE *out)
 		"  -M, --set-mss N           TCP maximum segment size\n"
 		"  -N, --no-delay            TCP_NODELAY\n"
 		"  -S, --tos N               IP type of service\n"
+		"      --dscp VALUE          DiffServ code point: 0-63 or "
+		"ef, af11, cs1...\n"
+		"  -L, --flowlabel N         IPv6 flow label\n"
+		"      --pacing-timer N      accepted for iperf3's command "
+		"lines, ignored\n"
+		"      --no-fq-socket-pacing deprecated: --fq-rate 0\n"
 		"  -Z, --zerocopy            send without copying (sendfile)\n"
 		"      --skip-rx-copy        discard received data in the "
 		"kernel (MSG_TRUNC)\n"
@@ -1134,6 +1334,10 @@ void ps_cli_help(FILE *out)
 		"checklist\n"
 		"  -h, --help                this help\n"
 		"  -v, --version             the version\n"
+		"\n"
+		"Started as \"iperf3\" (a symlink), pipescope takes iperf3's "
+		"command line\n"
+		"(-d is --debug) and prints iperf3's text and version line.\n"
 		"\n"
 		"Exit status: 0 done, 1 failure, 2 bad command line,\n"
 		"3 (check) a bottleneck was found.\n"),

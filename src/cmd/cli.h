@@ -2,6 +2,7 @@
 #ifndef PS_CLI_H
 #define PS_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -26,5 +27,9 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 
 void ps_cli_help(FILE *out);
 void ps_cli_version(FILE *out);
+
+/* argv[0] names "iperf3": pipescope runs as a drop-in for it */
+bool ps_cli_iperf3_name(const char *argv0);
+void ps_cli_version_iperf3(FILE *out);
 
 #endif

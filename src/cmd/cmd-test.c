@@ -37,10 +37,85 @@ static FILE *open_output(const struct ps_opts *o)
 	return f;
 }
 
+/*
+ * --json-stream-full-output: the stream of events, then (as iperf3 3.18 and
+ * later) the whole -J document after its "end" event
+ */
+struct tee {
+	struct ps_reporter r[2];
+};
+
+static void tee_start(void *arg, const struct ps_test_info *in)
+{
+	struct tee *t = arg;
+
+	for (int i = 0; i < 2; i++)
+		if (t->r[i].start)
+			t->r[i].start(t->r[i].arg, in);
+}
+
+static void tee_interval(void *arg, const struct ps_interval *iv)
+{
+	struct tee *t = arg;
+
+	for (int i = 0; i < 2; i++)
+		if (t->r[i].interval)
+			t->r[i].interval(t->r[i].arg, iv);
+}
+
+static void tee_end(void *arg, const struct ps_test_info *in,
+		    const struct ps_summary *sum)
+{
+	struct tee *t = arg;
+
+	for (int i = 0; i < 2; i++)
+		if (t->r[i].end)
+			t->r[i].end(t->r[i].arg, in, sum);
+}
+
+static void tee_error(void *arg, const char *msg)
+{
+	struct tee *t = arg;
+
+	for (int i = 0; i < 2; i++)
+		if (t->r[i].error)
+			t->r[i].error(t->r[i].arg, msg);
+}
+
+static void tee_message(void *arg, const char *msg)
+{
+	struct tee *t = arg;
+
+	for (int i = 0; i < 2; i++)
+		if (t->r[i].message)
+			t->r[i].message(t->r[i].arg, msg);
+}
+
+static void tee_destroy(void *arg)
+{
+	struct tee *t = arg;
+
+	for (int i = 0; i < 2; i++)
+		ps_report_destroy(&t->r[i]);
+	free(t);
+}
+
 static void make_reporter(struct ps_reporter *r, const struct ps_opts *o,
 			  FILE *out)
 {
-	if (o->json_stream)
+	if (o->json_stream && o->json_stream_full) {
+		struct tee *t = xcalloc(1, sizeof(*t));
+
+		ps_report_json_init(&t->r[0], o, out, true);
+		ps_report_json_init(&t->r[1], o, out, false);
+		*r = (struct ps_reporter){ .start = tee_start,
+					   .interval = tee_interval,
+					   .end = tee_end,
+					   .error = tee_error,
+					   .message = tee_message,
+					   .destroy = tee_destroy,
+					   .arg = t };
+	} else if (o->json_stream)
 		ps_report_json_init(r, o, out, true);
 	else if (o->json)
 		ps_report_json_init(r, o, out, false);

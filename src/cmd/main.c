@@ -10,6 +10,7 @@
 #include "cmd-test.h"
 #include "exitcodes.h"
 #include "log.h"
+#include "net.h"
 #include "nls.h"
 #include "ui.h"
 
@@ -44,13 +45,24 @@ int main(int argc, char **argv)
 		ps_cli_help(stdout);
 		goto out;
 	case PS_CLI_VERSION:
-		ps_cli_version(stdout);
+		if (opts.iperf3_mode)
+			ps_cli_version_iperf3(stdout);
+		else
+			ps_cli_version(stdout);
 		goto out;
 	case PS_CLI_RUN:
 		break;
 	}
+	if (opts.deprecated & PS_DEPRECATED_PACING_TIMER)
+		ps_warn(_("--pacing-timer is accepted for iperf3's command "
+			  "lines and ignored: pipescope paces -b by its own "
+			  "clock"));
+	if (opts.deprecated & PS_DEPRECATED_NO_FQ_PACING)
+		ps_warn(_("--no-fq-socket-pacing is deprecated (in iperf3 "
+			  "too): it means --fq-rate 0"));
 
 	ps_log_set_debug(opts.debug);
+	ps_net_set_mptcp(opts.mptcp);
 	ps_log_set_forceflush(opts.forceflush);
 	switch (opts.mode) {
 	case PS_MODE_PROBE:

@@ -155,6 +155,7 @@ static int create_streams(struct client *c)
 
 	ps_params_sockopts(&t->p, &so);
 	so.dont_fragment = t->p.dont_fragment;
+	so.flowlabel = o->flowlabel;
 	/* segmentation offload by default between pipescope ends */
 	t->gsro = t->p.proto == PS_PROTO_UDP && !o->no_gsro &&
 		  (o->gsro || t->peer_ext);
@@ -637,6 +638,9 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 		     c->port, strerror(-t->ctrl_fd));
 		goto out;
 	}
+	if (o->cntl_ka)
+		ps_set_keepalive(t->ctrl_fd, o->cntl_ka_idle,
+				 o->cntl_ka_interval, o->cntl_ka_count);
 	rc = ps_write_full(t->ctrl_fd, t->cookie, PS_COOKIE_SIZE);
 	if (rc) {
 		fail(c, _("unable to talk to the server: %s"), strerror(-rc));

@@ -14,12 +14,96 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "net.h"
 #include "nls.h"
 
 #ifndef SO_MAX_PACING_RATE
 #define SO_MAX_PACING_RATE 47
 #endif
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+
+/* linux/in6.h's flow label request (it clashes with netinet/in.h) */
+struct ps_flowlabel_req {
+	struct in6_addr flr_dst;
+	uint32_t flr_label;
+	uint8_t flr_action;
+	uint8_t flr_share;
+	uint16_t flr_flags;
+	uint16_t flr_expires;
+	uint16_t flr_linger;
+	uint32_t __flr_pad;
+};
+#ifndef IPV6_FLOWLABEL_MGR
+#define IPV6_FLOWLABEL_MGR 32
+#endif
+#ifndef IPV6_FLOWINFO_SEND
+#define IPV6_FLOWINFO_SEND 33
+#endif
+#define PS_FL_A_GET 0
+#define PS_FL_S_ANY 255
+#define PS_FL_F_CREATE 1
+
+static bool use_mptcp;
+
+void ps_net_set_mptcp(bool on)
+{
+	use_mptcp = on;
+}
+
+/* a socket of this type: MPTCP for TCP under -m, said clearly if it fails */
+static int new_socket(int family, int socktype)
+{
+	int proto = socktype == SOCK_STREAM && use_mptcp ? IPPROTO_MPTCP : 0;
+	int fd = socket(family, socktype | SOCK_CLOEXEC, proto);
+
+	if (fd < 0 && proto) {
+		int e = errno;
+
+		ps_err(_("-m: cannot open an MPTCP socket (%s): this kernel "
+			 "lacks MPTCP or net.mptcp.enabled is 0"),
+		       strerror(e));
+		errno = e;
+	}
+	return fd;
+}
+
+int ps_set_keepalive(int fd, int idle, int interval, int count)
+{
+	int one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)))
+		return -errno;
+	if ((idle &&
+	     setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle))) ||
+	    (interval && setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval,
+				    sizeof(interval))) ||
+	    (count &&
+	     setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count))))
+		return -errno;
+	return 0;
+}
+
+/* -L: lease the label for this destination and send it (IPv6 only) */
+static int set_flowlabel(int fd, struct sockaddr_in6 *dst, int label)
+{
+	struct ps_flowlabel_req req = { 0 };
+	int one = 1;
+
+	req.flr_dst = dst->sin6_addr;
+	req.flr_label = htonl((uint32_t)label & 0xfffff);
+	req.flr_action = PS_FL_A_GET;
+	req.flr_flags = PS_FL_F_CREATE;
+	req.flr_share = PS_FL_S_ANY;
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_FLOWLABEL_MGR, &req,
+		       sizeof(req)) ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_FLOWINFO_SEND, &one, sizeof(one)))
+		return -errno;
+	dst->sin6_flowinfo = req.flr_label;
+	return 0;
+}
 
 int ps_apply_sockopts(int fd, int family, bool tcp,
 		      const struct ps_sockopts *so, char *warn, size_t warnlen)
@@ -164,11 +248,15 @@ int ps_connect(const char *host, int port, int family, int socktype,
 		return rc == EAI_NONAME || rc == EAI_NODATA ? -EHOSTUNREACH
 							    : -EINVAL;
 	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+		struct sockaddr_storage dst;
+
+		*why = _("socket");
+		fd = new_socket(ai->ai_family, ai->ai_socktype);
 		if (fd < 0) {
 			last = -errno;
 			continue;
 		}
+		memcpy(&dst, ai->ai_addr, ai->ai_addrlen);
 		if (cport)
 			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
 				   sizeof(one));
@@ -180,10 +268,20 @@ int ps_connect(const char *host, int port, int family, int socktype,
 			rc = bind_local(fd, ai->ai_family, bind_addr, bind_dev,
 					cport);
 		}
+		if (!rc && so && so->flowlabel && ai->ai_family == AF_INET6) {
+			*why = _("flow label");
+			rc = set_flowlabel(fd, (struct sockaddr_in6 *)&dst,
+					   so->flowlabel);
+		}
 		if (!rc) {
 			*why = _("connect");
-			rc = connect_timeout(fd, ai->ai_addr, ai->ai_addrlen,
-					     timeout_ms);
+			ps_debug("connecting to %s port %d (%s%s)", host, port,
+				 socktype == SOCK_STREAM ? "TCP" : "UDP",
+				 socktype == SOCK_STREAM && use_mptcp
+					 ? ", MPTCP"
+					 : "");
+			rc = connect_timeout(fd, (struct sockaddr *)&dst,
+					     ai->ai_addrlen, timeout_ms);
 		}
 		if (!rc)
 			break;
@@ -220,7 +318,7 @@ int ps_listen(const char *bind_addr, const char *bind_dev, int port, int family,
 	if (rc)
 		return -EADDRNOTAVAIL;
 	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+		fd = new_socket(ai->ai_family, ai->ai_socktype);
 		if (fd < 0) {
 			last = -errno;
 			continue;
@@ -245,6 +343,9 @@ int ps_listen(const char *bind_addr, const char *bind_dev, int port, int family,
 			fd = -1;
 			continue;
 		}
+		ps_debug("listening on port %d (%s%s)", port,
+			 socktype == SOCK_STREAM ? "TCP" : "UDP",
+			 socktype == SOCK_STREAM && use_mptcp ? ", MPTCP" : "");
 		break;
 	}
 	freeaddrinfo(res);

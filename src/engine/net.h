@@ -18,7 +18,13 @@ struct ps_sockopts {
 	uint64_t pacing_bps;	 /* SO_MAX_PACING_RATE in bit/s; 0 = none */
 	unsigned snd_timeout_ms; /* TCP_USER_TIMEOUT */
 	bool dont_fragment;
+	int flowlabel; /* IPv6 flow label (-L); 0 = none */
 };
+
+/* -m: TCP sockets from here on are MPTCP (IPPROTO_MPTCP) */
+void ps_net_set_mptcp(bool on);
+/* --cntl-ka: TCP keepalive; idle/interval/count 0 = the system's */
+int ps_set_keepalive(int fd, int idle, int interval, int count);
 
 /*
  * Resolve and connect with a timeout (0 = the system's). family is 0, 4 or

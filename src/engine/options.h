@@ -30,6 +30,13 @@
 #define PS_DEFAULT_HANDSHAKE                                                   \
 	10 /* s for a new connection's cookie and parameters */
 
+/* iperf3 options pipescope accepts for its command lines and ignores */
+#define PS_DEPRECATED_PACING_TIMER 1u /* --pacing-timer */
+#define PS_DEPRECATED_NO_FQ_PACING 2u /* --no-fq-socket-pacing */
+#define PS_TIMESTAMP_FORMAT "%c "     /* --timestamps: iperf3's default */
+/* the iperf3 whose command line and output the drop-in mode follows */
+#define PS_IPERF3_VERSION "3.21"
+
 enum ps_mode {
 	PS_MODE_SELFTEST, /* no target: loopback against our own server */
 	PS_MODE_CLIENT,	  /* -c HOST */
@@ -70,15 +77,25 @@ struct ps_opts {
 	char *file;		    /* -F */
 	int cpus[PS_MAX_CPUS_LIST]; /* -A list */
 	int ncpus;
-	int server_cpu;		 /* -A n,m: m, else -1 */
-	char *bind;		 /* -B host */
-	char *bind_dev;		 /* -B host%dev or --bind-dev */
-	bool verbose;		 /* -V */
-	bool json;		 /* -J */
-	bool json_stream;	 /* --json-stream */
-	char *logfile;		 /* --logfile */
-	bool forceflush;	 /* --forceflush */
-	bool debug;		 /* --debug */
+	int server_cpu;	       /* -A n,m: m, else -1 */
+	char *bind;	       /* -B host */
+	char *bind_dev;	       /* -B host%dev or --bind-dev */
+	bool verbose;	       /* -V */
+	bool json;	       /* -J */
+	bool json_stream;      /* --json-stream */
+	char *logfile;	       /* --logfile */
+	bool forceflush;       /* --forceflush */
+	bool debug;	       /* --debug */
+	int debug_level;       /* --debug=N: 1 to 4 (iperf3's), 4 without N */
+	char *timestamps;      /* --timestamps[=FMT]: strftime format */
+	bool json_stream_full; /* --json-stream-full-output */
+	bool cntl_ka;	       /* --cntl-ka: keepalive on the control socket */
+	int cntl_ka_idle;      /* --cntl-ka=IDLE/INTERVAL/COUNT; 0 = system */
+	int cntl_ka_interval;
+	int cntl_ka_count;
+	bool mptcp;		 /* -m: IPPROTO_MPTCP for TCP */
+	unsigned deprecated;	 /* PS_DEPRECATED_*: accepted, said on stderr */
+	bool iperf3_mode;	 /* started as "iperf3": its command line */
 	unsigned rcv_timeout_ms; /* --rcv-timeout */
 	unsigned snd_timeout_ms; /* --snd-timeout */
 	int family;		 /* -4 / -6 / 0 */
@@ -120,7 +137,8 @@ struct ps_opts {
 	char *congestion;	     /* -C */
 	int mss;		     /* -M */
 	bool nodelay;		     /* -N */
-	int tos;		     /* -S; -1 = unset */
+	int tos;		     /* -S or --dscp; -1 = unset */
+	int flowlabel;		     /* -L: IPv6 flow label; 0 = none */
 	bool zerocopy;		     /* -Z */
 	bool skip_rx_copy;	     /* --skip-rx-copy */
 	int omit;		     /* -O s */

@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "engine.h"
 #include "nls.h"
@@ -22,7 +24,8 @@ struct text {
 	bool server;
 	enum ps_proto proto;
 	int nstreams;
-	bool any_sender; /* this end sends on some stream */
+	bool any_sender;   /* this end sends on some stream */
+	bool verbose_done; /* -V's preamble is out */
 };
 
 static void flush(struct text *x)
@@ -33,6 +36,19 @@ static void flush(struct text *x)
 
 static void title(struct text *x)
 {
+	if (x->o->timestamps) { /* --timestamps: before -T, as iperf3 */
+		char buf[256];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		/* the user's own strftime format, as iperf3 takes it */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		if (localtime_r(&now, &tm) &&
+		    strftime(buf, sizeof(buf), x->o->timestamps, &tm))
+			fputs(buf, x->out);
+#pragma GCC diagnostic pop
+	}
 	if (x->o->title)
 		fprintf(x->out, "%s:  ", x->o->title);
 }
@@ -80,9 +96,12 @@ static void row(struct text *x, const char *id, const struct ps_stream_iv *v,
 			const char *why = ps_limit_reason(v);
 
 			ps_fmt_bytes(cwnd, sizeof(cwnd), (double)v->cwnd, 'A');
-			fprintf(x->out, "   %s  %5.0f us", cwnd,
-				(double)v->rtt_us);
-			if (why)
+			fprintf(x->out, "   %s", cwnd);
+			/* as iperf3: Retr and Cwnd, no more */
+			if (!x->o->iperf3_mode)
+				fprintf(x->out, "  %5.0f us",
+					(double)v->rtt_us);
+			if (why && !x->o->iperf3_mode)
 				fprintf(x->out, "  %s", why);
 		}
 	}
@@ -107,16 +126,50 @@ static void header(struct text *x, bool end)
 	else if (!x->any_sender)
 		fputs(_("[ ID] Interval           Transfer     Bitrate\n"),
 		      x->out);
+	else if (x->o->iperf3_mode)
+		fputs(_("[ ID] Interval           Transfer     Bitrate         "
+			"Retr  Cwnd\n"),
+		      x->out);
 	else
 		fputs(_("[ ID] Interval           Transfer     Bitrate         "
 			"Retr  Cwnd          RTT  Limit\n"),
 		      x->out);
 }
 
+/* -V: what iperf3 -V prints before the first line: version, system, time */
+static void verbose_preamble(struct text *x)
+{
+	struct utsname u;
+	char when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!x->o->verbose || x->verbose_done)
+		return;
+	x->verbose_done = true;
+	title(x);
+	if (x->o->iperf3_mode)
+		fprintf(x->out, "iperf %s (pipescope %s)\n", PS_IPERF3_VERSION,
+			PACKAGE_VERSION);
+	else
+		fprintf(x->out, "pipescope %s\n", PACKAGE_VERSION);
+	if (!uname(&u)) {
+		title(x);
+		fprintf(x->out, "%s %s %s %s %s\n", u.sysname, u.nodename,
+			u.release, u.version, u.machine);
+	}
+	if (gmtime_r(&now, &tm) &&
+	    strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm)) {
+		title(x);
+		fprintf(x->out, _("Time: %s\n"), when);
+	}
+}
+
 static void t_message(void *arg, const char *msg)
 {
 	struct text *x = arg;
 
+	verbose_preamble(x);
 	title(x);
 	fprintf(x->out, "%s\n", ps_safe(msg));
 	flush(x);
@@ -139,6 +192,16 @@ static void t_start(void *arg, const struct ps_test_info *in)
 	x->proto = in->proto;
 	x->nstreams = in->nstreams;
 	x->any_sender = false;
+	if (x->o->verbose && !in->server) {
+		title(x);
+		fprintf(x->out, "      Cookie: %.*s\n", PS_COOKIE_SIZE - 1,
+			in->cookie);
+		if (in->proto == PS_PROTO_TCP && in->mss_default > 0) {
+			title(x);
+			fprintf(x->out, _("      TCP MSS: %d (default)\n"),
+				in->mss_default);
+		}
+	}
 	for (int i = 0; i < in->nconn; i++) {
 		x->any_sender |= in->conn[i].sender;
 		title(x);
@@ -147,7 +210,14 @@ static void t_start(void *arg, const struct ps_test_info *in)
 			in->conn[i].fd, in->conn[i].local, in->conn[i].lport,
 			in->conn[i].remote, in->conn[i].rport);
 	}
-	if (!in->server) {
+	if (!in->server && x->o->iperf3_mode && in->reverse) {
+		title(x);
+		fprintf(x->out, _("Reverse mode, remote host %s is sending\n"),
+			in->ntargets > 0 && in->target_host[0]
+				? ps_safe(in->target_host[0])
+				: "?");
+	}
+	if (!in->server && !x->o->iperf3_mode) {
 		title(x);
 		fprintf(x->out, _("Peer: %s%s%s; %s, %d stream(s)%s\n"),
 			ps_safe(in->peer_kind), in->peer_version[0] ? " " : "",
@@ -166,6 +236,18 @@ static void t_start(void *arg, const struct ps_test_info *in)
 				(unsigned long long)in->window_req,
 				in->sndbuf_actual);
 		}
+	}
+	verbose_preamble(x);
+	if (x->o->verbose && !in->server) {
+		title(x);
+		fprintf(x->out,
+			_("Starting Test: protocol: %s, %d streams, %u byte "
+			  "blocks, omitting %d seconds, %g second test, tos "
+			  "%d\n"),
+			in->proto == PS_PROTO_UDP ? "UDP" : "TCP", in->parallel,
+			in->len, in->omit,
+			in->bytes || in->blocks ? 0.0 : in->duration,
+			x->o->tos < 0 ? 0 : x->o->tos);
 	}
 	x->header_done = false;
 	flush(x);
@@ -200,6 +282,48 @@ static void t_interval(void *arg, const struct ps_interval *iv)
 	flush(x);
 }
 
+/*
+ * the drop-in's end, in iperf3's words: the CPU and congestion control
+ * lines with -V only, then "iperf Done." (not translated: scripts read them)
+ */
+static void iperf3_end(struct text *x, const struct ps_test_info *in,
+		       const struct ps_summary *sum)
+{
+	const char *here = x->any_sender ? "sender" : "receiver";
+	const char *there = x->any_sender ? "receiver" : "sender";
+
+	if (x->o->verbose) {
+		title(x);
+		fprintf(x->out,
+			"CPU Utilization: local/%s %.1f%% (%.1f%%u/%.1f%%s), "
+			"remote/%s %.1f%% (%.1f%%u/%.1f%%s)\n",
+			here, sum->cpu_local_total, sum->cpu_local_user,
+			sum->cpu_local_system, there,
+			sum->remote_valid ? sum->cpu_remote_total : 0.0,
+			sum->remote_valid ? sum->cpu_remote_user : 0.0,
+			sum->remote_valid ? sum->cpu_remote_system : 0.0);
+	}
+	if (x->o->verbose && sum->congestion_local[0] && !in->server) {
+		const char *remote = sum->congestion_remote[0]
+					     ? ps_safe(sum->congestion_remote)
+					     : "?";
+		const char *local = ps_safe(sum->congestion_local);
+
+		title(x);
+		fprintf(x->out, "snd_tcp_congestion %s\n",
+			x->any_sender ? local : remote);
+		title(x);
+		fprintf(x->out, "rcv_tcp_congestion %s\n",
+			x->any_sender ? remote : local);
+	}
+	if (!in->server) {
+		fputc('\n', x->out);
+		title(x);
+		fputs("iperf Done.\n", x->out);
+	}
+	fflush(x->out);
+}
+
 static void t_end(void *arg, const struct ps_test_info *in,
 		  const struct ps_summary *sum)
 {
@@ -215,6 +339,10 @@ static void t_end(void *arg, const struct ps_test_info *in,
 	if (sum->partial) {
 		title(x);
 		fputs(_("Partial results: the test ended early.\n"), x->out);
+	}
+	if (x->o->verbose) {
+		title(x);
+		fputs(_("Test Complete. Summary Results:\n"), x->out);
 	}
 	header(x, true);
 	for (int i = 0; i < sum->nstreams; i++) {
@@ -278,6 +406,10 @@ static void t_end(void *arg, const struct ps_test_info *in,
 			    r ? _("receiver") : _("sender"));
 		}
 	}
+	if (x->o->iperf3_mode) {
+		iperf3_end(x, in, sum);
+		return;
+	}
 	title(x);
 	fprintf(x->out,
 		_("CPU: this end %.1f%% (user %.1f%%, system %.1f%%), %.2f "
@@ -311,8 +443,12 @@ static void t_end(void *arg, const struct ps_test_info *in,
 		free(text);
 	}
 	if (!in->server) {
+		const char *done = _("\npipescope done.\n");
+
+		/* the prefixes (-T, --timestamps) on the line, not the gap */
+		fputc('\n', x->out);
 		title(x);
-		fputs(_("\npipescope done.\n"), x->out);
+		fputs(done + (done[0] == '\n'), x->out);
 	}
 	fflush(x->out);
 }

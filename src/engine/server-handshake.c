@@ -393,6 +393,11 @@ static void pend_params(struct ps_server *srv, int k)
 				pd->peer, pd->port, err);
 			srv_send_error(fd, PS_IEAUTHTEST, EACCES);
 			drop_pending(srv, k);
+			/* iperf3 -s -1: a refused login was the one test */
+			if (srv->o->one_off && srv->stop) {
+				msg(srv, _("the one-off server stops after a refused login"));
+				atomic_store(srv->stop, true);
+			}
 			return;
 		}
 		msg(srv, _("Authentication succeeded for user '%s' from %s"),
@@ -401,6 +406,9 @@ static void pend_params(struct ps_server *srv, int k)
 	memcpy(cookie, pd->cookie, sizeof(cookie));
 	snprintf(peer, sizeof(peer), "%s", pd->peer);
 	take_pending(srv, k);
+	if (srv->o->cntl_ka)
+		ps_set_keepalive(fd, srv->o->cntl_ka_idle,
+				 srv->o->cntl_ka_interval, srv->o->cntl_ka_count);
 	start_test(srv, fd, cookie, &p, peer, port);
 }
 

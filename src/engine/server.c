@@ -263,17 +263,26 @@ static void send_terminate(struct srv_test *st)
 	send_by(st->t.ctrl_fd, &s, 1, ps_now() + 0.5, NULL);
 }
 
-/* the server's limits; 0 or -errno (for the client) with a reason in st->err */
-static int enforce_caps(struct srv_test *st)
+/* iperf3's i_errno for the two limits it has too (proto.h): its client
+ * prints "total required bandwidth is larger than server limit" and
+ * "client's requested duration exceeds the server's maximum permitted
+ * limit" for them */
+/*
+ * the server's limits; 0 or -errno (for the client) with a reason in st->err
+ * and in *ierr the i_errno an iperf3 client knows the refusal by
+ */
+static int enforce_caps(struct srv_test *st, int *ierr)
 {
 	const struct ps_opts *o = st->srv->o;
 	const struct ps_params *p = &st->t.p;
 
+	*ierr = PS_IENEWTEST;
 	if (o->server_max_duration && (p->duration == 0 ||
 	    p->duration > o->server_max_duration)) {
 		snprintf(st->err, sizeof(st->err),
 			 _("test of %g s refused: this server allows at most %u s"),
 			 p->duration, o->server_max_duration);
+		*ierr = PS_IEMAXDURATION;
 		return -EPERM;
 	}
 	/* rate × streams, without the overflow a huge rate would cause */
@@ -282,6 +291,7 @@ static int enforce_caps(struct srv_test *st)
 		snprintf(st->err, sizeof(st->err),
 			 _("test refused: its rate is above this server's limit of %llu bit/s"),
 			 (unsigned long long)o->server_rate_limit);
+		*ierr = PS_IETOTALRATE;
 		return -EPERM;
 	}
 	if (o->server_max_streams &&
@@ -710,7 +720,7 @@ void *srv_test_main(void *arg)
 	struct json_object *obj = NULL;
 	struct ps_sockopts so;
 	bool running = false;
-	int rc;
+	int rc, ierr;
 
 	/* the main loop has read and checked the parameters (pend_params) */
 	if (t->p.len == 0)
@@ -719,8 +729,8 @@ void *srv_test_main(void *arg)
 	t->gsro = t->p.proto == PS_PROTO_UDP && t->p.ps_ext && t->p.gsro;
 	if (t->p.get_server_output)
 		srv_capture_open(st);
-	if ((rc = enforce_caps(st))) {
-		srv_send_error(t->ctrl_fd, PS_IENEWTEST, -rc);
+	if ((rc = enforce_caps(st, &ierr))) {
+		srv_send_error(t->ctrl_fd, ierr, -rc);
 		goto out;
 	}
 	if (t->p.ps_ext) {

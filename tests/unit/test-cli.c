@@ -14,8 +14,8 @@
 static struct ps_opts o;
 static char err[512];
 
-/* parse a NULL-terminated list of words after "pipescope" */
-static enum ps_cli_result parsev(const char *first, ...)
+/* parse a NULL-terminated list of words after argv0 */
+static enum ps_cli_result parse_as(const char *argv0, ...)
 {
 	char *argv[64];
 	int argc = 0;
@@ -24,14 +24,18 @@ static enum ps_cli_result parsev(const char *first, ...)
 
 	ps_opts_free(&o);
 	ps_opts_init(&o);
-	argv[argc++] = (char *)"pipescope";
-	va_start(ap, first);
-	for (w = first; w; w = va_arg(ap, const char *))
+	argv[argc++] = (char *)argv0;
+	va_start(ap, argv0);
+	for (w = va_arg(ap, const char *); w; w = va_arg(ap, const char *))
 		argv[argc++] = (char *)w;
 	va_end(ap);
 	argv[argc] = NULL;
 	return ps_cli_parse(argc, argv, &o, err, sizeof(err));
 }
+
+#define parsev(...) parse_as("pipescope", __VA_ARGS__)
+/* as the binary would under the name "iperf3" (a symlink) */
+#define parse_as_iperf3(...) parse_as("/usr/local/bin/iperf3", __VA_ARGS__)
 
 #define OK(...) assert_int_equal(parsev(__VA_ARGS__, NULL), PS_CLI_RUN)
 #define BAD(needle, ...)                                                       \
@@ -294,6 +298,124 @@ static void test_suffixes(void **state)
 	assert_int_equal(o.len, 65536);
 }
 
+/* iperf3's options that pipescope once refused (issue 18) */
+static void test_iperf3_options(void **state)
+{
+	OK("-c", "h", "--timestamps");
+	assert_string_equal(o.timestamps, PS_TIMESTAMP_FORMAT);
+	OK("-s", "--timestamps=%H:%M ");
+	assert_string_equal(o.timestamps, "%H:%M ");
+	OK("-c", "h", "--json-stream", "--json-stream-full-output");
+	assert_true(o.json_stream && o.json_stream_full);
+	OK("-c", "h", "--cntl-ka");
+	assert_true(o.cntl_ka);
+	assert_int_equal(o.cntl_ka_idle, 0);
+	OK("-s", "--cntl-ka=30/5/3");
+	assert_true(o.cntl_ka);
+	assert_int_equal(o.cntl_ka_idle, 30);
+	assert_int_equal(o.cntl_ka_interval, 5);
+	assert_int_equal(o.cntl_ka_count, 3);
+	OK("-c", "h", "--cntl-ka=/7");
+	assert_int_equal(o.cntl_ka_interval, 7);
+	assert_int_equal(o.cntl_ka_idle, 0);
+	BAD("--cntl-ka", "-c", "h", "--cntl-ka=10/5/3");
+	BAD("--cntl-ka", "-c", "h", "--cntl-ka=x");
+	BAD("--cntl-ka", "-c", "h", "--cntl-ka=1/2/3/4");
+	BAD("--cntl-ka", "-c", "h", "--cntl-ka=60/5/128");
+	BAD("--cntl-ka", "-c", "h", "--cntl-ka=32768");
+	OK("-c", "h", "-m");
+	assert_true(o.mptcp);
+	OK("-s", "--mptcp");
+	assert_true(o.mptcp);
+	/* --dscp: the code point into the TOS byte's upper six bits */
+	OK("-c", "h", "--dscp", "46");
+	assert_int_equal(o.tos, 46 << 2);
+	OK("-c", "h", "--dscp", "0x0a");
+	assert_int_equal(o.tos, 10 << 2);
+	OK("-c", "h", "--dscp", "EF");
+	assert_int_equal(o.tos, 0xb8);
+	OK("-c", "h", "--dscp", "af41");
+	assert_int_equal(o.tos, 0x88);
+	OK("-c", "h", "--dscp", "cs1");
+	assert_int_equal(o.tos, 0x20);
+	OK("-c", "h", "--dscp", "throughput");
+	assert_int_equal(o.tos, 0x08);
+	BAD("--dscp", "-c", "h", "--dscp", "64");
+	BAD("--dscp", "-c", "h", "--dscp", "gold");
+	BAD("client", "-s", "--dscp", "ef");
+	OK("-c", "h", "-L", "0x12345");
+	assert_int_equal(o.flowlabel, 0x12345);
+	OK("-c", "h", "--flowlabel", "7");
+	assert_int_equal(o.flowlabel, 7);
+	BAD("-L", "-c", "h", "-L", "0");
+	BAD("-L", "-c", "h", "-L", "0x100000");
+	/* deprecated in iperf3: accepted, marked for the warning */
+	OK("-c", "h", "--pacing-timer", "1000");
+	assert_int_equal(o.deprecated, PS_DEPRECATED_PACING_TIMER);
+	OK("-c", "h", "--fq-rate", "1G", "--no-fq-socket-pacing");
+	assert_int_equal(o.deprecated, PS_DEPRECATED_NO_FQ_PACING);
+	assert_true(o.fq_rate == 0);
+	OK("-c", "h");
+	assert_int_equal(o.deprecated, 0);
+	OK("-c", "h", "--debug=2");
+	assert_true(o.debug);
+	assert_int_equal(o.debug_level, 2);
+	OK("-c", "h", "--debug");
+	assert_int_equal(o.debug_level, 4);
+	BAD("--debug", "-c", "h", "--debug=9");
+	OK("-c", "h", "--format", "m");
+	assert_int_equal(o.format, 'm');
+	OK("-s", "--format", "G");
+	assert_int_equal(o.format, 'G');
+	BAD("--format", "-c", "h", "--format", "q");
+	OK("-c", "h", "-A", "2,3");
+	assert_int_equal(o.ncpus, 1);
+	assert_int_equal(o.cpus[0], 2);
+	assert_int_equal(o.server_cpu, 3);
+	OK("-c", "h", "-V");
+	assert_true(o.verbose);
+	/* as pipescope, -d stays --bidir */
+	OK("-c", "h", "-d");
+	assert_true(o.bidir && !o.debug);
+	assert_false(o.iperf3_mode);
+}
+
+/* started as "iperf3": iperf3's command line (-d is --debug) */
+static void test_iperf3_mode(void **state)
+{
+	assert_int_equal(parse_as_iperf3("-c", "h", "-d", NULL), PS_CLI_RUN);
+	assert_true(o.iperf3_mode && o.no_tui);
+	assert_true(o.debug && !o.bidir);
+	assert_int_equal(parse_as_iperf3("-c", "h", "--bidir", NULL),
+			 PS_CLI_RUN);
+	assert_true(o.bidir);
+	assert_int_equal(parse_as_iperf3("--version", NULL), PS_CLI_VERSION);
+	assert_int_equal(parse_as_iperf3("-v", NULL), PS_CLI_VERSION);
+	/* no workstation and no subcommands: -c or -s, as iperf3 wants */
+	assert_int_equal(parse_as_iperf3(NULL), PS_CLI_ERROR);
+	assert_non_null(strstr(err, "-c"));
+	assert_int_equal(parse_as_iperf3("probe", NULL), PS_CLI_ERROR);
+	/* perfSONAR's client and server command lines */
+	assert_int_equal(
+		parse_as_iperf3("-p", "5201", "-c", "h", "-t", "1", "--json",
+				"-i", "1", "-P", "2", "-w", "1M", "-M", "1400",
+				"-O", "1", "-b", "1G", "--fq-rate", "1G", "-l",
+				"64K", "-S", "32", "-C", "cubic", "-Z", "-L",
+				"5", "-R", "-B", "127.0.0.1", "-6", NULL),
+		PS_CLI_RUN);
+	assert_true(o.json && o.reverse && o.zerocopy);
+	assert_int_equal(o.flowlabel, 5);
+	assert_int_equal(o.family, 6);
+	assert_int_equal(parse_as_iperf3("-s", "-1", "--idle-timeout", "30",
+					 "--json", "-B", "::1", NULL),
+			 PS_CLI_RUN);
+	assert_true(o.one_off && o.json);
+	assert_int_equal(o.idle_timeout, 30);
+	assert_true(ps_cli_iperf3_name("iperf3"));
+	assert_false(ps_cli_iperf3_name("/usr/bin/iperf3.12"));
+	assert_false(ps_cli_iperf3_name("pipescope"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +428,8 @@ int main(void)
 		cmocka_unit_test(test_bad_units),
 		cmocka_unit_test(test_bad_structure),
 		cmocka_unit_test(test_suffixes),
+		cmocka_unit_test(test_iperf3_options),
+		cmocka_unit_test(test_iperf3_mode),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
