@@ -28,7 +28,9 @@ struct ps_stream_iv {
 	bool has_tcpinfo;
 	int64_t retrans;  /* in this interval */
 	uint64_t cwnd;	  /* bytes */
-	uint64_t snd_wnd; /* bytes, 0 when the kernel lacks it */
+	uint64_t snd_wnd; /* bytes, 0 when the kernel lacks it; the test's
+			   * largest in a summary */
+	int64_t reorder;  /* reordering events in this interval (test) */
 	uint32_t rtt_us, rttvar_us, min_rtt_us, pmtu, mss;
 	uint64_t delivery_bps, pacing_bps;
 	uint64_t busy_us, rwnd_limited_us,
@@ -93,6 +95,8 @@ struct ps_test_info {
 	uint32_t len;
 	int omit;
 	uint64_t rate;
+	uint64_t fq_rate; /* --fq-rate bit/s */
+	bool gsro;	  /* UDP GSO/GRO asked for */
 	const char *peer_kind; /* "pipescope" or "iperf3" */
 	char peer_version[48];
 	char cookie[PS_COOKIE_SIZE];
@@ -101,6 +105,9 @@ struct ps_test_info {
 	int target_port[PS_MAX_TARGETS];
 	uint64_t window_req;
 	int sndbuf_actual, rcvbuf_actual;
+	/* the control connection's far end (iperf3's accepted_connection) */
+	char ctrl_remote[64];
+	int ctrl_rport;
 	int mss_default;
 	/* per stream: who, where */
 	struct {
