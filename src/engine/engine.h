@@ -13,6 +13,7 @@
 #include "proto.h"
 
 struct ps_snapshot;
+struct json_object;
 
 /* one stream's numbers over one interval (or the whole test) */
 struct ps_stream_iv {
@@ -81,6 +82,7 @@ struct ps_summary {
 	bool remote_valid;
 	bool partial;	     /* ended by a fault; numbers up to it */
 	char *server_output; /* --get-server-output, or NULL */
+	struct json_object *server_output_json; /* the same from a -J server */
 	const struct ps_snapshot *peer_snap; /* as in ps_interval */
 };
 

@@ -96,6 +96,8 @@ struct ps_results {
 	int nstreams;
 	struct ps_stream_result streams[2 * PS_MAX_STREAMS];
 	char *server_output_text;	/* malloc'ed or NULL */
+	/* a -J server's document instead (iperf3's server_output_json) */
+	struct json_object *server_output_json;
 	struct json_object *ps_ext;	/* pipescope's extras, or NULL */
 	/* it wrote -1 as 18446744073709551615: iperf3 3.13 or older */
 	bool unsigned_minus_one;

@@ -25,6 +25,7 @@ struct jrep {
 	bool bidir;
 	bool server;
 	bool ended;
+	bool failed; /* an error was reported */
 };
 
 static void add(struct json_object *o, const char *k, struct json_object *v)
@@ -165,6 +166,20 @@ static struct json_object *extra_obj(const struct ps_stream_iv *v)
 	return o;
 }
 
+/* what iperf3's start has even when the test never began */
+static void start_basics(struct json_object *st, struct json_object *conn)
+{
+	struct utsname u;
+	char sys[400];
+
+	add(st, "connected", conn);
+	add(st, "version", jstr("pipescope " PACKAGE_VERSION));
+	uname(&u);
+	snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname, u.nodename,
+		 u.release, u.version, u.machine);
+	add(st, "system_info", jstr(sys));
+}
+
 static void j_start(void *arg, const struct ps_test_info *in)
 {
 	struct jrep *x = arg;
@@ -173,8 +188,7 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	struct json_object *ts = json_object_new_object();
 	struct json_object *ct = json_object_new_object();
 	struct json_object *tst = json_object_new_object();
-	struct utsname u;
-	char sys[400], tbuf[64];
+	char tbuf[64];
 	struct tm tmv;
 	struct timespec tsv;
 	time_t now;
@@ -192,12 +206,7 @@ static void j_start(void *arg, const struct ps_test_info *in)
 		add(c, "remote_port", jint(in->conn[i].rport));
 		json_object_array_add(conn, c);
 	}
-	add(st, "connected", conn);
-	add(st, "version", jstr("pipescope " PACKAGE_VERSION));
-	uname(&u);
-	snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname, u.nodename,
-		 u.release, u.version, u.machine);
-	add(st, "system_info", jstr(sys));
+	start_basics(st, conn);
 	/* gmtime_r: several targets start their documents from their threads */
 	clock_gettime(CLOCK_REALTIME, &tsv);
 	now = tsv.tv_sec;
@@ -529,6 +538,9 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	/* as iperf3: the server's text only when asked for */
 	if (sum->server_output && x->o->get_server_output)
 		add(x->doc, "server_output_text", jstr(sum->server_output));
+	if (sum->server_output_json && x->o->get_server_output)
+		add(x->doc, "server_output_json",
+		    json_object_get(sum->server_output_json));
 	x->ended = true;
 	if (x->stream)
 		emit(x, "end", end);
@@ -539,6 +551,7 @@ static void j_error(void *arg, const char *msg)
 	struct jrep *x = arg;
 
 	add(x->doc, "error", jstr(msg));
+	x->failed = true;
 	if (x->stream) {
 		struct json_object *s = jstr(msg);
 
@@ -556,7 +569,21 @@ static void j_message(void *arg, const char *msg)
 static void j_destroy(void *arg)
 {
 	struct jrep *x = arg;
+	struct json_object *v;
 
+	/* an error document has iperf3's start and end all the same
+	 * (iperf3-python reads both): the basics and {} */
+	if (!json_object_object_get_ex(x->doc, "start", &v)) {
+		v = json_object_new_object();
+		start_basics(v, json_object_new_array());
+		add(x->doc, "start", v);
+	}
+	if (!x->ended) {
+		add(x->doc, "end", json_object_new_object());
+		/* --json-stream: the closing end after the error, as iperf3 */
+		if (x->stream && x->failed)
+			emit(x, "end", json_object_object_get(x->doc, "end"));
+	}
 	if (!x->stream) {
 		add(x->doc, "intervals", x->intervals);
 		x->intervals = NULL;

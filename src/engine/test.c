@@ -358,6 +358,8 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 			 "%s", t->remote.congestion_used);
 		if (t->remote.server_output_text)
 			sum->server_output = xstrdup(t->remote.server_output_text);
+		sum->server_output_json =
+			json_object_get(t->remote.server_output_json);
 	}
 	if (t->p.proto == PS_PROTO_TCP && t->nstreams > 0) {
 		char cc[16] = "";
@@ -379,6 +381,7 @@ void ps_summary_free(struct ps_summary *sum)
 	free(sum->remote_jitter_ms);
 	free(sum->remote_retrans);
 	free(sum->server_output);
+	json_object_put(sum->server_output_json);
 	memset(sum, 0, sizeof(*sum));
 }
 
