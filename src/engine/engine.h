@@ -100,6 +100,7 @@ struct ps_test_info {
 	uint64_t fq_rate; /* --fq-rate bit/s */
 	bool gsro;	  /* UDP GSO/GRO asked for */
 	const char *peer_kind; /* "pipescope" or "iperf3" */
+	char title[256];       /* a server's: the client's -T */
 	char peer_version[48];
 	char cookie[PS_COOKIE_SIZE];
 	int ntargets;

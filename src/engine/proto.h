@@ -70,6 +70,7 @@ struct ps_params {
 	bool gsro;		/* iperf3 3.21 "gso"/"gro"; pipescope peers */
 	int server_affinity;	/* -1 = none */
 	char client_version[48];
+	char title[256];	/* -T, as the client sent it */
 	bool ps_ext;		/* the client is pipescope and speaks extensions */
 	int ps_ext_version;	/* the PS_EXT_VERSION it announced */
 	bool peer_probes;	/* it asks for the server's probe snapshots */

@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "net.h"
+#include "sanitize.h"
 #include "snapshot.h"
 #include "xmalloc.h"
 
@@ -26,6 +27,7 @@ struct jrep {
 	bool server;
 	bool ended;
 	bool failed; /* an error was reported */
+	char title[256]; /* a server's: the client's -T */
 };
 
 static void add(struct json_object *o, const char *k, struct json_object *v)
@@ -196,6 +198,9 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	x->proto = in->proto;
 	x->bidir = in->bidir;
 	x->server = in->server;
+	/* from the far end: valid UTF-8 of printable characters only */
+	if (in->server)
+		ps_sanitize(x->title, sizeof(x->title), in->title, 0);
 	for (int i = 0; i < in->nconn; i++) {
 		struct json_object *c = json_object_new_object();
 
@@ -587,8 +592,9 @@ static void j_destroy(void *arg)
 	if (!x->stream) {
 		add(x->doc, "intervals", x->intervals);
 		x->intervals = NULL;
-		if (x->o->title)
-			add(x->doc, "title", jstr(x->o->title));
+		if (x->o->title || x->title[0])
+			add(x->doc, "title",
+			    jstr(x->o->title ? x->o->title : x->title));
 		if (x->o->extra_data)
 			add(x->doc, "extra_data", jstr(x->o->extra_data));
 		add(x->doc, "pipescope", x->extra);

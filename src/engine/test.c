@@ -547,6 +547,7 @@ void ps_test_info_fill(struct ps_test *t)
 	in->omit = t->p.omit;
 	in->rate = t->p.rate;
 	in->fq_rate = t->p.fq_rate;
+	memcpy(in->title, t->p.title, sizeof(in->title));
 	in->gsro = t->p.proto == PS_PROTO_UDP && t->p.gsro;
 	in->peer_kind = t->peer_ext ? "pipescope" : "iperf3";
 	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
