@@ -83,7 +83,7 @@ struct ps_summary {
 	bool partial;	     /* ended by a fault; numbers up to it */
 	char *server_output; /* --get-server-output, or NULL */
 	struct json_object *server_output_json; /* the same from a -J server */
-	const struct ps_snapshot *peer_snap; /* as in ps_interval */
+	const struct ps_snapshot *peer_snap;	/* as in ps_interval */
 };
 
 struct ps_test_info {
@@ -97,8 +97,8 @@ struct ps_test_info {
 	uint32_t len;
 	int omit;
 	uint64_t rate;
-	uint64_t fq_rate; /* --fq-rate bit/s */
-	bool gsro;	  /* UDP GSO/GRO asked for */
+	uint64_t fq_rate;      /* --fq-rate bit/s */
+	bool gsro;	       /* UDP GSO/GRO asked for */
 	const char *peer_kind; /* "pipescope" or "iperf3" */
 	char title[256];       /* a server's: the client's -T */
 	char peer_version[48];

@@ -26,7 +26,7 @@ struct jrep {
 	bool bidir;
 	bool server;
 	bool ended;
-	bool failed; /* an error was reported */
+	bool failed;	 /* an error was reported */
 	char title[256]; /* a server's: the client's -T */
 };
 
@@ -481,8 +481,8 @@ static void j_end(void *arg, const struct ps_test_info *in,
 		if (udp) {
 			/* iperf3: sum says who sent, sum_sent and
 			 * sum_received are always true and false */
-			struct json_object *u = sum_obj(sum->duration, gs[g],
-							0, false, gsnd[g]);
+			struct json_object *u = sum_obj(sum->duration, gs[g], 0,
+							false, gsnd[g]);
 
 			json_object_object_del(u, "sender");
 			udp_loss(u, jit, glost[g], gpk[g]);

@@ -722,7 +722,6 @@ static void report_end(struct srv_test *st, bool partial)
 {
 	struct ps_summary sum;
 
-	ps_test_tick(&st->t, ps_now(), true);
 	ps_test_summary(&st->t, &sum);
 	sum.partial = partial;
 	w_end(st, &st->t.info, &sum);
@@ -811,6 +810,9 @@ void *srv_test_main(void *arg)
 	if (rc == 0)
 		ps_streams_drain_files(t);
 	ps_streams_stop(t, true, true);
+	/* the last interval before the results, as iperf3's server: a -J
+	 * server's copy for --get-server-output has it */
+	ps_test_tick(t, ps_now(), true);
 	if (rc == 0 && (rc = serve_results(st)) != 0)
 		snprintf(st->err, sizeof(st->err), _("results exchange with %s failed: %s"),
 			 st->peer, ps_proto_strerror(rc));
