@@ -160,5 +160,15 @@ compare_doc "connection refused, --json-stream" "$fx/refused-stream.cli.json" "$
 check "connection refused, --json-stream: error, then end" \
 	sh -c "jq -s -e '[.[].event] == [\"error\", \"end\"]' '$dir/err.jsonl' >/dev/null"
 
+# a text client prints a -J server's document, as iperf3's
+port=$(free_port 98)
+bg "$PIPESCOPE" -s -1 -p "$port" -J >/dev/null 2>&1
+wait_listen "$port" || fail "the -J server did not listen on $port"
+timeout 20 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 --get-server-output >"$dir/text" 2>&1
+wait "$LAST_PID" 2>/dev/null
+sed -n '/^Server JSON output:$/,/^pipescope done\.$/p' "$dir/text" | sed '1d;$d' >"$dir/sj.json"
+check "a text client prints the -J server's document" \
+	jq -e '.end.sum_received.bytes > 0' "$dir/sj.json" >/dev/null
+
 rm -rf "$dir"
 finish
