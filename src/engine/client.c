@@ -221,13 +221,6 @@ static void fill_info(struct client *c)
 	in->ntargets = 1;
 	in->target_host[0] = c->host;
 	in->target_port[0] = c->port;
-	in->window_req = t->p.window;
-	if (t->nstreams) {
-		l = sizeof(in->sndbuf_actual);
-		getsockopt(t->streams[0]->fd, SOL_SOCKET, SO_SNDBUF, &in->sndbuf_actual, &l);
-		l = sizeof(in->rcvbuf_actual);
-		getsockopt(t->streams[0]->fd, SOL_SOCKET, SO_RCVBUF, &in->rcvbuf_actual, &l);
-	}
 	l = sizeof(in->mss_default);
 	getsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &in->mss_default, &l);
 }

@@ -13,6 +13,7 @@
 #include "proto.h"
 
 struct ps_snapshot;
+struct json_object;
 
 /* one stream's numbers over one interval (or the whole test) */
 struct ps_stream_iv {
@@ -28,7 +29,9 @@ struct ps_stream_iv {
 	bool has_tcpinfo;
 	int64_t retrans;  /* in this interval */
 	uint64_t cwnd;	  /* bytes */
-	uint64_t snd_wnd; /* bytes, 0 when the kernel lacks it */
+	uint64_t snd_wnd; /* bytes, 0 when the kernel lacks it; the test's
+			   * largest in a summary */
+	int64_t reorder;  /* reordering events in this interval (test) */
 	uint32_t rtt_us, rttvar_us, min_rtt_us, pmtu, mss;
 	uint64_t delivery_bps, pacing_bps;
 	uint64_t busy_us, rwnd_limited_us,
@@ -79,7 +82,8 @@ struct ps_summary {
 	bool remote_valid;
 	bool partial;	     /* ended by a fault; numbers up to it */
 	char *server_output; /* --get-server-output, or NULL */
-	const struct ps_snapshot *peer_snap; /* as in ps_interval */
+	struct json_object *server_output_json; /* the same from a -J server */
+	const struct ps_snapshot *peer_snap;	/* as in ps_interval */
 };
 
 struct ps_test_info {
@@ -93,7 +97,10 @@ struct ps_test_info {
 	uint32_t len;
 	int omit;
 	uint64_t rate;
+	uint64_t fq_rate;      /* --fq-rate bit/s */
+	bool gsro;	       /* UDP GSO/GRO asked for */
 	const char *peer_kind; /* "pipescope" or "iperf3" */
+	char title[256];       /* a server's: the client's -T */
 	char peer_version[48];
 	char cookie[PS_COOKIE_SIZE];
 	int ntargets;
@@ -101,6 +108,9 @@ struct ps_test_info {
 	int target_port[PS_MAX_TARGETS];
 	uint64_t window_req;
 	int sndbuf_actual, rcvbuf_actual;
+	/* the control connection's far end (iperf3's accepted_connection) */
+	char ctrl_remote[64];
+	int ctrl_rport;
 	int mss_default;
 	/* per stream: who, where */
 	struct {

@@ -446,6 +446,7 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p, char *err,
 	get_str(o, "client_version", p->client_version,
 		sizeof(p->client_version));
 	get_str(o, "authtoken", p->authtoken, sizeof(p->authtoken));
+	get_str(o, "title", p->title, sizeof(p->title));
 	if (p->reverse && p->bidir) {
 		snprintf(err, errlen, _("reverse and bidirectional together"));
 		return -EINVAL;
@@ -534,6 +535,9 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 				       json_object_new_string(txt));
 		free(cut);
 	}
+	if (r->server_output_json)
+		json_object_object_add(o, "server_output_json",
+				       json_object_get(r->server_output_json));
 	if (r->ps_ext)
 		json_object_object_add(o, "pipescope",
 				       json_object_get(r->ps_ext));
@@ -615,6 +619,9 @@ int ps_results_from_json(struct json_object *o, struct ps_results *r, char *err,
 	if (json_object_object_get_ex(o, "server_output_text", &v) &&
 	    json_object_is_type(v, json_type_string))
 		r->server_output_text = xstrdup(json_object_get_string(v));
+	if (json_object_object_get_ex(o, "server_output_json", &v) &&
+	    json_object_is_type(v, json_type_object))
+		r->server_output_json = json_object_get(v);
 	if (json_object_object_get_ex(o, "pipescope", &v) &&
 	    json_object_is_type(v, json_type_object))
 		r->ps_ext = json_object_get(v);
@@ -624,6 +631,7 @@ int ps_results_from_json(struct json_object *o, struct ps_results *r, char *err,
 void ps_results_clear(struct ps_results *r)
 {
 	free(r->server_output_text);
+	json_object_put(r->server_output_json);
 	json_object_put(r->ps_ext);
 	memset(r, 0, sizeof(*r));
 }

@@ -77,6 +77,7 @@ struct ps_params {
 	bool gsro;		/* iperf3 3.21 "gso"/"gro"; pipescope peers */
 	int server_affinity;	/* -1 = none */
 	char client_version[48];
+	char title[256];	/* -T, as the client sent it */
 	bool ps_ext;		/* the client is pipescope and speaks extensions */
 	int ps_ext_version;	/* the PS_EXT_VERSION it announced */
 	bool peer_probes;	/* it asks for the server's probe snapshots */
@@ -103,6 +104,8 @@ struct ps_results {
 	int nstreams;
 	struct ps_stream_result streams[2 * PS_MAX_STREAMS];
 	char *server_output_text;	/* malloc'ed or NULL */
+	/* a -J server's document instead (iperf3's server_output_json) */
+	struct json_object *server_output_json;
 	struct json_object *ps_ext;	/* pipescope's extras, or NULL */
 	/* it wrote -1 as 18446744073709551615: iperf3 3.13 or older */
 	bool unsigned_minus_one;

@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "net.h"
+#include "sanitize.h"
 #include "snapshot.h"
 #include "xmalloc.h"
 
@@ -25,6 +26,8 @@ struct jrep {
 	bool bidir;
 	bool server;
 	bool ended;
+	bool failed;	 /* an error was reported */
+	char title[256]; /* a server's: the client's -T */
 };
 
 static void add(struct json_object *o, const char *k, struct json_object *v)
@@ -131,6 +134,7 @@ static struct json_object *stream_obj(const struct ps_stream_iv *v, bool udp,
 			add(o, "rtt", jint(v->rtt_us));
 			add(o, "rttvar", jint(v->rttvar_us));
 			add(o, "pmtu", jint(v->pmtu));
+			add(o, "reorder", jint(v->reorder));
 		}
 	}
 	add(o, "omitted", jbool(v->omitted));
@@ -164,6 +168,20 @@ static struct json_object *extra_obj(const struct ps_stream_iv *v)
 	return o;
 }
 
+/* what iperf3's start has even when the test never began */
+static void start_basics(struct json_object *st, struct json_object *conn)
+{
+	struct utsname u;
+	char sys[400];
+
+	add(st, "connected", conn);
+	add(st, "version", jstr("pipescope " PACKAGE_VERSION));
+	uname(&u);
+	snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname, u.nodename,
+		 u.release, u.version, u.machine);
+	add(st, "system_info", jstr(sys));
+}
+
 static void j_start(void *arg, const struct ps_test_info *in)
 {
 	struct jrep *x = arg;
@@ -172,14 +190,17 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	struct json_object *ts = json_object_new_object();
 	struct json_object *ct = json_object_new_object();
 	struct json_object *tst = json_object_new_object();
-	struct utsname u;
-	char sys[400], tbuf[64];
+	char tbuf[64];
 	struct tm tmv;
-	time_t now = time(NULL);
+	struct timespec tsv;
+	time_t now;
 
 	x->proto = in->proto;
 	x->bidir = in->bidir;
 	x->server = in->server;
+	/* from the far end: valid UTF-8 of printable characters only */
+	if (in->server)
+		ps_sanitize(x->title, sizeof(x->title), in->title, 0);
 	for (int i = 0; i < in->nconn; i++) {
 		struct json_object *c = json_object_new_object();
 
@@ -190,28 +211,33 @@ static void j_start(void *arg, const struct ps_test_info *in)
 		add(c, "remote_port", jint(in->conn[i].rport));
 		json_object_array_add(conn, c);
 	}
-	add(st, "connected", conn);
-	add(st, "version", jstr("pipescope " PACKAGE_VERSION));
-	uname(&u);
-	snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname, u.nodename,
-		 u.release, u.version, u.machine);
-	add(st, "system_info", jstr(sys));
+	start_basics(st, conn);
 	/* gmtime_r: several targets start their documents from their threads */
+	clock_gettime(CLOCK_REALTIME, &tsv);
+	now = tsv.tv_sec;
 	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT",
 		 gmtime_r(&now, &tmv));
 	add(ts, "time", jstr(tbuf));
 	add(ts, "timesecs", jint(now));
+	add(ts, "timemillisecs",
+	    jint((int64_t)now * 1000 + tsv.tv_nsec / 1000000));
 	add(st, "timestamp", ts);
 	if (!in->server && in->ntargets) {
 		add(ct, "host", jstr(in->target_host[0]));
 		add(ct, "port", jint(in->target_port[0]));
 		add(st, "connecting_to", ct);
+	} else if (in->server && in->ctrl_remote[0]) {
+		add(ct, "host", jstr(in->ctrl_remote));
+		add(ct, "port", jint(in->ctrl_rport));
+		add(st, "accepted_connection", ct);
 	} else {
 		json_object_put(ct);
 	}
 	add(st, "cookie", jstr(in->cookie));
-	add(st, "tcp_mss_default", jint(in->mss_default));
+	if (in->proto != PS_PROTO_UDP)
+		add(st, "tcp_mss_default", jint(in->mss_default));
 	add(st, "target_bitrate", jint((int64_t)in->rate));
+	add(st, "fq_rate", jint((int64_t)in->fq_rate));
 	add(st, "sock_bufsize", jint((int64_t)in->window_req));
 	add(st, "sndbuf_actual", jint(in->sndbuf_actual));
 	add(st, "rcvbuf_actual", jint(in->rcvbuf_actual));
@@ -226,7 +252,10 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	add(tst, "tos", jint(x->o->tos > 0 ? x->o->tos : 0));
 	add(tst, "target_bitrate", jint((int64_t)in->rate));
 	add(tst, "bidir", jint(in->bidir));
+	add(tst, "fqrate", jint((int64_t)in->fq_rate));
 	add(tst, "interval", jdbl(x->o->interval));
+	add(tst, "gso", jint(in->gsro));
+	add(tst, "gro", jint(in->gsro));
 	add(st, "test_start", tst);
 	add(x->doc, "start", st);
 	{
@@ -322,6 +351,44 @@ static struct json_object *sum_obj(double dur, uint64_t bytes, int64_t retrans,
 	return o;
 }
 
+/* iperf3's UDP totals: the receiver's loss and jitter on end.sum and
+ * end.sum_received, none on end.sum_sent */
+static void udp_loss(struct json_object *o, double jitter, int64_t lost,
+		     int64_t packets)
+{
+	add(o, "jitter_ms", jdbl(jitter));
+	add(o, "lost_packets", jint(lost));
+	add(o, "packets", jint(packets));
+	add(o, "lost_percent", jdbl(packets ? 100.0 * lost / packets : 0));
+}
+
+/*
+ * iperf3's end.streams[].sender for TCP: the full set on a stream this
+ * host sends, and on a client's receiving stream (the server's
+ * retransmits, the rest 0 as iperf3 writes); a server's receiving stream
+ * has none of it.
+ */
+static void tcp_sender_fields(struct json_object *snd,
+			      const struct ps_stream_iv *v, bool server,
+			      const struct ps_summary *sum, int i)
+{
+	bool mine = v->sender && v->has_tcpinfo;
+
+	if (!mine && (server || v->sender))
+		return;
+	add(snd, "retransmits",
+	    jint(mine ? v->retrans
+		      : (sum->remote_valid && sum->remote_retrans[i] > 0
+				 ? sum->remote_retrans[i]
+				 : 0)));
+	add(snd, "reorder", jint(mine ? v->reorder : 0));
+	add(snd, "max_snd_cwnd", jint(mine ? (int64_t)v->cwnd : 0));
+	add(snd, "max_snd_wnd", jint(mine ? (int64_t)v->snd_wnd : 0));
+	add(snd, "max_rtt", jint(mine ? v->rttvar_us : 0));
+	add(snd, "min_rtt", jint(mine ? v->min_rtt_us : 0));
+	add(snd, "mean_rtt", jint(mine ? v->rtt_us : 0));
+}
+
 static void j_end(void *arg, const struct ps_test_info *in,
 		  const struct ps_summary *sum)
 {
@@ -334,7 +401,10 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	int64_t gret[2] = { 0, 0 }, glost[2] = { 0, 0 }, gpk[2] = { 0, 0 };
 	double gj[2] = { 0, 0 };
 	int gn[2] = { 0, 0 };
-	bool tcpinfo = false;
+	/* per group: this host sends it (iperf3's "sender" flags), and
+	 * iperf3 writes its sum_sent.retransmits */
+	bool gsnd[2] = { false, false }, gretr[2] = { false, false };
+	bool local_sends = false;
 
 	for (int i = 0; i < sum->nstreams; i++) {
 		const struct ps_stream_iv *v = &sum->local[i];
@@ -358,6 +428,8 @@ static void j_end(void *arg, const struct ps_test_info *in,
 				       : v->jitter_ms;
 
 		ps_summary_stream_bytes(sum, i, &sent, &received);
+		gsnd[g] = v->sender;
+		local_sends |= v->sender;
 		if (udp) {
 			struct json_object *u = json_object_new_object();
 
@@ -369,11 +441,7 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			    jint((int64_t)(v->sender ? sent : received)));
 			add(u, "bits_per_second",
 			    jdbl((v->sender ? sent : received) * 8.0 / d));
-			add(u, "jitter_ms", jdbl(jit));
-			add(u, "lost_packets", jint(lost));
-			add(u, "packets", jint(packets));
-			add(u, "lost_percent",
-			    jdbl(packets ? 100.0 * lost / packets : 0));
+			udp_loss(u, jit, lost, packets);
 			add(u, "out_of_order", jint((int64_t)v->ooo));
 			add(u, "sender", jbool(v->sender));
 			add(s, "udp", u);
@@ -381,26 +449,15 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			gpk[g] += packets;
 			gj[g] += jit;
 		} else {
-			bool far = !v->sender && sum->remote_valid &&
-				   sum->remote_retrans[i] >= 0;
-			int64_t retr =
-				far ? sum->remote_retrans[i] : v->retrans;
-			struct json_object *snd = sum_obj(
-				d, sent, retr,
-				(v->sender && v->has_tcpinfo) || far, true);
+			struct json_object *snd =
+				sum_obj(d, sent, 0, false, v->sender);
 			struct json_object *rcv =
-				sum_obj(d, received, 0, false, false);
+				sum_obj(d, received, 0, false, v->sender);
 
 			add(snd, "socket", jint(v->fd));
 			add(rcv, "socket", jint(v->fd));
-			if (v->sender && v->has_tcpinfo) {
-				add(snd, "max_snd_cwnd",
-				    jint((int64_t)v->cwnd));
-				add(snd, "max_rtt", jint(v->rttvar_us));
-				add(snd, "min_rtt", jint(v->min_rtt_us));
-				add(snd, "mean_rtt", jint(v->rtt_us));
-				tcpinfo = true;
-			}
+			tcp_sender_fields(snd, v, x->server, sum, i);
+			gretr[g] |= !x->server || v->sender;
 			add(s, "sender", snd);
 			add(s, "receiver", rcv);
 		}
@@ -411,9 +468,6 @@ static void j_end(void *arg, const struct ps_test_info *in,
 					   sum->remote_retrans[i] > 0
 				   ? sum->remote_retrans[i]
 				   : v->retrans;
-		if (!v->sender && sum->remote_valid &&
-		    sum->remote_retrans[i] >= 0)
-			tcpinfo = true;
 		gn[g]++;
 	}
 	add(end, "streams", streams);
@@ -421,21 +475,34 @@ static void j_end(void *arg, const struct ps_test_info *in,
 		const char *ks = g ? "sum_sent_bidir_reverse" : "sum_sent";
 		const char *kr =
 			g ? "sum_received_bidir_reverse" : "sum_received";
+		double jit = gn[g] ? gj[g] / gn[g] : 0;
+		struct json_object *ss, *sr;
 
 		if (udp) {
-			struct json_object *u =
-				sum_obj(sum->duration, gs[g], 0, false, true);
+			/* iperf3: sum says who sent, sum_sent and
+			 * sum_received are always true and false */
+			struct json_object *u = sum_obj(sum->duration, gs[g], 0,
+							false, gsnd[g]);
 
-			add(u, "jitter_ms", jdbl(gn[g] ? gj[g] / gn[g] : 0));
-			add(u, "lost_packets", jint(glost[g]));
-			add(u, "packets", jint(gpk[g]));
-			add(u, "lost_percent",
-			    jdbl(gpk[g] ? 100.0 * glost[g] / gpk[g] : 0));
+			json_object_object_del(u, "sender");
+			udp_loss(u, jit, glost[g], gpk[g]);
+			add(u, "sender", jbool(gsnd[g]));
 			add(end, g ? "sum_bidir_reverse" : "sum", u);
+			ss = sum_obj(sum->duration, gs[g], 0, false, true);
+			sr = sum_obj(sum->duration, gr[g], 0, false, false);
+			json_object_object_del(ss, "sender");
+			json_object_object_del(sr, "sender");
+			udp_loss(ss, 0, 0, gpk[g]);
+			udp_loss(sr, jit, glost[g], gpk[g]);
+			add(ss, "sender", jbool(true));
+			add(sr, "sender", jbool(false));
+		} else {
+			ss = sum_obj(sum->duration, gs[g], gret[g], gretr[g],
+				     gsnd[g]);
+			sr = sum_obj(sum->duration, gr[g], 0, false, gsnd[g]);
 		}
-		add(end, ks,
-		    sum_obj(sum->duration, gs[g], gret[g], tcpinfo, true));
-		add(end, kr, sum_obj(sum->duration, gr[g], 0, false, false));
+		add(end, ks, ss);
+		add(end, kr, sr);
 	}
 	add(cpu, "host_total", jdbl(sum->cpu_local_total));
 	add(cpu, "host_user", jdbl(sum->cpu_local_user));
@@ -445,13 +512,17 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	add(cpu, "remote_system", jdbl(sum->cpu_remote_system));
 	add(end, "cpu_utilization_percent", cpu);
 	if (!udp) {
-		const char *snd_cc = in->reverse ? sum->congestion_remote
-						 : sum->congestion_local;
-		const char *rcv_cc = in->reverse ? sum->congestion_local
-						 : sum->congestion_remote;
+		bool local_snd = x->server ? local_sends : !in->reverse;
+		const char *snd_cc = local_snd ? sum->congestion_local
+					       : sum->congestion_remote;
+		const char *rcv_cc = local_snd ? sum->congestion_remote
+					       : sum->congestion_local;
 
-		add(end, "sender_tcp_congestion", jstr(snd_cc));
-		add(end, "receiver_tcp_congestion", jstr(rcv_cc));
+		/* a server knows its own only, as iperf3's */
+		if (!x->server || local_sends)
+			add(end, "sender_tcp_congestion", jstr(snd_cc));
+		if (!x->server || !local_sends)
+			add(end, "receiver_tcp_congestion", jstr(rcv_cc));
 	}
 	add(x->doc, "end", end);
 	add(x->extra, "cpu_seconds_per_gb", jdbl(sum->cpu_seconds_per_gb));
@@ -472,6 +543,9 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	/* as iperf3: the server's text only when asked for */
 	if (sum->server_output && x->o->get_server_output)
 		add(x->doc, "server_output_text", jstr(sum->server_output));
+	if (sum->server_output_json && x->o->get_server_output)
+		add(x->doc, "server_output_json",
+		    json_object_get(sum->server_output_json));
 	x->ended = true;
 	if (x->stream)
 		emit(x, "end", end);
@@ -482,6 +556,7 @@ static void j_error(void *arg, const char *msg)
 	struct jrep *x = arg;
 
 	add(x->doc, "error", jstr(msg));
+	x->failed = true;
 	if (x->stream) {
 		struct json_object *s = jstr(msg);
 
@@ -499,12 +574,27 @@ static void j_message(void *arg, const char *msg)
 static void j_destroy(void *arg)
 {
 	struct jrep *x = arg;
+	struct json_object *v;
 
+	/* an error document has iperf3's start and end all the same
+	 * (iperf3-python reads both): the basics and {} */
+	if (!json_object_object_get_ex(x->doc, "start", &v)) {
+		v = json_object_new_object();
+		start_basics(v, json_object_new_array());
+		add(x->doc, "start", v);
+	}
+	if (!x->ended) {
+		add(x->doc, "end", json_object_new_object());
+		/* --json-stream: the closing end after the error, as iperf3 */
+		if (x->stream && x->failed)
+			emit(x, "end", json_object_object_get(x->doc, "end"));
+	}
 	if (!x->stream) {
 		add(x->doc, "intervals", x->intervals);
 		x->intervals = NULL;
-		if (x->o->title)
-			add(x->doc, "title", jstr(x->o->title));
+		if (x->o->title || x->title[0])
+			add(x->doc, "title",
+			    jstr(x->o->title ? x->o->title : x->title));
 		if (x->o->extra_data)
 			add(x->doc, "extra_data", jstr(x->o->extra_data));
 		add(x->doc, "pipescope", x->extra);

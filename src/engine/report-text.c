@@ -442,6 +442,19 @@ static void t_end(void *arg, const struct ps_test_info *in,
 		fputs(text, x->out);
 		free(text);
 	}
+	/* a -J server's document, as iperf3 prints it */
+	if (sum->server_output_json && x->o->get_server_output &&
+	    !x->server) {
+		char *text = ps_sanitize_dup(
+			json_object_to_json_string_ext(sum->server_output_json,
+						       JSON_C_TO_STRING_PRETTY),
+			SERVER_OUTPUT_MAX, PS_SAN_MULTILINE);
+
+		fputs(_("\nServer JSON output:\n"), x->out);
+		fputs(text, x->out);
+		fputs("\n", x->out);
+		free(text);
+	}
 	if (!in->server) {
 		const char *done = _("\npipescope done.\n");
 

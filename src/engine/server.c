@@ -130,7 +130,9 @@ void srv_capture_open(struct srv_test *st)
 
 	st->caplen = st->capsize = st->capdropped = 0;
 	st->capf = fopencookie(st, "w", io);
-	if (st->capf)
+	if (st->capf && st->srv->o->json)
+		ps_report_json_init(&st->cap, st->srv->o, st->capf, false);
+	else if (st->capf)
 		ps_report_text_init(&st->cap, st->srv->o, st->capf);
 }
 
@@ -665,6 +667,29 @@ static int send_probe(struct srv_test *st)
 	return rc;
 }
 
+/*
+ * A -J server's copy for --get-server-output is its document as iperf3
+ * sends it: start, intervals and end as they stand now (the client's
+ * CPU not known yet). A document the capture had to cut goes as text.
+ */
+static void capture_json(struct srv_test *st, struct ps_results *mine)
+{
+	struct ps_summary sum;
+
+	ps_test_summary(&st->t, &sum);
+	pthread_mutex_lock(&st->srv->rep_lock);
+	if (st->cap.end)
+		st->cap.end(st->cap.arg, &st->t.info, &sum);
+	ps_report_destroy(&st->cap);
+	fflush(st->capf);
+	if (!st->capdropped && st->capbuf)
+		mine->server_output_json = json_tokener_parse(st->capbuf);
+	if (!mine->server_output_json)
+		mine->server_output_text = srv_capture_text(st);
+	pthread_mutex_unlock(&st->srv->rep_lock);
+	ps_summary_free(&sum);
+}
+
 static int serve_results(struct srv_test *st)
 {
 	struct ps_test *t = &st->t;
@@ -682,7 +707,9 @@ static int serve_results(struct srv_test *st)
 		t->remote_valid = true;
 	json_object_put(obj);
 	ps_test_fill_results(t, &mine);
-	if (st->capf) {
+	if (st->capf && st->srv->o->json)
+		capture_json(st, &mine);
+	else if (st->capf) {
 		pthread_mutex_lock(&st->srv->rep_lock);
 		fflush(st->capf);
 		mine.server_output_text = srv_capture_text(st);
@@ -705,7 +732,6 @@ static void report_end(struct srv_test *st, bool partial)
 {
 	struct ps_summary sum;
 
-	ps_test_tick(&st->t, ps_now(), true);
 	ps_test_summary(&st->t, &sum);
 	sum.partial = partial;
 	w_end(st, &st->t.info, &sum);
@@ -794,6 +820,9 @@ void *srv_test_main(void *arg)
 	if (rc == 0)
 		ps_streams_drain_files(t);
 	ps_streams_stop(t, true, true);
+	/* the last interval before the results, as iperf3's server: a -J
+	 * server's copy for --get-server-output has it */
+	ps_test_tick(t, ps_now(), true);
 	if (rc == 0 && (rc = serve_results(st)) != 0)
 		snprintf(st->err, sizeof(st->err), _("results exchange with %s failed: %s"),
 			 st->peer, ps_proto_strerror(rc));

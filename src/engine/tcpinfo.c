@@ -59,5 +59,7 @@ int ps_tcpinfo_read(int fd, struct ps_tcpinfo *ti)
 		ti->has_snd_wnd = true;
 		ti->snd_wnd = u.i.tcpi_snd_wnd;
 	}
+	if (HAS(tcpi_reord_seen))
+		ti->reord_seen = u.i.tcpi_reord_seen;
 	return 0;
 }

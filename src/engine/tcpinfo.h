@@ -17,7 +17,8 @@ struct ps_tcpinfo {
 	bool has_chrono; /* busy/rwnd/sndbuf limited times (4.10+) */
 	uint64_t busy_us, rwnd_limited_us, sndbuf_limited_us;
 	bool has_snd_wnd;
-	uint32_t snd_wnd; /* bytes (5.4+) */
+	uint32_t snd_wnd;    /* bytes (5.4+) */
+	uint32_t reord_seen; /* reordering events (4.19+), iperf3's reorder */
 	uint64_t bytes_acked, bytes_received;
 };
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -144,11 +145,13 @@ static void sample_stream(struct ps_test *t, struct ps_stream *s,
 		v->pacing_bps = ti.pacing_rate * 8;
 		v->app_limited = ti.app_limited;
 		if (s->have_ti_prev) {
+			v->reorder = (int64_t)ti.reord_seen - s->ti_prev.reord_seen;
 			v->retrans = (int64_t)ti.total_retrans - s->ti_prev.total_retrans;
 			v->busy_us = ti.busy_us - s->ti_prev.busy_us;
 			v->rwnd_limited_us = ti.rwnd_limited_us - s->ti_prev.rwnd_limited_us;
 			v->sndbuf_limited_us = ti.sndbuf_limited_us - s->ti_prev.sndbuf_limited_us;
 		} else {
+			v->reorder = ti.reord_seen;
 			v->retrans = ti.total_retrans;
 			v->busy_us = ti.busy_us;
 			v->rwnd_limited_us = ti.rwnd_limited_us;
@@ -158,6 +161,9 @@ static void sample_stream(struct ps_test *t, struct ps_stream *s,
 		s->have_ti_prev = true;
 		if (!t->omitting) {
 			s->retrans_total += v->retrans;
+			s->reorder_total += v->reorder;
+			if (v->snd_wnd > s->snd_wnd_max)
+				s->snd_wnd_max = v->snd_wnd;
 			if (ti.rtt_us) {
 				if (ti.rtt_us > s->rtt_max)
 					s->rtt_max = ti.rtt_us;
@@ -328,6 +334,8 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 		v->ooo = atomic_load(&s->ooo);
 		v->jitter_ms = atomic_load(&s->jitter_ns) / 1e6;
 		v->retrans = s->retrans_total;
+		v->reorder = s->reorder_total;
+		v->snd_wnd = s->snd_wnd_max;
 		v->rtt_us = s->rtt_n ? (uint32_t)(s->rtt_sum / s->rtt_n) : 0;
 		v->min_rtt_us = s->rtt_min;
 		v->rttvar_us = s->rtt_max;	/* max RTT, for the JSON */
@@ -391,6 +399,8 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 			 "%s", t->remote.congestion_used);
 		if (t->remote.server_output_text)
 			sum->server_output = xstrdup(t->remote.server_output_text);
+		sum->server_output_json =
+			json_object_get(t->remote.server_output_json);
 	}
 	if (t->p.proto == PS_PROTO_TCP && t->nstreams > 0) {
 		char cc[16] = "";
@@ -412,6 +422,7 @@ void ps_summary_free(struct ps_summary *sum)
 	free(sum->remote_jitter_ms);
 	free(sum->remote_retrans);
 	free(sum->server_output);
+	json_object_put(sum->server_output_json);
 	memset(sum, 0, sizeof(*sum));
 }
 
@@ -576,9 +587,25 @@ void ps_test_info_fill(struct ps_test *t)
 	in->len = t->p.len;
 	in->omit = t->p.omit;
 	in->rate = t->p.rate;
+	in->fq_rate = t->p.fq_rate;
+	memcpy(in->title, t->p.title, sizeof(in->title));
+	in->gsro = t->p.proto == PS_PROTO_UDP && t->p.gsro;
 	in->peer_kind = t->peer_ext ? "pipescope" : "iperf3";
 	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
 	ps_test_info_conns(t);
+	ps_sock_name(t->ctrl_fd, true, in->ctrl_remote, sizeof(in->ctrl_remote),
+		     &in->ctrl_rport);
+	/* -w as asked and as the kernel applied it, on either end */
+	in->window_req = t->p.window;
+	if (t->nstreams) {
+		socklen_t l = sizeof(in->sndbuf_actual);
+
+		getsockopt(t->streams[0]->fd, SOL_SOCKET, SO_SNDBUF,
+			   &in->sndbuf_actual, &l);
+		l = sizeof(in->rcvbuf_actual);
+		getsockopt(t->streams[0]->fd, SOL_SOCKET, SO_RCVBUF,
+			   &in->rcvbuf_actual, &l);
+	}
 }
 
 void ps_test_info_conns(struct ps_test *t)

@@ -53,7 +53,8 @@ struct ps_stream {
 	int64_t retrans_total;
 	uint32_t rtt_max, rtt_min;
 	uint64_t rtt_sum, rtt_n;
-	uint64_t cwnd_max;
+	uint64_t cwnd_max, snd_wnd_max;
+	int64_t reorder_total;
 	int rx_cpu;
 	struct ps_stream_iv last_iv;
 };
