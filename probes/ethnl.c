@@ -49,15 +49,22 @@ static int extack_cb(const struct nlattr *a, void *data)
  * attribute walk runs to the message's aligned end (NLMSG_ALIGN), so the
  * padding must be in the buffer too, as the kernel always sends it.
  */
+/* NLMSG_ALIGN's mask is 32 bits wide: a length near 2^32 aligns to 0 */
+static size_t msg_aligned(const struct nlmsghdr *nlh)
+{
+	return ((size_t)nlh->nlmsg_len + NLMSG_ALIGNTO - 1) &
+	       ~(size_t)(NLMSG_ALIGNTO - 1);
+}
+
 bool ps_nl_msg_ok(const struct nlmsghdr *nlh, size_t rem)
 {
 	return rem >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-	       NLMSG_ALIGN((size_t)nlh->nlmsg_len) <= rem;
+	       msg_aligned(nlh) <= rem;
 }
 
 const struct nlmsghdr *ps_nl_msg_next(const struct nlmsghdr *nlh, size_t *rem)
 {
-	size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+	size_t step = msg_aligned(nlh);
 
 	*rem = step < *rem ? *rem - step : 0;
 	return (const struct nlmsghdr *)((const char *)nlh + step);

@@ -19,6 +19,7 @@
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 
+#include "ethnl.h"
 #include "fixture.h"
 #include "probe-ethtool.h"
 
@@ -644,6 +645,41 @@ static void test_prefixes_and_flips(void **state)
 	free(buf);
 }
 
+static int count_msg(const struct nlmsghdr *nlh, void *data)
+{
+	(*(int *)data)++;
+	return 0;
+}
+
+/*
+ * Damaged lengths found by the fuzzer: a length near 2^32 (NLMSG_ALIGN's
+ * 32-bit mask made it align to 0: the walk never moved) and an unaligned
+ * last length without its padding (libmnl's attribute walk read past the
+ * buffer). Both end at once as "not netlink".
+ */
+static void test_walk_damaged_lengths(void **state)
+{
+	uint32_t buf[16] = { 0 };
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	int n = 0;
+	struct ps_nl_walk w = { .want_cmd = ETHTOOL_MSG_STRSET_GET_REPLY,
+				.cb = count_msg,
+				.data = &n };
+
+	(void)state;
+	nlh->nlmsg_type = 0x15;
+	nlh->nlmsg_len = 0xfffffffe;
+	assert_int_equal(ps_nl_walk_reply(buf, sizeof(buf), &w), -EBADMSG);
+	nlh->nlmsg_len = 0xffffffff;
+	assert_int_equal(ps_nl_walk_reply(buf, sizeof(buf), &w), -EBADMSG);
+	/* 62 bytes of a 64-byte message, no padding: not a whole message */
+	nlh->nlmsg_len = 62;
+	assert_int_equal(ps_nl_walk_reply(buf, 62, &w), -EBADMSG);
+	assert_false(ps_nl_msg_ok(nlh, 62));
+	assert_true(ps_nl_msg_ok(nlh, 64));
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -663,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_load_types),
 		cmocka_unit_test(test_nobody),
 		cmocka_unit_test(test_prefixes_and_flips),
+		cmocka_unit_test(test_walk_damaged_lengths),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
