@@ -30,8 +30,10 @@ static void step_title(const struct ps_step_result *s, char *buf, size_t len)
 		snprintf(buf, len, _("both directions, %d stream%s each"),
 			 s->streams, s->streams == 1 ? "" : "s");
 	else if (s->reverse)
-		snprintf(buf, len, P_("reverse, %d stream", "reverse, %d streams",
-				       s->streams), s->streams);
+		snprintf(buf, len,
+			 P_("reverse, %d stream", "reverse, %d streams",
+			    s->streams),
+			 s->streams);
 	else
 		snprintf(buf, len, P_("%d stream", "%d streams", s->streams),
 			 s->streams);
@@ -259,8 +261,8 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 		json_object_object_add(j, "rank", json_object_new_int(rank));
 	json_object_object_add(j, "id", json_object_new_string(f->id));
 	json_object_object_add(j, "check", json_object_new_string(o->ops->id));
-	json_object_object_add(j, "end",
-			       json_object_new_string(o->far_end ? "far" : "local"));
+	json_object_object_add(
+		j, "end", json_object_new_string(o->far_end ? "far" : "local"));
 	json_object_object_add(j, "family",
 			       json_object_new_string(o->ops->family));
 	json_object_object_add(
@@ -356,8 +358,9 @@ static struct json_object *far_end_json(const struct ps_evidence *ev)
 	add_str(o, "kernel", p->hdr.kernel);
 	add_str(o, "iface", p->hdr.iface.name);
 	add_str(o, "nic", p->hdr.iface.nic);
-	json_object_object_add(o, "same_host",
-			       json_object_new_boolean(ps_ev_peer_same_host(ev)));
+	json_object_object_add(
+		o, "same_host",
+		json_object_new_boolean(ps_ev_peer_same_host(ev)));
 	if (p->cpu.status == PS_ST_OK)
 		json_object_object_add(o, "cores",
 				       json_object_new_int(p->cpu.ncores));
@@ -559,7 +562,8 @@ static void print_header(FILE *out, const struct ps_check_report *r, bool md)
 			       "tests\n"),
 			strcmp(res->peer_kind, "pipescope")
 				? _("an iperf3 server does not send them")
-				: _("the server runs with --no-share-probes, or "
+				: _("the server runs with --no-share-probes, "
+				    "or "
 				    "is older"));
 	}
 	fputc('\n', out);
@@ -678,7 +682,8 @@ static void print_findings(FILE *out, const struct ps_check_report *r, bool md)
 			continue;
 		}
 		fprintf(out, "%2zu. [%s] %s  (%s)\n", i + 1,
-			ps_severity_text(f->severity), ps_safe(f->title), f->id);
+			ps_severity_text(f->severity), ps_safe(f->title),
+			f->id);
 		fprintf(out, "    %s %s\n", _("evidence:"),
 			ps_safe(f->evidence));
 		if (f->remedy[0])

@@ -443,8 +443,7 @@ static void t_end(void *arg, const struct ps_test_info *in,
 		free(text);
 	}
 	/* a -J server's document, as iperf3 prints it */
-	if (sum->server_output_json && x->o->get_server_output &&
-	    !x->server) {
+	if (sum->server_output_json && x->o->get_server_output && !x->server) {
 		char *text = ps_sanitize_dup(
 			json_object_to_json_string_ext(sum->server_output_json,
 						       JSON_C_TO_STRING_PRETTY),

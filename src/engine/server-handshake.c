@@ -74,13 +74,15 @@ int ps_server_open(const struct ps_opts *o, struct ps_server **out)
 
 	srv->o = o;
 	/* read now, while root: after --user they may be out of reach */
-	if (o->rsa_privkey && ps_auth_keys_load(o->rsa_privkey,
-			o->authorized_users, &srv->auth, err, sizeof(err))) {
+	if (o->rsa_privkey &&
+	    ps_auth_keys_load(o->rsa_privkey, o->authorized_users, &srv->auth,
+			      err, sizeof(err))) {
 		ps_err("%s", err);
 		free(srv);
 		return -ENOKEY;
 	}
-	srv->lfd = ps_listen(o->bind, o->bind_dev, o->port, o->family, SOCK_STREAM);
+	srv->lfd = ps_listen(o->bind, o->bind_dev, o->port, o->family,
+			     SOCK_STREAM);
 	if (srv->lfd < 0) {
 		int e = -srv->lfd;
 
@@ -89,9 +91,10 @@ int ps_server_open(const struct ps_opts *o, struct ps_server **out)
 		return -e;
 	}
 	if (getsockname(srv->lfd, (struct sockaddr *)&ss, &sl) == 0)
-		srv->port = ntohs(ss.ss_family == AF_INET6 ?
-				  ((struct sockaddr_in6 *)&ss)->sin6_port :
-				  ((struct sockaddr_in *)&ss)->sin_port);
+		srv->port =
+			ntohs(ss.ss_family == AF_INET6
+				      ? ((struct sockaddr_in6 *)&ss)->sin6_port
+				      : ((struct sockaddr_in *)&ss)->sin_port);
 	fcntl(srv->lfd, F_SETFL, fcntl(srv->lfd, F_GETFL) | O_NONBLOCK);
 	pthread_mutex_init(&srv->lock, NULL);
 	pthread_cond_init(&srv->cond, NULL);
@@ -100,8 +103,8 @@ int ps_server_open(const struct ps_opts *o, struct ps_server **out)
 	pthread_mutex_init(&srv->refuse_lock, NULL);
 	srv->out = stdout;
 	srv->max_tests = o->max_tests > 0 ? o->max_tests : 1;
-	srv->handshake = o->handshake_timeout ? o->handshake_timeout :
-			 PS_DEFAULT_HANDSHAKE;
+	srv->handshake = o->handshake_timeout ? o->handshake_timeout
+					      : PS_DEFAULT_HANDSHAKE;
 	srv->tests = xcalloc((size_t)srv->max_tests, sizeof(*srv->tests));
 	*out = srv;
 	return 0;
@@ -152,12 +155,12 @@ static struct srv_test *free_slot(struct ps_server *srv)
 	return NULL;
 }
 
-static void deny_busy(struct ps_server *srv, int fd, const char *peer,
-		      int port)
+static void deny_busy(struct ps_server *srv, int fd, const char *peer, int port)
 {
 	srv_send_now(fd, PS_ACCESS_DENIED);
 	close(fd);
-	msg(srv, _("refused a test from %s port %d: the server is busy"), peer, port);
+	msg(srv, _("refused a test from %s port %d: the server is busy"), peer,
+	    port);
 }
 
 /* a test's parameters are in: give it a slot and a thread */
@@ -192,7 +195,7 @@ static void start_test(struct ps_server *srv, int fd, const char *cookie,
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (pthread_create(&st->thread, NULL, srv_test_main, st)) {
 		srv_refused(srv, _("cannot start a test for %s: %s"), peer,
-			strerror(errno));
+			    strerror(errno));
 		close(fd);
 		pthread_mutex_lock(&srv->lock);
 		srv_reporters_close(st);
@@ -256,7 +259,8 @@ static void pend_waiting(struct ps_server *srv)
 			params_please(srv, k);
 			continue;
 		}
-		if (!test_ending(srv) || ps_now() - pd->wait_since > SLOT_WAIT) {
+		if (!test_ending(srv) ||
+		    ps_now() - pd->wait_since > SLOT_WAIT) {
 			deny_busy(srv, pd->fd, pd->peer, pd->port);
 			take_pending(srv, k--);
 		}
@@ -272,11 +276,13 @@ static int pend_cookie(struct ps_server *srv, int k)
 	struct pending *pd = &srv->pend[k];
 	bool known = false, busy;
 
-	reap(srv);	/* a test that just ended frees its slot at once */
+	reap(srv); /* a test that just ended frees its slot at once */
 	pd = &srv->pend[k];
 	if (!cookie_ok(pd->cookie)) {
-		srv_refused(srv, _("closed a connection from %s port %d: it sent no cookie (%zu bytes of something else)"),
-			pd->peer, pd->port, pd->have);
+		srv_refused(srv,
+			    _("closed a connection from %s port %d: it sent no "
+			      "cookie (%zu bytes of something else)"),
+			    pd->peer, pd->port, pd->have);
 		drop_pending(srv, k);
 		return 0;
 	}
@@ -284,7 +290,8 @@ static int pend_cookie(struct ps_server *srv, int k)
 	for (int i = 0; i < srv->max_tests; i++) {
 		struct srv_test *st = &srv->tests[i];
 
-		if (!st->used || memcmp(st->t.cookie, pd->cookie, PS_COOKIE_SIZE))
+		if (!st->used ||
+		    memcmp(st->t.cookie, pd->cookie, PS_COOKIE_SIZE))
 			continue;
 		known = true;
 		if (st->awaiting && st->ngot < st->want) {
@@ -313,8 +320,10 @@ static int pend_cookie(struct ps_server *srv, int k)
 	if (known) {
 		/* a test's cookie outside its stream set-up */
 		srv_send_now(pd->fd, PS_ACCESS_DENIED);
-		srv_refused(srv, _("refused a data stream from %s port %d: its test is not setting up streams"),
-			pd->peer, pd->port);
+		srv_refused(srv,
+			    _("refused a data stream from %s port %d: its test "
+			      "is not setting up streams"),
+			    pd->peer, pd->port);
 		drop_pending(srv, k);
 		return 0;
 	}
@@ -353,7 +362,7 @@ static int params_please(struct ps_server *srv, int k)
 static void pend_params(struct ps_server *srv, int k)
 {
 	struct pending *pd = &srv->pend[k];
-	struct json_tokener *tok = json_tokener_new_ex(32);	/* depth bound */
+	struct json_tokener *tok = json_tokener_new_ex(32); /* depth bound */
 	struct json_object *obj;
 	struct ps_params p;
 	char err[256] = "", cookie[PS_COOKIE_SIZE], peer[64];
@@ -363,7 +372,8 @@ static void pend_params(struct ps_server *srv, int k)
 	if (json_tokener_get_error(tok) == json_tokener_continue) {
 		snprintf(err, sizeof(err), _("not JSON (it ends too early)"));
 		rc = -EINVAL;
-	} else if (json_tokener_get_error(tok) != json_tokener_success || !obj) {
+	} else if (json_tokener_get_error(tok) != json_tokener_success ||
+		   !obj) {
 		snprintf(err, sizeof(err), _("not JSON (%s)"),
 			 json_tokener_error_desc(json_tokener_get_error(tok)));
 		rc = -EINVAL;
@@ -376,7 +386,9 @@ static void pend_params(struct ps_server *srv, int k)
 	json_object_put(obj);
 	json_tokener_free(tok);
 	if (rc) {
-		srv_refused(srv, _("refused a test from %s port %d: bad parameters: %s"),
+		srv_refused(
+			srv,
+			_("refused a test from %s port %d: bad parameters: %s"),
 			pd->peer, pd->port, err);
 		srv_send_error(fd, PS_IENEWTEST, EINVAL);
 		drop_pending(srv, k);
@@ -386,16 +398,20 @@ static void pend_params(struct ps_server *srv, int k)
 		char user[128];
 
 		if (ps_auth_verify(p.authtoken, srv->auth,
-				   srv->o->time_skew ? srv->o->time_skew : PS_AUTH_SKEW,
+				   srv->o->time_skew ? srv->o->time_skew
+						     : PS_AUTH_SKEW,
 				   srv->o->pkcs1, user, sizeof(user), err,
 				   sizeof(err))) {
-			srv_refused(srv, _("refused a test from %s port %d: authentication failed: %s"),
-				pd->peer, pd->port, err);
+			srv_refused(srv,
+				    _("refused a test from %s port %d: "
+				      "authentication failed: %s"),
+				    pd->peer, pd->port, err);
 			srv_send_error(fd, PS_IEAUTHTEST, EACCES);
 			drop_pending(srv, k);
 			/* iperf3 -s -1: a refused login was the one test */
 			if (srv->o->one_off && srv->stop) {
-				msg(srv, _("the one-off server stops after a refused login"));
+				msg(srv, _("the one-off server stops after a "
+					   "refused login"));
 				atomic_store(srv->stop, true);
 			}
 			return;
@@ -408,7 +424,8 @@ static void pend_params(struct ps_server *srv, int k)
 	take_pending(srv, k);
 	if (srv->o->cntl_ka)
 		ps_set_keepalive(fd, srv->o->cntl_ka_idle,
-				 srv->o->cntl_ka_interval, srv->o->cntl_ka_count);
+				 srv->o->cntl_ka_interval,
+				 srv->o->cntl_ka_count);
 	start_test(srv, fd, cookie, &p, peer, port);
 }
 
@@ -448,11 +465,17 @@ static void pend_step(struct ps_server *srv, int k)
 			return;
 		if (got <= 0) {
 			if (pd->stage == PEND_COOKIE)
-				srv_refused(srv, _("a connection from %s port %d closed after %zu bytes of its cookie"),
+				srv_refused(
+					srv,
+					_("a connection from %s port %d closed "
+					  "after %zu bytes of its cookie"),
 					pd->peer, pd->port, pd->have);
 			else
-				srv_refused(srv, _("a connection from %s port %d closed before its test parameters were complete"),
-					pd->peer, pd->port);
+				srv_refused(srv,
+					    _("a connection from %s port %d "
+					      "closed before its test "
+					      "parameters were complete"),
+					    pd->peer, pd->port);
 			drop_pending(srv, k);
 			return;
 		}
@@ -470,9 +493,12 @@ static void pend_step(struct ps_server *srv, int k)
 			memcpy(&n, pd->lenb, 4);
 			pd->len = ntohl(n);
 			if (pd->len == 0 || pd->len > PS_MAX_PARAMS_JSON) {
-				srv_refused(srv, _("refused a test from %s port %d: parameters of %u bytes (at most %d)"),
-					pd->peer, pd->port, pd->len,
-					PS_MAX_PARAMS_JSON);
+				srv_refused(srv,
+					    _("refused a test from %s port %d: "
+					      "parameters of %u bytes (at most "
+					      "%d)"),
+					    pd->peer, pd->port, pd->len,
+					    PS_MAX_PARAMS_JSON);
 				srv_send_error(pd->fd, PS_IENEWTEST, EMSGSIZE);
 				drop_pending(srv, k);
 				return;
@@ -501,8 +527,10 @@ static void pend_add(struct ps_server *srv, int fd,
 	ps_sock_name(fd, true, peer, sizeof(peer), &port);
 	if (!ps_acl_allows(srv->o->allow, srv->o->nallow,
 			   (const struct sockaddr *)ss)) {
-		srv_refused(srv, _("refused a connection from %s port %d: not in the allowed networks"),
-			peer, port);
+		srv_refused(srv,
+			    _("refused a connection from %s port %d: not in "
+			      "the allowed networks"),
+			    peer, port);
 		srv_send_now(fd, PS_ACCESS_DENIED);
 		close(fd);
 		return;
@@ -519,23 +547,30 @@ static void pend_add(struct ps_server *srv, int fd,
 		for (int i = 0; i < srv->npend; i++) {
 			if (srv->pend[i].stage != PEND_COOKIE)
 				continue;
-			if (oldest < 0 || srv->pend[i].since < srv->pend[oldest].since)
+			if (oldest < 0 ||
+			    srv->pend[i].since < srv->pend[oldest].since)
 				oldest = i;
 		}
-		if (oldest < 0) {	/* all past their cookie: the oldest */
+		if (oldest < 0) { /* all past their cookie: the oldest */
 			oldest = 0;
 			for (int i = 1; i < srv->npend; i++)
-				if (srv->pend[i].since < srv->pend[oldest].since)
+				if (srv->pend[i].since <
+				    srv->pend[oldest].since)
 					oldest = i;
 		}
 		if (srv->npend == PENDING_MAX) {
-			srv_refused(srv, _("too many connections in their handshake: closed the oldest, from %s port %d"),
+			srv_refused(
+				srv,
+				_("too many connections in their handshake: "
+				  "closed the oldest, from %s port %d"),
 				srv->pend[oldest].peer, srv->pend[oldest].port);
 			drop_pending(srv, oldest);
 		}
 	}
 	pd = &srv->pend[srv->npend++];
-	*pd = (struct pending){ .fd = fd, .since = ps_now(), .port = port,
+	*pd = (struct pending){ .fd = fd,
+				.since = ps_now(),
+				.port = port,
 				.seq = srv->accepted++ };
 	snprintf(pd->peer, sizeof(pd->peer), "%s", peer);
 	/* an honest client has usually sent its cookie already */
@@ -560,8 +595,9 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 		for (int i = 0; i < srv->npend; i++) {
 			pf[n].fd = srv->pend[i].fd;
 			/* a waiting one: only its hang-up matters */
-			pf[n++].events = srv->pend[i].stage == PEND_WAIT ?
-					 POLLRDHUP : POLLIN;
+			pf[n++].events = srv->pend[i].stage == PEND_WAIT
+						 ? POLLRDHUP
+						 : POLLIN;
 		}
 		poll(pf, (nfds_t)n, 100);
 		if (pf[0].revents & POLLIN) {
@@ -569,13 +605,16 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 			for (int a = 0; a < PENDING_MAX; a++) {
 				struct sockaddr_storage ss;
 				socklen_t sl = sizeof(ss);
-				int fd = accept4(srv->lfd, (struct sockaddr *)&ss,
-						 &sl, SOCK_CLOEXEC);
+				int fd = accept4(srv->lfd,
+						 (struct sockaddr *)&ss, &sl,
+						 SOCK_CLOEXEC);
 
 				if (fd < 0) {
 					if (errno == EMFILE || errno == ENFILE)
-						srv_refused(srv, _("cannot accept a connection: %s"),
-							strerror(errno));
+						srv_refused(srv,
+							    _("cannot accept a "
+							      "connection: %s"),
+							    strerror(errno));
 					break;
 				}
 				pend_add(srv, fd, &ss);
@@ -584,10 +623,12 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 		for (int i = 1; i < n; i++) {
 			int k;
 
-			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR | POLLRDHUP)))
+			if (!(pf[i].revents &
+			      (POLLIN | POLLHUP | POLLERR | POLLRDHUP)))
 				continue;
 			/* the table may have shifted: find this fd again */
-			for (k = 0; k < srv->npend && srv->pend[k].fd != pf[i].fd; k++)
+			for (k = 0;
+			     k < srv->npend && srv->pend[k].fd != pf[i].fd; k++)
 				;
 			if (k < srv->npend)
 				pend_step(srv, k);
@@ -598,10 +639,15 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 			if (ps_now() - pd->since <= srv->handshake)
 				continue;
 			if (pd->stage == PEND_COOKIE)
-				srv_refused(srv, _("closed a connection from %s port %d: no cookie within %g s"),
-					pd->peer, pd->port, srv->handshake);
+				srv_refused(srv,
+					    _("closed a connection from %s "
+					      "port %d: no cookie within %g s"),
+					    pd->peer, pd->port, srv->handshake);
 			else
-				srv_refused(srv, _("closed a connection from %s port %d: no test parameters within %g s"),
+				srv_refused(
+					srv,
+					_("closed a connection from %s port "
+					  "%d: no test parameters within %g s"),
 					pd->peer, pd->port, srv->handshake);
 			drop_pending(srv, k--);
 		}
@@ -619,19 +665,23 @@ int ps_server_loop(struct ps_server *srv, const struct ps_reporter *rep,
 			 */
 			idle_since = ps_now();
 			if (srv->o->one_off) {
-				msg(srv, _("no test in %u s: the one-off server stops"),
+				msg(srv,
+				    _("no test in %u s: the one-off server "
+				      "stops"),
 				    srv->o->idle_timeout);
 				atomic_store(srv->stop, true);
 			} else {
-				int fd = ps_listen(srv->o->bind, srv->o->bind_dev,
-						   srv->port, srv->o->family,
-						   SOCK_STREAM);
+				int fd = ps_listen(srv->o->bind,
+						   srv->o->bind_dev, srv->port,
+						   srv->o->family, SOCK_STREAM);
 
 				if (fd >= 0) {
-					fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+					fcntl(fd, F_SETFL,
+					      fcntl(fd, F_GETFL) | O_NONBLOCK);
 					close(srv->lfd);
 					srv->lfd = fd;
-					ps_debug("idle for %u s: listening socket re-opened",
+					ps_debug("idle for %u s: listening "
+						 "socket re-opened",
 						 srv->o->idle_timeout);
 				}
 			}

@@ -30,16 +30,16 @@ static int send_probe(struct srv_test *st);
  * the server's output (text is shared, -J makes a document per test), and
  * with --get-server-output a copy of the text goes to the client.
  */
-#define FANOUT(st, call, ...)                                               \
-	do {                                                                \
-		const struct ps_reporter *r_ = (st)->own.call ? &(st)->own : \
-					       (st)->srv->rep;              \
-		pthread_mutex_lock(&(st)->srv->rep_lock);                   \
-		if (r_ && r_->call)                                         \
-			r_->call(r_->arg, __VA_ARGS__);                     \
-		if ((st)->cap.call)                                         \
-			(st)->cap.call((st)->cap.arg, __VA_ARGS__);         \
-		pthread_mutex_unlock(&(st)->srv->rep_lock);                 \
+#define FANOUT(st, call, ...)                                                  \
+	do {                                                                   \
+		const struct ps_reporter *r_ =                                 \
+			(st)->own.call ? &(st)->own : (st)->srv->rep;          \
+		pthread_mutex_lock(&(st)->srv->rep_lock);                      \
+		if (r_ && r_->call)                                            \
+			r_->call(r_->arg, __VA_ARGS__);                        \
+		if ((st)->cap.call)                                            \
+			(st)->cap.call((st)->cap.arg, __VA_ARGS__);            \
+		pthread_mutex_unlock(&(st)->srv->rep_lock);                    \
 	} while (0)
 
 static void w_start(void *arg, const struct ps_test_info *in)
@@ -70,8 +70,12 @@ static void w_message(void *arg, const char *msg)
 
 void srv_reporters_open(struct srv_test *st)
 {
-	st->rep = (struct ps_reporter){ .start = w_start, .interval = w_interval,
-		.end = w_end, .error = w_error, .message = w_message, .arg = st };
+	st->rep = (struct ps_reporter){ .start = w_start,
+					.interval = w_interval,
+					.end = w_end,
+					.error = w_error,
+					.message = w_message,
+					.arg = st };
 	st->t.rep = &st->rep;
 	if (st->srv->o->json || st->srv->o->json_stream)
 		ps_report_json_init(&st->own, st->srv->o, st->srv->out,
@@ -224,7 +228,8 @@ void srv_send_error(int fd, int ierr, int err)
 static int ctl_send(struct srv_test *st, const void *buf, size_t len)
 {
 	const struct ps_opts *o = st->srv->o;
-	double deadline = ps_now() +
+	double deadline =
+		ps_now() +
 		(o->rcv_timeout_ms ? o->rcv_timeout_ms / 1000.0 : 120);
 
 	if (st->limit && st->limit < deadline)
@@ -243,7 +248,8 @@ static int ctl_state(struct srv_test *st, signed char state)
 static int ctl_message(struct srv_test *st, signed char state,
 		       struct json_object *obj)
 {
-	const char *s = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+	const char *s =
+		json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 	size_t len = strlen(s), off = state ? 1 : 0;
 	uint32_t nlen = htonl((uint32_t)len);
 	char *buf = xmalloc(len + 5);
@@ -279,19 +285,22 @@ static int enforce_caps(struct srv_test *st, int *ierr)
 	const struct ps_params *p = &st->t.p;
 
 	*ierr = PS_IENEWTEST;
-	if (o->server_max_duration && (p->duration == 0 ||
-	    p->duration > o->server_max_duration)) {
+	if (o->server_max_duration &&
+	    (p->duration == 0 || p->duration > o->server_max_duration)) {
 		snprintf(st->err, sizeof(st->err),
-			 _("test of %g s refused: this server allows at most %u s"),
+			 _("test of %g s refused: this server allows at most "
+			   "%u s"),
 			 p->duration, o->server_max_duration);
 		*ierr = PS_IEMAXDURATION;
 		return -EPERM;
 	}
 	/* rate × streams, without the overflow a huge rate would cause */
-	if (o->server_rate_limit && (p->rate == 0 ||
-	    p->rate > o->server_rate_limit / (uint64_t)p->parallel)) {
+	if (o->server_rate_limit &&
+	    (p->rate == 0 ||
+	     p->rate > o->server_rate_limit / (uint64_t)p->parallel)) {
 		snprintf(st->err, sizeof(st->err),
-			 _("test refused: its rate is above this server's limit of %llu bit/s"),
+			 _("test refused: its rate is above this server's "
+			   "limit of %llu bit/s"),
 			 (unsigned long long)o->server_rate_limit);
 		*ierr = PS_IETOTALRATE;
 		return -EPERM;
@@ -299,8 +308,10 @@ static int enforce_caps(struct srv_test *st, int *ierr)
 	if (o->server_max_streams &&
 	    p->parallel * (p->bidir ? 2 : 1) > o->server_max_streams) {
 		snprintf(st->err, sizeof(st->err),
-			 _("test of %d streams refused: this server allows at most %d"),
-			 p->parallel * (p->bidir ? 2 : 1), o->server_max_streams);
+			 _("test of %d streams refused: this server allows at "
+			   "most %d"),
+			 p->parallel * (p->bidir ? 2 : 1),
+			 o->server_max_streams);
 		return -EPERM;
 	}
 	/* -F: what this server receives goes to the file */
@@ -308,7 +319,8 @@ static int enforce_caps(struct srv_test *st, int *ierr)
 		return 0;
 	if (p->skip_rx_copy) {
 		snprintf(st->err, sizeof(st->err),
-			 _("test refused: it asks for --skip-rx-copy, but this server writes what it receives to %s (-F)"),
+			 _("test refused: it asks for --skip-rx-copy, but this "
+			   "server writes what it receives to %s (-F)"),
 			 o->file);
 		return -ENOTSUP;
 	}
@@ -319,7 +331,8 @@ static int enforce_caps(struct srv_test *st, int *ierr)
 	pthread_mutex_unlock(&st->srv->lock);
 	if (!st->writes_file) {
 		snprintf(st->err, sizeof(st->err),
-			 _("test refused: another test is writing the file %s (-F)"),
+			 _("test refused: another test is writing the file %s "
+			   "(-F)"),
 			 o->file);
 		return -EBUSY;
 	}
@@ -352,7 +365,7 @@ static int udp_listener(struct ps_server *srv)
  * is), and a client sends each hello as soon as it may, so a test that
  * waits longer for one lets the others go.
  */
-#define UDP_HELLO_WAIT 3.0	/* s for each hello */
+#define UDP_HELLO_WAIT 3.0 /* s for each hello */
 
 static int udp_streams(struct srv_test *st)
 {
@@ -362,8 +375,9 @@ static int udp_streams(struct srv_test *st)
 	struct ps_sockopts so;
 	struct sockaddr_storage client;
 	socklen_t cl = sizeof(client);
-	double wait = srv->handshake < UDP_HELLO_WAIT ? srv->handshake :
-		      UDP_HELLO_WAIT, deadline;
+	double wait = srv->handshake < UDP_HELLO_WAIT ? srv->handshake
+						      : UDP_HELLO_WAIT,
+	       deadline;
 	signed char create = PS_CREATE_STREAMS;
 
 	ps_params_sockopts(&t->p, &so);
@@ -383,7 +397,8 @@ static int udp_streams(struct srv_test *st)
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof(peer);
 		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
-					 { .fd = t->ctrl_fd, .events = POLLIN } };
+					 { .fd = t->ctrl_fd,
+					   .events = POLLIN } };
 		uint32_t buf[16], reply = PS_UDP_CONNECT_REPLY;
 		ssize_t n;
 		int left = (int)((deadline - ps_now()) * 1000), next;
@@ -415,14 +430,17 @@ static int udp_streams(struct srv_test *st)
 			signed char c = 0;
 
 			rc = recv(t->ctrl_fd, &c, 1, MSG_DONTWAIT) == 1 &&
-			     c == PS_CLIENT_TERMINATE ? -ECONNRESET : -EPROTO;
+					     c == PS_CLIENT_TERMINATE
+				     ? -ECONNRESET
+				     : -EPROTO;
 			break;
 		}
 		if (!(pfd[0].revents & POLLIN)) {
 			i--;
 			continue;
 		}
-		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&peer, &pl);
+		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&peer,
+			     &pl);
 		if (n < 0) {
 			rc = -errno;
 			break;
@@ -435,8 +453,10 @@ static int udp_streams(struct srv_test *st)
 			if (getnameinfo((struct sockaddr *)&peer, pl, who,
 					sizeof(who), NULL, 0, NI_NUMERICHOST))
 				snprintf(who, sizeof(who), "?");
-			srv_refused(srv, _("ignored a UDP stream from %s: it is not the test's client"),
-				who);
+			srv_refused(srv,
+				    _("ignored a UDP stream from %s: it is not "
+				      "the test's client"),
+				    who);
 			i--;
 			continue;
 		}
@@ -468,7 +488,7 @@ static int udp_streams(struct srv_test *st)
 static int tcp_streams(struct srv_test *st)
 {
 	struct ps_server *srv = st->srv;
-	double deadline = ps_now() + srv->handshake;	/* for the streams */
+	double deadline = ps_now() + srv->handshake; /* for the streams */
 	int rc = 0;
 
 	pthread_mutex_lock(&srv->lock);
@@ -509,7 +529,8 @@ static void fill_info(struct srv_test *st)
 
 	ps_test_info_fill(t);
 	in->server = true;
-	snprintf(in->peer_version, sizeof(in->peer_version), "%s", t->p.client_version);
+	snprintf(in->peer_version, sizeof(in->peer_version), "%s",
+		 t->p.client_version);
 }
 
 /* the test runs until the client says TEST_END; 0, or -1 with st->err */
@@ -519,9 +540,12 @@ static int serve_running(struct srv_test *st)
 	struct ps_test *t = &st->t;
 	double tickp = t->interval > 0 ? t->interval : 1.0;
 	double next = t->t0 + tickp;
-	double limit = st->limit = srv->o->server_max_duration ?
-		t->t0 + t->p.omit + srv->o->server_max_duration + 5 : 0;
-	double idle = srv->o->rcv_timeout_ms ? srv->o->rcv_timeout_ms / 1000.0 : 120;
+	double limit = st->limit =
+		srv->o->server_max_duration
+			? t->t0 + t->p.omit + srv->o->server_max_duration + 5
+			: 0;
+	double idle =
+		srv->o->rcv_timeout_ms ? srv->o->rcv_timeout_ms / 1000.0 : 120;
 	double last_ctrl = ps_now(), last_move = last_ctrl;
 	uint64_t moved = 0;
 
@@ -531,15 +555,18 @@ static int serve_running(struct srv_test *st)
 		int wait = (int)((next - now) * 1000), rc = 0;
 		uint64_t m = 0;
 
-		/* any byte on any stream, or any word on the control, is life */
+		/* any byte on any stream, or any word on the control, is life
+		 */
 		for (int i = 0; i < t->nstreams; i++) {
 			struct ps_stream *s = t->streams[i];
 			int e = atomic_load(&s->err);
 
-			m += atomic_load_explicit(&s->bytes, memory_order_relaxed);
+			m += atomic_load_explicit(&s->bytes,
+						  memory_order_relaxed);
 			if (atomic_load(&s->finished) && e) {
 				snprintf(st->err, sizeof(st->err),
-					 _("data stream %d failed: %s; partial results"),
+					 _("data stream %d failed: %s; partial "
+					   "results"),
 					 s->id, strerror(e));
 				return -1;
 			}
@@ -548,26 +575,31 @@ static int serve_running(struct srv_test *st)
 			moved = m;
 			last_move = now;
 		}
-		st->quiet_until = (last_move > last_ctrl ? last_move : last_ctrl) +
-				  idle;
+		st->quiet_until =
+			(last_move > last_ctrl ? last_move : last_ctrl) + idle;
 
 		if (srv->stop && atomic_load(srv->stop)) {
 			send_terminate(st);
-			snprintf(st->err, sizeof(st->err), _("the server is shutting down"));
+			snprintf(st->err, sizeof(st->err),
+				 _("the server is shutting down"));
 			return -1;
 		}
 		if (limit && now > limit) {
 			send_terminate(st);
 			snprintf(st->err, sizeof(st->err),
-				 _("test stopped: longer than this server allows"));
+				 _("test stopped: longer than this server "
+				   "allows"));
 			return -1;
 		}
 		if ((t->p.duration > 0 &&
 		     now - last_ctrl > t->p.omit + t->p.duration + idle) ||
-		    now - (last_move > last_ctrl ? last_move : last_ctrl) > idle) {
-			snprintf(st->err, sizeof(st->err),
-				 _("the client went silent (no data, no message for %g s); test abandoned, partial results"),
-				 idle);
+		    now - (last_move > last_ctrl ? last_move : last_ctrl) >
+			    idle) {
+			snprintf(
+				st->err, sizeof(st->err),
+				_("the client went silent (no data, no message "
+				  "for %g s); test abandoned, partial results"),
+				idle);
 			return -1;
 		}
 		if (wait > 100)
@@ -581,8 +613,10 @@ static int serve_running(struct srv_test *st)
 
 			if (rc) {
 				snprintf(st->err, sizeof(st->err),
-					 _("the client has gone (%s); partial results"),
-					 rc == -EPIPE ? _("connection closed") : strerror(-rc));
+					 _("the client has gone (%s); partial "
+					   "results"),
+					 rc == -EPIPE ? _("connection closed")
+						      : strerror(-rc));
 				return -1;
 			}
 			last_ctrl = ps_now();
@@ -612,7 +646,8 @@ static int serve_running(struct srv_test *st)
 				rc = send_probe(st);
 			if (rc) {
 				snprintf(st->err, sizeof(st->err),
-					 _("the client stopped reading (%s); test abandoned, partial results"),
+					 _("the client stopped reading (%s); "
+					   "test abandoned, partial results"),
 					 strerror(-rc));
 				return -1;
 			}
@@ -703,7 +738,8 @@ static int serve_results(struct srv_test *st)
 	rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, 10000);
 	if (rc)
 		return rc;
-	if (ps_results_from_json(obj, &t->remote, st->err, sizeof(st->err)) == 0)
+	if (ps_results_from_json(obj, &t->remote, st->err, sizeof(st->err)) ==
+	    0)
 		t->remote_valid = true;
 	json_object_put(obj);
 	ps_test_fill_results(t, &mine);
@@ -750,7 +786,8 @@ void *srv_test_main(void *arg)
 
 	/* the main loop has read and checked the parameters (pend_params) */
 	if (t->p.len == 0)
-		t->p.len = t->p.proto == PS_PROTO_UDP ? 1460 : PS_IPERF3_TCP_LEN;
+		t->p.len =
+			t->p.proto == PS_PROTO_UDP ? 1460 : PS_IPERF3_TCP_LEN;
 	t->skip_rx_copy = t->p.skip_rx_copy;
 	t->gsro = t->p.proto == PS_PROTO_UDP && t->p.ps_ext && t->p.gsro;
 	if (t->p.get_server_output)
@@ -761,8 +798,10 @@ void *srv_test_main(void *arg)
 	}
 	if (t->p.ps_ext) {
 		obj = json_object_new_object();
-		json_object_object_add(obj, "version", json_object_new_string(PACKAGE_VERSION));
-		json_object_object_add(obj, "ext", json_object_new_int(PS_EXT_VERSION));
+		json_object_object_add(obj, "version",
+				       json_object_new_string(PACKAGE_VERSION));
+		json_object_object_add(obj, "ext",
+				       json_object_new_int(PS_EXT_VERSION));
 		rc = ctl_message(st, PS_EXT_ACK, obj);
 		json_object_put(obj);
 		if (rc) {
@@ -777,7 +816,8 @@ void *srv_test_main(void *arg)
 	st->want = t->p.parallel * (t->p.bidir ? 2 : 1);
 	rc = t->p.proto == PS_PROTO_UDP ? udp_streams(st) : tcp_streams(st);
 	if (rc) {
-		snprintf(st->err, sizeof(st->err), _("the data streams did not arrive: %s"),
+		snprintf(st->err, sizeof(st->err),
+			 _("the data streams did not arrive: %s"),
 			 strerror(-rc));
 		goto out;
 	}
@@ -788,23 +828,26 @@ void *srv_test_main(void *arg)
 		struct ps_stream *s;
 
 		if (t->p.proto == PS_PROTO_TCP)
-			ps_apply_sockopts(st->got[i], ps_sock_family(st->got[i]), true,
-					  &so, NULL, 0);
+			ps_apply_sockopts(st->got[i],
+					  ps_sock_family(st->got[i]), true, &so,
+					  NULL, 0);
 		s = ps_stream_new(t, st->got[i], ps_stream_id(i), sender, 0);
 		if (srv->o->ncpus == 1)
 			s->cpu_pin = srv->o->cpus[0];
 		else if (t->p.server_affinity >= 0)
 			s->cpu_pin = t->p.server_affinity;
 		t->streams[t->nstreams++] = s;
-		if (srv->o->file && ps_stream_attach_file(s, srv->o->file,
-				sender ? 1 : t->p.parallel))
+		if (srv->o->file &&
+		    ps_stream_attach_file(s, srv->o->file,
+					  sender ? 1 : t->p.parallel))
 			ps_warn(_("cannot use the file %s: %s"), srv->o->file,
 				strerror(errno));
 	}
 	st->ngot = 0;
 	fill_info(st);
 	if (ctl_state(st, PS_TEST_START) || ctl_state(st, PS_TEST_RUNNING)) {
-		snprintf(st->err, sizeof(st->err), _("the client left before the test"));
+		snprintf(st->err, sizeof(st->err),
+			 _("the client left before the test"));
 		goto out;
 	}
 	ps_test_begin(t);
@@ -813,7 +856,7 @@ void *srv_test_main(void *arg)
 		ps_stream_start(t->streams[i]);
 	running = true;
 	rc = serve_running(st);
-	st->quiet_until = st->limit = 0;	/* the results: their own bound */
+	st->quiet_until = st->limit = 0; /* the results: their own bound */
 	atomic_store(&st->ending, true);
 	/* -F: the file's last bytes may still be on the way (the client's
 	 * socket buffer, the path); its sender's FIN says when they are in */
@@ -824,8 +867,9 @@ void *srv_test_main(void *arg)
 	 * server's copy for --get-server-output has it */
 	ps_test_tick(t, ps_now(), true);
 	if (rc == 0 && (rc = serve_results(st)) != 0)
-		snprintf(st->err, sizeof(st->err), _("results exchange with %s failed: %s"),
-			 st->peer, ps_proto_strerror(rc));
+		snprintf(st->err, sizeof(st->err),
+			 _("results exchange with %s failed: %s"), st->peer,
+			 ps_proto_strerror(rc));
 	report_end(st, rc != 0);
 	running = false;
 out:
@@ -838,7 +882,7 @@ out:
 		close(st->got[i]);
 	st->ngot = 0;
 	ps_test_free_streams(t);
-	pthread_mutex_lock(&srv->lock);	/* ps_server_loop may shut it down */
+	pthread_mutex_lock(&srv->lock); /* ps_server_loop may shut it down */
 	close(t->ctrl_fd);
 	t->ctrl_fd = -1;
 	if (st->writes_file)

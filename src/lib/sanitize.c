@@ -40,7 +40,7 @@ static int utf8_seq(const unsigned char *s, uint32_t *cp)
 	}
 	for (int i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
-			return 0;	/* also stops at the NUL */
+			return 0; /* also stops at the NUL */
 		v = v << 6 | (s[i] & 0x3f);
 	}
 	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
@@ -53,8 +53,7 @@ static int utf8_seq(const unsigned char *s, uint32_t *cp)
 static int invisible(uint32_t cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
-	       (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069);
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /*

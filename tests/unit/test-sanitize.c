@@ -30,7 +30,8 @@ static void test_clean_kept(void **state)
 			    "host-1.example, kernel 6.1.0");
 	/* printable UTF-8 (é, an em dash, a CJK and a 4-byte character) */
 	assert_string_equal(san("caf\xc3\xa9 \xe2\x80\x94 \xe4\xb8\xad "
-				"\xf0\x9f\x98\x80", 0),
+				"\xf0\x9f\x98\x80",
+				0),
 			    "caf\xc3\xa9 \xe2\x80\x94 \xe4\xb8\xad "
 			    "\xf0\x9f\x98\x80");
 	assert_string_equal(san("", 0), "");
@@ -49,10 +50,16 @@ static void test_controls(void **state)
 	assert_string_equal(san("\x01\x1f", 0), "\\x01\\x1f");
 	assert_string_equal(san("cr\rlf\ntab\t", 0), "cr\\x0dlf\\x0atab\\x09");
 	/* C1 controls in UTF-8: CSI (U+009B), NEL (U+0085) */
-	assert_string_equal(san("\xc2\x9b" "2J", 0), "\\u009b2J");
+	assert_string_equal(san("\xc2\x9b"
+				"2J",
+				0),
+			    "\\u009b2J");
 	assert_string_equal(san("\xc2\x85", 0), "\\u0085");
 	/* bidirectional overrides and line separators */
-	assert_string_equal(san("a\xe2\x80\xae" "b", 0), "a\\u202eb");
+	assert_string_equal(san("a\xe2\x80\xae"
+				"b",
+				0),
+			    "a\\u202eb");
 	assert_string_equal(san("\xe2\x80\xa8", 0), "\\u2028");
 	assert_string_equal(san("\xe2\x81\xa6", 0), "\\u2066");
 }
@@ -61,7 +68,10 @@ static void test_invalid_utf8(void **state)
 {
 	(void)state;
 	/* a raw C1 byte (8-bit CSI), a lone continuation, a cut sequence */
-	assert_string_equal(san("\x9b" "2J", 0), "?2J");
+	assert_string_equal(san("\x9b"
+				"2J",
+				0),
+			    "?2J");
 	assert_string_equal(san("\x80x", 0), "?x");
 	assert_string_equal(san("\xe2\x80", 0), "??");
 	/* overlong ESC, overlong '/', a surrogate, past U+10FFFF, 0xff */
@@ -92,8 +102,8 @@ static void test_bounds(void **state)
 			    "abcde");
 	assert_string_equal(ps_sanitize(small, sizeof(small), "ab\x1b", 0),
 			    "ab");
-	assert_string_equal(ps_sanitize(small, sizeof(small),
-					"abcd\xc3\xa9", 0), "abcd");
+	assert_string_equal(
+		ps_sanitize(small, sizeof(small), "abcd\xc3\xa9", 0), "abcd");
 	assert_string_equal(ps_sanitize(small, 1, "abc", 0), "");
 	/* ps_safe: bounded, and its slots do not overwrite each other */
 	memset(big, 0x1b, sizeof(big) - 1);
@@ -127,13 +137,16 @@ static void test_every_byte(void **state)
 			in[1] = (char)b;
 			in[2] = 0;
 			ps_sanitize(out, sizeof(out), in, 0);
-			for (const unsigned char *p = (const unsigned char *)out;
+			for (const unsigned char *p =
+				     (const unsigned char *)out;
 			     *p; p++) {
 				assert_false(*p < 0x20 || *p == 0x7f);
 				/* a byte 0x80..0x9f only as the second of a
-				 * printable 2-byte character (not U+0080..9F) */
+				 * printable 2-byte character (not U+0080..9F)
+				 */
 				if (*p >= 0x80 && *p <= 0x9f)
-					assert_true(p > (const unsigned char *)out &&
+					assert_true(p > (const unsigned char *)
+								    out &&
 						    p[-1] >= 0xc3);
 			}
 		}
@@ -151,7 +164,8 @@ static void test_latin1_locale(void **state)
 		skip();
 	snprintf(cmd, sizeof(cmd),
 		 "localedef -i es_ES -f ISO-8859-1 %s/es_ES.ISO-8859-1 "
-		 ">/dev/null 2>&1", dir);
+		 ">/dev/null 2>&1",
+		 dir);
 	if (system(cmd) != 0 || setenv("LOCPATH", dir, 1) ||
 	    !setlocale(LC_ALL, "es_ES.ISO-8859-1")) {
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
@@ -159,7 +173,10 @@ static void test_latin1_locale(void **state)
 		skip();
 	}
 	assert_string_equal(san("a\xf1o \xe9t\xe9", 0), "a\xf1o \xe9t\xe9");
-	assert_string_equal(san("\x9b" "2J\x85\x1b", 0), "\\x9b2J\\x85\\x1b");
+	assert_string_equal(san("\x9b"
+				"2J\x85\x1b",
+				0),
+			    "\\x9b2J\\x85\\x1b");
 	assert_string_equal(san("\xa0\xff", 0), "\xa0\xff");
 	setlocale(LC_ALL, "C");
 	unsetenv("LOCPATH");
