@@ -86,5 +86,68 @@ udp-100M -u -b 100M -w 2M
 LIST
 	done
 done
+
+# --- the wire, pipescope client -> iperf3 server (issue 18): Debian's iperf3
+# and, when IPERF3_NEW names one, a newer (3.17+ reads parameters by type)
+wire_peers=$(command -v iperf3)
+if [ -n "$IPERF3_NEW" ] && [ -x "$IPERF3_NEW" ]; then
+	wire_peers="$wire_peers $IPERF3_NEW"
+else
+	echo "SKIP part: IPERF3_NEW does not name a newer iperf3: its wire cases are not run"
+fi
+
+# wire SERVER-ARGS -- CLIENT-ARGS: one test against $srv on a fresh port;
+# the client's JSON in $dir/w.json, stderr in $dir/w.err, the server's
+# output in $dir/w.srv; $rc the client's exit status
+wire() {
+	sargs=
+	while [ "$1" != -- ]; do sargs="$sargs $1"; shift; done
+	shift
+	n=$((n + 1))
+	wport=$(free_port $n)
+	# shellcheck disable=SC2086
+	bg "$srv" -s -1 -p "$wport" $sargs >"$dir/w.srv" 2>&1
+	wait_listen "$wport" || { fail "$ver server did not listen on $wport"; rc=99; return; }
+	timeout 20 "$PIPESCOPE" -c 127.0.0.1 -p "$wport" "$@" >"$dir/w.json" 2>"$dir/w.err"
+	rc=$?
+	wait "$LAST_PID" 2>/dev/null
+}
+# all_of 'A && B': a condition of several commands, for check
+all_of() { eval "$1"; }
+wj() { jq -r "$1" "$dir/w.json" 2>/dev/null; }
+
+for srv in $wire_peers; do
+	ver="iperf3 $("$srv" --version | awk 'NR == 1 { print $2 }')"
+
+	# 1: -k N -R ends when the server has sent its N blocks
+	wire -- -J -k 40 -R
+	check "$ver -k 40 -R ends (exit $rc) with 40 blocks of 128K ($(wj .end.sum_received.bytes))" \
+		all_of '[ "$rc" = 0 ] && num_ge "$(wj .end.sum_received.bytes)" $((40 * 131072))'
+	wire -- -J -k 1K -u -b 1G -R
+	check "$ver -k 1K -u -b 1G -R ends (exit $rc, $(wj .end.sum.packets) datagrams)" \
+		all_of '[ "$rc" = 0 ] && num_ge "$(wj .end.sum.packets+.end.sum.lost_packets)" 1024'
+
+	# 2: the flags as numbers: a 3.17+ server complains of a boolean
+	wire -- -J -t 1 -R -Z --repeating-payload --skip-rx-copy
+	check "$ver -R -Z --repeating-payload --skip-rx-copy: no type mismatch ($(grep -m1 mismatch "$dir/w.srv"))" \
+		all_of '[ "$rc" = 0 ] && ! grep -q mismatch "$dir/w.srv"'
+	wire -- -J -t 1 -u -b 10M --udp-counters-64bit --dont-fragment
+	check "$ver -u --udp-counters-64bit --dont-fragment: no type mismatch, $(wj .end.sum.packets) datagrams, $(wj .end.sum.lost_packets) lost" \
+		all_of '[ "$rc" = 0 ] && ! grep -q mismatch "$dir/w.srv" && num_gt "$(wj .end.sum.packets)" 100 && num_le "$(wj .end.sum.lost_packets)" "$(wj .end.sum.packets/50)"'
+	wire -- -J -t 1 -u -b 10M --udp-counters-64bit -R
+	check "$ver -u --udp-counters-64bit -R: $(wj .end.sum.lost_packets)/$(wj .end.sum.packets) lost" \
+		all_of '[ "$rc" = 0 ] && num_gt "$(wj .end.sum.packets)" 100 && num_le "$(wj .end.sum.lost_packets)" "$(wj .end.sum.packets/50)"'
+	wire -- -t 1 -R --repeating-payload -F "$dir/rx.bin"
+	check "$ver --repeating-payload -R: the server sent the pattern ($(head -c 12 "$dir/rx.bin" | od -An -c | tr -d ' '))" \
+		all_of '[ "$(head -c 20 "$dir/rx.bin")" = 01234567890123456789 ]'
+	wire -- -J -t 1 --get-server-output
+	check "$ver --get-server-output returns the server's text" \
+		all_of '[ "$rc" = 0 ] && wj ".server_output_text // .server_output_json // empty" | grep -q .'
+
+	# 3: -T, --extra-data (and 3.21's gso/gro) reach the server
+	wire -J -- -J -t 1 -u -b 1M -T wire-title --extra-data wire-extra
+	check "$ver server's JSON has -T and --extra-data ($(jq -c '[.title, .extra_data]' "$dir/w.srv" 2>/dev/null))" \
+		all_of '[ "$(jq -r .title "$dir/w.srv")" = wire-title ] && [ "$(jq -r .extra_data "$dir/w.srv")" = wire-extra ]'
+done
 rm -rf "$dir"
 finish

@@ -89,6 +89,12 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->repeating_payload = o->repeating_payload;
 	p->dont_fragment = o->dont_fragment;
 	p->gsro = o->proto == PS_PROTO_UDP && !o->no_gsro;
+	p->iperf_gsro = o->proto == PS_PROTO_UDP && o->gsro;
+	if (o->title)
+		snprintf(p->title, sizeof(p->title), "%s", o->title);
+	if (o->extra_data)
+		snprintf(p->extra_data, sizeof(p->extra_data), "%s",
+			 o->extra_data);
 	p->server_affinity = o->server_cpu;
 	snprintf(p->client_version, sizeof(p->client_version), "%s",
 		 PACKAGE_VERSION);
@@ -479,8 +485,10 @@ static int run_test(struct client *c)
 		}
 		if (ps_test_limit_reached(t))
 			break;
-		if (wait > 100)
-			wait = 100;
+		/* -k / -n -R: see the far end's last block soon (it goes on
+		 * sending until our TEST_END) */
+		if (wait > ((t->p.blocks || t->p.bytes) ? 5 : 100))
+			wait = (t->p.blocks || t->p.bytes) ? 5 : 100;
 		if (wait < 0)
 			wait = 0;
 		if (poll(&p, 1, wait) > 0) {

@@ -74,7 +74,10 @@ struct ps_params {
 	bool skip_rx_copy;
 	bool repeating_payload;
 	bool dont_fragment;
-	bool gsro;		/* iperf3 3.21 "gso"/"gro"; pipescope peers */
+	bool gsro;		/* segmentation offload between pipescope ends */
+	bool iperf_gsro;	/* iperf3 3.21's "gso"/"gro" (its --gsro) */
+	char title[256];	/* -T */
+	char extra_data[1024];	/* --extra-data */
 	int server_affinity;	/* -1 = none */
 	char client_version[48];
 	bool ps_ext;		/* the client is pipescope and speaks extensions */

@@ -52,6 +52,36 @@ void ps_test_begin(struct ps_test *t)
 	t->niv = t->nstreams;
 }
 
+/*
+ * -k / -n with this end only receiving (-R): the far end stops sending
+ * after that many blocks or bytes and waits for our TEST_END, so we end,
+ * as iperf3's client does, once we have received them: TCP blocks of -l
+ * bytes; UDP datagrams, counting those lost (the sender numbered them).
+ */
+static bool rx_limit_reached(struct ps_test *t)
+{
+	uint64_t moved = atomic_load_explicit(&t->moved_bytes,
+					      memory_order_relaxed);
+	uint64_t dgrams = 0;
+
+	if (t->p.proto == PS_PROTO_TCP)
+		return t->p.blocks && t->p.len &&
+		       moved / t->p.len >= t->p.blocks;
+	for (int i = 0; i < t->nstreams; i++) {
+		struct ps_stream *s = t->streams[i];
+		int64_t lost = atomic_load_explicit(&s->lost,
+						    memory_order_relaxed);
+
+		dgrams += atomic_load_explicit(&s->packets,
+					       memory_order_relaxed);
+		if (lost > 0)
+			dgrams += (uint64_t)lost;
+	}
+	if (t->p.blocks)
+		return dgrams >= t->p.blocks;
+	return t->p.len && dgrams * t->p.len >= t->p.bytes;
+}
+
 bool ps_test_limit_reached(struct ps_test *t)
 {
 	uint64_t sent = 0, blocks = 0;
@@ -76,6 +106,8 @@ bool ps_test_limit_reached(struct ps_test *t)
 			return true;
 	}
 	if (t->p.blocks && any_sender && blocks >= t->p.blocks)
+		return true;
+	if ((t->p.blocks || t->p.bytes) && !any_sender && rx_limit_reached(t))
 		return true;
 	if ((t->p.bytes || t->p.blocks || t->file_send) && any_sender &&
 	    all_finished)
