@@ -110,14 +110,42 @@ wire() {
 	wait_listen "$wport" || { fail "$ver server did not listen on $wport"; rc=99; return; }
 	timeout 20 "$PIPESCOPE" -c 127.0.0.1 -p "$wport" "$@" >"$dir/w.json" 2>"$dir/w.err"
 	rc=$?
+	# 3.12 -s -1 waits on for the next client after a refused login
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		kill -0 "$LAST_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill "$LAST_PID" 2>/dev/null
 	wait "$LAST_PID" 2>/dev/null
 }
 # all_of 'A && B': a condition of several commands, for check
 all_of() { eval "$1"; }
 wj() { jq -r "$1" "$dir/w.json" 2>/dev/null; }
 
+# a key pair and a user for the login case
+if command -v openssl >/dev/null &&
+   openssl genrsa -out "$dir/priv.pem" 2048 2>/dev/null &&
+   openssl rsa -in "$dir/priv.pem" -pubout -out "$dir/pub.pem" 2>/dev/null; then
+	printf 'bob,%s\n' "$(printf '%s' '{bob}x3-pw' | sha256sum | cut -d' ' -f1)" >"$dir/users.csv"
+else
+	echo "SKIP part: openssl cannot make an RSA key: no login case"
+fi
+
 for srv in $wire_peers; do
 	ver="iperf3 $("$srv" --version | awk 'NR == 1 { print $2 }')"
+
+	# 6: a refused login says so (3.17+ closes without a word)
+	if [ -f "$dir/users.csv" ] && "$srv" --help 2>&1 | grep -q rsa-public-key-path; then
+		IPERF3_PASSWORD=nope
+		export IPERF3_PASSWORD
+		wire --rsa-private-key-path "$dir/priv.pem" --authorized-users-path "$dir/users.csv" -- \
+			-t 1 --username bob --rsa-public-key-path "$dir/pub.pem"
+		unset IPERF3_PASSWORD
+		check "$ver refused login: exit $rc, $(cat "$dir/w.err")" \
+			all_of '[ "$rc" = 1 ] && grep -q "refused the login" "$dir/w.err"'
+	else
+		echo "SKIP part: $ver has no authentication: no login case"
+	fi
 
 	# 1: -k N -R ends when the server has sent its N blocks
 	wire -- -J -k 40 -R

@@ -309,6 +309,17 @@ static int state_allowed(struct client *c, signed char st, bool ending)
 	return 0;
 }
 
+/* credentials sent, and the server has not yet said CREATE_STREAMS */
+static bool login_pending(const struct client *c)
+{
+	return c->t.p.authtoken[0] && seen(c, SEEN_PE) && !seen(c, SEEN_CS);
+}
+
+static const char *login_refused(void)
+{
+	return _("the server refused the login (user, password or RSA key)");
+}
+
 /* the next state from the server, checked against the order: 0, -2 when
  * stopped (SIGINT), else -1; c->err says why (timeout, closed, order) */
 static int next_state(struct client *c, signed char *st, int timeout_ms,
@@ -324,6 +335,9 @@ static int next_state(struct client *c, signed char *st, int timeout_ms,
 	if (rc && ending)
 		return fail(c, _("the server did not send results: %s"),
 			    ps_proto_strerror(rc));
+	/* iperf3 3.17+ closes without a word when the login fails */
+	if (rc == -EPIPE && login_pending(c))
+		return fail(c, "%s", login_refused());
 	if (rc)
 		return fail(c, _("the server closed the control connection before the test (%s)"),
 			    rc == -EPIPE ? _("is it a pipescope or iperf3 server?") :
@@ -370,7 +384,7 @@ static const char *server_error_text(const struct client *c, int ierr, int err)
 {
 	switch (ierr) {
 	case PS_IEAUTHTEST:
-		return _("the server refused the login (user, password or RSA key)");
+		return login_refused();
 	case PS_IETOTALRATE:
 		return _("the server refused the test: its total rate is above the server's limit (--server-bitrate-limit); ask for less with -b, or fewer streams with -P");
 	case PS_IEMAXDURATION:
@@ -416,6 +430,9 @@ static int handle_state(struct client *c, signed char st)
 	case PS_SERVER_TERMINATE:
 		return fail(c, _("the server has terminated the test"));
 	case PS_ACCESS_DENIED:
+		/* after the credentials, not busy: the login */
+		if (login_pending(c))
+			return fail(c, "%s", login_refused());
 		return fail(c, _("the server is busy running a test; try again later"));
 	case PS_SERVER_ERROR: {
 		int32_t e[2] = { 0, 0 };
