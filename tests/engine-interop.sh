@@ -120,7 +120,10 @@ wire() {
 }
 # all_of 'A && B': a condition of several commands, for check
 all_of() { eval "$1"; }
-wj() { jq -r "$1" "$dir/w.json" 2>/dev/null; }
+wj() {
+	if [ "$1" = -c ]; then jq -c "$2" "$dir/w.json" 2>/dev/null
+	else jq -r "$1" "$dir/w.json" 2>/dev/null; fi
+}
 
 # a key pair and a user for the login case
 if command -v openssl >/dev/null &&
@@ -159,10 +162,10 @@ for srv in $wire_peers; do
 	wire -- -J -t 1 -R -Z --repeating-payload --skip-rx-copy
 	check "$ver -R -Z --repeating-payload --skip-rx-copy: no type mismatch ($(grep -m1 mismatch "$dir/w.srv"))" \
 		all_of '[ "$rc" = 0 ] && ! grep -q mismatch "$dir/w.srv"'
-	wire -- -J -t 1 -u -b 10M --udp-counters-64bit --dont-fragment
+	wire -- -J -t 1 -u -b 10M -l 1400 --udp-counters-64bit --dont-fragment
 	check "$ver -u --udp-counters-64bit --dont-fragment: no type mismatch, $(wj .end.sum.packets) datagrams, $(wj .end.sum.lost_packets) lost" \
 		all_of '[ "$rc" = 0 ] && ! grep -q mismatch "$dir/w.srv" && num_gt "$(wj .end.sum.packets)" 100 && num_le "$(wj .end.sum.lost_packets)" "$(wj .end.sum.packets/50)"'
-	wire -- -J -t 1 -u -b 10M --udp-counters-64bit -R
+	wire -- -J -t 1 -u -b 10M -l 1400 --udp-counters-64bit -R
 	check "$ver -u --udp-counters-64bit -R: $(wj .end.sum.lost_packets)/$(wj .end.sum.packets) lost" \
 		all_of '[ "$rc" = 0 ] && num_gt "$(wj .end.sum.packets)" 100 && num_le "$(wj .end.sum.lost_packets)" "$(wj .end.sum.packets/50)"'
 	wire -- -t 1 -R --repeating-payload -F "$dir/rx.bin"
@@ -171,6 +174,18 @@ for srv in $wire_peers; do
 	wire -- -J -t 1 --get-server-output
 	check "$ver --get-server-output returns the server's text" \
 		all_of '[ "$rc" = 0 ] && wj ".server_output_text // .server_output_json // empty" | grep -q .'
+
+	# 11: UDP defaults as iperf3's own client picks them on this path
+	n=$((n + 1))
+	wport=$(free_port $n)
+	bg "$srv" -s -1 -p "$wport"
+	wait_listen "$wport" &&
+		timeout 20 "$srv" -c 127.0.0.1 -p "$wport" -u -t 0.5 -J >"$dir/own.json" 2>&1
+	wait "$LAST_PID" 2>/dev/null
+	own=$(jq -c '[.start.test_start.blksize, .start.test_start.target_bitrate]' "$dir/own.json" 2>/dev/null)
+	wire -- -J -u -t 0.5
+	check "$ver -u defaults: pipescope $(wj -c '[.start.test_start.blksize, .start.test_start.target_bitrate]'), iperf3 $own" \
+		all_of '[ "$rc" = 0 ] && [ -n "$own" ] && [ "$(wj -c "[.start.test_start.blksize, .start.test_start.target_bitrate]")" = "$own" ]'
 
 	# 3: -T, --extra-data (and 3.21's gso/gro) reach the server
 	wire -J -- -J -t 1 -u -b 1M -T wire-title --extra-data wire-extra

@@ -71,7 +71,7 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->bidir = o->bidir;
 	p->window = o->window;
 	p->len = o->len ? o->len :
-		 o->proto == PS_PROTO_UDP ? 1460 :
+		 o->proto == PS_PROTO_UDP ? PS_DEFAULT_UDP_LEN :
 		 o->blocks || o->rate	  ? PS_IPERF3_TCP_LEN :
 					    PS_DEFAULT_TCP_LEN;
 	p->rate = o->rate;
@@ -101,6 +101,24 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->ps_ext = true;
 	p->ps_ext_version = PS_EXT_VERSION;
 	p->peer_probes = o->peer_probes || o->json || o->json_stream;
+}
+
+/*
+ * UDP without -l: iperf3's rule, the control connection's MSS (the path
+ * is taken to be the data's; a datagram that size is not fragmented),
+ * else 1460. Loopback gives 32768 or so, Ethernet 1448: there pipescope
+ * ends still batch datagrams with UDP_SEGMENT (stream-udp.c, up to 16K).
+ */
+static void udp_len(struct client *c)
+{
+	int mss = 0;
+	socklen_t l = sizeof(mss);
+
+	if (c->t.p.proto != PS_PROTO_UDP || c->o->len)
+		return;
+	if (getsockopt(c->t.ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &l) == 0 &&
+	    mss >= PS_MIN_UDP_LEN && mss <= PS_MAX_UDP_LEN)
+		c->t.p.len = (uint32_t)mss;
 }
 
 static int udp_hello(struct client *c, int fd)
@@ -678,6 +696,7 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 			goto out;
 		switch (st) {
 		case PS_PARAM_EXCHANGE:
+			udp_len(c);
 			obj = ps_params_to_json(&t->p);
 			rc = ps_send_json(t->ctrl_fd, obj);
 			json_object_put(obj);
