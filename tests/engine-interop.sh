@@ -175,6 +175,11 @@ for srv in $wire_peers; do
 	check "$ver --get-server-output returns the server's text" \
 		all_of '[ "$rc" = 0 ] && wj ".server_output_text // .server_output_json // empty" | grep -q .'
 
+	# 5: no tail interval of what arrived after the time was up (-R)
+	wire -- -J -t 1 -R -P 4
+	check "$ver -t 1 -R -P 4: one interval, as iperf3's client ($(wj -c '[.intervals[].sum.seconds]'))" \
+		all_of '[ "$rc" = 0 ] && [ "$(wj ".intervals | length")" = 1 ] && num_ge "$(wj "[.intervals[].sum.seconds] | min")" 0.1'
+
 	# 11: UDP defaults as iperf3's own client picks them on this path
 	n=$((n + 1))
 	wport=$(free_port $n)
