@@ -180,6 +180,12 @@ for srv in $wire_peers; do
 	check "$ver -t 1 -R -P 4: one interval, as iperf3's client ($(wj -c '[.intervals[].sum.seconds]'))" \
 		all_of '[ "$rc" = 0 ] && [ "$(wj ".intervals | length")" = 1 ] && num_ge "$(wj "[.intervals[].sum.seconds] | min")" 0.1'
 
+	# 4: -R asks iperf3's 128K blocks: a 3.17+ server leaves the block it
+	# was writing at TEST_END uncounted; 1M blocks made a stream's received
+	# bytes up to 1 MiB more than its sent
+	check "$ver -t 1 -R -P 4: 128K blocks, received - sent per stream $(wj -c '[.end.streams[] | .receiver.bytes - .sender.bytes]')" \
+		all_of '[ "$(wj .start.test_start.blksize)" = 131072 ] && num_le "$(wj "[.end.streams[] | .receiver.bytes - .sender.bytes] | max")" 131072'
+
 	# 11: UDP defaults as iperf3's own client picks them on this path
 	n=$((n + 1))
 	wport=$(free_port $n)
@@ -197,5 +203,13 @@ for srv in $wire_peers; do
 	check "$ver server's JSON has -T and --extra-data ($(jq -c '[.title, .extra_data]' "$dir/w.srv" 2>/dev/null))" \
 		all_of '[ "$(jq -r .title "$dir/w.srv")" = wire-title ] && [ "$(jq -r .extra_data "$dir/w.srv")" = wire-extra ]'
 done
+# 4: between pipescope ends -R keeps its 1 MiB blocks (the extension says)
+n=$((n + 1))
+port=$(free_port $n)
+server pipescope "$port" &&
+	client pipescope "$port" -t 0.5 -R >"$dir/w.json" 2>"$dir/w.err"
+wait "$LAST_PID" 2>/dev/null
+check "pipescope -R to a pipescope server: blocks of $(wj .start.test_start.blksize)" \
+	[ "$(wj .start.test_start.blksize)" = 1048576 ]
 rm -rf "$dir"
 finish

@@ -74,6 +74,18 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 		 o->proto == PS_PROTO_UDP ? PS_DEFAULT_UDP_LEN :
 		 o->blocks || o->rate	  ? PS_IPERF3_TCP_LEN :
 					    PS_DEFAULT_TCP_LEN;
+	/*
+	 * Where the server sends (-R, --bidir), iperf3's 128 KiB: a 3.17+
+	 * server stops its threads mid-block and never counts that block,
+	 * so a client reading 1 MiB blocks saw up to 1 MiB a stream more
+	 * than the server said it sent. A pipescope server, told in the
+	 * extension, keeps the 1 MiB.
+	 */
+	if (p->proto == PS_PROTO_TCP && !o->len && p->len == PS_DEFAULT_TCP_LEN &&
+	    (o->reverse || o->bidir)) {
+		p->len = PS_IPERF3_TCP_LEN;
+		p->ps_len = PS_DEFAULT_TCP_LEN;
+	}
 	p->rate = o->rate;
 	p->burst = o->burst;
 	p->fq_rate = o->fq_rate;
@@ -709,6 +721,8 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 			if (recv_json(c, st, &obj, 5000))
 				goto out;
 			t->peer_ext = true;
+			if (t->p.ps_len)
+				t->p.len = t->p.ps_len;
 			{
 				struct json_object *v;
 

@@ -369,6 +369,8 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 
 		add_int(x, "ext", PS_EXT_VERSION);
 		add_true(x, "gsro", p->gsro);
+		if (p->ps_len)
+			add_int(x, "len", p->ps_len);
 		add_true(x, "probes", p->peer_probes);
 		json_object_object_add(o, "pipescope", x);
 	}
@@ -499,6 +501,11 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p, char *err,
 					    ? json_object_get_int(ver)
 					    : 1;
 		p->gsro = get_bool(x, "gsro");
+		v = 0;
+		if (get_num(x, "len", 1, PS_MAX_TCP_LEN, &v, err, errlen))
+			return -EINVAL;
+		if (v && p->proto == PS_PROTO_TCP)
+			p->len = (uint32_t)v;
 		p->peer_probes =
 			p->ps_ext_version >= 2 && get_bool(x, "probes");
 	}
