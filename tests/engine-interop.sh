@@ -90,7 +90,7 @@ done
 # --- the wire, pipescope client -> iperf3 server (issue 18): Debian's iperf3
 # and, when IPERF3_NEW names one, a newer (3.17+ reads parameters by type)
 wire_peers=$(command -v iperf3)
-if [ -n "$IPERF3_NEW" ] && [ -x "$IPERF3_NEW" ]; then
+if [ -n "${IPERF3_NEW:-}" ] && [ -x "${IPERF3_NEW:-}" ]; then
 	wire_peers="$wire_peers $IPERF3_NEW"
 else
 	echo "SKIP part: IPERF3_NEW does not name a newer iperf3: its wire cases are not run"
