@@ -71,9 +71,21 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->bidir = o->bidir;
 	p->window = o->window;
 	p->len = o->len ? o->len :
-		 o->proto == PS_PROTO_UDP ? 1460 :
+		 o->proto == PS_PROTO_UDP ? PS_DEFAULT_UDP_LEN :
 		 o->blocks || o->rate	  ? PS_IPERF3_TCP_LEN :
 					    PS_DEFAULT_TCP_LEN;
+	/*
+	 * Where the server sends (-R, --bidir), iperf3's 128 KiB: a 3.17+
+	 * server stops its threads mid-block and never counts that block,
+	 * so a client reading 1 MiB blocks saw up to 1 MiB a stream more
+	 * than the server said it sent. A pipescope server, told in the
+	 * extension, keeps the 1 MiB.
+	 */
+	if (p->proto == PS_PROTO_TCP && !o->len && p->len == PS_DEFAULT_TCP_LEN &&
+	    (o->reverse || o->bidir)) {
+		p->len = PS_IPERF3_TCP_LEN;
+		p->ps_len = PS_DEFAULT_TCP_LEN;
+	}
 	p->rate = o->rate;
 	p->burst = o->burst;
 	p->fq_rate = o->fq_rate;
@@ -89,12 +101,36 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->repeating_payload = o->repeating_payload;
 	p->dont_fragment = o->dont_fragment;
 	p->gsro = o->proto == PS_PROTO_UDP && !o->no_gsro;
+	p->iperf_gsro = o->proto == PS_PROTO_UDP && o->gsro;
+	if (o->title)
+		snprintf(p->title, sizeof(p->title), "%s", o->title);
+	if (o->extra_data)
+		snprintf(p->extra_data, sizeof(p->extra_data), "%s",
+			 o->extra_data);
 	p->server_affinity = o->server_cpu;
 	snprintf(p->client_version, sizeof(p->client_version), "%s",
 		 PACKAGE_VERSION);
 	p->ps_ext = true;
 	p->ps_ext_version = PS_EXT_VERSION;
 	p->peer_probes = o->peer_probes || o->json || o->json_stream;
+}
+
+/*
+ * UDP without -l: iperf3's rule, the control connection's MSS (the path
+ * is taken to be the data's; a datagram that size is not fragmented),
+ * else 1460. Loopback gives 32768 or so, Ethernet 1448: there pipescope
+ * ends still batch datagrams with UDP_SEGMENT (stream-udp.c, up to 16K).
+ */
+static void udp_len(struct client *c)
+{
+	int mss = 0;
+	socklen_t l = sizeof(mss);
+
+	if (c->t.p.proto != PS_PROTO_UDP || c->o->len)
+		return;
+	if (getsockopt(c->t.ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &l) == 0 &&
+	    mss >= PS_MIN_UDP_LEN && mss <= PS_MAX_UDP_LEN)
+		c->t.p.len = (uint32_t)mss;
 }
 
 static int udp_hello(struct client *c, int fd)
@@ -297,6 +333,17 @@ static int state_allowed(struct client *c, signed char st, bool ending)
 	return 0;
 }
 
+/* credentials sent, and the server has not yet said CREATE_STREAMS */
+static bool login_pending(const struct client *c)
+{
+	return c->t.p.authtoken[0] && seen(c, SEEN_PE) && !seen(c, SEEN_CS);
+}
+
+static const char *login_refused(void)
+{
+	return _("the server refused the login (user, password or RSA key)");
+}
+
 /* the next state from the server, checked against the order: 0, -2 when
  * stopped (SIGINT), else -1; c->err says why (timeout, closed, order) */
 static int next_state(struct client *c, signed char *st, int timeout_ms,
@@ -312,6 +359,9 @@ static int next_state(struct client *c, signed char *st, int timeout_ms,
 	if (rc && ending)
 		return fail(c, _("the server did not send results: %s"),
 			    ps_proto_strerror(rc));
+	/* iperf3 3.17+ closes without a word when the login fails */
+	if (rc == -EPIPE && login_pending(c))
+		return fail(c, "%s", login_refused());
 	if (rc)
 		return fail(c, _("the server closed the control connection before the test (%s)"),
 			    rc == -EPIPE ? _("is it a pipescope or iperf3 server?") :
@@ -358,7 +408,7 @@ static const char *server_error_text(const struct client *c, int ierr, int err)
 {
 	switch (ierr) {
 	case PS_IEAUTHTEST:
-		return _("the server refused the login (user, password or RSA key)");
+		return login_refused();
 	case PS_IETOTALRATE:
 		return _("the server refused the test: its total rate is above the server's limit (--server-bitrate-limit); ask for less with -b, or fewer streams with -P");
 	case PS_IEMAXDURATION:
@@ -404,6 +454,9 @@ static int handle_state(struct client *c, signed char st)
 	case PS_SERVER_TERMINATE:
 		return fail(c, _("the server has terminated the test"));
 	case PS_ACCESS_DENIED:
+		/* after the credentials, not busy: the login */
+		if (login_pending(c))
+			return fail(c, "%s", login_refused());
 		return fail(c, _("the server is busy running a test; try again later"));
 	case PS_SERVER_ERROR: {
 		int32_t e[2] = { 0, 0 };
@@ -473,8 +526,10 @@ static int run_test(struct client *c)
 		}
 		if (ps_test_limit_reached(t))
 			break;
-		if (wait > 100)
-			wait = 100;
+		/* -k / -n -R: see the far end's last block soon (it goes on
+		 * sending until our TEST_END) */
+		if (wait > ((t->p.blocks || t->p.bytes) ? 5 : 100))
+			wait = (t->p.blocks || t->p.bytes) ? 5 : 100;
 		if (wait < 0)
 			wait = 0;
 		if (poll(&p, 1, wait) > 0) {
@@ -650,6 +705,7 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 			goto out;
 		switch (st) {
 		case PS_PARAM_EXCHANGE:
+			udp_len(c);
 			obj = ps_params_to_json(&t->p);
 			rc = ps_send_json(t->ctrl_fd, obj);
 			json_object_put(obj);
@@ -662,6 +718,8 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 			if (recv_json(c, st, &obj, 5000))
 				goto out;
 			t->peer_ext = true;
+			if (t->p.ps_len)
+				t->p.len = t->p.ps_len;
 			{
 				struct json_object *v;
 

@@ -294,6 +294,20 @@ static void add_true(struct json_object *o, const char *k, bool v)
 		json_object_object_add(o, k, json_object_new_boolean(1));
 }
 
+/* iperf3 sends these flags as the number 1, and a 3.17+ server ignores
+ * a boolean (its reader asks for a cJSON_Number) */
+static void add_one(struct json_object *o, const char *k, bool v)
+{
+	if (v)
+		add_int(o, k, 1);
+}
+
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+	if (v[0])
+		json_object_object_add(o, k, json_object_new_string(v));
+}
+
 struct json_object *ps_params_to_json(const struct ps_params *p)
 {
 	struct json_object *o = json_object_new_object();
@@ -324,15 +338,27 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 		add_int(o, "burst", p->burst);
 	if (p->tos >= 0)
 		add_int(o, "TOS", p->tos);
-	if (p->congestion[0])
-		json_object_object_add(o, "congestion",
-				       json_object_new_string(p->congestion));
-	add_true(o, "get_server_output", p->get_server_output);
-	add_true(o, "udp_counters_64bit", p->udp64);
-	add_true(o, "repeating_payload", p->repeating_payload);
-	add_true(o, "zerocopy", p->zerocopy);
-	add_true(o, "skip_rx_copy", p->skip_rx_copy);
-	add_true(o, "dont_fragment", p->dont_fragment);
+	if (p->proto == PS_PROTO_UDP) {
+		/* as iperf3 3.21: always, 0 unless --gsro; a datagram size and
+		 * a buffer of whole datagrams */
+		uint32_t dg = p->iperf_gsro ? p->len : 0;
+
+		add_int(o, "gso", p->iperf_gsro);
+		add_int(o, "gso_dg_size", dg);
+		add_int(o, "gso_bf_size",
+			dg ? PS_MAX_UDP_LEN / dg * dg : PS_MAX_UDP_LEN);
+		add_int(o, "gro", p->iperf_gsro);
+		add_int(o, "gro_bf_size", PS_MAX_UDP_LEN);
+	}
+	add_str(o, "title", p->title);
+	add_str(o, "extra_data", p->extra_data);
+	add_str(o, "congestion", p->congestion);
+	add_one(o, "get_server_output", p->get_server_output);
+	add_one(o, "udp_counters_64bit", p->udp64);
+	add_one(o, "repeating_payload", p->repeating_payload);
+	add_one(o, "zerocopy", p->zerocopy);
+	add_one(o, "skip_rx_copy", p->skip_rx_copy);
+	add_one(o, "dont_fragment", p->dont_fragment);
 	json_object_object_add(o, "client_version",
 			       json_object_new_string(p->client_version));
 	if (p->authtoken[0])
@@ -343,6 +369,8 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 
 		add_int(x, "ext", PS_EXT_VERSION);
 		add_true(x, "gsro", p->gsro);
+		if (p->ps_len)
+			add_int(x, "len", p->ps_len);
 		add_true(x, "probes", p->peer_probes);
 		json_object_object_add(o, "pipescope", x);
 	}
@@ -442,6 +470,9 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p, char *err,
 	p->skip_rx_copy = get_bool(o, "skip_rx_copy");
 	p->repeating_payload = get_bool(o, "repeating_payload");
 	p->dont_fragment = get_bool(o, "dont_fragment");
+	p->iperf_gsro = get_bool(o, "gso") || get_bool(o, "gro");
+	get_str(o, "title", p->title, sizeof(p->title));
+	get_str(o, "extra_data", p->extra_data, sizeof(p->extra_data));
 	get_str(o, "congestion", p->congestion, sizeof(p->congestion));
 	get_str(o, "client_version", p->client_version,
 		sizeof(p->client_version));
@@ -471,6 +502,11 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p, char *err,
 					    ? json_object_get_int(ver)
 					    : 1;
 		p->gsro = get_bool(x, "gsro");
+		v = 0;
+		if (get_num(x, "len", 1, PS_MAX_TCP_LEN, &v, err, errlen))
+			return -EINVAL;
+		if (v && p->proto == PS_PROTO_TCP)
+			p->len = (uint32_t)v;
 		p->peer_probes =
 			p->ps_ext_version >= 2 && get_bool(x, "probes");
 	}

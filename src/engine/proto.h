@@ -74,7 +74,13 @@ struct ps_params {
 	bool skip_rx_copy;
 	bool repeating_payload;
 	bool dont_fragment;
-	bool gsro;		/* iperf3 3.21 "gso"/"gro"; pipescope peers */
+	/* the block a pipescope server is to use where len is iperf3's
+	 * (-R, --bidir without -l): 0 = len */
+	uint32_t ps_len;
+	bool gsro;		/* segmentation offload between pipescope ends */
+	bool iperf_gsro;	/* iperf3 3.21's "gso"/"gro" (its --gsro) */
+	char title[256];	/* -T */
+	char extra_data[1024];	/* --extra-data */
 	int server_affinity;	/* -1 = none */
 	char client_version[48];
 	char title[256];	/* -T, as the client sent it */

@@ -178,9 +178,9 @@ static void test_client_options(void **state)
 	assert_int_equal(o.parallel, 128);
 	assert_true(o.duration == 0);
 
-	/* UDP without -b gets iperf3's 1 Mbit/s; -b 0 is unlimited */
+	/* UDP without -b gets iperf3's 1 Mbit/s (1048576); -b 0 is unlimited */
 	OK("-c", "h", "-u");
-	assert_true(o.rate == 1000000);
+	assert_true(o.rate == 1048576);
 	OK("-c", "h", "-u", "-b", "0");
 	assert_true(o.rate == 0);
 

@@ -64,6 +64,63 @@ static void test_params_roundtrip(void **state)
 	assert_string_equal(q.congestion, "cubic");
 }
 
+/* the flags go out as iperf3 sends them (the number 1: a 3.17+ server
+ * ignores a boolean), with -T, --extra-data and 3.21's gso/gro */
+static void test_params_iperf3_types(void **state)
+{
+	static const char *const flags[] = {
+		"get_server_output", "udp_counters_64bit", "repeating_payload",
+		"zerocopy", "skip_rx_copy", "dont_fragment", "gso", "gro",
+	};
+	struct ps_params p = { 0 }, q;
+	struct json_object *o, *v;
+	char err[256];
+
+	p.proto = PS_PROTO_UDP;
+	p.parallel = 1;
+	p.len = 1400;
+	p.get_server_output = p.udp64 = p.repeating_payload = true;
+	p.zerocopy = p.skip_rx_copy = p.dont_fragment = p.iperf_gsro = true;
+	strcpy(p.title, "a title");
+	strcpy(p.extra_data, "extra");
+	o = ps_params_to_json(&p);
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (!json_object_object_get_ex(o, flags[i], &v) ||
+		    !json_object_is_type(v, json_type_int) ||
+		    json_object_get_int(v) != 1)
+			fail_msg("%s is not the number 1", flags[i]);
+	}
+	assert_true(json_object_object_get_ex(o, "gso_dg_size", &v));
+	assert_int_equal(json_object_get_int(v), 1400);
+	assert_true(json_object_object_get_ex(o, "gso_bf_size", &v));
+	assert_int_equal(json_object_get_int(v), 65507 / 1400 * 1400);
+	assert_int_equal(ps_params_from_json(o, &q, err, sizeof(err)), 0);
+	json_object_put(o);
+	assert_true(q.get_server_output && q.udp64 && q.repeating_payload &&
+		    q.zerocopy && q.skip_rx_copy && q.dont_fragment &&
+		    q.iperf_gsro);
+	assert_string_equal(q.title, "a title");
+	assert_string_equal(q.extra_data, "extra");
+	/* an older pipescope client's booleans still read */
+	o = parse("{\"tcp\":true,\"zerocopy\":true,\"skip_rx_copy\":true,"
+		  "\"get_server_output\":true,\"udp_counters_64bit\":true,"
+		  "\"repeating_payload\":true,\"dont_fragment\":true}");
+	assert_int_equal(ps_params_from_json(o, &q, err, sizeof(err)), 0);
+	json_object_put(o);
+	assert_true(q.get_server_output && q.udp64 && q.repeating_payload &&
+		    q.zerocopy && q.skip_rx_copy && q.dont_fragment);
+	/* without --gsro a UDP test says 0, as iperf3 does; TCP says nothing */
+	p.iperf_gsro = false;
+	o = ps_params_to_json(&p);
+	assert_true(json_object_object_get_ex(o, "gso", &v));
+	assert_int_equal(json_object_get_int(v), 0);
+	json_object_put(o);
+	p.proto = PS_PROTO_TCP;
+	o = ps_params_to_json(&p);
+	assert_false(json_object_object_get_ex(o, "gso", &v));
+	json_object_put(o);
+}
+
 /* what iperf3 3.12 sends; unknown keys are ignored */
 static void test_params_iperf3(void **state)
 {
@@ -319,6 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_params_roundtrip),
 		cmocka_unit_test(test_params_iperf3),
+		cmocka_unit_test(test_params_iperf3_types),
 		cmocka_unit_test(test_params_hostile),
 		cmocka_unit_test(test_results_unsigned_minus_one),
 		cmocka_unit_test(test_results_roundtrip),
