@@ -43,6 +43,13 @@ for cl in pipescope iperf3; do
 				fail "$what: exit $rc, $(head -c 300 "$dir/err") $(jq -r '.error // empty' "$dir/out.json" 2>/dev/null)"
 				continue
 			fi
+			# received within 5% of sent; 10% from iperf3 3.12's
+			# server, one thread for every stream, which stops
+			# reading at TEST_END with up to the socket buffers in
+			# flight (tcp-P4 and --bidir came to 0.93-0.94 on a
+			# busy machine after 1 s)
+			floor=0.95
+			[ "$sv" = iperf3 ] && floor=0.90
 			# the jq a user of iperf3 would write, on both tools' output
 			sent=$(jq '.end.sum_sent.bytes' "$dir/out.json")
 			recv=$(jq '.end.sum_received.bytes' "$dir/out.json")
@@ -65,7 +72,7 @@ for cl in pipescope iperf3; do
 				;;
 			esac
 			if num_gt "$sent" 0 && num_gt "$recv" 0 &&
-			   num_ge "$recv" "$(awk -v s="$sent" 'BEGIN{print s*0.95}')" &&
+			   num_ge "$recv" "$(awk -v s="$sent" -v f="$floor" 'BEGIN{print s*f}')" &&
 			   num_le "$recv" "$sent" && num_gt "$bps" 0 &&
 			   num_ge "$nint" 1 && num_gt "$cpu" 0 && [ "$nstr" -ge 1 ]; then
 				pass "$what: sent $sent received $recv"

@@ -28,8 +28,8 @@ struct client {
 	const char *host;
 	int port;
 	int timeout_ms;
-	unsigned seen;		/* the states the server sent, a bit each */
-	int last;		/* the last one */
+	unsigned seen; /* the states the server sent, a bit each */
+	int last;      /* the last one */
 	char err[512];
 };
 
@@ -70,10 +70,10 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->reverse = o->reverse;
 	p->bidir = o->bidir;
 	p->window = o->window;
-	p->len = o->len ? o->len :
-		 o->proto == PS_PROTO_UDP ? PS_DEFAULT_UDP_LEN :
-		 o->blocks || o->rate	  ? PS_IPERF3_TCP_LEN :
-					    PS_DEFAULT_TCP_LEN;
+	p->len = o->len			    ? o->len
+		 : o->proto == PS_PROTO_UDP ? PS_DEFAULT_UDP_LEN
+		 : o->blocks || o->rate	    ? PS_IPERF3_TCP_LEN
+					    : PS_DEFAULT_TCP_LEN;
 	/*
 	 * Where the server sends (-R, --bidir), iperf3's 128 KiB: a 3.17+
 	 * server stops its threads mid-block and never counts that block,
@@ -81,8 +81,8 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	 * than the server said it sent. A pipescope server, told in the
 	 * extension, keeps the 1 MiB.
 	 */
-	if (p->proto == PS_PROTO_TCP && !o->len && p->len == PS_DEFAULT_TCP_LEN &&
-	    (o->reverse || o->bidir)) {
+	if (p->proto == PS_PROTO_TCP && !o->len &&
+	    p->len == PS_DEFAULT_TCP_LEN && (o->reverse || o->bidir)) {
 		p->len = PS_IPERF3_TCP_LEN;
 		p->ps_len = PS_DEFAULT_TCP_LEN;
 	}
@@ -92,7 +92,8 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->mss = o->mss;
 	p->nodelay = o->nodelay;
 	if (o->congestion)
-		snprintf(p->congestion, sizeof(p->congestion), "%s", o->congestion);
+		snprintf(p->congestion, sizeof(p->congestion), "%s",
+			 o->congestion);
 	p->tos = o->tos;
 	p->get_server_output = o->get_server_output;
 	p->udp64 = o->udp_counters_64bit;
@@ -148,7 +149,8 @@ static int udp_hello(struct client *c, int fd)
 		char buf[65536];
 		ssize_t n;
 
-		int waited = 0, limit = c->timeout_ms > 0 ? c->timeout_ms : 10000;
+		int waited = 0,
+		    limit = c->timeout_ms > 0 ? c->timeout_ms : 10000;
 
 		/* in slices, to see a Ctrl-C (c->stop) soon */
 		while (poll(&p, 1, 100) <= 0) {
@@ -196,24 +198,31 @@ static int create_streams(struct client *c)
 	t->gsro = t->p.proto == PS_PROTO_UDP && !o->no_gsro &&
 		  (o->gsro || t->peer_ext);
 	/* CREATE_STREAMS comes once: the table holds what -P asks for */
-	if (n < 1 || t->nstreams + n > (int)(sizeof(t->streams) / sizeof(t->streams[0])))
-		return fail(c, _("protocol error: %d streams do not fit the test"), n);
+	if (n < 1 ||
+	    t->nstreams + n > (int)(sizeof(t->streams) / sizeof(t->streams[0])))
+		return fail(c,
+			    _("protocol error: %d streams do not fit the test"),
+			    n);
 	for (int i = 0; i < n; i++) {
 		const char *why;
 		bool sender = t->p.bidir ? i < t->p.parallel : !t->p.reverse;
 
 		if (c->stop && atomic_load(c->stop))
 			return fail(c, _("interrupted"));
-		int fd = ps_connect(c->host, c->port, o->family,
-				    t->p.proto == PS_PROTO_UDP ? SOCK_DGRAM : SOCK_STREAM,
-				    o->bind, o->bind_dev, o->cport ? o->cport + i : 0,
-				    &so, o->connect_timeout_ms, &why);
+		int fd = ps_connect(
+			c->host, c->port, o->family,
+			t->p.proto == PS_PROTO_UDP ? SOCK_DGRAM : SOCK_STREAM,
+			o->bind, o->bind_dev, o->cport ? o->cport + i : 0, &so,
+			o->connect_timeout_ms, &why);
 		struct ps_stream *s;
 		int rc;
 
 		if (fd < 0)
-			return fail(c, _("data stream %d to %s port %d: %s failed: %s"),
-				    i + 1, c->host, c->port, why, strerror(-fd));
+			return fail(c,
+				    _("data stream %d to %s port %d: %s "
+				      "failed: %s"),
+				    i + 1, c->host, c->port, why,
+				    strerror(-fd));
 		if (t->p.proto == PS_PROTO_TCP)
 			rc = ps_write_full(fd, t->cookie, PS_COOKIE_SIZE);
 		else
@@ -224,7 +233,9 @@ static int create_streams(struct client *c)
 		}
 		if (rc) {
 			close(fd);
-			return fail(c, _("data stream %d: the server did not accept it: %s"),
+			return fail(c,
+				    _("data stream %d: the server did not "
+				      "accept it: %s"),
 				    i + 1, strerror(-rc));
 		}
 		s = ps_stream_new(t, fd, ps_stream_id(i), sender, 0);
@@ -239,8 +250,9 @@ static int create_streams(struct client *c)
 				close(mfd);
 		}
 		t->streams[t->nstreams++] = s;
-		if (o->file && (rc = ps_stream_attach_file(s, o->file,
-				sender ? 1 : t->p.parallel)))
+		if (o->file &&
+		    (rc = ps_stream_attach_file(s, o->file,
+						sender ? 1 : t->p.parallel)))
 			return fail(c, _("cannot use the file %s: %s"), o->file,
 				    strerror(-rc));
 	}
@@ -264,13 +276,20 @@ static void fill_info(struct client *c)
 static int seen_bit(signed char st)
 {
 	switch (st) {
-	case PS_PARAM_EXCHANGE: return SEEN_PE;
-	case PS_EXT_ACK: return SEEN_ACK;
-	case PS_CREATE_STREAMS: return SEEN_CS;
-	case PS_TEST_START: return SEEN_TS;
-	case PS_TEST_RUNNING: return SEEN_TR;
-	case PS_EXCHANGE_RESULTS: return SEEN_XR;
-	case PS_DISPLAY_RESULTS: return SEEN_DR;
+	case PS_PARAM_EXCHANGE:
+		return SEEN_PE;
+	case PS_EXT_ACK:
+		return SEEN_ACK;
+	case PS_CREATE_STREAMS:
+		return SEEN_CS;
+	case PS_TEST_START:
+		return SEEN_TS;
+	case PS_TEST_RUNNING:
+		return SEEN_TR;
+	case PS_EXCHANGE_RESULTS:
+		return SEEN_XR;
+	case PS_DISPLAY_RESULTS:
+		return SEEN_DR;
 	}
 	return -1;
 }
@@ -315,21 +334,28 @@ static int state_allowed(struct client *c, signed char st, bool ending)
 	case PS_EXT_DATA:
 	case PS_EXT_PROBE:
 		if (!c->t.peer_ext)
-			return fail(c, _("protocol error: the server sent %s without EXT_ACK"),
+			return fail(c,
+				    _("protocol error: the server sent %s "
+				      "without EXT_ACK"),
 				    ps_state_name(st));
 		if (!c->t.nstreams || !seen(c, SEEN_CS))
-			return fail(c, _("protocol error: the server sent %s before the test had its streams"),
+			return fail(c,
+				    _("protocol error: the server sent %s "
+				      "before the test had its streams"),
 				    ps_state_name(st));
 		return 0;
 	default:
-		return 0;	/* the errors, or unexpected: handle_state says */
+		return 0; /* the errors, or unexpected: handle_state says */
 	}
 	if (ok && bit >= 0 && seen(c, bit))
 		return fail(c, _("protocol error: the server sent %s twice"),
 			    ps_state_name(st));
 	if (!ok)
-		return fail(c, _("protocol error: the server sent %s out of order (after %s)"),
-			    ps_state_name(st), c->last ? ps_state_name(c->last) : "-");
+		return fail(c,
+			    _("protocol error: the server sent %s out of order "
+			      "(after %s)"),
+			    ps_state_name(st),
+			    c->last ? ps_state_name(c->last) : "-");
 	return 0;
 }
 
@@ -363,9 +389,12 @@ static int next_state(struct client *c, signed char *st, int timeout_ms,
 	if (rc == -EPIPE && login_pending(c))
 		return fail(c, "%s", login_refused());
 	if (rc)
-		return fail(c, _("the server closed the control connection before the test (%s)"),
-			    rc == -EPIPE ? _("is it a pipescope or iperf3 server?") :
-			    ps_proto_strerror(rc));
+		return fail(c,
+			    _("the server closed the control connection before "
+			      "the test (%s)"),
+			    rc == -EPIPE
+				    ? _("is it a pipescope or iperf3 server?")
+				    : ps_proto_strerror(rc));
 	if (state_allowed(c, *st, ending))
 		return -1;
 	bit = seen_bit(*st);
@@ -376,25 +405,31 @@ static int next_state(struct client *c, signed char *st, int timeout_ms,
 }
 
 /* the JSON message that follows a state: 0 or -1 with c->err set */
-static int recv_json(struct client *c, signed char st,
-		     struct json_object **obj, int timeout_ms)
+static int recv_json(struct client *c, signed char st, struct json_object **obj,
+		     int timeout_ms)
 {
-	const struct ps_json_limit *lim = st == PS_EXT_PROBE ? &ps_lim_probe :
-		st == PS_EXT_DATA ? &ps_lim_ext_data :
-		st == PS_EXT_ACK ? &ps_lim_ack : &ps_lim_results;
+	const struct ps_json_limit *lim = st == PS_EXT_PROBE  ? &ps_lim_probe
+					  : st == PS_EXT_DATA ? &ps_lim_ext_data
+					  : st == PS_EXT_ACK  ? &ps_lim_ack
+							      : &ps_lim_results;
 	int rc = ps_recv_json_lim(c->t.ctrl_fd, obj, lim, timeout_ms, c->stop);
 	const char *why = ps_proto_strerror(rc);
 
 	if (rc == -EINTR)
 		return fail(c, _("interrupted"));
 	if (rc && st == PS_EXT_PROBE)
-		return fail(c, _("the server's probe readings were unreadable: %s"), why);
+		return fail(
+			c, _("the server's probe readings were unreadable: %s"),
+			why);
 	if (rc && st == PS_EXT_DATA)
-		return fail(c, _("the server's live data was unreadable: %s"), why);
+		return fail(c, _("the server's live data was unreadable: %s"),
+			    why);
 	if (rc && st == PS_EXT_ACK)
-		return fail(c, _("the server's greeting was unreadable: %s"), why);
+		return fail(c, _("the server's greeting was unreadable: %s"),
+			    why);
 	if (rc)
-		return fail(c, _("the server's results were unreadable: %s"), why);
+		return fail(c, _("the server's results were unreadable: %s"),
+			    why);
 	return 0;
 }
 
@@ -410,20 +445,31 @@ static const char *server_error_text(const struct client *c, int ierr, int err)
 	case PS_IEAUTHTEST:
 		return login_refused();
 	case PS_IETOTALRATE:
-		return _("the server refused the test: its total rate is above the server's limit (--server-bitrate-limit); ask for less with -b, or fewer streams with -P");
+		return _("the server refused the test: its total rate is above "
+			 "the server's limit (--server-bitrate-limit); ask for "
+			 "less with -b, or fewer streams with -P");
 	case PS_IEMAXDURATION:
-		return _("the server refused the test: it is longer than the server allows (--server-max-duration); ask for a shorter -t");
+		return _("the server refused the test: it is longer than the "
+			 "server allows (--server-max-duration); ask for a "
+			 "shorter -t");
 	case PS_IENEWTEST:
 		break;
 	default:
 		return NULL;
 	}
 	if (err == ENOTSUP && c->o->skip_rx_copy)
-		return _("the server refused --skip-rx-copy: it writes what it receives to a file (-F), which needs the data; run without --skip-rx-copy");
+		return _("the server refused --skip-rx-copy: it writes what it "
+			 "receives to a file (-F), which needs the data; run "
+			 "without --skip-rx-copy");
 	if (err == EBUSY)
-		return _("the server refused the test: another test is writing the server's -F file; try again when that test has ended");
+		return _("the server refused the test: another test is writing "
+			 "the server's -F file; try again when that test has "
+			 "ended");
 	if (err == EPERM)
-		return _("the server refused the test: it is over one of the server's limits (--server-max-duration, --server-bitrate-limit or --server-max-streams); ask for a shorter, slower or smaller test");
+		return _("the server refused the test: it is over one of the "
+			 "server's limits (--server-max-duration, "
+			 "--server-bitrate-limit or --server-max-streams); ask "
+			 "for a shorter, slower or smaller test");
 	return NULL;
 }
 
@@ -439,7 +485,9 @@ static int handle_state(struct client *c, signed char st)
 			return -1;
 		if (ps_test_take_ext_data(t, obj)) {
 			json_object_put(obj);
-			return fail(c, _("protocol error: the server's live data lists more streams than the test's %d"),
+			return fail(c,
+				    _("protocol error: the server's live data "
+				      "lists more streams than the test's %d"),
 				    t->nstreams);
 		}
 		json_object_put(obj);
@@ -457,7 +505,8 @@ static int handle_state(struct client *c, signed char st)
 		/* after the credentials, not busy: the login */
 		if (login_pending(c))
 			return fail(c, "%s", login_refused());
-		return fail(c, _("the server is busy running a test; try again later"));
+		return fail(c, _("the server is busy running a test; try again "
+				 "later"));
 	case PS_SERVER_ERROR: {
 		int32_t e[2] = { 0, 0 };
 		const char *why;
@@ -468,8 +517,10 @@ static int handle_state(struct client *c, signed char st)
 		err = (int)ntohl((uint32_t)e[1]);
 		if ((why = server_error_text(c, ierr, err)))
 			return fail(c, "%s", why);
-		return fail(c, _("the server reported an error (iperf3 error %d: %s)"),
-			    ierr, strerror(err));
+		return fail(
+			c,
+			_("the server reported an error (iperf3 error %d: %s)"),
+			ierr, strerror(err));
 	}
 	}
 	return fail(c, _("unexpected message %d (%s) from the server"), st,
@@ -510,7 +561,8 @@ static int run_test(struct client *c)
 	for (int i = 0; i < t->nstreams; i++) {
 		rc = ps_stream_start(t->streams[i]);
 		if (rc)
-			return fail(c, _("cannot start a stream thread: %s"), strerror(-rc));
+			return fail(c, _("cannot start a stream thread: %s"),
+				    strerror(-rc));
 	}
 	next = t->t0 + tickp;
 	last_move = ps_now();
@@ -537,13 +589,17 @@ static int run_test(struct client *c)
 
 			rc = ps_recv_state_stop(t->ctrl_fd, &st, 2000, c->stop);
 			if (rc == -EINTR)
-				continue;	/* "interrupted", above */
+				continue; /* "interrupted", above */
 			if (rc) {
 				/* a failed stream is often why: say that one */
 				if (stream_failed(c, 0.3))
 					return -1;
-				return fail(c, _("the control connection to the server was lost: %s"),
-					    rc == -EPIPE ? _("closed by the server") : strerror(-rc));
+				return fail(c,
+					    _("the control connection to the "
+					      "server was lost: %s"),
+					    rc == -EPIPE
+						    ? _("closed by the server")
+						    : strerror(-rc));
 			}
 			if (state_allowed(c, st, false) || handle_state(c, st))
 				return -1;
@@ -568,7 +624,9 @@ static int run_test(struct client *c)
 			last_move = now;
 		} else if (c->timeout_ms > 0 &&
 			   now - last_move > c->timeout_ms / 1000.0) {
-			return fail(c, _("no data and no message from the server for %g s"),
+			return fail(c,
+				    _("no data and no message from the server "
+				      "for %g s"),
 				    c->timeout_ms / 1000.0);
 		}
 	}
@@ -586,7 +644,9 @@ static int finish_test(struct client *c)
 	ps_test_tick(t, ps_now(), true);
 	rc = ps_send_state(t->ctrl_fd, PS_TEST_END);
 	if (rc)
-		return fail(c, _("could not tell the server the test ended: %s"), strerror(-rc));
+		return fail(c,
+			    _("could not tell the server the test ended: %s"),
+			    strerror(-rc));
 	for (;;) {
 		signed char st;
 
@@ -601,22 +661,29 @@ static int finish_test(struct client *c)
 			json_object_put(obj);
 			ps_results_clear(&mine);
 			if (rc)
-				return fail(c, _("could not send results: %s"), strerror(-rc));
+				return fail(c, _("could not send results: %s"),
+					    strerror(-rc));
 			if (recv_json(c, st, &obj, c->timeout_ms))
 				return -1;
-			if (ps_results_from_json(obj, &t->remote, c->err, sizeof(c->err)) == 0)
+			if (ps_results_from_json(obj, &t->remote, c->err,
+						 sizeof(c->err)) == 0)
 				t->remote_valid = true;
 			json_object_put(obj);
 			/* results for streams the test does not have */
 			if (t->remote_valid && t->remote.nstreams > t->nstreams)
-				return fail(c, _("protocol error: the server's results list %d streams; the test has %d"),
+				return fail(c,
+					    _("protocol error: the server's "
+					      "results list %d streams; the "
+					      "test has %d"),
 					    t->remote.nstreams, t->nstreams);
 			/* iperf3 does not tell its version; before 3.14 it
 			 * wrote -1 as 18446744073709551615, which dates it */
 			if (!t->peer_ext && t->remote_valid &&
-			    t->remote.unsigned_minus_one && !t->info.peer_version[0])
+			    t->remote.unsigned_minus_one &&
+			    !t->info.peer_version[0])
 				snprintf(t->info.peer_version,
-					 sizeof(t->info.peer_version), "<=3.13");
+					 sizeof(t->info.peer_version),
+					 "<=3.13");
 			break;
 		case PS_DISPLAY_RESULTS:
 			ps_streams_stop(t, true, true);
@@ -667,20 +734,23 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 	if (o->username) {
 		char *pw = ps_auth_password();
 
-		rc = pw ? ps_auth_token(o->username, pw, o->rsa_pubkey, o->pkcs1,
-					t->p.authtoken, sizeof(t->p.authtoken),
-					c->err, sizeof(c->err)) : -EINVAL;
+		rc = pw ? ps_auth_token(o->username, pw, o->rsa_pubkey,
+					o->pkcs1, t->p.authtoken,
+					sizeof(t->p.authtoken), c->err,
+					sizeof(c->err))
+			: -EINVAL;
 		if (!pw)
-			fail(c, _("--username: no password (set IPERF3_PASSWORD, or run on a terminal)"));
+			fail(c, _("--username: no password (set "
+				  "IPERF3_PASSWORD, or run on a terminal)"));
 		free(pw);
 		if (rc)
 			goto out;
 	}
 
 	say(c, _("Connecting to host %s, port %d"), c->host, c->port);
-	t->ctrl_fd = ps_connect(c->host, c->port, o->family, SOCK_STREAM,
-				o->bind, o->bind_dev, 0, &cso,
-				o->connect_timeout_ms, &why);
+	t->ctrl_fd =
+		ps_connect(c->host, c->port, o->family, SOCK_STREAM, o->bind,
+			   o->bind_dev, 0, &cso, o->connect_timeout_ms, &why);
 	if (t->ctrl_fd < 0) {
 		fail(c, _("unable to connect to %s port %d: %s"), c->host,
 		     c->port, strerror(-t->ctrl_fd));
@@ -710,7 +780,10 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 			rc = ps_send_json(t->ctrl_fd, obj);
 			json_object_put(obj);
 			if (rc) {
-				fail(c, _("could not send the test parameters: %s"), strerror(-rc));
+				fail(c,
+				     _("could not send the test parameters: "
+				       "%s"),
+				     strerror(-rc));
 				goto out;
 			}
 			break;
@@ -723,9 +796,12 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 			{
 				struct json_object *v;
 
-				if (json_object_object_get_ex(obj, "version", &v))
-					snprintf(t->info.peer_version, sizeof(t->info.peer_version),
-						 "%s", json_object_get_string(v));
+				if (json_object_object_get_ex(obj, "version",
+							      &v))
+					snprintf(t->info.peer_version,
+						 sizeof(t->info.peer_version),
+						 "%s",
+						 json_object_get_string(v));
 			}
 			json_object_put(obj);
 			break;
@@ -733,14 +809,13 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 			if (create_streams(c))
 				goto out;
 			break;
-		case PS_TEST_START:
-			{
-				char ver[48];
+		case PS_TEST_START: {
+			char ver[48];
 
-				memcpy(ver, t->info.peer_version, sizeof(ver));
-				fill_info(c);
-				memcpy(t->info.peer_version, ver, sizeof(ver));
-			}
+			memcpy(ver, t->info.peer_version, sizeof(ver));
+			fill_info(c);
+			memcpy(t->info.peer_version, ver, sizeof(ver));
+		}
 			ps_test_begin(t);
 			if (rep->start)
 				rep->start(rep->arg, &t->info);

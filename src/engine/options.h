@@ -28,7 +28,7 @@
 #define PS_DEFAULT_UDP_RATE (1024 * 1024) /* iperf3's UDP_RATE, "1 Mbit/s" */
 /* iperf3's datagram when the control connection gives no MSS */
 #define PS_DEFAULT_UDP_LEN 1460
-#define PS_MAX_ALLOW 32			  /* --allow networks */
+#define PS_MAX_ALLOW 32 /* --allow networks */
 #define PS_DEFAULT_HANDSHAKE                                                   \
 	10 /* s for a new connection's cookie and parameters */
 

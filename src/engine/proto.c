@@ -477,7 +477,6 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p, char *err,
 	get_str(o, "client_version", p->client_version,
 		sizeof(p->client_version));
 	get_str(o, "authtoken", p->authtoken, sizeof(p->authtoken));
-	get_str(o, "title", p->title, sizeof(p->title));
 	if (p->reverse && p->bidir) {
 		snprintf(err, errlen, _("reverse and bidirectional together"));
 		return -EINVAL;

@@ -1,4 +1,5 @@
-/* proto.h: iperf3's control protocol: cookie, state bytes, length-prefixed JSON */
+/* proto.h: iperf3's control protocol: cookie, state bytes, length-prefixed JSON
+ */
 #ifndef PS_PROTO_H
 #define PS_PROTO_H
 
@@ -9,7 +10,7 @@
 
 #include "options.h"
 
-#define PS_COOKIE_SIZE 37	/* 36 characters and a NUL, all sent */
+#define PS_COOKIE_SIZE 37 /* 36 characters and a NUL, all sent */
 #define PS_MAX_PARAMS_JSON (8 * 1024)
 /* what a results message may be (bytes): -P 128 --bidir is 43 KB, the
  * rest is --get-server-output's text (see ps_lim_results) */
@@ -37,16 +38,16 @@ enum ps_state {
 	PS_ACCESS_DENIED = -1,
 	PS_SERVER_ERROR = -2,
 	/* pipescope's own, only ever sent to a peer that announced them */
-	PS_EXT_ACK = 100,	/* server: JSON {"version":…} follows */
-	PS_EXT_DATA = 101,	/* either end: JSON interval data follows */
-	PS_EXT_PROBE = 102,	/* server: a probe snapshot (doc/snapshot.md) */
+	PS_EXT_ACK = 100,   /* server: JSON {"version":…} follows */
+	PS_EXT_DATA = 101,  /* either end: JSON interval data follows */
+	PS_EXT_PROBE = 102, /* server: a probe snapshot (doc/snapshot.md) */
 };
 
 /* iperf3's i_errno values a server sends after SERVER_ERROR (and errno) */
 enum {
-	PS_IETOTALRATE = 27,	/* the total rate is above the server's limit */
-	PS_IEMAXDURATION = 37,	/* longer than the server's maximum (3.17+) */
-	PS_IENEWTEST = 100,	/* "unable to create a new test": see errno */
+	PS_IETOTALRATE = 27,   /* the total rate is above the server's limit */
+	PS_IEMAXDURATION = 37, /* longer than the server's maximum (3.17+) */
+	PS_IENEWTEST = 100,    /* "unable to create a new test": see errno */
 };
 
 /* what the client asks for; the server's view of a test */
@@ -61,7 +62,7 @@ struct ps_params {
 	bool bidir;
 	uint64_t window;
 	uint32_t len;
-	uint64_t rate;		/* bit/s */
+	uint64_t rate; /* bit/s */
 	unsigned burst;
 	uint64_t fq_rate;
 	int mss;
@@ -77,24 +78,23 @@ struct ps_params {
 	/* the block a pipescope server is to use where len is iperf3's
 	 * (-R, --bidir without -l): 0 = len */
 	uint32_t ps_len;
-	bool gsro;		/* segmentation offload between pipescope ends */
-	bool iperf_gsro;	/* iperf3 3.21's "gso"/"gro" (its --gsro) */
-	char title[256];	/* -T */
-	char extra_data[1024];	/* --extra-data */
-	int server_affinity;	/* -1 = none */
+	bool gsro;	       /* segmentation offload between pipescope ends */
+	bool iperf_gsro;       /* iperf3 3.21's "gso"/"gro" (its --gsro) */
+	char title[256];       /* -T */
+	char extra_data[1024]; /* --extra-data */
+	int server_affinity;   /* -1 = none */
 	char client_version[48];
-	char title[256];	/* -T, as the client sent it */
-	bool ps_ext;		/* the client is pipescope and speaks extensions */
-	int ps_ext_version;	/* the PS_EXT_VERSION it announced */
-	bool peer_probes;	/* it asks for the server's probe snapshots */
-	char authtoken[2049];	/* iperf3's RSA-encrypted credentials, base64 */
+	bool ps_ext;	    /* the client is pipescope and speaks extensions */
+	int ps_ext_version; /* the PS_EXT_VERSION it announced */
+	bool peer_probes;   /* it asks for the server's probe snapshots */
+	char authtoken[2049]; /* iperf3's RSA-encrypted credentials, base64 */
 };
 
 struct ps_stream_result {
 	int id;
 	uint64_t bytes;
-	int64_t retransmits;	/* -1 = unknown */
-	double jitter;		/* seconds */
+	int64_t retransmits; /* -1 = unknown */
+	double jitter;	     /* seconds */
 	int64_t errors;
 	int64_t packets;
 	int64_t omitted_errors;
@@ -109,10 +109,10 @@ struct ps_results {
 	char congestion_used[16];
 	int nstreams;
 	struct ps_stream_result streams[2 * PS_MAX_STREAMS];
-	char *server_output_text;	/* malloc'ed or NULL */
+	char *server_output_text; /* malloc'ed or NULL */
 	/* a -J server's document instead (iperf3's server_output_json) */
 	struct json_object *server_output_json;
-	struct json_object *ps_ext;	/* pipescope's extras, or NULL */
+	struct json_object *ps_ext; /* pipescope's extras, or NULL */
 	/* it wrote -1 as 18446744073709551615: iperf3 3.13 or older */
 	bool unsigned_minus_one;
 };
@@ -138,8 +138,8 @@ struct ps_json_limit {
 	uint32_t containers;
 };
 /* the results (either end), EXT_DATA, EXT_PROBE and EXT_ACK messages */
-extern const struct ps_json_limit ps_lim_results, ps_lim_ext_data,
-	ps_lim_probe, ps_lim_ack;
+extern const struct ps_json_limit ps_lim_results, ps_lim_ext_data, ps_lim_probe,
+	ps_lim_ack;
 /*
  * ps_recv_json with a limit, giving up with -EINTR as soon as *stop is set
  * (stop may be NULL): -EMSGSIZE over lim->bytes, -E2BIG over its values or
@@ -156,8 +156,8 @@ const char *ps_proto_strerror(int rc);
 
 struct json_object *ps_params_to_json(const struct ps_params *p);
 /* 0, or -EINVAL with a reason in err (wrong types, absurd values) */
-int ps_params_from_json(struct json_object *obj, struct ps_params *p,
-			char *err, size_t errlen);
+int ps_params_from_json(struct json_object *obj, struct ps_params *p, char *err,
+			size_t errlen);
 
 struct json_object *ps_results_to_json(const struct ps_results *r);
 int ps_results_from_json(struct json_object *obj, struct ps_results *r,

@@ -23,7 +23,8 @@ void ps_stream_udp_setup(struct ps_stream *s)
 
 		/* many datagrams per system call; the kernel cuts them */
 		if (s->sender && s->len <= 16384 &&
-		    setsockopt(fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0) {
+		    setsockopt(fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) ==
+			    0) {
 			s->gso_segs = 63000 / s->len;
 			if (s->gso_segs > 64)
 				s->gso_segs = 64;
@@ -42,8 +43,10 @@ void ps_stream_udp_setup(struct ps_stream *s)
 	if (!s->sender && !p->window) {
 		int want = 8 * 1024 * 1024;
 
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)))
-			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want,
+			       sizeof(want)))
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want,
+				   sizeof(want));
 	}
 }
 
@@ -58,7 +61,8 @@ void ps_udp_stamp(struct ps_stream *s, char *pkt, uint64_t seq)
 	memcpy(pkt, &sec, 4);
 	memcpy(pkt + 4, &usec, 4);
 	if (s->t->p.udp64) {
-		uint32_t hi = htonl((uint32_t)(seq >> 32)), lo = htonl((uint32_t)seq);
+		uint32_t hi = htonl((uint32_t)(seq >> 32)),
+			 lo = htonl((uint32_t)seq);
 
 		memcpy(pkt + 8, &hi, 4);
 		memcpy(pkt + 12, &lo, 4);
@@ -127,14 +131,15 @@ static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
 	}
 	if (seq >= s->udp_last_seq + 1) {
 		if (seq > s->udp_last_seq + 1)
-			atomic_fetch_add_explicit(&s->lost,
-				(int64_t)(seq - 1 - s->udp_last_seq),
+			atomic_fetch_add_explicit(
+				&s->lost, (int64_t)(seq - 1 - s->udp_last_seq),
 				memory_order_relaxed);
 		s->udp_last_seq = seq;
 	} else {
 		atomic_fetch_add_explicit(&s->ooo, 1, memory_order_relaxed);
 		if (atomic_load_explicit(&s->lost, memory_order_relaxed) > 0)
-			atomic_fetch_sub_explicit(&s->lost, 1, memory_order_relaxed);
+			atomic_fetch_sub_explicit(&s->lost, 1,
+						  memory_order_relaxed);
 	}
 	if (atomic_load_explicit(&s->packets, memory_order_relaxed) > 0) {
 		d = fabs(transit - s->udp_prev_transit);
@@ -151,8 +156,10 @@ ssize_t ps_udp_recv(struct ps_stream *s, size_t *seg)
 {
 	char ctrl[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { .iov_base = s->buf, .iov_len = PS_UDP_RX_BUF };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctrl, .msg_controllen = sizeof(ctrl) };
+	struct msghdr mh = { .msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = ctrl,
+			     .msg_controllen = sizeof(ctrl) };
 	ssize_t n = recvmsg(s->fd, &mh, 0);
 	struct cmsghdr *c;
 

@@ -49,7 +49,8 @@ void ps_test_begin(struct ps_test *t)
 	t->cpu_wall0 = t->t0;
 	getrusage(RUSAGE_SELF, &t->ru0);
 	free(t->iv_streams);
-	t->iv_streams = xcalloc((size_t)t->nstreams + 1, sizeof(*t->iv_streams));
+	t->iv_streams =
+		xcalloc((size_t)t->nstreams + 1, sizeof(*t->iv_streams));
 	t->niv = t->nstreams;
 }
 
@@ -61,8 +62,8 @@ void ps_test_begin(struct ps_test *t)
  */
 static bool rx_limit_reached(struct ps_test *t)
 {
-	uint64_t moved = atomic_load_explicit(&t->moved_bytes,
-					      memory_order_relaxed);
+	uint64_t moved =
+		atomic_load_explicit(&t->moved_bytes, memory_order_relaxed);
 	uint64_t dgrams = 0;
 
 	if (t->p.proto == PS_PROTO_TCP)
@@ -70,11 +71,11 @@ static bool rx_limit_reached(struct ps_test *t)
 		       moved / t->p.len >= t->p.blocks;
 	for (int i = 0; i < t->nstreams; i++) {
 		struct ps_stream *s = t->streams[i];
-		int64_t lost = atomic_load_explicit(&s->lost,
-						    memory_order_relaxed);
+		int64_t lost =
+			atomic_load_explicit(&s->lost, memory_order_relaxed);
 
-		dgrams += atomic_load_explicit(&s->packets,
-					       memory_order_relaxed);
+		dgrams +=
+			atomic_load_explicit(&s->packets, memory_order_relaxed);
 		if (lost > 0)
 			dgrams += (uint64_t)lost;
 	}
@@ -93,15 +94,19 @@ bool ps_test_limit_reached(struct ps_test *t)
 
 		if (s->sender) {
 			any_sender = true;
-			sent += atomic_load_explicit(&s->bytes, memory_order_relaxed);
-			blocks += atomic_load_explicit(&s->blocks, memory_order_relaxed);
+			sent += atomic_load_explicit(&s->bytes,
+						     memory_order_relaxed);
+			blocks += atomic_load_explicit(&s->blocks,
+						       memory_order_relaxed);
 			if (!atomic_load(&s->finished))
 				all_finished = false;
 		}
 	}
 	if (t->p.bytes) {
-		uint64_t moved = any_sender ? sent :
-			atomic_load_explicit(&t->moved_bytes, memory_order_relaxed);
+		uint64_t moved =
+			any_sender ? sent
+				   : atomic_load_explicit(&t->moved_bytes,
+							  memory_order_relaxed);
 
 		if (moved >= t->p.bytes)
 			return true;
@@ -125,7 +130,7 @@ static void add_to_sum(struct ps_stream_iv *sum, const struct ps_stream_iv *s)
 	sum->packets += s->packets;
 	sum->lost += s->lost;
 	sum->ooo += s->ooo;
-	sum->jitter_ms += s->jitter_ms;	/* averaged by the caller */
+	sum->jitter_ms += s->jitter_ms; /* averaged by the caller */
 	if (s->has_tcpinfo) {
 		sum->has_tcpinfo = true;
 		sum->retrans += s->retrans;
@@ -137,7 +142,8 @@ static void sample_stream(struct ps_test *t, struct ps_stream *s,
 			  struct ps_stream_iv *v, double from, double now)
 {
 	uint64_t bytes = atomic_load_explicit(&s->bytes, memory_order_relaxed);
-	uint64_t packets = atomic_load_explicit(&s->packets, memory_order_relaxed);
+	uint64_t packets =
+		atomic_load_explicit(&s->packets, memory_order_relaxed);
 	int64_t lost = atomic_load_explicit(&s->lost, memory_order_relaxed);
 	uint64_t ooo = atomic_load_explicit(&s->ooo, memory_order_relaxed);
 	double secs = now - from;
@@ -155,7 +161,8 @@ static void sample_stream(struct ps_test *t, struct ps_stream *s,
 	v->packets = packets - s->iv_packets;
 	v->lost = lost - s->iv_lost;
 	v->ooo = ooo - s->iv_ooo;
-	v->jitter_ms = atomic_load_explicit(&s->jitter_ns, memory_order_relaxed) / 1e6;
+	v->jitter_ms =
+		atomic_load_explicit(&s->jitter_ns, memory_order_relaxed) / 1e6;
 	v->cpu = atomic_load_explicit(&s->cpu, memory_order_relaxed);
 	v->rx_cpu = ps_stream_rx_cpu(s->fd);
 	v->omitted = t->omitting;
@@ -177,11 +184,15 @@ static void sample_stream(struct ps_test *t, struct ps_stream *s,
 		v->pacing_bps = ti.pacing_rate * 8;
 		v->app_limited = ti.app_limited;
 		if (s->have_ti_prev) {
-			v->reorder = (int64_t)ti.reord_seen - s->ti_prev.reord_seen;
-			v->retrans = (int64_t)ti.total_retrans - s->ti_prev.total_retrans;
+			v->reorder =
+				(int64_t)ti.reord_seen - s->ti_prev.reord_seen;
+			v->retrans = (int64_t)ti.total_retrans -
+				     s->ti_prev.total_retrans;
 			v->busy_us = ti.busy_us - s->ti_prev.busy_us;
-			v->rwnd_limited_us = ti.rwnd_limited_us - s->ti_prev.rwnd_limited_us;
-			v->sndbuf_limited_us = ti.sndbuf_limited_us - s->ti_prev.sndbuf_limited_us;
+			v->rwnd_limited_us =
+				ti.rwnd_limited_us - s->ti_prev.rwnd_limited_us;
+			v->sndbuf_limited_us = ti.sndbuf_limited_us -
+					       s->ti_prev.sndbuf_limited_us;
 		} else {
 			v->reorder = ti.reord_seen;
 			v->retrans = ti.total_retrans;
@@ -330,9 +341,11 @@ void ps_test_fill_results(struct ps_test *t, struct ps_results *r)
 			x->errors = udp_loss_cap(x->errors, rs->packets,
 						 x->packets);
 		x->start_time = 0;
-		x->end_time = t->last_tick - (t->p.omit ? t->omit_until : t->t0);
+		x->end_time =
+			t->last_tick - (t->p.omit ? t->omit_until : t->t0);
 	}
-	r->sender_has_retransmits = tcp_sender ? 1 : (t->p.proto == PS_PROTO_TCP ? 0 : -1);
+	r->sender_has_retransmits =
+		tcp_sender ? 1 : (t->p.proto == PS_PROTO_TCP ? 0 : -1);
 	if (t->p.proto == PS_PROTO_TCP && t->nstreams > 0) {
 		char cc[16] = "";
 		socklen_t l = sizeof(cc);
@@ -360,7 +373,8 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 	sum->remote_bytes = xcalloc((size_t)t->nstreams + 1, sizeof(uint64_t));
 	sum->remote_errors = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
 	sum->remote_packets = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
-	sum->remote_jitter_ms = xcalloc((size_t)t->nstreams + 1, sizeof(double));
+	sum->remote_jitter_ms =
+		xcalloc((size_t)t->nstreams + 1, sizeof(double));
 	sum->remote_retrans = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
 	sum->remote_valid = t->remote_valid;
 	sum->peer_snap = t->peer_snap;
@@ -385,7 +399,7 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 		v->snd_wnd = s->snd_wnd_max;
 		v->rtt_us = s->rtt_n ? (uint32_t)(s->rtt_sum / s->rtt_n) : 0;
 		v->min_rtt_us = s->rtt_min;
-		v->rttvar_us = s->rtt_max;	/* max RTT, for the JSON */
+		v->rttvar_us = s->rtt_max; /* max RTT, for the JSON */
 		v->cwnd = s->cwnd_max;
 		moved += v->bytes;
 		if ((rs = remote_of(t, s->id))) {
@@ -436,8 +450,8 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 	ps_test_cpu(t, &sum->cpu_local_total, &sum->cpu_local_user,
 		    &sum->cpu_local_system);
 	if (moved)
-		sum->cpu_seconds_per_gb = sum->cpu_local_total / 100.0 * dur /
-					  (moved / 1e9);
+		sum->cpu_seconds_per_gb =
+			sum->cpu_local_total / 100.0 * dur / (moved / 1e9);
 	if (t->remote_valid) {
 		sum->cpu_remote_total = t->remote.cpu_total;
 		sum->cpu_remote_user = t->remote.cpu_user;
@@ -445,7 +459,8 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 		snprintf(sum->congestion_remote, sizeof(sum->congestion_remote),
 			 "%s", t->remote.congestion_used);
 		if (t->remote.server_output_text)
-			sum->server_output = xstrdup(t->remote.server_output_text);
+			sum->server_output =
+				xstrdup(t->remote.server_output_text);
 		sum->server_output_json =
 			json_object_get(t->remote.server_output_json);
 	}
@@ -455,8 +470,9 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 
 		if (!getsockopt(t->streams[0]->fd, IPPROTO_TCP, TCP_CONGESTION,
 				cc, &l))
-			snprintf(sum->congestion_local, sizeof(sum->congestion_local),
-				 "%.*s", (int)strnlen(cc, sizeof(cc)), cc);
+			snprintf(sum->congestion_local,
+				 sizeof(sum->congestion_local), "%.*s",
+				 (int)strnlen(cc, sizeof(cc)), cc);
 	}
 }
 
@@ -485,28 +501,52 @@ struct json_object *ps_test_ext_data(struct ps_test *t)
 		struct json_object *j = json_object_new_object();
 
 		json_object_object_add(j, "id", json_object_new_int(v->id));
-		json_object_object_add(j, "sender", json_object_new_boolean(v->sender));
-		json_object_object_add(j, "bytes", json_object_new_int64((int64_t)v->bytes));
-		json_object_object_add(j, "bits_per_second", json_object_new_double(v->bps));
+		json_object_object_add(j, "sender",
+				       json_object_new_boolean(v->sender));
+		json_object_object_add(
+			j, "bytes", json_object_new_int64((int64_t)v->bytes));
+		json_object_object_add(j, "bits_per_second",
+				       json_object_new_double(v->bps));
 		if (v->has_tcpinfo) {
-			json_object_object_add(j, "rtt", json_object_new_int64(v->rtt_us));
-			json_object_object_add(j, "rttvar", json_object_new_int64(v->rttvar_us));
-			json_object_object_add(j, "snd_cwnd", json_object_new_int64((int64_t)v->cwnd));
-			json_object_object_add(j, "retransmits", json_object_new_int64(v->retrans));
-			json_object_object_add(j, "busy_us", json_object_new_int64((int64_t)v->busy_us));
-			json_object_object_add(j, "rwnd_limited_us", json_object_new_int64((int64_t)v->rwnd_limited_us));
-			json_object_object_add(j, "sndbuf_limited_us", json_object_new_int64((int64_t)v->sndbuf_limited_us));
-			json_object_object_add(j, "delivery_rate", json_object_new_int64((int64_t)v->delivery_bps));
+			json_object_object_add(
+				j, "rtt", json_object_new_int64(v->rtt_us));
+			json_object_object_add(
+				j, "rttvar",
+				json_object_new_int64(v->rttvar_us));
+			json_object_object_add(
+				j, "snd_cwnd",
+				json_object_new_int64((int64_t)v->cwnd));
+			json_object_object_add(
+				j, "retransmits",
+				json_object_new_int64(v->retrans));
+			json_object_object_add(
+				j, "busy_us",
+				json_object_new_int64((int64_t)v->busy_us));
+			json_object_object_add(
+				j, "rwnd_limited_us",
+				json_object_new_int64(
+					(int64_t)v->rwnd_limited_us));
+			json_object_object_add(
+				j, "sndbuf_limited_us",
+				json_object_new_int64(
+					(int64_t)v->sndbuf_limited_us));
+			json_object_object_add(
+				j, "delivery_rate",
+				json_object_new_int64(
+					(int64_t)v->delivery_bps));
 		}
 		json_object_object_add(j, "cpu", json_object_new_int(v->cpu));
-		json_object_object_add(j, "rx_cpu", json_object_new_int(v->rx_cpu));
+		json_object_object_add(j, "rx_cpu",
+				       json_object_new_int(v->rx_cpu));
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "streams", arr);
 	ps_test_cpu(t, &tot, &usr, &sys);
-	json_object_object_add(o, "cpu_util_total", json_object_new_double(tot));
+	json_object_object_add(o, "cpu_util_total",
+			       json_object_new_double(tot));
 	json_object_object_add(o, "cpu_util_user", json_object_new_double(usr));
-	json_object_object_add(o, "cpu_util_system", json_object_new_double(sys));
+	json_object_object_add(o, "cpu_util_system",
+			       json_object_new_double(sys));
 	return o;
 }
 
@@ -530,7 +570,8 @@ int ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
 		return -E2BIG;
 	if (!t->iv_remote || t->nremote_max < t->nstreams) {
 		free(t->iv_remote);
-		t->iv_remote = xcalloc((size_t)t->nstreams + 1, sizeof(*t->iv_remote));
+		t->iv_remote =
+			xcalloc((size_t)t->nstreams + 1, sizeof(*t->iv_remote));
 		t->nremote_max = t->nstreams;
 	}
 	t->nremote = (int)n;
@@ -544,8 +585,9 @@ int ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
 		v->sender = json_object_object_get_ex(j, "sender", &x) &&
 			    json_object_get_boolean(x);
 		v->bytes = (uint64_t)jget(j, "bytes");
-		v->bps = json_object_object_get_ex(j, "bits_per_second", &x) ?
-			 json_object_get_double(x) : 0;
+		v->bps = json_object_object_get_ex(j, "bits_per_second", &x)
+				 ? json_object_get_double(x)
+				 : 0;
 		v->has_tcpinfo = json_object_object_get_ex(j, "rtt", &x);
 		v->rtt_us = (uint32_t)jget(j, "rtt");
 		v->rttvar_us = (uint32_t)jget(j, "rttvar");
@@ -668,8 +710,10 @@ void ps_test_info_conns(struct ps_test *t)
 		c->id = s->id;
 		c->fd = s->fd;
 		c->sender = s->sender;
-		ps_sock_name(s->fd, false, c->local, sizeof(c->local), &c->lport);
-		ps_sock_name(s->fd, true, c->remote, sizeof(c->remote), &c->rport);
+		ps_sock_name(s->fd, false, c->local, sizeof(c->local),
+			     &c->lport);
+		ps_sock_name(s->fd, true, c->remote, sizeof(c->remote),
+			     &c->rport);
 		ps_sock_readback(s->fd, &c->nodelay, &c->mss, &c->sndbuf,
 				 &c->rcvbuf, &c->tos, c->congestion,
 				 sizeof(c->congestion));
@@ -685,6 +729,6 @@ void ps_params_sockopts(const struct ps_params *p, struct ps_sockopts *so)
 	so->nodelay = p->nodelay;
 	so->congestion = p->congestion[0] ? p->congestion : NULL;
 	so->tos = p->tos;
-	so->pacing_bps = p->fq_rate ? p->fq_rate :
-			 (p->proto == PS_PROTO_TCP ? p->rate : 0);
+	so->pacing_bps = p->fq_rate ? p->fq_rate
+				    : (p->proto == PS_PROTO_TCP ? p->rate : 0);
 }

@@ -69,8 +69,14 @@ static void test_params_roundtrip(void **state)
 static void test_params_iperf3_types(void **state)
 {
 	static const char *const flags[] = {
-		"get_server_output", "udp_counters_64bit", "repeating_payload",
-		"zerocopy", "skip_rx_copy", "dont_fragment", "gso", "gro",
+		"get_server_output",
+		"udp_counters_64bit",
+		"repeating_payload",
+		"zerocopy",
+		"skip_rx_copy",
+		"dont_fragment",
+		"gso",
+		"gro",
 	};
 	struct ps_params p = { 0 }, q;
 	struct json_object *o, *v;
