@@ -354,26 +354,38 @@ int ps_listen(const char *bind_addr, const char *bind_dev, int port, int family,
 
 int ps_read_full(int fd, void *buf, size_t len, int timeout_ms)
 {
+	return ps_read_full_stop(fd, buf, len, timeout_ms, NULL);
+}
+
+int ps_read_full_stop(int fd, void *buf, size_t len, int timeout_ms,
+		      atomic_bool *stop)
+{
 	char *p = buf;
 	double deadline = timeout_ms > 0 ? ps_now() + timeout_ms / 1000.0 : 0;
 
 	while (len) {
 		ssize_t n;
 
-		if (timeout_ms > 0) {
+		if (stop && atomic_load(stop))
+			return -EINTR;
+		if (timeout_ms > 0 || stop) {
 			struct pollfd pfd = { .fd = fd, .events = POLLIN };
-			int left = (int)((deadline - ps_now()) * 1000);
-			int r;
+			int wait = -1, r;
 
-			if (left <= 0)
-				return -ETIMEDOUT;
-			r = poll(&pfd, 1, left);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0)
+			if (timeout_ms > 0) {
+				wait = (int)((deadline - ps_now()) * 1000);
+				if (wait <= 0)
+					return -ETIMEDOUT;
+			}
+			/* slices of 100 ms, to see *stop soon (a signal
+			 * handler sets it; EINTR alone restarts the read) */
+			if (stop && (wait < 0 || wait > 100))
+				wait = 100;
+			r = poll(&pfd, 1, wait);
+			if (r < 0 && errno != EINTR)
 				return -errno;
-			if (r == 0)
-				return -ETIMEDOUT;
+			if (r <= 0)
+				continue; /* the deadline or *stop decides */
 		}
 		n = read(fd, p, len);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))

@@ -2,6 +2,7 @@
 #ifndef PS_NET_H
 #define PS_NET_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +47,9 @@ int ps_apply_sockopts(int fd, int family, bool tcp,
 /* full read/write with a deadline in ms (0 = block); 0, or -errno
  * (-ETIMEDOUT when the deadline passed, -EPIPE on EOF for reads) */
 int ps_read_full(int fd, void *buf, size_t len, int timeout_ms);
+/* the same, ending with -EINTR soon after *stop is set (NULL: never) */
+int ps_read_full_stop(int fd, void *buf, size_t len, int timeout_ms,
+		      atomic_bool *stop);
 int ps_write_full(int fd, const void *buf, size_t len);
 
 /* "addr" and port of either end of a socket, as text */

@@ -87,53 +87,10 @@ const struct ps_json_limit ps_lim_ack = {
 	.containers = 16,
 };
 
-/* ps_read_full in slices of 100 ms, to see *stop soon (a signal handler
- * sets it; EINTR alone would just restart the read) */
-static int read_full_stop(int fd, void *buf, size_t len, int timeout_ms,
-			  atomic_bool *stop)
-{
-	char *p = buf;
-	double deadline = timeout_ms > 0 ? ps_now() + timeout_ms / 1000.0 : 0;
-
-	if (!stop)
-		return ps_read_full(fd, buf, len, timeout_ms);
-	while (len) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int slice = 100, r;
-		ssize_t n;
-
-		if (atomic_load(stop))
-			return -EINTR;
-		if (timeout_ms > 0) {
-			int left = (int)((deadline - ps_now()) * 1000);
-
-			if (left <= 0)
-				return -ETIMEDOUT;
-			if (left < slice)
-				slice = left;
-		}
-		r = poll(&pfd, 1, slice);
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (r <= 0)
-			continue;
-		n = read(fd, p, len);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EPIPE;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int ps_recv_state_stop(int fd, signed char *state, int timeout_ms,
 		       atomic_bool *stop)
 {
-	return read_full_stop(fd, state, 1, timeout_ms, stop);
+	return ps_read_full_stop(fd, state, 1, timeout_ms, stop);
 }
 
 /*
@@ -181,14 +138,14 @@ int ps_recv_json_lim(int fd, struct json_object **obj,
 	int rc;
 
 	*obj = NULL;
-	rc = read_full_stop(fd, &nlen, 4, timeout_ms, stop);
+	rc = ps_read_full_stop(fd, &nlen, 4, timeout_ms, stop);
 	if (rc)
 		return rc;
 	len = ntohl(nlen);
 	if (len == 0 || len > lim->bytes)
 		return -EMSGSIZE;
 	buf = xmalloc(len + 1);
-	rc = read_full_stop(fd, buf, len, timeout_ms, stop);
+	rc = ps_read_full_stop(fd, buf, len, timeout_ms, stop);
 	if (rc) {
 		free(buf);
 		return rc;
