@@ -253,15 +253,26 @@ def serve(lst, steps, log):
 
 
 def listener():
-    lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    lst.bind(("127.0.0.1", 0))
-    lst.listen(1024)
-    # and a UDP socket on the same port that never answers the hello
-    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    udp.bind(("127.0.0.1", lst.getsockname()[1]))
-    SILENT_UDP.append(udp)
-    return lst
+    # a TCP port whose UDP twin is free too: the kernel picks the TCP port,
+    # and another process may hold the same number for UDP, so try again
+    for _ in range(100):
+        lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        lst.bind(("127.0.0.1", 0))
+        lst.listen(1024)
+        # and a UDP socket on the same port that never answers the hello
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            udp.bind(("127.0.0.1", lst.getsockname()[1]))
+        except OSError:
+            udp.close()
+            lst.close()
+            continue
+        while len(SILENT_UDP) > 8:
+            SILENT_UDP.pop(0).close()
+        SILENT_UDP.append(udp)
+        return lst
+    raise OSError("no TCP port with a free UDP twin")
 
 
 SILENT_UDP = []
