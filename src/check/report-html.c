@@ -555,13 +555,14 @@ static void html_steps(FILE *out, const struct ps_check_report *r)
 			continue;
 		}
 		td(out, false, state_text(s->state));
-		ps_fmt_bps(v, sizeof(v), s->bps);
+		ps_svg_format(v, sizeof(v), s->bps, PS_SVG_BPS);
 		if (s->bidir) {
 			size_t l = strlen(v);
 
 			snprintf(v + l, sizeof(v) - l, " + ");
 			l = strlen(v);
-			ps_fmt_bps(v + l, sizeof(v) - l, s->bps_back);
+			ps_svg_format(v + l, sizeof(v) - l, s->bps_back,
+				      PS_SVG_BPS);
 		}
 		td(out, true, v);
 		*v = 0;

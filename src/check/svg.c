@@ -488,8 +488,9 @@ void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)
 		for (int c = 0; c < cols; c++) {
 			double x = h->v[r * cols + c];
 
-			heat_colour(vmax > 0 ? clampv(x) / vmax
-					     : (isfinite(x) ? 0 : NAN),
+			heat_colour(!isfinite(x) ? NAN
+				    : vmax > 0	 ? clampv(x) / vmax
+						 : 0,
 				    col, sizeof(col));
 			fprintf(out,
 				"<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" "
