@@ -1201,8 +1201,7 @@ void ps_cli_help(FILE *out)
 		"and iperf3 clients\n"
 		"       pipescope probe [--iface IF] [--json] [--sysroot DIR]\n"
 		"       pipescope check [-c HOST] [--iface IF] [--format "
-		"text|markdown|json|html]\n"
-		"                       [--plot DIR]\n"
+		"text|markdown|json]\n"
 		"       pipescope check --snapshot FILE\n"
 		"\n"),
 	      out);
@@ -1334,6 +1333,20 @@ void ps_cli_help(FILE *out)
 		"      --connect-timeout MS  give up connecting after MS\n"
 		"\n"),
 	      out);
+	/* its own string: the translations of the others stay whole */
+	fputs(_("Check's reports with pictures:\n"
+		"      --format html         (check) one HTML page: the "
+		"answer, "
+		"the charts\n"
+		"                            (inline SVG), the tests, the "
+		"findings\n"
+		"      --plot DIR            (check) the charts as "
+		"DIR/sweep.svg, "
+		"rate.svg,\n"
+		"                            cpu.svg, irq.svg; the markdown "
+		"report links them\n"
+		"\n"),
+	      out);
 	fputs(_("pipescope's own options:\n"
 		"      --no-tui              plain text (as iperf3) even on a "
 		"terminal\n"
@@ -1343,11 +1356,7 @@ void ps_cli_help(FILE *out)
 		"      --sysroot DIR         read /proc and /sys from a "
 		"recorded tree\n"
 		"      --json                (probe) the snapshot as JSON\n"
-		"      --format FMT          (check) text, markdown, json or "
-		"html\n"
-		"      --plot DIR            (check) the charts as DIR/*.svg; "
-		"the markdown\n"
-		"                            report links them\n"
+		"      --format FMT          (check) text, markdown or json\n"
 		"      --snapshot FILE       (check) evaluate a saved 'probe "
 		"--json'\n"
 		"      --quick               (check) the short form of the "
