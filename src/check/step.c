@@ -2,6 +2,7 @@
  * check" and the workstation's live findings alike (step.h) */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,7 +241,7 @@ void ps_step_add_rate(struct ps_step_result *s, const struct ps_interval *iv)
 	n = s->nrate++;
 	s->rate_t0[n] = (float)iv->start;
 	s->rate_t1[n] = (float)iv->end;
-	s->rate_bps[n] = (float)bps;
+	s->rate_bps[n] = (float)(bps < FLT_MAX ? bps : FLT_MAX);
 }
 
 static bool cpu_takes_queue_irqs(const struct ps_irq_info *b, int cpu)
