@@ -122,10 +122,16 @@ void ps_svg_format(char *buf, size_t len, double v, enum ps_svg_unit unit)
 		snprintf(buf, len, "%g s", v);
 		break;
 	case PS_SVG_PCT:
-		snprintf(buf, len, "%.0f%%", v);
+		snprintf(buf, len, fabs(v) < 1e5 ? "%.0f%%" : "%.0e%%", v);
 		break;
 	case PS_SVG_PLAIN:
 		snprintf(buf, len, "%g", v);
+		break;
+	case PS_SVG_ROUND:
+		if (fabs(v) >= 1e5)
+			snprintf(buf, len, "%.0e", v);
+		else
+			snprintf(buf, len, "%.0f", v);
 		break;
 	}
 }
@@ -505,6 +511,24 @@ void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)
 			fputs(": ", out);
 			ps_xml_escape(out, v);
 			fputs("</title></rect>\n", out);
+			/* the value in the cell when it fits, for a picture
+			 * in a ticket that has no tooltips */
+			if (cw >= 36 && isfinite(x)) {
+				bool dark = vmax > 0 && clampv(x) / vmax > 0.5;
+
+				fprintf(out,
+					"<text class=\"cell-value\" x=\"%.1f\" "
+					"y=\"%.1f\" text-anchor=\"middle\" "
+					"font-size=\"10\" fill=\"%s\">",
+					HLEFT + (c + 0.5) * cw, y + 14,
+					dark ? "#ffffff" : "#000000");
+				ps_svg_format(v, sizeof(v), x,
+					      h->unit == PS_SVG_PLAIN
+						      ? PS_SVG_ROUND
+						      : h->unit);
+				ps_xml_escape(out, v);
+				fputs("</text>\n", out);
+			}
 		}
 	}
 	/* the scale: five steps from 0 to the hottest */

@@ -24,6 +24,7 @@ enum ps_svg_unit {
 	PS_SVG_BPS,	/* "9.41 Gbit/s" */
 	PS_SVG_SECONDS, /* "2.5 s" */
 	PS_SVG_PCT,	/* "85%" */
+	PS_SVG_ROUND,	/* "1234", "3e+06": short, for a cell */
 };
 
 struct ps_svg_series {

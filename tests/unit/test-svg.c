@@ -236,6 +236,10 @@ static void test_heatmap(void **state)
 	/* no data: grey, and the title says so */
 	assert_int_equal(count(o, "fill=\"#d9d9d9\""), 2);
 	assert_int_equal(count(o, ": no data</title>"), 2);
+	/* the values in the cells that have one, huge ones short */
+	assert_int_equal(count(o, "<text class=\"cell-value\""), 4);
+	assert_non_null(strstr(o, ">1e+308%</text>"));
+	assert_non_null(strstr(o, ">50%</text>"));
 	free(o);
 
 	/* a fixed scale: 100 is the hottest */
