@@ -349,6 +349,11 @@ static struct json_object *settings_json(const struct ps_evidence *ev)
 	return o;
 }
 
+struct json_object *ps_check_settings_json(const struct ps_evidence *ev)
+{
+	return settings_json(ev);
+}
+
 /* "far_end": what a pipescope server told of itself, or null */
 static struct json_object *far_end_json(const struct ps_evidence *ev)
 {

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "answer.h"
 #include "log.h"
 #include "nls.h"
@@ -668,6 +670,52 @@ static void html_rest(FILE *out, const struct ps_check_report *r)
 	}
 }
 
+static void html_settings_of(FILE *out, const struct ps_evidence *ev,
+			     const char *id, const char *heading)
+{
+	struct json_object *s = ps_check_settings_json(ev), *sys;
+
+	ps_html_section(out, id, heading);
+	fputs("<table>\n", out);
+	json_object_object_foreach(s, key, val)
+	{
+		size_t kl = strlen(key);
+		char v[64];
+
+		if (!strcmp(key, "sysctl") || !val)
+			continue;
+		/* rates in human units, as the text report */
+		if (kl > 4 && !strcmp(key + kl - 4, "_bps"))
+			ps_svg_format(v, sizeof(v), json_object_get_double(val),
+				      PS_SVG_BPS);
+		else
+			snprintf(v, sizeof(v), "%s",
+				 json_object_get_string(val));
+		html_kv(out, key, v);
+	}
+	if (json_object_object_get_ex(s, "sysctl", &sys)) {
+		json_object_object_foreach(sys, k2, v2)
+		{
+			html_kv(out, k2, json_object_get_string(v2));
+		}
+	}
+	fputs("</table>\n", out);
+	ps_html_section_end(out);
+	json_object_put(s);
+}
+
+static void html_settings(FILE *out, const struct ps_check_report *r)
+{
+	html_settings_of(out, r->ev, "settings", _("Settings of this end"));
+	if (r->ev->peer) {
+		struct ps_evidence pev;
+
+		ps_evidence_of(r->ev->peer, NULL, &pev);
+		html_settings_of(out, &pev, "settings-far",
+				 _("Settings of the far end"));
+	}
+}
+
 void ps_check_report_html(FILE *out, const struct ps_check_report *r)
 {
 	ps_html_begin(out, _("pipescope check"));
@@ -677,6 +725,7 @@ void ps_check_report_html(FILE *out, const struct ps_check_report *r)
 	html_steps(out, r);
 	html_findings(out, r);
 	html_rest(out, r);
+	html_settings(out, r);
 	ps_html_end(out);
 }
 

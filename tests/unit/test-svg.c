@@ -361,6 +361,9 @@ static void test_html_hostile(void **state)
 	(void)state;
 	snprintf(snap->hdr.hostname, sizeof(snap->hdr.hostname), "%s", hostile);
 	snprintf(snap->hdr.kernel, sizeof(snap->hdr.kernel), "%s", hostile);
+	snprintf(snap->sysctl.val[PS_SYSCTL_DEFAULT_QDISC].text,
+		 sizeof(snap->sysctl.val[PS_SYSCTL_DEFAULT_QDISC].text), "%s",
+		 hostile);
 	snprintf(r->peer, sizeof(r->peer), "%s", hostile);
 	snprintf(r->peer_version, sizeof(r->peer_version), "%.40s", hostile);
 	r->nsteps = 3;
@@ -409,6 +412,10 @@ static void test_html_hostile(void **state)
 	assert_non_null(strstr(o, "id=\"chart-sweep\""));
 	assert_non_null(strstr(o, "id=\"chart-rate\""));
 	assert_non_null(strstr(o, "id=\"chart-irq\""));
+	/* the settings, a recorded value escaped like the rest */
+	assert_non_null(strstr(o, "<section id=\"settings\">"));
+	assert_non_null(
+		strstr(o, "<th>net.core.default_qdisc</th><td>&lt;script&gt;"));
 	/* the cores were not read: said, not drawn */
 	assert_null(strstr(o, "id=\"chart-cpu\""));
 	assert_int_equal(count(o, "<svg"), count(o, "</svg>"));
