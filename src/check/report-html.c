@@ -217,6 +217,7 @@ static void chart_sweep(FILE *out, const struct ps_check_report *r, bool sa)
 		.series = &s,
 		.nseries = 1,
 		.hlines = h,
+		.xinteger = true,
 	};
 
 	/* in order of the stream count */
@@ -233,10 +234,14 @@ static void chart_sweep(FILE *out, const struct ps_check_report *r, bool sa)
 		s.n++;
 	}
 	for (int i = 0; i < m->n && i < PS_MAX_CEILINGS; i++) {
-		snprintf(names[i], sizeof(names[i]), "%s%s",
-			 m->c[i].what[0] ? m->c[i].what : m->c[i].id,
-			 m->c[i].scope == PS_SCOPE_FLOW ? _(" (per flow)")
-							: "");
+		const char *w = m->c[i].what[0] ? m->c[i].what : m->c[i].id;
+
+		/* a flow's ceiling is drawn at its rate, said per flow
+		 * unless its name says so */
+		snprintf(names[i], sizeof(names[i]), "%s%s", w,
+			 m->c[i].scope == PS_SCOPE_FLOW && !strstr(w, "flow")
+				 ? _(" (per flow)")
+				 : "");
 		h[c.nhlines].name = names[i];
 		h[c.nhlines].y = m->c[i].bps;
 		c.nhlines++;

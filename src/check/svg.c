@@ -235,7 +235,7 @@ static void svg_close(FILE *out)
 
 #define LW 760
 #define LH 340
-#define LEFT 90
+#define LEFT 105
 #define RIGHT 20
 #define TOP 60
 #define BOTTOM 50
@@ -302,6 +302,11 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 	if (!isfinite(yhi))
 		yhi = 1;
 	nice_scale(xlo, xhi, &xs);
+	if (c->xinteger && xs.step < 1) {
+		xs.step = 1;
+		xs.lo = floor(xs.lo);
+		xs.hi = ceil(xs.hi);
+	}
 	nice_scale(ylo, yhi, &ys);
 
 	svg_open(out, c->id, "ps-line", LW, LH, standalone, c->title);

@@ -49,7 +49,8 @@ struct ps_svg_line_chart {
 	 * in a note at the top ("above the chart: ...") */
 	const struct ps_svg_hline *hlines;
 	int nhlines;
-	bool xzero; /* the x axis starts at 0 (time) */
+	bool xzero;    /* the x axis starts at 0 (time) */
+	bool xinteger; /* ticks on whole numbers only (a stream count) */
 };
 
 struct ps_svg_heatmap {

@@ -159,6 +159,18 @@ static void test_line_scales(void **state)
 	assert_int_equal(count(o, "</svg>"), 1);
 	free(o);
 
+	/* a count: whole ticks only, even for one point */
+	c.xunit = PS_SVG_PLAIN;
+	c.xinteger = true;
+	o = line_chart(&c, true);
+	assert_null(strstr(o, ">1.2</text>"));
+	assert_non_null(strstr(o, ">1</text>"));
+	free(o);
+	c.xinteger = false;
+	o = line_chart(&c, true);
+	assert_non_null(strstr(o, ">1.2</text>"));
+	free(o);
+
 	/* inline: no namespace URL in the page */
 	o = line_chart(&c, false);
 	assert_null(strstr(o, "http:"));
