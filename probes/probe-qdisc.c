@@ -151,7 +151,7 @@ static double tc_number(const char *tok, bool rate)
 	if (end == tok || !isfinite(v) || v < 0)
 		return -1;
 	if (rate) {
-		bool iec = strchr(end, 'i') != NULL;
+		bool iec = end[0] && end[1] == 'i'; /* "Mibit" */
 		double k = iec ? 1024 : 1000;
 
 		switch (*end) {
