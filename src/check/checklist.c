@@ -247,7 +247,6 @@ static void take_a(struct collect *c)
 			ps_irq_free(&c->ia);
 	}
 	ps_step_qdisc_reset(&c->qacc);
-	ps_step_qdisc_reset(&c->qpeer);
 	qdisc_take(c);
 	c->ta = ps_now();
 }
@@ -289,6 +288,11 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 		c->ui->interval(c->ui->arg, iv);
 	if (iv->omitted) {
 		take_a(c);
+		/* the far end's counters from here on: its newest snapshot
+		 * is the base (without an omit period, the first one the
+		 * server took when the test began) */
+		ps_step_qdisc_reset(&c->qpeer);
+		qdisc_peer(c, iv->peer_snap);
 		return;
 	}
 	ps_step_acc_add(&c->acc, iv);
@@ -441,6 +445,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		ps_step_peer_free(&c.peer);
 		ps_qdisc_close(c.qp);
 		c.qp = NULL;
+		ps_step_qdisc_reset(&c.qpeer);
 		/*
 		 * A server that was still closing the previous test refuses
 		 * at once ("busy"): a quick failure is tried again, a slow
