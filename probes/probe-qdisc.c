@@ -26,6 +26,7 @@
 #include "probe-qdisc.h"
 #include "probe.h"
 #include "sysroot.h"
+#include "units.h"
 #include "xmalloc.h"
 
 /* what a counter or setting may be: bigger is a recording's garbage */
@@ -33,8 +34,7 @@
 #define RATE_MAX ((int64_t)1 << 50) /* bit/s: a petabit */
 
 struct ps_qdisc_probe {
-	pthread_mutex_t lock;
-	struct nl_sock *sk; /* opened at the first live sample */
+	pthread_mutex_t lock; /* one sample at a time */
 };
 
 static void set_status(struct ps_qdisc_info *i, enum ps_status st,
@@ -395,8 +395,6 @@ void ps_qdisc_close(struct ps_qdisc_probe *qp)
 {
 	if (!qp)
 		return;
-	if (qp->sk)
-		nl_socket_free(qp->sk);
 	pthread_mutex_destroy(&qp->lock);
 	free(qp);
 }
@@ -495,8 +493,9 @@ static void root_first(struct ps_qdisc_info *i)
 		}
 }
 
-static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
+static int live_sample(struct ps_qdisc_info *out)
 {
+	struct nl_sock *sk;
 	struct nl_cache *cache = NULL;
 	struct walk w = { .out = out };
 	int err;
@@ -510,20 +509,19 @@ static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 		set_status(out, PS_ST_ABSENT, msg);
 		return 0;
 	}
-	if (!qp->sk) {
-		qp->sk = nl_socket_alloc();
-		if (!qp->sk || nl_connect(qp->sk, NETLINK_ROUTE) < 0) {
-			if (qp->sk)
-				nl_socket_free(qp->sk);
-			qp->sk = NULL;
-			set_status(out, PS_ST_ERROR,
-				   _("cannot talk to the kernel over "
-				     "rtnetlink"));
-			return -EPROTO;
-		}
+	/* a socket for this sample only: the link probe's is the one
+	 * rtnetlink socket a probe set keeps open */
+	sk = nl_socket_alloc();
+	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0) {
+		if (sk)
+			nl_socket_free(sk);
+		set_status(out, PS_ST_ERROR,
+			   _("cannot talk to the kernel over rtnetlink"));
+		return -EPROTO;
 	}
-	err = rtnl_qdisc_alloc_cache(qp->sk, &cache);
+	err = rtnl_qdisc_alloc_cache(sk, &cache);
 	if (err < 0) {
+		nl_socket_free(sk);
 		set_status(out, PS_ST_ERROR, nl_geterror(err));
 		return -EIO;
 	}
@@ -532,10 +530,11 @@ static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 	root_first(out);
 	cache = NULL;
 	w.classes = true;
-	if (rtnl_class_alloc_cache(qp->sk, w.ifindex, &cache) == 0) {
+	if (rtnl_class_alloc_cache(sk, w.ifindex, &cache) == 0) {
 		nl_cache_foreach(cache, qdisc_cb, &w);
 		nl_cache_free(cache);
 	}
+	nl_socket_free(sk);
 	if (!out->n)
 		set_status(out, PS_ST_ABSENT, _("the interface has no qdisc"));
 	else
@@ -579,7 +578,7 @@ int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
 	if (!ps_sysroot_is_live())
 		return recorded_sample(out);
 	pthread_mutex_lock(&qp->lock);
-	ret = live_sample(qp, out);
+	ret = live_sample(out);
 	pthread_mutex_unlock(&qp->lock);
 	return ret;
 }
@@ -817,17 +816,22 @@ static void print_entries(FILE *out, const char *title,
 	}
 }
 
+/* "  not recorded: why" when the probe read nothing; true then */
+static bool not_ok(FILE *out, const struct ps_qdisc_info *i)
+{
+	if (i->status == PS_ST_OK)
+		return false;
+	fprintf(out, "  %s%s%s\n", ps_status_text(i->status),
+		i->reason[0] ? ": " : "", i->reason);
+	return true;
+}
+
 void ps_qdisc_print(FILE *out, const struct ps_qdisc_info *i)
 {
 	fprintf(out, _("Qdiscs of %s"), i->ifname);
 	fputc('\n', out);
-	if (i->status != PS_ST_OK) {
-		fprintf(out, "  %s", ps_status_text(i->status));
-		if (i->reason[0])
-			fprintf(out, ": %s", i->reason);
-		fputc('\n', out);
+	if (not_ok(out, i))
 		return;
-	}
 	print_entries(out, _("qdisc"), i->q, i->n);
 	print_entries(out, _("class"), i->c, i->nclass);
 	if (i->truncated)
@@ -844,6 +848,52 @@ void ps_qdisc_print(FILE *out, const struct ps_qdisc_info *i)
 			i->rates.requeues_ps);
 }
 
+/* the one-screen text: a line per qdisc (the first few), the root's rates */
+#define BRIEF_MAX 4
+
+static void brief_entry(FILE *out, const struct ps_qdisc_entry *e)
+{
+	char a[32];
+
+	fprintf(out, "  %s %s %s %s", e->kind, e->handle, _("parent"),
+		e->parent);
+	if (e->rate_bps > 0) {
+		ps_fmt_bps(a, sizeof(a), (double)e->rate_bps);
+		fprintf(out, _(", rate %s"), a);
+	}
+	if (e->limit_bytes > 0) {
+		ps_fmt_bytes10(a, sizeof(a), (double)e->limit_bytes);
+		fprintf(out, _(", limit %s"), a);
+	} else if (e->limit_packets > 0) {
+		fprintf(out, _(", limit %lld packets"),
+			(long long)e->limit_packets);
+	}
+	fprintf(out,
+		_(": dropped %" PRIu64 ", overlimits %" PRIu64
+		  ", requeues %" PRIu64 ", backlog %" PRIu64 " bytes\n"),
+		e->drops, e->overlimits, e->requeues, e->backlog_bytes);
+}
+
+static void qdisc_op_brief(FILE *out, const struct ps_snapshot *s)
+{
+	const struct ps_qdisc_info *i = &s->qdisc;
+	unsigned n = i->n < BRIEF_MAX ? i->n : BRIEF_MAX;
+
+	fprintf(out, "\n%s\n", _("Qdiscs"));
+	if (not_ok(out, i))
+		return;
+	for (unsigned k = 0; k < n; k++)
+		brief_entry(out, &i->q[k]);
+	if (i->n > n || i->nclass)
+		fprintf(out,
+			_("  and %u more qdiscs, %u classes (-V shows "
+			  "them)\n"),
+			i->n - n, i->nclass);
+	if (i->rates.valid)
+		fprintf(out, _("  root: %.1f drops/s, %.1f overlimits/s\n"),
+			i->rates.drops_ps, i->rates.overlimits_ps);
+}
+
 /* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
 PS_PROBE_STATE_GLUE(qdisc)
 PS_PROBE_RATES(qdisc)
@@ -855,5 +905,6 @@ const struct ps_probe_ops ps_qdisc_ops = {
 	.title = N_("Qdiscs"),
 	.needs_iface = true,
 	.rates = qdisc_op_rates,
+	.brief = qdisc_op_brief,
 };
 /* clang-format on */

@@ -325,7 +325,7 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 	return PS_CHECK_FIRED;
 }
 
-const struct ps_check_ops ps_check_shaper_queue = {
+const struct ps_check_ops ps_check_short_queue = {
 	.id = "shaper_queue_short",
 	.family = "path",
 	.title = N_("a shaper's queue too short for its rate"),

@@ -239,7 +239,7 @@ extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
 extern const struct ps_check_ops ps_check_mtu, ps_check_window,
 	ps_check_buffers, ps_check_fork, ps_check_direction, ps_check_bidir,
 	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */
-extern const struct ps_check_ops ps_check_shaper, ps_check_shaper_queue,
+extern const struct ps_check_ops ps_check_shaper, ps_check_short_queue,
 	ps_check_far_shaper; /* check-shaper.c */
 
 const char *ps_severity_name(enum ps_severity s); /* JSON: "warning" */

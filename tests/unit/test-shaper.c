@@ -458,12 +458,12 @@ static void test_checks(void **state)
 	assert_true(f.ceiling_bps == 5e8);
 	assert_true(ps_fact_get(&f, "shaper_rate") == 5e8);
 	assert_non_null(strstr(f.evidence, "no classes"));
-	assert_int_equal(run(&ps_check_shaper_queue, &ev, &f), PS_CHECK_NA);
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_NA);
 
 	/* a short queue: drops with the sum far below the rate */
 	step_qdisc(&step(r, 1, 99e6, false)->qdisc, 5e8, 8643, 61440);
 	step_qdisc(&step(r, 4, 364e6, false)->qdisc, 5e8, 48267, 61440);
-	assert_int_equal(run(&ps_check_shaper_queue, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_FIRED);
 	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
 	assert_true(ps_fact_get(&f, "qdisc_drops") == 48267);
 	assert_true(ps_fact_get(&f, "shaper_rate") == 5e8);
@@ -485,7 +485,7 @@ static void test_checks(void **state)
 	r->nsteps = 0;
 	step_qdisc(&step(r, 1, 478e6, false)->qdisc, 5e8, 300, 1 << 20);
 	step_qdisc(&step(r, 4, 480e6, false)->qdisc, 5e8, 700, 1 << 20);
-	assert_int_equal(run(&ps_check_shaper_queue, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_CLEAR);
 	assert_int_equal(run(&ps_check_shaper, &ev, &f), PS_CHECK_FIRED);
 	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
 	assert_true(fabs(ps_fact_get(&f, "share_of_rate") - 0.96) < 1e-9);
