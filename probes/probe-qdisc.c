@@ -779,6 +779,18 @@ static void reclean(struct ps_qdisc_entry *v, unsigned n, bool is_class)
 
 		clean_kind(kind, sizeof(kind), e->kind, sizeof(e->kind));
 		memcpy(e->kind, kind, sizeof(kind));
+		int64_t *set[] = { &e->rate_bps,      &e->ceil_bps,
+				   &e->burst_bytes,   &e->limit_bytes,
+				   &e->limit_packets, &e->default_class };
+
+		/* a setting is PS_NA or a sane number */
+		for (size_t k = 0; k < sizeof(set) / sizeof(*set); k++)
+			if (*set[k] < 0)
+				*set[k] = PS_NA;
+			else if (*set[k] > RATE_MAX)
+				*set[k] = RATE_MAX;
+		if (e->default_class > 0xffff)
+			e->default_class = PS_NA;
 		if (ps_qdisc_parse_handle(e->handle, &h))
 			h = 0;
 		if (ps_qdisc_parse_handle(e->parent, &p))

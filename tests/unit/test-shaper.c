@@ -300,9 +300,15 @@ static void test_json(void **state)
 			       json_object_new_string("t\x1b]0;x\x07"
 						      "bf"));
 	json_object_object_add(e, "handle", json_object_new_string("\x1b[2J"));
+	json_object_object_add(e, "rate_bps",
+			       json_object_new_int64(-5000000000ll));
+	json_object_object_add(e, "limit_bytes",
+			       json_object_new_int64(INT64_MAX));
 	assert_int_equal(ps_qdisc_from_json(o, b), 0);
 	assert_null(strchr(b->q[0].kind, '\x1b'));
 	assert_null(strchr(b->q[0].handle, '\x1b'));
+	assert_true(b->q[0].rate_bps == -1);
+	assert_true(b->q[0].limit_bytes == 1ll << 50);
 	json_object_put(o);
 	free(q);
 	free(b);
