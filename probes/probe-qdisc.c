@@ -784,11 +784,11 @@ static void reclean(struct ps_qdisc_entry *v, unsigned n, bool is_class)
 				   &e->limit_packets, &e->default_class };
 
 		/* a setting is PS_NA or a sane number */
-		for (size_t k = 0; k < sizeof(set) / sizeof(*set); k++)
-			if (*set[k] < 0)
-				*set[k] = PS_NA;
-			else if (*set[k] > RATE_MAX)
-				*set[k] = RATE_MAX;
+		for (size_t j = 0; j < sizeof(set) / sizeof(*set); j++)
+			if (*set[j] < 0)
+				*set[j] = PS_NA;
+			else if (*set[j] > RATE_MAX)
+				*set[j] = RATE_MAX;
 		if (e->default_class > 0xffff)
 			e->default_class = PS_NA;
 		if (ps_qdisc_parse_handle(e->handle, &h))
