@@ -667,6 +667,31 @@ bool ps_qdisc_shaper(const struct ps_qdisc_info *info,
 	return false;
 }
 
+int ps_qdisc_classes_near(const struct ps_qdisc_info *info, double bps,
+			  double tol, double *cap)
+{
+	double best = 0;
+	int n = 0;
+
+	if (!info || info->status != PS_ST_OK || bps <= 0)
+		return 0;
+	for (unsigned k = 0; k < info->nclass; k++) {
+		double c;
+
+		if (strcmp(info->c[k].kind, "htb"))
+			continue;
+		c = class_cap(info, &info->c[k]);
+		if (!isfinite(c) || fabs(c - bps) > tol * c)
+			continue;
+		n++;
+		if (!best || fabs(c - bps) < fabs(best - bps))
+			best = c;
+	}
+	if (n && cap)
+		*cap = best;
+	return n;
+}
+
 /* ---- rates ------------------------------------------------------------ */
 
 static double per_s(uint64_t a, uint64_t b, double s)

@@ -105,6 +105,11 @@ struct ps_qdisc_shaper {
 bool ps_qdisc_shaper(const struct ps_qdisc_info *info,
 		     struct ps_qdisc_shaper *out);
 
+/* the htb classes whose cap (class_cap: ceil, lowest up the tree) is
+ * within tol (0.15) of bps: how many, and the cap of the nearest in *cap */
+int ps_qdisc_classes_near(const struct ps_qdisc_info *info, double bps,
+			  double tol, double *cap);
+
 /*
  * JSON: {"ifname","status","reason"?,"truncated",
  *   "qdiscs":[{kind,handle,parent,rate_bps?,ceil_bps?,burst_bytes?,

@@ -404,12 +404,29 @@ static bool shapes(const struct ps_evidence *ev, const char *qd)
 	return r > 0 || (r < 0 && shaper(qd));
 }
 
-/* what the qdisc tells of a per-flow or a shared limit, true of its kind */
+/* what the qdisc tells of a per-flow or a shared limit, true of its kind;
+ * one_bps: the one-stream rate an htb class's cap may match */
 static const char *shaper_note(const struct ps_evidence *ev, const char *qd,
-			       bool per_flow)
+			       bool per_flow, double one_bps, char *buf,
+			       size_t len)
 {
 	struct ps_qdisc_shaper sh;
 	int r = shaper_read(ev, &sh);
+	double cap = 0;
+	int n;
+
+	if (r >= 0 && per_flow &&
+	    (n = ps_qdisc_classes_near(&ev->snap->qdisc, one_bps, 0.15, &cap)) >
+		    0) {
+		char c[32];
+
+		ps_fmt_bps(c, sizeof(c), cap);
+		snprintf(buf, len,
+			 _(" (htb: %d class(es) capped at %s, near the "
+			   "one-stream rate: a class per flow)"),
+			 n, c);
+		return buf;
+	}
 
 	if (r < 0)
 		return shaper(qd)
@@ -433,7 +450,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	size_t n = ps_run_sweep(ev->res, sw, 24);
 	const char *qd =
 		ev->link && ev->link->status == PS_ST_OK ? ev->link->qdisc : "";
-	char a[32], b[32], row[64];
+	char a[32], b[32], row[64], note[160];
 	double growth;
 
 	if (n < 2 || sw[0]->streams != 1) {
@@ -489,7 +506,9 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 				  100 * one->sndbuf_limited, one->rtt_us / 1e3);
 		if (qd[0])
 			PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"),
-				  ifn_or(ev), qd, shaper_note(ev, qd, true));
+				  ifn_or(ev), qd,
+				  shaper_note(ev, qd, true, one->bps, note,
+					      sizeof(note)));
 		PS_SET(f->remedy,
 		       _("use %d or more parallel streams (-P %d) for bulk "
 			 "transfers; to lift the per-flow cap look at the "
@@ -512,7 +531,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 		    "limit: the link, a shaper, the PCIe link or a CPU"));
 	if (qd[0])
 		PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"), ifn_or(ev), qd,
-			  shaper_note(ev, qd, false));
+			  shaper_note(ev, qd, false, 0, note, sizeof(note)));
 	if (ps_ev_line_bps(ev) > 0) {
 		ps_fmt_bps(a, sizeof(a), ps_ev_line_bps(ev));
 		PS_APPEND(f->evidence, _("; line rate %s (%.0f%% used)"), a,

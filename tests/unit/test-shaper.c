@@ -609,6 +609,18 @@ static void test_fork_tbf(void **state)
 	assert_null(strstr(f.evidence, "per-flow classes"));
 	assert_non_null(strstr(f.evidence, "no classes"));
 	free(s);
+	/* htb classes capped near the one-stream rate are named */
+	s = snap_of("tc-s-qdisc-class_htb-default-pfifo_veth_pipescope.txt",
+		    "qra");
+	ev.snap = s;
+	snprintf(l->qdisc, sizeof(l->qdisc), "htb");
+	r->steps[0].bps = 290e6;
+	r->steps[1].bps = 1.1e9;
+	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "per_flow_limit");
+	assert_non_null(
+		strstr(f.evidence, "1 class(es) capped at 300.0 Mbit/s"));
+	free(s);
 	free(l);
 	free(r);
 }
