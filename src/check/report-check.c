@@ -693,6 +693,13 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 				_(", %.0f NIC interrupts/s (cpu%d %.0f%%)"),
 				s->irq_rate, s->irq_busiest_cpu,
 				100 * s->irq_busiest_share);
+		if (s->qdisc.have && s->qdisc.drops)
+			fprintf(out, _(", qdisc dropped %llu (%.0f/s)"),
+				(unsigned long long)s->qdisc.drops,
+				s->qdisc.drop_rate);
+		if (s->peer_qdisc.have && s->peer_qdisc.drops)
+			fprintf(out, _(", far end's qdisc dropped %llu"),
+				(unsigned long long)s->peer_qdisc.drops);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
