@@ -8,9 +8,29 @@
 #       the top finding, its ceiling within 15% of the measured rate
 #   (c) the tbf on the server's egress only -> the reverse test names that
 #       shaper on the far end (from the snapshots the server sent)
+# and, first, without root: a recorded tree with tc/IF.txt (the text of
+# "tc -s qdisc show; tc -s class show") gives the tbf's rate as a ceiling.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root "network namespaces and qdiscs"
 need_cmd jq jq
+scratch
+
+if [ -d "$MACHINES/virtio-2cpu/sys" ]; then
+	cp -a "$MACHINES/virtio-2cpu" "$TMP/tree" && mkdir "$TMP/tree/tc" &&
+		grep -v '^#' "$top_srcdir/tests/fixtures/tc/tc-s-qdisc-class_tbf-short-limit_veth_pipescope.txt" |
+		sed 's/dev qra//' >"$TMP/tree/tc/eth0.txt"
+	J=$TMP/tree.json
+	"$PIPESCOPE" check --sysroot "$TMP/tree" --format json >"$J" 2>/dev/null
+	jq_check "sysroot: the recorded tbf's rate is the binding ceiling" \
+		'.answer.binding.id == "shaper_rate" and
+		 .answer.binding.bps == 500000000'
+	J=$TMP/probe.json
+	"$PIPESCOPE" probe --sysroot "$TMP/tree" --json >"$J"
+	jq_check "sysroot: probe reads the recorded qdiscs" \
+		'.qdisc.status == "ok" and .qdisc.qdiscs[0].drops == 8643 and
+		 .qdisc.qdiscs[0].limit_bytes == 61440'
+fi
+
+need_root "network namespaces and qdiscs"
 need_cmd tc iproute2
 
 NA=psqd-a-$$
@@ -20,7 +40,6 @@ VB=pqdb$$
 ADDR_B=10.78.$(($$ % 200)).2
 PORT=5201
 RATE=500000000
-scratch
 SRV=""
 
 teardown() {
