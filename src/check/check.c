@@ -40,6 +40,9 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_peer_tool,
 	&ps_check_host_busy,
 	&ps_check_far_cpu,
+	&ps_check_shaper,
+	&ps_check_short_queue,
+	&ps_check_far_shaper,
 };
 /* clang-format on */
 const size_t ps_check_count =

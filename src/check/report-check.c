@@ -117,6 +117,48 @@ static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
 	return answer_ceiling_json(&c);
 }
 
+/* the root qdisc over a step, and its shaper (doc/check.md) */
+static struct json_object *step_qdisc_json(const struct ps_step_qdisc *q)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "kind", json_object_new_string(q->kind));
+	if (q->shaper[0]) {
+		json_object_object_add(o, "shaper",
+				       json_object_new_string(q->shaper));
+		json_object_object_add(o, "handle",
+				       json_object_new_string(q->handle));
+		json_object_object_add(o, "rate_bps", jnum(q->rate_bps));
+		json_object_object_add(o, "per_class",
+				       json_object_new_boolean(q->per_class));
+		if (q->limit_bytes >= 0)
+			json_object_object_add(
+				o, "limit_bytes",
+				json_object_new_int64(q->limit_bytes));
+		if (q->limit_packets >= 0)
+			json_object_object_add(
+				o, "limit_packets",
+				json_object_new_int64(q->limit_packets));
+		if (q->burst_bytes >= 0)
+			json_object_object_add(
+				o, "burst_bytes",
+				json_object_new_int64(q->burst_bytes));
+	}
+	json_object_object_add(o, "seconds", jnum(q->seconds));
+	json_object_object_add(o, "drops",
+			       json_object_new_int64((int64_t)q->drops));
+	json_object_object_add(o, "overlimits",
+			       json_object_new_int64((int64_t)q->overlimits));
+	json_object_object_add(o, "requeues",
+			       json_object_new_int64((int64_t)q->requeues));
+	json_object_object_add(o, "sent_bps", jnum(q->sent_bps));
+	json_object_object_add(o, "drop_rate", jnum(q->drop_rate));
+	json_object_object_add(o, "overlimit_rate", jnum(q->overlimit_rate));
+	json_object_object_add(o, "backlog_peak", jnum(q->backlog_peak));
+	json_object_object_add(o, "backlog_mean", jnum(q->backlog_mean));
+	return o;
+}
+
 static struct json_object *step_json(const struct ps_step_result *s)
 {
 	struct json_object *o = json_object_new_object(), *a;
@@ -237,6 +279,11 @@ static struct json_object *step_json(const struct ps_step_result *s)
 				       json_object_new_int(s->peer_ncores));
 		json_object_object_add(o, "far_end_cpu", c);
 	}
+	if (s->qdisc.have)
+		json_object_object_add(o, "qdisc", step_qdisc_json(&s->qdisc));
+	if (s->peer_qdisc.have)
+		json_object_object_add(o, "far_end_qdisc",
+				       step_qdisc_json(&s->peer_qdisc));
 	return o;
 }
 
@@ -657,6 +704,13 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 				_(", %.0f NIC interrupts/s (cpu%d %.0f%%)"),
 				s->irq_rate, s->irq_busiest_cpu,
 				100 * s->irq_busiest_share);
+		if (s->qdisc.have && s->qdisc.drops)
+			fprintf(out, _(", qdisc dropped %llu (%.0f/s)"),
+				(unsigned long long)s->qdisc.drops,
+				s->qdisc.drop_rate);
+		if (s->peer_qdisc.have && s->peer_qdisc.drops)
+			fprintf(out, _(", far end's qdisc dropped %llu"),
+				(unsigned long long)s->peer_qdisc.drops);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
