@@ -8,6 +8,7 @@
 #include "probe-ethtool.h"
 #include "probe-irq.h"
 #include "probe-link.h"
+#include "probe-netstat.h"
 #include "probe-pci.h"
 #include "probe-sysctl.h"
 
@@ -23,6 +24,7 @@
 	X(pci)                                                                 \
 	X(irq)                                                                 \
 	X(cpu)                                                                 \
-	X(sysctl)
+	X(sysctl)                                                              \
+	X(netstat)
 
 #endif
