@@ -10,8 +10,8 @@
 # (It used to add the lost to iperf3's total: 306606/823043 for 719 MB.)
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd iperf3 iperf3
-trap kill_bg EXIT
 scratch
+trap 'kill_bg; rm -rf "$TMP"' EXIT
 n=0
 
 for case in "iperf3" "pipescope" "pipescope -R"; do

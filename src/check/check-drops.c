@@ -129,8 +129,8 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 {
 	const struct ps_step_result *s = worst_udp(ev->res);
 	const struct ps_netstat_counters *c;
-	double sent, lost, share, buf_share;
-	int64_t rcvbuf, inerr, disc;
+	double sent, lost, share, buf_share, seg = 1, inbuf;
+	int64_t rcvbuf, inerr, disc, indg;
 	bool far;
 
 	if (!s) {
@@ -164,15 +164,29 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 	rcvbuf = grew(c->udp_rcvbuf_errors);
 	inerr = grew(c->udp_in_errors);
 	disc = grew(c->ip_in_discards);
-	/* namespace-wide counters: other sockets' drops are not this test's */
-	if ((double)rcvbuf > lost)
-		rcvbuf = (int64_t)lost;
-	buf_share = (double)rcvbuf / sent;
+	indg = grew(c->udp_in_datagrams);
+	/*
+	 * The kernel counts buffers, not datagrams: with GRO one buffer holds
+	 * many (as many as the datagrams that came per InDatagrams). The
+	 * counters are the namespace's: other sockets' count too, so the
+	 * estimate is capped by the loss.
+	 */
+	if (indg > 0 && sent > lost)
+		seg = (sent - lost) / (double)indg;
+	if (seg < 1)
+		seg = 1;
+	if (seg > 64)
+		seg = 64;
+	inbuf = (double)rcvbuf * seg;
+	if (inbuf > lost)
+		inbuf = lost;
+	buf_share = inbuf / sent;
 	ps_fact(f, "udp_rcvbuf_errors", (double)grew(c->udp_rcvbuf_errors),
 		"count");
 	ps_fact(f, "udp_in_errors", (double)inerr, "count");
 	ps_fact(f, "ip_in_discards", (double)disc, "count");
 	ps_fact(f, "rcvbuf_share", buf_share, "share");
+	ps_fact(f, "datagrams_per_buffer", seg, "count");
 	if (rcvbuf > 0 && buf_share >= 0.5 * share) {
 		f->severity =
 			share >= 0.01 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
@@ -192,6 +206,11 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 			  "the NIC"),
 			(long long)grew(c->udp_rcvbuf_errors), (long long)inerr,
 			100 * (share - buf_share));
+		if (seg > 1.5)
+			PS_APPEND(f->evidence,
+				  _("; each buffer it counted held about %.0f "
+				    "datagrams (GRO)"),
+				  seg);
 		PS_SET(f->remedy, "%s",
 		       far ? _("raise the receiver's buffer: -w 8M on the "
 			       "server (pipescope -s -w 8M) and sysctl -w "
@@ -210,7 +229,8 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 		  _("; the receiver's kernel counted %lld socket-buffer drops, "
 		    "%lld UDP receive errors and %lld IP discards: the rest "
 		    "was lost before its kernel saw it"),
-		  (long long)rcvbuf, (long long)inerr, (long long)disc);
+		  (long long)grew(c->udp_rcvbuf_errors), (long long)inerr,
+		  (long long)disc);
 	if (!far && s->have_irq && s->softnet_drop_rate > 0)
 		PS_APPEND(f->evidence,
 			  _("; this end's softirq backlog dropped %.0f/s"),

@@ -110,6 +110,17 @@ static void test_udp_split(void **state)
 	s->netstat.udp_rcvbuf_errors = 1000000;
 	assert_int_equal(run(&ps_check_udp_loss, &ev, &f), PS_CHECK_FIRED);
 	assert_true(fabs(ps_fact_get(&f, "rcvbuf_share") - 0.041) < 1e-9);
+	/* GRO: the kernel counted 339 buffers of about 45 datagrams each
+	 * (a veth test at 2 Gbit/s into a 16K buffer) */
+	s->udp_sent = 357255;
+	s->udp_lost = 15255;
+	s->netstat.udp_rcvbuf_errors = 339;
+	s->netstat.udp_in_errors = 339;
+	s->netstat.udp_in_datagrams = 7601;
+	assert_int_equal(run(&ps_check_udp_loss, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_non_null(strstr(f.title, "(UdpRcvbufErrors +339, this end)"));
+	assert_non_null(strstr(f.evidence, "about 45 datagrams (GRO)"));
 	/* nothing lost */
 	s->udp_lost = 0;
 	assert_int_equal(run(&ps_check_udp_loss, &ev, &f), PS_CHECK_CLEAR);
