@@ -68,44 +68,37 @@ run_check() {
 		>"$J" 2>"$tmp/err"
 }
 
-# forward: the server's socket buffer drops
-b0=$(rcvbuf "$NB")
-run_check fwd
-b1=$(rcvbuf "$NB")
-grew=$((b1 - b0))
-T_COUNT=$((T_COUNT + 1))
-if ! jq -e . "$J" >/dev/null 2>&1; then
-	fail "check -u: no JSON report: $(tail -5 "$tmp/err")"
-else
-	jq_check "the UDP test ran and lost datagrams" \
-		'[.findings[] | select(.id == "udp_loss")][0].facts[] | select(.key == "udp_lost") | .value > 0'
-	top=$(jq -r '[.findings[] | select(.id == "udp_loss")][0].title // ""' "$J")
-	n=$(jq -r '[[.findings[] | select(.id == "udp_loss")][0].facts[]? | select(.key == "udp_rcvbuf_errors") | .value][0] // 0' "$J")
-	check "the UDP finding names the receiver's socket buffer: '$top'" \
-		sh -c "printf '%s' \"\$1\" | grep -q \"socket buffer (UdpRcvbufErrors +$n, far end)\"" _ "$top"
-	check "its counter (+$n) grew, and by no more than the server's namespace counted (+$grew)" \
+# one direction: NS is the receiver's namespace, WHO what the finding
+# calls it ("far end", "this end"); the check's options follow
+direction() {
+	name=$1 ns=$2 who=$3
+	shift 3
+	c0=$(rcvbuf "$ns")
+	run_check "$name" "$@"
+	c1=$(rcvbuf "$ns")
+	grew=$((c1 - c0))
+	T_COUNT=$((T_COUNT + 1))
+	if ! jq -e . "$J" >/dev/null 2>&1; then
+		fail "$name: no JSON report: $(tail -5 "$tmp/err")"
+		return
+	fi
+	F='[.findings[] | select(.id == "udp_loss")][0]'
+	jq_check "$name: the UDP test ran and lost datagrams" \
+		"$F.facts[] | select(.key == \"udp_lost\") | .value > 0"
+	top=$(jq -r "$F.title // \"\"" "$J")
+	n=$(jq -r "[$F.facts[]? | select(.key == \"udp_rcvbuf_errors\") | .value][0] // 0" "$J")
+	check "$name: the UDP finding names the receiver's socket buffer: '$top'" \
+		sh -c "printf '%s' \"\$1\" | grep -qF \"socket buffer (UdpRcvbufErrors +$n, $who)\"" _ "$top"
+	check "$name: its counter (+$n) grew, and by no more than the receiver's namespace counted (+$grew)" \
 		sh -c "[ $n -gt 0 ] && [ $n -le $grew ]"
-	jq_check "it is the top finding about UDP and a bottleneck" \
-		'[.findings[] | select(.family == "path")][0].id == "udp_loss" and
-		 ([.findings[] | select(.id == "udp_loss")][0].severity == "bottleneck")'
-	jq_check "the remedy raises the receive buffer" \
-		'[.findings[] | select(.id == "udp_loss")][0].remedy | test("rmem_max")'
-fi
+	jq_check "$name: it is the top path finding, a bottleneck" \
+		"[.findings[] | select(.family == \"path\")][0].id == \"udp_loss\" and
+		 $F.severity == \"bottleneck\""
+	jq_check "$name: the remedy raises the receive buffer" \
+		"$F.remedy | test(\"rmem_max\")"
+}
 
-# reverse: the far end sends, this end's buffer (-w 16K here) drops
-a0=$(rcvbuf "$NA")
-run_check rev -R
-a1=$(rcvbuf "$NA")
-grew=$((a1 - a0))
-T_COUNT=$((T_COUNT + 1))
-if ! jq -e . "$J" >/dev/null 2>&1; then
-	fail "check -u -R: no JSON report: $(tail -5 "$tmp/err")"
-else
-	top=$(jq -r '[.findings[] | select(.id == "udp_loss")][0].title // ""' "$J")
-	n=$(jq -r '[[.findings[] | select(.id == "udp_loss")][0].facts[]? | select(.key == "udp_rcvbuf_errors") | .value][0] // 0' "$J")
-	check "-R: the finding names this end's socket buffer: '$top'" \
-		sh -c "printf '%s' \"\$1\" | grep -q 'socket buffer (UdpRcvbufErrors +[1-9][0-9]*, this end)'" _ "$top"
-	check "-R: its counter (+$n) is what this namespace counted (+$grew)" \
-		sh -c "[ $n -gt 0 ] && [ $n -le $grew ]"
-fi
+# forward: the server's socket buffer drops; -R: this end's
+direction forward "$NB" "far end"
+direction reverse "$NA" "this end" -R
 finish

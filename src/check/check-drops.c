@@ -178,6 +178,13 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 	if (seg > 64)
 		seg = 64;
 	inbuf = (double)rcvbuf * seg;
+	/* the far end's readings may span less than the test (1 Hz) */
+	if (far && s->peer_netstat_s > 0 && s->seconds > s->peer_netstat_s) {
+		double k = s->seconds / s->peer_netstat_s;
+
+		inbuf *= k > 4 ? 4 : k;
+		ps_fact(f, "counters_span_us", s->peer_netstat_s * 1e6, "us");
+	}
 	if (inbuf > lost)
 		inbuf = lost;
 	buf_share = inbuf / sent;
@@ -206,6 +213,12 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 			  "the NIC"),
 			(long long)grew(c->udp_rcvbuf_errors), (long long)inerr,
 			100 * (share - buf_share));
+		if (far && s->peer_netstat_s > 0 &&
+		    s->seconds > s->peer_netstat_s)
+			PS_APPEND(f->evidence,
+				  _("; its counters cover %.1f s of the %.1f s "
+				    "test"),
+				  s->peer_netstat_s, s->seconds);
 		if (seg > 1.5)
 			PS_APPEND(f->evidence,
 				  _("; each buffer it counted held about %.0f "
