@@ -410,6 +410,16 @@ struct json_object *ps_netstat_to_json(const struct ps_netstat_info *info)
 	return ps_jtable_to_json(netstat_table, info);
 }
 
+struct json_object *
+ps_netstat_counters_json(const struct ps_netstat_counters *c)
+{
+	struct ps_netstat_info tmp;
+
+	ps_netstat_init(&tmp);
+	tmp.c = *c;
+	return ps_jtable_to_json(counters_table, &tmp);
+}
+
 int ps_netstat_from_json(struct json_object *obj, struct ps_netstat_info *out)
 {
 	ps_netstat_init(out);

@@ -117,6 +117,10 @@ void ps_netstat_rates(const struct ps_netstat_info *prev,
 void ps_netstat_free(struct ps_netstat_info *info);
 
 struct json_object *ps_netstat_to_json(const struct ps_netstat_info *info);
+/* the counters alone, as the "counters" object (the not reported left
+ * out): a step's deltas in the check report */
+struct json_object *
+ps_netstat_counters_json(const struct ps_netstat_counters *c);
 int ps_netstat_from_json(struct json_object *obj, struct ps_netstat_info *out);
 void ps_netstat_print(FILE *out, const struct ps_netstat_info *info);
 void ps_netstat_brief(FILE *out, const struct ps_netstat_info *info);

@@ -71,8 +71,8 @@ run_check() {
 # one direction: NS is the receiver's namespace, WHO what the finding
 # calls it ("far end", "this end"); the check's options follow
 direction() {
-	name=$1 ns=$2 who=$3
-	shift 3
+	name=$1 ns=$2 who=$3 key=$4
+	shift 4
 	c0=$(rcvbuf "$ns")
 	run_check "$name" "$@"
 	c1=$(rcvbuf "$ns")
@@ -96,9 +96,11 @@ direction() {
 		 $F.severity == \"bottleneck\""
 	jq_check "$name: the remedy raises the receive buffer" \
 		"$F.remedy | test(\"rmem_max\")"
+	jq_check "$name: the report's step has the loss and the receiver's counters" \
+		".steps[0].udp.lost > 0 and .steps[0].$key.udp_rcvbuf_errors == $n"
 }
 
 # forward: the server's socket buffer drops; -R: this end's
-direction forward "$NB" "far end"
-direction reverse "$NA" "this end" -R
+direction forward "$NB" "far end" far_end_netstat
+direction reverse "$NA" "this end" netstat -R
 finish
