@@ -17,13 +17,17 @@ static int64_t grew(int64_t d)
 	return d > 0 ? d : 0;
 }
 
-/* the kernel's drop counters of one end over a step */
-static int64_t kernel_drops(const struct ps_netstat_counters *c)
+/* the kernel's drop counters of one end over a step: the UDP ones only
+ * for a UDP test (the namespace's other sockets drop there too) */
+static int64_t kernel_drops(const struct ps_netstat_counters *c, bool udp)
 {
-	return grew(c->udp_rcvbuf_errors) + grew(c->udp_in_errors) +
-	       grew(c->ip_in_discards) + grew(c->tcp_backlog_drop) +
-	       grew(c->tcp_rcv_pruned) + grew(c->tcp_ofo_drop) +
-	       grew(c->tcp_rcvq_drop);
+	int64_t n = grew(c->ip_in_discards) + grew(c->tcp_backlog_drop) +
+		    grew(c->tcp_rcv_pruned) + grew(c->tcp_ofo_drop) +
+		    grew(c->tcp_rcvq_drop);
+
+	if (udp)
+		n += grew(c->udp_rcvbuf_errors) + grew(c->udp_in_errors);
+	return n;
 }
 
 bool ps_step_drops_grew(const struct ps_step_result *s)
@@ -31,9 +35,9 @@ bool ps_step_drops_grew(const struct ps_step_result *s)
 	int64_t n = 0;
 
 	if (s->have_netstat)
-		n += kernel_drops(&s->netstat);
+		n += kernel_drops(&s->netstat, s->udp);
 	if (s->have_peer_netstat)
-		n += kernel_drops(&s->peer_netstat);
+		n += kernel_drops(&s->peer_netstat, s->udp);
 	/* the backlog of this end's softirq (probe-irq) */
 	if (s->have_irq && s->softnet_drop_rate > 0)
 		n++;
@@ -48,7 +52,7 @@ bool ps_step_drops_grew(const struct ps_step_result *s)
 
 /* "UdpRcvbufErrors +12" for each drop counter of c that grew */
 static void drops_of(char *buf, size_t len, const char *who,
-		     const struct ps_netstat_counters *c)
+		     const struct ps_netstat_counters *c, bool udp)
 {
 	const struct {
 		const char *name;
@@ -65,8 +69,8 @@ static void drops_of(char *buf, size_t len, const char *who,
 	bool first = true;
 
 	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
-		if (d[i].v <= 0)
-			continue;
+		if (d[i].v <= 0 || (!udp && i < 2))
+			continue; /* the first two are UDP's */
 		ps_appendf(buf, len, "%s%s%s +%lld", buf[0] ? ", " : "",
 			   first ? who : "", d[i].name, (long long)d[i].v);
 		first = false;
@@ -80,11 +84,11 @@ void ps_step_drops_text(const struct ps_step_result *s, char *buf, size_t len)
 	buf[0] = 0;
 	if (s->have_netstat) {
 		snprintf(who, sizeof(who), "%s: ", _("this end"));
-		drops_of(buf, len, who, &s->netstat);
+		drops_of(buf, len, who, &s->netstat, s->udp);
 	}
 	if (s->have_peer_netstat) {
 		snprintf(who, sizeof(who), "%s: ", _("far end"));
-		drops_of(buf, len, who, &s->peer_netstat);
+		drops_of(buf, len, who, &s->peer_netstat, s->udp);
 	}
 	if (s->have_irq && s->softnet_drop_rate > 0)
 		ps_appendf(buf, len, _("%ssoftnet backlog %.0f/s"),

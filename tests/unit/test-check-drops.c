@@ -254,6 +254,14 @@ static void test_retrans_causes(void **state)
 	assert_non_null(strstr(f.evidence, "40 tail-loss probes"));
 	assert_true(ps_fact_get(&f, "tcp_fast_retrans") == 1900);
 	assert_true(ps_fact_get(&f, "drops_grew") == 1);
+	/* other sockets' UDP drops say nothing of a TCP test */
+	s->peer_netstat.tcp_backlog_drop = 0;
+	s->netstat.udp_rcvbuf_errors = 5000;
+	assert_false(ps_step_drops_grew(s));
+	s->udp = true;
+	assert_true(ps_step_drops_grew(s));
+	s->udp = false;
+	s->netstat.udp_rcvbuf_errors = 0;
 	/* no drop anywhere: reordering again */
 	s->peer_netstat.tcp_backlog_drop = 0;
 	assert_false(ps_step_drops_grew(s));
