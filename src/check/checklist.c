@@ -184,7 +184,6 @@ void ps_checklist_defaults(struct ps_checklist_cfg *cfg,
 	cfg->max_streams = opts->quick ? 4 : 16;
 	cfg->reverse = true;
 	cfg->bidir = !opts->quick;
-	cfg->udp = opts->proto == PS_PROTO_UDP;
 }
 
 /* what one test gathers through the reporter */
