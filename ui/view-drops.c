@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,13 +64,15 @@ static double sum2(double a, double b)
 	return a + b;
 }
 
+/* a + b of two counters (PS_NA: unknown), saturating: the far end's
+ * numbers are untrusted */
 static int64_t isum(int64_t a, int64_t b)
 {
 	if (a < 0)
 		return b;
 	if (b < 0)
 		return a;
-	return a + b;
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
 /* one layer's per-second rate in ns (NAN unknown) */

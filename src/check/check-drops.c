@@ -11,10 +11,12 @@
 #include "check.h"
 #include "nls.h"
 
-/* a counter's growth, 0 when unknown */
+/* a counter's growth, 0 when unknown; bounded (a far end's numbers are
+ * untrusted) so that sums over steps and counters cannot overflow */
+#define GREW_MAX ((int64_t)1 << 48)
 static int64_t grew(int64_t d)
 {
-	return d > 0 ? d : 0;
+	return d > 0 ? (d < GREW_MAX ? d : GREW_MAX) : 0;
 }
 
 /* the kernel's drop counters of one end over a step: the UDP ones only

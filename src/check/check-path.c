@@ -764,9 +764,10 @@ struct rtx_causes {
 	int64_t timeouts, fast, probes, slow_start, spurious, dsack, reorder;
 };
 
+/* bounded: the far end's counters are untrusted, the sums must not wrap */
 static int64_t pos(int64_t v)
 {
-	return v > 0 ? v : 0;
+	return v > 0 ? (v < ((int64_t)1 << 48) ? v : (int64_t)1 << 48) : 0;
 }
 
 static void causes_add(struct rtx_causes *k, const struct ps_run *r,

@@ -209,6 +209,18 @@ static void test_tcp_memory(void **state)
 					"segments pruned"));
 	assert_true(ps_fact_get(&f, "tcp_rcv_pruned") == 120);
 	assert_non_null(strstr(f.remedy, "tcp_rmem"));
+	/* a hostile far end's numbers: bounded, no sum wraps (UBSan) */
+	s->peer_netstat.tcp_rcv_pruned = INT64_MAX;
+	s->peer_netstat.tcp_memory_pressures = INT64_MAX;
+	s->peer_netstat.tcp_ofo_drop = INT64_MAX;
+	s->peer_netstat.tcp_rcvq_drop = INT64_MAX;
+	s->peer_netstat.tcp_backlog_drop = INT64_MAX;
+	assert_int_equal(run(&ps_check_tcp_memory, &ev, &f), PS_CHECK_FIRED);
+	assert_true(ps_fact_get(&f, "tcp_rcv_pruned") > 0);
+	assert_true(ps_step_drops_grew(s));
+	s->peer_netstat.tcp_ofo_drop = 0;
+	s->peer_netstat.tcp_rcvq_drop = 0;
+	s->peer_netstat.tcp_backlog_drop = 0;
 	/* nothing grew */
 	s->peer_netstat.tcp_prune_called = 0;
 	s->peer_netstat.tcp_rcv_pruned = 0;
