@@ -272,6 +272,73 @@ const struct ps_check_ops ps_check_udp_loss = {
 	.eval = eval_udp_loss,
 };
 
+/* ---- UDP receive buffers of this host, without a test ---------------- */
+
+static enum ps_check_state eval_udp_buffers(const struct ps_evidence *ev,
+					    struct ps_finding *f)
+{
+	const struct ps_netstat_info *ns =
+		ev->snap && ev->snap->netstat.status == PS_ST_OK
+			? &ev->snap->netstat
+			: NULL;
+	int64_t drops, dgrams;
+	double share;
+
+	if (worst_udp(ev->res)) {
+		PS_SET(f->evidence, "%s",
+		       _("a UDP test ran: see the UDP loss by where it "
+			 "happened"));
+		return PS_CHECK_CLEAR;
+	}
+	if (!ns || ns->c.udp_rcvbuf_errors < 0) {
+		PS_SET(f->evidence, "%s", _("no UDP counters"));
+		return PS_CHECK_NA;
+	}
+	drops = grew(ns->c.udp_rcvbuf_errors);
+	dgrams = grew(ns->c.udp_in_datagrams);
+	share = drops + dgrams > 0 ? (double)drops / (double)(drops + dgrams)
+				   : 0;
+	ps_fact(f, "udp_rcvbuf_errors", (double)drops, "count");
+	ps_fact(f, "udp_in_datagrams", (double)dgrams, "count");
+	ps_fact(f, "rcvbuf_share", share, "share");
+	PS_SET(f->evidence,
+	       _("since boot UDP sockets took %lld datagrams and their "
+		 "receive buffers dropped %lld (UdpRcvbufErrors, %.2f%% of "
+		 "what came)"),
+	       (long long)dgrams, (long long)drops, 100 * share);
+	if (ns->rated && ns->r.udp_rcvbuf_errors > 0) {
+		ps_fact(f, "udp_rcvbuf_error_rate", ns->r.udp_rcvbuf_errors,
+			"1/s");
+		f->severity = PS_SEV_WARNING;
+		PS_SET(f->title,
+		       _("UDP receive buffers are overflowing now: %.0f "
+			 "drops/s (UdpRcvbufErrors)"),
+		       ns->r.udp_rcvbuf_errors);
+	} else if (drops > 0 && share >= 0.001) {
+		f->severity = PS_SEV_INFO;
+		PS_SET(f->title,
+		       _("UDP receive buffers dropped %.2f%% of the datagrams "
+			 "since boot (UdpRcvbufErrors %lld)"),
+		       100 * share, (long long)drops);
+	} else {
+		return PS_CHECK_CLEAR;
+	}
+	PS_SET(f->remedy, "%s",
+	       _("find the socket (ss -uamp: its drops are the d field of "
+		 "skmem) and give it a larger buffer (SO_RCVBUF; sysctl -w "
+		 "net.core.rmem_max=16777216 net.core.rmem_default=...), or "
+		 "read it faster"));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_udp_buffers = {
+	.id = "udp_buffers",
+	.family = "host",
+	.title = N_("UDP receive buffer drops"),
+	.weight = 33,
+	.eval = eval_udp_buffers,
+};
+
 /* ---- TCP memory pressure and receive-queue pruning ------------------- */
 
 struct mem_sum {

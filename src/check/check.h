@@ -226,8 +226,8 @@ extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
 extern const struct ps_check_ops ps_check_mtu, ps_check_window,
 	ps_check_buffers, ps_check_fork, ps_check_direction, ps_check_bidir,
 	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */
-extern const struct ps_check_ops ps_check_udp_loss,
-	ps_check_tcp_memory; /* check-drops.c */
+extern const struct ps_check_ops ps_check_udp_loss, ps_check_tcp_memory,
+	ps_check_udp_buffers; /* check-drops.c */
 
 const char *ps_severity_name(enum ps_severity s); /* JSON: "warning" */
 const char *ps_severity_text(enum ps_severity s); /* translated */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -19,6 +20,7 @@
 #include "fixture.h"
 #include "jsonutil.h"
 #include "step.h"
+#include "sysroot.h"
 #include "xmalloc.h"
 
 static enum ps_check_state run(const struct ps_check_ops *ops,
@@ -306,6 +308,57 @@ static void test_retrans_causes(void **state)
 	assert_true(ps_fact_get(&f, "tcp_timeouts") == 7);
 }
 
+/* recorded: a host whose syslog receiver's buffers overflowed (vector),
+ * read through a recorded tree: a finding from the fixture alone; the
+ * same host with rates (now) is a warning */
+static void test_udp_buffers_recorded(void **state)
+{
+	char dir[] = "/tmp/ps-udpbuf-XXXXXX", path[4200];
+	struct ps_snapshot snap;
+	struct ps_evidence ev = { .snap = &snap };
+	struct ps_finding f;
+	char *text =
+		counters_fixture("proc-net-snmp_Udp-grep_vector-syslog.txt");
+	FILE *out;
+
+	(void)state;
+	memset(&snap, 0, sizeof(snap));
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/net", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/net/snmp", dir);
+	out = fopen(path, "w");
+	assert_non_null(out);
+	fputs(text, out);
+	fclose(out);
+	free(text);
+	ps_sysroot_set(dir);
+	assert_int_equal(ps_netstat_sample("", &snap.netstat), 0);
+	ps_sysroot_set(NULL);
+	assert_int_equal(run(&ps_check_udp_buffers, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_INFO);
+	/* 143350293 of 653277009 + 143350293 */
+	assert_non_null(strstr(f.title, "17.99% of the datagrams since boot "
+					"(UdpRcvbufErrors 143350293)"));
+	assert_non_null(strstr(f.remedy, "ss -uamp"));
+	snap.netstat.rated = true;
+	snap.netstat.r.udp_rcvbuf_errors = 1200;
+	assert_int_equal(run(&ps_check_udp_buffers, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	assert_non_null(strstr(f.title, "overflowing now: 1200 drops/s"));
+	/* a quiet host (procfs fixture: no RcvbufErrors) */
+	ps_netstat_init(&snap.netstat);
+	snap.netstat.status = PS_ST_OK;
+	text = counters_fixture("proc-net-snmp_procfs.txt");
+	assert_true(ps_netstat_parse(text, &snap.netstat.c) > 0);
+	free(text);
+	assert_int_equal(run(&ps_check_udp_buffers, &ev, &f), PS_CHECK_CLEAR);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 /* the step's deltas: this end from two readings, the far end from the
  * first and last of its snapshots (an omitted interval's is the base) */
 static void test_step_deltas(void **state)
@@ -366,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_udp_split),
 		cmocka_unit_test(test_udp_recorded),
 		cmocka_unit_test(test_tcp_memory),
+		cmocka_unit_test(test_udp_buffers_recorded),
 		cmocka_unit_test(test_retrans_causes),
 		cmocka_unit_test(test_step_deltas),
 	};
