@@ -118,13 +118,21 @@ static const struct ps_step_result *worst_udp(const struct ps_run *r)
 	return best;
 }
 
+/* a loopback address: the far end is in this network namespace */
+static bool peer_here(const struct ps_run *r)
+{
+	return r->loopback || !strncmp(r->peer, "127.", 4) ||
+	       !strcmp(r->peer, "::1") || !strcmp(r->peer, "localhost");
+}
+
 /* the receiving end's counters over the step, or NULL: the far end in a
- * forward test (this host in the self-test), this end with -R */
+ * forward test (this namespace's when the far end is on a loopback
+ * address: the self-test, an iperf3 on 127.0.0.1), this end with -R */
 static const struct ps_netstat_counters *
 receiver_counters(const struct ps_run *r, const struct ps_step_result *s,
 		  bool *far)
 {
-	*far = !s->reverse && !r->loopback;
+	*far = !s->reverse && !peer_here(r);
 	if (*far)
 		return s->have_peer_netstat ? &s->peer_netstat : NULL;
 	return s->have_netstat ? &s->netstat : NULL;
@@ -231,13 +239,17 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 				    "datagrams (GRO)"),
 				  seg);
 		PS_SET(f->remedy, "%s",
-		       far ? _("raise the receiver's buffer: -w 8M on the "
-			       "server (pipescope -s -w 8M) and sysctl -w "
-			       "net.core.rmem_max=16777216 there; or send "
-			       "slower (-b)")
-			   : _("raise the receiver's buffer: -w 8M with -R and "
-			       "sysctl -w net.core.rmem_max=16777216 here; or "
-			       "send slower (-b)"));
+		       !s->reverse
+			       ? _("raise the receiver's buffer: -w 8M here "
+				   "(the "
+				   "test's window is the server's receive "
+				   "buffer too) and sysctl -w "
+				   "net.core.rmem_max=16777216 on the server's "
+				   "host; or send slower (-b)")
+			       : _("raise the receiver's buffer: -w 8M with -R "
+				   "(this end's receive buffer) and sysctl -w "
+				   "net.core.rmem_max=16777216 here; or send "
+				   "slower (-b)"));
 		return PS_CHECK_FIRED;
 	}
 	PS_SET(f->title,
