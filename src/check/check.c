@@ -43,6 +43,9 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_shaper,
 	&ps_check_short_queue,
 	&ps_check_far_shaper,
+	&ps_check_udp_loss,
+	&ps_check_tcp_memory,
+	&ps_check_udp_buffers,
 };
 /* clang-format on */
 const size_t ps_check_count =

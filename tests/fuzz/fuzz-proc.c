@@ -2,7 +2,8 @@
  * fuzz-proc.c: libFuzzer harnesses for the /proc and /sys text parsers
  * behind "pipescope probe" (CPU, IRQ, softirq, softnet, PCIe link). Built
  * once per parser (FUZZ_CPU_STAT, FUZZ_INTERRUPTS, FUZZ_SOFTIRQS,
- * FUZZ_SOFTNET, FUZZ_PCI) by "make fuzz" (configure --enable-fuzzing).
+ * FUZZ_SOFTNET, FUZZ_PCI, FUZZ_NETSTAT: /proc/net/snmp, netstat, sockstat
+ * and tcp_mem) by "make fuzz" (configure --enable-fuzzing).
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 
 #include "probe-cpu.h"
 #include "probe-irq.h"
+#include "probe-netstat.h"
 #include "probe-pci.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -92,6 +94,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (nl)
 				line = nl + 1;
 		} while (nl);
+	}
+#elif defined(FUZZ_NETSTAT)
+	{
+		struct ps_netstat_info info, prev;
+
+		ps_netstat_init(&info);
+		ps_netstat_parse(text, &info.c);
+		ps_sockstat_parse(text, &info.sock);
+		ps_tcp_mem_parse(text, &info.sock);
+		info.status = PS_ST_OK;
+		prev = info;
+		ps_netstat_rates(&prev, &info, 1.0);
 	}
 #else
 #error "which parser? define FUZZ_CPU_STAT, FUZZ_INTERRUPTS, ..."
