@@ -1,0 +1,395 @@
+/* record.c: a run record from what a test or a check leaves: the -J
+ * document (made here into memory, whatever the output is), both ends'
+ * snapshots, the check report; written once the results are final */
+#include "config.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ceiling.h"
+#include "log.h"
+#include "nls.h"
+#include "record.h"
+#include "snapshot.h"
+#include "xmalloc.h"
+
+/* ---- the spread -------------------------------------------------------- */
+
+void ps_hist_spread_add(struct ps_hist_spread *s, const struct ps_interval *iv)
+{
+	double bps = 0;
+
+	if (iv->omitted)
+		return;
+	for (int i = 0; i < 2; i++)
+		if (iv->have_sum[i])
+			bps += iv->sum[i].bps;
+	if (!(bps > 0))
+		return;
+	s->n++;
+	s->sum += bps;
+	s->sumsq += bps * bps;
+}
+
+double ps_hist_spread_get(const struct ps_hist_spread *s)
+{
+	double mean, var;
+
+	if (s->n < 2 || !(s->sum > 0))
+		return NAN;
+	mean = s->sum / s->n;
+	var = s->sumsq / s->n - mean * mean;
+	return var > 0 ? sqrt(var) / mean : 0;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t ps_hist_save(const struct ps_opts *o, const struct ps_hist_rec *r)
+{
+	char *path = ps_hist_path(o);
+	struct ps_hist *h;
+	char err[512];
+	int64_t id = 0;
+
+	if (!path)
+		return 0;
+	if (!ps_hist_open(path, PS_HIST_WRITE, &h, err, sizeof(err))) {
+		if (ps_hist_write(h, r, &id, err, sizeof(err)))
+			id = 0;
+		ps_hist_close(h);
+	}
+	if (!id)
+		ps_hist_warn_once(err);
+	free(path);
+	return id;
+}
+
+static char *snap_json(const struct ps_snapshot *s)
+{
+	struct json_object *o;
+	char *text;
+
+	if (!s)
+		return NULL;
+	o = ps_snapshot_to_json(s);
+	text = xstrdup(
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return text;
+}
+
+static char *json_text(struct json_object *o)
+{
+	return o ? xstrdup(json_object_to_json_string_ext(
+			   o, JSON_C_TO_STRING_PLAIN))
+		 : NULL;
+}
+
+/* this end: the snapshot's host, pipescope's version */
+static void local_end(struct ps_hist_end *e, const char *snap)
+{
+	snprintf(e->version, sizeof(e->version), "pipescope %s",
+		 PACKAGE_VERSION);
+	ps_hist_end_from_snap(e, snap);
+}
+
+static void far_end(struct ps_hist_end *e, const char *snap, const char *kind,
+		    const char *version, const char *target)
+{
+	if (kind && *kind)
+		snprintf(e->version, sizeof(e->version), "%s%s%s", kind,
+			 version && *version ? " " : "",
+			 version ? version : "");
+	ps_hist_end_from_snap(e, snap);
+	if (!e->host[0])
+		snprintf(e->host, sizeof(e->host), "%s", target);
+}
+
+/* ---- a test: the reporter ---------------------------------------------- */
+
+struct hrep {
+	struct ps_reporter inner;
+	const struct ps_opts *o;
+	char kind[16];
+	/* the -J document of the running test, into memory */
+	struct ps_reporter json;
+	bool json_live;
+	FILE *mem;
+	char *buf;
+	size_t len;
+	struct ps_hist_spread spread;
+};
+
+static void json_drop(struct hrep *x)
+{
+	if (!x->json_live)
+		return;
+	ps_report_destroy(&x->json);
+	fclose(x->mem);
+	free(x->buf);
+	x->buf = NULL;
+	x->json_live = false;
+}
+
+static void h_start(void *arg, const struct ps_test_info *in)
+{
+	struct hrep *x = arg;
+
+	if (x->inner.start)
+		x->inner.start(x->inner.arg, in);
+	json_drop(x);
+	memset(&x->spread, 0, sizeof(x->spread));
+	x->mem = open_memstream(&x->buf, &x->len);
+	if (!x->mem)
+		return;
+	ps_report_json_init(&x->json, x->o, x->mem, false);
+	x->json_live = true;
+	x->json.start(x->json.arg, in);
+}
+
+static void h_interval(void *arg, const struct ps_interval *iv)
+{
+	struct hrep *x = arg;
+
+	if (x->inner.interval)
+		x->inner.interval(x->inner.arg, iv);
+	if (!x->json_live)
+		return;
+	x->json.interval(x->json.arg, iv);
+	ps_hist_spread_add(&x->spread, iv);
+}
+
+static void h_error(void *arg, const char *msg)
+{
+	struct hrep *x = arg;
+
+	if (x->inner.error)
+		x->inner.error(x->inner.arg, msg);
+	/* a test that failed is not a run to compare with */
+	json_drop(x);
+}
+
+static void h_message(void *arg, const char *msg)
+{
+	struct hrep *x = arg;
+
+	if (x->inner.message)
+		x->inner.message(x->inner.arg, msg);
+}
+
+static void h_destroy(void *arg)
+{
+	struct hrep *x = arg;
+
+	json_drop(x);
+	ps_report_destroy(&x->inner);
+	free(x);
+}
+
+/* the test's parameters: -J's start.test_start */
+static char *test_params(struct json_object *doc)
+{
+	struct json_object *st, *ts;
+
+	if (json_object_object_get_ex(doc, "start", &st) &&
+	    json_object_object_get_ex(st, "test_start", &ts))
+		return json_text(ts);
+	return NULL;
+}
+
+static char *test_extras(const struct hrep *x, const struct ps_summary *sum,
+			 double spread)
+{
+	struct json_object *e = json_object_new_object();
+	char *t;
+
+	json_object_object_add(e, "kind", json_object_new_string(x->kind));
+	json_object_object_add(e, "partial",
+			       json_object_new_boolean(sum->partial));
+	json_object_object_add(e, "duration",
+			       json_object_new_double(sum->duration));
+	if (isfinite(spread))
+		json_object_object_add(e, "spread",
+				       json_object_new_double(spread));
+	if (x->o->iface)
+		json_object_object_add(e, "iface",
+				       json_object_new_string(x->o->iface));
+	t = json_text(e);
+	json_object_put(e);
+	return t;
+}
+
+static void test_record(struct hrep *x, const struct ps_test_info *in,
+			const struct ps_summary *sum)
+{
+	struct ps_hist_rec r = { .time_ns = now_ns() };
+	struct ps_iface_choice iface;
+	struct ps_host host = { 0 };
+	struct json_object *doc;
+	const char *target;
+
+	x->json.end(x->json.arg, in, sum);
+	ps_report_destroy(&x->json);
+	fclose(x->mem);
+	x->json_live = false;
+	doc = json_tokener_parse(x->buf ? x->buf : "");
+	free(x->buf);
+	x->buf = NULL;
+
+	target = in->ntargets > 0 && in->target_host[0] ? in->target_host[0]
+		 : x->o->ntargets			? x->o->targets[0].host
+							: "127.0.0.1";
+	snprintf(r.kind, sizeof(r.kind), "%s", x->kind);
+	snprintf(r.target, sizeof(r.target), "%s", target);
+	r.port = in->ntargets > 0 && in->target_port[0] ? in->target_port[0]
+							: x->o->port;
+	snprintf(r.proto, sizeof(r.proto), "%s",
+		 in->proto == PS_PROTO_UDP ? "udp" : "tcp");
+	snprintf(r.direction, sizeof(r.direction), "%s",
+		 in->bidir     ? "bidir"
+		 : in->reverse ? "reverse"
+			       : "forward");
+	r.streams = in->parallel;
+	r.bps = sum->have_received ? sum->sum_received.bps
+		: sum->have_sent   ? sum->sum_sent.bps
+				   : NAN;
+	r.spread = ps_hist_spread_get(&x->spread);
+	r.result = json_text(doc);
+	r.params = test_params(doc);
+	r.extras = test_extras(x, sum, r.spread);
+
+	/* this end as it is now; the far end as its server last said */
+	ps_check_iface_choose(x->o, &iface);
+	if (!ps_host_sample(&host, &iface, 0))
+		r.snap[0] = snap_json(host.snap);
+	ps_host_free(&host);
+	r.snap[1] = snap_json(sum->peer_snap);
+	local_end(&r.end[0], r.snap[0]);
+	far_end(&r.end[1], r.snap[1], in->peer_kind, in->peer_version, target);
+	ps_hist_save(x->o, &r);
+	ps_hist_rec_free(&r);
+	json_object_put(doc);
+}
+
+static void h_end(void *arg, const struct ps_test_info *in,
+		  const struct ps_summary *sum)
+{
+	struct hrep *x = arg;
+
+	if (x->inner.end)
+		x->inner.end(x->inner.arg, in, sum);
+	if (x->json_live && !in->server)
+		test_record(x, in, sum);
+	json_drop(x);
+}
+
+void ps_hist_wrap_reporter(struct ps_reporter *rep, const struct ps_opts *o,
+			   const char *kind)
+{
+	struct hrep *x;
+	char *path = ps_hist_path(o);
+
+	if (!path)
+		return; /* --no-history */
+	free(path);
+	x = xcalloc(1, sizeof(*x));
+	x->inner = *rep;
+	x->o = o;
+	snprintf(x->kind, sizeof(x->kind), "%s", kind);
+	*rep = (struct ps_reporter){ .start = h_start,
+				     .interval = h_interval,
+				     .end = h_end,
+				     .error = h_error,
+				     .message = h_message,
+				     .destroy = h_destroy,
+				     .arg = x };
+}
+
+/* ---- a check ----------------------------------------------------------- */
+
+static char *check_params(const struct ps_opts *o)
+{
+	struct json_object *p = json_object_new_object();
+	char *t;
+
+	json_object_object_add(p, "quick", json_object_new_boolean(o->quick));
+	if (o->iface)
+		json_object_object_add(p, "iface",
+				       json_object_new_string(o->iface));
+	if (o->sysroot)
+		json_object_object_add(p, "sysroot",
+				       json_object_new_string(o->sysroot));
+	if (o->snapshot)
+		json_object_object_add(p, "snapshot",
+				       json_object_new_string(o->snapshot));
+	t = json_text(p);
+	json_object_put(p);
+	return t;
+}
+
+int64_t ps_hist_record_check(const struct ps_opts *o,
+			     const struct ps_check_report *cr, double spread)
+{
+	const struct ps_run *res = cr->ev->res;
+	const struct ps_step_result *best = res ? ps_run_best(res) : NULL;
+	const struct ps_outcome *top = ps_diagnosis_ranked(cr->d, 0);
+	struct ps_hist_rec r = { .time_ns = now_ns(),
+				 .bps = NAN,
+				 .spread = spread };
+	struct json_object *rep;
+	struct json_object *e;
+	char *path = ps_hist_path(o);
+	int64_t id;
+
+	if (!path)
+		return 0;
+	free(path);
+	snprintf(r.kind, sizeof(r.kind), "%s", res ? "check" : "static");
+	snprintf(r.target, sizeof(r.target), "%s", res ? res->peer : "");
+	r.port = o->ntargets && o->targets[0].port ? o->targets[0].port
+						   : o->port;
+	snprintf(r.proto, sizeof(r.proto), "tcp");
+	snprintf(r.direction, sizeof(r.direction), "%s",
+		 !best		 ? "none"
+		 : best->bidir	 ? "bidir"
+		 : best->reverse ? "reverse"
+				 : "forward");
+	if (best) {
+		r.streams = best->streams;
+		r.bps = best->bps;
+	}
+	if (top)
+		snprintf(r.top_finding, sizeof(r.top_finding), "%s",
+			 top->f.title);
+	rep = ps_check_report_json(cr);
+	r.check = json_text(rep);
+	json_object_put(rep);
+	r.params = check_params(o);
+	e = json_object_new_object();
+	json_object_object_add(e, "kind", json_object_new_string(r.kind));
+	if (isfinite(spread))
+		json_object_object_add(e, "spread",
+				       json_object_new_double(spread));
+	r.extras = json_text(e);
+	json_object_put(e);
+	r.snap[0] = snap_json(cr->ev->snap);
+	r.snap[1] = snap_json(res ? res->peer_snap : NULL);
+	local_end(&r.end[0], r.snap[0]);
+	if (res)
+		far_end(&r.end[1], r.snap[1], res->peer_kind, res->peer_version,
+			res->peer);
+	id = ps_hist_save(o, &r);
+	ps_hist_rec_free(&r);
+	return id;
+}
