@@ -109,6 +109,25 @@ static struct json_object *end_json(const struct ps_hist_end *e)
 	return o;
 }
 
+/* -J's pipescope.peer_snapshot is kept once, as the far end's snapshot:
+ * put back where -J had it */
+static void peer_snapshot_back(struct json_object *doc,
+			       const struct ps_hist_rec *r)
+{
+	struct json_object *x = parsed(r->extras), *v, *ext;
+	bool moved =
+		x &&
+		json_object_object_get_ex(x, "peer_snapshot_in_result", &v) &&
+		json_object_get_boolean(v);
+
+	json_object_put(x);
+	if (!moved || !r->snap[1] ||
+	    !json_object_object_get_ex(doc, "pipescope", &ext) ||
+	    !json_object_is_type(ext, json_type_object))
+		return;
+	json_object_object_add(ext, "peer_snapshot", parsed(r->snap[1]));
+}
+
 /* one line of --export jsonl: -J's document (or {} for a check) with the
  * record's own keys under "pipescope_history" and an "@timestamp" */
 static void export_one(const struct ps_hist_rec *r, void *arg)
@@ -128,6 +147,7 @@ static void export_one(const struct ps_hist_rec *r, void *arg)
 	snprintf(ts + strlen(ts), sizeof(ts) - strlen(ts), ".%03dZ",
 		 (int)(r->time_ns / 1000000 % 1000));
 	json_object_object_add(doc, "@timestamp", json_object_new_string(ts));
+	peer_snapshot_back(doc, r);
 	x = ps_hist_rec_json(r);
 	json_object_object_add(x, "local", end_json(&r->end[0]));
 	json_object_object_add(x, "remote", end_json(&r->end[1]));

@@ -339,7 +339,7 @@ static int insert_snap(struct ps_hist *h, int64_t id, int side,
 	sqlite3_stmt *st;
 	int rc;
 
-	if (compress2(z, &zlen, (const Bytef *)json, len, 6) != Z_OK) {
+	if (compress2(z, &zlen, (const Bytef *)json, len, 3) != Z_OK) {
 		free(z);
 		return SQLITE_NOMEM;
 	}

@@ -10,10 +10,12 @@
 #include <time.h>
 
 #include "ceiling.h"
+#include "clock.h"
 #include "log.h"
 #include "nls.h"
 #include "record.h"
 #include "snapshot.h"
+#include "thread.h"
 #include "xmalloc.h"
 
 /* ---- the spread -------------------------------------------------------- */
@@ -60,7 +62,7 @@ int64_t ps_hist_save(const struct ps_opts *o, const struct ps_hist_rec *r)
 	char *path = ps_hist_path(o);
 	struct ps_hist *h;
 	char err[512];
-	int64_t id = 0;
+	int64_t id = 0, t0 = ps_mono_ns();
 
 	if (!path)
 		return 0;
@@ -71,6 +73,9 @@ int64_t ps_hist_save(const struct ps_opts *o, const struct ps_hist_rec *r)
 	}
 	if (!id)
 		ps_hist_warn_once(err);
+	else
+		ps_debug("history: run %lld written in %.1f ms", (long long)id,
+			 (ps_mono_ns() - t0) / 1e6);
 	free(path);
 	return id;
 }
@@ -104,13 +109,18 @@ static void local_end(struct ps_hist_end *e, const char *snap)
 	ps_hist_end_from_snap(e, snap);
 }
 
-static void far_end(struct ps_hist_end *e, const char *snap, const char *kind,
-		    const char *version, const char *target)
+/* the far end: "iperf3 3.12" as it said, the host from its snapshot */
+static void far_version(struct ps_hist_end *e, const char *kind,
+			const char *version)
 {
 	if (kind && *kind)
 		snprintf(e->version, sizeof(e->version), "%s%s%s", kind,
 			 version && *version ? " " : "",
 			 version ? version : "");
+}
+
+static void far_end(struct ps_hist_end *e, const char *snap, const char *target)
+{
 	ps_hist_end_from_snap(e, snap);
 	if (!e->host[0])
 		snprintf(e->host, sizeof(e->host), "%s", target);
@@ -118,6 +128,12 @@ static void far_end(struct ps_hist_end *e, const char *snap, const char *kind,
 
 /* ---- a test: the reporter ---------------------------------------------- */
 
+/*
+ * The slow parts stay off the test's end: this end is sampled on a thread
+ * of its own while the test runs, and the record is finished (the far
+ * end's snapshot as JSON, compression, the transaction) on another while
+ * the test's own output is written; destroy waits for it.
+ */
 struct hrep {
 	struct ps_reporter inner;
 	const struct ps_opts *o;
@@ -129,6 +145,16 @@ struct hrep {
 	char *buf;
 	size_t len;
 	struct ps_hist_spread spread;
+	/* this end's snapshot, sampled as the test starts */
+	pthread_t sampler;
+	bool sampling;
+	char *local_snap;
+	/* the record being written */
+	pthread_t writer;
+	bool writing;
+	struct ps_hist_rec rec;
+	struct ps_snapshot *peer; /* a reference, made JSON by the writer */
+	int64_t sync_ns;	  /* the end's own time for the record */
 };
 
 static void json_drop(struct hrep *x)
@@ -142,6 +168,55 @@ static void json_drop(struct hrep *x)
 	x->json_live = false;
 }
 
+static void *sample_local(void *arg)
+{
+	struct hrep *x = arg;
+	struct ps_iface_choice iface;
+	struct ps_host host = { 0 };
+
+	ps_check_iface_choose(x->o, &iface);
+	if (!ps_host_sample(&host, &iface, 0))
+		x->local_snap = snap_json(host.snap);
+	ps_host_free(&host);
+	return NULL;
+}
+
+static void sampler_join(struct hrep *x)
+{
+	if (x->sampling)
+		pthread_join(x->sampler, NULL);
+	x->sampling = false;
+}
+
+static void *write_record(void *arg)
+{
+	struct hrep *x = arg;
+	struct ps_hist_rec *r = &x->rec;
+
+	r->snap[1] = snap_json(x->peer);
+	if (x->peer)
+		ps_snapshot_put(x->peer);
+	x->peer = NULL;
+	far_end(&r->end[1], r->snap[1], r->target);
+	ps_hist_save(x->o, r);
+	ps_hist_rec_free(r);
+	return NULL;
+}
+
+/* what the record added to the test's end: its part of the end, and the
+ * wait for the writer once the test's output is out */
+static void writer_join(struct hrep *x)
+{
+	int64_t t0 = ps_mono_ns();
+
+	if (!x->writing)
+		return;
+	pthread_join(x->writer, NULL);
+	x->writing = false;
+	ps_debug("history: the record added %.1f ms to the test's end",
+		 (x->sync_ns + ps_mono_ns() - t0) / 1e6);
+}
+
 static void h_start(void *arg, const struct ps_test_info *in)
 {
 	struct hrep *x = arg;
@@ -149,6 +224,10 @@ static void h_start(void *arg, const struct ps_test_info *in)
 	if (x->inner.start)
 		x->inner.start(x->inner.arg, in);
 	json_drop(x);
+	writer_join(x);
+	sampler_join(x);
+	free(x->local_snap);
+	x->local_snap = NULL;
 	memset(&x->spread, 0, sizeof(x->spread));
 	x->mem = open_memstream(&x->buf, &x->len);
 	if (!x->mem)
@@ -156,6 +235,8 @@ static void h_start(void *arg, const struct ps_test_info *in)
 	ps_report_json_init(&x->json, x->o, x->mem, false);
 	x->json_live = true;
 	x->json.start(x->json.arg, in);
+	if (!in->server && !ps_thread_start(&x->sampler, sample_local, x))
+		x->sampling = true;
 }
 
 static void h_interval(void *arg, const struct ps_interval *iv)
@@ -193,7 +274,11 @@ static void h_destroy(void *arg)
 	struct hrep *x = arg;
 
 	json_drop(x);
+	/* the test's own output first, then wait for its record */
 	ps_report_destroy(&x->inner);
+	writer_join(x);
+	sampler_join(x);
+	free(x->local_snap);
 	free(x);
 }
 
@@ -225,6 +310,10 @@ static char *test_extras(const struct hrep *x, const struct ps_summary *sum,
 	if (x->o->iface)
 		json_object_object_add(e, "iface",
 				       json_object_new_string(x->o->iface));
+	/* -J's pipescope.peer_snapshot is the record's far-end snapshot:
+	 * kept once, put back by --export */
+	json_object_object_add(e, "peer_snapshot_in_result",
+			       json_object_new_boolean(sum->peer_snap != NULL));
 	t = json_text(e);
 	json_object_put(e);
 	return t;
@@ -233,13 +322,17 @@ static char *test_extras(const struct hrep *x, const struct ps_summary *sum,
 static void test_record(struct hrep *x, const struct ps_test_info *in,
 			const struct ps_summary *sum)
 {
-	struct ps_hist_rec r = { .time_ns = now_ns() };
-	struct ps_iface_choice iface;
-	struct ps_host host = { 0 };
+	struct ps_hist_rec *r = &x->rec;
+	struct ps_summary lean = *sum;
 	struct json_object *doc;
 	const char *target;
+	int64_t t0 = ps_mono_ns();
 
-	x->json.end(x->json.arg, in, sum);
+	memset(r, 0, sizeof(*r));
+	r->time_ns = now_ns();
+	/* the document without the far end's snapshot (kept on its own) */
+	lean.peer_snap = NULL;
+	x->json.end(x->json.arg, in, &lean);
 	ps_report_destroy(&x->json);
 	fclose(x->mem);
 	x->json_live = false;
@@ -250,36 +343,40 @@ static void test_record(struct hrep *x, const struct ps_test_info *in,
 	target = in->ntargets > 0 && in->target_host[0] ? in->target_host[0]
 		 : x->o->ntargets			? x->o->targets[0].host
 							: "127.0.0.1";
-	snprintf(r.kind, sizeof(r.kind), "%s", x->kind);
-	snprintf(r.target, sizeof(r.target), "%s", target);
-	r.port = in->ntargets > 0 && in->target_port[0] ? in->target_port[0]
-							: x->o->port;
-	snprintf(r.proto, sizeof(r.proto), "%s",
+	snprintf(r->kind, sizeof(r->kind), "%s", x->kind);
+	snprintf(r->target, sizeof(r->target), "%s", target);
+	r->port = in->ntargets > 0 && in->target_port[0] ? in->target_port[0]
+							 : x->o->port;
+	snprintf(r->proto, sizeof(r->proto), "%s",
 		 in->proto == PS_PROTO_UDP ? "udp" : "tcp");
-	snprintf(r.direction, sizeof(r.direction), "%s",
+	snprintf(r->direction, sizeof(r->direction), "%s",
 		 in->bidir     ? "bidir"
 		 : in->reverse ? "reverse"
 			       : "forward");
-	r.streams = in->parallel;
-	r.bps = sum->have_received ? sum->sum_received.bps
-		: sum->have_sent   ? sum->sum_sent.bps
-				   : NAN;
-	r.spread = ps_hist_spread_get(&x->spread);
-	r.result = json_text(doc);
-	r.params = test_params(doc);
-	r.extras = test_extras(x, sum, r.spread);
-
-	/* this end as it is now; the far end as its server last said */
-	ps_check_iface_choose(x->o, &iface);
-	if (!ps_host_sample(&host, &iface, 0))
-		r.snap[0] = snap_json(host.snap);
-	ps_host_free(&host);
-	r.snap[1] = snap_json(sum->peer_snap);
-	local_end(&r.end[0], r.snap[0]);
-	far_end(&r.end[1], r.snap[1], in->peer_kind, in->peer_version, target);
-	ps_hist_save(x->o, &r);
-	ps_hist_rec_free(&r);
+	r->streams = in->parallel;
+	r->bps = sum->have_received ? sum->sum_received.bps
+		 : sum->have_sent   ? sum->sum_sent.bps
+				    : NAN;
+	r->spread = ps_hist_spread_get(&x->spread);
+	r->result = json_text(doc);
+	r->params = test_params(doc);
+	r->extras = test_extras(x, sum, r->spread);
 	json_object_put(doc);
+
+	sampler_join(x);
+	r->snap[0] = x->local_snap;
+	x->local_snap = NULL;
+	local_end(&r->end[0], r->snap[0]);
+	far_version(&r->end[1], in->peer_kind, in->peer_version);
+	x->peer =
+		sum->peer_snap
+			? ps_snapshot_get((struct ps_snapshot *)sum->peer_snap)
+			: NULL;
+	x->sync_ns = ps_mono_ns() - t0;
+	if (!ps_thread_start(&x->writer, write_record, x))
+		x->writing = true;
+	else
+		write_record(x);
 }
 
 static void h_end(void *arg, const struct ps_test_info *in,
@@ -386,9 +483,10 @@ int64_t ps_hist_record_check(const struct ps_opts *o,
 	r.snap[0] = snap_json(cr->ev->snap);
 	r.snap[1] = snap_json(res ? res->peer_snap : NULL);
 	local_end(&r.end[0], r.snap[0]);
-	if (res)
-		far_end(&r.end[1], r.snap[1], res->peer_kind, res->peer_version,
-			res->peer);
+	if (res) {
+		far_version(&r.end[1], res->peer_kind, res->peer_version);
+		far_end(&r.end[1], r.snap[1], res->peer);
+	}
 	id = ps_hist_save(o, &r);
 	ps_hist_rec_free(&r);
 	return id;
