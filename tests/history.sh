@@ -33,7 +33,7 @@ check "the text run is one record of kind test" \
 check "both ends' snapshots are kept (a pipescope server shares its own)" \
 	[ "$(q "SELECT count(*) FROM snapshots WHERE run = 1")" = 2 ]
 check "the record has the parameters and this end's host" \
-	[ "$(q "SELECT json_extract(params, '\$.num_streams') || ' ' || (host = '$(hostname)') FROM runs WHERE id = 1")" = "1 1" ]
+	[ "$(q "SELECT json_extract(documents.params, '\$.num_streams') || ' ' || (host = '$(hostname)') FROM runs JOIN documents ON run = id WHERE id = 1")" = "1 1" ]
 
 expect_exit 0 "a -J test runs" -- \
 	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 2 -J
@@ -47,7 +47,7 @@ check "the record exports the same document as -J printed" \
 	cmp -s "$TMP/j-rec.s" "$TMP/j-with.s"
 cmp -s "$TMP/j-rec.s" "$TMP/j-with.s" || diff "$TMP/j-with.s" "$TMP/j-rec.s" | head -20
 check "whose far-end snapshot is kept once, compressed" \
-	[ "$(q "SELECT (instr(result, 'peer_snapshot') = 0) || ' ' || (SELECT encoding FROM snapshots WHERE run = 2 AND side = 1) FROM runs WHERE id = 2")" = "1 zlib" ]
+	[ "$(q "SELECT (instr(result, 'peer_snapshot') = 0) || ' ' || (SELECT encoding FROM snapshots WHERE run = 2 AND side = 1) FROM documents WHERE run = 2")" = "1 zlib" ]
 expect_exit 0 "a -J test with --no-history runs" -- \
 	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -J --no-history
 printf '%s\n' "$OUT" >"$TMP/j-without.json"
@@ -84,7 +84,7 @@ check "export: one document a run, -J's keys and the record's" \
 expect_exit 3 "a quick check runs" -- \
 	"$PIPESCOPE" check --quick -c 127.0.0.1 -p "$port"
 check "the check's record has its report and top finding" \
-	[ "$(q "SELECT count(*) FROM runs WHERE kind = 'check' AND json_extract(check_report, '\$.schema') IS NOT NULL AND top_finding IS NOT NULL AND bps > 0")" = 1 ]
+	[ "$(q "SELECT count(*) FROM runs JOIN documents ON run = id WHERE kind = 'check' AND json_extract(documents.check_report, '\$.schema') IS NOT NULL AND top_finding IS NOT NULL AND bps > 0")" = 1 ]
 check "the answer ends with what changed since the last run to the host" \
 	sh -c 'printf "%s\n" "$1" | tail -1 | grep -q "^since the last run to 127.0.0.1 (.* ago): .*, rate .* → .*"' - "$OUT"
 
@@ -196,7 +196,7 @@ expect_exit 0 "history reads a v1 file" -- "$PIPESCOPE" history --history "$V" -
 check "its two runs are listed" \
 	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | [.id, .kind, .target]]')" = '[[1,"test","192.0.2.10"],[2,"check","192.0.2.10"]]' ]
 check "the file is now the current schema" \
-	[ "$(sqlite3 "$V" "PRAGMA user_version")" = 2 ]
+	[ "$(sqlite3 "$V" "PRAGMA user_version")" = 3 ]
 "$PIPESCOPE" check --snapshot "$TMP/b2.json" --history "$V" >/dev/null 2>&1
 check "and takes new records" [ "$(runs "$V")" = 3 ]
 expect_exit 0 "compare a v1 run with a v1 run" -- "$PIPESCOPE" compare 1 2 --history "$V"

@@ -74,7 +74,20 @@ static const char migrate_v2[] =
 	"CREATE INDEX runs_target_time ON runs (target, time_ns);"
 	"PRAGMA user_version = 2;";
 
-static const char *const migrations[PS_HIST_SCHEMA] = { schema_v1, migrate_v2 };
+/* version 3: the documents (the -J document, the check report) in a table
+ * of their own, so that the list reads small rows */
+static const char migrate_v3[] =
+	"CREATE TABLE documents ("
+	" run INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+	" result TEXT, params TEXT, extras TEXT, check_report TEXT);"
+	"INSERT INTO documents SELECT id, result, params, extras,"
+	" check_report FROM runs;"
+	"UPDATE runs SET result = NULL, params = NULL, extras = NULL,"
+	" check_report = NULL;"
+	"PRAGMA user_version = 3;";
+
+static const char *const migrations[PS_HIST_SCHEMA] = { schema_v1, migrate_v2,
+							migrate_v3 };
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -325,10 +338,32 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
 
 static const char insert_run[] =
 	"INSERT INTO runs (time_ns, kind, target, direction, streams, bps,"
-	" top_finding, host, result, proto, port, spread, local_boot,"
+	" top_finding, host, proto, port, spread, local_boot,"
 	" local_kernel, local_version, remote_host, remote_boot,"
-	" remote_kernel, remote_version, params, extras, check_report)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	" remote_kernel, remote_version)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+static int insert_docs(struct ps_hist *h, int64_t id,
+		       const struct ps_hist_rec *r)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h->db,
+				    "INSERT INTO documents (run, result,"
+				    " params, extras, check_report)"
+				    " VALUES (?, ?, ?, ?, ?)",
+				    -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	bind_text(st, 2, r->result);
+	bind_text(st, 3, r->params);
+	bind_text(st, 4, r->extras);
+	bind_text(st, 5, r->check);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
 
 static int insert_snap(struct ps_hist *h, int64_t id, int side,
 		       const char *json)
@@ -382,7 +417,6 @@ int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *r, int64_t *id,
 	bind_real(st, i++, r->bps);
 	bind_text(st, i++, r->top_finding);
 	bind_text(st, i++, l->host);
-	bind_text(st, i++, r->result);
 	sqlite3_bind_text(st, i++, r->proto, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, i++, r->port);
 	bind_real(st, i++, r->spread);
@@ -393,14 +427,14 @@ int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *r, int64_t *id,
 	bind_text(st, i++, f->boot_id);
 	bind_text(st, i++, f->kernel);
 	bind_text(st, i++, f->version);
-	bind_text(st, i++, r->params);
-	bind_text(st, i++, r->extras);
-	bind_text(st, i++, r->check);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		goto out_rollback;
 	rowid = sqlite3_last_insert_rowid(h->db);
+	rc = insert_docs(h, rowid, r);
+	if (rc != SQLITE_OK)
+		goto out_rollback;
 	for (int s = 0; s < 2; s++) {
 		if (!r->snap[s] || !*r->snap[s])
 			continue;
@@ -561,9 +595,10 @@ static int read_snaps(struct ps_hist *h, struct ps_hist_rec *r)
 }
 
 #define FULL_COLS                                                              \
-	LIST_COLS ", result, local_boot, local_kernel, local_version,"         \
+	LIST_COLS ", d.result, local_boot, local_kernel, local_version,"       \
 		  " remote_host, remote_boot, remote_kernel, remote_version,"  \
-		  " params, extras, check_report"
+		  " d.params, d.extras, d.check_report"                        \
+		  " FROM runs LEFT JOIN documents d ON d.run = runs.id"
 
 static void row_full(sqlite3_stmt *st, struct ps_hist_rec *r)
 {
@@ -590,9 +625,8 @@ int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	rc = sqlite3_prepare_v2(h->db,
-				"SELECT " FULL_COLS " FROM runs WHERE id = ?",
-				-1, &st, NULL);
+	rc = sqlite3_prepare_v2(h->db, "SELECT " FULL_COLS " WHERE id = ?", -1,
+				&st, NULL);
 	if (rc != SQLITE_OK)
 		return db_error(h->db, rc, h->path, err, errlen);
 	sqlite3_bind_int64(st, 1, id);
@@ -622,9 +656,9 @@ int ps_hist_each(struct ps_hist *h,
 	sqlite3_stmt *st;
 	int rc;
 
-	rc = sqlite3_prepare_v2(
-		h->db, "SELECT " FULL_COLS " FROM runs ORDER BY time_ns, id",
-		-1, &st, NULL);
+	rc = sqlite3_prepare_v2(h->db,
+				"SELECT " FULL_COLS " ORDER BY time_ns, id", -1,
+				&st, NULL);
 	if (rc != SQLITE_OK)
 		return db_error(h->db, rc, h->path, err, errlen);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -12,7 +12,7 @@
 #include "options.h"
 
 /* the schema's version (PRAGMA user_version); migrations lead up to it */
-#define PS_HIST_SCHEMA 2
+#define PS_HIST_SCHEMA 3
 
 struct ps_hist;
 struct json_object;
