@@ -1264,7 +1264,9 @@ void ps_cli_help(FILE *out)
 		"       pipescope check [-c HOST] [--iface IF] [--format "
 		"text|markdown|json]\n"
 		"       pipescope check --snapshot FILE\n"
-		"       pipescope history [-c HOST] [--last N] [--format "
+		"\n"),
+	      out);
+	fputs(_("       pipescope history [-c HOST] [--last N] [--format "
 		"text|json]\n"
 		"       pipescope history --export jsonl\n"
 		"       pipescope compare [A [B]] [-c HOST] [--format "
@@ -1399,6 +1401,17 @@ void ps_cli_help(FILE *out)
 		"      --connect-timeout MS  give up connecting after MS\n"
 		"\n"),
 	      out);
+	fputs(_("The run history (every test and check; doc/history.md):\n"
+		"      --history FILE        its file (default "
+		"$PIPESCOPE_HISTORY or\n"
+		"                            "
+		"$XDG_STATE_HOME/pipescope/history.db)\n"
+		"      --no-history          do not record this run\n"
+		"      --last N              (history) the newest N runs\n"
+		"      --export jsonl        (history) every record, one JSON "
+		"document a line\n"
+		"\n"),
+	      out);
 	fputs(_("pipescope's own options:\n"
 		"      --no-tui              plain text (as iperf3) even on a "
 		"terminal\n"
@@ -1413,14 +1426,6 @@ void ps_cli_help(FILE *out)
 		"--json'\n"
 		"      --quick               (check) the short form of the "
 		"checklist\n"
-		"      --history FILE        the run history (default "
-		"$PIPESCOPE_HISTORY or\n"
-		"                            "
-		"$XDG_STATE_HOME/pipescope/history.db)\n"
-		"      --no-history          do not record this run\n"
-		"      --last N              (history) the newest N runs\n"
-		"      --export jsonl        (history) every record, one JSON "
-		"document a line\n"
 		"  -h, --help                this help\n"
 		"  -v, --version             the version\n"
 		"\n"
