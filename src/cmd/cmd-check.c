@@ -116,7 +116,9 @@ static void since_last(const struct ps_opts *o, int64_t id)
 
 	if (o->report_format != PS_FORMAT_JSON &&
 	    !ps_compare_since_last(path, id, line, sizeof(line)))
-		printf("%s\n", line);
+		printf("%s\n", o->report_format == PS_FORMAT_MARKDOWN
+				       ? ps_md_safe(line)
+				       : line);
 	free(path);
 }
 
