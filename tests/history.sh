@@ -174,6 +174,25 @@ check "one line on stderr says the history is locked" \
 kill "$locker" 2>/dev/null
 wait "$locker" 2>/dev/null
 
+# ---- a read-only disk: the check runs, says why once; history still reads ----
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+	mkdir "$TMP/ro"
+	cp "$W" "$TMP/ro/h.db"
+	unshare -m sh -c 'mount --bind -o ro "$1" "$1" &&
+		"$2" check --snapshot "$3" --history "$1/h.db" >"$1.out" 2>"$1.err"
+		echo $? >"$1.rc"
+		"$2" history --history "$1/h.db" --format json >"$1.list"' - \
+		"$TMP/ro" "$PIPESCOPE" "$TMP/b2.json"
+	check "a check on a read-only disk still runs" \
+		grep -qx '[03]' "$TMP/ro.rc"
+	check "one line on stderr says the history is read-only" \
+		[ "$(grep -c 'not in the history.*read-only' "$TMP/ro.err")" = 1 ]
+	check "history reads a read-only file" \
+		[ "$(jq length "$TMP/ro.list")" = 7 ]
+else
+	echo "skipped: the read-only disk (needs root and unshare)"
+fi
+
 # ---- a corrupt file: -J still complete, one line why ----
 X=$TMP/x.db
 head -c 8192 /dev/urandom >"$X"

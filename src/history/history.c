@@ -91,6 +91,21 @@ static const char *const migrations[PS_HIST_SCHEMA] = { schema_v1, migrate_v2,
 
 /* ---- errors ------------------------------------------------------------ */
 
+/* the file can be written, and its folder (WAL makes files beside it) */
+static bool writable(const char *path)
+{
+	char *d = xstrdup(path), *s = strrchr(d, '/');
+	bool ok;
+
+	if (s)
+		*(s == d ? s + 1 : s) = 0;
+	else
+		snprintf(d, 2, ".");
+	ok = !access(d, W_OK) && (access(path, F_OK) || !access(path, W_OK));
+	free(d);
+	return ok;
+}
+
 static int db_error(sqlite3 *db, int rc, const char *path, char *err,
 		    size_t errlen)
 {
@@ -122,6 +137,11 @@ static int db_error(sqlite3 *db, int rc, const char *path, char *err,
 	case SQLITE_CANTOPEN:
 	case SQLITE_PERM:
 	case SQLITE_AUTH:
+		if (!writable(path)) {
+			snprintf(err, errlen, _("%s is read-only"), path);
+			e = -EROFS;
+			break;
+		}
 		snprintf(err, errlen, _("cannot open %s: %s"), path,
 			 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 		e = -EACCES;
@@ -245,11 +265,44 @@ static int migrate(struct ps_hist *h, char *err, size_t errlen)
 	return rc;
 }
 
+/*
+ * A history on a read-only disk: WAL cannot make its files beside it, so it
+ * is read as it is (nobody can be writing it), when its schema is ours.
+ */
+static int open_readonly(struct ps_hist *h, char *err, size_t errlen)
+{
+	char *uri;
+	int v, rc;
+
+	if (strpbrk(h->path, "?#%"))
+		return -EROFS;
+	sqlite3_close(h->db);
+	h->db = NULL;
+	xasprintf(&uri, "file:%s?immutable=1", h->path);
+	rc = sqlite3_open_v2(uri, &h->db,
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+				     SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return db_error(h->db, rc, h->path, err, errlen);
+	rc = user_version(h, &v, err, errlen);
+	if (!rc && v != PS_HIST_SCHEMA) {
+		snprintf(err, errlen,
+			 _("%s is read-only and of schema %d: it cannot be "
+			   "brought to %d"),
+			 h->path, v, PS_HIST_SCHEMA);
+		rc = -EROFS;
+	}
+	return rc;
+}
+
 int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **out,
 		 char *err, size_t errlen)
 {
 	struct ps_hist *h;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	bool fresh = access(path, F_OK) != 0;
 	int rc;
 
 	*out = NULL;
@@ -273,13 +326,18 @@ int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **out,
 	rc = sqlite3_open_v2(path, &h->db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		rc = db_error(h->db, rc, path, err, errlen);
-		goto out_close;
+		if (rc == -EROFS && mode == PS_HIST_READ)
+			rc = open_readonly(h, err, errlen);
+		if (rc)
+			goto out_close;
+		*out = h;
+		return 0;
 	}
 	sqlite3_extended_result_codes(h->db, 0);
 	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
 	/* a new file: private; WAL: readers and writers do not block each
 	 * other, and a killed writer leaves the file as it was */
-	if (mode == PS_HIST_WRITE)
+	if (mode == PS_HIST_WRITE && fresh)
 		chmod(path, 0600);
 	rc = exec_sql(h, "PRAGMA journal_mode = WAL", err, errlen);
 	if (!rc)
@@ -288,6 +346,8 @@ int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **out,
 		rc = exec_sql(h, "PRAGMA foreign_keys = ON", err, errlen);
 	if (!rc)
 		rc = migrate(h, err, errlen);
+	if (rc == -EROFS && mode == PS_HIST_READ)
+		rc = open_readonly(h, err, errlen);
 	if (rc)
 		goto out_close;
 	*out = h;
