@@ -36,14 +36,17 @@ srv=$!
 sleep 0.5
 
 # ---- what a record adds to a test's end ----
-added=$(for i in 1 2 3 4 5 6 7 8 9 10; do
+# wall clock, and the CPU the record's work took (what an idle machine's
+# wall clock would be: the commit does not wait for the disk)
+for i in 1 2 3 4 5 6 7 8 9 10; do
 	"$PIPESCOPE" -c 127.0.0.1 -p "$PORT" -t 1 -J --debug 2>&1 >/dev/null |
-		sed -n 's/.*the record added \([0-9.]*\) ms.*/\1/p'
-done | sort -n)
-med=$(echo "$added" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-echo "write: the record added $(echo "$added" | head -1) / $med / $(echo "$added" | tail -1) ms (min/median/max of 10) to a 1 s -J test's end"
-echo "       (load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs)"
-awk -v m="$med" 'BEGIN { exit !(m < 20) }' || { echo "  MISSED: 20 ms"; bad=1; }
+		sed -n 's/.*the record added \([0-9.]*\) ms.*(\([0-9.]*\) ms of CPU).*/\1 \2/p'
+done >"$T/added"
+stat3() { sort -n | awk '{ v[NR] = $1 } END { printf "%s / %s / %s", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
+echo "write: the record added $(cut -d' ' -f1 "$T/added" | stat3) ms (min/median/max of 10) to a 1 s -J test's end,"
+echo "       $(cut -d' ' -f2 "$T/added" | stat3) ms of CPU (load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs)"
+med=$(cut -d' ' -f2 "$T/added" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+awk -v m="$med" 'BEGIN { exit !(m < 20) }' || { echo "  MISSED: 20 ms of CPU"; bad=1; }
 kill "$srv" 2>/dev/null
 wait "$srv" 2>/dev/null
 srv=""

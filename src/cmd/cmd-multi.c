@@ -120,7 +120,7 @@ int ps_cmd_multi(const struct ps_opts *o)
 		r->o.ntargets = 1;
 		r->o.targets[0] = o->targets[i];
 		r->o.json_stream = false;
-		r->o.peer_probes = o->peer_probes || !o->no_history;
+		r->o.peer_probes = o->peer_probes || ps_hist_enabled(o);
 		r->mem = open_memstream(&r->buf, &r->len);
 		if (!r->mem)
 			ps_fatal(_("out of memory (allocating %zu bytes)"),

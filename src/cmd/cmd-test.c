@@ -281,7 +281,7 @@ int ps_cmd_client(const struct ps_opts *o)
 
 	/* the history keeps the far end's snapshot too (a pipescope server
 	 * sends it when asked) */
-	co.peer_probes = o->peer_probes || !o->no_history;
+	co.peer_probes = o->peer_probes || ps_hist_enabled(o);
 	if (o->ntargets > 1)
 		return precheck(o) ? PS_EXIT_FAIL : ps_cmd_multi(o);
 	if (precheck(o))

@@ -57,6 +57,14 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+bool ps_hist_enabled(const struct ps_opts *o)
+{
+	char *path = ps_hist_path(o);
+
+	free(path);
+	return path != NULL;
+}
+
 int64_t ps_hist_save(const struct ps_opts *o, const struct ps_hist_rec *r)
 {
 	char *path = ps_hist_path(o);
@@ -155,6 +163,8 @@ struct hrep {
 	struct ps_hist_rec rec;
 	struct ps_snapshot *peer; /* a reference, made JSON by the writer */
 	int64_t sync_ns;	  /* the end's own time for the record */
+	int64_t cpu_ns;		  /* CPU of both parts (a busy machine's
+				   * wall clock says little) */
 };
 
 static void json_drop(struct hrep *x)
@@ -192,6 +202,7 @@ static void *write_record(void *arg)
 {
 	struct hrep *x = arg;
 	struct ps_hist_rec *r = &x->rec;
+	int64_t c0 = ps_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
 	r->snap[1] = snap_json(x->peer);
 	if (x->peer)
@@ -200,6 +211,7 @@ static void *write_record(void *arg)
 	far_end(&r->end[1], r->snap[1], r->target);
 	ps_hist_save(x->o, r);
 	ps_hist_rec_free(r);
+	x->cpu_ns += ps_clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
 	return NULL;
 }
 
@@ -213,8 +225,9 @@ static void writer_join(struct hrep *x)
 		return;
 	pthread_join(x->writer, NULL);
 	x->writing = false;
-	ps_debug("history: the record added %.1f ms to the test's end",
-		 (x->sync_ns + ps_mono_ns() - t0) / 1e6);
+	ps_debug("history: the record added %.1f ms to the test's end (%.1f "
+		 "ms of CPU)",
+		 (x->sync_ns + ps_mono_ns() - t0) / 1e6, x->cpu_ns / 1e6);
 }
 
 static void h_start(void *arg, const struct ps_test_info *in)
@@ -326,7 +339,7 @@ static void test_record(struct hrep *x, const struct ps_test_info *in,
 	struct ps_summary lean = *sum;
 	struct json_object *doc;
 	const char *target;
-	int64_t t0 = ps_mono_ns();
+	int64_t t0 = ps_mono_ns(), c0 = ps_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
 	memset(r, 0, sizeof(*r));
 	r->time_ns = now_ns();
@@ -373,6 +386,7 @@ static void test_record(struct hrep *x, const struct ps_test_info *in,
 			? ps_snapshot_get((struct ps_snapshot *)sum->peer_snap)
 			: NULL;
 	x->sync_ns = ps_mono_ns() - t0;
+	x->cpu_ns = ps_clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
 	if (!ps_thread_start(&x->writer, write_record, x))
 		x->writing = true;
 	else
@@ -395,11 +409,9 @@ void ps_hist_wrap_reporter(struct ps_reporter *rep, const struct ps_opts *o,
 			   const char *kind)
 {
 	struct hrep *x;
-	char *path = ps_hist_path(o);
 
-	if (!path)
+	if (!ps_hist_enabled(o))
 		return; /* --no-history */
-	free(path);
 	x = xcalloc(1, sizeof(*x));
 	x->inner = *rep;
 	x->o = o;

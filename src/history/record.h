@@ -4,6 +4,7 @@
 #ifndef PS_RECORD_H
 #define PS_RECORD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "checklist.h"
@@ -37,6 +38,9 @@ void ps_hist_wrap_reporter(struct ps_reporter *rep, const struct ps_opts *o,
  */
 int64_t ps_hist_record_check(const struct ps_opts *o,
 			     const struct ps_check_report *r, double spread);
+
+/* a run with these options is recorded (not --no-history, a file known) */
+bool ps_hist_enabled(const struct ps_opts *o);
 
 /* write r to o's history; its id, or 0 (said why once, or --no-history) */
 int64_t ps_hist_save(const struct ps_opts *o, const struct ps_hist_rec *r);
