@@ -105,6 +105,10 @@ struct ui {
 	int gtop;		   /* first line shown */
 	int gfindings;		   /* findings listed */
 
+	/* the streams table: its first row shown and its order */
+	int st_top;
+	int st_sort; /* enum ui_stream_sort */
+
 	/* cost and start-up measurement */
 	int64_t t0_ns;
 	bool first_frame_done;
@@ -140,6 +144,8 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full);
+/* the streams table's keys (scroll, o: order); true: used */
+bool ui_streams_key(struct ui *ui, int ch);
 /* the checklist view during and after a guided run */
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r);
 /* the checklist view's keys for the guided run's findings; true: used */

@@ -147,8 +147,27 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 		}
 	v->now_bps = now;
 	if (!iv->omitted) {
+		bool far_rx = false;
+
 		v->bytes_total += bytes;
 		v->time_total += iv->end - iv->start;
+		/* what a pipescope server says it received */
+		for (int i = 0; i < r; i++)
+			if (!iv->remote[i].sender) {
+				v->far_rx_bytes += (double)iv->remote[i].bytes;
+				far_rx = true;
+			}
+		if (far_rx)
+			v->far_rx_time += iv->end - iv->start;
+		/* UDP this end receives: its own count of the loss */
+		for (int i = 0; i < n; i++)
+			if (v->proto == PS_PROTO_UDP &&
+			    !iv->streams[i].sender) {
+				v->rx_lost += iv->streams[i].lost;
+				v->rx_packets += iv->streams[i].packets;
+				v->rx_jitter_ms = iv->streams[i].jitter_ms;
+				v->rx_live = true;
+			}
 	}
 	/* TCP_INFO and CPUs as "pipescope check" sums a step */
 	ps_step_acc_add(&v->acc, iv);
@@ -157,6 +176,50 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 	v->gen++;
 	pthread_mutex_unlock(&m->lock);
 	ui_model_wake(m);
+}
+
+/*
+ * Under the lock: the rows become the test's averages, and for UDP each
+ * carries the receiver's loss and jitter (the far end's results for the
+ * streams this end sends); a test without the far end's results (stopped,
+ * failed) keeps only this end's, and says so.
+ */
+static void end_rows(struct ui_test_view *v, const struct ps_summary *sum)
+{
+	int n = sum->nstreams < UI_MAX_ROWS ? sum->nstreams : UI_MAX_ROWS;
+	int njit = 0;
+	double jit = 0;
+
+	v->end_known = sum->remote_valid;
+	v->end_partial = sum->partial;
+	if (n <= 0 || !sum->local)
+		return;
+	v->nstreams = n;
+	v->rx_lost = v->rx_packets = 0;
+	v->rx_live = false;
+	for (int i = 0; i < n; i++) {
+		struct ps_stream_iv *r = &v->streams[i];
+
+		*r = sum->local[i];
+		if (v->proto != PS_PROTO_UDP)
+			continue;
+		if (r->sender) {
+			if (!sum->remote_valid) {
+				r->packets = 0; /* the receiver's: unknown */
+				continue;
+			}
+			r->lost = sum->remote_errors[i];
+			r->jitter_ms = sum->remote_jitter_ms[i];
+			if (sum->remote_packets[i] > 0)
+				r->packets = (uint64_t)sum->remote_packets[i];
+		}
+		v->rx_lost += r->lost > 0 ? r->lost : 0;
+		v->rx_packets += (int64_t)r->packets;
+		jit += r->jitter_ms;
+		njit++;
+	}
+	v->rx_jitter_ms = njit ? jit / njit : 0;
+	v->rows_avg = true;
 }
 
 static void on_end(void *arg, const struct ps_test_info *info,
@@ -188,6 +251,7 @@ static void on_end(void *arg, const struct ps_test_info *info,
 			sum->duration > 0 ? received * 8 / sum->duration : 0;
 		v->end_duration = sum->duration;
 	}
+	end_rows(v, sum);
 	v->have_end = true;
 	v->cpu_local = sum->cpu_local_total;
 	v->cpu_remote = sum->remote_valid ? sum->cpu_remote_total : -1;
@@ -309,6 +373,12 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->have_sum[0] = v->have_sum[1] = false;
 	v->now_bps = v->bytes_total = v->time_total = 0;
 	v->have_end = false;
+	v->end_known = v->end_partial = v->stopped = v->rows_avg = false;
+	v->target_bps = (double)co->rate;
+	v->rx_lost = v->rx_packets = 0;
+	v->rx_jitter_ms = 0;
+	v->rx_live = false;
+	v->far_rx_bytes = v->far_rx_time = 0;
 	ps_step_acc_reset(&v->acc);
 	v->error[0] = 0;
 	v->peer_kind[0] = v->peer_version[0] = 0;
@@ -358,6 +428,7 @@ void ui_model_stop(struct ui_model *m)
 	pthread_mutex_lock(&m->lock);
 	if (m->v.state == UI_TEST_RUNNING || m->v.state == UI_TEST_CONNECTING)
 		m->v.state = UI_TEST_STOPPING;
+	m->v.stopped = true;
 	m->v.gen++;
 	pthread_mutex_unlock(&m->lock);
 }

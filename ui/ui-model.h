@@ -63,6 +63,24 @@ struct ui_test_view {
 	double end_bps[2]; /* sum_sent, sum_received */
 	double end_duration;
 	double cpu_local, cpu_remote;
+	/* the end's figures of the far end's side came (its results); a
+	 * stopped or failed test has only this end's */
+	bool end_known;
+	bool end_partial; /* ended by s or a fault: numbers up to then */
+	bool stopped;	  /* s (or a restart) ended it */
+	/* the streams rows are the test's averages (after the end) */
+	bool rows_avg;
+	/* the -b target of each stream, bit/s (0: none) */
+	double target_bps;
+	/* UDP: what the receivers counted (the server's results for the
+	 * streams this end sends, live from a pipescope server's data);
+	 * rx_packets 0: not known */
+	int64_t rx_lost, rx_packets;
+	double rx_jitter_ms;
+	bool rx_live; /* from the far end's live data, not the results */
+	/* what the far end said it received, summed over the intervals (a
+	 * pipescope server's live data): the last known figure */
+	double far_rx_bytes, far_rx_time;
 
 	/* the sum over time (across tests; a new test leaves a gap) */
 	uint64_t nhist;	      /* samples ever added */

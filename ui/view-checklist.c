@@ -104,6 +104,31 @@ static void proc_cpu(struct ui *ui)
 	ui->proc_wall_s = wall;
 }
 
+/* a UDP test this end sends: the -b target against what it sent, and
+ * what the receivers lost (the UDP checks read it) */
+static void live_udp(const struct ui_test_view *v, struct ps_step_result *st)
+{
+	int senders = 0;
+	double sent = 0;
+
+	for (int i = 0; i < v->nstreams; i++)
+		if (v->streams[i].sender) {
+			senders++;
+			sent += v->streams[i].bps;
+		}
+	st->udp = true;
+	st->udp_lost = v->rx_lost;
+	st->udp_packets = v->rx_packets;
+	/* the far end's sending is its own: only this end's is judged */
+	if (!senders || senders < v->nstreams)
+		return;
+	/* the rows of a running test are its latest interval */
+	if (!v->rows_avg && v->time_total > 0)
+		sent = v->bytes_total * 8 / v->time_total;
+	st->udp_target_bps = v->target_bps * senders;
+	st->udp_sent_bps = sent;
+}
+
 /*
  * The running (or last) test as one step of a guided run, so the checks
  * that read a test (window / RTT, one busy core, retransmits ...) speak
@@ -130,7 +155,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 	};
 
 	memset(run, 0, sizeof(*run));
-	if (!(v->time_total > 0) || !v->nstreams || v->proto != PS_PROTO_TCP)
+	if (!(v->time_total > 0) || !v->nstreams)
 		return false;
 	run->loopback = ui->selftest;
 	snprintf(run->peer, sizeof(run->peer), "%.*s",
@@ -140,6 +165,8 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 		 v->peer_version);
 	run->nsteps = 1;
 	ps_step_live(&seen, &run->steps[0]);
+	if (v->proto == PS_PROTO_UDP)
+		live_udp(v, &run->steps[0]);
 	return true;
 }
 

@@ -40,6 +40,7 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_peer_tool,
 	&ps_check_host_busy,
 	&ps_check_far_cpu,
+	&ps_check_udp_rate,
 };
 /* clang-format on */
 const size_t ps_check_count =

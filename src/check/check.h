@@ -73,6 +73,11 @@ struct ps_step_result {
 	int peer_core; /* its id */
 	double peer_busy, peer_softirq, peer_irq, peer_system, peer_user;
 	double peer_others; /* mean busy % of its other cores */
+	/* a UDP test: what the senders were asked for (-b, all streams) and
+	 * sent, and what the receivers lost (udp_packets 0: not known) */
+	bool udp;
+	double udp_target_bps, udp_sent_bps;
+	int64_t udp_lost, udp_packets;
 };
 
 struct ps_run {
@@ -214,6 +219,8 @@ extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
 extern const struct ps_check_ops ps_check_mtu, ps_check_window,
 	ps_check_buffers, ps_check_fork, ps_check_direction, ps_check_bidir,
 	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */
+/* check-udp.c */
+extern const struct ps_check_ops ps_check_udp_rate;
 
 const char *ps_severity_name(enum ps_severity s); /* JSON: "warning" */
 const char *ps_severity_text(enum ps_severity s); /* translated */
