@@ -473,7 +473,8 @@ static void draw(struct ui *ui)
 {
 	struct ui_layout *l = &ui->lay;
 
-	if (!ui->paused && ui->sampler) {
+	/* paused, the readings stay; a new interface's first one comes */
+	if ((!ui->paused || !ui->snap) && ui->sampler) {
 		struct ps_snapshot *s = ps_sampler_latest(ui->sampler);
 
 		if (s) {
@@ -575,6 +576,15 @@ static bool start_curses(struct ui *ui)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* Home and End as tmux, screen and rxvt send them, which the
+	 * terminfo of xterm-256color does not list: without these the
+	 * "4" of "\e[4~" would open view 4 */
+	define_key("\033[1~", KEY_HOME);
+	define_key("\033[4~", KEY_END);
+	define_key("\033[7~", KEY_HOME);
+	define_key("\033[8~", KEY_END);
+	define_key("\033[H", KEY_HOME);
+	define_key("\033[F", KEY_END);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	/* optional: a click opens a panel's view (Shift still selects) */

@@ -227,12 +227,12 @@ static int collect(struct ui *ui, char (*out)[256], int *level, int max,
 			add(&c, 1,
 			    _("stream %d is held back by the receiver's window "
 			      "(rwnd)"),
-			    v->streams[i].fd);
+			    v->streams[i].id);
 		else if (why && !strcmp(why, "sndbuf"))
 			add(&c, 1,
 			    _("stream %d is held back by its send buffer "
 			      "(sndbuf)"),
-			    v->streams[i].fd);
+			    v->streams[i].id);
 	}
 	if (!s)
 		goto sort;
