@@ -78,6 +78,7 @@ struct ui {
 	bool paused;
 	bool restart; /* start again once the worker is gone */
 	bool quit;
+	int signalled; /* the signal that ended the screen, 0 none */
 
 	/* the interface picker (ui-ifpick.c) */
 	bool picking;
@@ -102,6 +103,7 @@ struct ui {
 	enum ui_grun_phase gphase; /* and of the phase */
 	int gsel;		   /* the chosen finding (ranked index) */
 	bool gopen[64];		   /* findings opened with Enter */
+	bool lclosed[64];	   /* live findings closed with Enter */
 	int gtop;		   /* first line shown */
 	int gfindings;		   /* findings listed */
 
@@ -148,6 +150,19 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full);
 bool ui_streams_key(struct ui *ui, int ch);
 /* the checklist view during and after a guided run */
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r);
+struct ps_finding;
+/* one entry of the live findings list (view 6 before a guided run): a
+ * line of the test or the probes (f NULL) or a check that fired */
+struct ui_live_item {
+	char title[256];
+	attr_t a;
+	const struct ps_finding *f;
+};
+/* the live findings with a cursor (Up/Down), Enter closing or opening a
+ * finding's evidence and fix, and the window following the cursor;
+ * head: a first line ("Tightest ceiling ..."), or NULL */
+void ui_panel_live(struct ui *ui, const struct ui_rect *in,
+		   const struct ui_live_item *it, int n, const char *head);
 /* the checklist view's keys for the guided run's findings; true: used */
 bool ui_guided_key(struct ui *ui, int ch);
 /* a new guided run: the cursor on its findings starts again */

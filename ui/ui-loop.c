@@ -637,6 +637,7 @@ static void loop(struct ui *ui, int sfd)
 					urgent = dirty = true;
 				} else {
 					ui->quit = true;
+					ui->signalled = (int)si.ssi_signo;
 				}
 			}
 		}
@@ -718,6 +719,7 @@ int ps_ui_run(const struct ps_opts *o)
 	ui->t0_ns = ps_mono_ns();
 	ui->opts = o;
 	ui->view = &ui_view_dashboard;
+	ui_text_set_format(o->format);
 	ui_style_choose(o->no_color, &ui->style);
 	signal(SIGPIPE, SIG_IGN);
 	sfd = open_signals(&set);
@@ -779,6 +781,9 @@ int ps_ui_run(const struct ps_opts *o)
 	/* the status says how the last test went, as without the screen */
 	if (ui_model_reap(&ui->model) && ui->model.v.state == UI_TEST_FAILED)
 		rc = ui->model.rc > 0 ? ui->model.rc : PS_EXIT_FAIL;
+	/* as the text test: a signal interrupts, status 1 */
+	if (ui->signalled)
+		rc = PS_EXIT_FAIL;
 	stats_write(ui, "frames", (double)ui->frames);
 out_sampler:
 	ui_grun_destroy(&ui->grun);

@@ -314,6 +314,17 @@ void ui_model_reporter(struct ui_model *m, struct ps_reporter *rep)
 
 /* ---- the worker ------------------------------------------------------- */
 
+/* the test failed because nothing listens there: no server to wait for */
+static bool refused(struct ui_model *m)
+{
+	bool r;
+
+	pthread_mutex_lock(&m->lock);
+	r = strstr(m->v.error, strerror(ECONNREFUSED)) != NULL;
+	pthread_mutex_unlock(&m->lock);
+	return r;
+}
+
 /*
  * A restart follows the end of the previous test at once, and the server
  * may still be closing it ("busy"): a restart that fails within a second
@@ -330,7 +341,7 @@ static void *worker(void *arg)
 		int64_t t0 = ps_mono_ns();
 
 		rc = ps_client_run(&m->co, &rep, &m->stop);
-		if (!rc || !m->retry || atomic_load(&m->stop) ||
+		if (!rc || !m->retry || atomic_load(&m->stop) || refused(m) ||
 		    attempt >= 40 || ps_mono_ns() - t0 > 1000000000LL)
 			break;
 		pthread_mutex_lock(&m->lock);

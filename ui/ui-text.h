@@ -8,7 +8,10 @@
 
 struct ps_pci_info;
 
-/* "38.2 Gbit/s", "940 Mbit/s", "0 bit/s" */
+/* -f's unit for the rates below: k m g t (bits), K M G T (bytes), or
+ * 'a' / 0 for the screen's own choice */
+void ui_text_set_format(char f);
+/* "38.2 Gbit/s", "940 Mbit/s", "0 bit/s" (or in -f's unit) */
 void ui_fmt_bps(char *buf, size_t len, double bps);
 /* "38.2G", "940M", "12k", "0" (graph axis, cells) */
 void ui_fmt_bps_short(char *buf, size_t len, double bps);
