@@ -21,6 +21,8 @@ ui_expect "UDP done: the header has the receiver's loss" \
 ui_expect "UDP done: the rows have the receiver's loss and jitter" \
 	'^ +[0-9]+  send .*[0-9]\.[0-9]{3}ms [0-9]+/[1-9][0-9]* [0-9.]+%' 5
 ui_expect "UDP done: the rows are the averages" 'averages over [0-9.]+ s' 5
+ui_absent "UDP done: the loss is a share of the packets sent (never 100% or more)" \
+	'[0-9]/[0-9]+ [1-9][0-9]{2,}\.[0-9]%|lost [1-9][0-9]{2,}\.[0-9]%'
 ui_expect "UDP: a sender below its -b is a finding" \
 	'UDP senders? reached .* of the 80' 10
 ui_expect "the rows number streams as the engine does (1, 3)" \

@@ -164,7 +164,9 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 			if (v->proto == PS_PROTO_UDP &&
 			    !iv->streams[i].sender) {
 				v->rx_lost += iv->streams[i].lost;
-				v->rx_packets += iv->streams[i].packets;
+				v->rx_packets +=
+					(int64_t)iv->streams[i].packets +
+					iv->streams[i].lost;
 				v->rx_jitter_ms = iv->streams[i].jitter_ms;
 				v->rx_live = true;
 			}
@@ -208,10 +210,13 @@ static void end_rows(struct ui_test_view *v, const struct ps_summary *sum)
 				r->packets = 0; /* the receiver's: unknown */
 				continue;
 			}
+			/* of the packets sent (a pipescope receiver counts
+			 * what arrived, iperf3 its highest number) */
 			r->lost = sum->remote_errors[i];
 			r->jitter_ms = sum->remote_jitter_ms[i];
-			if (sum->remote_packets[i] > 0)
-				r->packets = (uint64_t)sum->remote_packets[i];
+		} else if (r->lost > 0) {
+			/* this end counted what arrived: of arrived + lost */
+			r->packets += (uint64_t)r->lost;
 		}
 		v->rx_lost += r->lost > 0 ? r->lost : 0;
 		v->rx_packets += (int64_t)r->packets;
