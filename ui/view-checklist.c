@@ -60,36 +60,6 @@ static bool skip_here(const struct ps_outcome *o)
 	return o->f.id && !strcmp(o->f.id, "unexplained");
 }
 
-/* print text wrapped at spaces into lines of r's width from y; returns
- * the next y */
-static int wrapped(int y, int x, int w, int ymax, attr_t a, const char *text)
-{
-	char buf[1024];
-	const char *p = text;
-
-	while (*p && y < ymax) {
-		size_t n = 0, cut = 0;
-
-		while (p[n] && n < sizeof(buf) - 1) {
-			buf[n] = p[n];
-			buf[n + 1] = 0;
-			if (ui_text_width(buf) > w)
-				break;
-			if (p[n] == ' ')
-				cut = n;
-			n++;
-		}
-		if (p[n] && cut)
-			n = cut;
-		buf[n] = 0;
-		ui_put(y++, x, w, a, buf);
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	return y;
-}
-
 /* this process's CPU (the engine's threads, both ends on loopback) as %
  * of one core since the last snapshot, as the summary reports it */
 static void proc_cpu(struct ui *ui)
@@ -281,42 +251,55 @@ int ui_findings_collect(struct ui *ui, char (*out)[256], int *level, int max)
 static const enum ui_color lvl_color[3] = { UI_C_DIM, UI_C_WARN, UI_C_BAD };
 static const char *const bullet[3] = { "-", "!", "!!" };
 
-/* the full view: each check that fired with its evidence and remedy */
-static int checks_detail(struct ui *ui, int y, const struct ui_rect *in)
+/* the full view: the lines, then each check that fired with its evidence
+ * and remedy, in a list with a cursor (view-guided.c) */
+static void findings_full(struct ui *ui, const struct ui_rect *in,
+			  const char (*lines)[256], const int *level, int n)
 {
+	static struct ui_live_item it[64];
 	const struct ps_diagnosis *d = diagnose(ui);
 	struct ps_answer a;
+	char head[256];
+	int k = 0;
 
-	if (!d || y >= in->y + in->h)
-		return y;
-	ps_answer_of(d, &a);
-	if (a.binding.id) {
-		char b[32];
-
-		ui_fmt_bps(b, sizeof(b), a.binding.bps);
-		ui_printf(y++, in->x, in->w, ui_attr(UI_C_TITLE),
-			  _("Tightest ceiling: %s, %s"), a.binding.what, b);
+	head[0] = 0;
+	for (int i = 0; i < n && k < 64; i++, k++) {
+		snprintf(it[k].title, sizeof(it[k].title), "%-2s %.250s",
+			 bullet[level[i]], lines[i]);
+		it[k].a = ui_attr(lvl_color[level[i]]);
+		it[k].f = NULL;
 	}
-	for (size_t i = 0; i < d->nrank && y < in->y + in->h; i++) {
+	if (d) {
+		ps_answer_of(d, &a);
+		if (a.binding.id) {
+			char b[32];
+
+			ui_fmt_bps(b, sizeof(b), a.binding.bps);
+			snprintf(head, sizeof(head),
+				 _("Tightest ceiling: %.160s, %s"),
+				 a.binding.what, b);
+		}
+	}
+	for (size_t i = 0; d && i < d->nrank && k < 64; i++) {
 		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
 		int l;
-
-		char fix[512];
 
 		if (!o || o->state != PS_CHECK_FIRED || skip_here(o))
 			continue;
 		l = level_of(o->f.severity);
-		ui_printf(y++, in->x, in->w, ui_attr(lvl_color[l]), "%-2s %s",
-			  bullet[l], o->f.title);
-		y = wrapped(y, in->x + 3, in->w - 3, in->y + in->h,
-			    ui_attr(UI_C_DIM), o->f.evidence);
-		if (o->f.remedy[0]) {
-			snprintf(fix, sizeof(fix), _("fix: %s"), o->f.remedy);
-			y = wrapped(y, in->x + 3, in->w - 3, in->y + in->h,
-				    A_NORMAL, fix);
-		}
+		snprintf(it[k].title, sizeof(it[k].title), "%-2s %.250s",
+			 bullet[l], o->f.title);
+		it[k].a = ui_attr(lvl_color[l]);
+		it[k].f = &o->f;
+		k++;
 	}
-	return y;
+	if (!k && !head[0] && in->h > 0) {
+		ui_put(in->y, in->x, in->w, ui_attr(UI_C_GOOD),
+		       ui->snap ? _("nothing stands out yet")
+				: _("not sampled yet"));
+		return;
+	}
+	ui_panel_live(ui, in, it, k, head[0] ? head : NULL);
 }
 
 void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
@@ -332,14 +315,7 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 			   : _("view 6 explains them"));
 	y = in.y;
 	if (full) {
-		/* the test's and probes' own lines, then each check */
-		for (int i = 0; i < n && y < in.y + in.h; i++)
-			ui_printf(y++, in.x, in.w, ui_attr(lvl_color[level[i]]),
-				  "%-2s %s", bullet[level[i]], lines[i]);
-		if (checks_detail(ui, y, &in) == y && !n && in.h > 0)
-			ui_put(y, in.x, in.w, ui_attr(UI_C_GOOD),
-			       ui->snap ? _("nothing stands out yet")
-					: _("not sampled yet"));
+		findings_full(ui, &in, lines, level, n);
 		return;
 	}
 	if (!n && in.h > 0) {
