@@ -39,8 +39,9 @@ ui_expect "u: UDP rows (jitter)" 'jitter' 10
 ui_keys u
 ui_expect "u again: TCP" '  TCP  send' 5
 
-ui_keys t
-ui_expect "t: the duration moves on from 30 s to 60 s" '/60 s' 5
+# t opens a prompt with 30; t again offers the next length, Enter sets it
+ui_keys t t Enter
+ui_expect "t t Enter: the duration moves on from 30 s to 60 s" '/60 s' 5
 
 ui_keys p
 ui_expect "p: paused" 'PAUSED' 5

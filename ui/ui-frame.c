@@ -373,6 +373,7 @@ static const struct ui_footer_key ui_keys_main[] = {
 	{ "F1", "?", N_("help"), N_("help") },
 	{ "q", "q", N_("quit"), N_("quit") },
 	{ "s", "s", N_("start/stop"), N_("run") },
+	{ "g", "g", N_("guided run"), N_("guided") },
 	{ "+-", "+-", N_("streams"), N_("P") },
 	{ "R", "R", N_("reverse"), N_("rev") },
 	{ "d", "d", N_("both ways"), N_("bidir") },

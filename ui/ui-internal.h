@@ -85,6 +85,11 @@ struct ui {
 	char (*ifnames)[16];
 	int nifnames, pick;
 
+	/* a value typed for t, b or W (0: no prompt open) */
+	int prompt;
+	bool ptyped; /* a key was typed: the value shown is replaced */
+	char pbuf[32];
+
 	char msg[256]; /* the message line */
 	int msg_level; /* 0 info, 1 warn, 2 error */
 	uint64_t msg_gen_seen;

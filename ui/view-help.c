@@ -19,7 +19,10 @@ static const struct {
 	{ "R", N_("reverse: the peer sends (-R)") },
 	{ "d", N_("both directions at once (-d, --bidir)") },
 	{ "u", N_("UDP / TCP (-u)") },
-	{ "t", N_("duration: 10, 30, 60 s, no end, 5 s (-t)") },
+	{ "t", N_("duration (-t): type seconds, Enter (t again: 10, 30, 60, "
+		  "no end, 5)") },
+	{ "b", N_("rate (-b): type 500M, 2G or 0, Enter") },
+	{ "W", N_("TCP window (-w): type 256K, 4M or 0, Enter") },
 	{ "i", N_("pick the interface the probes watch (--iface)") },
 	{ "1-6 Tab",
 	  N_("views: dashboard, streams, CPU, IRQ, NIC, checklist") },
