@@ -574,6 +574,27 @@ static int cpu_lines(const struct ui *ui)
 	return n + 2;
 }
 
+/* the lines the streams panel wants: title, head, spread, strip, rows */
+static int streams_lines(const struct ui *ui)
+{
+	int n = ui->tv.nstreams;
+
+	if (!n)
+		return 2;
+	return 1 + 1 + (n > 1) + (n > 32) + n;
+}
+
+/* the lines the findings strip wants: its title and every line */
+static int findings_lines(struct ui *ui)
+{
+	char fl[32][256];
+	int level[32];
+
+	if (!ui->view->dashboard || !ui->snap)
+		return 0;
+	return 1 + ui_findings_collect(ui, fl, level, 32);
+}
+
 static void draw(struct ui *ui)
 {
 	struct ui_layout *l = &ui->lay;
@@ -591,7 +612,8 @@ static void draw(struct ui *ui)
 	erase();
 	/* the CPU panel takes the lines its cores need, the IRQ panel the
 	 * rest (many cores fold into all but its four lines) */
-	ui_layout_compute(LINES, COLS, ui->view->dashboard, cpu_lines(ui), l);
+	ui_layout_compute_want(LINES, COLS, ui->view->dashboard, cpu_lines(ui),
+			       streams_lines(ui), findings_lines(ui), l);
 	if (l->too_small) {
 		ui_draw_too_small(ui);
 	} else {

@@ -404,6 +404,7 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 			 co->targets[0].port ? co->targets[0].port : co->port);
 	if (v->nhist)
 		hist_add(v, 0); /* a gap between tests */
+	v->hist_start = v->nhist;
 	v->gen++;
 }
 

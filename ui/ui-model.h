@@ -84,6 +84,7 @@ struct ui_test_view {
 
 	/* the sum over time (across tests; a new test leaves a gap) */
 	uint64_t nhist;	      /* samples ever added */
+	uint64_t hist_start;  /* the first sample of this test */
 	double hist[UI_HIST]; /* hist[i % UI_HIST] */
 
 	char error[256];   /* the engine's last error */
