@@ -22,6 +22,15 @@ struct ps_link_info;
 struct ui;
 struct ps_diagnosis;
 
+/* what the interface picker shows of one interface, as bmon does */
+struct ui_ifinfo {
+	char state[16]; /* operstate: "up", "down", "unknown" */
+	long speed;	/* Mbit/s, -1 not told */
+	double bytes;	/* rx + tx, the last look */
+	double t;	/* when */
+	double bps;	/* rx + tx since the look before, -1 not yet */
+};
+
 /* a key of the footer: "F1 help", narrow "?:help" */
 struct ui_footer_key {
 	const char *key, *shortkey;
@@ -83,7 +92,9 @@ struct ui {
 	/* the interface picker (ui-ifpick.c) */
 	bool picking;
 	char (*ifnames)[16];
+	struct ui_ifinfo *ifinfo; /* beside each name */
 	int nifnames, pick;
+	int ifroute; /* the route's interface among them, -1 */
 
 	/* a value typed for t, b or W (0: no prompt open) */
 	int prompt;

@@ -949,6 +949,7 @@ out_model:
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	ui_findings_free(ui);
 	free(ui->ifnames);
+	free(ui->ifinfo);
 	free(ui);
 	return rc;
 }
