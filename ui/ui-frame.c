@@ -339,8 +339,14 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 		int W = r0->w;
 
 		if (ui->iface.name[0]) {
-			snprintf(ifc, sizeof(ifc), _("iface %s"),
-				 ui->iface.name);
+			if (ui->route_if[0] &&
+			    strcmp(ui->route_if, ui->iface.name))
+				snprintf(ifc, sizeof(ifc),
+					 _("iface %s (not on the test's path)"),
+					 ui->iface.name);
+			else
+				snprintf(ifc, sizeof(ifc), _("iface %s"),
+					 ui->iface.name);
 			iw = ui_text_width(ifc);
 		}
 		/* the pending change first: it is what the next s runs */

@@ -95,6 +95,8 @@ struct ui {
 	struct ui_ifinfo *ifinfo; /* beside each name */
 	int nifnames, pick;
 	int ifroute; /* the route's interface among them, -1 */
+	/* the interface the route to the peer leaves by ("" unknown) */
+	char route_if[16];
 
 	/* a value typed for t, b or W (0: no prompt open) */
 	int prompt;

@@ -907,6 +907,14 @@ int ps_ui_run(const struct ps_opts *o)
 
 	peer = ui->test.ntargets ? ui->test.targets[0].host : NULL;
 	ps_iface_choose(o->iface, peer, &ui->iface);
+	/* the test's own path, to tell a watched interface it does not
+	 * cross */
+	{
+		struct ps_iface_choice rt;
+
+		ps_iface_choose(NULL, peer, &rt);
+		snprintf(ui->route_if, sizeof(ui->route_if), "%s", rt.name);
+	}
 	if (ui_sampler_start(ui))
 		ps_warn(_("the probes do not run: the sampler did not start"));
 

@@ -4,6 +4,7 @@
  * the latest snapshot, most severe first, with evidence and remedy */
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,6 +54,23 @@ static void status_line(struct fcoll *c, const char *what, enum ps_status st,
 static int level_of(enum ps_severity s)
 {
 	return s == PS_SEV_BOTTLENECK ? 2 : s == PS_SEV_WARNING ? 1 : 0;
+}
+
+/* how a finding is shown: counters since boot that do not move now (no
+ * rate, or 0/s) tell of the past, not of this test: information */
+static int shown_level(const struct ps_finding *f)
+{
+	double drops = ps_fact_get(f, "backlog_drops");
+	double sq = ps_fact_get(f, "time_squeezes");
+
+	if (!isnan(drops) || !isnan(sq)) {
+		double dr = ps_fact_get(f, "backlog_drop_rate");
+		double sr = ps_fact_get(f, "time_squeeze_rate");
+
+		if ((isnan(dr) || dr <= 0) && (isnan(sr) || sr <= 0))
+			return 0;
+	}
+	return level_of(f->severity);
 }
 
 static bool skip_here(const struct ps_outcome *o)
@@ -165,6 +183,11 @@ static const struct ps_diagnosis *diagnose(struct ui *ui)
 	 * (not the self-test's: that is this host) */
 	if (!ui->selftest)
 		ev.peer = ui->peer;
+	/* a server on this host watching the same interface: its findings
+	 * are this host's, told once */
+	if (ev.peer && ps_ev_peer_same_host(&ev) &&
+	    !strcmp(ev.peer->hdr.iface.name, s->hdr.iface.name))
+		ev.peer = NULL;
 	if (live_run(ui, &run))
 		ev.res = &run;
 	ps_diagnose(&ev, ui->diag);
@@ -208,6 +231,12 @@ static int collect(struct ui *ui, char (*out)[256], int *level, int max,
 		goto sort;
 	if (s->hdr.iface.status != PS_ST_OK)
 		add(&c, 1, _("interface: %s"), s->hdr.iface.reason);
+	if (ui->route_if[0] && ui->iface.name[0] &&
+	    strcmp(ui->route_if, ui->iface.name))
+		add(&c, 1,
+		    _("the test does not cross %s (its route leaves by %s): "
+		      "the NIC findings are %s's"),
+		    ui->iface.name, ui->route_if, ui->iface.name);
 	/* with a test the checks judge the cores (one core, every core) */
 	if (!(v->time_total > 0) && ps_cpu_saturated(&s->cpu)) {
 		char b[160];
@@ -225,7 +254,7 @@ static int collect(struct ui *ui, char (*out)[256], int *level, int max,
 		 * does, so that one is not for this screen */
 		if (!o || o->state != PS_CHECK_FIRED || skip_here(o))
 			continue;
-		add(&c, level_of(o->f.severity), "%s", o->f.title);
+		add(&c, shown_level(&o->f), "%s", o->f.title);
 	}
 sort:
 	/* most severe first, stable */
@@ -251,6 +280,17 @@ int ui_findings_collect(struct ui *ui, char (*out)[256], int *level, int max)
 static const enum ui_color lvl_color[3] = { UI_C_DIM, UI_C_WARN, UI_C_BAD };
 static const char *const bullet[3] = { "-", "!", "!!" };
 
+/* the test's rate: its result once done, else the faster of now and the
+ * average so far */
+static double test_rate(const struct ui_test_view *v)
+{
+	double avg = v->time_total > 0 ? v->bytes_total * 8 / v->time_total : 0;
+
+	if (v->have_end)
+		return v->end_bps[1] > 0 ? v->end_bps[1] : v->end_bps[0];
+	return v->now_bps > avg ? v->now_bps : avg;
+}
+
 /* the full view: the lines, then each check that fired with its evidence
  * and remedy, in a list with a cursor (view-guided.c) */
 static void findings_full(struct ui *ui, const struct ui_rect *in,
@@ -274,10 +314,24 @@ static void findings_full(struct ui *ui, const struct ui_rect *in,
 		if (a.binding.id) {
 			char b[32];
 
+			double now = test_rate(&ui->tv);
+
 			ui_fmt_bps(b, sizeof(b), a.binding.bps);
-			snprintf(head, sizeof(head),
-				 _("Tightest ceiling: %.160s, %s"),
-				 a.binding.what, b);
+			if (now > a.binding.bps * 1.05) {
+				char r[32];
+
+				/* an estimate the test beats binds nothing */
+				ui_fmt_bps(r, sizeof(r), now);
+				snprintf(head, sizeof(head),
+					 _("Lowest ceiling estimate: %.120s, "
+					   "%s; the test runs faster (%s), so "
+					   "it does not bind"),
+					 a.binding.what, b, r);
+			} else {
+				snprintf(head, sizeof(head),
+					 _("Tightest ceiling: %.160s, %s"),
+					 a.binding.what, b);
+			}
 		}
 	}
 	for (size_t i = 0; d && i < d->nrank && k < 64; i++) {
@@ -286,7 +340,7 @@ static void findings_full(struct ui *ui, const struct ui_rect *in,
 
 		if (!o || o->state != PS_CHECK_FIRED || skip_here(o))
 			continue;
-		l = level_of(o->f.severity);
+		l = shown_level(&o->f);
 		snprintf(it[k].title, sizeof(it[k].title), "%-2s %.250s",
 			 bullet[l], o->f.title);
 		it[k].a = ui_attr(lvl_color[l]);

@@ -190,8 +190,39 @@ static const struct ps_diagnosis *results(struct ui *ui)
 }
 
 /* the answer as every report phrases it (answer.c), in the screen's style */
-static void answer_lines(const struct ps_diagnosis *d, struct glines *out,
-			 int w)
+/* a reverse or both-ways step faster than "the measured rate" (which is
+ * the forward one's): said beside it rather than left out silently */
+static void faster_other(const struct ui *ui, double measured,
+			 struct glines *out, int w)
+{
+	const struct ps_run *r = ui->grun.res;
+	const struct ps_step_result *best = NULL;
+	char b[32], m[32], line[256];
+
+	for (int i = 0; r && i < r->nsteps; i++) {
+		const struct ps_step_result *s = &r->steps[i];
+
+		if (s->state == PS_STEP_DONE && (s->reverse || s->bidir) &&
+		    s->bps > measured * 1.05 && (!best || s->bps > best->bps))
+			best = s;
+	}
+	if (!best)
+		return;
+	ps_fmt_bps(b, sizeof(b), best->bps);
+	ps_fmt_bps(m, sizeof(m), measured);
+	snprintf(line, sizeof(line),
+		 best->bidir ? _("(the both-ways test moved %s one way; the "
+				 "measured %s is the forward direction's, "
+				 "what this host sends)")
+			     : _("(the reverse test reached %s; the measured "
+				 "%s is the forward direction's, what this "
+				 "host sends)"),
+		 b, m);
+	add_wrapped(out, -1, 2, w - 2, ui_attr(UI_C_DIM), line);
+}
+
+static void answer_lines(const struct ui *ui, const struct ps_diagnosis *d,
+			 struct glines *out, int w)
 {
 	struct ps_answer_line al[PS_ANSWER_MAX_LINES];
 	struct ps_answer a;
@@ -227,6 +258,8 @@ static void answer_lines(const struct ps_diagnosis *d, struct glines *out,
 			break;
 		}
 		add_wrapped(out, -1, 2, w - 2, at, al[i].text);
+		if (al[i].part == PS_ANSWER_MEASURED)
+			faster_other(ui, a.measured_bps, out, w);
 	}
 }
 
@@ -410,7 +443,7 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 		return;
 	step_lines(ui, &out, in.w);
 	if (d) {
-		answer_lines(d, &out, in.w);
+		answer_lines(ui, d, &out, in.w);
 		finding_lines(ui, d, &out, in.w);
 	}
 
