@@ -47,7 +47,7 @@ ui_expect "TCP runs" '\[running\]' 10
 sleep 1.5
 ui_keys s
 ui_expect "stopped: the receiver's side is marked" \
-	'received: (unknown|[0-9.]+ [kMGT]?bit/s last known) \(stopped\)' 10
+	'received: (unknown|[0-9.]+ [kMGT]?bit/s at the last report) \(stopped\)' 10
 ui_expect "stopped: the rows are the averages, marked" \
 	'averages over [0-9.]+ s \(stopped\)' 5
 ui_absent "stopped: no 0 bit/s received" '0 bit/s received'

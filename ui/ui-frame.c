@@ -132,11 +132,11 @@ static int end_line(struct ui *ui, const struct ui_rect *r, attr_t h)
 	if (sender && !receiver) {
 		char last[32], rx[96];
 
-		if (v->far_rx_time > 0) {
-			ui_fmt_bps(last, sizeof(last),
-				   v->far_rx_bytes * 8 / v->far_rx_time);
+		if (v->far_rx_bps >= 0) {
+			ui_fmt_bps(last, sizeof(last), v->far_rx_bps);
 			snprintf(rx, sizeof(rx),
-				 _("received: %s last known (%s)"), last, why);
+				 _("received: %s at the last report (%s)"),
+				 last, why);
 		} else {
 			snprintf(rx, sizeof(rx), _("received: unknown (%s)"),
 				 why);

@@ -151,14 +151,16 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 
 		v->bytes_total += bytes;
 		v->time_total += iv->end - iv->start;
-		/* what a pipescope server says it received */
+		/* what a pipescope server said it received, its latest */
+		double far = 0;
+
 		for (int i = 0; i < r; i++)
 			if (!iv->remote[i].sender) {
-				v->far_rx_bytes += (double)iv->remote[i].bytes;
+				far += iv->remote[i].bps;
 				far_rx = true;
 			}
 		if (far_rx)
-			v->far_rx_time += iv->end - iv->start;
+			v->far_rx_bps = far;
 		/* UDP this end receives: its own count of the loss */
 		for (int i = 0; i < n; i++)
 			if (v->proto == PS_PROTO_UDP &&
@@ -394,7 +396,7 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->rx_lost = v->rx_packets = 0;
 	v->rx_jitter_ms = 0;
 	v->rx_live = false;
-	v->far_rx_bytes = v->far_rx_time = 0;
+	v->far_rx_bps = -1;
 	ps_step_acc_reset(&v->acc);
 	v->error[0] = 0;
 	v->peer_kind[0] = v->peer_version[0] = 0;

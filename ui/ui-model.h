@@ -78,9 +78,9 @@ struct ui_test_view {
 	int64_t rx_lost, rx_packets;
 	double rx_jitter_ms;
 	bool rx_live; /* from the far end's live data, not the results */
-	/* what the far end said it received, summed over the intervals (a
-	 * pipescope server's live data): the last known figure */
-	double far_rx_bytes, far_rx_time;
+	/* what the far end said it received in its latest report (a
+	 * pipescope server's live data), bit/s; -1 none: the last known */
+	double far_rx_bps;
 
 	/* the sum over time (across tests; a new test leaves a gap) */
 	uint64_t nhist;	      /* samples ever added */

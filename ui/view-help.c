@@ -24,6 +24,8 @@ static const struct {
 	{ "b", N_("rate (-b): type 500M, 2G or 0, Enter") },
 	{ "W", N_("TCP window (-w): type 256K, 4M or 0, Enter") },
 	{ "i", N_("pick the interface the probes watch (--iface)") },
+	{ "Up Dn o", N_("scroll the streams, PgUp/PgDn, Home/End; o orders "
+			"them; view 6: a finding, Enter opens it") },
 	{ "1-6 Tab",
 	  N_("views: dashboard, streams, CPU, IRQ, NIC, checklist") },
 	{ "g", N_("guided run of 'pipescope check' (view 6; --quick: the short "
