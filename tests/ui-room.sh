@@ -2,7 +2,8 @@
 # ui-room.sh: the panels take the room they need (issue 16, item 14): at
 # 200x60 the graph fills its width from the first seconds, the streams
 # panel is as tall as its rows (the graph gets the rest), the findings
-# strip grows to hold its lines; the graph's axis is the shown test's, so
+# strip grows to hold its lines; view 2's rows end in per-stream
+# sparklines where there is room; the graph's axis is the shown test's, so
 # it shrinks for a slower test.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/ui-lib.sh"
@@ -23,6 +24,11 @@ else
 fi
 ui_absent "the findings strip holds its lines" '\(and [0-9]+ more: view 6\)'
 ui_save ui-room-200x60
+# view 2 has room for each stream's sparkline of its intervals
+ui_keys 2
+ui_expect "view 2: a sparkline ends each stream's row" \
+	'^\[  1\] send .*rx [0-9]+  [.:#]{2,} *$' 5
+ui_keys 1
 # a UDP test at 1 Mbit/s after a TCP one at Gbit/s: the axis follows
 ui_keys u s
 ui_expect "UDP runs" 'UDP  send  4 streams  [0-9]/2 s  \[running\]' 10

@@ -146,6 +146,9 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 			bytes += (double)iv->streams[i].bytes;
 		}
 	v->now_bps = now;
+	for (int i = 0; i < n; i++)
+		v->spark[i][v->nspark % UI_SPARK] = (float)iv->streams[i].bps;
+	v->nspark++;
 	if (!iv->omitted) {
 		bool far_rx = false;
 
@@ -388,6 +391,7 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->started_ns = ps_mono_ns();
 	v->elapsed = 0;
 	v->nstreams = v->nremote = 0;
+	v->nspark = 0;
 	v->have_sum[0] = v->have_sum[1] = false;
 	v->now_bps = v->bytes_total = v->time_total = 0;
 	v->have_end = false;

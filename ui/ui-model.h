@@ -16,6 +16,7 @@
 
 #define UI_MAX_ROWS (2 * PS_MAX_STREAMS)
 #define UI_HIST 1024 /* sum samples kept for the graph */
+#define UI_SPARK 32  /* per-stream samples kept for the sparklines */
 
 enum ui_test_state {
 	UI_TEST_IDLE,	    /* nothing run yet */
@@ -81,6 +82,11 @@ struct ui_test_view {
 	/* what the far end said it received in its latest report (a
 	 * pipescope server's live data), bit/s; -1 none: the last known */
 	double far_rx_bps;
+
+	/* each stream's rate over its latest intervals (by its index in
+	 * streams[]), spark[i][k % UI_SPARK] for k < nspark */
+	float spark[UI_MAX_ROWS][UI_SPARK];
+	uint32_t nspark;
 
 	/* the sum over time (across tests; a new test leaves a gap) */
 	uint64_t nhist;	      /* samples ever added */

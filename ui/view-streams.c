@@ -216,6 +216,33 @@ static void udp_text(const struct ui_test_view *v, const struct ps_stream_iv *s,
 	}
 }
 
+/* the largest rate in the sparklines, this frame (their common scale) */
+static double spark_max;
+
+/* a stream's recent rates as block heights, where the row leaves room */
+static void sparkline(struct ui *ui, int y, int x, int w, int idx)
+{
+	const struct ui_test_view *v = &ui->tv;
+	int n = (int)(v->nspark < UI_SPARK ? v->nspark : UI_SPARK);
+
+	if (w > n)
+		w = n;
+	if (w < 2 || spark_max <= 0 || idx < 0)
+		return;
+	for (int c = 0; c < w; c++) {
+		uint32_t k = v->nspark - (uint32_t)w + (uint32_t)c;
+		double b = v->spark[idx][k % UI_SPARK];
+		int lvl = (int)(b / spark_max * 8 + 0.5);
+
+		if (lvl < 1 && b > 0)
+			lvl = 1;
+		if (lvl > 8)
+			lvl = 8;
+		ui_put(y, x + c, 1, ui_attr(UI_C_GRAPH),
+		       ui->style.g->blocks[lvl]);
+	}
+}
+
 /* narrow (the dashboard's half): a table under one line of column names */
 static void narrow_head(int y, const struct ui_rect *r, bool udp)
 {
@@ -260,7 +287,7 @@ static void narrow_row(struct ui *ui, int y, const struct ui_rect *r,
 }
 
 static void row(struct ui *ui, int y, const struct ui_rect *r,
-		const struct ps_stream_iv *s, bool udp, bool far)
+		const struct ps_stream_iv *s, bool udp, bool far, int idx)
 {
 	const struct ps_stream_iv *ti = far ? s : tcpinfo_of(&ui->tv, s);
 	char rate[32], a[32], b[32], c[32], line[256];
@@ -301,7 +328,10 @@ static void row(struct ui *ui, int y, const struct ui_rect *r,
 		snprintf(line, sizeof(line), _("cpu %d rx %d"), s->cpu,
 			 s->rx_cpu);
 		ui_put(y, x, r->x + r->w - x, ui_attr(UI_C_DIM), line);
+		x += ui_text_width(line) + 2;
 	}
+	if (!far)
+		sparkline(ui, y, x, r->x + r->w - x, idx);
 }
 
 bool ui_streams_key(struct ui *ui, int ch)
@@ -391,6 +421,11 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 	for (int i = 0; i < v->nremote; i++)
 		far_info |= v->remote[i].has_tcpinfo;
 	order_rows(ui, ord);
+	spark_max = 0;
+	for (int i = 0; i < v->nstreams; i++)
+		for (int k = 0; k < UI_SPARK && (uint32_t)k < v->nspark; k++)
+			if (v->spark[i][k] > spark_max)
+				spark_max = v->spark[i][k];
 	narrow = in.w < 80;
 	y = in.y;
 	room = in.h;
@@ -423,7 +458,8 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 		if (narrow)
 			narrow_row(ui, y++, &in, &v->streams[ord[i]], udp);
 		else
-			row(ui, y++, &in, &v->streams[ord[i]], udp, false);
+			row(ui, y++, &in, &v->streams[ord[i]], udp, false,
+			    ord[i]);
 	}
 	if (shown < v->nstreams)
 		ui_printf(y++, in.x, in.w, ui_attr(UI_C_DIM),
@@ -436,7 +472,7 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 	ui_put(y++, in.x, in.w, ui_attr(UI_C_TITLE),
 	       _("The far end's TCP_INFO (the peer is pipescope)"));
 	for (int i = 0; i < v->nremote && y < in.y + in.h; i++)
-		row(ui, y++, &in, &v->remote[i], udp, true);
+		row(ui, y++, &in, &v->remote[i], udp, true, -1);
 }
 
 static void draw_streams(struct ui *ui, const struct ui_rect *body)
