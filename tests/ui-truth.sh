@@ -21,6 +21,8 @@ ui_expect "UDP done: the header has the receiver's loss" \
 ui_expect "UDP done: the rows have the receiver's loss and jitter" \
 	'^ +[0-9]+  send .*[0-9]\.[0-9]{3}ms [0-9]+/[1-9][0-9]* [0-9.]+%' 5
 ui_expect "UDP done: the rows are the averages" 'averages over [0-9.]+ s' 5
+ui_expect "two streams: the spread row fits beside both rows" \
+	'^total [0-9.]+[kMGT]? min [0-9.]+[kMGT]? med ' 2
 ui_absent "UDP done: the loss is a share of the packets sent (never 100% or more)" \
 	'[0-9]/[0-9]+ [1-9][0-9]{2,}\.[0-9]%|lost [1-9][0-9]{2,}\.[0-9]%'
 ui_expect "UDP: a sender below its -b is a finding" \

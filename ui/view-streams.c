@@ -436,7 +436,7 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 		room--;
 	}
 	/* the spread and, for many streams, a strip of them all */
-	if (v->nstreams > 1 && room > 3) {
+	if (v->nstreams > 1 && (room > 3 || room > v->nstreams)) {
 		spread_line(ui, y++, &in, narrow);
 		room--;
 	}
