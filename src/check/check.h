@@ -27,6 +27,9 @@ enum ps_step_state {
 };
 
 #define PS_STEP_MAX_CPUS 16
+#define PS_STEP_MAX_RATES 64 /* points of a step's rate over time */
+#define PS_STEP_IRQ_LINES 16 /* a step's interrupt heatmap */
+#define PS_STEP_IRQ_CPUS 32
 
 /* one test of the guided run and the host while it ran */
 struct ps_step_result {
@@ -73,6 +76,17 @@ struct ps_step_result {
 	int peer_core; /* its id */
 	double peer_busy, peer_softirq, peer_irq, peer_system, peer_user;
 	double peer_others; /* mean busy % of its other cores */
+	/* the rate over time: one point an interval not omitted (the
+	 * direction s->bps counts), pairs merged when full (step.c) */
+	int nrate;
+	float rate_t0[PS_STEP_MAX_RATES], rate_t1[PS_STEP_MAX_RATES];
+	float rate_bps[PS_STEP_MAX_RATES];
+	/* interrupts/s of each queue line on each CPU over the step (the
+	 * irq probe's rated sample), the first lines and CPUs that fit */
+	int irqm_lines, irqm_cpus;
+	char irqm_name[PS_STEP_IRQ_LINES][24]; /* "rx-0", "irq 42" */
+	int irqm_cpu[PS_STEP_IRQ_CPUS];	       /* CPU ids of the columns */
+	float irqm_rate[PS_STEP_IRQ_LINES][PS_STEP_IRQ_CPUS];
 	/* a UDP test: what the senders were asked for (-b, all streams) and
 	 * sent, and what the receivers lost (udp_packets 0: not known) */
 	bool udp;

@@ -262,6 +262,7 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 		return;
 	}
 	ps_step_acc_add(&c->acc, iv);
+	ps_step_add_rate(c->s, iv);
 	ps_step_peer_add(&c->peer, iv->peer_snap);
 }
 

@@ -14,6 +14,7 @@
 #include "nls.h"
 #include "sanitize.h"
 #include "report-check.h"
+#include "report-html.h"
 
 const char *ps_check_report_mode(const struct ps_check_report *r)
 {
@@ -37,6 +38,11 @@ static void step_title(const struct ps_step_result *s, char *buf, size_t len)
 	else
 		snprintf(buf, len, P_("%d stream", "%d streams", s->streams),
 			 s->streams);
+}
+
+void ps_check_step_title(const struct ps_step_result *s, char *buf, size_t len)
+{
+	step_title(s, buf, len);
 }
 
 static const char *step_state_name(enum ps_step_state st)
@@ -341,6 +347,11 @@ static struct json_object *settings_json(const struct ps_evidence *ev)
 		json_object_object_add(o, "pcie_usable_bps",
 				       jnum(ev->pci->usable_bps));
 	return o;
+}
+
+struct json_object *ps_check_settings_json(const struct ps_evidence *ev)
+{
+	return settings_json(ev);
 }
 
 /* "far_end": what a pipescope server told of itself, or null */
@@ -779,6 +790,10 @@ void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 {
 	bool md = fmt == PS_FORMAT_MARKDOWN;
 
+	if (fmt == PS_FORMAT_HTML) {
+		ps_check_report_html(out, r);
+		return;
+	}
 	if (fmt == PS_FORMAT_JSON) {
 		struct json_object *j = ps_check_report_json(r);
 
@@ -798,6 +813,8 @@ void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 		ps_answer_print(out, &a, md);
 	}
 	print_steps(out, r, md);
+	if (md)
+		ps_check_report_md_charts(out, r);
 	print_findings(out, r, md);
 	print_rest(out, r, md);
 	print_settings(out, r, md);
