@@ -110,6 +110,8 @@ struct ui {
 	/* the checks, evaluated once per snapshot (view-checklist.c) */
 	struct ps_diagnosis *diag;
 	uint64_t diag_seq;
+	uint64_t diag_runs; /* the test (tv.runs) and its end it saw */
+	bool diag_end;
 	double proc_cpu_s, proc_wall_s; /* this process's CPU, last look */
 	double proc_pct;		/* % of one core since then */
 

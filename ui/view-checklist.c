@@ -168,8 +168,13 @@ static const struct ps_diagnosis *diagnose(struct ui *ui)
 
 	if (!s)
 		return NULL;
-	if (ui->diag && ui->diag_seq == s->hdr.seq)
+	/* again on a new snapshot, and when a test starts or ends (its
+	 * numbers change then, whenever the sampler's next reading comes) */
+	if (ui->diag && ui->diag_seq == s->hdr.seq &&
+	    ui->diag_runs == ui->tv.runs && ui->diag_end == ui->tv.have_end)
 		return ui->diag;
+	ui->diag_runs = ui->tv.runs;
+	ui->diag_end = ui->tv.have_end;
 	proc_cpu(ui);
 	if (!ui->diag)
 		ui->diag = xmalloc(sizeof(*ui->diag));
