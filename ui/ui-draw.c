@@ -31,6 +31,8 @@ void ui_put(int y, int x, int w, attr_t a, const char *text)
 	 * (one line: breaks and tabs are spaces); below, only what this
 	 * locale cannot show or measure becomes '?' */
 	ps_sanitize(safe, sizeof(safe), text, PS_SAN_SPACES);
+	if (MB_CUR_MAX == 1)
+		ui_text_ascii(safe);
 	memset(&st, 0, sizeof(st));
 	while (*s && n < (int)(sizeof(buf) / sizeof(buf[0])) - 1) {
 		wchar_t wc;

@@ -157,3 +157,27 @@ void ui_text_clip(char *s, int cols)
 	}
 	*p = 0;
 }
+
+void ui_text_ascii(char *s)
+{
+	static const struct {
+		const char *utf8, *ascii;
+	} fold[] = {
+		{ "\u00d7", "x" },  { "\u2192", "->" },	 { "\u2265", ">=" },
+		{ "\u2264", "<=" }, { "\u2026", "..." }, { "\u2014", "--" },
+		{ "\u2013", "-" },  { "\u00b5", "u" },
+	};
+	char *p;
+
+	for (size_t i = 0; i < sizeof(fold) / sizeof(fold[0]); i++) {
+		size_t ul = strlen(fold[i].utf8), al = strlen(fold[i].ascii);
+
+		/* never longer than the sign it replaces */
+		if (al > ul)
+			continue;
+		while ((p = strstr(s, fold[i].utf8))) {
+			memcpy(p, fold[i].ascii, al);
+			memmove(p + al, p + ul, strlen(p + ul) + 1);
+		}
+	}
+}

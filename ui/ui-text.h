@@ -31,6 +31,10 @@ void ui_fmt_pcie(const struct ps_pci_info *pci, bool utf8, char *buf,
 		 size_t len);
 /* display width of a UTF-8 (or locale) string in columns */
 int ui_text_width(const char *s);
+/* in place, for a locale without UTF-8: the few signs the checks' texts
+ * use in ASCII (x for the multiplication sign, -> >= <= ... -- - u),
+ * never longer, rather than one '?' per byte */
+void ui_text_ascii(char *s);
 /* truncate s in place to at most cols columns (whole characters) */
 void ui_text_clip(char *s, int cols);
 

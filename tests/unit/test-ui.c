@@ -509,6 +509,19 @@ static void test_model(void **state)
 	ui_model_destroy(&m);
 }
 
+/* the checks' signs in ASCII, the rest untouched */
+static void test_ascii(void **state)
+{
+	char a[] = "2 \u00d7 BDP \u2192 x \u2265 1\u2026 \u00b5s \u00e9";
+	char b[] = "\u00d7\u00d7";
+
+	(void)state;
+	ui_text_ascii(a);
+	assert_string_equal(a, "2 x BDP -> x >= 1... us \u00e9");
+	ui_text_ascii(b);
+	assert_string_equal(b, "xx");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_model),
 	};
 
