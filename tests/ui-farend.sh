@@ -109,6 +109,12 @@ if command -v iperf3 >/dev/null 2>&1; then
 	wait_listen "$port" || fail "iperf3 did not listen"
 	view3 -c 127.0.0.1 -p "$port"
 	ui_expect "iperf3 peer: view 3 says what is known" 'far end \(iperf3\): only its total CPU' 5
+	# the finding's title and body say the same (issue 16 item 7)
+	ui_keys 6
+	ui_expect "iperf3 peer: the finding says all streams share one thread" \
+		'The far end is iperf3 .*: all streams in one thread' 10
+	ui_absent "iperf3 peer: not 'one thread for every stream'" \
+		'one thread for every stream'
 	ui_keys q
 	stop_srv
 fi

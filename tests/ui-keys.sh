@@ -1,7 +1,8 @@
 #!/bin/sh
 # ui-keys.sh: the workstation's keys change the test and the header follows:
 # + and - streams, R reverse, d both ways, u UDP, t duration, s stop/start,
-# p pause, i the interface picker, Tab the views.
+# p pause, i the interface picker (state, speed, rate, the route's
+# interface marked: issue 16 item 20), Tab the views.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/ui-lib.sh"
 
@@ -39,8 +40,9 @@ ui_expect "u: UDP rows (jitter)" 'jitter' 10
 ui_keys u
 ui_expect "u again: TCP" '  TCP  send' 5
 
-ui_keys t
-ui_expect "t: the duration moves on from 30 s to 60 s" '/60 s' 5
+# t opens a prompt with 30; t again offers the next length, Enter sets it
+ui_keys t t Enter
+ui_expect "t t Enter: the duration moves on from 30 s to 60 s" '/60 s' 5
 
 ui_keys p
 ui_expect "p: paused" 'PAUSED' 5
@@ -56,6 +58,10 @@ ui_expect "s again: a new test" '\[(connecting|running)\]' 5
 
 ui_keys i
 ui_expect "i: the interface picker lists lo" ' lo( |$)' 5
+# as bmon: each interface's state, speed and rate now; the route's marked
+ui_expect "i: the picker's columns" 'name +state +speed +rate now' 2
+ui_expect "i: lo's state, its live rate and the route's mark" \
+	' lo +(unknown|up) +- +[0-9.]+ [kMGT]?bit/s <- route' 5
 ui_save ui-keys-picker
 ui_keys Escape
 sleep 0.3

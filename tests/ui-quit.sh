@@ -50,7 +50,8 @@ for term in tmux-256color vt100; do
 		else
 			kill -"$sig" "$(cat "$UI_TMP/pid")"
 		fi
-		prompt_clean "$term SIG$sig" 0
+		# interrupted, as the text test: status 1 (issue 16 item 10)
+		prompt_clean "$term SIG$sig" 1
 	done
 
 	# a crash still puts the terminal back before the core dump

@@ -20,8 +20,9 @@ port=$(free_port 71)
 SRV=$!
 wait_listen "$port" || { fail "server did not listen"; finish; }
 ui_start 100 30 "env LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -c 127.0.0.1 -p $port -t 20"
+# (cut to the half's width, with the screen's ellipsis)
 ui_expect "the dashboard shows the far end's hostname, escaped" \
-	'far end evil\\x1b\]2;pwn' 10
+	'far end evil\\x1b\]2;pw' 10
 ui_keys 3
 ui_expect "view 3 shows it escaped too" \
 	'far end: 4 cores, evil\\x1b\]2;pwned\\x07\\x1b\[2Jhost, interface eth0' 5

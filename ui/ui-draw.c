@@ -16,6 +16,7 @@
 void ui_put(int y, int x, int w, attr_t a, const char *text)
 {
 	wchar_t buf[512];
+	signed char wid[512];
 	char safe[2048];
 	const char *s = safe;
 	mbstate_t st;
@@ -30,6 +31,8 @@ void ui_put(int y, int x, int w, attr_t a, const char *text)
 	 * (one line: breaks and tabs are spaces); below, only what this
 	 * locale cannot show or measure becomes '?' */
 	ps_sanitize(safe, sizeof(safe), text, PS_SAN_SPACES);
+	if (MB_CUR_MAX == 1)
+		ui_text_ascii(safe);
 	memset(&st, 0, sizeof(st));
 	while (*s && n < (int)(sizeof(buf) / sizeof(buf[0])) - 1) {
 		wchar_t wc;
@@ -50,9 +53,37 @@ void ui_put(int y, int x, int w, attr_t a, const char *text)
 		}
 		if (cols + cw > w)
 			break;
+		wid[n] = cw;
 		buf[n++] = wc;
 		cols += cw;
 		s += k;
+	}
+	/* cut: at a word when one ends in the second half, with a mark */
+	if (*s && n > 0 && w >= 4) {
+		bool mid = *s != ' ';
+		int ew = MB_CUR_MAX > 1 ? 1 : 3;
+
+		while (n > 0 && (cols + ew > w || n > 500)) {
+			mid = buf[n - 1] != L' ';
+			cols -= wid[--n];
+		}
+		if (mid) {
+			int k = n;
+
+			while (k > 0 && buf[k - 1] != L' ')
+				k--;
+			if (k > n / 2)
+				n = k;
+		}
+		while (n > 0 && buf[n - 1] == L' ')
+			n--;
+		if (ew == 1) {
+			buf[n++] = L'\u2026';
+		} else {
+			buf[n++] = L'.';
+			buf[n++] = L'.';
+			buf[n++] = L'.';
+		}
 	}
 	buf[n] = 0;
 	attrset(a);

@@ -63,6 +63,134 @@ static void clock_text(const struct ui *ui, char *buf, size_t len)
 		snprintf(buf, len, _("%.0f s, no end"), el);
 }
 
+/* what the next test changes from the one shown: "next: -R -P 2", or "" */
+static void pending_text(struct ui *ui, const struct ps_opts *shown, char *buf,
+			 size_t len)
+{
+	const struct ps_opts *n = &ui->test;
+	size_t l;
+
+	buf[0] = 0;
+	if (ui_grun_busy(&ui->grun))
+		return;
+	snprintf(buf, len, "%s", _("next:"));
+	l = strlen(buf);
+	if (n->proto != shown->proto)
+		snprintf(buf + l, len - l, " %s",
+			 n->proto == PS_PROTO_UDP ? "UDP" : "TCP");
+	l = strlen(buf);
+	if (n->bidir != shown->bidir || n->reverse != shown->reverse)
+		snprintf(buf + l, len - l, " %s",
+			 n->bidir     ? "-d"
+			 : n->reverse ? "-R"
+				      : _("send"));
+	l = strlen(buf);
+	if (n->parallel != shown->parallel)
+		snprintf(buf + l, len - l, " -P %d", n->parallel);
+	l = strlen(buf);
+	if (n->duration != shown->duration)
+		snprintf(buf + l, len - l, " -t %.0f", n->duration);
+	l = strlen(buf);
+	if (n->rate != shown->rate && n->proto == shown->proto) {
+		char r[32];
+
+		ui_fmt_bps_short(r, sizeof(r), (double)n->rate);
+		snprintf(buf + l, len - l, " -b %s", n->rate ? r : "0");
+	}
+	if (!strcmp(buf, _("next:")))
+		buf[0] = 0;
+}
+
+/* line 2 after the end: the result; the far end's half of a stopped or
+ * failed test is unknown, or the last figure it gave */
+static int end_line(struct ui *ui, const struct ui_rect *r, attr_t h)
+{
+	const struct ui_test_view *v = &ui->tv;
+	const char *why = v->stopped ? _("stopped") : _("failed");
+	char sent[32], rcv[64], line[512];
+	bool sender = false, receiver = false;
+
+	for (int i = 0; i < v->nstreams; i++) {
+		sender |= v->streams[i].sender;
+		receiver |= !v->streams[i].sender;
+	}
+	ui_fmt_bps(sent, sizeof(sent), v->end_bps[0]);
+	ui_fmt_bps(rcv, sizeof(rcv), v->end_bps[1]);
+	if (v->end_known) {
+		snprintf(line, sizeof(line),
+			 _(" sum %s sent, %s received over %.1f s"), sent, rcv,
+			 v->end_duration);
+		/* narrow, with UDP's loss to tell: the short form */
+		if (v->proto == PS_PROTO_UDP && r->w < 100)
+			snprintf(line, sizeof(line),
+				 _(" sent %s, received %s in %.1f s"), sent,
+				 rcv, v->end_duration);
+		ui_put(r->y + 1, 0, r->w, h, line);
+		return ui_text_width(line) + 2;
+	}
+	/* this end counted only its own side */
+	if (sender && !receiver) {
+		char last[32], rx[96];
+
+		if (v->far_rx_bps >= 0) {
+			ui_fmt_bps(last, sizeof(last), v->far_rx_bps);
+			snprintf(rx, sizeof(rx),
+				 _("received: %s at the last report (%s)"),
+				 last, why);
+		} else {
+			snprintf(rx, sizeof(rx), _("received: unknown (%s)"),
+				 why);
+		}
+		snprintf(line, sizeof(line), _(" sum %s sent, %s over %.1f s"),
+			 sent, rx, v->end_duration);
+	} else if (receiver && !sender) {
+		snprintf(line, sizeof(line),
+			 _(" sum sent: unknown (%s), %s received over %.1f s"),
+			 why, rcv, v->end_duration);
+	} else {
+		snprintf(line, sizeof(line),
+			 _(" sum this end's count over %.1f s: the far end's "
+			   "is unknown (%s)"),
+			 v->end_duration, why);
+	}
+	ui_put(r->y + 1, 0, r->w, h | ui_attr(UI_C_WARN), line);
+	return ui_text_width(line) + 2;
+}
+
+/* UDP: the receiver's loss and jitter, and the sender against its -b */
+static int udp_line(struct ui *ui, const struct ui_rect *r, int x, attr_t h)
+{
+	const struct ui_test_view *v = &ui->tv;
+	char line[256];
+	attr_t a = h;
+
+	if (v->rx_packets > 0) {
+		double pct = 100.0 * (double)v->rx_lost / (double)v->rx_packets;
+
+		snprintf(line, sizeof(line),
+			 _("receiver lost %.1f%% (%lld/%lld), jitter %.3f ms"),
+			 pct, (long long)v->rx_lost, (long long)v->rx_packets,
+			 v->rx_jitter_ms);
+		if (x + ui_text_width(line) > r->w)
+			snprintf(line, sizeof(line),
+				 _("lost %.1f%%, jitter %.3f ms"), pct,
+				 v->rx_jitter_ms);
+		if (pct >= 1)
+			a |= ui_attr(pct >= 10 ? UI_C_BAD : UI_C_WARN);
+	} else if (v->have_end) {
+		snprintf(line, sizeof(line), "%s",
+			 _("receiver's loss: unknown"));
+		a |= ui_attr(UI_C_WARN);
+	} else if (v->state == UI_TEST_RUNNING) {
+		snprintf(line, sizeof(line), "%s",
+			 _("receiver's loss: at the end"));
+	} else {
+		return x;
+	}
+	ui_put(r->y + 1, x, r->w - x, a, line);
+	return x + ui_text_width(line) + 2;
+}
+
 void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 {
 	const struct ui_test_view *v = &ui->tv;
@@ -70,19 +198,26 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 	const struct ps_opts *t = &ui->test;
 	attr_t h = ui_attr(UI_C_HEADER);
 	char peer[96], clk[48], now[32], avg[32], line[512], dir[64];
+	char next[96];
 	const char *target = v->target[0] ? v->target : "-";
+	const struct ui_rect *r0 = r;
+	struct ui_rect l2;
 	int x;
 
-	/* a guided run's test says itself what it runs */
-	if (ui_grun_busy(&ui->grun)) {
+	/* the header tells of the test whose numbers it shows (the
+	 * settings for the next one apart); before any, of the next */
+	if (v->state != UI_TEST_IDLE) {
 		gt = ui->test;
 		gt.proto = v->proto;
 		gt.reverse = v->reverse;
 		gt.bidir = v->bidir;
+		gt.duration = v->duration;
+		gt.rate = (uint64_t)v->target_bps;
 		if (v->parallel > 0)
 			gt.parallel = v->parallel;
 		t = &gt;
 	}
+	pending_text(ui, t, next, sizeof(next));
 	if (v->peer_kind[0])
 		snprintf(peer, sizeof(peer), "%s%s%s", v->peer_kind,
 			 v->peer_version[0] ? " " : "", v->peer_version);
@@ -150,16 +285,30 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 		ui_put(r->y, 0, r->w - rw - 1, h, line);
 	}
 
-	/* line 2: the sum now and on average; after the end, the result */
+	/* line 2: the sum now and on average; after the end, the result;
+	 * the pending change keeps its place at the right */
+	{
+		int nw = next[0] ? ui_text_width(next) + 2 : 0;
+
+		l2 = *r;
+		if (nw && nw < r->w / 2)
+			l2.w = r->w - nw;
+		r = &l2;
+	}
 	if (v->have_end &&
 	    (v->state == UI_TEST_DONE || v->state == UI_TEST_FAILED)) {
-		ui_fmt_bps(now, sizeof(now), v->end_bps[0]);
-		ui_fmt_bps(avg, sizeof(avg), v->end_bps[1]);
+		x = end_line(ui, r, h);
+	} else if (v->state == UI_TEST_DONE || v->state == UI_TEST_FAILED) {
+		/* it ended before the engine summed it up */
+		ui_fmt_bps(avg, sizeof(avg),
+			   v->time_total > 0
+				   ? v->bytes_total * 8 / v->time_total
+				   : 0);
 		snprintf(line, sizeof(line),
-			 _(" sum %s sent, %s received over %.1f s (the last "
-			   "test)"),
-			 now, avg, v->end_duration);
-		ui_put(r->y + 1, 0, r->w, h, line);
+			 _(" sum %s average over %.1f s, last known (%s)"), avg,
+			 v->time_total,
+			 v->stopped ? _("stopped") : _("failed"));
+		ui_put(r->y + 1, 0, r->w, h | ui_attr(UI_C_WARN), line);
 		x = ui_text_width(line) + 2;
 	} else {
 		ui_fmt_bps(now, sizeof(now), v->now_bps);
@@ -182,11 +331,36 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 		ui_put(r->y + 1, x, r->w - x, h, line);
 		x += ui_text_width(line) + 2;
 	}
-	if (ui->iface.name[0]) {
-		snprintf(line, sizeof(line), _("iface %s"), ui->iface.name);
-		if (x + ui_text_width(line) < r->w)
-			ui_put(r->y + 1, r->w - ui_text_width(line) - 1,
-			       ui_text_width(line), h, line);
+	if (v->proto == PS_PROTO_UDP && v->state != UI_TEST_IDLE)
+		x = udp_line(ui, r, x, h);
+	{
+		char ifc[64];
+		int iw = 0, nw = next[0] ? ui_text_width(next) : 0;
+		int W = r0->w;
+
+		if (ui->iface.name[0]) {
+			if (ui->route_if[0] &&
+			    strcmp(ui->route_if, ui->iface.name))
+				snprintf(ifc, sizeof(ifc),
+					 _("iface %s (not on the test's path)"),
+					 ui->iface.name);
+			else
+				snprintf(ifc, sizeof(ifc), _("iface %s"),
+					 ui->iface.name);
+			iw = ui_text_width(ifc);
+		}
+		/* the pending change first: it is what the next s runs */
+		if (nw && nw < W / 2) {
+			int nx = W - nw - 1;
+
+			if (iw && nx - iw - 2 > x) {
+				ui_put(r->y + 1, nx - iw - 2, iw, h, ifc);
+			}
+			ui_put(r->y + 1, nx, nw, h | A_BOLD, next);
+			iw = 0;
+		}
+		if (iw && x + iw < W)
+			ui_put(r->y + 1, W - iw - 1, iw, h, ifc);
 	}
 }
 
@@ -205,6 +379,7 @@ static const struct ui_footer_key ui_keys_main[] = {
 	{ "F1", "?", N_("help"), N_("help") },
 	{ "q", "q", N_("quit"), N_("quit") },
 	{ "s", "s", N_("start/stop"), N_("run") },
+	{ "g", "g", N_("guided run"), N_("guided") },
 	{ "+-", "+-", N_("streams"), N_("P") },
 	{ "R", "R", N_("reverse"), N_("rev") },
 	{ "d", "d", N_("both ways"), N_("bidir") },

@@ -218,7 +218,15 @@ int ui_grun_start(struct ui_grun *r, const struct ps_opts *opts,
 		return -EBUSY;
 	results_free(r);
 	r->client = *client;
-	ps_checklist_defaults(&r->cfg, opts);
+	{
+		/* each step as long as the screen's t says, not the
+		 * launch's -t */
+		struct ps_opts o = *opts;
+
+		o.duration = client->duration;
+		ps_checklist_defaults(&r->cfg, &o);
+		r->cfg.opts = opts;
+	}
 	r->cfg.client = &r->client;
 	r->cfg.loopback = loopback;
 	ps_check_iface_choose(opts, &r->iface);

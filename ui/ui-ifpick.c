@@ -11,8 +11,11 @@
 
 #include <curses.h>
 
+#include "clock.h"
 #include "nls.h"
+#include "sysroot.h"
 #include "ui-internal.h"
+#include "ui-text.h"
 #include "xmalloc.h"
 
 void ui_picker_open(struct ui *ui)
@@ -39,7 +42,53 @@ void ui_picker_open(struct ui *ui)
 		ui->nifnames++;
 	}
 	if_freenameindex(ifs);
+	free(ui->ifinfo);
+	ui->ifinfo = xcalloc((size_t)n + 1, sizeof(*ui->ifinfo));
+	for (int i = 0; i < ui->nifnames; i++)
+		ui->ifinfo[i].bps = -1;
+	/* the interface the route to the peer leaves by */
+	{
+		struct ps_iface_choice rt;
+		const char *peer = ui->test.ntargets ? ui->test.targets[0].host
+						     : "127.0.0.1";
+
+		ps_iface_choose(NULL, peer, &rt);
+		ui->ifroute = -1;
+		for (int i = 0; i < ui->nifnames; i++)
+			if (!strcmp(ui->ifnames[i], rt.name))
+				ui->ifroute = i;
+	}
 	ui->picking = ui->nifnames > 0;
+}
+
+/* state, speed and the rate since the last look (/sys/class/net) */
+static void info_update(struct ui *ui, int i)
+{
+	struct ui_ifinfo *f = &ui->ifinfo[i];
+	const char *name = ui->ifnames[i];
+	char p[128];
+	long rx = 0, tx = 0, sp = -1;
+	double now = ps_now(), b;
+
+	snprintf(p, sizeof(p), "/sys/class/net/%s/operstate", name);
+	if (ps_read_line(p, f->state, sizeof(f->state)))
+		snprintf(f->state, sizeof(f->state), "?");
+	snprintf(p, sizeof(p), "/sys/class/net/%s/speed", name);
+	f->speed = ps_read_long(p, &sp) == 0 && sp > 0 ? sp : -1;
+	snprintf(p, sizeof(p), "/sys/class/net/%s/statistics/rx_bytes", name);
+	if (ps_read_long(p, &rx))
+		return;
+	snprintf(p, sizeof(p), "/sys/class/net/%s/statistics/tx_bytes", name);
+	if (ps_read_long(p, &tx))
+		return;
+	b = (double)rx + (double)tx;
+	if (f->t > 0 && now - f->t >= 0.5) {
+		f->bps = b >= f->bytes ? (b - f->bytes) * 8 / (now - f->t) : -1;
+	} else if (f->t > 0) {
+		return; /* too soon for a rate: keep the last one */
+	}
+	f->bytes = b;
+	f->t = now;
 }
 
 static void picker_choose(struct ui *ui)
@@ -64,27 +113,45 @@ static void picker_choose(struct ui *ui)
 
 void ui_picker_draw(struct ui *ui)
 {
-	int w = 24, h = ui->nifnames + 2, y0, x0, first = 0;
+	int w = 62, h = ui->nifnames + 3, y0, x0, first = 0;
 
+	if (w > COLS - 2)
+		w = COLS - 2;
 	if (h > LINES - 4)
 		h = LINES - 4;
 	y0 = (LINES - h) / 2;
 	x0 = (COLS - w) / 2;
-	if (ui->pick >= h - 2)
-		first = ui->pick - (h - 3);
+	if (ui->pick >= h - 3)
+		first = ui->pick - (h - 4);
 	for (int i = 0; i < h; i++) {
 		move(y0 + i, x0);
 		attrset(ui_attr(UI_C_HEADER));
 		hline(' ', w);
 	}
 	ui_put(y0, x0 + 1, w - 2, ui_attr(UI_C_HEADER), _("Interface"));
-	for (int i = 0; i < h - 2 && first + i < ui->nifnames; i++) {
+	ui_printf(y0 + 1, x0 + 1, w - 2, ui_attr(UI_C_HEADER) | A_BOLD,
+		  " %-15s %-8s %10s %13s", _("name"), _("state"), _("speed"),
+		  _("rate now"));
+	for (int i = 0; i < h - 3 && first + i < ui->nifnames; i++) {
 		int k = first + i;
+		const struct ui_ifinfo *f;
+		char sp[32], rate[32];
 
-		ui_printf(y0 + 1 + i, x0 + 1, w - 2,
+		info_update(ui, k);
+		f = &ui->ifinfo[k];
+		if (f->speed > 0)
+			ui_fmt_bps(sp, sizeof(sp), (double)f->speed * 1e6);
+		else
+			snprintf(sp, sizeof(sp), "-");
+		if (f->bps >= 0)
+			ui_fmt_bps(rate, sizeof(rate), f->bps);
+		else
+			snprintf(rate, sizeof(rate), "...");
+		ui_printf(y0 + 2 + i, x0 + 1, w - 2,
 			  k == ui->pick ? ui_attr(UI_C_SELECTED) | A_BOLD
 					: ui_attr(UI_C_HEADER),
-			  " %-*s", w - 4, ui->ifnames[k]);
+			  " %-15s %-8s %10s %13s %s", ui->ifnames[k], f->state,
+			  sp, rate, k == ui->ifroute ? _("<- route") : "");
 	}
 	ui_put(y0 + h - 1, x0 + 1, w - 2, ui_attr(UI_C_HEADER),
 	       _("Enter picks, Esc"));

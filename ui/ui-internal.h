@@ -22,6 +22,15 @@ struct ps_link_info;
 struct ui;
 struct ps_diagnosis;
 
+/* what the interface picker shows of one interface, as bmon does */
+struct ui_ifinfo {
+	char state[16]; /* operstate: "up", "down", "unknown" */
+	long speed;	/* Mbit/s, -1 not told */
+	double bytes;	/* rx + tx, the last look */
+	double t;	/* when */
+	double bps;	/* rx + tx since the look before, -1 not yet */
+};
+
 /* a key of the footer: "F1 help", narrow "?:help" */
 struct ui_footer_key {
 	const char *key, *shortkey;
@@ -78,11 +87,21 @@ struct ui {
 	bool paused;
 	bool restart; /* start again once the worker is gone */
 	bool quit;
+	int signalled; /* the signal that ended the screen, 0 none */
 
 	/* the interface picker (ui-ifpick.c) */
 	bool picking;
 	char (*ifnames)[16];
+	struct ui_ifinfo *ifinfo; /* beside each name */
 	int nifnames, pick;
+	int ifroute; /* the route's interface among them, -1 */
+	/* the interface the route to the peer leaves by ("" unknown) */
+	char route_if[16];
+
+	/* a value typed for t, b or W (0: no prompt open) */
+	int prompt;
+	bool ptyped; /* a key was typed: the value shown is replaced */
+	char pbuf[32];
 
 	char msg[256]; /* the message line */
 	int msg_level; /* 0 info, 1 warn, 2 error */
@@ -91,6 +110,8 @@ struct ui {
 	/* the checks, evaluated once per snapshot (view-checklist.c) */
 	struct ps_diagnosis *diag;
 	uint64_t diag_seq;
+	uint64_t diag_runs; /* the test (tv.runs) and its end it saw */
+	bool diag_end;
 	double proc_cpu_s, proc_wall_s; /* this process's CPU, last look */
 	double proc_pct;		/* % of one core since then */
 
@@ -102,8 +123,13 @@ struct ui {
 	enum ui_grun_phase gphase; /* and of the phase */
 	int gsel;		   /* the chosen finding (ranked index) */
 	bool gopen[64];		   /* findings opened with Enter */
+	bool lclosed[64];	   /* live findings closed with Enter */
 	int gtop;		   /* first line shown */
 	int gfindings;		   /* findings listed */
+
+	/* the streams table: its first row shown and its order */
+	int st_top;
+	int st_sort; /* enum ui_stream_sort */
 
 	/* cost and start-up measurement */
 	int64_t t0_ns;
@@ -140,8 +166,23 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full);
+/* the streams table's keys (scroll, o: order); true: used */
+bool ui_streams_key(struct ui *ui, int ch);
 /* the checklist view during and after a guided run */
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r);
+struct ps_finding;
+/* one entry of the live findings list (view 6 before a guided run): a
+ * line of the test or the probes (f NULL) or a check that fired */
+struct ui_live_item {
+	char title[256];
+	attr_t a;
+	const struct ps_finding *f;
+};
+/* the live findings with a cursor (Up/Down), Enter closing or opening a
+ * finding's evidence and fix, and the window following the cursor;
+ * head: a first line ("Tightest ceiling ..."), or NULL */
+void ui_panel_live(struct ui *ui, const struct ui_rect *in,
+		   const struct ui_live_item *it, int n, const char *head);
 /* the checklist view's keys for the guided run's findings; true: used */
 bool ui_guided_key(struct ui *ui, int ch);
 /* a new guided run: the cursor on its findings starts again */

@@ -23,6 +23,13 @@ static int clamp(int v, int lo, int hi)
 void ui_layout_compute(int rows, int cols, bool dashboard, int cpu_want,
 		       struct ui_layout *out)
 {
+	ui_layout_compute_want(rows, cols, dashboard, cpu_want, 0, 0, out);
+}
+
+void ui_layout_compute_want(int rows, int cols, bool dashboard, int cpu_want,
+			    int streams_want, int findings_want,
+			    struct ui_layout *out)
+{
 	int mid_y, mid_h, left_w, right_x, right_w, fh, nh, sh, ih;
 
 	memset(out, 0, sizeof(*out));
@@ -41,6 +48,8 @@ void ui_layout_compute(int rows, int cols, bool dashboard, int cpu_want,
 
 	/* bottom up: findings, NIC; the rest is the two-column middle */
 	fh = rows >= 30 ? 3 : 2;
+	if (findings_want > fh)
+		fh = findings_want < rows / 5 ? findings_want : rows / 5;
 	nh = rows >= 34 ? 5 : 4;
 	set(&out->p[UI_P_FINDINGS], rows - 2 - fh, 0, fh, cols);
 	set(&out->p[UI_P_NIC], rows - 2 - fh - nh, 0, nh, cols);
@@ -51,6 +60,11 @@ void ui_layout_compute(int rows, int cols, bool dashboard, int cpu_want,
 	right_x = left_w + 1; /* one column of air between the halves */
 	right_w = cols - right_x;
 	sh = clamp(mid_h * 2 / 5, 4, mid_h - 4);
+	/* the rows it has, the graph the rest (never below its minimum) */
+	if (streams_want > 0)
+		sh = clamp(streams_want, 4,
+			   mid_h - UI_GRAPH_MIN_H > 4 ? mid_h - UI_GRAPH_MIN_H
+						      : 4);
 	ih = clamp(mid_h * 2 / 5, 4, mid_h - 4);
 	if (cpu_want > 0)
 		ih = mid_h - clamp(cpu_want, 4, mid_h - 4);

@@ -42,6 +42,16 @@ struct ui_layout {
  */
 void ui_layout_compute(int rows, int cols, bool dashboard, int cpu_want,
 		       struct ui_layout *out);
+/*
+ * The same, the panels taking the room they need: the streams panel
+ * streams_want lines (its rows, title and head; the graph gets the rest,
+ * at least UI_GRAPH_MIN_H), the findings strip findings_want (up to a
+ * fifth of the screen); 0: the default split.
+ */
+#define UI_GRAPH_MIN_H 6
+void ui_layout_compute_want(int rows, int cols, bool dashboard, int cpu_want,
+			    int streams_want, int findings_want,
+			    struct ui_layout *out);
 bool ui_rect_overlap(const struct ui_rect *a, const struct ui_rect *b);
 
 /* ---- the CPU panel: how n cores fit into h x w -------------------------- */

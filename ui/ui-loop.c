@@ -27,6 +27,7 @@
 #include "ui-internal.h"
 #include "ui-text.h"
 #include "ui.h"
+#include "units.h"
 #include "xmalloc.h"
 
 /* last: terminfo defines macros such as "lines" */
@@ -277,13 +278,117 @@ static void mouse_click(struct ui *ui)
 	}
 }
 
-static void handle_key(struct ui *ui, int ch)
+static const double durations[] = { 10, 30, 60, 0, 5 };
+
+/* t, b, W: a value typed on the message line, Enter sets it */
+static void prompt_open(struct ui *ui, int what)
 {
-	static const double durations[] = { 10, 30, 60, 0, 5 };
+	char r[32];
+
+	ui->prompt = what;
+	ui->ptyped = false;
+	if (what == 't')
+		snprintf(ui->pbuf, sizeof(ui->pbuf), "%.0f", ui->test.duration);
+	else if (what == 'b') {
+		ui_fmt_bps_short(r, sizeof(r), (double)ui->test.rate);
+		snprintf(ui->pbuf, sizeof(ui->pbuf), "%s",
+			 ui->test.rate ? r : "0");
+	} else {
+		ui_fmt_bytes_short(r, sizeof(r), (double)ui->test.window);
+		snprintf(ui->pbuf, sizeof(ui->pbuf), "%s",
+			 ui->test.window ? r : "0");
+	}
+}
+
+/* the prompt's line on the message line */
+static void prompt_text(const struct ui *ui, char *buf, size_t len)
+{
+	const char *what = ui->prompt == 't'   ? _("duration (-t, seconds, 0 "
+						     "no end; t: 10 30 60 0 5)")
+			   : ui->prompt == 'b' ? _("rate (-b, e.g. 500M, 0 "
+						   "none)")
+					       : _("window (-w, e.g. 4M, 0 "
+						   "the kernel's)");
+
+	snprintf(buf, len, _("%s: %s_   Enter sets, Esc keeps"), what,
+		 ui->pbuf);
+}
+
+static void prompt_apply(struct ui *ui)
+{
+	uint64_t v = 0;
+	char unit = 0, *end = NULL;
+	int what = ui->prompt;
+	double d;
+
+	ui->prompt = 0;
+	if (what == 't') {
+		d = strtod(ui->pbuf, &end);
+		if (!ui->pbuf[0] || *end || !(d >= 0) || d > 86400) {
+			ui_say(ui, 2, _("not a duration in seconds: %s"),
+			       ui->pbuf);
+			return;
+		}
+		ui->test.duration = d;
+	} else if (ps_parse_rate(ui->pbuf, &v, &unit) == 0 && what == 'b') {
+		ui->test.rate = v;
+	} else if (what == 'W' && ps_parse_size(ui->pbuf, &v, &unit) == 0 &&
+		   v <= (1u << 30)) {
+		ui->test.window = v;
+	} else {
+		ui_say(ui, 2,
+		       what == 'b' ? _("not a rate: %s (500M, 2G, 0)")
+				   : _("not a window size: %s (256K, 4M, 0)"),
+		       ui->pbuf);
+		return;
+	}
+	settings_changed(ui);
+}
+
+static void prompt_key(struct ui *ui, int ch)
+{
+	size_t n = strlen(ui->pbuf);
 	int nd = (int)(sizeof(durations) / sizeof(durations[0]));
 
+	if (ch == 27) {
+		ui->prompt = 0;
+		ui_say(ui, 0, "%s", _("unchanged"));
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		prompt_apply(ui);
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (n)
+			ui->pbuf[n - 1] = 0;
+		ui->ptyped = true;
+	} else if (ch == 't' && ui->prompt == 't') {
+		/* t again: the next of the usual lengths */
+		double cur = strtod(ui->pbuf, NULL);
+		int i = 0;
+
+		while (i < nd && durations[i] != cur)
+			i++;
+		snprintf(ui->pbuf, sizeof(ui->pbuf), "%.0f",
+			 durations[(i + 1) % nd]);
+	} else if (ch > 0 && ch < 128 &&
+		   (strchr("0123456789.", ch) ||
+		    (ui->prompt != 't' && strchr("kKmMgGtT", ch))) &&
+		   n + 1 < sizeof(ui->pbuf)) {
+		/* the first key replaces the value shown */
+		if (!ui->ptyped)
+			n = 0;
+		ui->ptyped = true;
+		ui->pbuf[n] = (char)ch;
+		ui->pbuf[n + 1] = 0;
+	}
+}
+
+static void handle_key(struct ui *ui, int ch)
+{
 	if (ui->picking) {
 		ui_picker_key(ui, ch);
+		return;
+	}
+	if (ui->prompt) {
+		prompt_key(ui, ch);
 		return;
 	}
 	/* the view's own keys first */
@@ -312,7 +417,6 @@ static void handle_key(struct ui *ui, int ch)
 		}
 		break;
 	case 'w':
-	case 'W':
 		write_report(ui);
 		break;
 	case '?':
@@ -383,15 +487,16 @@ static void handle_key(struct ui *ui, int ch)
 		settings_changed(ui);
 		break;
 	case 't':
-	case 'T': {
-		int i = 0;
-
-		while (i < nd && durations[i] != ui->test.duration)
-			i++;
-		ui->test.duration = durations[(i + 1) % nd];
-		settings_changed(ui);
+	case 'T':
+		prompt_open(ui, 't');
 		break;
-	}
+	case 'b':
+	case 'B':
+		prompt_open(ui, 'b');
+		break;
+	case 'W':
+		prompt_open(ui, 'W');
+		break;
 	case 'i':
 	case 'I':
 		ui_picker_open(ui);
@@ -469,11 +574,33 @@ static int cpu_lines(const struct ui *ui)
 	return n + 2;
 }
 
+/* the lines the streams panel wants: title, head, spread, strip, rows */
+static int streams_lines(const struct ui *ui)
+{
+	int n = ui->tv.nstreams;
+
+	if (!n)
+		return 2;
+	return 1 + 1 + (n > 1) + (n > 32) + n;
+}
+
+/* the lines the findings strip wants: its title and every line */
+static int findings_lines(struct ui *ui)
+{
+	char fl[32][256];
+	int level[32];
+
+	if (!ui->view->dashboard || !ui->snap)
+		return 0;
+	return 1 + ui_findings_collect(ui, fl, level, 32);
+}
+
 static void draw(struct ui *ui)
 {
 	struct ui_layout *l = &ui->lay;
 
-	if (!ui->paused && ui->sampler) {
+	/* paused, the readings stay; a new interface's first one comes */
+	if ((!ui->paused || !ui->snap) && ui->sampler) {
 		struct ps_snapshot *s = ps_sampler_latest(ui->sampler);
 
 		if (s) {
@@ -485,13 +612,24 @@ static void draw(struct ui *ui)
 	erase();
 	/* the CPU panel takes the lines its cores need, the IRQ panel the
 	 * rest (many cores fold into all but its four lines) */
-	ui_layout_compute(LINES, COLS, ui->view->dashboard, cpu_lines(ui), l);
+	ui_layout_compute_want(LINES, COLS, ui->view->dashboard, cpu_lines(ui),
+			       streams_lines(ui), findings_lines(ui), l);
 	if (l->too_small) {
 		ui_draw_too_small(ui);
 	} else {
 		ui_draw_header(ui, &l->p[UI_P_HEADER]);
 		ui->view->draw(ui, &l->p[UI_P_BODY]);
 		ui_draw_message(ui, &l->p[UI_P_MESSAGE]);
+		if (ui->prompt) {
+			char line[256];
+			const struct ui_rect *m = &l->p[UI_P_MESSAGE];
+
+			prompt_text(ui, line, sizeof(line));
+			move(m->y, 0);
+			clrtoeol();
+			ui_put(m->y, 1, m->w - 1, ui_attr(UI_C_TITLE) | A_BOLD,
+			       line);
+		}
 		ui_draw_footer(ui, &l->p[UI_P_FOOTER]);
 		if (ui->picking)
 			ui_picker_draw(ui);
@@ -575,6 +713,15 @@ static bool start_curses(struct ui *ui)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* Home and End as tmux, screen and rxvt send them, which the
+	 * terminfo of xterm-256color does not list: without these the
+	 * "4" of "\e[4~" would open view 4 */
+	define_key("\033[1~", KEY_HOME);
+	define_key("\033[4~", KEY_END);
+	define_key("\033[7~", KEY_HOME);
+	define_key("\033[8~", KEY_END);
+	define_key("\033[H", KEY_HOME);
+	define_key("\033[F", KEY_END);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	/* optional: a click opens a panel's view (Shift still selects) */
@@ -627,6 +774,7 @@ static void loop(struct ui *ui, int sfd)
 					urgent = dirty = true;
 				} else {
 					ui->quit = true;
+					ui->signalled = (int)si.ssi_signo;
 				}
 			}
 		}
@@ -662,6 +810,13 @@ static void loop(struct ui *ui, int sfd)
 			if (ui->restart) {
 				ui->restart = false;
 				start_test(ui, true);
+			} else if (tv->state == UI_TEST_DONE && tv->have_end &&
+				   !ui->guided_pending && !tv->stopped) {
+				/* what to do with the number: the next step */
+				ui_say(ui, 0, "%s",
+				       _("next step: press g to find out what "
+					 "limits the rate (the guided "
+					 "checklist)"));
 			}
 		}
 		/* the guided run ended: its results are the UI thread's */
@@ -708,6 +863,7 @@ int ps_ui_run(const struct ps_opts *o)
 	ui->t0_ns = ps_mono_ns();
 	ui->opts = o;
 	ui->view = &ui_view_dashboard;
+	ui_text_set_format(o->format);
 	ui_style_choose(o->no_color, &ui->style);
 	signal(SIGPIPE, SIG_IGN);
 	sfd = open_signals(&set);
@@ -751,6 +907,14 @@ int ps_ui_run(const struct ps_opts *o)
 
 	peer = ui->test.ntargets ? ui->test.targets[0].host : NULL;
 	ps_iface_choose(o->iface, peer, &ui->iface);
+	/* the test's own path, to tell a watched interface it does not
+	 * cross */
+	{
+		struct ps_iface_choice rt;
+
+		ps_iface_choose(NULL, peer, &rt);
+		snprintf(ui->route_if, sizeof(ui->route_if), "%s", rt.name);
+	}
 	if (ui_sampler_start(ui))
 		ps_warn(_("the probes do not run: the sampler did not start"));
 
@@ -769,6 +933,9 @@ int ps_ui_run(const struct ps_opts *o)
 	/* the status says how the last test went, as without the screen */
 	if (ui_model_reap(&ui->model) && ui->model.v.state == UI_TEST_FAILED)
 		rc = ui->model.rc > 0 ? ui->model.rc : PS_EXIT_FAIL;
+	/* as the text test: a signal interrupts, status 1 */
+	if (ui->signalled)
+		rc = PS_EXIT_FAIL;
 	stats_write(ui, "frames", (double)ui->frames);
 out_sampler:
 	ui_grun_destroy(&ui->grun);
@@ -790,6 +957,7 @@ out_model:
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	ui_findings_free(ui);
 	free(ui->ifnames);
+	free(ui->ifinfo);
 	free(ui);
 	return rc;
 }

@@ -147,9 +147,35 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 			bytes += (double)iv->streams[i].bytes;
 		}
 	v->now_bps = now;
+	for (int i = 0; i < n; i++)
+		v->spark[i][v->nspark % UI_SPARK] = (float)iv->streams[i].bps;
+	v->nspark++;
 	if (!iv->omitted) {
+		bool far_rx = false;
+
 		v->bytes_total += bytes;
 		v->time_total += iv->end - iv->start;
+		/* what a pipescope server said it received, its latest */
+		double far = 0;
+
+		for (int i = 0; i < r; i++)
+			if (!iv->remote[i].sender) {
+				far += iv->remote[i].bps;
+				far_rx = true;
+			}
+		if (far_rx)
+			v->far_rx_bps = far;
+		/* UDP this end receives: its own count of the loss */
+		for (int i = 0; i < n; i++)
+			if (v->proto == PS_PROTO_UDP &&
+			    !iv->streams[i].sender) {
+				v->rx_lost += iv->streams[i].lost;
+				v->rx_packets +=
+					(int64_t)iv->streams[i].packets +
+					iv->streams[i].lost;
+				v->rx_jitter_ms = iv->streams[i].jitter_ms;
+				v->rx_live = true;
+			}
 	}
 	/* TCP_INFO and CPUs as "pipescope check" sums a step */
 	ps_step_acc_add(&v->acc, iv);
@@ -158,6 +184,53 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 	v->gen++;
 	pthread_mutex_unlock(&m->lock);
 	ui_model_wake(m);
+}
+
+/*
+ * Under the lock: the rows become the test's averages, and for UDP each
+ * carries the receiver's loss and jitter (the far end's results for the
+ * streams this end sends); a test without the far end's results (stopped,
+ * failed) keeps only this end's, and says so.
+ */
+static void end_rows(struct ui_test_view *v, const struct ps_summary *sum)
+{
+	int n = sum->nstreams < UI_MAX_ROWS ? sum->nstreams : UI_MAX_ROWS;
+	int njit = 0;
+	double jit = 0;
+
+	v->end_known = sum->remote_valid;
+	v->end_partial = sum->partial;
+	if (n <= 0 || !sum->local)
+		return;
+	v->nstreams = n;
+	v->rx_lost = v->rx_packets = 0;
+	v->rx_live = false;
+	for (int i = 0; i < n; i++) {
+		struct ps_stream_iv *r = &v->streams[i];
+
+		*r = sum->local[i];
+		if (v->proto != PS_PROTO_UDP)
+			continue;
+		if (r->sender) {
+			if (!sum->remote_valid) {
+				r->packets = 0; /* the receiver's: unknown */
+				continue;
+			}
+			/* of the packets sent (a pipescope receiver counts
+			 * what arrived, iperf3 its highest number) */
+			r->lost = sum->remote_errors[i];
+			r->jitter_ms = sum->remote_jitter_ms[i];
+		} else if (r->lost > 0) {
+			/* this end counted what arrived: of arrived + lost */
+			r->packets += (uint64_t)r->lost;
+		}
+		v->rx_lost += r->lost > 0 ? r->lost : 0;
+		v->rx_packets += (int64_t)r->packets;
+		jit += r->jitter_ms;
+		njit++;
+	}
+	v->rx_jitter_ms = njit ? jit / njit : 0;
+	v->rows_avg = true;
 }
 
 static void on_end(void *arg, const struct ps_test_info *info,
@@ -189,6 +262,7 @@ static void on_end(void *arg, const struct ps_test_info *info,
 			sum->duration > 0 ? received * 8 / sum->duration : 0;
 		v->end_duration = sum->duration;
 	}
+	end_rows(v, sum);
 	v->have_end = true;
 	v->cpu_local = sum->cpu_local_total;
 	v->cpu_remote = sum->remote_valid ? sum->cpu_remote_total : -1;
@@ -251,6 +325,17 @@ void ui_model_reporter(struct ui_model *m, struct ps_reporter *rep)
 
 /* ---- the worker ------------------------------------------------------- */
 
+/* the test failed because nothing listens there: no server to wait for */
+static bool refused(struct ui_model *m)
+{
+	bool r;
+
+	pthread_mutex_lock(&m->lock);
+	r = strstr(m->v.error, strerror(ECONNREFUSED)) != NULL;
+	pthread_mutex_unlock(&m->lock);
+	return r;
+}
+
 /*
  * A restart follows the end of the previous test at once, and the server
  * may still be closing it ("busy"): a restart that fails within a second
@@ -269,7 +354,7 @@ static void *worker(void *arg)
 		int64_t t0 = ps_mono_ns();
 
 		rc = ps_client_run(&m->co, &rep, &m->stop);
-		if (!rc || !m->retry || atomic_load(&m->stop) ||
+		if (!rc || !m->retry || atomic_load(&m->stop) || refused(m) ||
 		    attempt >= 40 || ps_mono_ns() - t0 > 1000000000LL)
 			break;
 		pthread_mutex_lock(&m->lock);
@@ -310,9 +395,16 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->started_ns = ps_mono_ns();
 	v->elapsed = 0;
 	v->nstreams = v->nremote = 0;
+	v->nspark = 0;
 	v->have_sum[0] = v->have_sum[1] = false;
 	v->now_bps = v->bytes_total = v->time_total = 0;
 	v->have_end = false;
+	v->end_known = v->end_partial = v->stopped = v->rows_avg = false;
+	v->target_bps = (double)co->rate;
+	v->rx_lost = v->rx_packets = 0;
+	v->rx_jitter_ms = 0;
+	v->rx_live = false;
+	v->far_rx_bps = -1;
 	ps_step_acc_reset(&v->acc);
 	v->error[0] = 0;
 	v->peer_kind[0] = v->peer_version[0] = 0;
@@ -322,6 +414,7 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 			 co->targets[0].port ? co->targets[0].port : co->port);
 	if (v->nhist)
 		hist_add(v, 0); /* a gap between tests */
+	v->hist_start = v->nhist;
 	v->gen++;
 }
 
@@ -362,6 +455,7 @@ void ui_model_stop(struct ui_model *m)
 	pthread_mutex_lock(&m->lock);
 	if (m->v.state == UI_TEST_RUNNING || m->v.state == UI_TEST_CONNECTING)
 		m->v.state = UI_TEST_STOPPING;
+	m->v.stopped = true;
 	m->v.gen++;
 	pthread_mutex_unlock(&m->lock);
 }

@@ -16,6 +16,7 @@
 
 #define UI_MAX_ROWS (2 * PS_MAX_STREAMS)
 #define UI_HIST 1024 /* sum samples kept for the graph */
+#define UI_SPARK 32  /* per-stream samples kept for the sparklines */
 
 enum ui_test_state {
 	UI_TEST_IDLE,	    /* nothing run yet */
@@ -63,9 +64,33 @@ struct ui_test_view {
 	double end_bps[2]; /* sum_sent, sum_received */
 	double end_duration;
 	double cpu_local, cpu_remote;
+	/* the end's figures of the far end's side came (its results); a
+	 * stopped or failed test has only this end's */
+	bool end_known;
+	bool end_partial; /* ended by s or a fault: numbers up to then */
+	bool stopped;	  /* s (or a restart) ended it */
+	/* the streams rows are the test's averages (after the end) */
+	bool rows_avg;
+	/* the -b target of each stream, bit/s (0: none) */
+	double target_bps;
+	/* UDP: what the receivers counted (the server's results for the
+	 * streams this end sends, live from a pipescope server's data);
+	 * rx_packets 0: not known */
+	int64_t rx_lost, rx_packets;
+	double rx_jitter_ms;
+	bool rx_live; /* from the far end's live data, not the results */
+	/* what the far end said it received in its latest report (a
+	 * pipescope server's live data), bit/s; -1 none: the last known */
+	double far_rx_bps;
+
+	/* each stream's rate over its latest intervals (by its index in
+	 * streams[]), spark[i][k % UI_SPARK] for k < nspark */
+	float spark[UI_MAX_ROWS][UI_SPARK];
+	uint32_t nspark;
 
 	/* the sum over time (across tests; a new test leaves a gap) */
 	uint64_t nhist;	      /* samples ever added */
+	uint64_t hist_start;  /* the first sample of this test */
 	double hist[UI_HIST]; /* hist[i % UI_HIST] */
 
 	char error[256];   /* the engine's last error */

@@ -14,14 +14,49 @@
 #include "ui-text.h"
 #include "units.h"
 
+/* -f: 0 or 'a' adaptive, k m g t a fixed bit unit, K M G T bytes */
+static char rate_format;
+
+void ui_text_set_format(char f)
+{
+	rate_format = f == 'a' || f == 'A' ? 0 : f;
+}
+
+/* the fixed unit of -f (1 k .. 4 T), or -1 */
+static int fixed_unit(void)
+{
+	const char *u = "kmgt", *p;
+
+	if (!rate_format)
+		return -1;
+	p = strchr(u, rate_format | 0x20);
+	return p ? (int)(p - u) + 1 : -1;
+}
+
 void ui_fmt_bps(char *buf, size_t len, double bps)
 {
-	ps_fmt_scaled(buf, len, bps, &ps_scale_screen_bps, -1);
+	if (rate_format >= 'A' && rate_format <= 'Z')
+		ps_fmt_rate(buf, len, bps, rate_format);
+	else
+		ps_fmt_scaled(buf, len, bps, &ps_scale_screen_bps,
+			      fixed_unit());
 }
 
 void ui_fmt_bps_short(char *buf, size_t len, double bps)
 {
-	ps_fmt_scaled(buf, len, bps, &ps_scale_screen_bps_short, -1);
+	size_t n;
+
+	if (!(rate_format >= 'A' && rate_format <= 'Z')) {
+		ps_fmt_scaled(buf, len, bps, &ps_scale_screen_bps_short,
+			      fixed_unit());
+		return;
+	}
+	/* bytes a second: "1121MB" */
+	ps_fmt_scaled(buf, len, bps / 8, &ps_scale_screen_bytes_short,
+		      fixed_unit());
+	n = strlen(buf);
+	if (n + 1 < len && bps > 0)
+		snprintf(buf + n, len - n, "B");
 }
 
 void ui_fmt_bytes_short(char *buf, size_t len, double bytes)
@@ -121,4 +156,28 @@ void ui_text_clip(char *s, int cols)
 		p += k;
 	}
 	*p = 0;
+}
+
+void ui_text_ascii(char *s)
+{
+	static const struct {
+		const char *utf8, *ascii;
+	} fold[] = {
+		{ "\u00d7", "x" },  { "\u2192", "->" },	 { "\u2265", ">=" },
+		{ "\u2264", "<=" }, { "\u2026", "..." }, { "\u2014", "--" },
+		{ "\u2013", "-" },  { "\u00b5", "u" },
+	};
+	char *p;
+
+	for (size_t i = 0; i < sizeof(fold) / sizeof(fold[0]); i++) {
+		size_t ul = strlen(fold[i].utf8), al = strlen(fold[i].ascii);
+
+		/* never longer than the sign it replaces */
+		if (al > ul)
+			continue;
+		while ((p = strstr(s, fold[i].utf8))) {
+			memcpy(p, fold[i].ascii, al);
+			memmove(p + al, p + ul, strlen(p + ul) + 1);
+		}
+	}
 }

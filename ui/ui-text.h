@@ -8,7 +8,10 @@
 
 struct ps_pci_info;
 
-/* "38.2 Gbit/s", "940 Mbit/s", "0 bit/s" */
+/* -f's unit for the rates below: k m g t (bits), K M G T (bytes), or
+ * 'a' / 0 for the screen's own choice */
+void ui_text_set_format(char f);
+/* "38.2 Gbit/s", "940 Mbit/s", "0 bit/s" (or in -f's unit) */
 void ui_fmt_bps(char *buf, size_t len, double bps);
 /* "38.2G", "940M", "12k", "0" (graph axis, cells) */
 void ui_fmt_bps_short(char *buf, size_t len, double bps);
@@ -28,6 +31,10 @@ void ui_fmt_pcie(const struct ps_pci_info *pci, bool utf8, char *buf,
 		 size_t len);
 /* display width of a UTF-8 (or locale) string in columns */
 int ui_text_width(const char *s);
+/* in place, for a locale without UTF-8: the few signs the checks' texts
+ * use in ASCII (x for the multiplication sign, -> >= <= ... -- - u),
+ * never longer, rather than one '?' per byte */
+void ui_text_ascii(char *s);
 /* truncate s in place to at most cols columns (whole characters) */
 void ui_text_clip(char *s, int cols);
 

@@ -4,6 +4,7 @@
  * the latest snapshot, most severe first, with evidence and remedy */
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,39 +56,26 @@ static int level_of(enum ps_severity s)
 	return s == PS_SEV_BOTTLENECK ? 2 : s == PS_SEV_WARNING ? 1 : 0;
 }
 
+/* how a finding is shown: counters since boot that do not move now (no
+ * rate, or 0/s) tell of the past, not of this test: information */
+static int shown_level(const struct ps_finding *f)
+{
+	double drops = ps_fact_get(f, "backlog_drops");
+	double sq = ps_fact_get(f, "time_squeezes");
+
+	if (!isnan(drops) || !isnan(sq)) {
+		double dr = ps_fact_get(f, "backlog_drop_rate");
+		double sr = ps_fact_get(f, "time_squeeze_rate");
+
+		if ((isnan(dr) || dr <= 0) && (isnan(sr) || sr <= 0))
+			return 0;
+	}
+	return level_of(f->severity);
+}
+
 static bool skip_here(const struct ps_outcome *o)
 {
 	return o->f.id && !strcmp(o->f.id, "unexplained");
-}
-
-/* print text wrapped at spaces into lines of r's width from y; returns
- * the next y */
-static int wrapped(int y, int x, int w, int ymax, attr_t a, const char *text)
-{
-	char buf[1024];
-	const char *p = text;
-
-	while (*p && y < ymax) {
-		size_t n = 0, cut = 0;
-
-		while (p[n] && n < sizeof(buf) - 1) {
-			buf[n] = p[n];
-			buf[n + 1] = 0;
-			if (ui_text_width(buf) > w)
-				break;
-			if (p[n] == ' ')
-				cut = n;
-			n++;
-		}
-		if (p[n] && cut)
-			n = cut;
-		buf[n] = 0;
-		ui_put(y++, x, w, a, buf);
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	return y;
 }
 
 /* this process's CPU (the engine's threads, both ends on loopback) as %
@@ -102,6 +90,31 @@ static void proc_cpu(struct ui *ui)
 			(cpu - ui->proc_cpu_s) / (wall - ui->proc_wall_s) * 100;
 	ui->proc_cpu_s = cpu;
 	ui->proc_wall_s = wall;
+}
+
+/* a UDP test this end sends: the -b target against what it sent, and
+ * what the receivers lost (the UDP checks read it) */
+static void live_udp(const struct ui_test_view *v, struct ps_step_result *st)
+{
+	int senders = 0;
+	double sent = 0;
+
+	for (int i = 0; i < v->nstreams; i++)
+		if (v->streams[i].sender) {
+			senders++;
+			sent += v->streams[i].bps;
+		}
+	st->udp = true;
+	st->udp_lost = v->rx_lost;
+	st->udp_packets = v->rx_packets;
+	/* the far end's sending is its own: only this end's is judged */
+	if (!senders || senders < v->nstreams)
+		return;
+	/* the rows of a running test are its latest interval */
+	if (!v->rows_avg && v->time_total > 0)
+		sent = v->bytes_total * 8 / v->time_total;
+	st->udp_target_bps = v->target_bps * senders;
+	st->udp_sent_bps = sent;
 }
 
 /*
@@ -130,7 +143,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 	};
 
 	memset(run, 0, sizeof(*run));
-	if (!(v->time_total > 0) || !v->nstreams || v->proto != PS_PROTO_TCP)
+	if (!(v->time_total > 0) || !v->nstreams)
 		return false;
 	run->loopback = ui->selftest;
 	snprintf(run->peer, sizeof(run->peer), "%.*s",
@@ -140,6 +153,8 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 		 v->peer_version);
 	run->nsteps = 1;
 	ps_step_live(&seen, &run->steps[0]);
+	if (v->proto == PS_PROTO_UDP)
+		live_udp(v, &run->steps[0]);
 	return true;
 }
 
@@ -153,8 +168,13 @@ static const struct ps_diagnosis *diagnose(struct ui *ui)
 
 	if (!s)
 		return NULL;
-	if (ui->diag && ui->diag_seq == s->hdr.seq)
+	/* again on a new snapshot, and when a test starts or ends (its
+	 * numbers change then, whenever the sampler's next reading comes) */
+	if (ui->diag && ui->diag_seq == s->hdr.seq &&
+	    ui->diag_runs == ui->tv.runs && ui->diag_end == ui->tv.have_end)
 		return ui->diag;
+	ui->diag_runs = ui->tv.runs;
+	ui->diag_end = ui->tv.have_end;
 	proc_cpu(ui);
 	if (!ui->diag)
 		ui->diag = xmalloc(sizeof(*ui->diag));
@@ -168,6 +188,11 @@ static const struct ps_diagnosis *diagnose(struct ui *ui)
 	 * (not the self-test's: that is this host) */
 	if (!ui->selftest)
 		ev.peer = ui->peer;
+	/* a server on this host watching the same interface: its findings
+	 * are this host's, told once */
+	if (ev.peer && ps_ev_peer_same_host(&ev) &&
+	    !strcmp(ev.peer->hdr.iface.name, s->hdr.iface.name))
+		ev.peer = NULL;
 	if (live_run(ui, &run))
 		ev.res = &run;
 	ps_diagnose(&ev, ui->diag);
@@ -200,17 +225,23 @@ static int collect(struct ui *ui, char (*out)[256], int *level, int max,
 			add(&c, 1,
 			    _("stream %d is held back by the receiver's window "
 			      "(rwnd)"),
-			    v->streams[i].fd);
+			    v->streams[i].id);
 		else if (why && !strcmp(why, "sndbuf"))
 			add(&c, 1,
 			    _("stream %d is held back by its send buffer "
 			      "(sndbuf)"),
-			    v->streams[i].fd);
+			    v->streams[i].id);
 	}
 	if (!s)
 		goto sort;
 	if (s->hdr.iface.status != PS_ST_OK)
 		add(&c, 1, _("interface: %s"), s->hdr.iface.reason);
+	if (ui->route_if[0] && ui->iface.name[0] &&
+	    strcmp(ui->route_if, ui->iface.name))
+		add(&c, 1,
+		    _("the test does not cross %s (its route leaves by %s): "
+		      "the NIC findings are %s's"),
+		    ui->iface.name, ui->route_if, ui->iface.name);
 	/* with a test the checks judge the cores (one core, every core) */
 	if (!(v->time_total > 0) && ps_cpu_saturated(&s->cpu)) {
 		char b[160];
@@ -228,7 +259,7 @@ static int collect(struct ui *ui, char (*out)[256], int *level, int max,
 		 * does, so that one is not for this screen */
 		if (!o || o->state != PS_CHECK_FIRED || skip_here(o))
 			continue;
-		add(&c, level_of(o->f.severity), "%s", o->f.title);
+		add(&c, shown_level(&o->f), "%s", o->f.title);
 	}
 sort:
 	/* most severe first, stable */
@@ -254,42 +285,80 @@ int ui_findings_collect(struct ui *ui, char (*out)[256], int *level, int max)
 static const enum ui_color lvl_color[3] = { UI_C_DIM, UI_C_WARN, UI_C_BAD };
 static const char *const bullet[3] = { "-", "!", "!!" };
 
-/* the full view: each check that fired with its evidence and remedy */
-static int checks_detail(struct ui *ui, int y, const struct ui_rect *in)
+/* the test's rate: its result once done, else the faster of now and the
+ * average so far */
+static double test_rate(const struct ui_test_view *v)
 {
+	double avg = v->time_total > 0 ? v->bytes_total * 8 / v->time_total : 0;
+
+	if (v->have_end)
+		return v->end_bps[1] > 0 ? v->end_bps[1] : v->end_bps[0];
+	return v->now_bps > avg ? v->now_bps : avg;
+}
+
+/* the full view: the lines, then each check that fired with its evidence
+ * and remedy, in a list with a cursor (view-guided.c) */
+static void findings_full(struct ui *ui, const struct ui_rect *in,
+			  const char (*lines)[256], const int *level, int n)
+{
+	static struct ui_live_item it[64];
 	const struct ps_diagnosis *d = diagnose(ui);
 	struct ps_answer a;
+	char head[256];
+	int k = 0;
 
-	if (!d || y >= in->y + in->h)
-		return y;
-	ps_answer_of(d, &a);
-	if (a.binding.id) {
-		char b[32];
-
-		ui_fmt_bps(b, sizeof(b), a.binding.bps);
-		ui_printf(y++, in->x, in->w, ui_attr(UI_C_TITLE),
-			  _("Tightest ceiling: %s, %s"), a.binding.what, b);
+	head[0] = 0;
+	for (int i = 0; i < n && k < 64; i++, k++) {
+		snprintf(it[k].title, sizeof(it[k].title), "%-2s %.250s",
+			 bullet[level[i]], lines[i]);
+		it[k].a = ui_attr(lvl_color[level[i]]);
+		it[k].f = NULL;
 	}
-	for (size_t i = 0; i < d->nrank && y < in->y + in->h; i++) {
+	if (d) {
+		ps_answer_of(d, &a);
+		if (a.binding.id) {
+			char b[32];
+
+			double now = test_rate(&ui->tv);
+
+			ui_fmt_bps(b, sizeof(b), a.binding.bps);
+			if (now > a.binding.bps * 1.05) {
+				char r[32];
+
+				/* an estimate the test beats binds nothing */
+				ui_fmt_bps(r, sizeof(r), now);
+				snprintf(head, sizeof(head),
+					 _("Lowest ceiling estimate: %.120s, "
+					   "%s; the test runs faster (%s), so "
+					   "it does not bind"),
+					 a.binding.what, b, r);
+			} else {
+				snprintf(head, sizeof(head),
+					 _("Tightest ceiling: %.160s, %s"),
+					 a.binding.what, b);
+			}
+		}
+	}
+	for (size_t i = 0; d && i < d->nrank && k < 64; i++) {
 		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
 		int l;
 
-		char fix[512];
-
 		if (!o || o->state != PS_CHECK_FIRED || skip_here(o))
 			continue;
-		l = level_of(o->f.severity);
-		ui_printf(y++, in->x, in->w, ui_attr(lvl_color[l]), "%-2s %s",
-			  bullet[l], o->f.title);
-		y = wrapped(y, in->x + 3, in->w - 3, in->y + in->h,
-			    ui_attr(UI_C_DIM), o->f.evidence);
-		if (o->f.remedy[0]) {
-			snprintf(fix, sizeof(fix), _("fix: %s"), o->f.remedy);
-			y = wrapped(y, in->x + 3, in->w - 3, in->y + in->h,
-				    A_NORMAL, fix);
-		}
+		l = shown_level(&o->f);
+		snprintf(it[k].title, sizeof(it[k].title), "%-2s %.250s",
+			 bullet[l], o->f.title);
+		it[k].a = ui_attr(lvl_color[l]);
+		it[k].f = &o->f;
+		k++;
 	}
-	return y;
+	if (!k && !head[0] && in->h > 0) {
+		ui_put(in->y, in->x, in->w, ui_attr(UI_C_GOOD),
+		       ui->snap ? _("nothing stands out yet")
+				: _("not sampled yet"));
+		return;
+	}
+	ui_panel_live(ui, in, it, k, head[0] ? head : NULL);
 }
 
 void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
@@ -305,14 +374,7 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 			   : _("view 6 explains them"));
 	y = in.y;
 	if (full) {
-		/* the test's and probes' own lines, then each check */
-		for (int i = 0; i < n && y < in.y + in.h; i++)
-			ui_printf(y++, in.x, in.w, ui_attr(lvl_color[level[i]]),
-				  "%-2s %s", bullet[level[i]], lines[i]);
-		if (checks_detail(ui, y, &in) == y && !n && in.h > 0)
-			ui_put(y, in.x, in.w, ui_attr(UI_C_GOOD),
-			       ui->snap ? _("nothing stands out yet")
-					: _("not sampled yet"));
+		findings_full(ui, &in, lines, level, n);
 		return;
 	}
 	if (!n && in.h > 0) {

@@ -30,4 +30,6 @@ const struct ui_view_ops ui_view_dashboard = {
 	.dashboard = true,
 	.panel = UI_P_GRAPH,
 	.draw = draw_dashboard,
+	/* the streams panel scrolls and orders here too */
+	.key_handler = ui_streams_key,
 };

@@ -191,8 +191,39 @@ static const struct ps_diagnosis *results(struct ui *ui)
 }
 
 /* the answer as every report phrases it (answer.c), in the screen's style */
-static void answer_lines(const struct ps_diagnosis *d, struct glines *out,
-			 int w)
+/* a reverse or both-ways step faster than "the measured rate" (which is
+ * the forward one's): said beside it rather than left out silently */
+static void faster_other(const struct ui *ui, double measured,
+			 struct glines *out, int w)
+{
+	const struct ps_run *r = ui->grun.res;
+	const struct ps_step_result *best = NULL;
+	char b[32], m[32], line[256];
+
+	for (int i = 0; r && i < r->nsteps; i++) {
+		const struct ps_step_result *s = &r->steps[i];
+
+		if (s->state == PS_STEP_DONE && (s->reverse || s->bidir) &&
+		    s->bps > measured * 1.05 && (!best || s->bps > best->bps))
+			best = s;
+	}
+	if (!best)
+		return;
+	ps_fmt_bps(b, sizeof(b), best->bps);
+	ps_fmt_bps(m, sizeof(m), measured);
+	snprintf(line, sizeof(line),
+		 best->bidir ? _("(the both-ways test moved %s one way; the "
+				 "measured %s is the forward direction's, "
+				 "what this host sends)")
+			     : _("(the reverse test reached %s; the measured "
+				 "%s is the forward direction's, what this "
+				 "host sends)"),
+		 b, m);
+	add_wrapped(out, -1, 2, w - 2, ui_attr(UI_C_DIM), line);
+}
+
+static void answer_lines(const struct ui *ui, const struct ps_diagnosis *d,
+			 struct glines *out, int w)
 {
 	struct ps_answer_line al[PS_ANSWER_MAX_LINES];
 	struct ps_answer a;
@@ -228,6 +259,8 @@ static void answer_lines(const struct ps_diagnosis *d, struct glines *out,
 			break;
 		}
 		add_wrapped(out, -1, 2, w - 2, at, al[i].text);
+		if (al[i].part == PS_ANSWER_MEASURED)
+			faster_other(ui, a.measured_bps, out, w);
 	}
 }
 
@@ -301,6 +334,87 @@ static void finding_lines(struct ui *ui, const struct ps_diagnosis *d,
 		snprintf(l->text, sizeof(l->text), "  %s", _("none"));
 }
 
+/* lines first..last (-1: none) in sight of in, from ui->gtop; markers
+ * where more lines are above or below */
+static void show(struct ui *ui, const struct ui_rect *in,
+		 const struct glines *out, int first, int last)
+{
+	if (first >= 0) {
+		if (last - ui->gtop >= in->h)
+			ui->gtop = last - in->h + 1;
+		if (first < ui->gtop)
+			ui->gtop = first;
+	}
+	if (ui->gtop > out->n - in->h)
+		ui->gtop = out->n - in->h;
+	if (ui->gtop < 0)
+		ui->gtop = 0;
+	for (int k = 0; k < in->h && ui->gtop + k < out->n; k++) {
+		const struct gline *l = &out->l[ui->gtop + k];
+		int x = in->x, lw = ui_text_width(l->lead);
+
+		if (l->lead[0])
+			ui_put(in->y + k, x, in->w, l->la, l->lead);
+		x += lw + l->indent;
+		if (x < in->x + in->w)
+			ui_put(in->y + k, x, in->x + in->w - x, l->ta, l->text);
+	}
+	if (ui->gtop > 0)
+		ui_printf(in->y, in->x + in->w - 10, 10, ui_attr(UI_C_DIM),
+			  " %s", _("^ more"));
+	if (ui->gtop + in->h < out->n)
+		ui_printf(in->y + in->h - 1, in->x + in->w - 10, 10,
+			  ui_attr(UI_C_DIM), " %s", _("v more"));
+}
+
+void ui_panel_live(struct ui *ui, const struct ui_rect *in,
+		   const struct ui_live_item *it, int n, const char *head)
+{
+	static struct gline store[400];
+	struct glines out = { store, 0, 400 };
+	struct gline *l;
+	char line[512];
+	int first = -1, last = -1;
+
+	if (n > 64)
+		n = 64;
+	if (ui->gsel >= n)
+		ui->gsel = n > 0 ? n - 1 : 0;
+	if (head && (l = add(&out, -1))) {
+		snprintf(l->text, sizeof(l->text), "%s", head);
+		l->ta = ui_attr(UI_C_TITLE);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct ps_finding *f = it[i].f;
+		bool sel = i == ui->gsel;
+
+		if (!(l = add(&out, i)))
+			break;
+		snprintf(l->lead, sizeof(l->lead), "%s", sel ? ">" : " ");
+		l->la = sel ? ui_attr(UI_C_SELECTED) | A_BOLD : A_NORMAL;
+		snprintf(l->text, sizeof(l->text), "%s", it[i].title);
+		l->ta = it[i].a | (sel ? A_BOLD : 0);
+		if (!f || ui->lclosed[i])
+			continue;
+		add_wrapped(&out, i, 3, in->w - 4, ui_attr(UI_C_DIM),
+			    f->evidence);
+		if (f->remedy[0]) {
+			snprintf(line, sizeof(line), _("fix: %s"), f->remedy);
+			add_wrapped(&out, i, 3, in->w - 4, A_NORMAL, line);
+		}
+	}
+	ui->gfindings = n;
+	for (int i = 0; i < out.n; i++)
+		if (out.l[i].finding == ui->gsel) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	if (first > 0 && ui->gsel == 0)
+		first = 0; /* with the heading */
+	show(ui, in, &out, first, last);
+}
+
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 {
 	static struct gline store[400];
@@ -330,7 +444,7 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 		return;
 	step_lines(ui, &out, in.w);
 	if (d) {
-		answer_lines(d, &out, in.w);
+		answer_lines(ui, d, &out, in.w);
 		if (ui->grun.since[0])
 			add_wrapped(&out, -1, 2, in.w - 2, ui_attr(UI_C_DIM),
 				    ps_safe(ui->grun.since));
@@ -349,34 +463,10 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 			first = i;
 		last = i;
 	}
-	if (first >= 0) {
-		/* the first finding comes with the findings' heading */
-		if (d && ui->gsel == 0 && first > 0)
-			first--;
-		if (last - ui->gtop >= in.h)
-			ui->gtop = last - in.h + 1;
-		if (first < ui->gtop)
-			ui->gtop = first;
-	}
-	if (ui->gtop > out.n - in.h)
-		ui->gtop = out.n - in.h;
-	if (ui->gtop < 0)
-		ui->gtop = 0;
-	for (int k = 0; k < in.h && ui->gtop + k < out.n; k++) {
-		const struct gline *l = &out.l[ui->gtop + k];
-		int x = in.x, lw = ui_text_width(l->lead);
-
-		if (l->lead[0])
-			ui_put(in.y + k, x, in.w, l->la, l->lead);
-		x += lw + l->indent;
-		if (x < in.x + in.w)
-			ui_put(in.y + k, x, in.x + in.w - x, l->ta, l->text);
-	}
-	if (ui->gtop > 0)
-		ui_put(in.y, in.x + in.w - 3, 3, ui_attr(UI_C_DIM), " ^ ");
-	if (ui->gtop + in.h < out.n)
-		ui_put(in.y + in.h - 1, in.x + in.w - 3, 3, ui_attr(UI_C_DIM),
-		       " v ");
+	/* the first finding comes with the findings' heading */
+	if (first > 0 && d && ui->gsel == 0)
+		first--;
+	show(ui, &in, &out, first, last);
 }
 
 void ui_guided_view_reset(struct ui *ui)
@@ -387,7 +477,9 @@ void ui_guided_view_reset(struct ui *ui)
 
 bool ui_guided_key(struct ui *ui, int ch)
 {
-	if (!results(ui) || ui->gfindings <= 0)
+	bool live = ui->gphase == UI_GR_IDLE;
+
+	if ((!live && !results(ui)) || ui->gfindings <= 0)
 		return false;
 	switch (ch) {
 	case KEY_UP:
@@ -409,8 +501,17 @@ bool ui_guided_key(struct ui *ui, int ch)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		if (ui->gsel >= 0 && ui->gsel < 64)
+		if (ui->gsel >= 0 && ui->gsel < 64 && live)
+			ui->lclosed[ui->gsel] = !ui->lclosed[ui->gsel];
+		else if (ui->gsel >= 0 && ui->gsel < 64)
 			ui->gopen[ui->gsel] = !ui->gopen[ui->gsel];
+		return true;
+	case KEY_PPAGE:
+		ui->gsel = ui->gsel > 5 ? ui->gsel - 5 : 0;
+		return true;
+	case KEY_NPAGE:
+		ui->gsel = ui->gsel + 5 < ui->gfindings ? ui->gsel + 5
+							: ui->gfindings - 1;
 		return true;
 	}
 	return false;

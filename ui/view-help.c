@@ -19,8 +19,13 @@ static const struct {
 	{ "R", N_("reverse: the peer sends (-R)") },
 	{ "d", N_("both directions at once (-d, --bidir)") },
 	{ "u", N_("UDP / TCP (-u)") },
-	{ "t", N_("duration: 10, 30, 60 s, no end, 5 s (-t)") },
+	{ "t", N_("duration (-t): type seconds, Enter (t again: 10, 30, 60, "
+		  "no end, 5)") },
+	{ "b", N_("rate (-b): type 500M, 2G or 0, Enter") },
+	{ "W", N_("TCP window (-w): type 256K, 4M or 0, Enter") },
 	{ "i", N_("pick the interface the probes watch (--iface)") },
+	{ "Up Dn o", N_("scroll the streams, PgUp/PgDn, Home/End; o orders "
+			"them; view 6: a finding, Enter opens it") },
 	{ "1-7 Tab",
 	  N_("views: dashboard, streams, CPU, IRQ, NIC, checklist, history") },
 	{ "g", N_("guided run of 'pipescope check' (view 6; --quick: the short "

@@ -37,32 +37,48 @@ void ui_panel_graph(struct ui *ui, const struct ui_rect *r)
 	double samples[UI_HIST], max = 0, top;
 	char axis[3][16], right[64];
 	int axw = 0, pw, rows, n, slots, first;
+	bool stretch;
 
 	ui_clear(r);
 	in = *r;
 	if (in.h < 2)
 		return;
-	/* how many samples fit, then the axis from them */
-	n = (int)(v->nhist < UI_HIST ? v->nhist : UI_HIST);
-	ui_fmt_bps_short(axis[0], sizeof(axis[0]), 1e12);
+	/* the test's samples (the last one's until the next has some);
+	 * fewer than the columns are stretched over the width, more scroll;
+	 * the axis is theirs, so it shrinks for a slower test */
+	{
+		uint64_t have = v->nhist - v->hist_start;
+
+		n = (int)(have < UI_HIST ? have : UI_HIST);
+	}
 	axw = 6;
 	pw = in.w - axw - 1;
 	slots = pw * per;
+	if (slots > UI_HIST)
+		slots = UI_HIST;
+	stretch = n > 0 && n < slots;
 	if (n > slots)
 		n = slots;
-	for (int i = 0; i < n; i++) {
-		uint64_t idx = v->nhist - (uint64_t)n + (uint64_t)i;
+	for (int i = 0; i < (stretch ? slots : n); i++) {
+		int k = stretch ? i * n / slots : i;
+		uint64_t idx = v->nhist - (uint64_t)n + (uint64_t)k;
 
 		samples[i] = v->hist[idx % UI_HIST];
 		if (samples[i] > max)
 			max = samples[i];
 	}
+	if (stretch)
+		n = slots;
 	top = ui_graph_axis_max(max > 0 ? max : 1e9);
 	ui_fmt_bps_short(axis[0], sizeof(axis[0]), top);
 	ui_fmt_bps_short(axis[1], sizeof(axis[1]), top / 2);
 	snprintf(axis[2], sizeof(axis[2]), "0");
-	snprintf(right, sizeof(right), _("%s per column"),
-		 per == 2 ? _("2 intervals") : _("1 interval"));
+	if (stretch)
+		snprintf(right, sizeof(right), "%s",
+			 _("this test, stretched to the width"));
+	else
+		snprintf(right, sizeof(right), _("%s per column"),
+			 per == 2 ? _("2 intervals") : _("1 interval"));
 	in = ui_title(ui, r, _("Throughput, sum (bit/s)"), right);
 	rows = in.h;
 	if (rows < 1 || pw < 4)

@@ -450,7 +450,7 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 	}
 	f->severity = PS_SEV_WARNING;
 	PS_SET(f->title,
-	       _("The far end is iperf3 %s: one thread for every stream"),
+	       _("The far end is iperf3 %s: all streams in one thread"),
 	       v[0] ? v : _("(version not told)"));
 	PS_SET(f->evidence,
 	       _("iperf3 before 3.16 runs all streams in one thread, so the "

@@ -46,6 +46,7 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_udp_loss,
 	&ps_check_tcp_memory,
 	&ps_check_udp_buffers,
+	&ps_check_udp_rate,
 };
 /* clang-format on */
 const size_t ps_check_count =

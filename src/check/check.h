@@ -124,6 +124,10 @@ struct ps_step_result {
 	 * count of those lost (all streams) */
 	bool udp;
 	int64_t udp_sent, udp_lost;
+	/* and (the screen) what the senders were asked for (-b, all streams)
+	 * and sent, and the packets the receivers counted (0: not known) */
+	double udp_target_bps, udp_sent_bps;
+	int64_t udp_packets;
 };
 
 struct ps_run {
@@ -268,7 +272,8 @@ extern const struct ps_check_ops ps_check_mtu, ps_check_window,
 extern const struct ps_check_ops ps_check_shaper, ps_check_short_queue,
 	ps_check_far_shaper; /* check-shaper.c */
 extern const struct ps_check_ops ps_check_udp_loss, ps_check_tcp_memory,
-	ps_check_udp_buffers; /* check-drops.c */
+	ps_check_udp_buffers;			    /* check-drops.c */
+extern const struct ps_check_ops ps_check_udp_rate; /* check-udp.c */
 
 const char *ps_severity_name(enum ps_severity s); /* JSON: "warning" */
 const char *ps_severity_text(enum ps_severity s); /* translated */

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cmd-multi.h"
 #include "cmd-test.h"
+#include "ui.h"
 #include "engine.h"
 #include "exitcodes.h"
 #include "log.h"
@@ -380,5 +381,18 @@ int ps_cmd_selftest(const struct ps_opts *o)
 	rc = ps_client_run(&co, &rep, &ps_stop_requested);
 	ps_report_destroy(&rep);
 	ps_selftest_stop(h);
+	return rc;
+}
+
+int ps_cmd_ui(const struct ps_opts *o)
+{
+	char *pidpath;
+	int rc, pidfd;
+
+	if (pidfile_open(o, &pidfd, &pidpath))
+		return PS_EXIT_FAIL;
+	pidfile_write(pidfd);
+	rc = ps_ui_run(o);
+	pidfile_remove(pidpath);
 	return rc;
 }

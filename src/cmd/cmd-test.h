@@ -9,5 +9,8 @@
 int ps_cmd_client(const struct ps_opts *o);
 int ps_cmd_server(const struct ps_opts *o);
 int ps_cmd_selftest(const struct ps_opts *o);
+/* the workstation (ps_ui_run) with -I's pid file around it; -1: it
+ * cannot run on this terminal */
+int ps_cmd_ui(const struct ps_opts *o);
 
 #endif

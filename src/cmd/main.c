@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		break;
 	case PS_MODE_CLIENT:
 		/* the workstation on a terminal; -1: it cannot, use text */
-		rc = ps_ui_wanted(&opts) ? ps_ui_run(&opts) : -1;
+		rc = ps_ui_wanted(&opts) ? ps_cmd_ui(&opts) : -1;
 		if (rc < 0)
 			rc = ps_cmd_client(&opts);
 		break;
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 		rc = ps_cmd_server(&opts);
 		break;
 	case PS_MODE_SELFTEST:
-		rc = ps_ui_wanted(&opts) ? ps_ui_run(&opts) : -1;
+		rc = ps_ui_wanted(&opts) ? ps_cmd_ui(&opts) : -1;
 		if (rc < 0)
 			rc = ps_cmd_selftest(&opts);
 		break;

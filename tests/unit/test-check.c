@@ -202,7 +202,7 @@ static void test_registry(void **state)
 		&ps_check_far_cpu,     &ps_check_shaper,
 		&ps_check_short_queue, &ps_check_far_shaper,
 		&ps_check_udp_loss,    &ps_check_tcp_memory,
-		&ps_check_udp_buffers,
+		&ps_check_udp_buffers, &ps_check_udp_rate,
 	};
 	size_t n = sizeof(all) / sizeof(all[0]);
 

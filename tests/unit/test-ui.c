@@ -93,6 +93,19 @@ static void test_layout(void **state)
 	assert_int_equal(l.p[UI_P_BODY].w, 100);
 	assert_int_equal(l.p[UI_P_CPU].h, 0);
 
+	/* the streams panel and the findings strip as tall as they ask,
+	 * the graph the rest and never below its minimum; nothing overlaps */
+	ui_layout_compute_want(60, 200, true, 0, 7, 9, &l);
+	assert_int_equal(l.p[UI_P_STREAMS].h, 7);
+	assert_int_equal(l.p[UI_P_FINDINGS].h, 9);
+	assert_int_equal(l.p[UI_P_GRAPH].y + l.p[UI_P_GRAPH].h,
+			 l.p[UI_P_STREAMS].y);
+	assert_false(ui_rect_overlap(&l.p[UI_P_FINDINGS], &l.p[UI_P_NIC]));
+	ui_layout_compute_want(24, 80, true, 0, 300, 300, &l);
+	assert_true(l.p[UI_P_GRAPH].h >= UI_GRAPH_MIN_H);
+	assert_int_equal(l.p[UI_P_FINDINGS].h, 24 / 5);
+	assert_false(ui_rect_overlap(&l.p[UI_P_STREAMS], &l.p[UI_P_NIC]));
+
 	ui_layout_compute(24, 79, true, 0, &l);
 	assert_true(l.too_small);
 	ui_layout_compute(23, 80, true, 0, &l);
@@ -496,6 +509,19 @@ static void test_model(void **state)
 	ui_model_destroy(&m);
 }
 
+/* the checks' signs in ASCII, the rest untouched */
+static void test_ascii(void **state)
+{
+	char a[] = "2 \u00d7 BDP \u2192 x \u2265 1\u2026 \u00b5s \u00e9";
+	char b[] = "\u00d7\u00d7";
+
+	(void)state;
+	ui_text_ascii(a);
+	assert_string_equal(a, "2 x BDP -> x >= 1... us \u00e9");
+	ui_text_ascii(b);
+	assert_string_equal(b, "xx");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_model),
 	};
 

@@ -1,0 +1,69 @@
+#!/bin/sh
+# ui-truth.sh: the screen tells the truth about the test it shows (issue
+# 16, items 1-4 and 6): UDP rows and header carry the receiver's loss and
+# jitter from the server's results (the sender's own figures say nothing of
+# it) and a sender below its -b target is a finding; once done the rows are
+# the test's averages; a stopped test says what is unknown; the header
+# describes the test shown, the pending change apart ("next: -R"); the rows
+# number streams as the engine's messages do.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "$top_srcdir/tests/ui-lib.sh"
+
+# UDP at a rate no loopback sender keeps: the sender falls short, and the
+# receiver's count comes with the results
+ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE -u -b 500G -P 2 -t 2"
+ui_expect "UDP running: the loss comes at the end" \
+	"receiver's loss: at the end" 10
+ui_expect "UDP running: a sender row tells what it sent, not a loss" \
+	'^ +[0-9]+  send .* sent [0-9]+' 5
+ui_expect "UDP done: the header has the receiver's loss" \
+	'lost [0-9.]+%.*jitter [0-9.]+ ms' 10
+ui_expect "UDP done: the rows have the receiver's loss and jitter" \
+	'^ +[0-9]+  send .*[0-9]\.[0-9]{3}ms [0-9]+/[1-9][0-9]* [0-9.]+%' 5
+ui_expect "UDP done: the rows are the averages" 'averages over [0-9.]+ s' 5
+ui_expect "two streams: the spread row fits beside both rows" \
+	'^total [0-9.]+[kMGT]? min [0-9.]+[kMGT]? med ' 2
+ui_absent "UDP done: the loss is a share of the packets sent (never 100% or more)" \
+	'[0-9]/[0-9]+ [1-9][0-9]{2,}\.[0-9]%|lost [1-9][0-9]{2,}\.[0-9]%'
+ui_expect "UDP: a sender below its -b is a finding" \
+	'UDP senders? reached .* of the 1000' 10
+ui_expect "the rows number streams as the engine does (1, 3)" \
+	'^ +1  send ' 2
+ui_expect "the second stream is 3" '^ +3  send ' 2
+ui_save ui-truth-udp
+
+# a change after the test: the header still tells the test shown
+ui_keys R
+ui_expect "R after the test: next: -R apart" 'next: -R' 5
+ui_absent "R after the test: the header still says send" 'reverse \(-R\)'
+ui_expect "R after the test: the test shown was UDP sending" \
+	'UDP  send  2 streams' 2
+ui_keys u
+ui_expect "u as well: next: TCP -R" 'next: TCP -R' 5
+ui_keys q
+ui_expect "q quits" 'EXIT:0' 10
+
+# a stopped TCP test: this end's count and the receiver's last figure
+ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE -t 30"
+ui_expect "TCP runs" '\[running\]' 10
+sleep 1.5
+ui_keys s
+ui_expect "stopped: the receiver's side is marked" \
+	'received: (unknown|[0-9.]+ [kMGT]?bit/s at the last report) \(stopped\)' 10
+ui_expect "stopped: the rows are the averages, marked" \
+	'averages over [0-9.]+ s \(stopped\)' 5
+ui_absent "stopped: no 0 bit/s received" '0 bit/s received'
+ui_keys 2
+sleep 0.5
+sent=$(ui_cap | sed -n 's/.* sum \([0-9.]* [kMGT]\{0,1\}bit\/s\) sent.*/\1/p' | head -1)
+T_COUNT=$((T_COUNT + 1))
+if [ -n "$sent" ] && ui_cap | grep -q "^\[  1\] send  *$sent "; then
+	pass "the row shows the test's average ($sent), as the sum"
+else
+	fail "the row is not the test's average ($sent)"
+	ui_cap | sed 's/^/  | /'
+fi
+ui_save ui-truth-stopped
+ui_keys q
+ui_expect "q quits" 'EXIT:0' 10
+finish
