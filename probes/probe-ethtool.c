@@ -241,6 +241,8 @@ void ps_ethtool_init(struct ps_ethtool_info *info, const char *ifname)
 		 ifname ? ifname : "");
 	info->drvinfo.status = PS_ST_ERROR;
 	info->drv_stats.status = PS_ST_ERROR;
+	ps_nic_counters_init(&info->nic);
+	ps_nic_rates_init(&info->nic_rate);
 	for (int g = 0; g < PS_ETHG_COUNT; g++) {
 		struct grp_ref r = group_ref(info, g);
 
@@ -772,8 +774,10 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 	out->drv_stats.v = NULL;
 	out->drv_stats.n = 0;
 	out->drv_stats.total = n;
+	ps_nic_counters_init(&out->nic);
 	if (n && (!names || !vals))
 		return -EINVAL;
+	ps_nic_counters_from(&out->nic, names, PS_ETH_STRLEN, vals, n);
 	for (unsigned k = 0; k < n; k++) {
 		char name[PS_ETH_STRLEN];
 
@@ -787,6 +791,35 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 	set_status(&out->drv_stats.status, out->drv_stats.reason, PS_ST_OK,
 		   NULL);
 	return 0;
+}
+
+int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,
+				enum ps_nic_dir d)
+{
+	int64_t nl =
+		d == PS_NIC_TX ? info->pause.tx_frames : info->pause.rx_frames;
+
+	if (info->pause.status == PS_ST_OK && nl != PS_ETH_NA)
+		return nl;
+	return info->nic.valid ? info->nic.pause[d] : PS_NA;
+}
+
+void ps_ethtool_rates(const struct ps_ethtool_info *prev,
+		      struct ps_ethtool_info *cur, double seconds)
+{
+	ps_nic_rates_compute(&prev->nic, &cur->nic, seconds, &cur->nic_rate);
+	if (!(seconds > 0))
+		return;
+	for (int d = 0; d < PS_NIC_NDIR; d++) {
+		int64_t a = ps_ethtool_pause_frames(prev, d);
+		int64_t b = ps_ethtool_pause_frames(cur, d);
+
+		if (a != PS_NA && b != PS_NA && b >= a) {
+			cur->nic_rate.rated = true;
+			cur->nic_rate.seconds = seconds;
+			cur->nic_rate.pause[d] = (double)(b - a) / seconds;
+		}
+	}
 }
 
 void ps_ethtool_record(const char *dir)
@@ -1498,6 +1531,49 @@ static const struct ps_jfield drv_stats_table[] = {
 };
 /* clang-format on */
 
+/* "nic_counters" / "nic_rates": the tables of nic-counters.c over the
+ * member at .off; written only when classified / rated */
+static void nic_put(struct json_object *obj, const struct ps_jfield *f,
+		    const void *base)
+{
+	const void *m = PS_JAT_C(base, f->off, char);
+	bool have = f->data ? ((const struct ps_nic_rates *)m)->rated
+			    : ((const struct ps_nic_counters *)m)->valid;
+
+	if (have)
+		json_object_object_add(obj, f->key,
+				       ps_jtable_to_json(f->sub, m));
+}
+
+static void nic_get(struct json_object *obj, const struct ps_jfield *f,
+		    void *base)
+{
+	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
+	void *m = PS_JAT(base, f->off, char);
+
+	if (!o)
+		return;
+	ps_jtable_get(o, f->sub, m);
+	if (f->data)
+		((struct ps_nic_rates *)m)->rated = true;
+	else
+		((struct ps_nic_counters *)m)->valid = true;
+}
+
+static void nic_print(FILE *out, const struct ps_jfield *f, const void *base)
+{
+	const void *m = PS_JAT_C(base, f->off, char);
+	bool have = f->data ? ((const struct ps_nic_rates *)m)->rated
+			    : ((const struct ps_nic_counters *)m)->valid;
+
+	if (!have)
+		return;
+	ps_text_group(out, _(f->label), PS_ST_OK, NULL);
+	ps_jtable_print(out, f->sub, m);
+}
+
+static const struct ps_jcodec nic_codec = { nic_put, nic_get, nic_print };
+
 /* the whole section; the text shows the link modes before the link state */
 /* clang-format off */
 static const struct ps_jfield ethtool_table[] = {
@@ -1519,6 +1595,13 @@ static const struct ps_jfield ethtool_table[] = {
 	PS_JOBJECT("std_stats", 0, std_stats_table, N_("Standard statistics")),
 	PS_JOBJECT("driver_stats", 0, drv_stats_table,
 		   N_("Driver drop/miss/error counters")),
+	{ .key = "nic_counters", .type = PS_JT_CUSTOM,
+	  .off = offsetof(EI, nic), .sub = ps_nic_counters_table,
+	  .codec = &nic_codec, .label = N_("Queues and drop classes") },
+	{ .key = "nic_rates", .type = PS_JT_CUSTOM,
+	  .off = offsetof(EI, nic_rate), .sub = ps_nic_rates_table,
+	  .codec = &nic_codec, .data = "rates",
+	  .label = N_("Queue and drop rates") },
 	PS_JEND
 };
 /* clang-format on */
@@ -1555,6 +1638,7 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 
 /* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
 PS_PROBE_GLUE(ethtool)
+PS_PROBE_RATES(ethtool)
 
 /*
  * The module keeps one process-wide genetlink socket (to move into its own
@@ -1589,6 +1673,7 @@ const struct ps_probe_ops ps_ethtool_ops = {
 	.title = N_("NIC (ethtool)"),
 	.needs_iface = true,
 	.on_nic = true,
+	.rates = ethtool_op_rates,
 	.open = ethtool_op_open,
 	.close = ethtool_op_close,
 	.brief = ps_brief_ethtool,

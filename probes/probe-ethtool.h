@@ -14,6 +14,7 @@
 
 #include "ethnl.h" /* string sets, PS_ETH_STRLEN */
 #include "jsonutil.h"
+#include "nic-counters.h"
 #include "status.h"
 
 #define PS_ETH_NA PS_NA /* an integer field the device did not report */
@@ -154,6 +155,12 @@ struct ps_ethtool_info {
 		unsigned n;
 		struct ps_eth_counter *v; /* raw names, group "" */
 	} drv_stats;
+
+	/* every driver counter read by name (nic-counters.h): per-queue
+	 * packets, drop classes, pause frames; valid with drv_stats ok */
+	struct ps_nic_counters nic;
+	/* their rates since the previous sample (ps_ethtool_rates) */
+	struct ps_nic_rates nic_rate;
 };
 
 /* the groups a reply can fill (one netlink request each) */
@@ -234,7 +241,11 @@ void ps_ethtool_record(const char *dir);
  *   "pause":{status,autoneg,rx,tx,tx_frames,rx_frames},
  *   "rss":{status,hfunc,indir[],hkey:"hex"},
  *   "std_stats":{status,groups:{"eth-mac":{"<kernel name>":n}}},
- *   "driver_stats":{status,total,counters:{"<raw driver name>":n}}}
+ *   "driver_stats":{status,total,counters:{"<raw driver name>":n}},
+ *   "nic_counters":{rx_packets[],rx_bytes[],tx_packets[],tx_bytes[],
+ *                   rx_missed,...,tx_dropped,pause_rx,pause_tx},
+ *   "nic_rates":{seconds,rx_pps[],tx_pps[],rx_missed,...,pause_rx,
+ *                pause_tx}}
  * Every group has "status" (ok/unsupported/absent/needs_root/not_recorded/
  * error) and, when not ok, "reason". A value the device did not report is
  * left out (PS_ETH_NA in the struct).
@@ -243,5 +254,14 @@ struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *info);
 int ps_ethtool_from_json(struct json_object *obj, struct ps_ethtool_info *out);
 
 void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *info);
+
+/* nic_rate of cur from the driver counters of prev and cur (and the
+ * netlink pause statistics, which win over the driver's names) */
+void ps_ethtool_rates(const struct ps_ethtool_info *prev,
+		      struct ps_ethtool_info *cur, double seconds);
+/* pause frames received / sent: the netlink statistics, else the
+ * driver's counters; PS_NA when neither reports them */
+int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,
+				enum ps_nic_dir d);
 
 #endif
