@@ -1029,6 +1029,26 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 	return 0;
 }
 
+int ps_ethtool_sample_counters(const char *ifname, struct ps_ethtool_info *out)
+{
+	int ret;
+
+	ps_ethtool_init(out, ifname);
+	if (!ifname || !*ifname || strlen(ifname) >= IF_NAMESIZE ||
+	    !ps_sysroot_is_live() ||
+	    !(out->ifindex = (int)if_nametoindex(ifname)))
+		return -ENOENT;
+	ps_ethnl_lock();
+	ret = ps_ethnl_open();
+	if (ret == 0) {
+		sample_group(ifname, PS_ETHG_PAUSE, out);
+		sample_drv_stats(ifname, out);
+		set_status(&out->status, out->reason, PS_ST_OK, NULL);
+	}
+	ps_ethnl_unlock();
+	return ret;
+}
+
 /* ---- the snapshot: each group described once (JSON, loader, text) -------- */
 
 #define EI struct ps_ethtool_info

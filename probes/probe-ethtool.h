@@ -215,6 +215,9 @@ ps_ethtool_feature(const struct ps_ethtool_info *info, const char *name);
  */
 int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out);
 void ps_ethtool_free(struct ps_ethtool_info *info);
+/* only what changes during a test: the driver's counters and the pause
+ * statistics (a step's start and end); 0 or -errno */
+int ps_ethtool_sample_counters(const char *ifname, struct ps_ethtool_info *out);
 /* close the cached netlink socket and string sets (tests, exit) */
 void ps_ethtool_shutdown(void);
 /*

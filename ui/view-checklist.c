@@ -127,6 +127,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 		.cpu_local = ui->proc_pct,
 		.cpu = snap ? &snap->cpu : NULL,
 		.irq = ui_snap_irq(snap),
+		.eth = ui_snap_ethtool(snap),
 	};
 
 	memset(run, 0, sizeof(*run));

@@ -27,6 +27,7 @@ enum ps_step_state {
 };
 
 #define PS_STEP_MAX_CPUS 16
+#define PS_STEP_MAX_QUEUES 64 /* NIC queues whose rates a step keeps */
 
 /* one test of the guided run and the host while it ran */
 struct ps_step_result {
@@ -73,6 +74,15 @@ struct ps_step_result {
 	int peer_core; /* its id */
 	double peer_busy, peer_softirq, peer_irq, peer_system, peer_user;
 	double peer_others; /* mean busy % of its other cores */
+	/* the NIC's own counters over the step (the driver's per-queue
+	 * packets, drop classes, pause frames: ps_step_set_nic); the rates
+	 * are per second, a class or queue not reported is NaN */
+	bool have_nicstats;
+	int nic_nrxq, nic_ntxq; /* queues counted (all of them) */
+	double nic_rxq_pps[PS_STEP_MAX_QUEUES]; /* the first ones */
+	double nic_txq_pps[PS_STEP_MAX_QUEUES];
+	double nic_drops[PS_NIC_NDIR][PS_NIC_NDROP];
+	double nic_pause_rx, nic_pause_tx; /* pause frames/s */
 };
 
 struct ps_run {

@@ -198,9 +198,36 @@ struct collect {
 	struct ps_irq_info ia;
 	bool have_ia;
 	char error[200];
-	struct ps_step_acc acc;	  /* TCP_INFO and CPUs, the intervals */
-	struct ps_step_peer peer; /* the far end's cores */
+	struct ps_step_acc acc;	   /* TCP_INFO and CPUs, the intervals */
+	struct ps_step_peer peer;  /* the far end's cores */
+	struct ps_ethtool_info ea; /* the NIC's counters at the start */
+	bool have_ea;
 };
+
+/* the NIC's own counters (driver stats, pause) around the step */
+static void nic_start(struct collect *c)
+{
+	if (c->have_ea)
+		ps_ethtool_free(&c->ea);
+	c->have_ea = c->ifname && c->ifname[0] &&
+		     !ps_ethtool_sample_counters(c->ifname, &c->ea) &&
+		     c->ea.nic.valid;
+	if (!c->have_ea)
+		ps_ethtool_free(&c->ea);
+}
+
+static void nic_end(struct collect *c, double dt)
+{
+	struct ps_ethtool_info b;
+
+	if (!c->have_ea)
+		return;
+	if (!ps_ethtool_sample_counters(c->ifname, &b)) {
+		ps_ethtool_rates(&c->ea, &b, dt);
+		ps_step_set_nic(c->s, &b);
+	}
+	ps_ethtool_free(&b);
+}
 
 static void take_a(struct collect *c)
 {
@@ -219,6 +246,7 @@ static void take_a(struct collect *c)
 		if (!c->have_ia)
 			ps_irq_free(&c->ia);
 	}
+	nic_start(c);
 	c->ta = ps_now();
 }
 
@@ -319,6 +347,7 @@ static void col_end(void *arg, const struct ps_test_info *info,
 		 sum->congestion_remote);
 	ps_step_acc_finish(&c->acc, s);
 	irq_end(c, ps_now() - c->ta);
+	nic_end(c, ps_now() - c->ta);
 	ps_step_peer_finish(&c->peer, s);
 	/* keep the far end's newest readings for its host and NIC checks */
 	if (sum->peer_snap && sum->peer_snap != c->res->peer_snap) {
@@ -401,6 +430,10 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		if (c.have_ia) {
 			ps_irq_free(&c.ia);
 			c.have_ia = false;
+		}
+		if (c.have_ea) {
+			ps_ethtool_free(&c.ea);
+			c.have_ea = false;
 		}
 		ps_step_peer_free(&c.peer);
 		/*

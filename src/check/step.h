@@ -44,6 +44,7 @@ struct ps_step_seen {
 	double cpu_local;	       /* this process's CPU, % of one core */
 	const struct ps_cpu_info *cpu; /* rated cores, or NULL */
 	const struct ps_irq_info *irq; /* rated interrupts, or NULL */
+	const struct ps_ethtool_info *eth; /* rated NIC counters, or NULL */
 };
 
 /*
@@ -57,6 +58,14 @@ void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st);
 /* the NIC's interrupts and the kernel backlog over the step, from a
  * sample rated over it (ps_irq_rates) */
 void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b);
+
+/* the NIC's counters over the step, from a sample rated over it
+ * (ps_ethtool_rates: nic_rate); nothing when it is not rated */
+void ps_step_set_nic(struct ps_step_result *s, const struct ps_ethtool_info *b);
+/* the NIC ring's receive drops/s over a step (every drop class the
+ * driver reports), NaN when the step has no NIC counters or the driver
+ * reports none */
+double ps_step_nic_drops(const struct ps_step_result *s);
 
 /* the far end's cores over a step: per-core sums of the snapshots a
  * pipescope server sent (heap; ps_step_peer_free) */
