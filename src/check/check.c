@@ -40,6 +40,10 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_peer_tool,
 	&ps_check_host_busy,
 	&ps_check_far_cpu,
+	&ps_check_rss_balance,
+	&ps_check_rss_table,
+	&ps_check_pause,
+	&ps_check_tx_queues,
 };
 /* clang-format on */
 const size_t ps_check_count =

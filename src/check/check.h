@@ -220,7 +220,9 @@ extern const struct ps_check_ops ps_check_cpu_core, ps_check_worse,
 	ps_check_far_cpu; /* check-cpu.c */
 extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
 	ps_check_irqbalance, ps_check_rps, ps_check_offloads, ps_check_coalesce,
-	ps_check_rings, ps_check_softnet; /* check-nic.c */
+	ps_check_rings, ps_check_softnet, ps_check_rss_balance,
+	ps_check_rss_table, ps_check_pause,
+	ps_check_tx_queues; /* check-nic.c */
 extern const struct ps_check_ops ps_check_mtu, ps_check_window,
 	ps_check_buffers, ps_check_fork, ps_check_direction, ps_check_bidir,
 	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */
