@@ -966,6 +966,9 @@ static enum ps_check_state eval_rss_balance(const struct ps_evidence *ev,
 	/* one flow lands on one queue: a test of few streams says nothing
 	 * unless all of them share it */
 	bar = l.streams ? fmax(0.5, 3.0 / l.streams) : 0.5;
+	/* and with few queues an even split is already a large share */
+	if (by_packets)
+		bar = fmax(bar, 1.5 / l.n);
 	if (by_packets && l.streams == 1) {
 		PS_APPEND(f->evidence, "%s",
 			  _(" (one stream lands on one queue by design)"));

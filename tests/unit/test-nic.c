@@ -16,12 +16,12 @@
 #include <cmocka.h>
 
 #include "check.h"
+#include "checklist.h"
+#include "fixture.h"
 #include "nic-counters.h"
 #include "probe-ethtool.h"
-
-#ifndef PS_TOP_SRCDIR
-#define PS_TOP_SRCDIR "."
-#endif
+#include "step.h"
+#include "sysroot.h"
 
 static char *fixture_path(const char *name)
 {
@@ -276,6 +276,310 @@ static void test_rates(void **state)
 	assert_true(ps_nic_rates_drops(&r, PS_NIC_RX) == 50);
 }
 
+/* ---- the checks on recorded outputs ---------------------------------- */
+
+static enum ps_check_state run(const struct ps_check_ops *ops,
+			       const struct ps_evidence *ev,
+			       struct ps_finding *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->id = ops->id;
+	return ops->eval(ev, f);
+}
+
+/* numbers, facts and a remedy: what every finding must carry */
+static void assert_backed(const struct ps_finding *f)
+{
+	assert_true(f->title[0]);
+	assert_true(f->remedy[0]);
+	assert_true(f->nfacts > 0);
+	assert_non_null(strpbrk(f->evidence, "0123456789"));
+}
+
+/* a physical NIC named eth9 whose driver counters are a recorded file */
+static void nic_from(struct ps_ethtool_info *e, const char *file)
+{
+	ps_ethtool_init(e, "eth9");
+	e->status = PS_ST_OK;
+	e->drv_stats.status = PS_ST_OK;
+	if (file)
+		load(file, &e->nic);
+}
+
+static void test_check_imbalance(void **state)
+{
+	struct ps_ethtool_info e;
+	struct ps_evidence ev = { .eth = &e };
+	struct ps_finding f;
+
+	(void)state;
+	/* igb: queue 0 got 117947 of 143988 packets */
+	nic_from(&e, "ethtool-S-grep_igb_rxqueue-imbalance_chyaohui.txt");
+	assert_int_equal(run(&ps_check_rss_balance, &ev, &f), PS_CHECK_FIRED);
+	assert_backed(&f);
+	assert_true(ps_fact_get(&f, "hot_queue") == 0);
+	assert_in_range((long)(100 * ps_fact_get(&f, "hot_queue_share")), 81,
+			82);
+	assert_true(ps_fact_get(&f, "hot_queue_packets") == 117947);
+	assert_non_null(strstr(f.title, "82%"));
+	assert_non_null(strstr(f.remedy, "ethtool -X eth9"));
+	/* 2 virtio queues at 47.0M and 37.1M: spread enough */
+	nic_from(&e, "ethtool-S_virtio_net_2q_tencent-cvm.txt");
+	assert_int_equal(run(&ps_check_rss_balance, &ev, &f), PS_CHECK_CLEAR);
+	/* during a 4-stream test all of them on queue 5 of 8 */
+	{
+		static struct ps_run r;
+		struct ps_step_result *s = &r.steps[0];
+
+		memset(&r, 0, sizeof(r));
+		r.nsteps = 1;
+		s->state = PS_STEP_DONE;
+		s->streams = 4;
+		s->bps = 9e9;
+		s->have_nicstats = true;
+		s->nic_nrxq = 8;
+		for (int q = 0; q < PS_STEP_MAX_QUEUES; q++)
+			s->nic_rxq_pps[q] = q < 8 ? 10 : NAN;
+		s->nic_rxq_pps[5] = 800000;
+		ev.res = &r;
+		assert_int_equal(run(&ps_check_rss_balance, &ev, &f),
+				 PS_CHECK_FIRED);
+		assert_true(ps_fact_get(&f, "hot_queue") == 5);
+		assert_true(ps_fact_get(&f, "hot_queue_pps") == 800000);
+		assert_non_null(strstr(f.evidence, "during the test"));
+		/* one stream on one queue is how RSS works */
+		s->streams = 1;
+		assert_int_equal(run(&ps_check_rss_balance, &ev, &f),
+				 PS_CHECK_CLEAR);
+		ev.res = NULL;
+	}
+	ps_ethtool_free(&e);
+}
+
+/* "ethtool -x": the indirection table and "with N RX ring(s)" */
+static void load_rss(const char *file, struct ps_ethtool_info *e)
+{
+	FILE *fp = fopen(fixture_path(file), "r");
+	char line[512];
+	unsigned cap = 0;
+
+	assert_non_null(fp);
+	e->rss.status = PS_ST_OK;
+	e->channels.status = PS_ST_OK;
+	while (fgets(line, sizeof(line), fp)) {
+		char *p = strstr(line, " with "), *end;
+		long idx;
+
+		if (p && strstr(line, "ring")) {
+			e->channels.combined = strtol(p + 6, NULL, 10);
+			e->channels.combined_max = e->channels.combined;
+			continue;
+		}
+		idx = strtol(line, &end, 10);
+		if (end == line || *end != ':' || idx != (long)e->rss.n_indir)
+			continue;
+		for (p = end + 1;;) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (e->rss.n_indir == cap) {
+				cap = cap ? 2 * cap : 64;
+				e->rss.indir = realloc(e->rss.indir,
+						       cap * sizeof(uint32_t));
+				assert_non_null(e->rss.indir);
+			}
+			e->rss.indir[e->rss.n_indir++] = (uint32_t)v;
+			p = end;
+		}
+	}
+	fclose(fp);
+}
+
+static void test_check_rss_table(void **state)
+{
+	struct ps_ethtool_info e;
+	struct ps_evidence ev = { .eth = &e };
+	struct ps_finding f;
+
+	(void)state;
+	nic_from(&e, NULL);
+	load_rss("ethtool-x_ixgbe_82599ES_63rings-16rss_shopee.txt", &e);
+	assert_int_equal(e.rss.n_indir, 128);
+	assert_int_equal(run(&ps_check_rss_table, &ev, &f), PS_CHECK_FIRED);
+	assert_backed(&f);
+	assert_non_null(strstr(f.title, "16 of 63 rings"));
+	assert_non_null(strstr(f.evidence, "rings 16-62"));
+	assert_true(ps_fact_get(&f, "rings_in_rss") == 16);
+	assert_true(ps_fact_get(&f, "rings") == 63);
+	/* the same table over 16 rings reaches them all */
+	e.channels.combined = 16;
+	assert_int_equal(run(&ps_check_rss_table, &ev, &f), PS_CHECK_CLEAR);
+	ps_ethtool_free(&e);
+}
+
+static void test_check_ring_drops(void **state)
+{
+	struct ps_ethtool_info e;
+	struct ps_evidence ev = { .eth = &e };
+	struct ps_finding f;
+
+	(void)state;
+	/* ixgbe with rx_missed_errors 2538 since the driver loaded; the
+	 * recording has no "ethtool -g": rings 512 of 4096 */
+	nic_from(&e, "ethtool-S_ixgbe_eth3_cn-blog.txt");
+	e.rings.status = PS_ST_OK;
+	e.rings.rx = e.rings.tx = 512;
+	e.rings.rx_max = e.rings.tx_max = 4096;
+	assert_int_equal(run(&ps_check_rings, &ev, &f), PS_CHECK_FIRED);
+	assert_backed(&f);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	assert_true(ps_fact_get(&f, "rx_missed") == 2538);
+	assert_non_null(strstr(f.evidence, "rx_missed 2538"));
+	assert_string_equal(f.remedy, "ethtool -G eth9 rx 4096 tx 4096");
+	/* growing during a test: the driver's counters a second later */
+	{
+		static struct ps_run r;
+		struct ps_ethtool_info b;
+
+		memset(&r, 0, sizeof(r));
+		r.nsteps = 1;
+		r.steps[0].state = PS_STEP_DONE;
+		r.steps[0].streams = 4;
+		r.steps[0].bps = 9e9;
+		nic_from(&b, "ethtool-S_ixgbe_eth3_cn-blog.txt");
+		b.nic.drops[PS_NIC_RX][PS_NIC_MISSED] += 3000;
+		ps_ethtool_rates(&e, &b, 2.0);
+		ps_step_set_nic(&r.steps[0], &b);
+		assert_true(r.steps[0].have_nicstats);
+		assert_true(ps_step_nic_drops(&r.steps[0]) == 1500);
+		ev.res = &r;
+		assert_int_equal(run(&ps_check_rings, &ev, &f), PS_CHECK_FIRED);
+		assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+		assert_true(ps_fact_get(&f, "rx_drop_rate") == 1500);
+		assert_non_null(strstr(f.title, "1500 packets/s"));
+		ev.res = NULL;
+		ps_ethtool_free(&b);
+	}
+	/* at the maximum there is nothing to raise */
+	e.rings.rx = 4096;
+	assert_int_equal(run(&ps_check_rings, &ev, &f), PS_CHECK_CLEAR);
+	ps_ethtool_free(&e);
+}
+
+static void test_check_pause(void **state)
+{
+	struct ps_ethtool_info e;
+	struct ps_evidence ev = { .eth = &e };
+	struct ps_finding f;
+
+	(void)state;
+	/* mlx5 sending pause: tx_pause_ctrl_phy 1266552 */
+	nic_from(&e, "ethtool-S-grep_mlx5_cx4lx_tx-pause_cn-note.txt");
+	assert_int_equal(run(&ps_check_pause, &ev, &f), PS_CHECK_FIRED);
+	assert_backed(&f);
+	assert_true(ps_fact_get(&f, "pause_tx_frames") == 1266552);
+	assert_non_null(strstr(f.title, "sends pause frames"));
+	/* hibmcge: 100 received, as the netlink statistics say */
+	nic_from(&e, "ethtool-I-a_hibmcge_rx-pause-100.txt");
+	assert_true(e.nic.pause[PS_NIC_RX] == 100);
+	e.pause.status = PS_ST_OK;
+	e.pause.rx_frames = 100;
+	e.pause.tx_frames = 0;
+	assert_int_equal(run(&ps_check_pause, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "switch is pausing"));
+	assert_non_null(strstr(f.evidence, "100 received"));
+	/* all zero: clear; none reported: cannot tell */
+	nic_from(&e, "ethtool-a_and_pause-grep_mlx5-ixgbe-ice_cn-note.txt");
+	assert_int_equal(run(&ps_check_pause, &ev, &f), PS_CHECK_CLEAR);
+	nic_from(&e, "ethtool-S_virtio_net_ethq.txt");
+	assert_int_equal(run(&ps_check_pause, &ev, &f), PS_CHECK_NA);
+	ps_ethtool_free(&e);
+}
+
+/* issue 14: the hot queue by its interrupts, the misc vector is never
+ * quoted as a queue's affinity, one TX queue beside 4 RX queues */
+static void test_check_irq_lines(void **state)
+{
+	struct ps_irq_info q;
+	struct ps_irq_line lines[6];
+	struct ps_evidence ev = { .irq = &q };
+	struct ps_finding f;
+	uint64_t counts[6] = { 12, 960000, 10000, 15000, 15000, 500 };
+
+	(void)state;
+	memset(&q, 0, sizeof(q));
+	memset(lines, 0, sizeof(lines));
+	q.status = PS_ST_OK;
+	snprintf(q.ifname, sizeof(q.ifname), "eth9");
+	q.lines = lines;
+	q.nlines = 6;
+	for (int i = 0; i < 6; i++) {
+		lines[i].irq = 90 + i;
+		lines[i].total = counts[i];
+		lines[i].queue = i - 1;
+		snprintf(lines[i].kind, sizeof(lines[i].kind), "%s",
+			 i == 0	  ? ""
+			 : i == 5 ? "tx"
+				  : "rx");
+		snprintf(lines[i].affinity, sizeof(lines[i].affinity), "%s",
+			 i == 0 ? "0-3" : "0");
+	}
+	q.queues_with_irqs = 5;
+	q.busiest_cpu = 0;
+	q.busiest_share = 1.0;
+	q.irq_cpus = 1;
+	assert_int_equal(run(&ps_check_rss_balance, &ev, &f), PS_CHECK_FIRED);
+	assert_backed(&f);
+	assert_true(ps_fact_get(&f, "hot_queue") == 0);
+	assert_true(ps_fact_get(&f, "hot_queue_irq") == 91);
+	assert_non_null(strstr(f.evidence, "queue 0 (IRQ 91) took 96%"));
+	/* the affinity quoted is queue 0's (IRQ 91), not the misc IRQ 90 */
+	assert_int_equal(run(&ps_check_irq_cpu, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.evidence, "IRQ 91"));
+	assert_null(strstr(f.evidence, "IRQ 90"));
+	/* 4 rx lines and one tx line */
+	assert_int_equal(run(&ps_check_tx_queues, &ev, &f), PS_CHECK_FIRED);
+	assert_backed(&f);
+	assert_true(ps_fact_get(&f, "tx_queues") == 1);
+	assert_true(ps_fact_get(&f, "rx_queues") == 4);
+	assert_non_null(strstr(f.remedy, "ethtool -L eth9 tx 4"));
+	lines[4].kind[0] = 't';
+	lines[4].kind[1] = 'x';
+	lines[4].kind[2] = 0;
+	assert_int_equal(run(&ps_check_tx_queues, &ev, &f), PS_CHECK_CLEAR);
+}
+
+/* the counters travel in the snapshot: JSON out and back */
+static void test_json_round_trip(void **state)
+{
+	struct ps_ethtool_info e, back, b;
+	struct json_object *o;
+
+	(void)state;
+	nic_from(&e, "ethtool-S_ixgbe_82599ES_netdev2021.txt");
+	nic_from(&b, "ethtool-S_ixgbe_82599ES_netdev2021.txt");
+	b.nic.packets[PS_NIC_RX][3] += 4000;
+	ps_ethtool_rates(&e, &b, 2.0);
+	o = ps_ethtool_to_json(&b);
+	assert_non_null(json_object_object_get(o, "nic_counters"));
+	assert_non_null(json_object_object_get(o, "nic_rates"));
+	assert_int_equal(ps_ethtool_from_json(o, &back), 0);
+	assert_true(back.nic.valid);
+	assert_int_equal(back.nic.nq[PS_NIC_RX], 8);
+	assert_true(back.nic.packets[PS_NIC_RX][3] ==
+		    b.nic.packets[PS_NIC_RX][3]);
+	assert_true(back.nic.drops[PS_NIC_RX][PS_NIC_DROPPED] == 55706);
+	assert_true(back.nic.drops[PS_NIC_RX][PS_NIC_OUT_OF_BUFFER] == PS_NA);
+	assert_true(back.nic_rate.rated);
+	assert_true(back.nic_rate.pps[PS_NIC_RX][3] == 2000);
+	assert_true(back.nic_rate.pps[PS_NIC_RX][2] == 0);
+	json_object_put(o);
+	ps_ethtool_free(&e);
+	ps_ethtool_free(&b);
+	ps_ethtool_free(&back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +587,12 @@ int main(void)
 		cmocka_unit_test(test_queue_values),
 		cmocka_unit_test(test_hostile_names),
 		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_check_imbalance),
+		cmocka_unit_test(test_check_rss_table),
+		cmocka_unit_test(test_check_ring_drops),
+		cmocka_unit_test(test_check_pause),
+		cmocka_unit_test(test_check_irq_lines),
+		cmocka_unit_test(test_json_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
