@@ -793,6 +793,67 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 	return 0;
 }
 
+int ps_ethtool_parse_stats_text(const char *text, size_t len,
+				struct ps_ethtool_info *out)
+{
+	char(*names)[PS_ETH_STRLEN] = NULL;
+	uint64_t *vals = NULL;
+	unsigned n = 0, cap = 0;
+	size_t indent = SIZE_MAX;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = text, *end = text + len;
+
+		while (p < end) {
+			const char *eol = memchr(p, '\n', (size_t)(end - p));
+			size_t l = eol ? (size_t)(eol - p) : (size_t)(end - p);
+			size_t sp = 0, k, c;
+			char line[256], *colon, *e;
+			unsigned long long v;
+
+			if (l >= sizeof(line))
+				l = sizeof(line) - 1;
+			memcpy(line, p, l);
+			line[l] = '\0';
+			p = eol ? eol + 1 : end;
+			while (line[sp] == ' ' || line[sp] == '\t')
+				sp++;
+			colon = strrchr(line, ':');
+			if (!colon || colon[1] != ' ' || colon == line + sp)
+				continue;
+			errno = 0;
+			v = strtoull(colon + 2, &e, 10);
+			if (e == colon + 2 || *e || errno || colon[2] == '-')
+				continue;
+			if (pass == 0) {
+				if (sp < indent)
+					indent = sp;
+				continue;
+			}
+			if (n >= 65536)
+				break;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				names = xrealloc(names, cap * sizeof(*names));
+				vals = xrealloc(vals, cap * sizeof(*vals));
+			}
+			/* a recorded tree is untrusted: printable ASCII only */
+			memset(names[n], 0, PS_ETH_STRLEN);
+			for (k = indent, c = 0;
+			     line + k < colon && c < PS_ETH_STRLEN - 1;
+			     k++, c++)
+				names[n][c] = line[k] >= 0x20 && line[k] < 0x7f
+						      ? line[k]
+						      : '?';
+			vals[n++] = v;
+		}
+	}
+	ps_ethtool_parse_drv_stats((const char *)names, vals, n, out);
+	free(names);
+	free(vals);
+	return n ? 0 : -ENOENT;
+}
+
 int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,
 				enum ps_nic_dir d)
 {
@@ -955,6 +1016,30 @@ out_err:
 		    _("the driver's counters"));
 }
 
+/* a recorded tree may carry "ethtool -S IF" as DIR/ethtool/IF/S */
+static void sample_recorded_stats(const char *ifname,
+				  struct ps_ethtool_info *out)
+{
+	char path[PATH_MAX];
+	size_t len = 0;
+	char *text;
+
+	snprintf(path, sizeof(path), "/ethtool/%s/S", ifname);
+	text = strchr(ifname, '/') ? NULL : ps_read_file(path, &len);
+	if (!text)
+		return;
+	if (!ps_ethtool_parse_stats_text(text, len, out)) {
+		set_status(&out->status, out->reason, PS_ST_OK, NULL);
+		set_status(&out->drv_stats.status, out->drv_stats.reason,
+			   PS_ST_OK, NULL);
+	} else {
+		ps_ethtool_parse_drv_stats(NULL, NULL, 0, out);
+		set_status(&out->drv_stats.status, out->drv_stats.reason,
+			   PS_ST_ERROR, _("no counters in the recorded file"));
+	}
+	free(text);
+}
+
 static void all_groups(struct ps_ethtool_info *out, enum ps_status st,
 		       const char *reason)
 {
@@ -985,6 +1070,7 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 			   "recording"));
 		set_status(&out->status, out->reason, PS_ST_NOT_RECORDED, msg);
 		all_groups(out, PS_ST_NOT_RECORDED, msg);
+		sample_recorded_stats(ifname, out);
 		return 0;
 	}
 	out->ifindex = (int)if_nametoindex(ifname);

@@ -201,6 +201,12 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
  */
 int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 			       unsigned n, struct ps_ethtool_info *out);
+/* the text of "ethtool -S" ("name: value" lines, indented or not) as the
+ * driver's counters; untrusted (a recorded tree): at most 65536 counters,
+ * names cut to PS_ETH_STRLEN - 1 bytes of printable ASCII. 0 or -ENOENT
+ * when no counter was found */
+int ps_ethtool_parse_stats_text(const char *text, size_t len,
+				struct ps_ethtool_info *out);
 /* recompute features.flag[] from features.v */
 void ps_ethtool_features_summarise(struct ps_ethtool_info *info);
 const char *ps_ethtool_flag_name(enum ps_eth_flag_id id); /* "tso" */

@@ -1121,10 +1121,16 @@ static enum ps_check_state eval_pause(const struct ps_evidence *ev,
 		return PS_CHECK_CLEAR;
 	f->severity = rate ? PS_SEV_WARNING : PS_SEV_INFO;
 	if (rx > 0 && (!(tx > 0) || rx >= tx)) {
-		PS_SET(f->title,
-		       _("The switch is pausing %s (%s pause frames "
-			 "received)"),
-		       ifn_or(ev), rate ? _("live") : _("recorded"));
+		if (rate)
+			PS_SET(f->title,
+			       _("The switch is pausing %s: %.1f pause "
+				 "frames/s received"),
+			       ifn_or(ev), rx);
+		else
+			PS_SET(f->title,
+			       _("The switch has paused %s: %.0f pause frames "
+				 "received since the driver loaded"),
+			       ifn_or(ev), rx);
 		PS_SET(f->remedy,
 		       _("the switch port or the far end is congested: look at "
 			 "its buffers and queues; ethtool -A %s rx off turns "
@@ -1132,9 +1138,9 @@ static enum ps_check_state eval_pause(const struct ps_evidence *ev,
 		       ifn_or(ev));
 	} else {
 		PS_SET(f->title,
-		       _("%s sends pause frames: its receive side "
+		       _("%s sends pause frames (%.*f%s): its receive side "
 			 "falls behind"),
-		       ifn_or(ev));
+		       ifn_or(ev), rate ? 1 : 0, tx, rate ? "/s" : "");
 		PS_SET(f->remedy,
 		       _("give the receive side room: ethtool -G %s rx <max>, "
 			 "more queues or cores for its interrupts; ethtool -A "
