@@ -4,6 +4,7 @@
  * the NIC checks that read them (src/check/check-nic.c) */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -580,6 +581,74 @@ static void test_json_round_trip(void **state)
 	ps_ethtool_free(&back);
 }
 
+/* a recorded tree's "ethtool -S" text: untrusted, bounded */
+static void test_stats_text(void **state)
+{
+	static const char text[] =
+		"NIC statistics:\n"
+		"     rx_queue_0_packets: 10\n"
+		"     rx_queue_1_packets: 20\n"
+		"     rx_missed_errors: 7\n"
+		"     bad\033[31m_name: 5\n"
+		"     negative: -3\n"
+		"     huge: 99999999999999999999999\n"
+		"     no value:\n"
+		"     a_very_long_counter_name_that_goes_on_and_on: 1\n"
+		"     rx_pause_frames: 4";
+	struct ps_ethtool_info e;
+	bool esc = false;
+
+	(void)state;
+	ps_ethtool_init(&e, "eth9");
+	assert_int_equal(
+		ps_ethtool_parse_stats_text(text, sizeof(text) - 1, &e), 0);
+	assert_int_equal(e.drv_stats.total, 6);
+	assert_int_equal(e.nic.nq[PS_NIC_RX], 2);
+	assert_true(e.nic.drops[PS_NIC_RX][PS_NIC_MISSED] == 7);
+	assert_true(e.nic.pause[PS_NIC_RX] == 4);
+	for (unsigned i = 0; i < e.drv_stats.n; i++)
+		if (strchr(e.drv_stats.v[i].name, 0x1b))
+			esc = true;
+	assert_false(esc);
+	assert_int_equal(ps_ethtool_parse_stats_text("", 0, &e), -ENOENT);
+	assert_int_equal(ps_ethtool_parse_stats_text("x: y\n: 3\n", 10, &e),
+			 -ENOENT);
+	ps_ethtool_free(&e);
+}
+
+/* the workstation's running test takes the snapshot's rated counters */
+static void test_step_live(void **state)
+{
+	struct ps_ethtool_info a, b;
+	struct ps_step_acc acc;
+	struct ps_step_seen seen = { .streams = 2, .seconds = 2, .bytes = 1e9 };
+	struct ps_step_result st;
+
+	(void)state;
+	nic_from(&a, "ethtool-S_virtio_net_4q_tx-skew_netdev2023.txt");
+	nic_from(&b, "ethtool-S_virtio_net_4q_tx-skew_netdev2023.txt");
+	b.nic.packets[PS_NIC_TX][3] += 1000;
+	ps_ethtool_rates(&a, &b, 1.0);
+	ps_step_acc_reset(&acc);
+	seen.acc = &acc;
+	ps_step_live(&seen, &st);
+	assert_false(st.have_nicstats);
+	assert_true(isnan(ps_step_nic_drops(&st)));
+	seen.eth = &b;
+	ps_step_live(&seen, &st);
+	assert_true(st.have_nicstats);
+	assert_int_equal(st.nic_nrxq, 4);
+	assert_int_equal(st.nic_ntxq, 4);
+	assert_true(st.nic_txq_pps[3] == 1000);
+	assert_true(st.nic_rxq_pps[0] == 0);
+	assert_true(isnan(st.nic_rxq_pps[4]));
+	/* rx_drops did not move: 0 drops/s, reported */
+	assert_true(ps_step_nic_drops(&st) == 0);
+	assert_true(isnan(st.nic_pause_rx));
+	ps_ethtool_free(&a);
+	ps_ethtool_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +662,8 @@ int main(void)
 		cmocka_unit_test(test_check_pause),
 		cmocka_unit_test(test_check_irq_lines),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_stats_text),
+		cmocka_unit_test(test_step_live),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
