@@ -17,10 +17,12 @@
 #include <cmocka.h>
 
 #include "check.h"
+#include "ceiling.h"
 #include "checklist.h"
 #include "fixture.h"
 #include "nic-counters.h"
 #include "probe-ethtool.h"
+#include "report-check.h"
 #include "step.h"
 #include "sysroot.h"
 
@@ -649,6 +651,73 @@ static void test_step_live(void **state)
 	ps_ethtool_free(&b);
 }
 
+/* the report carries the step's NIC numbers; the ring finding leads */
+static void test_report(void **state)
+{
+	struct ps_host h;
+	struct ps_iface_choice iface;
+	struct ps_evidence ev;
+	struct ps_diagnosis *d = calloc(1, sizeof(*d));
+	struct ps_check_report rep = { 0 };
+	static struct ps_run r;
+	struct ps_ethtool_info *e, b;
+	struct json_object *j, *st, *nic;
+	char *buf = NULL, *dir;
+	size_t len = 0;
+	FILE *mem;
+
+	(void)state;
+	if (!have_machines_at("i40e-4cpu/sys"))
+		skip();
+	dir = machine("i40e-4cpu");
+	ps_sysroot_set(dir);
+	ps_iface_choose("eth0", NULL, &iface);
+	assert_int_equal(ps_host_sample(&h, &iface, 0), 0);
+	ps_sysroot_set(NULL);
+	free(dir);
+	e = &h.snap->ethtool;
+	load("ethtool-S_ixgbe_eth3_cn-blog.txt", &e->nic);
+	e->rings.status = PS_ST_OK;
+	e->rings.rx = e->rings.tx = 512;
+	e->rings.rx_max = e->rings.tx_max = 4096;
+	memset(&r, 0, sizeof(r));
+	r.nsteps = 1;
+	snprintf(r.steps[0].id, sizeof(r.steps[0].id), "sweep");
+	r.steps[0].state = PS_STEP_DONE;
+	r.steps[0].streams = 4;
+	r.steps[0].seconds = 2;
+	r.steps[0].bps = 9.1e9;
+	ps_ethtool_init(&b, "eth0");
+	b.nic = e->nic;
+	b.nic.drops[PS_NIC_RX][PS_NIC_MISSED] += 3000;
+	ps_ethtool_rates(e, &b, 2.0);
+	ps_step_set_nic(&r.steps[0], &b);
+	ps_host_evidence(&h, &r, &ev);
+	ps_diagnose(&ev, d);
+	rep.ev = &ev;
+	rep.d = d;
+	j = ps_check_report_json(&rep);
+	st = json_object_array_get_idx(json_object_object_get(j, "steps"), 0);
+	nic = json_object_object_get(st, "nic");
+	assert_non_null(nic);
+	assert_true(json_object_get_double(json_object_object_get(
+			    json_object_object_get(nic, "drops_per_s"),
+			    "rx_missed")) == 1500);
+	assert_int_equal(json_object_array_length(
+				 json_object_object_get(nic, "rx_queue_pps")),
+			 0);
+	json_object_put(j);
+	mem = open_memstream(&buf, &len);
+	ps_check_report_print(mem, PS_FORMAT_TEXT, &rep);
+	fclose(mem);
+	assert_non_null(strstr(buf, "NIC ring drops 1500/s"));
+	assert_non_null(strstr(buf, "drops 1500 packets/s"));
+	free(buf);
+	ps_ethtool_free(&b);
+	ps_host_free(&h);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_stats_text),
 		cmocka_unit_test(test_step_live),
+		cmocka_unit_test(test_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
