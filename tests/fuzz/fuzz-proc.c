@@ -2,7 +2,7 @@
  * fuzz-proc.c: libFuzzer harnesses for the /proc and /sys text parsers
  * behind "pipescope probe" (CPU, IRQ, softirq, softnet, PCIe link). Built
  * once per parser (FUZZ_CPU_STAT, FUZZ_INTERRUPTS, FUZZ_SOFTIRQS,
- * FUZZ_SOFTNET, FUZZ_PCI) by "make fuzz" (configure --enable-fuzzing).
+ * FUZZ_SOFTNET, FUZZ_PCI, FUZZ_NIC_STATS) by "make fuzz" (configure --enable-fuzzing).
  */
 #include "config.h"
 
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "probe-cpu.h"
+#include "probe-ethtool.h"
 #include "probe-irq.h"
 #include "probe-pci.h"
 
@@ -92,6 +93,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (nl)
 				line = nl + 1;
 		} while (nl);
+	}
+#elif defined(FUZZ_NIC_STATS)
+	{
+		/* a recorded "ethtool -S" (DIR/ethtool/IF/S), its rates */
+		static struct ps_ethtool_info a, b;
+
+		ps_ethtool_init(&a, "eth0");
+		ps_ethtool_parse_stats_text(text, size, &a);
+		ps_ethtool_init(&b, "eth0");
+		ps_ethtool_parse_stats_text(text, size / 2, &b);
+		ps_ethtool_rates(&b, &a, 1.0);
+		ps_ethtool_free(&a);
+		ps_ethtool_free(&b);
 	}
 #else
 #error "which parser? define FUZZ_CPU_STAT, FUZZ_INTERRUPTS, ..."
