@@ -6,6 +6,7 @@
  * parser per reply, the sampling, and the group tables of the snapshot. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <fnmatch.h>
@@ -223,6 +224,7 @@ static void clear_group(struct ps_ethtool_info *i, enum ps_ethtool_group g)
 		i->rss.hkey = NULL;
 		i->rss.n_indir = i->rss.n_hkey = 0;
 		i->rss.hfunc[0] = '\0';
+		i->rss.rx_rings = PS_ETH_NA;
 		break;
 	case PS_ETHG_STATS:
 	default:
@@ -854,6 +856,113 @@ int ps_ethtool_parse_stats_text(const char *text, size_t len,
 	return n ? 0 : -ENOENT;
 }
 
+/* "0d:1f:cb:..." into out->rss.hkey; false when not such a line */
+static bool hkey_text(const char *line, struct ps_ethtool_info *out)
+{
+	size_t n = (strlen(line) + 1) / 3;
+	uint8_t *k;
+
+	if (n < 4 || n > 256)
+		return false;
+	k = xmalloc(n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned b;
+		const char *p = line + 3 * i;
+
+		if (!isxdigit((unsigned char)p[0]) ||
+		    !isxdigit((unsigned char)p[1]) ||
+		    (p[2] != ':' && p[2] != '\0') ||
+		    sscanf(p, "%2x", &b) != 1) {
+			free(k);
+			return false;
+		}
+		k[i] = (uint8_t)b;
+	}
+	free(out->rss.hkey);
+	out->rss.hkey = k;
+	out->rss.n_hkey = (unsigned)n;
+	return true;
+}
+
+int ps_ethtool_parse_rss_text(const char *text, size_t len,
+			      struct ps_ethtool_info *out)
+{
+	const char *p = text, *end = text + len;
+	unsigned cap = 0;
+	bool in_func = false;
+
+	clear_group(out, PS_ETHG_RSS);
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t l = eol ? (size_t)(eol - p) : (size_t)(end - p);
+		char line[512], *q, *e;
+		const char *w;
+		long idx;
+
+		if (l >= sizeof(line))
+			l = sizeof(line) - 1;
+		memcpy(line, p, l);
+		line[l] = '\0';
+		p = eol ? eol + 1 : end;
+		for (w = line; *w == ' ' || *w == '\t'; w++)
+			;
+		if ((q = strstr(line, " with ")) && strstr(q, "RX ring")) {
+			long r = strtol(q + 6, &e, 10);
+
+			if (e != q + 6 && r > 0 && r < 65536)
+				out->rss.rx_rings = r;
+			continue;
+		}
+		if (!strncmp(w, "RSS hash function:", 18)) {
+			in_func = true;
+			continue;
+		}
+		if (in_func) {
+			/* "    toeplitz: on" */
+			q = strstr(line, ": on");
+			if (q && q > w && (size_t)(q - w) < PS_ETH_STRLEN) {
+				char f[PS_ETH_STRLEN];
+				size_t k;
+
+				for (k = 0; w + k < q; k++)
+					f[k] = isalnum((unsigned char)w[k])
+						       ? w[k]
+						       : '?';
+				f[k] = '\0';
+				snprintf(out->rss.hfunc, sizeof(out->rss.hfunc),
+					 "%s", f);
+			}
+			continue;
+		}
+		if (hkey_text(w, out))
+			continue;
+		errno = 0;
+		idx = strtol(w, &e, 10);
+		if (e == w || *e != ':' || idx != (long)out->rss.n_indir)
+			continue;
+		for (q = e + 1;;) {
+			long v = strtol(q, &e, 10);
+
+			if (e == q || v < 0 || v >= 65536 ||
+			    out->rss.n_indir >= 65536)
+				break;
+			if (out->rss.n_indir == cap) {
+				cap = cap ? 2 * cap : 64;
+				out->rss.indir = xrealloc(
+					out->rss.indir, cap * sizeof(uint32_t));
+			}
+			out->rss.indir[out->rss.n_indir++] = (uint32_t)v;
+			q = e;
+		}
+	}
+	if (!out->rss.n_indir) {
+		clear_group(out, PS_ETHG_RSS);
+		return -ENOENT;
+	}
+	set_status(&out->rss.status, out->rss.reason, PS_ST_OK, NULL);
+	return 0;
+}
+
 int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,
 				enum ps_nic_dir d)
 {
@@ -1024,8 +1133,15 @@ static void sample_recorded_stats(const char *ifname,
 	size_t len = 0;
 	char *text;
 
+	if (strchr(ifname, '/'))
+		return;
+	snprintf(path, sizeof(path), "/ethtool/%s/x", ifname);
+	text = ps_read_file(path, &len);
+	if (text && !ps_ethtool_parse_rss_text(text, len, out))
+		set_status(&out->status, out->reason, PS_ST_OK, NULL);
+	free(text);
 	snprintf(path, sizeof(path), "/ethtool/%s/S", ifname);
-	text = strchr(ifname, '/') ? NULL : ps_read_file(path, &len);
+	text = ps_read_file(path, &len);
 	if (!text)
 		return;
 	if (!ps_ethtool_parse_stats_text(text, len, out)) {
@@ -1104,6 +1220,13 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		sample_group(ifname, g, out);
 	sample_drvinfo(ifname, out);
 	sample_drv_stats(ifname, out);
+	if (out->rss.status == PS_ST_OK) {
+		struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_GRXRINGS };
+
+		if (!ps_ethnl_ioctl(ifname, &nfc) && nfc.data > 0 &&
+		    nfc.data < 65536)
+			out->rss.rx_rings = (int64_t)nfc.data;
+	}
 	ps_ethnl_unlock();
 	set_status(&out->status, out->reason, PS_ST_OK, NULL);
 	/* vanished while we asked */
@@ -1524,6 +1647,7 @@ static const struct ps_jfield rss_table[] = {
 	  .elem_size = sizeof(uint32_t), .codec = &indir_codec },
 	{ .key = "hkey", .type = PS_JT_CUSTOM, .label = N_("hash key bytes:"),
 	  .codec = &hkey_codec },
+	NA_INT(rss.rx_rings, "rx_rings", N_("RX rings:"), NULL),
 	PS_JEND
 };
 /* clang-format on */

@@ -139,6 +139,9 @@ struct ps_ethtool_info {
 		uint32_t *indir; /* queue of each table entry */
 		unsigned n_hkey;
 		uint8_t *hkey;
+		/* ETHTOOL_GRXRINGS: the rings the table may name ("with 63
+		 * RX ring(s)"), PS_ETH_NA when not reported */
+		int64_t rx_rings;
 	} rss;
 
 	struct { /* STATS_GET: standard (IEEE/RMON) groups */
@@ -207,6 +210,11 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
  * when no counter was found */
 int ps_ethtool_parse_stats_text(const char *text, size_t len,
 				struct ps_ethtool_info *out);
+/* the text of "ethtool -x" (indirection table rows, "with N RX ring(s)",
+ * the hash key and function) as the rss group; untrusted: at most 65536
+ * entries, each below 65536. 0, or -ENOENT when there is no table */
+int ps_ethtool_parse_rss_text(const char *text, size_t len,
+			      struct ps_ethtool_info *out);
 /* recompute features.flag[] from features.v */
 void ps_ethtool_features_summarise(struct ps_ethtool_info *info);
 const char *ps_ethtool_flag_name(enum ps_eth_flag_id id); /* "tso" */
@@ -248,7 +256,7 @@ void ps_ethtool_record(const char *dir);
  *   "coalesce":{status,adaptive_rx,adaptive_tx,rx_usecs,rx_frames,
  *               tx_usecs,tx_frames},
  *   "pause":{status,autoneg,rx,tx,tx_frames,rx_frames},
- *   "rss":{status,hfunc,indir[],hkey:"hex"},
+ *   "rss":{status,hfunc,indir[],hkey:"hex",rx_rings},
  *   "std_stats":{status,groups:{"eth-mac":{"<kernel name>":n}}},
  *   "driver_stats":{status,total,counters:{"<raw driver name>":n}},
  *   "nic_counters":{rx_packets[],rx_bytes[],tx_packets[],tx_bytes[],

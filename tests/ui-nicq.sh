@@ -2,9 +2,10 @@
 # ui-nicq.sh: view 5 shows the NIC's own counters as rates while a test
 # runs: receive and transmit packets/s per queue, drops/s by class and
 # pause frames/s. A recorded 4-CPU i40e machine (--sysroot) carries the
-# text of "ethtool -S eth0" in DIR/ethtool/eth0/S; a loop here rewrites it
-# as the counters of a NIC whose queue 0 takes most of the packets, whose
-# ring misses and which receives pause frames.
+# text of "ethtool -S eth0" in DIR/ethtool/eth0/S (and of "ethtool -x" in
+# DIR/ethtool/eth0/x); a loop here rewrites the counters as those of a NIC
+# whose queue 0 takes most of the packets, whose ring misses and which
+# receives pause frames.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/ui-lib.sh"
 m="$top_srcdir/tests/fixtures/machines"
@@ -13,6 +14,9 @@ m="$top_srcdir/tests/fixtures/machines"
 tree="$UI_TMP/tree"
 cp -R "$m/i40e-4cpu" "$tree" || fail "cannot copy the recorded tree"
 mkdir -p "$tree/ethtool/eth0"
+# and "ethtool -x": a table over 16 of 63 rings (ixgbe, recorded)
+cp "$top_srcdir/tests/fixtures/counters/ethtool-x_ixgbe_82599ES_63rings-16rss_shopee.txt" \
+	"$tree/ethtool/eth0/x"
 counters() { # $1: tick
 	awk -v t="$1" 'BEGIN {
 		print "NIC statistics:"
@@ -43,6 +47,7 @@ trap 'kill $loop 2>/dev/null; ui_cleanup' EXIT INT TERM
 ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE --sysroot $tree --iface eth0 -t 20 -b 50M"
 ui_expect "the test runs" '\[running\]' 10
 ui_keys 5
+ui_expect "view 5: the RSS table reaches 16 of 63 rings" 'RSS 16 of 63 rings' 10
 ui_expect "view 5: receive packets/s per queue" 'rx packets/s +q0 1[0-9.]+k +q1 [0-9.]+k? +q2' 10
 ui_expect "view 5: ... and transmit" 'tx packets/s +q0 [0-9.]+k? +q1' 5
 ui_expect "view 5: the ring's misses per second" 'rx_missed [1-9][0-9]' 5
@@ -50,6 +55,7 @@ ui_expect "view 5: pause frames per second" 'pause/s rx [1-9][0-9]* tx 0' 5
 ui_save ui-nic-queues
 ui_keys 6
 ui_expect "view 6: the pause frames are a finding" 'switch is pausing eth0' 10
+ui_expect "view 6: ... and the rings the RSS table misses" 'RSS: 16 of 63 rings in the indirection table' 5
 ui_save ui-nic-queues-findings
 ui_keys q
 ui_expect "q quits" 'EXIT:0' 10

@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "nls.h"
+#include "check.h"
 #include "probe-ethtool.h"
 #include "probe-link.h"
 #include "probe-pci.h"
+#include "sanitize.h"
 #include "ui-internal.h"
 #include "ui-text.h"
 
@@ -312,6 +314,42 @@ static void queue_rates(struct flow *f, const struct ps_nic_rates *r,
 	}
 }
 
+/* "RSS 16 of 63 rings, toeplitz, key 40 bytes": what the table reaches */
+static void rss_item(struct flow *f, const struct ps_ethtool_info *et)
+{
+	bool seen[256] = { false };
+	int in_table = 0;
+	long long rings = 0;
+	char v[120];
+
+	if (et->rss.status != PS_ST_OK || !et->rss.n_indir)
+		return;
+	for (unsigned i = 0; i < et->rss.n_indir; i++)
+		if (et->rss.indir[i] < 256 && !seen[et->rss.indir[i]]) {
+			seen[et->rss.indir[i]] = true;
+			in_table++;
+		}
+	if (et->rss.rx_rings > 0) {
+		rings = et->rss.rx_rings;
+	} else if (et->channels.status == PS_ST_OK) {
+		rings = et->channels.combined > 0 ? et->channels.combined : 0;
+		if (et->channels.rx > 0)
+			rings += et->channels.rx;
+	}
+	if (rings > 0)
+		snprintf(v, sizeof(v), _("%d of %lld rings"), in_table, rings);
+	else
+		snprintf(v, sizeof(v), _("%d rings"), in_table);
+	if (et->rss.hfunc[0])
+		ps_appendf(v, sizeof(v), ", %s", ps_safe(et->rss.hfunc));
+	if (et->rss.n_hkey)
+		ps_appendf(v, sizeof(v), _(", key %u bytes"), et->rss.n_hkey);
+	flow_item(f, _("RSS"), v,
+		  rings > 0 && in_table < rings ? ui_attr(UI_C_WARN)
+						: ui_attr(UI_C_VALUE));
+	flow_break(f);
+}
+
 static void counter_items(struct flow *f, const struct ps_ethtool_info *et)
 {
 	const struct ps_nic_rates *r = &et->nic_rate;
@@ -319,6 +357,7 @@ static void counter_items(struct flow *f, const struct ps_ethtool_info *et)
 	bool any = false;
 
 	flow_break(f);
+	rss_item(f, et);
 	if (!et->nic.valid) {
 		char why[200];
 

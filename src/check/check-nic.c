@@ -1018,7 +1018,9 @@ static enum ps_check_state eval_rss_table(const struct ps_evidence *ev,
 					     : _("no RSS indirection table"));
 		return PS_CHECK_NA;
 	}
-	if (e->channels.status == PS_ST_OK) {
+	if (e->rss.rx_rings > 0) {
+		rings = e->rss.rx_rings; /* ETHTOOL_GRXRINGS */
+	} else if (e->channels.status == PS_ST_OK) {
 		rings = e->channels.combined > 0 ? e->channels.combined : 0;
 		if (e->channels.rx > 0)
 			rings += e->channels.rx;

@@ -359,44 +359,17 @@ static void test_check_imbalance(void **state)
 	ps_ethtool_free(&e);
 }
 
-/* "ethtool -x": the indirection table and "with N RX ring(s)" */
+/* "ethtool -x" as a recorded tree carries it */
 static void load_rss(const char *file, struct ps_ethtool_info *e)
 {
 	FILE *fp = fopen(fixture_path(file), "r");
-	char line[512];
-	unsigned cap = 0;
+	char buf[65536];
+	size_t n;
 
 	assert_non_null(fp);
-	e->rss.status = PS_ST_OK;
-	e->channels.status = PS_ST_OK;
-	while (fgets(line, sizeof(line), fp)) {
-		char *p = strstr(line, " with "), *end;
-		long idx;
-
-		if (p && strstr(line, "ring")) {
-			e->channels.combined = strtol(p + 6, NULL, 10);
-			e->channels.combined_max = e->channels.combined;
-			continue;
-		}
-		idx = strtol(line, &end, 10);
-		if (end == line || *end != ':' || idx != (long)e->rss.n_indir)
-			continue;
-		for (p = end + 1;;) {
-			long v = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			if (e->rss.n_indir == cap) {
-				cap = cap ? 2 * cap : 64;
-				e->rss.indir = realloc(e->rss.indir,
-						       cap * sizeof(uint32_t));
-				assert_non_null(e->rss.indir);
-			}
-			e->rss.indir[e->rss.n_indir++] = (uint32_t)v;
-			p = end;
-		}
-	}
+	n = fread(buf, 1, sizeof(buf), fp);
 	fclose(fp);
+	assert_int_equal(ps_ethtool_parse_rss_text(buf, n, e), 0);
 }
 
 static void test_check_rss_table(void **state)
@@ -415,9 +388,35 @@ static void test_check_rss_table(void **state)
 	assert_non_null(strstr(f.evidence, "rings 16-62"));
 	assert_true(ps_fact_get(&f, "rings_in_rss") == 16);
 	assert_true(ps_fact_get(&f, "rings") == 63);
+	assert_int_equal(e.rss.indir[127], 15);
 	/* the same table over 16 rings reaches them all */
-	e.channels.combined = 16;
+	e.rss.rx_rings = 16;
 	assert_int_equal(run(&ps_check_rss_table, &ev, &f), PS_CHECK_CLEAR);
+	/* enetc: 2 rings, both in the table, a 40-byte Toeplitz key */
+	load_rss("ethtool-x_enetc_eno0_with-key.txt", &e);
+	assert_int_equal(e.rss.n_indir, 64);
+	assert_int_equal(e.rss.rx_rings, 2);
+	assert_int_equal(e.rss.n_hkey, 40);
+	assert_int_equal(e.rss.hkey[0], 0x0d);
+	assert_int_equal(e.rss.hkey[39], 0x01);
+	assert_string_equal(e.rss.hfunc, "toeplitz");
+	assert_int_equal(run(&ps_check_rss_table, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "2 rings of 2"));
+	/* virtio without RSS: no table */
+	{
+		FILE *fp = fopen(
+			fixture_path("ethtool-x_virtio_net_no-rss.txt"), "r");
+		char buf[4096];
+		size_t n;
+
+		assert_non_null(fp);
+		n = fread(buf, 1, sizeof(buf), fp);
+		fclose(fp);
+		assert_int_equal(ps_ethtool_parse_rss_text(buf, n, &e),
+				 -ENOENT);
+		assert_int_equal(run(&ps_check_rss_table, &ev, &f),
+				 PS_CHECK_NA);
+	}
 	ps_ethtool_free(&e);
 }
 
