@@ -2,7 +2,8 @@
  * fuzz-proc.c: libFuzzer harnesses for the /proc and /sys text parsers
  * behind "pipescope probe" (CPU, IRQ, softirq, softnet, PCIe link). Built
  * once per parser (FUZZ_CPU_STAT, FUZZ_INTERRUPTS, FUZZ_SOFTIRQS,
- * FUZZ_SOFTNET, FUZZ_PCI, FUZZ_NIC_STATS) by "make fuzz" (configure --enable-fuzzing).
+ * FUZZ_SOFTNET, FUZZ_PCI, FUZZ_NIC_STATS) by "make fuzz" (configure
+ * --enable-fuzzing).
  */
 #include "config.h"
 
