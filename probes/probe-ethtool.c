@@ -963,6 +963,42 @@ int ps_ethtool_parse_rss_text(const char *text, size_t len,
 	return 0;
 }
 
+void ps_ethtool_nic_merge_std(struct ps_ethtool_info *info)
+{
+	static const struct {
+		const char *name;
+		enum ps_nic_dir dir;
+	} lost[] = {
+		{ "FramesLostDueToIntMACRcvError", PS_NIC_RX },
+		{ "FramesLostDueToIntMACXmitError", PS_NIC_TX },
+	};
+
+	if (info->std_stats.status != PS_ST_OK)
+		return;
+	for (unsigned i = 0; i < info->std_stats.n; i++) {
+		const struct ps_eth_counter *c = &info->std_stats.v[i];
+
+		if (strcmp(c->group, "eth-mac"))
+			continue;
+		for (size_t k = 0; k < sizeof(lost) / sizeof(lost[0]); k++) {
+			int64_t *slot;
+
+			if (strcmp(c->name, lost[k].name))
+				continue;
+			if (!info->nic.valid) {
+				ps_nic_counters_init(&info->nic);
+				info->nic.valid = true;
+			}
+			/* the driver's own fifo counter says it first */
+			slot = &info->nic.drops[lost[k].dir][PS_NIC_FIFO];
+			if (*slot == PS_NA)
+				*slot = c->value > INT64_MAX / 2
+						? INT64_MAX / 2
+						: (int64_t)c->value;
+		}
+	}
+}
+
 int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,
 				enum ps_nic_dir d)
 {
@@ -1220,6 +1256,7 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		sample_group(ifname, g, out);
 	sample_drvinfo(ifname, out);
 	sample_drv_stats(ifname, out);
+	ps_ethtool_nic_merge_std(out);
 	if (out->rss.status == PS_ST_OK) {
 		struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_GRXRINGS };
 

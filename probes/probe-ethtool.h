@@ -276,6 +276,10 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *info);
  * netlink pause statistics, which win over the driver's names) */
 void ps_ethtool_rates(const struct ps_ethtool_info *prev,
 		      struct ps_ethtool_info *cur, double seconds);
+/* the standard statistics' frames lost to the MAC's internal errors
+ * (eth-mac FramesLostDueToIntMAC{Rcv,Xmit}Error) as the rx/tx fifo drop
+ * class where the driver's own counters have none */
+void ps_ethtool_nic_merge_std(struct ps_ethtool_info *info);
 /* pause frames received / sent: the netlink statistics, else the
  * driver's counters; PS_NA when neither reports them */
 int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,

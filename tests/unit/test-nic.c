@@ -717,6 +717,33 @@ static void test_report(void **state)
 	free(d);
 }
 
+/* the standard statistics fill a drop class the driver leaves out */
+static void test_std_merge(void **state)
+{
+	struct ps_ethtool_info e;
+	struct ps_eth_counter v[2] = {
+		{ "eth-mac", "FramesReceivedOK", 339 },
+		{ "eth-mac", "FramesLostDueToIntMACRcvError", 12 },
+	};
+
+	(void)state;
+	ps_ethtool_init(&e, "eth9");
+	e.std_stats.status = PS_ST_OK;
+	e.std_stats.v = v;
+	e.std_stats.n = 2;
+	ps_ethtool_nic_merge_std(&e);
+	assert_true(e.nic.valid);
+	assert_true(e.nic.drops[PS_NIC_RX][PS_NIC_FIFO] == 12);
+	assert_true(e.nic.drops[PS_NIC_TX][PS_NIC_FIFO] == PS_NA);
+	/* the driver's rx_fifo_errors (0 here) wins */
+	load("ethtool-S_ixgbe_82599ES_netdev2021.txt", &e.nic);
+	ps_ethtool_nic_merge_std(&e);
+	assert_true(e.nic.drops[PS_NIC_RX][PS_NIC_FIFO] == 0);
+	e.std_stats.v = NULL;
+	e.std_stats.n = 0;
+	ps_ethtool_free(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -733,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_stats_text),
 		cmocka_unit_test(test_step_live),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_std_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
