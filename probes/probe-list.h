@@ -9,6 +9,7 @@
 #include "probe-irq.h"
 #include "probe-link.h"
 #include "probe-pci.h"
+#include "probe-qdisc.h"
 #include "probe-sysctl.h"
 
 /*
@@ -23,6 +24,7 @@
 	X(pci)                                                                 \
 	X(irq)                                                                 \
 	X(cpu)                                                                 \
-	X(sysctl)
+	X(sysctl)                                                              \
+	X(qdisc)
 
 #endif

@@ -2,7 +2,7 @@
 # check-scenarios.sh: "pipescope check -c" end to end between two network
 # namespaces joined by a veth pair, one scenario each, asserting the TOP
 # finding of the JSON report:
-#   tbf on the sender's veth       -> shared_limit (the sum does not grow)
+#   tbf on the sender's veth       -> shaper_rate (its configured rate binds)
 #   htb, one class per flow        -> per_flow_limit (the sum grows)
 #   offloads off on both ends      -> offloads_off
 #   both ends and RPS on one CPU   -> cpu_core_saturated
@@ -138,7 +138,7 @@ scenario() {
 scenario tbf
 tc -n "$NA" qdisc add dev "$VA" root tbf rate 2gbit burst 1mb latency 50ms
 start_server && run_check tbf
-expect_top tbf shared_limit
+expect_top tbf shaper_rate
 expect_backed tbf
 T_COUNT=$((T_COUNT + 1))
 q tbf '.findings[0].evidence' | grep -q tbf || fail "tbf: the shaper is not named"

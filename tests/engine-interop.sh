@@ -43,13 +43,15 @@ for cl in pipescope iperf3; do
 				fail "$what: exit $rc, $(head -c 300 "$dir/err") $(jq -r '.error // empty' "$dir/out.json" 2>/dev/null)"
 				continue
 			fi
-			# received within 5% of sent; 10% from iperf3 3.12's
+			# received within 5% of sent; 10% with an iperf3 end (its client
+			# stops at TEST_END with the socket buffers unread too; 0.94 under
+			# TSan on a busy machine), and from iperf3 3.12's
 			# server, one thread for every stream, which stops
 			# reading at TEST_END with up to the socket buffers in
 			# flight (tcp-P4 and --bidir came to 0.93-0.94 on a
 			# busy machine after 1 s)
 			floor=0.95
-			[ "$sv" = iperf3 ] && floor=0.90
+			{ [ "$sv" = iperf3 ] || [ "$cl" = iperf3 ]; } && floor=0.90
 			# the jq a user of iperf3 would write, on both tools' output
 			sent=$(jq '.end.sum_sent.bytes' "$dir/out.json")
 			recv=$(jq '.end.sum_received.bytes' "$dir/out.json")

@@ -117,6 +117,15 @@ if ls -A "$UI_TMP/reports" | grep -q '^\.pipescope-report'; then
 else
 	pass "no temporary file left"
 fi
+# the HTML report beside the markdown, with its charts
+T_COUNT=$((T_COUNT + 1))
+html=${path%.md}.html
+if [ -s "$html" ] && grep -q 'id="chart-sweep"' "$html" &&
+	! grep -qi '<script' "$html"; then
+	pass "w writes the HTML beside it: $html"
+else
+	fail "no HTML report with charts at '$html'"
+fi
 
 # the same screen at 80x24
 ui_resize 80 24

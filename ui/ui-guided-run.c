@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "nls.h"
 #include "report-check.h"
+#include "report-html.h"
 #include "thread.h"
 #include "ui-guided.h"
 #include "ui-model.h"
@@ -370,6 +371,8 @@ int ui_grun_write_report(struct ui_grun *r, const char *dir, char *path,
 		err = -errno;
 		goto out_unlink;
 	}
+	/* the same report with its charts beside it: name.html */
+	(void)ps_check_report_html_beside(path, &rep);
 	return 0;
 out_unlink:
 	unlink(tmp);

@@ -385,6 +385,64 @@ static bool shaper(const char *q)
 	return false;
 }
 
+/* what the qdisc probe read of a shaper on the interface: 1 one sets a
+ * rate (ps_qdisc_shaper), 0 none does, -1 the qdiscs were not read (an
+ * older snapshot): then only the root qdisc's kind is known */
+static int shaper_read(const struct ps_evidence *ev, struct ps_qdisc_shaper *sh)
+{
+	if (!ev->snap || ev->snap->qdisc.status != PS_ST_OK)
+		return -1;
+	return ps_qdisc_shaper(&ev->snap->qdisc, sh) ? 1 : 0;
+}
+
+/* a shaper sets a rate on the interface: read, or by the kind's name */
+static bool shapes(const struct ps_evidence *ev, const char *qd)
+{
+	struct ps_qdisc_shaper sh;
+	int r = shaper_read(ev, &sh);
+
+	return r > 0 || (r < 0 && shaper(qd));
+}
+
+/* what the qdisc tells of a per-flow or a shared limit, true of its kind;
+ * one_bps: the one-stream rate an htb class's cap may match */
+static const char *shaper_note(const struct ps_evidence *ev, const char *qd,
+			       bool per_flow, double one_bps, char *buf,
+			       size_t len)
+{
+	struct ps_qdisc_shaper sh;
+	int r = shaper_read(ev, &sh);
+	double cap = 0;
+	int n;
+
+	if (r >= 0 && per_flow &&
+	    (n = ps_qdisc_classes_near(&ev->snap->qdisc, one_bps, 0.15, &cap)) >
+		    0) {
+		char c[32];
+
+		ps_fmt_bps(c, sizeof(c), cap);
+		snprintf(buf, len,
+			 _(" (htb: %d class(es) capped at %s, near the "
+			   "one-stream rate: a class per flow)"),
+			 n, c);
+		return buf;
+	}
+
+	if (r < 0)
+		return shaper(qd)
+			       ? _(" (a shaping kind; its rate was not read)")
+			       : "";
+	if (!r)
+		return "";
+	if (sh.per_class)
+		return per_flow ? _(" (htb: classes can cap flows one by one)")
+				: _(" (htb: its default class caps the flows "
+				    "it carries together)");
+	return per_flow ? _(" (tbf: one rate for all flows together, no "
+			    "classes)")
+			: _(" (tbf: it caps the sum)");
+}
+
 static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 				     struct ps_finding *f)
 {
@@ -392,7 +450,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	size_t n = ps_run_sweep(ev->res, sw, 24);
 	const char *qd =
 		ev->link && ev->link->status == PS_ST_OK ? ev->link->qdisc : "";
-	char a[32], b[32], row[64];
+	char a[32], b[32], row[64], note[160];
 	double growth;
 
 	if (n < 2 || sw[0]->streams != 1) {
@@ -449,9 +507,8 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 		if (qd[0])
 			PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"),
 				  ifn_or(ev), qd,
-				  shaper(qd) ? _(" (a shaper: per-flow classes "
-						 "cap each flow)")
-					     : "");
+				  shaper_note(ev, qd, true, one->bps, note,
+					      sizeof(note)));
 		PS_SET(f->remedy,
 		       _("use %d or more parallel streams (-P %d) for bulk "
 			 "transfers; to lift the per-flow cap look at the "
@@ -474,7 +531,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 		    "limit: the link, a shaper, the PCIe link or a CPU"));
 	if (qd[0])
 		PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"), ifn_or(ev), qd,
-			  shaper(qd) ? _(" (a shaper: it caps the sum)") : "");
+			  shaper_note(ev, qd, false, 0, note, sizeof(note)));
 	if (ps_ev_line_bps(ev) > 0) {
 		ps_fmt_bps(a, sizeof(a), ps_ev_line_bps(ev));
 		PS_APPEND(f->evidence, _("; line rate %s (%.0f%% used)"), a,
@@ -486,7 +543,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	if (best->have_cpu)
 		PS_APPEND(f->evidence, _("; all cores averaged %.0f%% busy"),
 			  best->cpu.all.busy_pct);
-	if (shaper(qd))
+	if (shapes(ev, qd))
 		PS_SET(f->remedy,
 		       _("the %s qdisc on %s shapes the traffic: tc qdisc show "
 			 "dev %s; raise its rate or remove it (tc qdisc del "
@@ -675,6 +732,8 @@ static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
 {
 	const char *cc = "", *qd = "", *dq = "";
 	double line = ps_ev_line_bps(ev);
+	struct ps_qdisc_shaper sh;
+	int r;
 
 	if (ev->res && ev->res->cc_local[0])
 		cc = ev->res->cc_local;
@@ -707,14 +766,24 @@ static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
 			 "pacing)"));
 		return PS_CHECK_FIRED;
 	}
-	if (shaper(qd)) {
+	r = shaper_read(ev, &sh);
+	if (r > 0) {
+		/* its rate is a ceiling of its own (check-shaper.c) */
+		char rate[32];
+
+		ps_fmt_bps(rate, sizeof(rate), sh.rate_bps);
+		PS_APPEND(f->evidence, _("; %s %s sets %s (shaper_rate)"),
+			  sh.q->kind,
+			  sh.class ? sh.class->handle : sh.q->handle, rate);
+	} else if (r < 0 && shaper(qd)) {
 		f->id = "qdisc_shaper";
 		f->severity = PS_SEV_INFO;
-		PS_SET(f->title, _("A shaping qdisc (%s) sits on %s"), qd,
-		       ifn_or(ev));
+		PS_SET(f->title, _("A qdisc of a shaping kind (%s) sits on %s"),
+		       qd, ifn_or(ev));
 		PS_APPEND(f->evidence, "%s",
-			  _(": it sets a rate of its own; see the stream-count "
-			    "fork for whether it binds"));
+			  _(": its rate was not read (the qdiscs are not in "
+			    "this snapshot); see the stream-count fork for "
+			    "whether a limit binds"));
 		PS_SET(f->remedy,
 		       _("tc -s qdisc show dev %s; tc -s class show dev %s"),
 		       ifn_or(ev), ifn_or(ev));

@@ -27,7 +27,31 @@ enum ps_step_state {
 };
 
 #define PS_STEP_MAX_CPUS 16
+#define PS_STEP_MAX_RATES 64 /* points of a step's rate over time */
+#define PS_STEP_IRQ_LINES 16 /* a step's interrupt heatmap */
+#define PS_STEP_IRQ_CPUS 32
 #define PS_STEP_MAX_QUEUES 64 /* NIC queues whose rates a step keeps */
+
+/* the interface's qdiscs over one step (probe-qdisc.h), on one end */
+struct ps_step_qdisc {
+	bool have;     /* two samples of the same root qdisc */
+	char kind[16]; /* the root qdisc's kind */
+	/* the shaper (ps_qdisc_shaper), if any: "" and 0 when none */
+	char shaper[16];     /* "tbf", "htb" */
+	char handle[12];     /* the tbf's handle, or the htb class's */
+	double rate_bps;     /* its configured rate (htb: the class ceil) */
+	bool per_class;	     /* htb: a class's, not the whole link's */
+	int64_t limit_bytes; /* the shaper's queue; -1 unknown */
+	int64_t limit_packets;
+	int64_t burst_bytes;
+	/* the root qdisc's counters over the step */
+	double seconds;
+	uint64_t drops, overlimits, requeues;
+	double sent_bps, drop_rate, overlimit_rate; /* per second */
+	/* its backlog over the samples of the step (bytes) */
+	double backlog_peak, backlog_mean;
+	int samples;
+};
 
 /* one test of the guided run and the host while it ran */
 struct ps_step_result {
@@ -74,6 +98,21 @@ struct ps_step_result {
 	int peer_core; /* its id */
 	double peer_busy, peer_softirq, peer_irq, peer_system, peer_user;
 	double peer_others; /* mean busy % of its other cores */
+	/* the rate over time: one point an interval not omitted (the
+	 * direction s->bps counts), pairs merged when full (step.c) */
+	int nrate;
+	float rate_t0[PS_STEP_MAX_RATES], rate_t1[PS_STEP_MAX_RATES];
+	float rate_bps[PS_STEP_MAX_RATES];
+	/* interrupts/s of each queue line on each CPU over the step (the
+	 * irq probe's rated sample), the first lines and CPUs that fit */
+	int irqm_lines, irqm_cpus;
+	char irqm_name[PS_STEP_IRQ_LINES][24]; /* "rx-0", "irq 42" */
+	int irqm_cpu[PS_STEP_IRQ_CPUS];	       /* CPU ids of the columns */
+	float irqm_rate[PS_STEP_IRQ_LINES][PS_STEP_IRQ_CPUS];
+	/* the qdiscs of this end's interface over the step, and of the far
+	 * end's (from the snapshots a pipescope server sent): qdisc.drops is
+	 * what the root qdisc dropped during the test */
+	struct ps_step_qdisc qdisc, peer_qdisc;
 	/* the NIC's own counters over the step (the driver's per-queue
 	 * packets, drop classes, pause frames: ps_step_set_nic); the rates
 	 * are per second, a class or queue not reported is NaN */
@@ -226,6 +265,8 @@ extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
 extern const struct ps_check_ops ps_check_mtu, ps_check_window,
 	ps_check_buffers, ps_check_fork, ps_check_direction, ps_check_bidir,
 	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */
+extern const struct ps_check_ops ps_check_shaper, ps_check_short_queue,
+	ps_check_far_shaper; /* check-shaper.c */
 
 const char *ps_severity_name(enum ps_severity s); /* JSON: "warning" */
 const char *ps_severity_text(enum ps_severity s); /* translated */

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "nls.h"
 #include "probe.h"
+#include "step-qdisc.h"
 #include "step.h"
 #include "sysroot.h"
 #include "xmalloc.h"
@@ -198,11 +199,37 @@ struct collect {
 	struct ps_irq_info ia;
 	bool have_ia;
 	char error[200];
-	struct ps_step_acc acc;	   /* TCP_INFO and CPUs, the intervals */
-	struct ps_step_peer peer;  /* the far end's cores */
+	struct ps_step_acc acc;	  /* TCP_INFO and CPUs, the intervals */
+	struct ps_step_peer peer; /* the far end's cores */
+	/* the qdiscs of this end's interface and of the far end's */
+	struct ps_qdisc_probe *qp;
+	struct ps_step_qdisc_acc qacc, qpeer;
 	struct ps_ethtool_info ea; /* the NIC's counters at the start */
 	bool have_ea;
 };
+
+/* one sample of this end's qdiscs into the step */
+static void qdisc_take(struct collect *c)
+{
+	struct ps_qdisc_info *q;
+
+	if (!c->ifname || !c->ifname[0])
+		return;
+	if (!c->qp)
+		c->qp = ps_qdisc_open();
+	q = xmalloc(sizeof(*q));
+	if (!ps_qdisc_sample_with(c->qp, c->ifname, q))
+		ps_step_qdisc_add(&c->qacc, q, ps_now());
+	ps_qdisc_free(q);
+	free(q);
+}
+
+static void qdisc_peer(struct collect *c, const struct ps_snapshot *snap)
+{
+	if (snap)
+		ps_step_qdisc_add(&c->qpeer, &snap->qdisc,
+				  (double)snap->hdr.time_ns / 1e9);
+}
 
 /* the NIC's own counters (driver stats, pause) around the step */
 static void nic_start(struct collect *c)
@@ -246,6 +273,8 @@ static void take_a(struct collect *c)
 		if (!c->have_ia)
 			ps_irq_free(&c->ia);
 	}
+	ps_step_qdisc_reset(&c->qacc);
+	qdisc_take(c);
 	nic_start(c);
 	c->ta = ps_now();
 }
@@ -287,10 +316,18 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 		c->ui->interval(c->ui->arg, iv);
 	if (iv->omitted) {
 		take_a(c);
+		/* the far end's counters from here on: its newest snapshot
+		 * is the base (without an omit period, the first one the
+		 * server took when the test began) */
+		ps_step_qdisc_reset(&c->qpeer);
+		qdisc_peer(c, iv->peer_snap);
 		return;
 	}
 	ps_step_acc_add(&c->acc, iv);
+	ps_step_add_rate(c->s, iv);
 	ps_step_peer_add(&c->peer, iv->peer_snap);
+	qdisc_take(c);
+	qdisc_peer(c, iv->peer_snap);
 }
 
 static void col_end(void *arg, const struct ps_test_info *info,
@@ -349,6 +386,10 @@ static void col_end(void *arg, const struct ps_test_info *info,
 	irq_end(c, ps_now() - c->ta);
 	nic_end(c, ps_now() - c->ta);
 	ps_step_peer_finish(&c->peer, s);
+	qdisc_take(c);
+	qdisc_peer(c, sum->peer_snap);
+	ps_step_qdisc_finish(&c->qacc, &s->qdisc);
+	ps_step_qdisc_finish(&c->qpeer, &s->peer_qdisc);
 	/* keep the far end's newest readings for its host and NIC checks */
 	if (sum->peer_snap && sum->peer_snap != c->res->peer_snap) {
 		ps_snapshot_put(c->res->peer_snap);
@@ -436,6 +477,9 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 			c.have_ea = false;
 		}
 		ps_step_peer_free(&c.peer);
+		ps_qdisc_close(c.qp);
+		c.qp = NULL;
+		ps_step_qdisc_reset(&c.qpeer);
 		/*
 		 * A server that was still closing the previous test refuses
 		 * at once ("busy"): a quick failure is tried again, a slow

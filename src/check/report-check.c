@@ -14,6 +14,7 @@
 #include "nls.h"
 #include "sanitize.h"
 #include "report-check.h"
+#include "report-html.h"
 #include "step.h"
 
 const char *ps_check_report_mode(const struct ps_check_report *r)
@@ -38,6 +39,11 @@ static void step_title(const struct ps_step_result *s, char *buf, size_t len)
 	else
 		snprintf(buf, len, P_("%d stream", "%d streams", s->streams),
 			 s->streams);
+}
+
+void ps_check_step_title(const struct ps_step_result *s, char *buf, size_t len)
+{
+	step_title(s, buf, len);
 }
 
 static const char *step_state_name(enum ps_step_state st)
@@ -151,6 +157,48 @@ static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
 
 	snprintf(c.what, sizeof(c.what), "%s", m->c[i].what);
 	return answer_ceiling_json(&c);
+}
+
+/* the root qdisc over a step, and its shaper (doc/check.md) */
+static struct json_object *step_qdisc_json(const struct ps_step_qdisc *q)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "kind", json_object_new_string(q->kind));
+	if (q->shaper[0]) {
+		json_object_object_add(o, "shaper",
+				       json_object_new_string(q->shaper));
+		json_object_object_add(o, "handle",
+				       json_object_new_string(q->handle));
+		json_object_object_add(o, "rate_bps", jnum(q->rate_bps));
+		json_object_object_add(o, "per_class",
+				       json_object_new_boolean(q->per_class));
+		if (q->limit_bytes >= 0)
+			json_object_object_add(
+				o, "limit_bytes",
+				json_object_new_int64(q->limit_bytes));
+		if (q->limit_packets >= 0)
+			json_object_object_add(
+				o, "limit_packets",
+				json_object_new_int64(q->limit_packets));
+		if (q->burst_bytes >= 0)
+			json_object_object_add(
+				o, "burst_bytes",
+				json_object_new_int64(q->burst_bytes));
+	}
+	json_object_object_add(o, "seconds", jnum(q->seconds));
+	json_object_object_add(o, "drops",
+			       json_object_new_int64((int64_t)q->drops));
+	json_object_object_add(o, "overlimits",
+			       json_object_new_int64((int64_t)q->overlimits));
+	json_object_object_add(o, "requeues",
+			       json_object_new_int64((int64_t)q->requeues));
+	json_object_object_add(o, "sent_bps", jnum(q->sent_bps));
+	json_object_object_add(o, "drop_rate", jnum(q->drop_rate));
+	json_object_object_add(o, "overlimit_rate", jnum(q->overlimit_rate));
+	json_object_object_add(o, "backlog_peak", jnum(q->backlog_peak));
+	json_object_object_add(o, "backlog_mean", jnum(q->backlog_mean));
+	return o;
 }
 
 static struct json_object *step_json(const struct ps_step_result *s)
@@ -275,6 +323,11 @@ static struct json_object *step_json(const struct ps_step_result *s)
 				       json_object_new_int(s->peer_ncores));
 		json_object_object_add(o, "far_end_cpu", c);
 	}
+	if (s->qdisc.have)
+		json_object_object_add(o, "qdisc", step_qdisc_json(&s->qdisc));
+	if (s->peer_qdisc.have)
+		json_object_object_add(o, "far_end_qdisc",
+				       step_qdisc_json(&s->peer_qdisc));
 	return o;
 }
 
@@ -385,6 +438,11 @@ static struct json_object *settings_json(const struct ps_evidence *ev)
 		json_object_object_add(o, "pcie_usable_bps",
 				       jnum(ev->pci->usable_bps));
 	return o;
+}
+
+struct json_object *ps_check_settings_json(const struct ps_evidence *ev)
+{
+	return settings_json(ev);
 }
 
 /* "far_end": what a pipescope server told of itself, or null */
@@ -690,6 +748,13 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 				_(", %.0f NIC interrupts/s (cpu%d %.0f%%)"),
 				s->irq_rate, s->irq_busiest_cpu,
 				100 * s->irq_busiest_share);
+		if (s->qdisc.have && s->qdisc.drops)
+			fprintf(out, _(", qdisc dropped %llu (%.0f/s)"),
+				(unsigned long long)s->qdisc.drops,
+				s->qdisc.drop_rate);
+		if (s->peer_qdisc.have && s->peer_qdisc.drops)
+			fprintf(out, _(", far end's qdisc dropped %llu"),
+				(unsigned long long)s->peer_qdisc.drops);
 		if (ps_step_nic_drops(s) > 0)
 			fprintf(out, _(", NIC ring drops %.0f/s"),
 				ps_step_nic_drops(s));
@@ -829,6 +894,10 @@ void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 {
 	bool md = fmt == PS_FORMAT_MARKDOWN;
 
+	if (fmt == PS_FORMAT_HTML) {
+		ps_check_report_html(out, r);
+		return;
+	}
 	if (fmt == PS_FORMAT_JSON) {
 		struct json_object *j = ps_check_report_json(r);
 
@@ -848,6 +917,8 @@ void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 		ps_answer_print(out, &a, md);
 	}
 	print_steps(out, r, md);
+	if (md)
+		ps_check_report_md_charts(out, r);
 	print_findings(out, r, md);
 	print_rest(out, r, md);
 	print_settings(out, r, md);

@@ -15,10 +15,19 @@ struct ps_check_report {
 	const char *snapshot_file; /* check --snapshot FILE, else NULL */
 	const struct ps_evidence *ev;
 	const struct ps_diagnosis *d;
+	/* --plot DIR: the charts are there and the markdown links them */
+	const char *plot_dir;
 };
 
 /* "static", "loopback" or "remote" */
 const char *ps_check_report_mode(const struct ps_check_report *r);
+
+/* "4 streams", "reverse, 1 stream" (translated) */
+void ps_check_step_title(const struct ps_step_result *s, char *buf, size_t len);
+
+/* one end's settings as the JSON's host.settings ({"sysctl": {..}, "mtu",
+ * "qdisc", "driver", "line_bps"...}); the caller puts it */
+struct json_object *ps_check_settings_json(const struct ps_evidence *ev);
 
 struct json_object *ps_check_report_json(const struct ps_check_report *r);
 void ps_check_report_print(FILE *out, enum ps_report_format fmt,

@@ -2,6 +2,7 @@
  * check" and the workstation's live findings alike (step.h) */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,7 @@ void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b)
 	s->irq_busiest_share = b->busiest_share;
 	s->softnet_drop_rate = b->dropped_rate_total;
 	s->squeeze_rate = b->squeeze_rate_total;
+	ps_step_irq_matrix(s, b);
 }
 
 void ps_step_set_nic(struct ps_step_result *s, const struct ps_ethtool_info *b)
@@ -234,4 +236,87 @@ void ps_step_peer_free(struct ps_step_peer *p)
 	free(p->pct);
 	free(p->ids);
 	memset(p, 0, sizeof(*p));
+}
+
+/* ---- for the pictures: the rate over time, the interrupt heatmap ------ */
+
+void ps_step_add_rate(struct ps_step_result *s, const struct ps_interval *iv)
+{
+	double bps = 0;
+	int n;
+
+	if (iv->omitted || !(iv->end > iv->start) || !isfinite(iv->start) ||
+	    !isfinite(iv->end))
+		return;
+	for (int i = 0; i < iv->nstreams; i++) {
+		const struct ps_stream_iv *v = &iv->streams[i];
+
+		/* the direction the step's rate counts: what this end sent,
+		 * what it received in a reverse test */
+		if ((s->reverse && !s->bidir) != v->sender && isfinite(v->bps))
+			bps += v->bps;
+	}
+	if (s->nrate == PS_STEP_MAX_RATES) {
+		/* full: every two points become one, time-weighted */
+		n = 0;
+		for (int i = 0; i + 1 < PS_STEP_MAX_RATES; i += 2, n++) {
+			double a = s->rate_t1[i] - s->rate_t0[i];
+			double b = s->rate_t1[i + 1] - s->rate_t0[i + 1];
+
+			s->rate_bps[n] =
+				a + b > 0 ? (float)((s->rate_bps[i] * a +
+						     s->rate_bps[i + 1] * b) /
+						    (a + b))
+					  : s->rate_bps[i];
+			s->rate_t0[n] = s->rate_t0[i];
+			s->rate_t1[n] = s->rate_t1[i + 1];
+		}
+		s->nrate = n;
+	}
+	n = s->nrate++;
+	s->rate_t0[n] = (float)iv->start;
+	s->rate_t1[n] = (float)iv->end;
+	s->rate_bps[n] = (float)(bps < FLT_MAX ? bps : FLT_MAX);
+}
+
+static bool cpu_takes_queue_irqs(const struct ps_irq_info *b, int cpu)
+{
+	for (int i = 0; i < b->nlines; i++)
+		if (b->lines[i].kind[0] && b->lines[i].rate &&
+		    b->lines[i].rate[cpu] > 0)
+			return true;
+	return false;
+}
+
+void ps_step_irq_matrix(struct ps_step_result *s, const struct ps_irq_info *b)
+{
+	s->irqm_lines = s->irqm_cpus = 0;
+	if (!b->rated || b->ncpu <= 0)
+		return;
+	/* the columns: every CPU when they fit, else the ones that took
+	 * queue interrupts */
+	for (int c = 0; c < b->ncpu && s->irqm_cpus < PS_STEP_IRQ_CPUS; c++)
+		if (b->ncpu <= PS_STEP_IRQ_CPUS || cpu_takes_queue_irqs(b, c))
+			s->irqm_cpu[s->irqm_cpus++] = c;
+	for (int i = 0; i < b->nlines && s->irqm_lines < PS_STEP_IRQ_LINES;
+	     i++) {
+		const struct ps_irq_line *l = &b->lines[i];
+		int r = s->irqm_lines;
+
+		if (!l->kind[0] || !l->rate)
+			continue;
+		if (l->queue >= 0)
+			snprintf(s->irqm_name[r], sizeof(s->irqm_name[r]),
+				 "%s-%d", l->kind, l->queue);
+		else
+			snprintf(s->irqm_name[r], sizeof(s->irqm_name[r]),
+				 "irq %d", l->irq);
+		for (int c = 0; c < s->irqm_cpus; c++) {
+			double v = l->rate[s->irqm_cpu[c]];
+
+			s->irqm_rate[r][c] =
+				isfinite(v) && v > 0 ? (float)v : 0;
+		}
+		s->irqm_lines++;
+	}
 }

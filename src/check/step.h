@@ -83,4 +83,10 @@ void ps_step_peer_finish(const struct ps_step_peer *p,
 			 struct ps_step_result *s);
 void ps_step_peer_free(struct ps_step_peer *p);
 
+/* for the pictures: an interval's rate into the step's series (bounded:
+ * pairs merge when it is full); the interrupts of each queue line on each
+ * CPU from a rated irq sample (ps_step_set_irq calls it) */
+void ps_step_add_rate(struct ps_step_result *s, const struct ps_interval *iv);
+void ps_step_irq_matrix(struct ps_step_result *s, const struct ps_irq_info *b);
+
 #endif

@@ -61,6 +61,7 @@ enum {
 	OPT_FORMAT,
 	OPT_SNAPSHOT,
 	OPT_QUICK,
+	OPT_PLOT,
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_TIMESTAMPS,
@@ -159,6 +160,7 @@ static const struct option long_opts[] = {
 	{ "iface", required_argument, NULL, OPT_IFACE },
 	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -558,6 +560,7 @@ void ps_opts_free(struct ps_opts *o)
 	free(o->sysroot);
 	free(o->iface);
 	free(o->snapshot);
+	free(o->plot_dir);
 	free(o->user);
 	free(o->username);
 	free(o->rsa_pubkey);
@@ -951,15 +954,24 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 			o->report_format = PS_FORMAT_MARKDOWN;
 		else if (!strcmp(arg, "json"))
 			o->report_format = PS_FORMAT_JSON;
+		else if (!strcmp(arg, "html"))
+			o->report_format = PS_FORMAT_HTML;
 		else
 			return fail(c,
 				    _("option %s: '%s' is not a report format "
-				      "(text, markdown or json)"),
+				      "(text, markdown, json or html)"),
 				    c->optname, arg);
 		return 0;
 	case OPT_SNAPSHOT:
 		seen(&c->check_only, c);
 		replace_str(&o->snapshot, arg);
+		return 0;
+	case OPT_PLOT:
+		seen(&c->check_only, c);
+		if (!*arg)
+			return fail(c, _("option %s: the directory is empty"),
+				    c->optname);
+		replace_str(&o->plot_dir, arg);
 		return 0;
 	case OPT_QUICK:
 		/* check, and the workstation's guided run (key g) */
@@ -1319,6 +1331,20 @@ void ps_cli_help(FILE *out)
 		"pattern\n"
 		"      --dont-fragment       set IPv4 don't-fragment (UDP)\n"
 		"      --connect-timeout MS  give up connecting after MS\n"
+		"\n"),
+	      out);
+	/* its own string: the translations of the others stay whole */
+	fputs(_("Check's reports with pictures:\n"
+		"      --format html         (check) one HTML page: the "
+		"answer, "
+		"the charts\n"
+		"                            (inline SVG), the tests, the "
+		"findings\n"
+		"      --plot DIR            (check) the charts as "
+		"DIR/sweep.svg, "
+		"rate.svg,\n"
+		"                            cpu.svg, irq.svg; the markdown "
+		"report links them\n"
 		"\n"),
 	      out);
 	fputs(_("pipescope's own options:\n"

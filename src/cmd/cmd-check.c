@@ -18,6 +18,7 @@
 #include "log.h"
 #include "nls.h"
 #include "report-check.h"
+#include "report-html.h"
 #include "sanitize.h"
 #include "sysroot.h"
 #include "xmalloc.h"
@@ -83,14 +84,19 @@ static int report(const struct ps_opts *o, const struct ps_host *host,
 	struct ps_evidence ev;
 	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
 	struct ps_check_report r = { .snapshot_file = snapshot_file };
-	int rc;
+	int rc, plot = 0;
 
 	ps_host_evidence(host, res, &ev);
 	ps_diagnose(&ev, d);
 	r.ev = &ev;
 	r.d = d;
+	/* the charts first: the markdown links only what was written */
+	if (o->plot_dir) {
+		plot = ps_check_report_plot(o->plot_dir, &r);
+		r.plot_dir = plot ? NULL : o->plot_dir;
+	}
 	ps_check_report_print(stdout, o->report_format, &r);
-	rc = d->bottleneck ? PS_EXIT_FOUND : PS_EXIT_OK;
+	rc = plot ? PS_EXIT_FAIL : d->bottleneck ? PS_EXIT_FOUND : PS_EXIT_OK;
 	free(d);
 	if (fflush(stdout) || ferror(stdout)) {
 		ps_err(_("cannot write the output: %s"), strerror(errno));
@@ -139,6 +145,9 @@ int ps_cmd_check(const struct ps_opts *o)
 	const char *peer;
 	int rc;
 
+	/* a bad --plot DIR is said before a test runs */
+	if (o->plot_dir && ps_plot_dir_ready(o->plot_dir))
+		return PS_EXIT_FAIL;
 	if (o->snapshot || (o->sysroot && *o->sysroot))
 		return check_static(o);
 

@@ -53,6 +53,7 @@ enum ps_report_format {
 	PS_FORMAT_TEXT,
 	PS_FORMAT_MARKDOWN,
 	PS_FORMAT_JSON,
+	PS_FORMAT_HTML, /* check --format html */
 };
 
 struct ps_target {
@@ -165,6 +166,7 @@ struct ps_opts {
 	enum ps_report_format report_format; /* check --format */
 	char *snapshot;			     /* check --snapshot */
 	bool quick;			     /* check --quick */
+	char *plot_dir;			     /* check --plot */
 	/* not an option: the caller (the workstation, check, -J) wants the
 	 * server's probe snapshots when the server is pipescope */
 	bool peer_probes;

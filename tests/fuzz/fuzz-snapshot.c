@@ -17,6 +17,7 @@
 #include "check.h"
 #include "report-check.h"
 #include "snapshot.h"
+#include "step.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,6 +52,14 @@ static void one_step(struct ps_run *r, const struct ps_snapshot *far)
 	s->peer_busy = 97;
 	s->peer_softirq = 60;
 	s->irq_busiest_cpu = -1;
+	/* the HTML report's heatmap, from the loaded interrupts */
+	{
+		struct ps_evidence pev;
+
+		ps_evidence_of(far, NULL, &pev);
+		if (pev.irq)
+			ps_step_irq_matrix(s, pev.irq);
+	}
 }
 
 static void consume(const struct ps_snapshot *near, struct ps_snapshot *far)
@@ -59,6 +68,7 @@ static void consume(const struct ps_snapshot *near, struct ps_snapshot *far)
 		PS_FORMAT_TEXT,
 		PS_FORMAT_MARKDOWN,
 		PS_FORMAT_JSON,
+		PS_FORMAT_HTML,
 	};
 	struct ps_run run;
 	struct ps_evidence ev;

@@ -83,6 +83,9 @@ static void test_modes(void **state)
 	OK("check", "--snapshot", "snap.json", "--format", "json");
 	assert_string_equal(o.snapshot, "snap.json");
 	assert_int_equal(o.report_format, PS_FORMAT_JSON);
+	OK("check", "--format", "html", "--plot", "charts");
+	assert_int_equal(o.report_format, PS_FORMAT_HTML);
+	assert_string_equal(o.plot_dir, "charts");
 	assert_int_equal(parsev("--help", NULL), PS_CLI_HELP);
 	assert_int_equal(parsev("-h", NULL), PS_CLI_HELP);
 	assert_int_equal(parsev("--version", NULL), PS_CLI_VERSION);
@@ -244,7 +247,9 @@ static void test_bad_units(void **state)
 	BAD("-f", "-c", "h", "-f", "x");
 	BAD("-A", "-c", "h", "-A", "a,b");
 	BAD("-A", "-c", "h", "-A", "3-1");
-	BAD("--format", "check", "--format", "html");
+	BAD("--format", "check", "--format", "pdf");
+	BAD("--plot", "check", "--plot", "");
+	BAD("--plot", "-c", "h", "--plot", "charts");
 	BAD("--iface", "probe", "--iface", "a/b");
 }
 

@@ -1,0 +1,91 @@
+/* step-qdisc.c: the qdisc counters of one test summed into its step */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "step-qdisc.h"
+
+void ps_step_qdisc_reset(struct ps_step_qdisc_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+/* the shaper's queue: the tbf's own limit, or the leaf qdisc of the htb
+ * class */
+static void shaper_conf(const struct ps_qdisc_info *q, struct ps_step_qdisc *c)
+{
+	struct ps_qdisc_shaper sh;
+	const struct ps_qdisc_entry *e;
+
+	c->limit_bytes = c->limit_packets = c->burst_bytes = -1;
+	if (!ps_qdisc_shaper(q, &sh))
+		return;
+	e = sh.class ? sh.class : sh.q;
+	snprintf(c->shaper, sizeof(c->shaper), "%s", sh.q->kind);
+	snprintf(c->handle, sizeof(c->handle), "%s", e->handle);
+	c->rate_bps = sh.rate_bps;
+	c->per_class = sh.per_class;
+	c->burst_bytes = e->burst_bytes;
+	c->limit_bytes = e->limit_bytes;
+	c->limit_packets = e->limit_packets;
+	for (unsigned k = 0; sh.class && k < q->n; k++)
+		if (q->q[k].pid == sh.class->hid) {
+			c->limit_bytes = q->q[k].limit_bytes;
+			c->limit_packets = q->q[k].limit_packets;
+		}
+}
+
+void ps_step_qdisc_add(struct ps_step_qdisc_acc *a,
+		       const struct ps_qdisc_info *q, double t)
+{
+	const struct ps_qdisc_entry *r = ps_qdisc_root(q);
+	double b;
+
+	if (!r || (a->n && t <= a->t1)) /* the same snapshot again */
+		return;
+	if (a->n && (r->hid != a->first.hid || strcmp(r->kind, a->first.kind)))
+		return;
+	if (!a->n) {
+		a->first = *r;
+		a->t0 = t;
+	}
+	a->last = *r;
+	a->t1 = t;
+	a->n++;
+	b = (double)r->backlog_bytes;
+	a->backlog_sum += b;
+	if (b > a->backlog_peak)
+		a->backlog_peak = b;
+	memset(&a->conf, 0, sizeof(a->conf));
+	snprintf(a->conf.kind, sizeof(a->conf.kind), "%s", r->kind);
+	shaper_conf(q, &a->conf);
+}
+
+static uint64_t grew(uint64_t a, uint64_t b)
+{
+	return b >= a ? b - a : 0; /* a reset counts nothing */
+}
+
+void ps_step_qdisc_finish(const struct ps_step_qdisc_acc *a,
+			  struct ps_step_qdisc *out)
+{
+	double dt = a->t1 - a->t0;
+
+	memset(out, 0, sizeof(*out));
+	out->limit_bytes = out->limit_packets = out->burst_bytes = -1;
+	if (a->n < 2 || dt <= 0)
+		return;
+	*out = a->conf;
+	out->have = true;
+	out->seconds = dt;
+	out->samples = a->n;
+	out->drops = grew(a->first.drops, a->last.drops);
+	out->overlimits = grew(a->first.overlimits, a->last.overlimits);
+	out->requeues = grew(a->first.requeues, a->last.requeues);
+	out->sent_bps = 8.0 * (double)grew(a->first.bytes, a->last.bytes) / dt;
+	out->drop_rate = (double)out->drops / dt;
+	out->overlimit_rate = (double)out->overlimits / dt;
+	out->backlog_peak = a->backlog_peak;
+	out->backlog_mean = a->backlog_sum / a->n;
+}

@@ -1,0 +1,273 @@
+#!/bin/sh
+# check-html.sh: the report with pictures. "pipescope check --format html"
+# on a short loopback run is one self-contained page (no script, nothing
+# fetched), --plot DIR writes the charts as SVG files and the markdown links
+# them, every SVG (the files and the page's inline ones) is well-formed XML
+# (xmllint), and headless Chromium renders the page: the screenshot is not
+# blank and has the charts' colours, its DOM has the charts' elements. A bad
+# --plot DIR is one line and exit 1 before any test, nothing written; a
+# hostile snapshot's strings come out escaped.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_cmd xmllint libxml2-utils
+need_cmd python3 python3
+need_cmd jq jq
+scratch
+
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+
+# exit 0 (nothing limits) or 3 (a bottleneck): both are a finished check
+run_check() {
+	what=$1
+	shift
+	T_COUNT=$((T_COUNT + 1))
+	"$@" >"$TMP/out" 2>"$TMP/err" && rc=0 || rc=$?
+	case $rc in
+	0 | 3) pass "$what" ;;
+	*) fail "$what: exit $rc (stderr: $(tail -3 "$TMP/err"))" ;;
+	esac
+}
+
+# no script, nothing from anywhere
+self_contained() {
+	T_COUNT=$((T_COUNT + 1))
+	bad=$(grep -Eion '<script|https?:|src=|@import|url\(|<link|<img|<iframe|<object|<embed|href=' "$1" | head -3)
+	if [ -n "$bad" ]; then
+		fail "$2 refers outside or scripts: $bad"
+	else
+		pass "$2 is self-contained"
+	fi
+}
+
+# xmllint each inline <svg> of a page
+inline_svgs_valid() {
+	rm -rf "$TMP/inline"
+	mkdir "$TMP/inline"
+	python3 - "$1" "$TMP/inline" <<'EOF'
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+for i, m in enumerate(re.findall(r"<svg[ >].*?</svg>", page, re.S)):
+    open("%s/%d.svg" % (sys.argv[2], i), "w", encoding="utf-8").write(m)
+EOF
+	n=0
+	for f in "$TMP"/inline/*.svg; do
+		[ -e "$f" ] || continue
+		n=$((n + 1))
+		T_COUNT=$((T_COUNT + 1))
+		xmllint --noout "$f" 2>"$TMP/xerr" ||
+			fail "$2: inline svg $n is not well-formed: $(head -2 "$TMP/xerr")"
+	done
+	INLINE=$n
+}
+
+# ---- a bad --plot DIR: said at once, nothing run, nothing written ---------
+: >"$TMP/file"
+for bad in "$TMP/missing/deeper" "$TMP/file"; do
+	T_COUNT=$((T_COUNT + 1))
+	"$PIPESCOPE" check --quick -t 1 --plot "$bad" >"$TMP/out" 2>"$TMP/err" &&
+		rc=0 || rc=$?
+	if [ "$rc" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+		grep -q '^pipescope: --plot ' "$TMP/err" && [ ! -s "$TMP/out" ]; then
+		pass "bad --plot $bad: one line, exit 1"
+	else
+		fail "bad --plot $bad: exit $rc, stderr: $(head -3 "$TMP/err")"
+	fi
+done
+check "no file left by a bad --plot" test ! -e "$TMP/missing"
+expect_exit 2 "--format htm is a bad command line" -- \
+	"$PIPESCOPE" check --format htm
+expect_exit 2 "--plot is for check" -- "$PIPESCOPE" probe --plot "$TMP"
+
+# ---- a hostile snapshot: its strings escaped --------------------------------
+hostile='<script>alert("x")</script> ]]> '"'"'&'
+"$PIPESCOPE" probe --json 2>/dev/null |
+	jq --arg h "$hostile" '.host.hostname = $h | .host.kernel = ($h + "\u001b[31m")' \
+		>"$TMP/snap.json"
+run_check "check --snapshot (hostile) --format html" \
+	"$PIPESCOPE" check --snapshot "$TMP/snap.json" --format html
+cp "$TMP/out" "$TMP/static.html"
+self_contained "$TMP/static.html" "the static page"
+check "the hostile host name escaped" \
+	grep -qF '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; &#39;&amp;' \
+	"$TMP/static.html"
+T_COUNT=$((T_COUNT + 1))
+if LC_ALL=C grep -q "$(printf '\033')" "$TMP/static.html"; then
+	fail "a control byte reached the page"
+else
+	pass "no control byte in the page"
+fi
+
+# ---- the live run -----------------------------------------------------------
+# a NIC with queue interrupts (not the test's, it is loopback: the heatmap
+# has its lines and CPUs, the rates near zero)
+iface=
+for d in /sys/class/net/*/device; do
+	[ -e "$d" ] || continue
+	iface=$(basename "$(dirname "$d")")
+	break
+done
+mkdir "$TMP/plots"
+run_check "check --quick --format html --plot" \
+	"$PIPESCOPE" check --quick -t 1 ${iface:+--iface "$iface"} \
+	--format html --plot "$TMP/plots"
+cp "$TMP/out" "$TMP/report.html"
+cp "$TMP/report.html" "$(artifacts)/check-report.html" 2>/dev/null
+self_contained "$TMP/report.html" "the page"
+check "the page is HTML" grep -q '^<!DOCTYPE html>' "$TMP/report.html"
+check "the page's CSP fetches nothing" \
+	grep -q "Content-Security-Policy\" content=\"default-src 'none'" \
+	"$TMP/report.html"
+for id in chart-sweep chart-rate chart-cpu; do
+	check "the page has $id" grep -q "<svg class=\"ps-chart [a-z-]*\" id=\"$id\"" \
+		"$TMP/report.html"
+done
+check "the page has the findings" grep -q '<li class="finding" id="finding-1">' \
+	"$TMP/report.html"
+check "the findings have evidence" grep -q '<li class="evidence">' \
+	"$TMP/report.html"
+inline_svgs_valid "$TMP/report.html" "the page"
+check "the page has 3 or 4 inline charts ($INLINE)" test "$INLINE" -ge 3
+
+# the SVG files: the charts with data, each well-formed, stable names
+for n in sweep rate cpu; do
+	check "--plot wrote $n.svg" test -s "$TMP/plots/$n.svg"
+done
+for f in "$TMP"/plots/*; do
+	T_COUNT=$((T_COUNT + 1))
+	case $(basename "$f") in
+	sweep.svg | rate.svg | cpu.svg | irq.svg) ;;
+	*) fail "--plot left $(basename "$f")" ;;
+	esac
+	xmllint --noout "$f" 2>"$TMP/xerr" ||
+		fail "$(basename "$f") is not well-formed: $(head -2 "$TMP/xerr")"
+	# the namespace is the one URL, and it fetches nothing
+	sed 's|xmlns="http://www.w3.org/2000/svg"||' "$f" >"$TMP/nons.svg"
+	self_contained "$TMP/nons.svg" "$(basename "$f")"
+done
+# the heatmap: one cell a line and CPU, or said missing
+T_COUNT=$((T_COUNT + 1))
+if [ -e "$TMP/plots/irq.svg" ]; then
+	cells=$(grep -c '<rect class="cell"' "$TMP/plots/irq.svg")
+	rows=$(grep -c 'class="row-label"' "$TMP/plots/irq.svg")
+	[ "$cells" -gt 0 ] && [ $((cells % rows)) = 0 ] &&
+		grep -q 'id="chart-irq"' "$TMP/report.html" &&
+		pass "irq heatmap: $cells cells, $rows lines" ||
+		fail "irq heatmap: $cells cells in $rows rows"
+else
+	grep -A2 '<figure id="fig-irq">' "$TMP/report.html" |
+		grep -q 'class="nodata"' &&
+		pass "no queue interrupts on '$iface': said so" ||
+		fail "no irq.svg and the page does not say why"
+fi
+steps=$(grep -c '<td>done</td>' "$TMP/report.html")
+check "the rate chart has a line a test ($steps)" test \
+	"$(grep -c '<polyline class="series"' "$TMP/plots/rate.svg")" = "$steps"
+check "the sweep draws its ceilings" grep -q '<line class="hline"' \
+	"$TMP/plots/sweep.svg"
+
+# ---- the markdown links the charts, relative to where DIR was given ------
+T_COUNT=$((T_COUNT + 1))
+(cd "$TMP" && "$PIPESCOPE" check --quick -t 1 --format markdown \
+	--plot md-plots >md.out 2>md.err) && rc=0 || rc=$?
+if [ "$rc" = 0 ] || [ "$rc" = 3 ]; then
+	pass "check --format markdown --plot"
+else
+	fail "markdown --plot: exit $rc: $(tail -2 "$TMP/md.err")"
+fi
+links=$(sed -n 's/^!\[[a-z]*\](\(md-plots\/[a-z]*\.svg\))$/\1/p' "$TMP/md.out")
+check "the markdown links the sweep" \
+	sh -c "printf '%s\n' \"$links\" | grep -qx md-plots/sweep.svg"
+for l in $links; do
+	check "the link $l is there" test -s "$TMP/$l"
+done
+check "no temporary file left" sh -c "! ls -A '$TMP/plots' '$TMP/md-plots' | grep -q '^\.'"
+
+# ---- in a real browser ------------------------------------------------------
+if [ -z "$CHROMIUM" ]; then
+	[ "$T_FAILS" -eq 0 ] || finish
+	skip "no chromium (apt-get install chromium): the page was checked, not rendered"
+fi
+chrome() {
+	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$TMP/chrome" --window-size=1200,3000 "$@" \
+		"file://$TMP/report.html" 2>"$TMP/chrome.err"
+}
+# drawn at half scale: a quarter of the pixels for the decoder below
+chrome --screenshot="$TMP/shot.png" --force-device-scale-factor=0.5 >/dev/null
+check "chromium took a screenshot" test -s "$TMP/shot.png"
+cp "$TMP/shot.png" "$(artifacts)/check-report.png" 2>/dev/null
+# decode the PNG (zlib, the five filters): not blank, the charts' colours
+T_COUNT=$((T_COUNT + 1))
+if res=$(python3 - "$TMP/shot.png" <<'EOF'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), "PNG type %d/%d" % (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+raw = zlib.decompress(idat)
+stride = w * bpp
+prev = bytearray(stride)
+nonwhite, colours, blue, red, seen = 0, set(), 0, 0, 0
+for y in range(h):
+    f = raw[y * (stride + 1)]
+    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    if f == 2:
+        line = bytearray((p + q) & 255 for p, q in zip(line, prev))
+    elif f == 1:
+        for i in range(bpp, stride):
+            line[i] = (line[i] + line[i - bpp]) & 255
+    elif f == 3:
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            line[i] = (line[i] + ((a + prev[i]) >> 1)) & 255
+    elif f == 4:
+        for i in range(stride):
+            if i >= bpp:
+                a, b, c = line[i - bpp], prev[i], prev[i - bpp]
+            else:
+                a, b, c = 0, prev[i], 0
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+            line[i] = (line[i] + pr) & 255
+    prev = line
+    for x in range(0, stride, bpp):
+        px = bytes(line[x:x + 3])
+        seen += 1
+        if px == b"\xff\xff\xff":
+            continue
+        nonwhite += 1
+        colours.add(px)
+        # the first series' blue, the hottest cells' red
+        if abs(px[0] - 0x1f) < 24 and abs(px[1] - 0x77) < 24 and abs(px[2] - 0xb4) < 24:
+            blue += 1
+        elif px[0] > 150 and px[1] < 80 and px[2] < 80:
+            red += 1
+share = nonwhite / float(seen)
+print("%dx%d, %.1f%% not white, %d colours, %d blue, %d red" %
+      (w, h, 100 * share, len(colours), blue, red))
+sys.exit(0 if share > 0.02 and len(colours) > 50 and blue > 40 and red > 40 else 1)
+EOF
+); then
+	pass "the screenshot shows the page: $res"
+else
+	fail "the screenshot looks blank: $res"
+fi
+chrome --dump-dom >"$TMP/dom.html"
+for id in chart-sweep chart-rate chart-cpu; do
+	check "the browser's DOM has $id" grep -q "id=\"$id\"" "$TMP/dom.html"
+done
+check "the browser's DOM has the series" test \
+	"$(grep -o '<polyline class="series"' "$TMP/dom.html" | wc -l)" -ge \
+	$((steps + 1))
+check "the browser's DOM has the heat cells" test \
+	"$(grep -o '<rect class="cell"' "$TMP/dom.html" | wc -l)" -ge 2
+check "the browser ran no script" sh -c "! grep -qi '<script' '$TMP/dom.html'"
+finish
