@@ -8,6 +8,7 @@
 #include "probe-ethtool.h"
 #include "probe-irq.h"
 #include "probe-link.h"
+#include "probe-netstat.h"
 #include "probe-pci.h"
 #include "probe-qdisc.h"
 #include "probe-sysctl.h"
@@ -25,6 +26,7 @@
 	X(irq)                                                                 \
 	X(cpu)                                                                 \
 	X(sysctl)                                                              \
-	X(qdisc)
+	X(qdisc)                                                               \
+	X(netstat)
 
 #endif

@@ -53,6 +53,10 @@ ui_expect "view 5: ... and transmit" 'tx packets/s +q0 [0-9.]+k? +q1' 5
 ui_expect "view 5: the ring's misses per second" 'rx_missed [1-9][0-9]' 5
 ui_expect "view 5: pause frames per second" 'pause/s rx [1-9][0-9]* tx 0' 5
 ui_save ui-nic-queues
+ui_keys 4
+ui_expect "view 4: the Drops section's NIC ring row" 'NIC ring +[1-9][0-9]' 10
+ui_save ui-nic-queues-drops
+ui_keys 5
 # the pauses stop after 5 s: this second's rate falls to 0, the test's
 # average over its whole length does not
 ui_expect "view 5: the pauses stop" 'pause/s rx 0 tx 0' 10

@@ -10,6 +10,7 @@
 #include "probe-irq.h"
 #include "ui-internal.h"
 #include "ui-text.h"
+#include "view-drops.h"
 
 static const enum ui_color heat_color[5] = { UI_C_DIM, UI_C_HEAT1, UI_C_HEAT2,
 					     UI_C_HEAT3, UI_C_HEAT4 };
@@ -348,6 +349,9 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 				  irq->irqbalance_running ? _("running")
 							  : _("not running"));
 	}
+	/* where the packets were dropped, layer by layer (view-drops.c) */
+	if (y + 1 < in.y + in.h)
+		ui_drops_section(ui, y + 1, in.x, in.w, in.y + in.h);
 }
 
 static void draw_irq(struct ui *ui, const struct ui_rect *body)

@@ -826,12 +826,48 @@ const struct ps_check_ops ps_check_cc_qdisc = {
 
 /* ---- retransmissions ------------------------------------------------- */
 
+/* the sending end's retransmit causes over the steps (its kernel's
+ * counters: this end forward and in the self-test, the far end with -R) */
+struct rtx_causes {
+	bool have;
+	int64_t timeouts, fast, probes, slow_start, spurious, dsack, reorder;
+};
+
+/* bounded: the far end's counters are untrusted, the sums must not wrap */
+static int64_t pos(int64_t v)
+{
+	return v > 0 ? (v < ((int64_t)1 << 48) ? v : (int64_t)1 << 48) : 0;
+}
+
+static void causes_add(struct rtx_causes *k, const struct ps_run *r,
+		       const struct ps_step_result *s)
+{
+	const struct ps_netstat_counters *c = NULL;
+
+	if (!s->reverse || r->loopback)
+		c = s->have_netstat ? &s->netstat : NULL;
+	else
+		c = s->have_peer_netstat ? &s->peer_netstat : NULL;
+	if (!c || s->bidir)
+		return;
+	k->have = true;
+	k->timeouts += pos(c->tcp_timeouts);
+	k->fast += pos(c->tcp_fast_retrans);
+	k->probes += pos(c->tcp_loss_probes);
+	k->slow_start += pos(c->tcp_slow_start_retrans);
+	k->spurious += pos(c->tcp_spurious_rtos);
+	k->dsack += pos(c->tcp_dsack_recv);
+	k->reorder += pos(c->tcp_sack_reorder);
+}
+
 static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
 					struct ps_finding *f)
 {
 	int64_t retrans = 0;
 	double segs = 0;
-	bool any = false, software;
+	bool any = false, software, dropped = false;
+	struct rtx_causes k = { 0 };
+	char drops[400] = "";
 	double ratio;
 
 	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
@@ -842,6 +878,12 @@ static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
 		any = true;
 		retrans += s->retrans;
 		segs += (double)s->bytes / (s->mss ? s->mss : 1448);
+		causes_add(&k, ev->res, s);
+		if (ps_step_drops_grew(s)) {
+			dropped = true;
+			if (!drops[0])
+				ps_step_drops_text(s, drops, sizeof(drops));
+		}
 	}
 	if (!any || segs <= 0) {
 		PS_SET(f->evidence, "%s", _("no TCP_INFO from a test"));
@@ -855,25 +897,76 @@ static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
 	PS_SET(f->evidence,
 	       _("%lld retransmissions in about %.0f segments (%.3f%%)"),
 	       (long long)retrans, segs, 100 * ratio);
+	if (k.have) {
+		ps_fact(f, "tcp_timeouts", (double)k.timeouts, "count");
+		ps_fact(f, "tcp_fast_retrans", (double)k.fast, "count");
+		ps_fact(f, "tcp_loss_probes", (double)k.probes, "count");
+		ps_fact(f, "tcp_spurious_rtos", (double)k.spurious, "count");
+		ps_fact(f, "tcp_dsack_recv", (double)k.dsack, "count");
+		ps_fact(f, "tcp_sack_reorder", (double)k.reorder, "count");
+		PS_APPEND(f->evidence,
+			  _("; the sender's kernel counted %lld timeouts, %lld "
+			    "fast retransmits (%lld in slow start), %lld "
+			    "tail-loss probes, %lld spurious timeouts, %lld "
+			    "DSACKs and %lld reordering events"),
+			  (long long)k.timeouts, (long long)k.fast,
+			  (long long)k.slow_start, (long long)k.probes,
+			  (long long)k.spurious, (long long)k.dsack,
+			  (long long)k.reorder);
+	}
+	ps_fact(f, "drops_grew", dropped ? 1 : 0, "count");
+	if (dropped)
+		PS_APPEND(f->evidence, _("; drop counters that grew: %s"),
+			  drops);
 	if (ratio < 0.001)
 		return PS_CHECK_CLEAR;
-	if (software) {
+	if (dropped) {
+		/* something dropped: the retransmits repair loss */
+		f->severity = ratio >= 0.01 ? PS_SEV_WARNING : PS_SEV_INFO;
+		PS_SET(f->title, _("Retransmissions (%.2f%%) repair drops: %s"),
+		       100 * ratio, drops);
+		PS_SET(f->remedy, "%s",
+		       _("see the finding of the layer that dropped (socket "
+			 "buffer, backlog, queue pruning); nstat -az "
+			 "'*Drop*' '*Prune*' 'Udp*' on each end"));
+		return PS_CHECK_FIRED;
+	}
+	/* nothing dropped, and the sender says its retransmits were
+	 * undone (DSACK) or the segments only late (reordering) */
+	if (software ||
+	    (k.have && k.dsack + k.spurious + k.reorder > k.timeouts &&
+	     k.dsack + k.spurious + k.reorder > 0)) {
 		f->severity = PS_SEV_INFO;
 		PS_SET(f->title,
-		       _("Retransmissions on a software path (%.2f%%): "
-			 "reordering, not loss"),
+		       _("Retransmissions (%.2f%%): reordering, not loss"),
 		       100 * ratio);
 		PS_APPEND(f->evidence, "%s",
-			  _("; on veth/loopback a sender that moves between "
-			    "CPUs reorders packets, and TCP retransmits what "
-			    "was only late"));
+			  software ? _("; no drop counter grew, and on "
+				       "veth/loopback a sender that moves "
+				       "between CPUs reorders packets: TCP "
+				       "retransmits what was only late")
+				   : _("; no drop counter grew, and the "
+				       "receiver reported duplicates (DSACK) "
+				       "and reordering: the segments were "
+				       "late, not lost"));
 		PS_SET(f->remedy, "%s",
-		       _("nothing to fix on the wire; pin the test (-A) to see "
-			 "them go away"));
+		       software ? _("nothing to fix on the wire; pin the test "
+				    "(-A) to see them go away")
+				: _("a path that reorders (link aggregation, "
+				    "multipath): sysctl -w "
+				    "net.ipv4.tcp_reordering=10 tolerates "
+				    "more"));
 		return PS_CHECK_FIRED;
 	}
 	f->severity = ratio >= 0.01 ? PS_SEV_WARNING : PS_SEV_INFO;
-	PS_SET(f->title, _("Retransmissions: %.2f%% of segments"), 100 * ratio);
+	if (k.have && k.timeouts > k.fast)
+		PS_SET(f->title,
+		       _("Retransmissions: %.2f%% of segments, mostly after "
+			 "timeouts (%lld)"),
+		       100 * ratio, (long long)k.timeouts);
+	else
+		PS_SET(f->title, _("Retransmissions: %.2f%% of segments"),
+		       100 * ratio);
 	PS_SET(f->remedy,
 	       _("look for drops: ip -s -s link show %s, ethtool -S %s | grep "
 		 "-iE 'drop|miss|err', the switch port's counters"),

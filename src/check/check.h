@@ -13,6 +13,7 @@
 #include "probe-ethtool.h"
 #include "probe-irq.h"
 #include "probe-link.h"
+#include "probe-netstat.h"
 #include "probe-pci.h"
 #include "snapshot.h"
 #include "units.h"
@@ -113,6 +114,17 @@ struct ps_step_result {
 	 * end's (from the snapshots a pipescope server sent): qdisc.drops is
 	 * what the root qdisc dropped during the test */
 	struct ps_step_qdisc qdisc, peer_qdisc;
+	/* the kernel's counters over the step (probe-netstat.h): each
+	 * member the delta, PS_NA when either reading lacked it. netstat is
+	 * this end's namespace; peer_netstat the far end's (a pipescope
+	 * server's first and last snapshot of the step) */
+	bool have_netstat, have_peer_netstat;
+	struct ps_netstat_counters netstat, peer_netstat;
+	double peer_netstat_s; /* the time between those two snapshots */
+	/* a UDP test: the datagrams the sender numbered and the receiver's
+	 * count of those lost (all streams) */
+	bool udp;
+	int64_t udp_sent, udp_lost;
 	/* the NIC's own counters over the step (the driver's per-queue
 	 * packets, drop classes, pause frames: ps_step_set_nic); the rates
 	 * are per second, a class or queue not reported is NaN */
@@ -267,6 +279,8 @@ extern const struct ps_check_ops ps_check_mtu, ps_check_window,
 	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */
 extern const struct ps_check_ops ps_check_shaper, ps_check_short_queue,
 	ps_check_far_shaper; /* check-shaper.c */
+extern const struct ps_check_ops ps_check_udp_loss, ps_check_tcp_memory,
+	ps_check_udp_buffers; /* check-drops.c */
 
 const char *ps_severity_name(enum ps_severity s); /* JSON: "warning" */
 const char *ps_severity_text(enum ps_severity s); /* translated */
@@ -303,5 +317,16 @@ int ps_step_test_core(const struct ps_step_result *s, double *others_avg);
 bool ps_cpu_saturated(const struct ps_cpu_info *cpu);
 /* the number of online cores, 0 unknown */
 int ps_ev_ncores(const struct ps_evidence *ev);
+/*
+ * Whether any drop counter grew over the step, on either end: the
+ * kernel's (UDP buffer/errors, IP discards, TCP backlog/prune/ofo/rcvq
+ * drops, check-drops.c). The qdisc's and the NIC's drops belong here too:
+ * add them to this one function (their fields of the step), so "reordering,
+ * not loss" is said only when nothing anywhere dropped.
+ */
+bool ps_step_drops_grew(const struct ps_step_result *s);
+/* the drop counters that grew, as text ("far end: UdpRcvbufErrors +12"),
+ * "" when none */
+void ps_step_drops_text(const struct ps_step_result *s, char *buf, size_t len);
 
 #endif

@@ -204,6 +204,7 @@ struct collect {
 	/* the qdiscs of this end's interface and of the far end's */
 	struct ps_qdisc_probe *qp;
 	struct ps_step_qdisc_acc qacc, qpeer;
+	struct ps_netstat_info na; /* this namespace's counters at the start */
 	struct ps_ethtool_info ea; /* the NIC's counters at the start */
 	bool have_ea;
 };
@@ -275,6 +276,7 @@ static void take_a(struct collect *c)
 	}
 	ps_step_qdisc_reset(&c->qacc);
 	qdisc_take(c);
+	ps_netstat_sample(NULL, &c->na);
 	nic_start(c);
 	c->ta = ps_now();
 }
@@ -321,6 +323,8 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 		 * server took when the test began) */
 		ps_step_qdisc_reset(&c->qpeer);
 		qdisc_peer(c, iv->peer_snap);
+		/* the far end's counters start after the omitted time too */
+		ps_step_peer_netstat(&c->peer, iv->peer_snap, true);
 		return;
 	}
 	ps_step_acc_add(&c->acc, iv);
@@ -328,6 +332,34 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 	ps_step_peer_add(&c->peer, iv->peer_snap);
 	qdisc_take(c);
 	qdisc_peer(c, iv->peer_snap);
+}
+
+/* a UDP test: what the senders numbered and what the receivers counted
+ * lost (a forward test's receiver is the far end: its results) */
+static void udp_end(struct ps_step_result *s, const struct ps_test_info *info,
+		    const struct ps_summary *sum)
+{
+	if (info->proto != PS_PROTO_UDP)
+		return;
+	s->udp = true;
+	for (int i = 0; i < sum->nstreams; i++) {
+		const struct ps_stream_iv *v = &sum->local[i];
+
+		if (v->sender) {
+			s->udp_sent += (int64_t)v->packets;
+			if (sum->remote_valid && sum->remote_errors[i] > 0)
+				s->udp_lost += sum->remote_errors[i];
+		} else {
+			int64_t lost = v->lost > 0 ? v->lost : 0;
+
+			s->udp_lost += lost;
+			/* the sender's count, else what came and what not */
+			s->udp_sent +=
+				sum->remote_valid && sum->remote_packets[i] > 0
+					? sum->remote_packets[i]
+					: (int64_t)v->packets + lost;
+		}
+	}
 }
 
 static void col_end(void *arg, const struct ps_test_info *info,
@@ -384,6 +416,15 @@ static void col_end(void *arg, const struct ps_test_info *info,
 		 sum->congestion_remote);
 	ps_step_acc_finish(&c->acc, s);
 	irq_end(c, ps_now() - c->ta);
+	udp_end(s, info, sum);
+	{
+		struct ps_netstat_info nb;
+
+		ps_netstat_sample(NULL, &nb);
+		ps_step_set_netstat(s, &c->na, &nb);
+	}
+	/* the summary may bring a reading newer than the last interval's */
+	ps_step_peer_netstat(&c->peer, sum->peer_snap, false);
 	nic_end(c, ps_now() - c->ta);
 	ps_step_peer_finish(&c->peer, s);
 	qdisc_take(c);
@@ -453,8 +494,9 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 	co.omit = cfg->omit;
 	co.interval = cfg->step_seconds >= 4 ? 1.0 : 0.5;
 	co.json = co.json_stream = false;
-	co.proto = PS_PROTO_TCP;
-	co.rate = 0;
+	/* check -u: UDP at the -b rate (the guided run's one UDP test) */
+	co.proto = cfg->udp ? PS_PROTO_UDP : PS_PROTO_TCP;
+	co.rate = cfg->udp ? cfg->client->rate : 0;
 	co.get_server_output = false;
 	/* a pipescope server sends its cores and NIC: checked as the far end
 	 * (not the self-test's: that is this process) */
@@ -551,6 +593,11 @@ static void summary_of(const struct ps_step_result *s, char *buf, size_t len)
 		snprintf(buf, len, "%s + %s", r, b);
 	} else if (s->have_tcpinfo) {
 		snprintf(buf, len, _("%s, RTT %.2f ms"), r, s->rtt_us / 1e3);
+	} else if (s->udp && s->udp_sent > 0) {
+		snprintf(buf, len,
+			 _("%s, %lld of %lld datagrams lost (%.1f%%)"), r,
+			 (long long)s->udp_lost, (long long)s->udp_sent,
+			 100.0 * (double)s->udp_lost / (double)s->udp_sent);
 	} else {
 		snprintf(buf, len, "%s", r);
 	}
@@ -613,6 +660,23 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 					break;
 				}
 		}
+	}
+
+	/* check -u: one UDP test (-R: the far end sends), where the loss
+	 * and the drop counters are the evidence; no sweep */
+	if (cfg->udp) {
+		if (ui->begin)
+			ui->begin(
+				ui->arg, PS_CL_SINGLE + 1, total, _("UDP"),
+				_("one UDP test at the -b rate: the loss, and "
+				  "which layer dropped it"));
+		s = next_step(res, "udp");
+		rc = ps_checklist_test(
+			cfg, res, s,
+			cfg->opts->parallel > 0 ? cfg->opts->parallel : 1,
+			cfg->opts->reverse, false);
+		END(s);
+		return s->state == PS_STEP_DONE ? 0 : -EIO;
 	}
 
 	/* one stream */

@@ -78,6 +78,9 @@ struct ps_checklist_cfg {
 	int max_streams;	      /* the sweep's end */
 	bool reverse, bidir;	      /* run these steps */
 	char iface[16];		      /* the NIC read around each test */
+	/* check -u: one UDP test instead of the TCP steps (the caller sets
+	 * it: the workstation's guided run stays TCP) */
+	bool udp;
 	/* set (Ctrl-C, a key) to skip the running step; cleared after */
 	atomic_bool *skip;
 	/* set (a key) to end the whole run: the running step is skipped and

@@ -328,6 +328,23 @@ static struct json_object *step_json(const struct ps_step_result *s)
 	if (s->peer_qdisc.have)
 		json_object_object_add(o, "far_end_qdisc",
 				       step_qdisc_json(&s->peer_qdisc));
+	if (s->udp) {
+		struct json_object *u = json_object_new_object();
+
+		json_object_object_add(u, "sent",
+				       json_object_new_int64(s->udp_sent));
+		json_object_object_add(u, "lost",
+				       json_object_new_int64(s->udp_lost));
+		json_object_object_add(o, "udp", u);
+	}
+	/* the kernel counters' deltas over the test, each end */
+	if (s->have_netstat)
+		json_object_object_add(o, "netstat",
+				       ps_netstat_counters_json(&s->netstat));
+	if (s->have_peer_netstat)
+		json_object_object_add(
+			o, "far_end_netstat",
+			ps_netstat_counters_json(&s->peer_netstat));
 	return o;
 }
 
@@ -748,16 +765,16 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 				_(", %.0f NIC interrupts/s (cpu%d %.0f%%)"),
 				s->irq_rate, s->irq_busiest_cpu,
 				100 * s->irq_busiest_share);
-		if (s->qdisc.have && s->qdisc.drops)
-			fprintf(out, _(", qdisc dropped %llu (%.0f/s)"),
-				(unsigned long long)s->qdisc.drops,
-				s->qdisc.drop_rate);
-		if (s->peer_qdisc.have && s->peer_qdisc.drops)
-			fprintf(out, _(", far end's qdisc dropped %llu"),
-				(unsigned long long)s->peer_qdisc.drops);
-		if (ps_step_nic_drops(s) > 0)
-			fprintf(out, _(", NIC ring drops %.0f/s"),
-				ps_step_nic_drops(s));
+		if (s->udp && s->udp_sent > 0)
+			fprintf(out, _(", %lld of %lld datagrams lost"),
+				(long long)s->udp_lost, (long long)s->udp_sent);
+		{
+			char drops[300];
+
+			ps_step_drops_text(s, drops, sizeof(drops));
+			if (drops[0])
+				fprintf(out, _("; drops: %s"), drops);
+		}
 		if (s->have_nicstats && s->nic_pause_rx > 0)
 			fprintf(out, _(", %.1f pause frames/s received"),
 				s->nic_pause_rx);

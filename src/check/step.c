@@ -134,6 +134,16 @@ double ps_step_nic_drops(const struct ps_step_result *s)
 	return sum;
 }
 
+void ps_step_set_netstat(struct ps_step_result *s,
+			 const struct ps_netstat_info *a,
+			 const struct ps_netstat_info *b)
+{
+	if (a->status != PS_ST_OK || b->status != PS_ST_OK)
+		return;
+	ps_netstat_diff(&a->c, &b->c, &s->netstat);
+	s->have_netstat = true;
+}
+
 void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
 {
 	bool fwd = !in->reverse && !in->bidir;
@@ -171,6 +181,8 @@ void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
 	}
 	if (in->irq && in->irq->rated)
 		ps_step_set_irq(st, in->irq);
+	if (in->netstat0 && in->netstat)
+		ps_step_set_netstat(st, in->netstat0, in->netstat);
 	if (in->eth)
 		ps_step_set_nic(st, in->eth);
 }
@@ -184,6 +196,7 @@ void ps_step_peer_add(struct ps_step_peer *p, const struct ps_snapshot *snap)
 	if (!snap || snap->hdr.time_ns == p->time)
 		return;
 	p->time = snap->hdr.time_ns;
+	ps_step_peer_netstat(p, snap, false);
 	cpu = &snap->cpu;
 	if (cpu->status != PS_ST_OK || cpu->ncores <= 0 ||
 	    !cpu->cores[0].pct_valid)
@@ -205,11 +218,39 @@ void ps_step_peer_add(struct ps_step_peer *p, const struct ps_snapshot *snap)
 	p->n++;
 }
 
+void ps_step_peer_netstat(struct ps_step_peer *p,
+			  const struct ps_snapshot *snap, bool base)
+{
+	const struct ps_netstat_info *ns = snap ? &snap->netstat : NULL;
+
+	if (!ns || ns->status != PS_ST_OK)
+		return;
+	if (base || !p->have_ns0) {
+		p->ns0 = ns->c;
+		p->ns0_time = snap->hdr.time_ns;
+		p->have_ns0 = true;
+		p->have_ns1 = false;
+		if (base)
+			return;
+	}
+	if (snap->hdr.time_ns < p->ns1_time)
+		return; /* an older reading than the one kept */
+	p->ns1 = ns->c;
+	p->ns1_time = snap->hdr.time_ns;
+	p->have_ns1 = true;
+}
+
 void ps_step_peer_finish(const struct ps_step_peer *p, struct ps_step_result *s)
 {
 	int best = 0;
 	double all = 0;
 
+	/* its counters' delta, from two different readings */
+	if (p->have_ns0 && p->have_ns1 && p->ns1_time > p->ns0_time) {
+		ps_netstat_diff(&p->ns0, &p->ns1, &s->peer_netstat);
+		s->peer_netstat_s = (double)(p->ns1_time - p->ns0_time) / 1e9;
+		s->have_peer_netstat = true;
+	}
 	if (!p->n)
 		return;
 	for (int i = 0; i < p->ncores; i++) {

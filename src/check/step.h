@@ -44,6 +44,8 @@ struct ps_step_seen {
 	double cpu_local;	       /* this process's CPU, % of one core */
 	const struct ps_cpu_info *cpu; /* rated cores, or NULL */
 	const struct ps_irq_info *irq; /* rated interrupts, or NULL */
+	/* the kernel counters at the test's start and now, or NULL */
+	const struct ps_netstat_info *netstat0, *netstat;
 	const struct ps_ethtool_info *eth; /* rated NIC counters, or NULL */
 };
 
@@ -59,6 +61,11 @@ void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st);
  * sample rated over it (ps_irq_rates) */
 void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b);
 
+/* the kernel's counters over the step: the delta from a (its start) to b
+ * (its end), both of this namespace */
+void ps_step_set_netstat(struct ps_step_result *s,
+			 const struct ps_netstat_info *a,
+			 const struct ps_netstat_info *b);
 /* the NIC's counters over the step, from a sample rated over it
  * (ps_ethtool_rates: nic_rate); nothing when it is not rated */
 void ps_step_set_nic(struct ps_step_result *s, const struct ps_ethtool_info *b);
@@ -74,10 +81,19 @@ struct ps_step_peer {
 	int n, ncores;
 	double (*pct)[PS_CPU_NFIELDS + 1]; /* [core][field], [..][N] busy */
 	int *ids;
+	/* its kernel counters: the first and the last reading of the step */
+	bool have_ns0, have_ns1;
+	struct ps_netstat_counters ns0, ns1;
+	int64_t ns0_time, ns1_time;
 };
 
 /* add the far end's newest snapshot (each one once) */
 void ps_step_peer_add(struct ps_step_peer *p, const struct ps_snapshot *snap);
+/* its kernel counters only: base (an omitted interval's snapshot) makes
+ * it the start of the step; otherwise it is the latest reading (the
+ * summary's snapshot, after the last interval) */
+void ps_step_peer_netstat(struct ps_step_peer *p,
+			  const struct ps_snapshot *snap, bool base);
 /* the step's far-end figures: its busiest core on average */
 void ps_step_peer_finish(const struct ps_step_peer *p,
 			 struct ps_step_result *s);

@@ -158,6 +158,7 @@ int ps_cmd_check(const struct ps_opts *o)
 		return PS_EXIT_FAIL;
 	}
 	ps_checklist_defaults(&cfg, o);
+	cfg.udp = o->proto == PS_PROTO_UDP;
 	snprintf(cfg.iface, sizeof(cfg.iface), "%s", iface.name);
 	cfg.ui.begin = ui_begin;
 	cfg.ui.end = ui_end;

@@ -26,6 +26,9 @@ struct text {
 	int nstreams;
 	bool any_sender;   /* this end sends on some stream */
 	bool verbose_done; /* -V's preamble is out */
+	/* an iperf3 peer counts as UDP "packets" the highest number it
+	 * received (lost ones included); pipescope, the ones that came */
+	bool peer_iperf3;
 };
 
 static void flush(struct text *x)
@@ -192,6 +195,8 @@ static void t_start(void *arg, const struct ps_test_info *in)
 	x->proto = in->proto;
 	x->nstreams = in->nstreams;
 	x->any_sender = false;
+	x->peer_iperf3 = !in->server && in->peer_kind &&
+			 !strcmp(in->peer_kind, "iperf3");
 	if (x->o->verbose && !in->server) {
 		title(x);
 		fprintf(x->out, "      Cookie: %.*s\n", PS_COOKIE_SIZE - 1,
@@ -372,19 +377,42 @@ static void t_end(void *arg, const struct ps_test_info *in,
 			/* the far end's loss and jitter are in its results */
 			rcv.lost = v->lost;
 		} else if (sum->remote_valid) {
+			int64_t got = sum->remote_packets[i];
+
 			rcv.lost = sum->remote_errors[i];
-			rcv.packets = (uint64_t)sum->remote_packets[i];
+			/* what the receiver got: the row adds the lost */
+			if (x->peer_iperf3 && rcv.lost > 0)
+				got -= rcv.lost;
+			rcv.packets = got > 0 ? (uint64_t)got : 0;
 			rcv.jitter_ms = sum->remote_jitter_ms[i];
 		}
 		if (x->proto == PS_PROTO_UDP) {
-			snd.sender = false; /* UDP rows show loss on both */
-			snd.lost = rcv.lost;
-			snd.packets = v->sender ? v->packets : rcv.packets;
+			/*
+			 * As iperf3: the sender's row is 0 lost of what it
+			 * sent (the far end's count with -R); the receiver's,
+			 * its loss of what it got and lost.
+			 */
+			snd.sender = false; /* a UDP row has Lost/Total */
+			snd.lost = 0;
+			snd.jitter_ms = 0;
+			if (!v->sender)
+				snd.packets =
+					sum->remote_valid &&
+							sum->remote_packets[i] >
+								0
+						? (uint64_t)
+							  sum->remote_packets[i]
+						: rcv.packets +
+							  (rcv.lost > 0
+								   ? (uint64_t)rcv
+									     .lost
+								   : 0);
 		}
 		row(x, id, &snd, true, _("sender"));
 		if (sum->remote_valid || !v->sender)
 			row(x, id, &rcv, true, _("receiver"));
 		tot[d][0].bytes += snd.bytes;
+		tot[d][0].packets += snd.packets;
 		tot[d][0].retrans += snd.retrans;
 		tot[d][0].has_tcpinfo |= snd.has_tcpinfo;
 		tot[d][1].bytes += rcv.bytes;

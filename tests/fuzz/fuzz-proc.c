@@ -2,8 +2,9 @@
  * fuzz-proc.c: libFuzzer harnesses for the /proc and /sys text parsers
  * behind "pipescope probe" (CPU, IRQ, softirq, softnet, PCIe link). Built
  * once per parser (FUZZ_CPU_STAT, FUZZ_INTERRUPTS, FUZZ_SOFTIRQS,
- * FUZZ_SOFTNET, FUZZ_PCI, FUZZ_NIC_STATS) by "make fuzz" (configure
- * --enable-fuzzing).
+ * FUZZ_SOFTNET, FUZZ_PCI, FUZZ_NETSTAT: /proc/net/snmp, netstat, sockstat
+ * and tcp_mem, FUZZ_NIC_STATS: a recorded "ethtool -S") by "make fuzz"
+ * (configure --enable-fuzzing).
  */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include "probe-cpu.h"
 #include "probe-ethtool.h"
 #include "probe-irq.h"
+#include "probe-netstat.h"
 #include "probe-pci.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -94,6 +96,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (nl)
 				line = nl + 1;
 		} while (nl);
+	}
+#elif defined(FUZZ_NETSTAT)
+	{
+		struct ps_netstat_info info, prev;
+
+		ps_netstat_init(&info);
+		ps_netstat_parse(text, &info.c);
+		ps_sockstat_parse(text, &info.sock);
+		ps_tcp_mem_parse(text, &info.sock);
+		info.status = PS_ST_OK;
+		prev = info;
+		ps_netstat_rates(&prev, &info, 1.0);
 	}
 #elif defined(FUZZ_NIC_STATS)
 	{

@@ -90,6 +90,17 @@ char *slurp(const char *tree, const char *rel)
 	return text;
 }
 
+char *counters_fixture(const char *name)
+{
+	char *path, *text;
+	size_t len;
+
+	xasprintf(&path, "counters/%s", name);
+	text = fixture(path, &len);
+	free(path);
+	return text;
+}
+
 char *netlink_fixture(const char *dir, const char *name, size_t *len)
 {
 	char *path, *buf;

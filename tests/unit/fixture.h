@@ -19,6 +19,9 @@ bool have_machines_at(const char *rel);
 const char *machine_or_skip(const char *name);
 /* the whole of TREE/REL read live (no sysroot); the test fails if absent */
 char *slurp(const char *tree, const char *rel);
+/* a recorded counter output, tests/fixtures/counters/NAME, whole (the
+ * test fails if absent) */
+char *counters_fixture(const char *name);
 /* a recorded netlink answer, tests/fixtures/netlink/DIR/NAME.bin, whole
  * (*len bytes); the test fails if absent */
 char *netlink_fixture(const char *dir, const char *name, size_t *len);

@@ -1,0 +1,128 @@
+/* probe-netstat.h: the kernel's packet counters of this network namespace
+ * in "pipescope probe" (what "nstat -az" and "cat /proc/net/sockstat" show):
+ * IP, UDP and TCP drops and retransmit causes, socket memory */
+#ifndef PS_PROBE_NETSTAT_H
+#define PS_PROBE_NETSTAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "status.h"
+
+struct json_object;
+
+/*
+ * X(key, section, name): one counter of /proc/net/snmp or /proc/net/netstat
+ * ("Udp" "RcvbufErrors"); key is its member of struct ps_netstat_counters
+ * and its JSON key. A counter the kernel does not have stays PS_NA.
+ */
+#define PS_NETSTAT_COUNTERS(X)                                                 \
+	X(ip_in_receives, "Ip", "InReceives")                                  \
+	X(ip_in_hdr_errors, "Ip", "InHdrErrors")                               \
+	X(ip_in_addr_errors, "Ip", "InAddrErrors")                             \
+	X(ip_in_discards, "Ip", "InDiscards")                                  \
+	X(ip_in_delivers, "Ip", "InDelivers")                                  \
+	X(ip_out_discards, "Ip", "OutDiscards")                                \
+	X(tcp_in_segs, "Tcp", "InSegs")                                        \
+	X(tcp_out_segs, "Tcp", "OutSegs")                                      \
+	X(tcp_retrans_segs, "Tcp", "RetransSegs")                              \
+	X(tcp_in_errs, "Tcp", "InErrs")                                        \
+	X(udp_in_datagrams, "Udp", "InDatagrams")                              \
+	X(udp_no_ports, "Udp", "NoPorts")                                      \
+	X(udp_in_errors, "Udp", "InErrors")                                    \
+	X(udp_out_datagrams, "Udp", "OutDatagrams")                            \
+	X(udp_rcvbuf_errors, "Udp", "RcvbufErrors")                            \
+	X(udp_sndbuf_errors, "Udp", "SndbufErrors")                            \
+	X(udp_in_csum_errors, "Udp", "InCsumErrors")                           \
+	X(tcp_timeouts, "TcpExt", "TCPTimeouts")                               \
+	X(tcp_loss_probes, "TcpExt", "TCPLossProbes")                          \
+	X(tcp_fast_retrans, "TcpExt", "TCPFastRetrans")                        \
+	X(tcp_slow_start_retrans, "TcpExt", "TCPSlowStartRetrans")             \
+	X(tcp_lost_retransmit, "TcpExt", "TCPLostRetransmit")                  \
+	X(tcp_spurious_rtos, "TcpExt", "TCPSpuriousRTOs")                      \
+	X(tcp_sack_reorder, "TcpExt", "TCPSACKReorder")                        \
+	X(tcp_dsack_recv, "TcpExt", "TCPDSACKRecv")                            \
+	X(tcp_backlog_drop, "TcpExt", "TCPBacklogDrop")                        \
+	X(tcp_prune_called, "TcpExt", "PruneCalled")                           \
+	X(tcp_rcv_pruned, "TcpExt", "RcvPruned")                               \
+	X(tcp_ofo_pruned, "TcpExt", "OfoPruned")                               \
+	X(tcp_ofo_drop, "TcpExt", "TCPOFODrop")                                \
+	X(tcp_rcvq_drop, "TcpExt", "TCPRcvQDrop")                              \
+	X(tcp_rcv_collapsed, "TcpExt", "TCPRcvCollapsed")                      \
+	X(tcp_memory_pressures, "TcpExt", "TCPMemoryPressures")                \
+	X(tcp_abort_on_memory, "TcpExt", "TCPAbortOnMemory")                   \
+	X(tcp_listen_overflows, "TcpExt", "ListenOverflows")                   \
+	X(tcp_listen_drops, "TcpExt", "ListenDrops")
+
+/* the counters, PS_NA when not reported */
+struct ps_netstat_counters {
+#define PS_NETSTAT_MEMBER(k, sec, name) int64_t k;
+	PS_NETSTAT_COUNTERS(PS_NETSTAT_MEMBER)
+#undef PS_NETSTAT_MEMBER
+};
+
+/* the same, per second over the sampler's interval (NaN: not rated) */
+struct ps_netstat_rates {
+#define PS_NETSTAT_RATE(k, sec, name) double k;
+	PS_NETSTAT_COUNTERS(PS_NETSTAT_RATE)
+#undef PS_NETSTAT_RATE
+};
+
+/* /proc/net/sockstat and /proc/sys/net/ipv4/tcp_mem (pages, PS_NA) */
+struct ps_sockstat {
+	int64_t tcp_inuse, tcp_orphan, tcp_tw, tcp_alloc, tcp_mem;
+	int64_t udp_inuse, udp_mem;
+	int64_t tcp_mem_low, tcp_mem_pressure, tcp_mem_high; /* tcp_mem */
+};
+
+struct ps_netstat_info {
+	enum ps_status status; /* ok when snmp or netstat was read */
+	char reason[160];
+	struct ps_netstat_counters c;
+	bool rated; /* r holds rates */
+	double interval_s;
+	struct ps_netstat_rates r;
+	struct ps_sockstat sock;
+};
+
+/* every field "not reported" (PS_NA, NaN), status not_recorded */
+void ps_netstat_init(struct ps_netstat_info *info);
+
+/*
+ * Parse the text of /proc/net/snmp or /proc/net/netstat (pairs of lines
+ * "Section: Name Name ..." then "Section: value value ..."): the counters
+ * of the table are set, unknown names and other lines ignored. Returns how
+ * many counters were set, or -EINVAL when no header/value pair is well
+ * formed (a pair whose counts differ, or a value that is not a number, is
+ * skipped whole). Untrusted text: every line and count is bounded.
+ */
+int ps_netstat_parse(const char *text, struct ps_netstat_counters *c);
+/* "TCP: inuse 35 orphan 0 tw 4 alloc 59 mem 22" / "UDP: inuse 12 mem 62";
+ * the number of values set, -EINVAL when none */
+int ps_sockstat_parse(const char *text, struct ps_sockstat *s);
+/* "21180 28243 42360"; 0 or -EINVAL */
+int ps_tcp_mem_parse(const char *text, struct ps_sockstat *s);
+
+/* cur - prev of one counter, PS_NA when either is missing or it went back */
+int64_t ps_netstat_delta(int64_t prev, int64_t cur);
+/* every counter's delta into d */
+void ps_netstat_diff(const struct ps_netstat_counters *prev,
+		     const struct ps_netstat_counters *cur,
+		     struct ps_netstat_counters *d);
+
+int ps_netstat_sample(const char *ifname, struct ps_netstat_info *out);
+void ps_netstat_rates(const struct ps_netstat_info *prev,
+		      struct ps_netstat_info *cur, double seconds);
+void ps_netstat_free(struct ps_netstat_info *info);
+
+struct json_object *ps_netstat_to_json(const struct ps_netstat_info *info);
+/* the counters alone, as the "counters" object (the not reported left
+ * out): a step's deltas in the check report */
+struct json_object *
+ps_netstat_counters_json(const struct ps_netstat_counters *c);
+int ps_netstat_from_json(struct json_object *obj, struct ps_netstat_info *out);
+void ps_netstat_print(FILE *out, const struct ps_netstat_info *info);
+void ps_netstat_brief(FILE *out, const struct ps_netstat_info *info);
+
+#endif

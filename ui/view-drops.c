@@ -1,0 +1,226 @@
+/* view-drops.c: the "Drops" section of the IRQ view (4): where a received
+ * packet can be dropped on its way up (NIC ring, softnet backlog, IP, the
+ * UDP and TCP socket layers, the application) and how many each layer
+ * dropped per second, on this end and the far end, from the kernel
+ * counters of the snapshots (probe-netstat, probe-irq) */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "nls.h"
+#include "probe-netstat.h"
+#include "ui-internal.h"
+#include "view-drops.h"
+
+double ui_drops_nic_ring(const struct ps_snapshot *s)
+{
+	/* the driver's receive drop classes (nic-counters.h), NaN when it
+	 * reports none or the snapshot has no rates */
+	return s->ethtool.nic_rate.rated
+		       ? ps_nic_rates_drops(&s->ethtool.nic_rate, PS_NIC_RX)
+		       : NAN;
+}
+
+/* the counters when the running test began (per end), for "since" */
+static struct {
+	uint64_t runs; /* the test they belong to */
+	bool here_ok, far_ok;
+	struct ps_netstat_counters here, far;
+} base;
+
+enum layer {
+	L_RING,
+	L_SOFTNET,
+	L_IP,
+	L_UDP_BUF,
+	L_UDP_ERR,
+	L_TCP_BACKLOG,
+	L_TCP_PRUNE,
+	L_TCP_OFO,
+	L_APP,
+	L_COUNT
+};
+
+static const char *const layer_label[L_COUNT] = {
+	[L_RING] = N_("NIC ring"),
+	[L_SOFTNET] = N_("softnet backlog"),
+	[L_IP] = N_("IP discards, bad headers"),
+	[L_UDP_BUF] = N_("UDP socket buffer"),
+	[L_UDP_ERR] = N_("UDP other receive errors"),
+	[L_TCP_BACKLOG] = N_("TCP backlog (socket busy)"),
+	[L_TCP_PRUNE] = N_("TCP receive queue pruned"),
+	[L_TCP_OFO] = N_("TCP out-of-order, rcvq drops"),
+	[L_APP] = N_("delivered (UDP + TCP in)"),
+};
+
+static double sum2(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	return a + b;
+}
+
+/* a + b of two counters (PS_NA: unknown), saturating: the far end's
+ * numbers are untrusted */
+static int64_t isum(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* one layer's per-second rate in ns (NAN unknown) */
+static double layer_rate(enum layer l, const struct ps_snapshot *s)
+{
+	const struct ps_netstat_rates *r = &s->netstat.r;
+	bool ok = s->netstat.status == PS_ST_OK && s->netstat.rated;
+
+	switch (l) {
+	case L_RING:
+		return ui_drops_nic_ring(s);
+	case L_SOFTNET:
+		return s->irq.rated && s->irq.softnet_status == PS_ST_OK
+			       ? s->irq.dropped_rate_total
+			       : NAN;
+	case L_IP:
+		return ok ? sum2(r->ip_in_discards, r->ip_in_hdr_errors) : NAN;
+	case L_UDP_BUF:
+		return ok ? r->udp_rcvbuf_errors : NAN;
+	case L_UDP_ERR:
+		return ok && !isnan(r->udp_in_errors)
+			       ? fmax(0,
+				      r->udp_in_errors -
+					      (isnan(r->udp_rcvbuf_errors)
+						       ? 0
+						       : r->udp_rcvbuf_errors))
+			       : NAN;
+	case L_TCP_BACKLOG:
+		return ok ? r->tcp_backlog_drop : NAN;
+	case L_TCP_PRUNE:
+		return ok ? r->tcp_rcv_pruned : NAN;
+	case L_TCP_OFO:
+		return ok ? sum2(r->tcp_ofo_drop, r->tcp_rcvq_drop) : NAN;
+	case L_APP:
+		return ok ? sum2(r->udp_in_datagrams, r->tcp_in_segs) : NAN;
+	case L_COUNT:
+		break;
+	}
+	return NAN;
+}
+
+/* the same layer's count in a counter set (PS_NA unknown) */
+static int64_t layer_count(enum layer l, const struct ps_netstat_counters *c)
+{
+	switch (l) {
+	case L_IP:
+		return isum(c->ip_in_discards, c->ip_in_hdr_errors);
+	case L_UDP_BUF:
+		return c->udp_rcvbuf_errors;
+	case L_UDP_ERR:
+		return c->udp_in_errors >= 0 && c->udp_rcvbuf_errors >= 0
+			       ? c->udp_in_errors - c->udp_rcvbuf_errors
+			       : c->udp_in_errors;
+	case L_TCP_BACKLOG:
+		return c->tcp_backlog_drop;
+	case L_TCP_PRUNE:
+		return c->tcp_rcv_pruned;
+	case L_TCP_OFO:
+		return isum(c->tcp_ofo_drop, c->tcp_rcvq_drop);
+	case L_APP:
+		return isum(c->udp_in_datagrams, c->tcp_in_segs);
+	default:
+		break;
+	}
+	return PS_NA;
+}
+
+/* "12/s +340" into buf: the rate and the growth since the test began */
+static bool cell_text(char *buf, size_t len, enum layer l,
+		      const struct ps_snapshot *s, bool since,
+		      const struct ps_netstat_counters *b)
+{
+	double r = layer_rate(l, s);
+	int64_t now, then;
+
+	if (isnan(r)) {
+		snprintf(buf, len, "%s", _("unknown"));
+		return false;
+	}
+	snprintf(buf, len, "%.0f/s", r);
+	if (since && s->netstat.status == PS_ST_OK) {
+		now = layer_count(l, &s->netstat.c);
+		then = layer_count(l, b);
+		if (now >= 0 && then >= 0 && now >= then)
+			ps_appendf(buf, len, " +%lld", (long long)(now - then));
+	}
+	return l != L_APP && r > 0;
+}
+
+int ui_drops_section(struct ui *ui, int y, int x, int w, int ymax)
+{
+	const struct ps_snapshot *here = ui->snap;
+	const struct ps_snapshot *far = ui->selftest ? NULL : ui->peer;
+	bool testing = ui->tv.state == UI_TEST_RUNNING ||
+		       ui->tv.state == UI_TEST_STOPPING;
+	int col = w >= 76 ? 30 : 24, cw = (w - col) / 2;
+
+	if (y >= ymax || !here)
+		return y;
+	/* a new test: its counters are the base of "since" */
+	if (base.runs != ui->tv.runs || !testing) {
+		base.runs = ui->tv.runs;
+		base.here_ok = here->netstat.status == PS_ST_OK;
+		base.here = here->netstat.c;
+		base.far_ok = far && far->netstat.status == PS_ST_OK;
+		if (base.far_ok)
+			base.far = far->netstat.c;
+	} else if (far && !base.far_ok && far->netstat.status == PS_ST_OK) {
+		base.far_ok = true; /* its first snapshot came */
+		base.far = far->netstat.c;
+	}
+	ui_put(y++, x, w, ui_attr(UI_C_TITLE),
+	       testing ? _("Drops: where a received packet was dropped, per "
+			   "second (+ since the test began)")
+		       : _("Drops: where a received packet was dropped, per "
+			   "second"));
+	if (y >= ymax)
+		return y;
+	ui_put(y, x, col, ui_attr(UI_C_LABEL), _("layer"));
+	ui_put(y, x + col, cw, ui_attr(UI_C_LABEL), _("this end"));
+	ui_put(y++, x + col + cw, cw, ui_attr(UI_C_LABEL),
+	       far ? _("far end")
+	       : ui->selftest
+		       ? _("far end: this host")
+		       : _("far end: no counters (not a pipescope server)"));
+	for (int l = 0; l < L_COUNT && y < ymax; l++, y++) {
+		char a[48], b[48];
+		bool bad;
+
+		ui_put(y, x, col, A_NORMAL, _(layer_label[l]));
+		bad = cell_text(a, sizeof(a), (enum layer)l, here,
+				testing && base.here_ok, &base.here);
+		ui_put(y, x + col, cw,
+		       bad		? ui_attr(UI_C_BAD)
+		       : strchr(a, '/') ? ui_attr(UI_C_VALUE)
+					: ui_attr(UI_C_DIM),
+		       a);
+		if (!far)
+			continue;
+		bad = cell_text(b, sizeof(b), (enum layer)l, far,
+				testing && base.far_ok, &base.far);
+		ui_put(y, x + col + cw, cw,
+		       bad		? ui_attr(UI_C_BAD)
+		       : strchr(b, '/') ? ui_attr(UI_C_VALUE)
+					: ui_attr(UI_C_DIM),
+		       b);
+	}
+	return y;
+}
