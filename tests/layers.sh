@@ -1,7 +1,8 @@
 #!/bin/sh
 # layers.sh: the folders are layers and no #include points upward or round
 # in a circle.
-#   src/lib (ground) <- probes <- src/engine <- src/check <- ui <- src/cmd
+#   src/lib (ground) <- probes <- src/engine <- src/check <- src/history <- ui
+#   <- src/cmd
 # A file may include headers of its own folder and of any folder below it.
 # Between files, the "#include" graph has no cycle (a header that includes
 # a header that includes it back). Headers are named by basename (-I covers
@@ -9,7 +10,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 cd "$top_srcdir" || exit 99
 
-LAYERS="src/lib probes src/engine src/check ui src/cmd"
+LAYERS="src/lib probes src/engine src/check src/history ui src/cmd"
 
 # one line per include between our files: "from-file to-file"
 edges=$(for d in $LAYERS; do

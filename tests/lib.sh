@@ -79,6 +79,10 @@ num_ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 num_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 
+# no test writes to the user's run history unless it names a file of its
+# own (PIPESCOPE_HISTORY=FILE or --history FILE)
+export PIPESCOPE_HISTORY=off
+
 # the recorded machine trees (not in the release tarball)
 MACHINES=$top_srcdir/tests/fixtures/machines
 

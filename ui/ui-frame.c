@@ -211,7 +211,7 @@ static const struct ui_footer_key ui_keys_main[] = {
 	{ "u", "u", N_("UDP/TCP"), N_("udp") },
 	{ "t", "t", N_("duration"), N_("time") },
 	{ "i", "i", N_("interface"), N_("if") },
-	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "1-7", "1-7", N_("views"), N_("view") },
 	{ "p", "p", N_("pause"), N_("pause") },
 };
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,9 @@
 
 #include "ceiling.h"
 #include "clock.h"
+#include "compare.h"
 #include "nls.h"
+#include "record.h"
 #include "report-check.h"
 #include "report-html.h"
 #include "thread.h"
@@ -104,6 +107,18 @@ static void cb_interval(void *arg, const struct ps_interval *iv)
 
 /* ---- the worker -------------------------------------------------------- */
 
+/* the run into the history, and what changed since the last one there */
+static void record(struct ui_grun *r, const struct ps_evidence *ev)
+{
+	struct ps_check_report cr = { .ev = ev, .d = r->diag };
+	int64_t id = ps_hist_record_check(r->cfg.opts, &cr, NAN);
+	char *path = ps_hist_path(r->cfg.opts);
+
+	r->since[0] = 0;
+	ps_compare_since_last(path, id, r->since, sizeof(r->since));
+	free(path);
+}
+
 static void evaluate(struct ui_grun *r)
 {
 	struct ps_evidence ev;
@@ -115,6 +130,7 @@ static void evaluate(struct ui_grun *r)
 		 ps_checklist_reason(PS_CL_EVALUATE));
 	ps_host_evidence(&r->host, r->res, &ev);
 	ps_diagnose(&ev, r->diag);
+	record(r, &ev);
 	m = &r->diag->ceil;
 	snprintf(line, sizeof(line),
 		 P_("%zu finding", "%zu findings", r->diag->nrank),

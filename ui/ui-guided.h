@@ -110,6 +110,9 @@ struct ui_grun {
 	struct ps_run *res;
 	struct ps_diagnosis *diag;
 	int rc; /* ps_checklist_run's */
+	/* the run history's line after the answer: "since the last run to
+	 * HOST (2 h ago): ...", "" when there is none (src/history) */
+	char since[512];
 
 	struct ui_model *model; /* fed with each test's intervals */
 	pthread_t th;

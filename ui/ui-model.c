@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "nls.h"
+#include "record.h"
 #include "thread.h"
 #include "ui-model.h"
 
@@ -262,6 +263,8 @@ static void *worker(void *arg)
 	int rc;
 
 	ui_model_reporter(m, &rep);
+	/* each finished test into the run history (src/history) */
+	ps_hist_wrap_reporter(&rep, &m->co, "screen");
 	for (int attempt = 0;; attempt++) {
 		int64_t t0 = ps_mono_ns();
 
@@ -282,6 +285,7 @@ static void *worker(void *arg)
 		for (int i = 0; i < 5 && !atomic_load(&m->stop); i++)
 			usleep(50000);
 	}
+	ps_report_destroy(&rep);
 	pthread_mutex_lock(&m->lock);
 	m->rc = rc;
 	m->v.state =

@@ -402,7 +402,7 @@ static const struct ui_footer_key guided_idle[] = {
 	{ "s", "s", N_("start/stop"), N_("run") },
 	{ "Enter", "Ent", N_("details"), N_("more") },
 	{ "w", "w", N_("write report"), N_("report") },
-	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "1-7", "1-7", N_("views"), N_("view") },
 	{ "p", "p", N_("pause"), N_("pause") },
 };
 
@@ -411,7 +411,7 @@ static const struct ui_footer_key guided_busy[] = {
 	{ "q", "q", N_("quit"), N_("quit") },
 	{ "s", "s", N_("skip step"), N_("skip") },
 	{ "x", "x", N_("abort run"), N_("abort") },
-	{ "1-6", "1-6", N_("views"), N_("view") },
+	{ "1-7", "1-7", N_("views"), N_("view") },
 	{ "p", "p", N_("pause"), N_("pause") },
 };
 

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "clock.h"
 #include "nls.h"
+#include "sanitize.h"
 #include "ui-internal.h"
 #include "ui-text.h"
 
@@ -330,6 +331,9 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 	step_lines(ui, &out, in.w);
 	if (d) {
 		answer_lines(d, &out, in.w);
+		if (ui->grun.since[0])
+			add_wrapped(&out, -1, 2, in.w - 2, ui_attr(UI_C_DIM),
+				    ps_safe(ui->grun.since));
 		finding_lines(ui, d, &out, in.w);
 	}
 

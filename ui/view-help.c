@@ -21,8 +21,8 @@ static const struct {
 	{ "u", N_("UDP / TCP (-u)") },
 	{ "t", N_("duration: 10, 30, 60 s, no end, 5 s (-t)") },
 	{ "i", N_("pick the interface the probes watch (--iface)") },
-	{ "1-6 Tab",
-	  N_("views: dashboard, streams, CPU, IRQ, NIC, checklist") },
+	{ "1-7 Tab",
+	  N_("views: dashboard, streams, CPU, IRQ, NIC, checklist, history") },
 	{ "g", N_("guided run of 'pipescope check' (view 6; --quick: the short "
 		  "one)") },
 	{ "s x w",

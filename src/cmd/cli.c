@@ -70,6 +70,10 @@ enum {
 	OPT_DSCP,
 	OPT_PACING_TIMER,
 	OPT_NO_FQ_PACING,
+	OPT_HISTORY,
+	OPT_NO_HISTORY,
+	OPT_LAST,
+	OPT_EXPORT,
 };
 
 static const char short_opts[] =
@@ -161,6 +165,10 @@ static const struct option long_opts[] = {
 	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "no-history", no_argument, NULL, OPT_NO_HISTORY },
+	{ "last", required_argument, NULL, OPT_LAST },
+	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -561,6 +569,7 @@ void ps_opts_free(struct ps_opts *o)
 	free(o->iface);
 	free(o->snapshot);
 	free(o->plot_dir);
+	free(o->history_file);
 	free(o->user);
 	free(o->username);
 	free(o->rsa_pubkey);
@@ -947,7 +956,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 			o->format = arg[0];
 			return 0;
 		}
-		seen(&c->check_only, c);
+		/* history and compare take text and json too */
+		if (o->mode != PS_MODE_HISTORY && o->mode != PS_MODE_COMPARE)
+			seen(&c->check_only, c);
 		if (!strcmp(arg, "text"))
 			o->report_format = PS_FORMAT_TEXT;
 		else if (!strcmp(arg, "markdown") || !strcmp(arg, "md"))
@@ -977,6 +988,35 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 		/* check, and the workstation's guided run (key g) */
 		o->quick = true;
 		return 0;
+	case OPT_HISTORY:
+		if (!*arg)
+			return fail(c, _("option %s needs a file name"),
+				    c->optname);
+		replace_str(&o->history_file, arg);
+		return 0;
+	case OPT_NO_HISTORY:
+		o->no_history = true;
+		return 0;
+	case OPT_LAST:
+		if (o->mode != PS_MODE_HISTORY)
+			return fail(c,
+				    _("option %s is only valid with "
+				      "'pipescope history'"),
+				    c->optname);
+		return parse_int(c, arg, 1, 1000000, &o->history_last);
+	case OPT_EXPORT:
+		if (o->mode != PS_MODE_HISTORY)
+			return fail(c,
+				    _("option %s is only valid with "
+				      "'pipescope history'"),
+				    c->optname);
+		if (strcmp(arg, "jsonl"))
+			return fail(c,
+				    _("option %s: '%s' is not an export format "
+				      "(jsonl)"),
+				    c->optname, arg);
+		o->history_export = true;
+		return 0;
 	}
 	return fail(c, _("option %s is not handled"), c->optname);
 }
@@ -984,16 +1024,24 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 /* what no single option can check: combinations and the subcommand */
 static int validate(struct cli *c, struct ps_opts *o, bool server)
 {
-	const char *sub = o->mode == PS_MODE_PROBE ? "probe" : "check";
+	const char *sub = o->mode == PS_MODE_PROBE     ? "probe"
+			  : o->mode == PS_MODE_HISTORY ? "history"
+			  : o->mode == PS_MODE_COMPARE ? "compare"
+						       : "check";
+	bool past = o->mode == PS_MODE_HISTORY || o->mode == PS_MODE_COMPARE;
 
 	if (server && o->ntargets)
 		return fail(c, _("-c and -s cannot be used together"));
 	if (o->mode == PS_MODE_PROBE && (server || o->ntargets))
 		return fail(c, _("'probe' takes no -c or -s; it only reads "
 				 "this host"));
-	if (o->mode == PS_MODE_CHECK && server)
-		return fail(c, _("'check' cannot be used with -s"));
-	if (o->mode == PS_MODE_PROBE && c->client_only)
+	if ((o->mode == PS_MODE_CHECK || past) && server)
+		return fail(c, _("'%s' cannot be used with -s"), sub);
+	if (past && o->report_format == PS_FORMAT_MARKDOWN)
+		return fail(c, _("'%s' writes text or json"), sub);
+	if (past && o->ntargets > 1)
+		return fail(c, _("'%s' takes one -c HOST"), sub);
+	if ((o->mode == PS_MODE_PROBE || past) && c->client_only)
 		return fail(c, _("option %s is for tests, not for '%s'"),
 			    c->client_only, sub);
 	if (c->check_only && o->mode != PS_MODE_CHECK)
@@ -1083,6 +1131,12 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 	} else if (argc > 1 && !strcmp(argv[1], "check")) {
 		o->mode = PS_MODE_CHECK;
 		first = 2;
+	} else if (argc > 1 && !strcmp(argv[1], "history")) {
+		o->mode = PS_MODE_HISTORY;
+		first = 2;
+	} else if (argc > 1 && !strcmp(argv[1], "compare")) {
+		o->mode = PS_MODE_COMPARE;
+		first = 2;
 	}
 	/* getopt sees argv from the subcommand on; optind = 0 re-arms it */
 	argc -= first - 1;
@@ -1127,6 +1181,25 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 			ret = PS_CLI_ERROR;
 			break;
 		}
+	}
+	/* compare A B: the run ids */
+	while (ret == PS_CLI_RUN && o->mode == PS_MODE_COMPARE &&
+	       optind < argc && o->ncompare < 2) {
+		char *end;
+		long long id;
+
+		errno = 0;
+		id = strtoll(argv[optind], &end, 10);
+		if (end == argv[optind] || *end || errno || id < 1) {
+			fail(&c,
+			     _("'%s' is not a run id (see 'pipescope "
+			       "history')"),
+			     argv[optind]);
+			ret = PS_CLI_ERROR;
+			break;
+		}
+		o->compare_id[o->ncompare++] = id;
+		optind++;
 	}
 	if (ret == PS_CLI_RUN && optind < argc) {
 		if (!strcmp(argv[optind], "probe") ||
@@ -1203,6 +1276,13 @@ void ps_cli_help(FILE *out)
 		"       pipescope check [-c HOST] [--iface IF] [--format "
 		"text|markdown|json]\n"
 		"       pipescope check --snapshot FILE\n"
+		"\n"),
+	      out);
+	fputs(_("       pipescope history [-c HOST] [--last N] [--format "
+		"text|json]\n"
+		"       pipescope history --export jsonl\n"
+		"       pipescope compare [A [B]] [-c HOST] [--format "
+		"text|json]\n"
 		"\n"),
 	      out);
 	fputs(_("Common options:\n"
@@ -1346,6 +1426,17 @@ void ps_cli_help(FILE *out)
 		"rate.svg,\n"
 		"                            cpu.svg, irq.svg; the markdown "
 		"report links them\n"
+		"\n"),
+	      out);
+	fputs(_("The run history (every test and check; doc/history.md):\n"
+		"      --history FILE        its file (default "
+		"$PIPESCOPE_HISTORY or\n"
+		"                            "
+		"$XDG_STATE_HOME/pipescope/history.db)\n"
+		"      --no-history          do not record this run\n"
+		"      --last N              (history) the newest N runs\n"
+		"      --export jsonl        (history) every record, one JSON "
+		"document a line\n"
 		"\n"),
 	      out);
 	fputs(_("pipescope's own options:\n"

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +13,13 @@
 
 #include "ceiling.h"
 #include "checklist.h"
+#include "compare.h"
 #include "cmd-check.h"
 #include "selftest.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
+#include "record.h"
 #include "report-check.h"
 #include "report-html.h"
 #include "sanitize.h"
@@ -35,7 +38,26 @@ static void ui_begin(void *arg, int n, int total, const char *title,
 struct cli_steps {
 	const struct ps_run *res;
 	bool far_told;
+	/* how much each step's rate varied, for the history */
+	struct ps_hist_spread cur;
+	double spread[24];
 };
+
+static void ui_interval(void *arg, const struct ps_interval *iv)
+{
+	struct cli_steps *cs = arg;
+
+	ps_hist_spread_add(&cs->cur, iv);
+}
+
+/* the spread of the step that gives the run its rate, NAN unknown */
+static double best_spread(const struct cli_steps *cs)
+{
+	const struct ps_step_result *b = cs->res ? ps_run_best(cs->res) : NULL;
+	long i = b ? b - cs->res->steps : -1;
+
+	return i >= 0 && i < 24 ? cs->spread[i] : NAN;
+}
 
 static void far_inventory(struct cli_steps *cs)
 {
@@ -59,6 +81,15 @@ static void far_inventory(struct cli_steps *cs)
 static void ui_end(void *arg, const struct ps_step_result *s,
 		   const char *summary)
 {
+	struct cli_steps *cs = arg;
+
+	if (cs && s && cs->res) {
+		long i = s - cs->res->steps;
+
+		if (i >= 0 && i < 24)
+			cs->spread[i] = ps_hist_spread_get(&cs->cur);
+		memset(&cs->cur, 0, sizeof(cs->cur));
+	}
 	if (!s)
 		fprintf(stderr, "      %s\n", ps_safe(summary));
 	else if (s->state == PS_STEP_DONE)
@@ -77,13 +108,30 @@ static void ui_end(void *arg, const struct ps_step_result *s,
 	fflush(stderr);
 }
 
-/* evaluate, print, and the exit status */
+/* after the report of a guided run: what changed since the last run to
+ * the same host */
+static void since_last(const struct ps_opts *o, int64_t id)
+{
+	char *path = ps_hist_path(o);
+	char line[1024];
+
+	if (o->report_format != PS_FORMAT_JSON &&
+	    !ps_compare_since_last(path, id, line, sizeof(line)))
+		printf("%s\n", o->report_format == PS_FORMAT_MARKDOWN
+				       ? ps_md_safe(line)
+				       : line);
+	free(path);
+}
+
+/* evaluate, record, print, and the exit status */
 static int report(const struct ps_opts *o, const struct ps_host *host,
-		  const struct ps_run *res, const char *snapshot_file)
+		  const struct ps_run *res, const char *snapshot_file,
+		  double spread)
 {
 	struct ps_evidence ev;
 	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
 	struct ps_check_report r = { .snapshot_file = snapshot_file };
+	int64_t id;
 	int rc, plot = 0;
 
 	ps_host_evidence(host, res, &ev);
@@ -95,7 +143,10 @@ static int report(const struct ps_opts *o, const struct ps_host *host,
 		plot = ps_check_report_plot(o->plot_dir, &r);
 		r.plot_dir = plot ? NULL : o->plot_dir;
 	}
+	id = ps_hist_record_check(o, &r, spread);
 	ps_check_report_print(stdout, o->report_format, &r);
+	if (res)
+		since_last(o, id);
 	rc = plot ? PS_EXIT_FAIL : d->bottleneck ? PS_EXIT_FOUND : PS_EXIT_OK;
 	free(d);
 	if (fflush(stdout) || ferror(stdout)) {
@@ -128,7 +179,8 @@ static int check_static(const struct ps_opts *o)
 			 "evaluated, no test is run");
 	}
 	fprintf(stderr, "%s\n", what);
-	rc = report(o, &host, NULL, o->snapshot ? o->snapshot : o->sysroot);
+	rc = report(o, &host, NULL, o->snapshot ? o->snapshot : o->sysroot,
+		    NAN);
 	ps_host_free(&host);
 	return rc;
 }
@@ -162,6 +214,7 @@ int ps_cmd_check(const struct ps_opts *o)
 	snprintf(cfg.iface, sizeof(cfg.iface), "%s", iface.name);
 	cfg.ui.begin = ui_begin;
 	cfg.ui.end = ui_end;
+	cfg.ui.interval = ui_interval;
 
 	ui_begin(NULL, PS_CL_INVENTORY + 1, PS_CL_NSTEPS,
 		 ps_checklist_title(PS_CL_INVENTORY),
@@ -204,7 +257,7 @@ int ps_cmd_check(const struct ps_opts *o)
 		 ps_checklist_title(PS_CL_EVALUATE),
 		 ps_checklist_reason(PS_CL_EVALUATE));
 	{
-		int r = report(o, &host, res, NULL);
+		int r = report(o, &host, res, NULL, best_spread(&steps));
 
 		/* every test failed and nothing explains why: a failure */
 		if (rc && r == PS_EXIT_OK) {

@@ -12,6 +12,7 @@
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
+#include "record.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -119,6 +120,7 @@ int ps_cmd_multi(const struct ps_opts *o)
 		r->o.ntargets = 1;
 		r->o.targets[0] = o->targets[i];
 		r->o.json_stream = false;
+		r->o.peer_probes = o->peer_probes || ps_hist_enabled(o);
 		r->mem = open_memstream(&r->buf, &r->len);
 		if (!r->mem)
 			ps_fatal(_("out of memory (allocating %zu bytes)"),
@@ -133,6 +135,8 @@ int ps_cmd_multi(const struct ps_opts *o)
 					       .error = m_error,
 					       .message = m_message,
 					       .arg = r };
+		/* each target's test is a run of its own in the history */
+		ps_hist_wrap_reporter(&r->rep, &r->o, "test");
 		if (pthread_create(&r->thread, NULL, run_target, r))
 			ps_fatal(_("cannot start a thread for target %s"),
 				 o->targets[i].host);
@@ -141,6 +145,7 @@ int ps_cmd_multi(const struct ps_opts *o)
 		struct target_run *r = &runs[i];
 
 		pthread_join(r->thread, NULL);
+		ps_report_destroy(&r->rep); /* the history's, if any */
 		ps_report_destroy(&r->inner);
 		fclose(r->mem);
 		if (r->rc != PS_EXIT_OK)

@@ -20,6 +20,7 @@
 #include "exitcodes.h"
 #include "log.h"
 #include "nls.h"
+#include "record.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -274,9 +275,13 @@ int ps_cmd_client(const struct ps_opts *o)
 {
 	struct ps_reporter rep;
 	FILE *out = open_output(o);
+	struct ps_opts co = *o;
 	char *pidpath;
 	int rc, pidfd;
 
+	/* the history keeps the far end's snapshot too (a pipescope server
+	 * sends it when asked) */
+	co.peer_probes = o->peer_probes || ps_hist_enabled(o);
 	if (o->ntargets > 1)
 		return precheck(o) ? PS_EXIT_FAIL : ps_cmd_multi(o);
 	if (precheck(o))
@@ -287,7 +292,9 @@ int ps_cmd_client(const struct ps_opts *o)
 		return PS_EXIT_FAIL;
 	pidfile_write(pidfd);
 	make_reporter(&rep, o, out);
-	rc = ps_client_run(o, &rep, &ps_stop_requested);
+	/* each finished test into the history, after its output */
+	ps_hist_wrap_reporter(&rep, &co, "test");
+	rc = ps_client_run(&co, &rep, &ps_stop_requested);
 	ps_report_destroy(&rep);
 	pidfile_remove(pidpath);
 	if (out != stdout)
@@ -369,6 +376,7 @@ int ps_cmd_selftest(const struct ps_opts *o)
 	}
 	ps_install_signals();
 	make_reporter(&rep, o, stdout);
+	ps_hist_wrap_reporter(&rep, &co, "test");
 	rc = ps_client_run(&co, &rep, &ps_stop_requested);
 	ps_report_destroy(&rep);
 	ps_selftest_stop(h);

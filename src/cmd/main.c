@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cmd-check.h"
+#include "cmd-history.h"
 #include "cmd-probe.h"
 #include "cmd-test.h"
 #include "exitcodes.h"
@@ -84,6 +85,12 @@ int main(int argc, char **argv)
 		break;
 	case PS_MODE_CHECK:
 		rc = ps_cmd_check(&opts);
+		break;
+	case PS_MODE_HISTORY:
+		rc = ps_cmd_history(&opts);
+		break;
+	case PS_MODE_COMPARE:
+		rc = ps_cmd_compare(&opts);
 		break;
 	default:
 		ps_err(_("this mode is not available in this build yet"));

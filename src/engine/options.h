@@ -45,6 +45,8 @@ enum ps_mode {
 	PS_MODE_SERVER,	  /* -s */
 	PS_MODE_PROBE,	  /* pipescope probe */
 	PS_MODE_CHECK,	  /* pipescope check */
+	PS_MODE_HISTORY,  /* pipescope history */
+	PS_MODE_COMPARE,  /* pipescope compare */
 };
 
 enum ps_proto { PS_PROTO_TCP, PS_PROTO_UDP };
@@ -170,6 +172,13 @@ struct ps_opts {
 	/* not an option: the caller (the workstation, check, -J) wants the
 	 * server's probe snapshots when the server is pipescope */
 	bool peer_probes;
+	/* the run history (src/history, doc/history.md) */
+	char *history_file;	 /* --history FILE */
+	bool no_history;	 /* --no-history */
+	int history_last;	 /* history --last N; 0 = all */
+	bool history_export;	 /* history --export jsonl */
+	long long compare_id[2]; /* compare A B: run ids */
+	int ncompare;		 /* how many were given */
 };
 
 /* the defaults every command starts from (options.c) */

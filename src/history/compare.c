@@ -1,0 +1,765 @@
+/* compare.c: two runs side by side. The snapshots are diffed generically:
+ * each is flattened to "path = value" leaves (arrays of objects keyed by
+ * their name, index or cpu), and the table below says which paths are
+ * settings and how each is called; counters and rates are not settings. */
+#include "config.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "compare.h"
+#include "nls.h"
+#include "sanitize.h"
+#include "units.h"
+#include "xmalloc.h"
+
+/* ---- which leaves are settings ----------------------------------------- */
+
+/*
+ * A leaf "prefix X suffix" is a setting called fmt with X in it (X may hold
+ * dots only with dots set: sysctl names). An exact path has no %s.
+ */
+struct setting_rule {
+	const char *prefix, *suffix, *fmt;
+	bool dots;
+};
+
+static const struct setting_rule rules[] = {
+	{ "link.mtu", "", N_("MTU"), false },
+	{ "link.qdisc", "", N_("qdisc"), false },
+	{ "link.txqlen", "", N_("txqueuelen"), false },
+	{ "link.num_rx_queues", "", N_("rx queues"), false },
+	{ "link.num_tx_queues", "", N_("tx queues"), false },
+	{ "link.gso_max_size", "", N_("GSO max size"), false },
+	{ "link.gro_max_size", "", N_("GRO max size"), false },
+	{ "ethtool.features.offloads.", ".on", N_("offload %s"), false },
+	{ "ethtool.channels.", ".current", N_("%s channels"), false },
+	{ "ethtool.rings.", ".current", N_("%s ring"), false },
+	{ "ethtool.coalesce.", "", N_("coalesce %s"), false },
+	{ "ethtool.pause.", "", N_("pause %s"), false },
+	{ "ethtool.rss.hfunc", "", N_("RSS hash function"), false },
+	{ "sysctl.values.", ".value", "%s", true },
+	{ "irq.lines.", ".smp_affinity_list", N_("IRQ %s affinity"), false },
+	{ "irq.queues.rx.", ".rps_cpus", N_("rx queue %s RPS CPUs"), false },
+	{ "irq.queues.rx.", ".rps_flow_cnt", N_("rx queue %s RPS flows"),
+	  false },
+	{ "irq.queues.tx.", ".xps_cpus", N_("tx queue %s XPS CPUs"), false },
+	{ "irq.irqbalance.running", "", N_("irqbalance running"), false },
+	{ "cpu.cores.", ".governor", N_("cpu%s governor"), false },
+	{ "pci.link.speed_gts", "", N_("PCIe link speed (GT/s)"), false },
+	{ "pci.link.width", "", N_("PCIe link width"), false },
+	{ "pci.payload.max_payload", "", N_("PCIe max payload"), false },
+	{ "pci.payload.max_read_request", "", N_("PCIe max read request"),
+	  false },
+	/* the shapers (tbf, htb, ...): what limits a rate, not counters */
+	{ "qdisc.", ".kind", N_("qdisc %s"), true },
+	{ "qdisc.", ".rate", N_("qdisc %s rate"), true },
+	{ "qdisc.", ".rate_bps", N_("qdisc %s rate"), true },
+	{ "qdisc.", ".ceil", N_("qdisc %s ceil"), true },
+	{ "qdisc.", ".ceil_bps", N_("qdisc %s ceil"), true },
+	{ "qdisc.", ".burst", N_("qdisc %s burst"), true },
+	{ "qdisc.", ".limit", N_("qdisc %s limit"), true },
+};
+
+static bool ends_with(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return n >= k && !memcmp(s + n - k, suf, k);
+}
+
+/* fmt with its "%s" replaced by x (a table's format is no literal) */
+static void subst(char *out, size_t len, const char *fmt, const char *x)
+{
+	const char *at = strstr(fmt, "%s");
+
+	if (!at)
+		snprintf(out, len, "%s", fmt);
+	else
+		snprintf(out, len, "%.*s%s%s", (int)(at - fmt), fmt, x, at + 2);
+}
+
+/* the rule's name for path, or false when path is no setting */
+static bool setting_name(const char *path, char *out, size_t len)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct setting_rule *r = &rules[i];
+		size_t p = strlen(r->prefix), s = strlen(r->suffix);
+		char x[128];
+
+		if (!strchr(r->fmt, '%')) {
+			if (strcmp(path, r->prefix))
+				continue;
+			snprintf(out, len, "%s", _(r->fmt));
+			return true;
+		}
+		if (n <= p + s || strncmp(path, r->prefix, p) ||
+		    !ends_with(path, n, r->suffix))
+			continue;
+		if (n - p - s >= sizeof(x))
+			continue;
+		memcpy(x, path + p, n - p - s);
+		x[n - p - s] = 0;
+		if (!r->dots && strchr(x, '.'))
+			continue;
+		/* a status or a reason says why, it is no setting */
+		if (!strcmp(x, "status") || !strcmp(x, "reason") ||
+		    ends_with(x, strlen(x), ".status") ||
+		    ends_with(x, strlen(x), ".reason"))
+			continue;
+		subst(out, len, _(r->fmt), x);
+		return true;
+	}
+	return false;
+}
+
+/* ---- flattening -------------------------------------------------------- */
+
+struct leaf {
+	char *path;
+	char *value;
+};
+
+struct leaves {
+	struct leaf *v;
+	size_t n, cap;
+};
+
+static void leaf_add(struct leaves *l, const char *path, const char *value)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n].path = xstrdup(path);
+	l->v[l->n].value = xstrdup(value);
+	l->n++;
+}
+
+static const char *scalar(struct json_object *o)
+{
+	if (!o)
+		return "null";
+	if (json_object_is_type(o, json_type_boolean))
+		return json_object_get_boolean(o) ? "on" : "off";
+	return json_object_get_string(o);
+}
+
+/* an array of objects: each element's name for the path */
+static void elem_key(struct json_object *e, size_t i, char *buf, size_t len)
+{
+	static const char *const keys[] = { "name", "ifname", "index",
+					    "cpu",  "irq",    "handle" };
+	struct json_object *v;
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (json_object_object_get_ex(e, keys[k], &v) &&
+		    !json_object_is_type(v, json_type_object) &&
+		    !json_object_is_type(v, json_type_array)) {
+			snprintf(buf, len, "%s", json_object_get_string(v));
+			return;
+		}
+	snprintf(buf, len, "%zu", i);
+}
+
+static void flatten(struct leaves *l, struct json_object *o, char *path,
+		    size_t at, size_t cap, int depth)
+{
+	if (depth > 12 || at >= cap - 1)
+		return;
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v)
+		{
+			int n = snprintf(path + at, cap - at, "%s%s",
+					 at ? "." : "", k);
+
+			if (n > 0 && (size_t)n < cap - at)
+				flatten(l, v, path, at + (size_t)n, cap,
+					depth + 1);
+		}
+		path[at] = 0;
+		return;
+	}
+	if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+		struct json_object *e0 =
+			n ? json_object_array_get_idx(o, 0) : NULL;
+
+		if (e0 && json_object_is_type(e0, json_type_object)) {
+			for (size_t i = 0; i < n && i < 4096; i++) {
+				struct json_object *e =
+					json_object_array_get_idx(o, i);
+				char key[96];
+				int w;
+
+				elem_key(e, i, key, sizeof(key));
+				w = snprintf(path + at, cap - at, ".%s", key);
+				if (w > 0 && (size_t)w < cap - at)
+					flatten(l, e, path, at + (size_t)w, cap,
+						depth + 1);
+			}
+			path[at] = 0;
+			return;
+		}
+		/* a list of values is one value: "4096 131072 6291456" */
+		{
+			char buf[512] = "";
+			size_t used = 0;
+
+			for (size_t i = 0; i < n && used < sizeof(buf) - 1;
+			     i++) {
+				int w = snprintf(
+					buf + used, sizeof(buf) - used, "%s%s",
+					i ? " " : "",
+					scalar(json_object_array_get_idx(o,
+									 i)));
+
+				if (w < 0)
+					break;
+				used += (size_t)w;
+			}
+			leaf_add(l, path, buf);
+		}
+		return;
+	}
+	leaf_add(l, path, scalar(o));
+}
+
+static int leaf_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct leaf *)a)->path,
+		      ((const struct leaf *)b)->path);
+}
+
+static void leaves_of(struct leaves *l, const char *json)
+{
+	struct json_object *o = json ? json_tokener_parse(json) : NULL;
+	char path[1024] = "";
+
+	memset(l, 0, sizeof(*l));
+	if (!o)
+		return;
+	flatten(l, o, path, 0, sizeof(path), 0);
+	json_object_put(o);
+	qsort(l->v, l->n, sizeof(*l->v), leaf_cmp);
+}
+
+static void leaves_free(struct leaves *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+		free(l->v[i].value);
+	}
+	free(l->v);
+}
+
+static void change_add(struct ps_cmp_change **v, size_t *n, const char *what,
+		       const char *key, const char *before, const char *after)
+{
+	struct ps_cmp_change *c;
+
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	c = &(*v)[(*n)++];
+	snprintf(c->what, sizeof(c->what), "%s", what);
+	snprintf(c->key, sizeof(c->key), "%s", key);
+	snprintf(c->before, sizeof(c->before), "%s", before);
+	snprintf(c->after, sizeof(c->after), "%s", after);
+}
+
+/* the settings that differ between two snapshots, in path order */
+static void diff_side(struct ps_cmp_side *s, const char *a, const char *b)
+{
+	struct leaves la, lb;
+	size_t i = 0, j = 0;
+	char what[128];
+
+	if (!a || !b)
+		return;
+	s->have = true;
+	leaves_of(&la, a);
+	leaves_of(&lb, b);
+	while (i < la.n || j < lb.n) {
+		int c = i >= la.n   ? 1
+			: j >= lb.n ? -1
+				    : strcmp(la.v[i].path, lb.v[j].path);
+		const struct leaf *x = c <= 0 ? &la.v[i] : &lb.v[j];
+
+		if (setting_name(x->path, what, sizeof(what)) &&
+		    (c || strcmp(la.v[i].value, lb.v[j].value)))
+			change_add(&s->v, &s->n, what, x->path,
+				   c <= 0 ? la.v[i].value : "",
+				   c >= 0 ? lb.v[j].value : "");
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+	}
+	leaves_free(&la);
+	leaves_free(&lb);
+}
+
+/* the host section's field of a snapshot */
+static void snap_host(const char *json, const char *key, char *buf, size_t len)
+{
+	struct json_object *o = json ? json_tokener_parse(json) : NULL, *h, *v;
+
+	buf[0] = 0;
+	if (o && json_object_object_get_ex(o, "host", &h) &&
+	    json_object_object_get_ex(h, key, &v))
+		snprintf(buf, len, "%s", json_object_get_string(v));
+	json_object_put(o);
+}
+
+static void machines(struct ps_cmp_side *s, const char *a, const char *b)
+{
+	char ha[256], hb[256], ba[64], bb[64];
+
+	if (!a || !b)
+		return;
+	snap_host(a, "hostname", ha, sizeof(ha));
+	snap_host(b, "hostname", hb, sizeof(hb));
+	snap_host(a, "boot_id", ba, sizeof(ba));
+	snap_host(b, "boot_id", bb, sizeof(bb));
+	s->other_host = ha[0] && hb[0] && strcmp(ha, hb);
+	s->rebooted = !s->other_host && ba[0] && bb[0] && strcmp(ba, bb);
+}
+
+/* ---- findings ---------------------------------------------------------- */
+
+static size_t findings_of(const char *check, struct ps_cmp_finding **out)
+{
+	struct json_object *o = check ? json_tokener_parse(check) : NULL, *fs;
+	size_t n = 0;
+
+	*out = NULL;
+	if (o && json_object_object_get_ex(o, "findings", &fs) &&
+	    json_object_is_type(fs, json_type_array)) {
+		size_t len = json_object_array_length(fs);
+
+		*out = xcalloc(len ? len : 1, sizeof(**out));
+		for (size_t i = 0; i < len; i++) {
+			struct json_object *f = json_object_array_get_idx(fs,
+									  i),
+					   *id, *t;
+
+			if (!json_object_object_get_ex(f, "id", &id))
+				continue;
+			snprintf((*out)[n].id, sizeof((*out)[n].id), "%s",
+				 json_object_get_string(id));
+			if (json_object_object_get_ex(f, "title", &t))
+				snprintf((*out)[n].title,
+					 sizeof((*out)[n].title), "%s",
+					 json_object_get_string(t));
+			n++;
+		}
+	}
+	json_object_put(o);
+	return n;
+}
+
+static bool has_finding(const struct ps_cmp_finding *v, size_t n,
+			const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].id, id))
+			return true;
+	return false;
+}
+
+/* what is in x and not in y */
+static void only_in(const struct ps_cmp_finding *x, size_t nx,
+		    const struct ps_cmp_finding *y, size_t ny,
+		    struct ps_cmp_finding **out, size_t *nout)
+{
+	*out = xcalloc(nx ? nx : 1, sizeof(**out));
+	*nout = 0;
+	for (size_t i = 0; i < nx; i++)
+		if (!has_finding(y, ny, x[i].id))
+			(*out)[(*nout)++] = x[i];
+}
+
+/* ---- the model --------------------------------------------------------- */
+
+static void param_diffs(struct ps_cmp *c)
+{
+	const struct ps_hist_rec *a = &c->run[0], *b = &c->run[1];
+	char x[32], y[32];
+
+	if (strcmp(a->target, b->target))
+		change_add(&c->params, &c->nparams, _("target"), "target",
+			   a->target, b->target);
+	if (strcmp(a->kind, b->kind))
+		change_add(&c->params, &c->nparams, _("kind"), "kind", a->kind,
+			   b->kind);
+	if (strcmp(a->proto, b->proto))
+		change_add(&c->params, &c->nparams, _("protocol"), "proto",
+			   a->proto, b->proto);
+	if (strcmp(a->direction, b->direction))
+		change_add(&c->params, &c->nparams, _("direction"), "direction",
+			   a->direction, b->direction);
+	if (a->streams != b->streams) {
+		snprintf(x, sizeof(x), "%d", a->streams);
+		snprintf(y, sizeof(y), "%d", b->streams);
+		change_add(&c->params, &c->nparams, _("streams"), "streams", x,
+			   y);
+	}
+}
+
+void ps_compare_build(struct ps_cmp *c)
+{
+	const struct ps_hist_rec *a = &c->run[0], *b = &c->run[1];
+	struct ps_cmp_finding *fa, *fb;
+	size_t na, nb;
+	double sa = isfinite(a->spread) ? a->spread : 0;
+	double sb = isfinite(b->spread) ? b->spread : 0;
+
+	c->change_pct = isfinite(a->bps) && isfinite(b->bps) && a->bps > 0
+				? (b->bps - a->bps) / a->bps * 100
+				: NAN;
+	c->noise_pct = isfinite(a->spread) || isfinite(b->spread)
+			       ? 100 * (sa > sb ? sa : sb)
+			       : NAN;
+	c->noise = isfinite(c->change_pct) && isfinite(c->noise_pct) &&
+		   fabs(c->change_pct) <= c->noise_pct;
+	param_diffs(c);
+	for (int s = 0; s < 2; s++) {
+		diff_side(&c->side[s], a->snap[s], b->snap[s]);
+		machines(&c->side[s], a->snap[s], b->snap[s]);
+	}
+	/* a test has no findings: only two checks compare theirs */
+	na = findings_of(a->check && b->check ? a->check : NULL, &fa);
+	nb = findings_of(a->check && b->check ? b->check : NULL, &fb);
+	only_in(fb, nb, fa, na, &c->appeared, &c->nappeared);
+	only_in(fa, na, fb, nb, &c->gone, &c->ngone);
+	free(fa);
+	free(fb);
+}
+
+int ps_compare_runs(struct ps_hist *h, int64_t a, int64_t b, struct ps_cmp *c,
+		    char *err, size_t errlen)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	rc = ps_hist_get(h, a, &c->run[0], err, errlen);
+	if (!rc)
+		rc = ps_hist_get(h, b, &c->run[1], err, errlen);
+	if (rc) {
+		ps_compare_free(c);
+		return rc;
+	}
+	ps_compare_build(c);
+	return 0;
+}
+
+int ps_compare_pick(struct ps_hist *h, const char *target, int64_t *a,
+		    int64_t *b, char *err, size_t errlen)
+{
+	struct ps_hist_rec *rows;
+	int n;
+
+	n = ps_hist_list(h, target, 1, &rows, err, errlen);
+	if (n < 0)
+		return n;
+	if (n == 1) {
+		char t[256];
+
+		*b = rows[0].id;
+		snprintf(t, sizeof(t), "%s", rows[0].target);
+		free(rows);
+		n = ps_hist_list(h, t, 2, &rows, err, errlen);
+		if (n < 0)
+			return n;
+		if (n == 2)
+			*a = rows[0].id;
+	}
+	free(rows);
+	if (n != 2) {
+		snprintf(err, errlen,
+			 _("fewer than two runs to compare%s%s (see 'pipescope "
+			   "history')"),
+			 target ? _(" to ") : "", target ? target : "");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+void ps_compare_free(struct ps_cmp *c)
+{
+	for (int i = 0; i < 2; i++) {
+		ps_hist_rec_free(&c->run[i]);
+		free(c->side[i].v);
+	}
+	free(c->params);
+	free(c->appeared);
+	free(c->gone);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+void ps_compare_ago(int64_t then_ns, int64_t now_ns, char *buf, size_t len)
+{
+	double s = (double)(now_ns - then_ns) / 1e9;
+
+	if (s < 0)
+		s = 0;
+	if (s < 90)
+		snprintf(buf, len, _("%.0f s ago"), s);
+	else if (s < 5400)
+		snprintf(buf, len, _("%.0f min ago"), s / 60);
+	else if (s < 2 * 86400)
+		snprintf(buf, len, _("%.0f h ago"), s / 3600);
+	else
+		snprintf(buf, len, _("%.0f d ago"), s / 86400);
+}
+
+static void rate(double bps, char *buf, size_t len)
+{
+	if (isfinite(bps))
+		ps_fmt_bps(buf, len, bps);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_changes(FILE *out, const struct ps_cmp_change *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "  %-32s %s", ps_safe(v[i].what),
+			v[i].before[0] ? ps_safe(v[i].before) : _("(none)"));
+		fprintf(out, " -> %s\n",
+			v[i].after[0] ? ps_safe(v[i].after) : _("(none)"));
+	}
+}
+
+void ps_compare_print(FILE *out, const struct ps_cmp *c)
+{
+	static const char *const side_name[2] = { N_("this end"),
+						  N_("far end") };
+	char w[2][32], r[2][32];
+
+	for (int i = 0; i < 2; i++) {
+		ps_hist_when(c->run[i].time_ns, true, w[i], sizeof(w[i]));
+		rate(c->run[i].bps, r[i], sizeof(r[i]));
+	}
+	fprintf(out, _("%-10s %-8s %-20s %-10s %-24s %s\n"), _("run"),
+		_("kind"), _("when"), _("streams"), _("target"), _("rate"));
+	for (int i = 0; i < 2; i++) {
+		const struct ps_hist_rec *x = &c->run[i];
+		char streams[32];
+
+		snprintf(streams, sizeof(streams), "%d %s", x->streams,
+			 x->direction);
+		fprintf(out, "%c %-8lld %-8s %-20s %-10s %-24s %s\n",
+			i ? 'B' : 'A', (long long)x->id, ps_safe(x->kind), w[i],
+			streams, x->target[0] ? ps_safe(x->target) : "-", r[i]);
+	}
+	if (isfinite(c->change_pct)) {
+		fprintf(out, _("rate change: %+.1f%%"), c->change_pct);
+		if (c->noise)
+			fprintf(out,
+				_(" (noise: within the runs' spread of "
+				  "%.1f%%)"),
+				c->noise_pct);
+		else if (isfinite(c->noise_pct))
+			fprintf(out, _(" (the runs' spread: %.1f%%)"),
+				c->noise_pct);
+		fputc('\n', out);
+	}
+	if (c->nparams) {
+		fprintf(out, "%s\n", _("the tests differ:"));
+		print_changes(out, c->params, c->nparams);
+	}
+	for (int s = 0; s < 2; s++) {
+		const struct ps_cmp_side *d = &c->side[s];
+
+		fprintf(out, "%s", _(side_name[s]));
+		if (c->run[1].end[s].host[0])
+			fprintf(out, " (%s)", ps_safe(c->run[1].end[s].host));
+		fputs(":\n", out);
+		if (!d->have) {
+			fprintf(out, "  %s\n",
+				_("no snapshot in both runs: not compared"));
+			continue;
+		}
+		if (d->other_host)
+			fprintf(out, "  %s\n",
+				_("another machine than in run A"));
+		else if (d->rebooted)
+			fprintf(out, "  %s\n", _("rebooted between the runs"));
+		if (!d->n)
+			fprintf(out, "  %s\n", _("no setting changed"));
+		print_changes(out, d->v, d->n);
+	}
+	for (size_t i = 0; i < c->ngone; i++)
+		fprintf(out, _("gone:     %s: %s\n"), ps_safe(c->gone[i].id),
+			ps_safe(c->gone[i].title));
+	for (size_t i = 0; i < c->nappeared; i++)
+		fprintf(out, _("appeared: %s: %s\n"),
+			ps_safe(c->appeared[i].id),
+			ps_safe(c->appeared[i].title));
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static struct json_object *jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static struct json_object *changes_json(const struct ps_cmp_change *v, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "what",
+				       json_object_new_string(v[i].what));
+		json_object_object_add(o, "key",
+				       json_object_new_string(v[i].key));
+		json_object_object_add(
+			o, "before",
+			v[i].before[0] ? json_object_new_string(v[i].before)
+				       : NULL);
+		json_object_object_add(
+			o, "after",
+			v[i].after[0] ? json_object_new_string(v[i].after)
+				      : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *findings_json(const struct ps_cmp_finding *v,
+					 size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "id",
+				       json_object_new_string(v[i].id));
+		json_object_object_add(o, "title",
+				       json_object_new_string(v[i].title));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *ps_compare_json(const struct ps_cmp *c)
+{
+	static const char *const side_key[2] = { "local", "remote" };
+	struct json_object *o = json_object_new_object(), *ends;
+
+	json_object_object_add(o, "a", ps_hist_rec_json(&c->run[0]));
+	json_object_object_add(o, "b", ps_hist_rec_json(&c->run[1]));
+	json_object_object_add(o, "change_pct", jnum(c->change_pct));
+	json_object_object_add(o, "noise_pct", jnum(c->noise_pct));
+	json_object_object_add(o, "noise", json_object_new_boolean(c->noise));
+	json_object_object_add(o, "params",
+			       changes_json(c->params, c->nparams));
+	ends = json_object_new_object();
+	for (int s = 0; s < 2; s++) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(
+			e, "compared",
+			json_object_new_boolean(c->side[s].have));
+		json_object_object_add(
+			e, "other_host",
+			json_object_new_boolean(c->side[s].other_host));
+		json_object_object_add(
+			e, "rebooted",
+			json_object_new_boolean(c->side[s].rebooted));
+		json_object_object_add(
+			e, "changes", changes_json(c->side[s].v, c->side[s].n));
+		json_object_object_add(ends, side_key[s], e);
+	}
+	json_object_object_add(o, "ends", ends);
+	json_object_object_add(o, "appeared",
+			       findings_json(c->appeared, c->nappeared));
+	json_object_object_add(o, "gone", findings_json(c->gone, c->ngone));
+	return o;
+}
+
+/* ---- the one line ------------------------------------------------------ */
+
+void ps_compare_line(const struct ps_cmp *c, int64_t now_ns, char *buf,
+		     size_t len)
+{
+	char ago[32], ra[32], rb[32];
+	size_t used, shown = 0, total = c->side[0].n + c->side[1].n;
+	int w;
+
+	ps_compare_ago(c->run[0].time_ns, now_ns, ago, sizeof(ago));
+	w = snprintf(buf, len, _("since the last run to %s (%s): "),
+		     ps_safe(c->run[0].target), ago);
+	used = w > 0 ? (size_t)w : 0;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < c->side[s].n && shown < 4; i++) {
+			const struct ps_cmp_change *x = &c->side[s].v[i];
+
+			if (used >= len)
+				return;
+			w = snprintf(buf + used, len - used, "%s%s%s %s → %s",
+				     shown ? ", " : "", s ? _("far end ") : "",
+				     ps_safe(x->what),
+				     x->before[0] ? ps_safe(x->before) : "-",
+				     x->after[0] ? ps_safe(x->after) : "-");
+			used += w > 0 ? (size_t)w : 0;
+			shown++;
+		}
+	if (used < len && total > shown) {
+		w = snprintf(buf + used, len - used, _(" and %zu more"),
+			     total - shown);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	if (used < len && !total) {
+		w = snprintf(buf + used, len - used, "%s",
+			     _("no setting changed"));
+		used += w > 0 ? (size_t)w : 0;
+	}
+	rate(c->run[0].bps, ra, sizeof(ra));
+	rate(c->run[1].bps, rb, sizeof(rb));
+	if (used < len)
+		snprintf(buf + used, len - used, _(", rate %s → %s%s"), ra, rb,
+			 c->noise ? _(" (noise)") : "");
+}
+
+int ps_compare_since_last(const char *path, int64_t id, char *buf, size_t len)
+{
+	struct ps_hist *h;
+	struct ps_hist_rec cur, *rows = NULL;
+	struct ps_cmp c;
+	char err[512];
+	int n, rc;
+
+	buf[0] = 0;
+	if (!path || !id ||
+	    ps_hist_open(path, PS_HIST_READ, &h, err, sizeof(err)))
+		return -ENOENT;
+	rc = ps_hist_get(h, id, &cur, err, sizeof(err));
+	if (!rc) {
+		n = ps_hist_list(h, cur.target, 2, &rows, err, sizeof(err));
+		rc = n == 2 && rows[1].id == id
+			     ? ps_compare_runs(h, rows[0].id, id, &c, err,
+					       sizeof(err))
+			     : -ENOENT;
+		if (!rc) {
+			ps_compare_line(&c, cur.time_ns, buf, len);
+			ps_compare_free(&c);
+		}
+		free(rows);
+		ps_hist_rec_free(&cur);
+	}
+	ps_hist_close(h);
+	return rc;
+}

@@ -1,0 +1,803 @@
+/* history.c: the run history's file: SQLite in WAL mode with a busy timeout
+ * (two writers lose nothing), a versioned schema with migrations, a record
+ * written in one transaction, snapshots compressed with zlib */
+#include "config.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "history.h"
+#include "log.h"
+#include "nls.h"
+#include "xmalloc.h"
+
+/* how long a writer waits for another one */
+#define BUSY_TIMEOUT_MS 3000
+/* a snapshot larger than this is not a snapshot of ours */
+#define SNAP_MAX (16u << 20)
+
+struct ps_hist {
+	sqlite3 *db;
+	char *path;
+};
+
+/*
+ * Version 1, as the first pipescope with a history wrote it: kept so that a
+ * new file goes through every migration, as an old one does.
+ */
+static const char schema_v1[] = "CREATE TABLE runs ("
+				" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+				" time_ns INTEGER NOT NULL,"
+				" kind TEXT NOT NULL,"
+				" target TEXT NOT NULL,"
+				" direction TEXT NOT NULL,"
+				" streams INTEGER NOT NULL,"
+				" bps REAL,"
+				" top_finding TEXT,"
+				" host TEXT,"
+				" result TEXT);"
+				"PRAGMA user_version = 1;";
+
+/* version 2: both ends, the parameters, the check report, the snapshots
+ * (a table of their own, so that listing never reads them) */
+static const char migrate_v2[] =
+	"ALTER TABLE runs ADD COLUMN proto TEXT NOT NULL DEFAULT 'tcp';"
+	"ALTER TABLE runs ADD COLUMN port INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN spread REAL;"
+	"ALTER TABLE runs ADD COLUMN local_boot TEXT;"
+	"ALTER TABLE runs ADD COLUMN local_kernel TEXT;"
+	"ALTER TABLE runs ADD COLUMN local_version TEXT;"
+	"ALTER TABLE runs ADD COLUMN remote_host TEXT;"
+	"ALTER TABLE runs ADD COLUMN remote_boot TEXT;"
+	"ALTER TABLE runs ADD COLUMN remote_kernel TEXT;"
+	"ALTER TABLE runs ADD COLUMN remote_version TEXT;"
+	"ALTER TABLE runs ADD COLUMN params TEXT;"
+	"ALTER TABLE runs ADD COLUMN extras TEXT;"
+	"ALTER TABLE runs ADD COLUMN check_report TEXT;"
+	"CREATE TABLE snapshots ("
+	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" side INTEGER NOT NULL,"
+	" encoding TEXT NOT NULL,"
+	" size INTEGER NOT NULL,"
+	" data BLOB NOT NULL,"
+	" PRIMARY KEY (run, side));"
+	"CREATE INDEX runs_time ON runs (time_ns);"
+	"CREATE INDEX runs_target_time ON runs (target, time_ns);"
+	"PRAGMA user_version = 2;";
+
+/* version 3: the documents (the -J document, the check report) in a table
+ * of their own, so that the list reads small rows */
+static const char migrate_v3[] =
+	"CREATE TABLE documents ("
+	" run INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+	" result TEXT, params TEXT, extras TEXT, check_report TEXT);"
+	"INSERT INTO documents SELECT id, result, params, extras,"
+	" check_report FROM runs;"
+	"UPDATE runs SET result = NULL, params = NULL, extras = NULL,"
+	" check_report = NULL;"
+	"PRAGMA user_version = 3;";
+
+static const char *const migrations[PS_HIST_SCHEMA] = { schema_v1, migrate_v2,
+							migrate_v3 };
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* the file can be written, and its folder (WAL makes files beside it) */
+static bool writable(const char *path)
+{
+	char *d = xstrdup(path), *s = strrchr(d, '/');
+	bool ok;
+
+	if (s)
+		*(s == d ? s + 1 : s) = 0;
+	else
+		snprintf(d, 2, ".");
+	ok = !access(d, W_OK) && (access(path, F_OK) || !access(path, W_OK));
+	free(d);
+	return ok;
+}
+
+static int db_error(sqlite3 *db, int rc, const char *path, char *err,
+		    size_t errlen)
+{
+	int e;
+
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		snprintf(err, errlen, _("%s is locked by another process"),
+			 path);
+		e = -EBUSY;
+		break;
+	case SQLITE_READONLY:
+		snprintf(err, errlen, _("%s is read-only"), path);
+		e = -EROFS;
+		break;
+	case SQLITE_FULL:
+		snprintf(err, errlen, _("the disk holding %s is full"), path);
+		e = -ENOSPC;
+		break;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		snprintf(err, errlen,
+			 _("%s is damaged or not a pipescope history "
+			   "(move it away to start a new one)"),
+			 path);
+		e = -EILSEQ;
+		break;
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		if (!writable(path)) {
+			snprintf(err, errlen, _("%s is read-only"), path);
+			e = -EROFS;
+			break;
+		}
+		snprintf(err, errlen, _("cannot open %s: %s"), path,
+			 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		e = -EACCES;
+		break;
+	default:
+		snprintf(err, errlen, "%s: %s", path,
+			 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		e = -EIO;
+		break;
+	}
+	return e;
+}
+
+void ps_hist_warn_once(const char *why)
+{
+	static atomic_bool told;
+
+	if (!atomic_exchange(&told, true))
+		ps_warn(_("this run is not in the history (%s)"), why);
+}
+
+/* ---- the file ---------------------------------------------------------- */
+
+char *ps_hist_path(const struct ps_opts *o)
+{
+	const char *env = getenv("PIPESCOPE_HISTORY");
+	const char *state = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	char *p;
+
+	if (o->no_history)
+		return NULL;
+	if (o->history_file)
+		return xstrdup(o->history_file);
+	/* "off": none (the test suite's default) */
+	if (env && !strcmp(env, "off"))
+		return NULL;
+	if (env && *env)
+		return xstrdup(env);
+	if (state && *state == '/')
+		xasprintf(&p, "%s/pipescope/history.db", state);
+	else if (home && *home)
+		xasprintf(&p, "%s/.local/state/pipescope/history.db", home);
+	else
+		return NULL;
+	return p;
+}
+
+/* the folders above the file, made private (0700) where they are new */
+static int make_parents(const char *path)
+{
+	char *d = xstrdup(path);
+	int rc = 0;
+
+	for (char *s = strchr(d + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = 0;
+		if (mkdir(d, 0700) && errno != EEXIST) {
+			rc = -errno;
+			break;
+		}
+		*s = '/';
+	}
+	free(d);
+	return rc;
+}
+
+static int exec_sql(struct ps_hist *h, const char *sql, char *err,
+		    size_t errlen)
+{
+	int rc = sqlite3_exec(h->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : db_error(h->db, rc, h->path, err, errlen);
+}
+
+static int user_version(struct ps_hist *h, int *v, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc =
+		sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL);
+
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			*v = sqlite3_column_int(st, 0);
+			rc = SQLITE_OK;
+		}
+		sqlite3_finalize(st);
+	}
+	return rc == SQLITE_OK ? 0 : db_error(h->db, rc, h->path, err, errlen);
+}
+
+/* bring the schema to PS_HIST_SCHEMA, each step in a transaction */
+static int migrate(struct ps_hist *h, char *err, size_t errlen)
+{
+	int v, rc;
+
+	rc = user_version(h, &v, err, errlen);
+	if (rc)
+		return rc;
+	if (v > PS_HIST_SCHEMA) {
+		snprintf(err, errlen,
+			 _("%s was written by a newer pipescope (schema %d, "
+			   "this one reads up to %d)"),
+			 h->path, v, PS_HIST_SCHEMA);
+		return -EPROTO;
+	}
+	if (v == PS_HIST_SCHEMA)
+		return 0;
+	/* another process may be migrating too: take the write lock, then
+	 * look again */
+	rc = exec_sql(h, "BEGIN IMMEDIATE", err, errlen);
+	if (rc)
+		return rc;
+	rc = user_version(h, &v, err, errlen);
+	for (; !rc && v < PS_HIST_SCHEMA; v++)
+		rc = exec_sql(h, migrations[v], err, errlen);
+	if (!rc)
+		rc = exec_sql(h, "COMMIT", err, errlen);
+	if (rc)
+		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/*
+ * A history on a read-only disk: WAL cannot make its files beside it, so it
+ * is read as it is (nobody can be writing it), when its schema is ours.
+ */
+static int open_readonly(struct ps_hist *h, char *err, size_t errlen)
+{
+	char *uri;
+	int v, rc;
+
+	if (strpbrk(h->path, "?#%"))
+		return -EROFS;
+	sqlite3_close(h->db);
+	h->db = NULL;
+	xasprintf(&uri, "file:%s?immutable=1", h->path);
+	rc = sqlite3_open_v2(uri, &h->db,
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+				     SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return db_error(h->db, rc, h->path, err, errlen);
+	rc = user_version(h, &v, err, errlen);
+	if (!rc && v != PS_HIST_SCHEMA) {
+		snprintf(err, errlen,
+			 _("%s is read-only and of schema %d: it cannot be "
+			   "brought to %d"),
+			 h->path, v, PS_HIST_SCHEMA);
+		rc = -EROFS;
+	}
+	return rc;
+}
+
+int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **out,
+		 char *err, size_t errlen)
+{
+	struct ps_hist *h;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	bool fresh = access(path, F_OK) != 0;
+	int rc;
+
+	*out = NULL;
+	if (mode == PS_HIST_READ && access(path, F_OK)) {
+		snprintf(err, errlen, _("no history yet: %s does not exist"),
+			 path);
+		return -ENOENT;
+	}
+	if (mode == PS_HIST_WRITE) {
+		flags |= SQLITE_OPEN_CREATE;
+		rc = make_parents(path);
+		if (rc) {
+			snprintf(err, errlen,
+				 _("cannot make the folder of %s: %s"), path,
+				 strerror(-rc));
+			return rc;
+		}
+	}
+	h = xcalloc(1, sizeof(*h));
+	h->path = xstrdup(path);
+	rc = sqlite3_open_v2(path, &h->db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		rc = db_error(h->db, rc, path, err, errlen);
+		if (rc == -EROFS && mode == PS_HIST_READ)
+			rc = open_readonly(h, err, errlen);
+		if (rc)
+			goto out_close;
+		*out = h;
+		return 0;
+	}
+	sqlite3_extended_result_codes(h->db, 0);
+	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
+	/* a new file: private; WAL: readers and writers do not block each
+	 * other, and a killed writer leaves the file as it was */
+	if (mode == PS_HIST_WRITE && fresh)
+		chmod(path, 0600);
+	rc = exec_sql(h, "PRAGMA journal_mode = WAL", err, errlen);
+	if (!rc)
+		rc = exec_sql(h, "PRAGMA synchronous = NORMAL", err, errlen);
+	if (!rc)
+		rc = exec_sql(h, "PRAGMA foreign_keys = ON", err, errlen);
+	if (!rc)
+		rc = migrate(h, err, errlen);
+	if (rc == -EROFS && mode == PS_HIST_READ)
+		rc = open_readonly(h, err, errlen);
+	if (rc)
+		goto out_close;
+	*out = h;
+	return 0;
+out_close:
+	ps_hist_close(h);
+	return rc;
+}
+
+void ps_hist_close(struct ps_hist *h)
+{
+	if (!h)
+		return;
+	sqlite3_close(h->db);
+	free(h->path);
+	free(h);
+}
+
+void ps_hist_rec_free(struct ps_hist_rec *r)
+{
+	free(r->params);
+	free(r->result);
+	free(r->extras);
+	free(r->check);
+	free(r->snap[0]);
+	free(r->snap[1]);
+	r->params = r->result = r->extras = r->check = NULL;
+	r->snap[0] = r->snap[1] = NULL;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s && *s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static const char insert_run[] =
+	"INSERT INTO runs (time_ns, kind, target, direction, streams, bps,"
+	" top_finding, host, proto, port, spread, local_boot,"
+	" local_kernel, local_version, remote_host, remote_boot,"
+	" remote_kernel, remote_version)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+static int insert_docs(struct ps_hist *h, int64_t id,
+		       const struct ps_hist_rec *r)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h->db,
+				    "INSERT INTO documents (run, result,"
+				    " params, extras, check_report)"
+				    " VALUES (?, ?, ?, ?, ?)",
+				    -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	bind_text(st, 2, r->result);
+	bind_text(st, 3, r->params);
+	bind_text(st, 4, r->extras);
+	bind_text(st, 5, r->check);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int insert_snap(struct ps_hist *h, int64_t id, int side,
+		       const char *json)
+{
+	uLong len = (uLong)strlen(json);
+	uLongf zlen = compressBound(len);
+	Bytef *z = xmalloc(zlen);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (compress2(z, &zlen, (const Bytef *)json, len, 3) != Z_OK) {
+		free(z);
+		return SQLITE_NOMEM;
+	}
+	rc = sqlite3_prepare_v2(h->db,
+				"INSERT INTO snapshots (run, side, encoding,"
+				" size, data) VALUES (?, ?, 'zlib', ?, ?)",
+				-1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, side);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)len);
+		sqlite3_bind_blob(st, 4, z, (int)zlen, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		sqlite3_finalize(st);
+	}
+	free(z);
+	return rc;
+}
+
+int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *r, int64_t *id,
+		  char *err, size_t errlen)
+{
+	const struct ps_hist_end *l = &r->end[0], *f = &r->end[1];
+	sqlite3_stmt *st = NULL;
+	int64_t rowid = 0;
+	int rc, i = 1;
+
+	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return db_error(h->db, rc, h->path, err, errlen);
+	rc = sqlite3_prepare_v2(h->db, insert_run, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_rollback;
+	sqlite3_bind_int64(st, i++, r->time_ns);
+	sqlite3_bind_text(st, i++, r->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, r->target, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, r->direction, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, i++, r->streams);
+	bind_real(st, i++, r->bps);
+	bind_text(st, i++, r->top_finding);
+	bind_text(st, i++, l->host);
+	sqlite3_bind_text(st, i++, r->proto, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, i++, r->port);
+	bind_real(st, i++, r->spread);
+	bind_text(st, i++, l->boot_id);
+	bind_text(st, i++, l->kernel);
+	bind_text(st, i++, l->version);
+	bind_text(st, i++, f->host);
+	bind_text(st, i++, f->boot_id);
+	bind_text(st, i++, f->kernel);
+	bind_text(st, i++, f->version);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto out_rollback;
+	rowid = sqlite3_last_insert_rowid(h->db);
+	rc = insert_docs(h, rowid, r);
+	if (rc != SQLITE_OK)
+		goto out_rollback;
+	for (int s = 0; s < 2; s++) {
+		if (!r->snap[s] || !*r->snap[s])
+			continue;
+		rc = insert_snap(h, rowid, s, r->snap[s]);
+		if (rc != SQLITE_OK)
+			goto out_rollback;
+	}
+	rc = sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		goto out_rollback;
+	if (id)
+		*id = rowid;
+	return 0;
+out_rollback:
+	rc = db_error(h->db, rc, h->path, err, errlen);
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+static void col_str(sqlite3_stmt *st, int i, char *buf, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	snprintf(buf, len, "%s", s ? (const char *)s : "");
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL
+		       ? NAN
+		       : sqlite3_column_double(st, i);
+}
+
+#define LIST_COLS                                                              \
+	"id, time_ns, kind, target, direction, streams, bps, top_finding,"     \
+	" host, proto, port, spread"
+
+static void row_list(sqlite3_stmt *st, struct ps_hist_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 0);
+	r->time_ns = sqlite3_column_int64(st, 1);
+	col_str(st, 2, r->kind, sizeof(r->kind));
+	col_str(st, 3, r->target, sizeof(r->target));
+	col_str(st, 4, r->direction, sizeof(r->direction));
+	r->streams = sqlite3_column_int(st, 5);
+	r->bps = col_real(st, 6);
+	col_str(st, 7, r->top_finding, sizeof(r->top_finding));
+	col_str(st, 8, r->end[0].host, sizeof(r->end[0].host));
+	col_str(st, 9, r->proto, sizeof(r->proto));
+	r->port = sqlite3_column_int(st, 10);
+	r->spread = col_real(st, 11);
+}
+
+int ps_hist_list(struct ps_hist *h, const char *target, int last,
+		 struct ps_hist_rec **rows, char *err, size_t errlen)
+{
+	char sql[256];
+	sqlite3_stmt *st;
+	size_t n = 0, cap = 0;
+	struct ps_hist_rec *v = NULL;
+	int rc;
+
+	*rows = NULL;
+	snprintf(sql, sizeof(sql),
+		 "SELECT " LIST_COLS " FROM runs %s"
+		 " ORDER BY time_ns DESC, id DESC LIMIT ?",
+		 target ? "WHERE target = ?" : "");
+	rc = sqlite3_prepare_v2(h->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return db_error(h->db, rc, h->path, err, errlen);
+	if (target)
+		sqlite3_bind_text(st, 1, target, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, target ? 2 : 1, last > 0 ? last : -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		row_list(st, &v[n++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return db_error(h->db, rc, h->path, err, errlen);
+	}
+	/* oldest first */
+	for (size_t i = 0; i < n / 2; i++) {
+		struct ps_hist_rec t = v[i];
+
+		v[i] = v[n - 1 - i];
+		v[n - 1 - i] = t;
+	}
+	*rows = v;
+	return (int)n;
+}
+
+/* a snapshot's JSON back from its stored form, or NULL */
+static char *snap_text(const char *enc, const void *data, int len, int64_t size)
+{
+	uLongf out;
+	char *s;
+
+	if (!data || len <= 0 || size <= 0 || size > SNAP_MAX)
+		return NULL;
+	if (!strcmp(enc, "json")) {
+		s = xmalloc((size_t)len + 1);
+		memcpy(s, data, (size_t)len);
+		s[len] = 0;
+		return s;
+	}
+	if (strcmp(enc, "zlib"))
+		return NULL;
+	out = (uLongf)size;
+	s = xmalloc((size_t)size + 1);
+	if (uncompress((Bytef *)s, &out, data, (uLong)len) != Z_OK ||
+	    out != (uLongf)size) {
+		free(s);
+		return NULL;
+	}
+	s[size] = 0;
+	return s;
+}
+
+static int read_snaps(struct ps_hist *h, struct ps_hist_rec *r)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h->db,
+				    "SELECT side, encoding, size, data FROM "
+				    "snapshots WHERE run = ?",
+				    -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, r->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int side = sqlite3_column_int(st, 0);
+		const unsigned char *enc = sqlite3_column_text(st, 1);
+
+		if (side < 0 || side > 1 || r->snap[side])
+			continue;
+		r->snap[side] = snap_text(enc ? (const char *)enc : "",
+					  sqlite3_column_blob(st, 3),
+					  sqlite3_column_bytes(st, 3),
+					  sqlite3_column_int64(st, 2));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+#define FULL_COLS                                                              \
+	LIST_COLS ", d.result, local_boot, local_kernel, local_version,"       \
+		  " remote_host, remote_boot, remote_kernel, remote_version,"  \
+		  " d.params, d.extras, d.check_report"                        \
+		  " FROM runs LEFT JOIN documents d ON d.run = runs.id"
+
+static void row_full(sqlite3_stmt *st, struct ps_hist_rec *r)
+{
+	int i = 12;
+
+	row_list(st, r);
+	r->result = col_dup(st, i++);
+	col_str(st, i++, r->end[0].boot_id, sizeof(r->end[0].boot_id));
+	col_str(st, i++, r->end[0].kernel, sizeof(r->end[0].kernel));
+	col_str(st, i++, r->end[0].version, sizeof(r->end[0].version));
+	col_str(st, i++, r->end[1].host, sizeof(r->end[1].host));
+	col_str(st, i++, r->end[1].boot_id, sizeof(r->end[1].boot_id));
+	col_str(st, i++, r->end[1].kernel, sizeof(r->end[1].kernel));
+	col_str(st, i++, r->end[1].version, sizeof(r->end[1].version));
+	r->params = col_dup(st, i++);
+	r->extras = col_dup(st, i++);
+	r->check = col_dup(st, i++);
+}
+
+int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
+		size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = sqlite3_prepare_v2(h->db, "SELECT " FULL_COLS " WHERE id = ?", -1,
+				&st, NULL);
+	if (rc != SQLITE_OK)
+		return db_error(h->db, rc, h->path, err, errlen);
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		row_full(st, r);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		snprintf(err, errlen, _("no run %lld in %s"), (long long)id,
+			 h->path);
+		return -ENOENT;
+	}
+	if (rc != SQLITE_ROW)
+		return db_error(h->db, rc, h->path, err, errlen);
+	rc = read_snaps(h, r);
+	if (rc != SQLITE_OK) {
+		ps_hist_rec_free(r);
+		return db_error(h->db, rc, h->path, err, errlen);
+	}
+	return 0;
+}
+
+int ps_hist_each(struct ps_hist *h,
+		 void (*fn)(const struct ps_hist_rec *r, void *arg), void *arg,
+		 char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = sqlite3_prepare_v2(h->db,
+				"SELECT " FULL_COLS " ORDER BY time_ns, id", -1,
+				&st, NULL);
+	if (rc != SQLITE_OK)
+		return db_error(h->db, rc, h->path, err, errlen);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ps_hist_rec r;
+
+		row_full(st, &r);
+		if (read_snaps(h, &r) != SQLITE_OK) {
+			ps_hist_rec_free(&r);
+			continue;
+		}
+		fn(&r, arg);
+		ps_hist_rec_free(&r);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0
+				 : db_error(h->db, rc, h->path, err, errlen);
+}
+
+void ps_hist_end_from_snap(struct ps_hist_end *e, const char *snap_json)
+{
+	struct json_object *o, *host, *v;
+
+	if (!snap_json)
+		return;
+	o = json_tokener_parse(snap_json);
+	if (o && json_object_object_get_ex(o, "host", &host)) {
+		if (json_object_object_get_ex(host, "hostname", &v) &&
+		    !e->host[0])
+			snprintf(e->host, sizeof(e->host), "%s",
+				 json_object_get_string(v));
+		if (json_object_object_get_ex(host, "boot_id", &v))
+			snprintf(e->boot_id, sizeof(e->boot_id), "%s",
+				 json_object_get_string(v));
+		if (json_object_object_get_ex(host, "kernel", &v))
+			snprintf(e->kernel, sizeof(e->kernel), "%s",
+				 json_object_get_string(v));
+	}
+	json_object_put(o);
+}
+
+/* ---- shared by the renderers ------------------------------------------- */
+
+static struct json_object *jstr(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_int64(r->id));
+	json_object_object_add(o, "time_ns", json_object_new_int64(r->time_ns));
+	json_object_object_add(o, "kind", json_object_new_string(r->kind));
+	json_object_object_add(o, "target", jstr(r->target));
+	json_object_object_add(o, "port", json_object_new_int(r->port));
+	json_object_object_add(o, "protocol", json_object_new_string(r->proto));
+	json_object_object_add(o, "direction",
+			       json_object_new_string(r->direction));
+	json_object_object_add(o, "streams", json_object_new_int(r->streams));
+	json_object_object_add(o, "bits_per_second", jnum(r->bps));
+	json_object_object_add(o, "spread", jnum(r->spread));
+	json_object_object_add(o, "top_finding", jstr(r->top_finding));
+	json_object_object_add(o, "host", jstr(r->end[0].host));
+	return o;
+}
+
+void ps_hist_when(int64_t ns, bool seconds, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(buf, len,
+		      seconds ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d %H:%M", &tm))
+		snprintf(buf, len, "?");
+}
