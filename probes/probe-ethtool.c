@@ -6,6 +6,7 @@
  * parser per reply, the sampling, and the group tables of the snapshot. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <fnmatch.h>
@@ -223,6 +224,7 @@ static void clear_group(struct ps_ethtool_info *i, enum ps_ethtool_group g)
 		i->rss.hkey = NULL;
 		i->rss.n_indir = i->rss.n_hkey = 0;
 		i->rss.hfunc[0] = '\0';
+		i->rss.rx_rings = PS_ETH_NA;
 		break;
 	case PS_ETHG_STATS:
 	default:
@@ -241,6 +243,8 @@ void ps_ethtool_init(struct ps_ethtool_info *info, const char *ifname)
 		 ifname ? ifname : "");
 	info->drvinfo.status = PS_ST_ERROR;
 	info->drv_stats.status = PS_ST_ERROR;
+	ps_nic_counters_init(&info->nic);
+	ps_nic_rates_init(&info->nic_rate);
 	for (int g = 0; g < PS_ETHG_COUNT; g++) {
 		struct grp_ref r = group_ref(info, g);
 
@@ -772,8 +776,10 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 	out->drv_stats.v = NULL;
 	out->drv_stats.n = 0;
 	out->drv_stats.total = n;
+	ps_nic_counters_init(&out->nic);
 	if (n && (!names || !vals))
 		return -EINVAL;
+	ps_nic_counters_from(&out->nic, names, PS_ETH_STRLEN, vals, n);
 	for (unsigned k = 0; k < n; k++) {
 		char name[PS_ETH_STRLEN];
 
@@ -787,6 +793,239 @@ int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 	set_status(&out->drv_stats.status, out->drv_stats.reason, PS_ST_OK,
 		   NULL);
 	return 0;
+}
+
+int ps_ethtool_parse_stats_text(const char *text, size_t len,
+				struct ps_ethtool_info *out)
+{
+	char(*names)[PS_ETH_STRLEN] = NULL;
+	uint64_t *vals = NULL;
+	unsigned n = 0, cap = 0;
+	size_t indent = SIZE_MAX;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = text, *end = text + len;
+
+		while (p < end) {
+			const char *eol = memchr(p, '\n', (size_t)(end - p));
+			size_t l = eol ? (size_t)(eol - p) : (size_t)(end - p);
+			size_t sp = 0, k, c;
+			char line[256], *colon, *e;
+			unsigned long long v;
+
+			if (l >= sizeof(line))
+				l = sizeof(line) - 1;
+			memcpy(line, p, l);
+			line[l] = '\0';
+			p = eol ? eol + 1 : end;
+			while (line[sp] == ' ' || line[sp] == '\t')
+				sp++;
+			colon = strrchr(line, ':');
+			if (!colon || colon[1] != ' ' || colon == line + sp)
+				continue;
+			errno = 0;
+			v = strtoull(colon + 2, &e, 10);
+			if (e == colon + 2 || *e || errno || colon[2] == '-')
+				continue;
+			if (pass == 0) {
+				if (sp < indent)
+					indent = sp;
+				continue;
+			}
+			if (n >= 65536)
+				break;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				names = xrealloc(names, cap * sizeof(*names));
+				vals = xrealloc(vals, cap * sizeof(*vals));
+			}
+			/* a recorded tree is untrusted: printable ASCII only */
+			memset(names[n], 0, PS_ETH_STRLEN);
+			for (k = indent, c = 0;
+			     line + k < colon && c < PS_ETH_STRLEN - 1;
+			     k++, c++)
+				names[n][c] = line[k] >= 0x20 && line[k] < 0x7f
+						      ? line[k]
+						      : '?';
+			vals[n++] = v;
+		}
+	}
+	ps_ethtool_parse_drv_stats((const char *)names, vals, n, out);
+	free(names);
+	free(vals);
+	return n ? 0 : -ENOENT;
+}
+
+/* "0d:1f:cb:..." into out->rss.hkey; false when not such a line */
+static bool hkey_text(const char *line, struct ps_ethtool_info *out)
+{
+	size_t n = (strlen(line) + 1) / 3;
+	uint8_t *k;
+
+	if (n < 4 || n > 256)
+		return false;
+	k = xmalloc(n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned b;
+		const char *p = line + 3 * i;
+
+		if (!isxdigit((unsigned char)p[0]) ||
+		    !isxdigit((unsigned char)p[1]) ||
+		    (p[2] != ':' && p[2] != '\0') ||
+		    sscanf(p, "%2x", &b) != 1) {
+			free(k);
+			return false;
+		}
+		k[i] = (uint8_t)b;
+	}
+	free(out->rss.hkey);
+	out->rss.hkey = k;
+	out->rss.n_hkey = (unsigned)n;
+	return true;
+}
+
+int ps_ethtool_parse_rss_text(const char *text, size_t len,
+			      struct ps_ethtool_info *out)
+{
+	const char *p = text, *end = text + len;
+	unsigned cap = 0;
+	bool in_func = false;
+
+	clear_group(out, PS_ETHG_RSS);
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t l = eol ? (size_t)(eol - p) : (size_t)(end - p);
+		char line[512], *q, *e;
+		const char *w;
+		long idx;
+
+		if (l >= sizeof(line))
+			l = sizeof(line) - 1;
+		memcpy(line, p, l);
+		line[l] = '\0';
+		p = eol ? eol + 1 : end;
+		for (w = line; *w == ' ' || *w == '\t'; w++)
+			;
+		if ((q = strstr(line, " with ")) && strstr(q, "RX ring")) {
+			long r = strtol(q + 6, &e, 10);
+
+			if (e != q + 6 && r > 0 && r < 65536)
+				out->rss.rx_rings = r;
+			continue;
+		}
+		if (!strncmp(w, "RSS hash function:", 18)) {
+			in_func = true;
+			continue;
+		}
+		if (in_func) {
+			/* "    toeplitz: on" */
+			q = strstr(line, ": on");
+			if (q && q > w && (size_t)(q - w) < PS_ETH_STRLEN) {
+				char f[PS_ETH_STRLEN];
+				size_t k;
+
+				for (k = 0; w + k < q; k++)
+					f[k] = isalnum((unsigned char)w[k])
+						       ? w[k]
+						       : '?';
+				f[k] = '\0';
+				snprintf(out->rss.hfunc, sizeof(out->rss.hfunc),
+					 "%s", f);
+			}
+			continue;
+		}
+		if (hkey_text(w, out))
+			continue;
+		errno = 0;
+		idx = strtol(w, &e, 10);
+		if (e == w || *e != ':' || idx != (long)out->rss.n_indir)
+			continue;
+		for (q = e + 1;;) {
+			long v = strtol(q, &e, 10);
+
+			if (e == q || v < 0 || v >= 65536 ||
+			    out->rss.n_indir >= 65536)
+				break;
+			if (out->rss.n_indir == cap) {
+				cap = cap ? 2 * cap : 64;
+				out->rss.indir = xrealloc(
+					out->rss.indir, cap * sizeof(uint32_t));
+			}
+			out->rss.indir[out->rss.n_indir++] = (uint32_t)v;
+			q = e;
+		}
+	}
+	if (!out->rss.n_indir) {
+		clear_group(out, PS_ETHG_RSS);
+		return -ENOENT;
+	}
+	set_status(&out->rss.status, out->rss.reason, PS_ST_OK, NULL);
+	return 0;
+}
+
+void ps_ethtool_nic_merge_std(struct ps_ethtool_info *info)
+{
+	static const struct {
+		const char *name;
+		enum ps_nic_dir dir;
+	} lost[] = {
+		{ "FramesLostDueToIntMACRcvError", PS_NIC_RX },
+		{ "FramesLostDueToIntMACXmitError", PS_NIC_TX },
+	};
+
+	if (info->std_stats.status != PS_ST_OK)
+		return;
+	for (unsigned i = 0; i < info->std_stats.n; i++) {
+		const struct ps_eth_counter *c = &info->std_stats.v[i];
+
+		if (strcmp(c->group, "eth-mac"))
+			continue;
+		for (size_t k = 0; k < sizeof(lost) / sizeof(lost[0]); k++) {
+			int64_t *slot;
+
+			if (strcmp(c->name, lost[k].name))
+				continue;
+			if (!info->nic.valid) {
+				ps_nic_counters_init(&info->nic);
+				info->nic.valid = true;
+			}
+			/* the driver's own fifo counter says it first */
+			slot = &info->nic.drops[lost[k].dir][PS_NIC_FIFO];
+			if (*slot == PS_NA)
+				*slot = c->value > INT64_MAX / 2
+						? INT64_MAX / 2
+						: (int64_t)c->value;
+		}
+	}
+}
+
+int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,
+				enum ps_nic_dir d)
+{
+	int64_t nl =
+		d == PS_NIC_TX ? info->pause.tx_frames : info->pause.rx_frames;
+
+	if (info->pause.status == PS_ST_OK && nl != PS_ETH_NA)
+		return nl;
+	return info->nic.valid ? info->nic.pause[d] : PS_NA;
+}
+
+void ps_ethtool_rates(const struct ps_ethtool_info *prev,
+		      struct ps_ethtool_info *cur, double seconds)
+{
+	ps_nic_rates_compute(&prev->nic, &cur->nic, seconds, &cur->nic_rate);
+	if (!(seconds > 0))
+		return;
+	for (int d = 0; d < PS_NIC_NDIR; d++) {
+		int64_t a = ps_ethtool_pause_frames(prev, d);
+		int64_t b = ps_ethtool_pause_frames(cur, d);
+
+		if (a != PS_NA && b != PS_NA && b >= a) {
+			cur->nic_rate.rated = true;
+			cur->nic_rate.seconds = seconds;
+			cur->nic_rate.pause[d] = (double)(b - a) / seconds;
+		}
+	}
 }
 
 void ps_ethtool_record(const char *dir)
@@ -922,6 +1161,37 @@ out_err:
 		    _("the driver's counters"));
 }
 
+/* a recorded tree may carry "ethtool -S IF" as DIR/ethtool/IF/S */
+static void sample_recorded_stats(const char *ifname,
+				  struct ps_ethtool_info *out)
+{
+	char path[PATH_MAX];
+	size_t len = 0;
+	char *text;
+
+	if (strchr(ifname, '/'))
+		return;
+	snprintf(path, sizeof(path), "/ethtool/%s/x", ifname);
+	text = ps_read_file(path, &len);
+	if (text && !ps_ethtool_parse_rss_text(text, len, out))
+		set_status(&out->status, out->reason, PS_ST_OK, NULL);
+	free(text);
+	snprintf(path, sizeof(path), "/ethtool/%s/S", ifname);
+	text = ps_read_file(path, &len);
+	if (!text)
+		return;
+	if (!ps_ethtool_parse_stats_text(text, len, out)) {
+		set_status(&out->status, out->reason, PS_ST_OK, NULL);
+		set_status(&out->drv_stats.status, out->drv_stats.reason,
+			   PS_ST_OK, NULL);
+	} else {
+		ps_ethtool_parse_drv_stats(NULL, NULL, 0, out);
+		set_status(&out->drv_stats.status, out->drv_stats.reason,
+			   PS_ST_ERROR, _("no counters in the recorded file"));
+	}
+	free(text);
+}
+
 static void all_groups(struct ps_ethtool_info *out, enum ps_status st,
 		       const char *reason)
 {
@@ -952,6 +1222,7 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 			   "recording"));
 		set_status(&out->status, out->reason, PS_ST_NOT_RECORDED, msg);
 		all_groups(out, PS_ST_NOT_RECORDED, msg);
+		sample_recorded_stats(ifname, out);
 		return 0;
 	}
 	out->ifindex = (int)if_nametoindex(ifname);
@@ -985,6 +1256,14 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		sample_group(ifname, g, out);
 	sample_drvinfo(ifname, out);
 	sample_drv_stats(ifname, out);
+	ps_ethtool_nic_merge_std(out);
+	if (out->rss.status == PS_ST_OK) {
+		struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_GRXRINGS };
+
+		if (!ps_ethnl_ioctl(ifname, &nfc) && nfc.data > 0 &&
+		    nfc.data < 65536)
+			out->rss.rx_rings = (int64_t)nfc.data;
+	}
 	ps_ethnl_unlock();
 	set_status(&out->status, out->reason, PS_ST_OK, NULL);
 	/* vanished while we asked */
@@ -994,6 +1273,26 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 		set_status(&out->status, out->reason, PS_ST_ABSENT, msg);
 	}
 	return 0;
+}
+
+int ps_ethtool_sample_counters(const char *ifname, struct ps_ethtool_info *out)
+{
+	int ret;
+
+	ps_ethtool_init(out, ifname);
+	if (!ifname || !*ifname || strlen(ifname) >= IF_NAMESIZE ||
+	    !ps_sysroot_is_live() ||
+	    !(out->ifindex = (int)if_nametoindex(ifname)))
+		return -ENOENT;
+	ps_ethnl_lock();
+	ret = ps_ethnl_open();
+	if (ret == 0) {
+		sample_group(ifname, PS_ETHG_PAUSE, out);
+		sample_drv_stats(ifname, out);
+		set_status(&out->status, out->reason, PS_ST_OK, NULL);
+	}
+	ps_ethnl_unlock();
+	return ret;
 }
 
 /* ---- the snapshot: each group described once (JSON, loader, text) -------- */
@@ -1385,6 +1684,7 @@ static const struct ps_jfield rss_table[] = {
 	  .elem_size = sizeof(uint32_t), .codec = &indir_codec },
 	{ .key = "hkey", .type = PS_JT_CUSTOM, .label = N_("hash key bytes:"),
 	  .codec = &hkey_codec },
+	NA_INT(rss.rx_rings, "rx_rings", N_("RX rings:"), NULL),
 	PS_JEND
 };
 /* clang-format on */
@@ -1498,6 +1798,49 @@ static const struct ps_jfield drv_stats_table[] = {
 };
 /* clang-format on */
 
+/* "nic_counters" / "nic_rates": the tables of nic-counters.c over the
+ * member at .off; written only when classified / rated */
+static void nic_put(struct json_object *obj, const struct ps_jfield *f,
+		    const void *base)
+{
+	const void *m = PS_JAT_C(base, f->off, char);
+	bool have = f->data ? ((const struct ps_nic_rates *)m)->rated
+			    : ((const struct ps_nic_counters *)m)->valid;
+
+	if (have)
+		json_object_object_add(obj, f->key,
+				       ps_jtable_to_json(f->sub, m));
+}
+
+static void nic_get(struct json_object *obj, const struct ps_jfield *f,
+		    void *base)
+{
+	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
+	void *m = PS_JAT(base, f->off, char);
+
+	if (!o)
+		return;
+	ps_jtable_get(o, f->sub, m);
+	if (f->data)
+		((struct ps_nic_rates *)m)->rated = true;
+	else
+		((struct ps_nic_counters *)m)->valid = true;
+}
+
+static void nic_print(FILE *out, const struct ps_jfield *f, const void *base)
+{
+	const void *m = PS_JAT_C(base, f->off, char);
+	bool have = f->data ? ((const struct ps_nic_rates *)m)->rated
+			    : ((const struct ps_nic_counters *)m)->valid;
+
+	if (!have)
+		return;
+	ps_text_group(out, _(f->label), PS_ST_OK, NULL);
+	ps_jtable_print(out, f->sub, m);
+}
+
+static const struct ps_jcodec nic_codec = { nic_put, nic_get, nic_print };
+
 /* the whole section; the text shows the link modes before the link state */
 /* clang-format off */
 static const struct ps_jfield ethtool_table[] = {
@@ -1519,6 +1862,13 @@ static const struct ps_jfield ethtool_table[] = {
 	PS_JOBJECT("std_stats", 0, std_stats_table, N_("Standard statistics")),
 	PS_JOBJECT("driver_stats", 0, drv_stats_table,
 		   N_("Driver drop/miss/error counters")),
+	{ .key = "nic_counters", .type = PS_JT_CUSTOM,
+	  .off = offsetof(EI, nic), .sub = ps_nic_counters_table,
+	  .codec = &nic_codec, .label = N_("Queues and drop classes") },
+	{ .key = "nic_rates", .type = PS_JT_CUSTOM,
+	  .off = offsetof(EI, nic_rate), .sub = ps_nic_rates_table,
+	  .codec = &nic_codec, .data = "rates",
+	  .label = N_("Queue and drop rates") },
 	PS_JEND
 };
 /* clang-format on */
@@ -1555,6 +1905,7 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *i)
 
 /* the probe "pipescope probe" runs (probe.h), in PS_PROBE_LIST */
 PS_PROBE_GLUE(ethtool)
+PS_PROBE_RATES(ethtool)
 
 /*
  * The module keeps one process-wide genetlink socket (to move into its own
@@ -1589,6 +1940,7 @@ const struct ps_probe_ops ps_ethtool_ops = {
 	.title = N_("NIC (ethtool)"),
 	.needs_iface = true,
 	.on_nic = true,
+	.rates = ethtool_op_rates,
 	.open = ethtool_op_open,
 	.close = ethtool_op_close,
 	.brief = ps_brief_ethtool,

@@ -14,6 +14,7 @@
 
 #include "ethnl.h" /* string sets, PS_ETH_STRLEN */
 #include "jsonutil.h"
+#include "nic-counters.h"
 #include "status.h"
 
 #define PS_ETH_NA PS_NA /* an integer field the device did not report */
@@ -138,6 +139,9 @@ struct ps_ethtool_info {
 		uint32_t *indir; /* queue of each table entry */
 		unsigned n_hkey;
 		uint8_t *hkey;
+		/* ETHTOOL_GRXRINGS: the rings the table may name ("with 63
+		 * RX ring(s)"), PS_ETH_NA when not reported */
+		int64_t rx_rings;
 	} rss;
 
 	struct { /* STATS_GET: standard (IEEE/RMON) groups */
@@ -154,6 +158,12 @@ struct ps_ethtool_info {
 		unsigned n;
 		struct ps_eth_counter *v; /* raw names, group "" */
 	} drv_stats;
+
+	/* every driver counter read by name (nic-counters.h): per-queue
+	 * packets, drop classes, pause frames; valid with drv_stats ok */
+	struct ps_nic_counters nic;
+	/* their rates since the previous sample (ps_ethtool_rates) */
+	struct ps_nic_rates nic_rate;
 };
 
 /* the groups a reply can fill (one netlink request each) */
@@ -194,6 +204,17 @@ int ps_ethtool_parse(enum ps_ethtool_group g, const void *buf, size_t len,
  */
 int ps_ethtool_parse_drv_stats(const char *names, const uint64_t *vals,
 			       unsigned n, struct ps_ethtool_info *out);
+/* the text of "ethtool -S" ("name: value" lines, indented or not) as the
+ * driver's counters; untrusted (a recorded tree): at most 65536 counters,
+ * names cut to PS_ETH_STRLEN - 1 bytes of printable ASCII. 0 or -ENOENT
+ * when no counter was found */
+int ps_ethtool_parse_stats_text(const char *text, size_t len,
+				struct ps_ethtool_info *out);
+/* the text of "ethtool -x" (indirection table rows, "with N RX ring(s)",
+ * the hash key and function) as the rss group; untrusted: at most 65536
+ * entries, each below 65536. 0, or -ENOENT when there is no table */
+int ps_ethtool_parse_rss_text(const char *text, size_t len,
+			      struct ps_ethtool_info *out);
 /* recompute features.flag[] from features.v */
 void ps_ethtool_features_summarise(struct ps_ethtool_info *info);
 const char *ps_ethtool_flag_name(enum ps_eth_flag_id id); /* "tso" */
@@ -208,6 +229,9 @@ ps_ethtool_feature(const struct ps_ethtool_info *info, const char *name);
  */
 int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out);
 void ps_ethtool_free(struct ps_ethtool_info *info);
+/* only what changes during a test: the driver's counters and the pause
+ * statistics (a step's start and end); 0 or -errno */
+int ps_ethtool_sample_counters(const char *ifname, struct ps_ethtool_info *out);
 /* close the cached netlink socket and string sets (tests, exit) */
 void ps_ethtool_shutdown(void);
 /*
@@ -232,9 +256,13 @@ void ps_ethtool_record(const char *dir);
  *   "coalesce":{status,adaptive_rx,adaptive_tx,rx_usecs,rx_frames,
  *               tx_usecs,tx_frames},
  *   "pause":{status,autoneg,rx,tx,tx_frames,rx_frames},
- *   "rss":{status,hfunc,indir[],hkey:"hex"},
+ *   "rss":{status,hfunc,indir[],hkey:"hex",rx_rings},
  *   "std_stats":{status,groups:{"eth-mac":{"<kernel name>":n}}},
- *   "driver_stats":{status,total,counters:{"<raw driver name>":n}}}
+ *   "driver_stats":{status,total,counters:{"<raw driver name>":n}},
+ *   "nic_counters":{rx_packets[],rx_bytes[],tx_packets[],tx_bytes[],
+ *                   rx_missed,...,tx_dropped,pause_rx,pause_tx},
+ *   "nic_rates":{seconds,rx_pps[],tx_pps[],rx_missed,...,pause_rx,
+ *                pause_tx}}
  * Every group has "status" (ok/unsupported/absent/needs_root/not_recorded/
  * error) and, when not ok, "reason". A value the device did not report is
  * left out (PS_ETH_NA in the struct).
@@ -243,5 +271,18 @@ struct json_object *ps_ethtool_to_json(const struct ps_ethtool_info *info);
 int ps_ethtool_from_json(struct json_object *obj, struct ps_ethtool_info *out);
 
 void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *info);
+
+/* nic_rate of cur from the driver counters of prev and cur (and the
+ * netlink pause statistics, which win over the driver's names) */
+void ps_ethtool_rates(const struct ps_ethtool_info *prev,
+		      struct ps_ethtool_info *cur, double seconds);
+/* the standard statistics' frames lost to the MAC's internal errors
+ * (eth-mac FramesLostDueToIntMAC{Rcv,Xmit}Error) as the rx/tx fifo drop
+ * class where the driver's own counters have none */
+void ps_ethtool_nic_merge_std(struct ps_ethtool_info *info);
+/* pause frames received / sent: the netlink statistics, else the
+ * driver's counters; PS_NA when neither reports them */
+int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,
+				enum ps_nic_dir d);
 
 #endif

@@ -117,6 +117,65 @@ static void live_udp(const struct ui_test_view *v, struct ps_step_result *st)
 	st->udp_sent_bps = sent;
 }
 
+/* the NIC's counters at the start of the test: the first snapshot of each
+ * test (the workstation has one screen, so one start is kept) */
+static struct {
+	uint64_t runs;
+	bool have;
+	struct ps_nic_counters c;
+	int64_t pause[PS_NIC_NDIR];
+	int64_t mono_ns;
+} nic_start;
+
+void ui_nic_track(const struct ui *ui)
+{
+	const struct ps_snapshot *snap = ui->snap;
+	const struct ps_ethtool_info *e = snap ? ui_snap_ethtool(snap) : NULL;
+
+	if (ui->tv.state != UI_TEST_RUNNING || !e || !e->nic.valid ||
+	    (nic_start.have && nic_start.runs == ui->tv.runs))
+		return;
+	nic_start.runs = ui->tv.runs;
+	nic_start.have = true;
+	nic_start.c = e->nic;
+	for (int d = 0; d < PS_NIC_NDIR; d++)
+		nic_start.pause[d] = ps_ethtool_pause_frames(e, d);
+	nic_start.mono_ns = snap->hdr.mono_ns;
+}
+
+/*
+ * The NIC's counters over the test so far, as "pipescope check" takes them
+ * around a step; the snapshot's own (this second's) until the test has a
+ * start and a later snapshot.
+ */
+static const struct ps_ethtool_info *test_nic(const struct ui *ui,
+					      struct ps_ethtool_info *out)
+{
+	const struct ps_snapshot *snap = ui->snap;
+	const struct ps_ethtool_info *e = snap ? ui_snap_ethtool(snap) : NULL;
+	double dt;
+
+	if (!e || !e->nic.valid || !nic_start.have ||
+	    nic_start.runs != ui->tv.runs)
+		return e;
+	dt = (double)(snap->hdr.mono_ns - nic_start.mono_ns) / 1e9;
+	if (!(dt > 0))
+		return e;
+	/* ps_step_set_nic reads only the rates */
+	memset(out, 0, sizeof(*out));
+	ps_nic_rates_compute(&nic_start.c, &e->nic, dt, &out->nic_rate);
+	for (int d = 0; d < PS_NIC_NDIR; d++) {
+		int64_t a = nic_start.pause[d];
+		int64_t b = ps_ethtool_pause_frames(e, d);
+
+		if (a != PS_NA && b != PS_NA && b >= a) {
+			out->nic_rate.rated = true;
+			out->nic_rate.pause[d] = (double)(b - a) / dt;
+		}
+	}
+	return out;
+}
+
 /*
  * The running (or last) test as one step of a guided run, so the checks
  * that read a test (window / RTT, one busy core, retransmits ...) speak
@@ -141,6 +200,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 		.cpu = snap ? &snap->cpu : NULL,
 		.irq = ui_snap_irq(snap),
 	};
+	static struct ps_ethtool_info over_test; /* 11 KiB: not on the stack */
 
 	memset(run, 0, sizeof(*run));
 	if (!(v->time_total > 0) || !v->nstreams)
@@ -152,6 +212,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 	snprintf(run->peer_version, sizeof(run->peer_version), "%s",
 		 v->peer_version);
 	run->nsteps = 1;
+	seen.eth = test_nic(ui, &over_test);
 	ps_step_live(&seen, &run->steps[0]);
 	if (v->proto == PS_PROTO_UDP)
 		live_udp(v, &run->steps[0]);

@@ -18,9 +18,11 @@
 
 double ui_drops_nic_ring(const struct ps_snapshot *s)
 {
-	/* the NIC counters' drop classes are not read yet: unknown */
-	(void)s;
-	return NAN;
+	/* the driver's receive drop classes (nic-counters.h), NaN when it
+	 * reports none or the snapshot has no rates */
+	return s->ethtool.nic_rate.rated
+		       ? ps_nic_rates_drops(&s->ethtool.nic_rate, PS_NIC_RX)
+		       : NAN;
 }
 
 /* the counters when the running test began (per end), for "since" */

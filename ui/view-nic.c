@@ -4,13 +4,16 @@
  * "NIC" view gives each its own line */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nls.h"
+#include "check.h"
 #include "probe-ethtool.h"
 #include "probe-link.h"
 #include "probe-pci.h"
+#include "sanitize.h"
 #include "ui-internal.h"
 #include "ui-text.h"
 
@@ -264,6 +267,149 @@ static void pci_items(struct ui *ui, struct flow *f,
 	}
 }
 
+/* ---- the driver's counters: per-queue rates, drop classes, pause ------ */
+
+static void fmt_rate(char *buf, size_t len, double v)
+{
+	if (!(v >= 0))
+		snprintf(buf, len, "-");
+	else if (v < 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (v < 1e6)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.2fM", v / 1e6);
+}
+
+/* "rx pps  q0 812.3k  q1 10  ..." for one direction; the hot queue
+ * stands out when others exist */
+static void queue_rates(struct flow *f, const struct ps_nic_rates *r,
+			enum ps_nic_dir d)
+{
+	unsigned n = r->nq[d];
+	double sum = 0, top = 0;
+	char lbl[16], v[32];
+
+	if (!n)
+		return;
+	for (unsigned q = 0; q < n; q++)
+		if (r->pps[d][q] > 0) {
+			sum += r->pps[d][q];
+			if (r->pps[d][q] > top)
+				top = r->pps[d][q];
+		}
+	flow_break(f);
+	flow_item(f, d == PS_NIC_RX ? _("rx packets/s") : _("tx packets/s"), "",
+		  ui_attr(UI_C_LABEL));
+	for (unsigned q = 0; q < n; q++) {
+		attr_t a = ui_attr(UI_C_VALUE);
+
+		if (n > 1 && sum > 0 && r->pps[d][q] == top && top > 0.5 * sum)
+			a = ui_attr(UI_C_WARN);
+		else if (!(r->pps[d][q] > 0))
+			a = ui_attr(UI_C_DIM);
+		snprintf(lbl, sizeof(lbl), "q%u", q);
+		fmt_rate(v, sizeof(v), r->pps[d][q]);
+		flow_item(f, lbl, v, a);
+	}
+}
+
+/* "RSS 16 of 63 rings, toeplitz, key 40 bytes": what the table reaches */
+static void rss_item(struct flow *f, const struct ps_ethtool_info *et)
+{
+	bool seen[256] = { false };
+	int in_table = 0;
+	long long rings = 0;
+	char v[120];
+
+	if (et->rss.status != PS_ST_OK || !et->rss.n_indir)
+		return;
+	for (unsigned i = 0; i < et->rss.n_indir; i++)
+		if (et->rss.indir[i] < 256 && !seen[et->rss.indir[i]]) {
+			seen[et->rss.indir[i]] = true;
+			in_table++;
+		}
+	if (et->rss.rx_rings > 0) {
+		rings = et->rss.rx_rings;
+	} else if (et->channels.status == PS_ST_OK) {
+		rings = et->channels.combined > 0 ? et->channels.combined : 0;
+		if (et->channels.rx > 0)
+			rings += et->channels.rx;
+	}
+	if (rings > 0)
+		snprintf(v, sizeof(v), _("%d of %lld rings"), in_table, rings);
+	else
+		snprintf(v, sizeof(v), _("%d rings"), in_table);
+	if (et->rss.hfunc[0])
+		ps_appendf(v, sizeof(v), ", %s", ps_safe(et->rss.hfunc));
+	if (et->rss.n_hkey)
+		ps_appendf(v, sizeof(v), _(", key %u bytes"), et->rss.n_hkey);
+	flow_item(f, _("RSS"), v,
+		  rings > 0 && in_table < rings ? ui_attr(UI_C_WARN)
+						: ui_attr(UI_C_VALUE));
+	flow_break(f);
+}
+
+static void counter_items(struct flow *f, const struct ps_ethtool_info *et)
+{
+	const struct ps_nic_rates *r = &et->nic_rate;
+	char v[80], lbl[48];
+	bool any = false;
+
+	flow_break(f);
+	rss_item(f, et);
+	if (!et->nic.valid) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "%s",
+			 ps_status_text(et->drv_stats.status));
+		flow_item(f, _("queue counters"), why, ui_attr(UI_C_DIM));
+		return;
+	}
+	if (!r->rated) {
+		flow_item(f, _("queue counters"),
+			  _("rates after the next sample"), ui_attr(UI_C_DIM));
+		return;
+	}
+	queue_rates(f, r, PS_NIC_RX);
+	queue_rates(f, r, PS_NIC_TX);
+	flow_break(f);
+	for (int d = 0; d < PS_NIC_NDIR; d++)
+		for (int k = 0; k < PS_NIC_NDROP; k++) {
+			if (!isfinite(r->drops[d][k]))
+				continue;
+			if (!any)
+				flow_item(f, _("drops/s"), "",
+					  ui_attr(UI_C_LABEL));
+			any = true;
+			snprintf(lbl, sizeof(lbl), "%s_%s", ps_nic_dir_name(d),
+				 ps_nic_drop_name(k));
+			fmt_rate(v, sizeof(v), r->drops[d][k]);
+			flow_item(f, lbl, v,
+				  r->drops[d][k] > 0 ? ui_attr(UI_C_BAD)
+						     : ui_attr(UI_C_VALUE));
+		}
+	if (!any)
+		flow_item(f, _("drops/s"), _("no drop counters"),
+			  ui_attr(UI_C_DIM));
+	flow_break(f);
+	if (isfinite(r->pause[PS_NIC_RX]) || isfinite(r->pause[PS_NIC_TX])) {
+		char a[32], b[32];
+
+		fmt_rate(a, sizeof(a),
+			 isfinite(r->pause[PS_NIC_RX]) ? r->pause[PS_NIC_RX]
+						       : -1);
+		fmt_rate(b, sizeof(b),
+			 isfinite(r->pause[PS_NIC_TX]) ? r->pause[PS_NIC_TX]
+						       : -1);
+		snprintf(v, sizeof(v), "rx %s tx %s", a, b);
+		flow_item(f, _("pause/s"), v,
+			  r->pause[PS_NIC_RX] > 0 || r->pause[PS_NIC_TX] > 0
+				  ? ui_attr(UI_C_WARN)
+				  : ui_attr(UI_C_VALUE));
+	}
+}
+
 void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full)
 {
 	const struct ps_snapshot *s = ui->snap;
@@ -299,6 +445,8 @@ void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full)
 	queue_items(ui, &f, et);
 	if (full)
 		pci_items(ui, &f, pci);
+	if (full && et)
+		counter_items(&f, et);
 	if (full && s->hdr.iface.reason[0]) {
 		flow_break(&f);
 		f.y++;

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "nls.h"
+#include "step.h"
 
 /* a counter's growth, 0 when unknown; bounded (a far end's numbers are
  * untrusted) so that sums over steps and counters cannot overflow */
@@ -48,7 +49,9 @@ bool ps_step_drops_grew(const struct ps_step_result *s)
 		n += (int64_t)s->qdisc.drops;
 	if (s->peer_qdisc.have)
 		n += (int64_t)s->peer_qdisc.drops;
-	/* THE PLACE FOR THE NIC'S DROP CLASSES (missed, no buffer) */
+	/* the NIC's own drop classes (missed, no buffer ...: check-nic.c) */
+	if (ps_step_nic_drops(s) > 0)
+		n++;
 	return n > 0;
 }
 
@@ -104,6 +107,9 @@ void ps_step_drops_text(const struct ps_step_result *s, char *buf, size_t len)
 		ps_appendf(buf, len, _("%sfar end's qdisc dropped %llu"),
 			   buf[0] ? ", " : "",
 			   (unsigned long long)s->peer_qdisc.drops);
+	if (ps_step_nic_drops(s) > 0)
+		ps_appendf(buf, len, _("%sNIC ring %.0f/s"), buf[0] ? ", " : "",
+			   ps_step_nic_drops(s));
 }
 
 /* ---- UDP loss: the receiver's socket buffer or the path -------------- */

@@ -205,12 +205,26 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 			  during->irq_busiest_cpu);
 	if (during ? during->irq_busiest_share < 0.8 : q->busiest_share < 0.8)
 		return PS_CHECK_CLEAR;
-	if (q->nlines > 0 && q->lines[0].affinity[0])
-		PS_APPEND(f->evidence,
-			  _("; affinity of IRQ %d: %s, effective %s"),
-			  q->lines[0].irq, q->lines[0].affinity,
-			  q->lines[0].effective[0] ? q->lines[0].effective
+	{
+		/* a queue's line (the busiest), never the NIC's misc vector */
+		const struct ps_irq_line *ql = NULL;
+
+		for (int i = 0; i < q->nlines; i++) {
+			const struct ps_irq_line *l = &q->lines[i];
+
+			if (!l->kind[0] || !l->affinity[0])
+				continue;
+			if (!ql || l->total > ql->total)
+				ql = l;
+		}
+		if (ql)
+			PS_APPEND(f->evidence,
+				  _("; affinity of queue %d's IRQ %d: %s, "
+				    "effective %s"),
+				  ql->queue, ql->irq, ql->affinity,
+				  ql->effective[0] ? ql->effective
 						   : _("not reported"));
+	}
 	f->severity = test_core_busy(ev) >= PS_CORE_SATURATED
 			      ? PS_SEV_BOTTLENECK
 			      : PS_SEV_WARNING;
@@ -556,6 +570,44 @@ const struct ps_check_ops ps_check_coalesce = {
 
 /* ---- rings below max with drops -------------------------------------- */
 
+static const struct ps_step_result *nic_step(const struct ps_evidence *ev);
+
+/* the drop classes that say the receive ring ran out of descriptors */
+static const enum ps_nic_drop ring_classes[] = {
+	PS_NIC_MISSED,
+	PS_NIC_NO_BUFFER,
+	PS_NIC_OUT_OF_BUFFER,
+	PS_NIC_FIFO,
+};
+/* their fact keys and counter names */
+static const char *const ring_keys[] = {
+	"rx_missed",
+	"rx_no_buffer",
+	"rx_out_of_buffer",
+	"rx_fifo",
+};
+
+static double ring_drop_rate(const struct ps_evidence *ev, const char **when)
+{
+	const struct ps_step_result *s = nic_step(ev);
+	const struct ps_ethtool_info *e = ev->eth;
+	double sum = NAN;
+
+	for (size_t k = 0; k < sizeof(ring_classes) / sizeof(ring_classes[0]);
+	     k++) {
+		double v =
+			s ? s->nic_drops[PS_NIC_RX][ring_classes[k]]
+			: e && e->nic_rate.rated
+				? e->nic_rate.drops[PS_NIC_RX][ring_classes[k]]
+				: NAN;
+
+		if (isfinite(v))
+			sum = (isnan(sum) ? 0 : sum) + v;
+	}
+	*when = s ? _("during the test") : _("during the sample");
+	return sum;
+}
+
 static enum ps_check_state eval_rings(const struct ps_evidence *ev,
 				      struct ps_finding *f)
 {
@@ -563,27 +615,50 @@ static enum ps_check_state eval_rings(const struct ps_evidence *ev,
 	uint64_t drops = 0;
 	double rate = 0;
 	bool rated = false;
+	const char *when = NULL;
+	char classes[200] = "";
 
 	if (!e || e->rings.status != PS_ST_OK || e->rings.rx <= 0) {
 		PS_SET(f->evidence, "%s",
 		       e ? e->rings.reason : _("ethtool was not sampled"));
 		return PS_CHECK_NA;
 	}
-	if (ev->link && ev->link->counters.status == PS_ST_OK)
-		drops = ev->link->counters.c.rx_dropped +
-			ev->link->counters.c.rx_missed;
-	if (ev->link && ev->link->rates.valid) {
-		rated = true;
-		rate = ev->link->rates.rx_drops_ps;
-	}
-	for (unsigned i = 0;
-	     e->drv_stats.status == PS_ST_OK && i < e->drv_stats.n; i++) {
-		const char *n = e->drv_stats.v[i].name;
+	if (e->nic.valid) {
+		/* the driver's own classes: the ring ran out of room */
+		for (size_t k = 0;
+		     k < sizeof(ring_classes) / sizeof(ring_classes[0]); k++) {
+			int64_t v = e->nic.drops[PS_NIC_RX][ring_classes[k]];
 
-		if (strstr(n, "rx") &&
-		    (strstr(n, "miss") || strstr(n, "no_buf") ||
-		     strstr(n, "discard")))
-			drops += e->drv_stats.v[i].value;
+			if (v == PS_NA)
+				continue;
+			drops += (uint64_t)v;
+			ps_fact(f, ring_keys[k], (double)v, "count");
+			PS_APPEND(classes, "%s%s %lld", classes[0] ? ", " : "",
+				  ring_keys[k], (long long)v);
+		}
+		rate = ring_drop_rate(ev, &when);
+		rated = isfinite(rate);
+		if (!rated)
+			rate = 0;
+	} else {
+		if (ev->link && ev->link->counters.status == PS_ST_OK)
+			drops = ev->link->counters.c.rx_dropped +
+				ev->link->counters.c.rx_missed;
+		if (ev->link && ev->link->rates.valid) {
+			rated = true;
+			rate = ev->link->rates.rx_drops_ps;
+			when = _("during the sample");
+		}
+		for (unsigned i = 0;
+		     e->drv_stats.status == PS_ST_OK && i < e->drv_stats.n;
+		     i++) {
+			const char *n = e->drv_stats.v[i].name;
+
+			if (strstr(n, "rx") &&
+			    (strstr(n, "miss") || strstr(n, "no_buf") ||
+			     strstr(n, "discard")))
+				drops += e->drv_stats.v[i].value;
+		}
 	}
 	ps_fact(f, "rx_ring", (double)e->rings.rx, "count");
 	ps_fact(f, "rx_ring_max", (double)e->rings.rx_max, "count");
@@ -598,14 +673,22 @@ static enum ps_check_state eval_rings(const struct ps_evidence *ev,
 	       ps_ev_nicname(ev), (long long)e->rings.rx,
 	       (long long)e->rings.rx_max, (long long)e->rings.tx,
 	       (long long)e->rings.tx_max, (unsigned long long)drops);
+	if (classes[0])
+		PS_APPEND(f->evidence, " (%s)", classes);
 	if (rated)
-		PS_APPEND(f->evidence, _(", %.0f/s during the sample"), rate);
+		PS_APPEND(f->evidence, _(", %.0f/s %s"), rate, when);
 	if (e->rings.rx_max <= e->rings.rx || !drops)
 		return PS_CHECK_CLEAR;
 	f->severity = rated && rate > 0 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
 	PS_SET(f->title, _("Receive ring %lld of %lld on %s, with drops"),
 	       (long long)e->rings.rx, (long long)e->rings.rx_max,
 	       ps_ev_nicname(ev));
+	if (rated && rate > 0)
+		PS_SET(f->title,
+		       _("Receive ring %lld of %lld on %s drops %.0f "
+			 "packets/s"),
+		       (long long)e->rings.rx, (long long)e->rings.rx_max,
+		       ps_ev_nicname(ev), rate);
 	PS_SET(f->remedy, _("ethtool -G %s rx %lld tx %lld"), ifn_or(ev),
 	       (long long)e->rings.rx_max,
 	       (long long)(e->rings.tx_max > 0 ? e->rings.tx_max
@@ -699,4 +782,449 @@ const struct ps_check_ops ps_check_softnet = {
 	.weight = 60,
 	.cpu_cause = true,
 	.eval = eval_softnet,
+};
+
+/* ---- the NIC's own counters: which readings speak for a test ---------- */
+
+/* receive packets per queue: the counting test that moved the most
+ * through the NIC, else the snapshot's rates, else the counters since the
+ * driver loaded (a recorded "ethtool -S") */
+struct qload {
+	int n;
+	double v[PS_STEP_MAX_QUEUES];
+	double sum;
+	bool rate;   /* packets/s, else packets */
+	int streams; /* the test's, 0 when not from a test */
+	const char *when;
+};
+
+static void qload_sum(struct qload *l)
+{
+	l->sum = 0;
+	for (int q = 0; q < l->n; q++)
+		if (isfinite(l->v[q]) && l->v[q] > 0)
+			l->sum += l->v[q];
+}
+
+static const struct ps_step_result *nic_step(const struct ps_evidence *ev)
+{
+	const struct ps_step_result *best = NULL;
+	double top = 0;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		struct qload l = { .n = s->nic_nrxq };
+
+		if (!ps_step_counts(ev->res, s) || !s->have_nicstats)
+			continue;
+		if (l.n > PS_STEP_MAX_QUEUES)
+			l.n = PS_STEP_MAX_QUEUES;
+		memcpy(l.v, s->nic_rxq_pps, sizeof(l.v));
+		qload_sum(&l);
+		if (!best || l.sum > top) {
+			best = s;
+			top = l.sum;
+		}
+	}
+	return best;
+}
+
+static bool rx_queue_load(const struct ps_evidence *ev, struct qload *l)
+{
+	const struct ps_step_result *s = nic_step(ev);
+	const struct ps_ethtool_info *e = ev->eth;
+
+	memset(l, 0, sizeof(*l));
+	if (s && s->nic_nrxq >= 2) {
+		l->n = s->nic_nrxq < PS_STEP_MAX_QUEUES ? s->nic_nrxq
+							: PS_STEP_MAX_QUEUES;
+		memcpy(l->v, s->nic_rxq_pps, sizeof(l->v));
+		l->rate = true;
+		l->streams = s->streams;
+		l->when = _("during the test");
+	} else if (e && e->nic_rate.rated && e->nic_rate.nq[PS_NIC_RX] >= 2) {
+		l->n = (int)e->nic_rate.nq[PS_NIC_RX];
+		if (l->n > PS_STEP_MAX_QUEUES)
+			l->n = PS_STEP_MAX_QUEUES;
+		for (int q = 0; q < l->n; q++)
+			l->v[q] = e->nic_rate.pps[PS_NIC_RX][q];
+		l->rate = true;
+		l->when = _("during the sample");
+	} else if (e && e->nic.valid && e->nic.nq[PS_NIC_RX] >= 2) {
+		l->n = (int)e->nic.nq[PS_NIC_RX];
+		if (l->n > PS_STEP_MAX_QUEUES)
+			l->n = PS_STEP_MAX_QUEUES;
+		for (int q = 0; q < l->n; q++)
+			l->v[q] =
+				e->nic.packets[PS_NIC_RX][q] == PS_NA
+					? NAN
+					: (double)e->nic.packets[PS_NIC_RX][q];
+		l->when = _("since the driver loaded");
+	} else {
+		return false;
+	}
+	qload_sum(l);
+	return true;
+}
+
+static int qload_top(const struct qload *l)
+{
+	int top = 0;
+
+	for (int q = 1; q < l->n; q++)
+		if (isfinite(l->v[q]) &&
+		    (!isfinite(l->v[top]) || l->v[q] > l->v[top]))
+			top = q;
+	return top;
+}
+
+/* ---- RSS imbalance: one queue carries most packets -------------------- */
+
+/* the busiest receive queue's interrupt line and its share of the NIC's
+ * queue interrupts; -1 when fewer than two receive queue lines */
+static int hot_irq_line(const struct ps_irq_info *q, double *share)
+{
+	double sum = 0, best = -1;
+	int top = -1, nrx = 0;
+
+	if (!q || q->status != PS_ST_OK)
+		return -1;
+	for (int i = 0; i < q->nlines; i++) {
+		const struct ps_irq_line *l = &q->lines[i];
+		double v = q->rated ? l->total_rate : (double)l->total;
+
+		if (strcmp(l->kind, "rx") && strcmp(l->kind, "rxtx"))
+			continue;
+		nrx++;
+		sum += v;
+		if (v > best) {
+			best = v;
+			top = i;
+		}
+	}
+	if (nrx < 2 || !(sum > 0))
+		return -1;
+	*share = best / sum;
+	return top;
+}
+
+static enum ps_check_state eval_rss_balance(const struct ps_evidence *ev,
+					    struct ps_finding *f)
+{
+	struct qload l;
+	double share = 0, bar;
+	int top = -1, line = -1, used = 0;
+	bool by_packets = rx_queue_load(ev, &l);
+
+	if (by_packets && l.sum > 0) {
+		top = qload_top(&l);
+		share = l.v[top] / l.sum;
+		for (int q = 0; q < l.n; q++)
+			if (isfinite(l.v[q]) && l.v[q] > 0.01 * l.sum)
+				used++;
+	} else {
+		by_packets = false;
+		line = hot_irq_line(ev->irq, &share);
+		if (line < 0) {
+			PS_SET(f->evidence, "%s",
+			       _("no per-queue packet counters and fewer than "
+				 "two receive queue interrupt lines"));
+			return PS_CHECK_NA;
+		}
+	}
+	if (by_packets) {
+		ps_fact(f, "queues", l.n, "count");
+		ps_fact(f, "queues_used", used, "count");
+		ps_fact(f, "hot_queue", top, "count");
+		ps_fact(f, "hot_queue_share", share, "share");
+		ps_fact(f, l.rate ? "hot_queue_pps" : "hot_queue_packets",
+			l.v[top], l.rate ? "1/s" : "count");
+		if (l.streams)
+			ps_fact(f, "streams", l.streams, "count");
+		PS_SET(f->evidence,
+		       _("%s: receive queue %d carried %.0f%% of the packets "
+			 "of %d queues %s (%.0f %s of %.0f); %d queue%s "
+			 "carried "
+			 "any"),
+		       ifn_or(ev), top, 100 * share, l.n, l.when, l.v[top],
+		       l.rate ? _("packets/s") : _("packets"), l.sum, used,
+		       used == 1 ? "" : "s");
+	} else {
+		const struct ps_irq_line *il = &ev->irq->lines[line];
+
+		ps_fact(f, "hot_queue", il->queue, "count");
+		ps_fact(f, "hot_queue_irq", il->irq, "count");
+		ps_fact(f, "hot_queue_irq_share", share, "share");
+		PS_SET(f->evidence,
+		       _("%s: queue %d (IRQ %d) took %.0f%% of the receive "
+			 "queue interrupts %s"),
+		       ifn_or(ev), il->queue, il->irq, 100 * share,
+		       ev->irq->rated ? _("during the sample")
+				      : _("since boot"));
+		top = il->queue;
+	}
+	/* one flow lands on one queue: a test of few streams says nothing
+	 * unless all of them share it */
+	bar = l.streams ? fmax(0.5, 3.0 / l.streams) : 0.5;
+	/* and with few queues an even split is already a large share */
+	if (by_packets)
+		bar = fmax(bar, 1.5 / l.n);
+	if (by_packets && l.streams == 1) {
+		PS_APPEND(f->evidence, "%s",
+			  _(" (one stream lands on one queue by design)"));
+		return PS_CHECK_CLEAR;
+	}
+	if (share < bar || (!by_packets && share < 0.75))
+		return PS_CHECK_CLEAR;
+	f->severity = l.streams && test_core_busy(ev) >= PS_CORE_SATURATED
+			      ? PS_SEV_BOTTLENECK
+			      : PS_SEV_WARNING;
+	f->scope = PS_SCOPE_SHARED;
+	PS_SET(f->title,
+	       _("RSS imbalance: queue %d of %s carries %.0f%% of "
+		 "the receive work"),
+	       top, ifn_or(ev), 100 * share);
+	PS_SET(f->remedy,
+	       _("see how flows hash: ethtool -n %s rx-flow-hash tcp4 (add "
+		 "ports: ethtool -N %s rx-flow-hash tcp4 sdfn); spread the "
+		 "table: ethtool -X %s equal N; or steer the hot flows with "
+		 "RPS/RFS"),
+	       ifn_or(ev), ifn_or(ev), ifn_or(ev));
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_rss_balance = {
+	.id = "rss_imbalance",
+	.family = "nic",
+	.title = N_("receive work spread over the queues"),
+	.weight = 66,
+	.cpu_cause = true,
+	.eval = eval_rss_balance,
+};
+
+/* ---- rings the RSS table does not reach ------------------------------- */
+
+static enum ps_check_state eval_rss_table(const struct ps_evidence *ev,
+					  struct ps_finding *f)
+{
+	const struct ps_ethtool_info *e = ev->eth;
+	bool seen[PS_NIC_MAXQ * 2] = { false };
+	int64_t rings = -1;
+	int in_table = 0, top = -1;
+
+	if (!e || e->rss.status != PS_ST_OK || e->rss.n_indir < 2) {
+		PS_SET(f->evidence, "%s",
+		       e && e->rss.reason[0] ? e->rss.reason
+					     : _("no RSS indirection table"));
+		return PS_CHECK_NA;
+	}
+	if (e->rss.rx_rings > 0) {
+		rings = e->rss.rx_rings; /* ETHTOOL_GRXRINGS */
+	} else if (e->channels.status == PS_ST_OK) {
+		rings = e->channels.combined > 0 ? e->channels.combined : 0;
+		if (e->channels.rx > 0)
+			rings += e->channels.rx;
+	}
+	for (unsigned i = 0; i < e->rss.n_indir; i++) {
+		uint32_t q = e->rss.indir[i];
+
+		if (q < sizeof(seen) && !seen[q]) {
+			seen[q] = true;
+			in_table++;
+			if ((int)q > top)
+				top = (int)q;
+		}
+	}
+	ps_fact(f, "indir_entries", e->rss.n_indir, "count");
+	ps_fact(f, "rings_in_rss", in_table, "count");
+	if (rings > 0)
+		ps_fact(f, "rings", (double)rings, "count");
+	PS_SET(f->evidence,
+	       _("%s: the RSS indirection table (%u entries) spreads over "
+		 "%d ring%s"),
+	       ifn_or(ev), e->rss.n_indir, in_table, in_table == 1 ? "" : "s");
+	if (rings > 0)
+		PS_APPEND(f->evidence, _(" of %lld"), (long long)rings);
+	if (rings <= 0 || in_table >= rings || in_table < 2)
+		return PS_CHECK_CLEAR; /* one ring: eval_rss says it */
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title, _("RSS: %d of %lld rings in the indirection table"),
+	       in_table, (long long)rings);
+	PS_APPEND(f->evidence,
+		  _(": rings %d-%lld get no hashed traffic (the driver's RSS "
+		    "limit, or a table set by hand)"),
+		  top + 1, (long long)rings - 1);
+	PS_SET(f->remedy,
+	       _("ethtool -X %s equal %lld if the driver allows it; else "
+		 "ethtool -L %s combined %d so no ring sits idle"),
+	       ifn_or(ev), (long long)rings, ifn_or(ev), in_table);
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_rss_table = {
+	.id = "rss_table",
+	.family = "nic",
+	.title = N_("rings reached by the RSS indirection table"),
+	.weight = 64,
+	.eval = eval_rss_table,
+};
+
+/* ---- pause frames ------------------------------------------------------ */
+
+static enum ps_check_state eval_pause(const struct ps_evidence *ev,
+				      struct ps_finding *f)
+{
+	const struct ps_step_result *s = nic_step(ev);
+	const struct ps_ethtool_info *e = ev->eth;
+	double rx = NAN, tx = NAN;
+	const char *when = NULL;
+	bool rate = true;
+
+	if (s && (isfinite(s->nic_pause_rx) || isfinite(s->nic_pause_tx))) {
+		rx = s->nic_pause_rx;
+		tx = s->nic_pause_tx;
+		when = _("during the test");
+	} else if (e && e->nic_rate.rated &&
+		   (isfinite(e->nic_rate.pause[0]) ||
+		    isfinite(e->nic_rate.pause[1]))) {
+		rx = e->nic_rate.pause[PS_NIC_RX];
+		tx = e->nic_rate.pause[PS_NIC_TX];
+		when = _("during the sample");
+	} else if (e) {
+		int64_t a = ps_ethtool_pause_frames(e, PS_NIC_RX);
+		int64_t b = ps_ethtool_pause_frames(e, PS_NIC_TX);
+
+		rx = a == PS_NA ? NAN : (double)a;
+		tx = b == PS_NA ? NAN : (double)b;
+		rate = false;
+		when = _("since the driver loaded");
+	}
+	if (!isfinite(rx) && !isfinite(tx)) {
+		PS_SET(f->evidence, "%s",
+		       _("the NIC reports no pause frame counters"));
+		return PS_CHECK_NA;
+	}
+	if (isfinite(rx))
+		ps_fact(f, rate ? "pause_rx_rate" : "pause_rx_frames", rx,
+			rate ? "1/s" : "count");
+	if (isfinite(tx))
+		ps_fact(f, rate ? "pause_tx_rate" : "pause_tx_frames", tx,
+			rate ? "1/s" : "count");
+	PS_SET(f->evidence, _("%s: pause frames %s: "), ifn_or(ev), when);
+	if (isfinite(rx))
+		PS_APPEND(f->evidence,
+			  rate ? _("%.1f/s received") : _("%.0f received"), rx);
+	if (isfinite(rx) && isfinite(tx))
+		PS_APPEND(f->evidence, ", ");
+	if (isfinite(tx))
+		PS_APPEND(f->evidence, rate ? _("%.1f/s sent") : _("%.0f sent"),
+			  tx);
+	if (!(rx > 0) && !(tx > 0))
+		return PS_CHECK_CLEAR;
+	f->severity = rate ? PS_SEV_WARNING : PS_SEV_INFO;
+	if (rx > 0 && (!(tx > 0) || rx >= tx)) {
+		if (rate)
+			PS_SET(f->title,
+			       _("The switch is pausing %s: %.1f pause "
+				 "frames/s received"),
+			       ifn_or(ev), rx);
+		else
+			PS_SET(f->title,
+			       _("The switch has paused %s: %.0f pause frames "
+				 "received since the driver loaded"),
+			       ifn_or(ev), rx);
+		PS_SET(f->remedy,
+		       _("the switch port or the far end is congested: look at "
+			 "its buffers and queues; ethtool -A %s rx off turns "
+			 "the pauses into visible drops"),
+		       ifn_or(ev));
+	} else {
+		PS_SET(f->title,
+		       _("%s sends pause frames (%.*f%s): its receive side "
+			 "falls behind"),
+		       ifn_or(ev), rate ? 1 : 0, tx, rate ? "/s" : "");
+		PS_SET(f->remedy,
+		       _("give the receive side room: ethtool -G %s rx <max>, "
+			 "more queues or cores for its interrupts; ethtool -A "
+			 "%s tx off stops pausing the switch (drops instead)"),
+		       ifn_or(ev), ifn_or(ev));
+	}
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_pause = {
+	.id = "pause_frames",
+	.family = "nic",
+	.title = N_("Ethernet pause frames"),
+	.weight = 62,
+	.eval = eval_pause,
+};
+
+/* ---- one transmit queue beside several receive queues ----------------- */
+
+static enum ps_check_state eval_tx_queues(const struct ps_evidence *ev,
+					  struct ps_finding *f)
+{
+	const struct ps_ethtool_info *e = ev->eth;
+	const struct ps_irq_info *q = ev->irq;
+	int rx = -1, tx = -1;
+	const char *from = NULL;
+
+	if (q && q->status == PS_ST_OK) {
+		int nrx = 0, ntx = 0, both = 0;
+
+		for (int i = 0; i < q->nlines; i++) {
+			nrx += !strcmp(q->lines[i].kind, "rx");
+			ntx += !strcmp(q->lines[i].kind, "tx");
+			both += !strcmp(q->lines[i].kind, "rxtx");
+		}
+		if (!both && nrx && ntx) {
+			rx = nrx;
+			tx = ntx;
+			from = _("queue interrupt lines");
+		}
+	}
+	if (!from && e && e->channels.status == PS_ST_OK &&
+	    e->channels.combined <= 0 && e->channels.rx > 0 &&
+	    e->channels.tx > 0) {
+		rx = (int)e->channels.rx;
+		tx = (int)e->channels.tx;
+		from = _("channels");
+	}
+	if (!from && e && e->nic.valid && e->nic.nq[PS_NIC_RX] > 0 &&
+	    e->nic.nq[PS_NIC_TX] > 0) {
+		rx = (int)e->nic.nq[PS_NIC_RX];
+		tx = (int)e->nic.nq[PS_NIC_TX];
+		from = _("per-queue counters");
+	}
+	if (!from) {
+		PS_SET(f->evidence, "%s",
+		       _("the transmit and receive queue counts are unknown"));
+		return PS_CHECK_NA;
+	}
+	ps_fact(f, "rx_queues", rx, "count");
+	ps_fact(f, "tx_queues", tx, "count");
+	PS_SET(f->evidence, _("%s: %d receive and %d transmit queue%s (%s)"),
+	       ifn_or(ev), rx, tx, tx == 1 ? "" : "s", from);
+	if (tx != 1 || rx < 2)
+		return PS_CHECK_CLEAR;
+	f->severity = PS_SEV_WARNING;
+	PS_SET(f->title,
+	       _("%s has one transmit queue beside %d receive "
+		 "queues"),
+	       ifn_or(ev), rx);
+	PS_APPEND(f->evidence, "%s",
+		  _(": every sending thread shares one queue, its lock and "
+		    "its completion interrupt"));
+	PS_SET(f->remedy, _("ethtool -L %s tx %d (or combined %d)"), ifn_or(ev),
+	       rx, rx);
+	return PS_CHECK_FIRED;
+}
+
+const struct ps_check_ops ps_check_tx_queues = {
+	.id = "single_tx_queue",
+	.family = "nic",
+	.title = N_("transmit queues"),
+	.weight = 58,
+	.eval = eval_tx_queues,
 };

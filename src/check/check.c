@@ -47,6 +47,10 @@ const struct ps_check_ops *const ps_check_registry[] = {
 	&ps_check_tcp_memory,
 	&ps_check_udp_buffers,
 	&ps_check_udp_rate,
+	&ps_check_rss_balance,
+	&ps_check_rss_table,
+	&ps_check_pause,
+	&ps_check_tx_queues,
 };
 /* clang-format on */
 const size_t ps_check_count =

@@ -31,6 +31,7 @@ enum ps_step_state {
 #define PS_STEP_MAX_RATES 64 /* points of a step's rate over time */
 #define PS_STEP_IRQ_LINES 16 /* a step's interrupt heatmap */
 #define PS_STEP_IRQ_CPUS 32
+#define PS_STEP_MAX_QUEUES 64 /* NIC queues whose rates a step keeps */
 
 /* the interface's qdiscs over one step (probe-qdisc.h), on one end */
 struct ps_step_qdisc {
@@ -128,6 +129,15 @@ struct ps_step_result {
 	 * and sent, and the packets the receivers counted (0: not known) */
 	double udp_target_bps, udp_sent_bps;
 	int64_t udp_packets;
+	/* the NIC's own counters over the step (the driver's per-queue
+	 * packets, drop classes, pause frames: ps_step_set_nic); the rates
+	 * are per second, a class or queue not reported is NaN */
+	bool have_nicstats;
+	int nic_nrxq, nic_ntxq; /* queues counted (all of them) */
+	double nic_rxq_pps[PS_STEP_MAX_QUEUES]; /* the first ones */
+	double nic_txq_pps[PS_STEP_MAX_QUEUES];
+	double nic_drops[PS_NIC_NDIR][PS_NIC_NDROP];
+	double nic_pause_rx, nic_pause_tx; /* pause frames/s */
 };
 
 struct ps_run {
@@ -265,7 +275,9 @@ extern const struct ps_check_ops ps_check_cpu_core, ps_check_worse,
 	ps_check_far_cpu; /* check-cpu.c */
 extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
 	ps_check_irqbalance, ps_check_rps, ps_check_offloads, ps_check_coalesce,
-	ps_check_rings, ps_check_softnet; /* check-nic.c */
+	ps_check_rings, ps_check_softnet, ps_check_rss_balance,
+	ps_check_rss_table, ps_check_pause,
+	ps_check_tx_queues; /* check-nic.c */
 extern const struct ps_check_ops ps_check_mtu, ps_check_window,
 	ps_check_buffers, ps_check_fork, ps_check_direction, ps_check_bidir,
 	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */

@@ -205,6 +205,8 @@ struct collect {
 	struct ps_qdisc_probe *qp;
 	struct ps_step_qdisc_acc qacc, qpeer;
 	struct ps_netstat_info na; /* this namespace's counters at the start */
+	struct ps_ethtool_info ea; /* the NIC's counters at the start */
+	bool have_ea;
 };
 
 /* one sample of this end's qdiscs into the step */
@@ -230,6 +232,31 @@ static void qdisc_peer(struct collect *c, const struct ps_snapshot *snap)
 				  (double)snap->hdr.time_ns / 1e9);
 }
 
+/* the NIC's own counters (driver stats, pause) around the step */
+static void nic_start(struct collect *c)
+{
+	if (c->have_ea)
+		ps_ethtool_free(&c->ea);
+	c->have_ea = c->ifname && c->ifname[0] &&
+		     !ps_ethtool_sample_counters(c->ifname, &c->ea) &&
+		     c->ea.nic.valid;
+	if (!c->have_ea)
+		ps_ethtool_free(&c->ea);
+}
+
+static void nic_end(struct collect *c, double dt)
+{
+	struct ps_ethtool_info b;
+
+	if (!c->have_ea)
+		return;
+	if (!ps_ethtool_sample_counters(c->ifname, &b)) {
+		ps_ethtool_rates(&c->ea, &b, dt);
+		ps_step_set_nic(c->s, &b);
+	}
+	ps_ethtool_free(&b);
+}
+
 static void take_a(struct collect *c)
 {
 	if (c->have_a)
@@ -250,6 +277,7 @@ static void take_a(struct collect *c)
 	ps_step_qdisc_reset(&c->qacc);
 	qdisc_take(c);
 	ps_netstat_sample(NULL, &c->na);
+	nic_start(c);
 	c->ta = ps_now();
 }
 
@@ -397,6 +425,7 @@ static void col_end(void *arg, const struct ps_test_info *info,
 	}
 	/* the summary may bring a reading newer than the last interval's */
 	ps_step_peer_netstat(&c->peer, sum->peer_snap, false);
+	nic_end(c, ps_now() - c->ta);
 	ps_step_peer_finish(&c->peer, s);
 	qdisc_take(c);
 	qdisc_peer(c, sum->peer_snap);
@@ -484,6 +513,10 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		if (c.have_ia) {
 			ps_irq_free(&c.ia);
 			c.have_ia = false;
+		}
+		if (c.have_ea) {
+			ps_ethtool_free(&c.ea);
+			c.have_ea = false;
 		}
 		ps_step_peer_free(&c.peer);
 		ps_qdisc_close(c.qp);

@@ -15,6 +15,7 @@
 #include "sanitize.h"
 #include "report-check.h"
 #include "report-html.h"
+#include "step.h"
 
 const char *ps_check_report_mode(const struct ps_check_report *r)
 {
@@ -89,6 +90,47 @@ static struct json_object *jnum(double v)
 {
 	return isfinite(v) ? json_object_new_double(round(v * 1000) / 1000)
 			   : NULL;
+}
+
+/* the NIC's own counters over a step: per-queue packets/s, drops/s by
+ * class, pause frames/s; what the driver does not report is left out */
+static struct json_object *step_nic_json(const struct ps_step_result *s)
+{
+	struct json_object *n = json_object_new_object();
+	struct json_object *d = json_object_new_object();
+	struct json_object *q[PS_NIC_NDIR];
+	const double *pps[PS_NIC_NDIR] = { s->nic_rxq_pps, s->nic_txq_pps };
+	int nq[PS_NIC_NDIR] = { s->nic_nrxq, s->nic_ntxq };
+	static const char *const qkeys[PS_NIC_NDIR] = { "rx_queue_pps",
+							"tx_queue_pps" };
+
+	for (int dir = 0; dir < PS_NIC_NDIR; dir++) {
+		q[dir] = json_object_new_array();
+		for (int i = 0; i < nq[dir] && i < PS_STEP_MAX_QUEUES; i++)
+			json_object_array_add(q[dir],
+					      isfinite(pps[dir][i])
+						      ? jnum(pps[dir][i])
+						      : NULL);
+		json_object_object_add(n, qkeys[dir], q[dir]);
+		for (int k = 0; k < PS_NIC_NDROP; k++) {
+			char key[40];
+
+			if (!isfinite(s->nic_drops[dir][k]))
+				continue;
+			snprintf(key, sizeof(key), "%s_%s",
+				 ps_nic_dir_name(dir), ps_nic_drop_name(k));
+			json_object_object_add(d, key,
+					       jnum(s->nic_drops[dir][k]));
+		}
+	}
+	json_object_object_add(n, "drops_per_s", d);
+	if (isfinite(s->nic_pause_rx))
+		json_object_object_add(n, "pause_rx_per_s",
+				       jnum(s->nic_pause_rx));
+	if (isfinite(s->nic_pause_tx))
+		json_object_object_add(n, "pause_tx_per_s",
+				       jnum(s->nic_pause_tx));
+	return n;
 }
 
 static struct json_object *
@@ -224,6 +266,8 @@ static struct json_object *step_json(const struct ps_step_result *s)
 				       jnum(s->squeeze_rate));
 		json_object_object_add(o, "irq", q);
 	}
+	if (s->have_nicstats)
+		json_object_object_add(o, "nic", step_nic_json(s));
 	step_core(s, core, sizeof(core), &id, &busy);
 	if (s->have_cpu) {
 		struct json_object *c = json_object_new_object();
@@ -731,6 +775,9 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 			if (drops[0])
 				fprintf(out, _("; drops: %s"), drops);
 		}
+		if (s->have_nicstats && s->nic_pause_rx > 0)
+			fprintf(out, _(", %.1f pause frames/s received"),
+				s->nic_pause_rx);
 		fputc('\n', out);
 	}
 	fputc('\n', out);

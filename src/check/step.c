@@ -101,6 +101,39 @@ void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b)
 	ps_step_irq_matrix(s, b);
 }
 
+void ps_step_set_nic(struct ps_step_result *s, const struct ps_ethtool_info *b)
+{
+	const struct ps_nic_rates *r = &b->nic_rate;
+
+	if (!r->rated)
+		return;
+	s->have_nicstats = true;
+	s->nic_nrxq = (int)r->nq[PS_NIC_RX];
+	s->nic_ntxq = (int)r->nq[PS_NIC_TX];
+	for (int q = 0; q < PS_STEP_MAX_QUEUES; q++) {
+		s->nic_rxq_pps[q] = q < s->nic_nrxq && r->pps[PS_NIC_RX][q] >= 0
+					    ? r->pps[PS_NIC_RX][q]
+					    : NAN;
+		s->nic_txq_pps[q] = q < s->nic_ntxq && r->pps[PS_NIC_TX][q] >= 0
+					    ? r->pps[PS_NIC_TX][q]
+					    : NAN;
+	}
+	memcpy(s->nic_drops, r->drops, sizeof(s->nic_drops));
+	s->nic_pause_rx = r->pause[PS_NIC_RX];
+	s->nic_pause_tx = r->pause[PS_NIC_TX];
+}
+
+double ps_step_nic_drops(const struct ps_step_result *s)
+{
+	double sum = NAN;
+
+	for (int k = 0; s->have_nicstats && k < PS_NIC_NDROP; k++)
+		if (isfinite(s->nic_drops[PS_NIC_RX][k]))
+			sum = (isnan(sum) ? 0 : sum) +
+			      s->nic_drops[PS_NIC_RX][k];
+	return sum;
+}
+
 void ps_step_set_netstat(struct ps_step_result *s,
 			 const struct ps_netstat_info *a,
 			 const struct ps_netstat_info *b)
@@ -150,6 +183,8 @@ void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
 		ps_step_set_irq(st, in->irq);
 	if (in->netstat0 && in->netstat)
 		ps_step_set_netstat(st, in->netstat0, in->netstat);
+	if (in->eth)
+		ps_step_set_nic(st, in->eth);
 }
 
 /* ---- the far end ------------------------------------------------------ */

@@ -46,6 +46,7 @@ struct ps_step_seen {
 	const struct ps_irq_info *irq; /* rated interrupts, or NULL */
 	/* the kernel counters at the test's start and now, or NULL */
 	const struct ps_netstat_info *netstat0, *netstat;
+	const struct ps_ethtool_info *eth; /* rated NIC counters, or NULL */
 };
 
 /*
@@ -65,6 +66,13 @@ void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b);
 void ps_step_set_netstat(struct ps_step_result *s,
 			 const struct ps_netstat_info *a,
 			 const struct ps_netstat_info *b);
+/* the NIC's counters over the step, from a sample rated over it
+ * (ps_ethtool_rates: nic_rate); nothing when it is not rated */
+void ps_step_set_nic(struct ps_step_result *s, const struct ps_ethtool_info *b);
+/* the NIC ring's receive drops/s over a step (every drop class the
+ * driver reports), NaN when the step has no NIC counters or the driver
+ * reports none */
+double ps_step_nic_drops(const struct ps_step_result *s);
 
 /* the far end's cores over a step: per-core sums of the snapshots a
  * pipescope server sent (heap; ps_step_peer_free) */

@@ -3,7 +3,8 @@
  * behind "pipescope probe" (CPU, IRQ, softirq, softnet, PCIe link). Built
  * once per parser (FUZZ_CPU_STAT, FUZZ_INTERRUPTS, FUZZ_SOFTIRQS,
  * FUZZ_SOFTNET, FUZZ_PCI, FUZZ_NETSTAT: /proc/net/snmp, netstat, sockstat
- * and tcp_mem) by "make fuzz" (configure --enable-fuzzing).
+ * and tcp_mem, FUZZ_NIC_STATS: a recorded "ethtool -S") by "make fuzz"
+ * (configure --enable-fuzzing).
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "probe-cpu.h"
+#include "probe-ethtool.h"
 #include "probe-irq.h"
 #include "probe-netstat.h"
 #include "probe-pci.h"
@@ -106,6 +108,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		info.status = PS_ST_OK;
 		prev = info;
 		ps_netstat_rates(&prev, &info, 1.0);
+	}
+#elif defined(FUZZ_NIC_STATS)
+	{
+		/* a recorded "ethtool -S" (DIR/ethtool/IF/S), its rates */
+		static struct ps_ethtool_info a, b;
+
+		ps_ethtool_init(&a, "eth0");
+		ps_ethtool_parse_stats_text(text, size, &a);
+		ps_ethtool_init(&b, "eth0");
+		ps_ethtool_parse_stats_text(text, size / 2, &b);
+		ps_ethtool_rates(&b, &a, 1.0);
+		ps_ethtool_free(&a);
+		ps_ethtool_free(&b);
 	}
 #else
 #error "which parser? define FUZZ_CPU_STAT, FUZZ_INTERRUPTS, ..."

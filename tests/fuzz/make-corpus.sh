@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 SHARED=${SHARED_FIXTURES:-/work/shared/fixtures}
 rm -rf "$C"
-for t in params recv-json cpu-stat interrupts softirqs softnet pci link ethtool snapshot netstat; do
+for t in params recv-json cpu-stat interrupts softirqs softnet pci link ethtool snapshot netstat nic-stats; do
 	mkdir -p "$C/fuzz-$t"
 done
 cp_as() { cp "$1" "$C/$2/$(echo "$1" | tr '/' '_' | sed 's/^tests_fixtures_//')"; }
@@ -31,6 +31,7 @@ if [ -d "$SHARED" ]; then
 	for f in "$SHARED"/lspci-* "$SHARED"/dmesg-pcie*; do cp "$f" "$C/fuzz-pci/shared_$(basename "$f")"; done
 fi
 for f in tests/fixtures/counters/*.txt; do cp_as "$f" fuzz-netstat; done
+for f in tests/fixtures/counters/ethtool-S*; do cp_as "$f" fuzz-nic-stats; done
 for d in tests/fixtures/netlink/*/; do
 	[ -f "$d/link.bin" ] && cp_as "$d/link.bin" fuzz-link
 	for f in "$d"/*.bin; do

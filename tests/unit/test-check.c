@@ -203,6 +203,8 @@ static void test_registry(void **state)
 		&ps_check_short_queue, &ps_check_far_shaper,
 		&ps_check_udp_loss,    &ps_check_tcp_memory,
 		&ps_check_udp_buffers, &ps_check_udp_rate,
+		&ps_check_rss_balance, &ps_check_rss_table,
+		&ps_check_pause,       &ps_check_tx_queues,
 	};
 	size_t n = sizeof(all) / sizeof(all[0]);
 
