@@ -95,21 +95,53 @@ void ps_ceiling_solve(struct ps_ceiling_model *m)
 	}
 }
 
-/* ranking: severity, then how much of the gap, then the check's weight */
-static double score(const struct ps_diagnosis *d, size_t i)
-{
-	const struct ps_outcome *o = &d->out[i];
+/* explains values this close rank as equal (then severity, then weight) */
+#define RANK_STEP 0.1
 
-	return o->f.severity * 1000.0 + o->explains * 100.0 + o->ops->weight;
+static int explains_bucket(double e)
+{
+	if (!(e > 0))
+		return 0;
+	return (int)floor(e / RANK_STEP + 0.5);
+}
+
+int ps_rank_cmp(const struct ps_outcome *a, const struct ps_outcome *b)
+{
+	int ea = explains_bucket(a->explains),
+	    eb = explains_bucket(b->explains);
+
+	/* what the rate went past comes after everything else */
+	if (a->contradicted != b->contradicted)
+		return a->contradicted ? 1 : -1;
+	if (ea != eb)
+		return ea > eb ? -1 : 1;
+	if (a->f.severity != b->f.severity)
+		return a->f.severity > b->f.severity ? -1 : 1;
+	if (a->ops->weight != b->ops->weight)
+		return a->ops->weight > b->ops->weight ? -1 : 1;
+	/* this end before the far end's copy of the same check */
+	if (a->far_end != b->far_end)
+		return a->far_end ? 1 : -1;
+	return 0;
 }
 
 static int cmp_rank(const void *a, const void *b, void *arg)
 {
 	const struct ps_diagnosis *d = arg;
-	double sa = score(d, *(const size_t *)a);
-	double sb = score(d, *(const size_t *)b);
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	int c = ps_rank_cmp(&d->out[ia], &d->out[ib]);
 
-	return sa < sb ? 1 : sa > sb ? -1 : 0;
+	/* equal: the registry's order, so the ranking is stable */
+	return c ? c : ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+void ps_diagnosis_rank(struct ps_diagnosis *d)
+{
+	d->nrank = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->out[i].state == PS_CHECK_FIRED)
+			d->rank[d->nrank++] = i;
+	qsort_r(d->rank, d->nrank, sizeof(d->rank[0]), cmp_rank, d);
 }
 
 static const struct ps_check_ops unexplained_ops = {
@@ -203,6 +235,9 @@ static void add_link_full(struct ps_diagnosis *d, double line)
 		return;
 	o->f.scope = PS_SCOPE_SHARED;
 	o->f.ceiling_bps = line;
+	/* it explains as much as the line rate does */
+	o->explains =
+		d->ceil.measured_bps >= line ? 1 : d->ceil.measured_bps / line;
 	ps_fmt_bps(a, sizeof(a), d->ceil.measured_bps);
 	ps_fmt_bps(b, sizeof(b), line);
 	ps_fact(&o->f, "measured", d->ceil.measured_bps, "bit/s");
@@ -260,6 +295,47 @@ static void far_end_checks(const struct ps_evidence *ev, struct ps_diagnosis *d)
 			 o.f.evidence);
 		snprintf(o.f.evidence, sizeof(o.f.evidence), "%s", e);
 		d->out[d->n++] = o;
+	}
+}
+
+bool ps_ceiling_contradicted(const struct ps_ceiling_model *m, int i)
+{
+	double ref = reference(m, &m->c[i]);
+
+	return ref > 0 && m->c[i].bps < CONTRADICTED * ref;
+}
+
+/*
+ * A ceiling more than 15% below what was measured is contradicted: the
+ * rate went past it, so it limits nothing. Its finding is never a
+ * bottleneck (a warning at most) and says why.
+ */
+static void contradict(struct ps_diagnosis *d)
+{
+	const struct ps_ceiling_model *m = &d->ceil;
+
+	for (int c = 0; c < m->n; c++) {
+		struct ps_outcome *o;
+		char a[32], b[32];
+
+		if (m->c[c].finding < 0 || !ps_ceiling_contradicted(m, c))
+			continue;
+		o = &d->out[m->c[c].finding];
+		o->contradicted = true;
+		o->explains = 0;
+		if (o->f.severity == PS_SEV_BOTTLENECK)
+			o->f.severity = PS_SEV_WARNING;
+		ps_fmt_bps(a, sizeof(a), m->c[c].bps);
+		ps_fmt_bps(b, sizeof(b), reference(m, &m->c[c]));
+		PS_APPEND(o->f.evidence,
+			  _("; contradicted: %s %s was measured, more than "
+			    "15%% above this ceiling of %s, so it limits "
+			    "nothing"),
+			  m->c[c].scope == PS_SCOPE_FLOW ? _("one stream")
+							 : _("the sum"),
+			  b, a);
+		ps_fact(&o->f, "contradicted_by", reference(m, &m->c[c]),
+			"bit/s");
 	}
 }
 
@@ -326,6 +402,8 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 				       : ps_ceiling_closeness(m, c);
 	}
 
+	contradict(d);
+
 	/* a cause of the busy core explains what the busy core explains */
 	{
 		double cpu = 0;
@@ -374,10 +452,7 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 	else if (!d->explained)
 		add_unexplained(ev, d);
 
-	for (size_t i = 0; i < d->n; i++)
-		if (d->out[i].state == PS_CHECK_FIRED)
-			d->rank[d->nrank++] = i;
-	qsort_r(d->rank, d->nrank, sizeof(d->rank[0]), cmp_rank, d);
+	ps_diagnosis_rank(d);
 }
 
 const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,

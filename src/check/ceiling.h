@@ -40,6 +40,8 @@ void ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
  * and never binds); without a test the lowest. Then the next one.
  */
 void ps_ceiling_solve(struct ps_ceiling_model *m);
+/* the ceiling lies more than 15% below what it is compared with */
+bool ps_ceiling_contradicted(const struct ps_ceiling_model *m, int i);
 /* how close a ceiling is to what it is compared with: 0 far .. 1 equal */
 double ps_ceiling_closeness(const struct ps_ceiling_model *m, int i);
 
@@ -49,6 +51,9 @@ struct ps_outcome {
 	struct ps_finding f;
 	double explains; /* 0..1: how much of the gap it explains */
 	bool far_end;	 /* evaluated on the far end's snapshot */
+	/* its ceiling lies more than 15% below what was measured: never a
+	 * bottleneck, explains nothing */
+	bool contradicted;
 };
 
 struct ps_diagnosis {
@@ -72,6 +77,15 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d);
 /* the same machine: the far end's snapshot has this host's boot id (two
  * network namespaces), so its cores and host settings are this host's */
 bool ps_ev_peer_same_host(const struct ps_evidence *ev);
+/*
+ * The one ranking of findings: a contradicted ceiling last, then how well
+ * a finding explains the measured rate (explains, in steps of 0.1), then
+ * severity, then the check's weight, then this end before the far end. <0: a
+ * ranks before b.
+ */
+int ps_rank_cmp(const struct ps_outcome *a, const struct ps_outcome *b);
+/* fill d->rank with the fired outcomes in that order */
+void ps_diagnosis_rank(struct ps_diagnosis *d);
 /* the outcome of the ranked position i */
 const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,
 					     size_t i);

@@ -1362,6 +1362,79 @@ static void test_ranking(void **state)
 	ps_link_free(&l);
 }
 
+/* the one ranking: explains first, severity and weight break ties */
+static void test_rank_order(void **state)
+{
+	static const struct ps_check_ops heavy = { .id = "h", .weight = 90 };
+	static const struct ps_check_ops light = { .id = "l", .weight = 10 };
+	struct ps_outcome a = { .ops = &light }, b = { .ops = &heavy };
+
+	(void)state;
+	/* a warning whose ceiling explains the rate outranks a heavier
+	 * bottleneck that explains half of it */
+	a.f.severity = PS_SEV_WARNING;
+	a.explains = 0.9;
+	b.f.severity = PS_SEV_BOTTLENECK;
+	b.explains = 0.5;
+	assert_true(ps_rank_cmp(&a, &b) < 0);
+	assert_true(ps_rank_cmp(&b, &a) > 0);
+	/* explaining as much (within 0.1): severity breaks the tie */
+	a.explains = 0.52;
+	assert_true(ps_rank_cmp(&b, &a) < 0);
+	/* the same severity too: the weight */
+	a.f.severity = PS_SEV_BOTTLENECK;
+	assert_true(ps_rank_cmp(&b, &a) < 0);
+	b.ops = &light;
+	assert_int_equal(ps_rank_cmp(&a, &b), 0);
+	/* this end before the far end's copy */
+	b.far_end = true;
+	assert_true(ps_rank_cmp(&a, &b) < 0);
+}
+
+/* a ceiling more than 15% below the measured rate is contradicted: never a
+ * bottleneck, explains nothing, and says so */
+static void test_contradicted(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_host h;
+	struct ps_evidence ev;
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	const struct ps_outcome *o;
+
+	(void)state;
+	if (!have_machines())
+		skip();
+	load_machine(&h, "pcie-downgraded");
+	ps_host_evidence(&h, &r, &ev);
+	/* the x1 link's 3.66 Gbit/s against 4.2 measured: 13% below, it
+	 * still binds */
+	add_step(&r, 1, 4.2);
+	ps_diagnose(&ev, d);
+	o = outcome(d, "pcie_link");
+	assert_int_equal(o->state, PS_CHECK_FIRED);
+	assert_false(o->contradicted);
+	assert_int_equal(o->f.severity, PS_SEV_BOTTLENECK);
+	assert_true(o->explains > 0.9);
+	assert_string_equal(d->ceil.c[d->ceil.binding].id, "pcie_link");
+	/* 4.4 measured: 17% above it, contradicted */
+	r.steps[0].bps = 4.4e9;
+	ps_diagnose(&ev, d);
+	o = outcome(d, "pcie_link");
+	assert_true(o->contradicted);
+	assert_int_equal(o->f.severity, PS_SEV_WARNING);
+	assert_true(o->explains == 0);
+	assert_non_null(strstr(o->f.evidence, "contradicted"));
+	assert_non_null(strstr(o->f.evidence, "4.40 Gbit/s"));
+	assert_true(fabs(ps_fact_get(&o->f, "contradicted_by") - 4.4e9) < 1);
+	assert_true(d->ceil.binding < 0 ||
+		    strcmp(d->ceil.c[d->ceil.binding].id, "pcie_link"));
+	/* nothing else explains it: no bottleneck, and never an all clear */
+	assert_false(d->bottleneck);
+	assert_string_not_equal(ps_diagnosis_ranked(d, 0)->f.id, "pcie_link");
+	free(d);
+	ps_host_free(&h);
+}
+
 /* ---- the report ------------------------------------------------------- */
 
 static void test_report(void **state)
@@ -1446,6 +1519,8 @@ int main(void)
 		cmocka_unit_test(test_ceiling_model),
 		cmocka_unit_test(test_unexplained_and_full),
 		cmocka_unit_test(test_ranking),
+		cmocka_unit_test(test_rank_order),
+		cmocka_unit_test(test_contradicted),
 		cmocka_unit_test(test_report),
 	};
 
