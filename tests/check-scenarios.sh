@@ -128,14 +128,22 @@ expect_backed() {
 	[ "$n" = 0 ] || fail "$1: $n bottleneck findings without numbers"
 }
 
+# PS_SCENARIOS="tbf delay" runs only those (by their scenario name)
+want() {
+	[ -z "${PS_SCENARIOS:-}" ] && return 0
+	case " $PS_SCENARIOS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 scenario() {
-	echo "--- $1"
 	teardown
+	want "$1" || return 1
+	echo "--- $1"
 	setup || { fail "$1: cannot build the namespaces"; return 1; }
 }
 
 # ---- tbf: a shared limit --------------------------------------------------
-scenario tbf
+if scenario tbf; then
 tc -n "$NA" qdisc add dev "$VA" root tbf rate 2gbit burst 1mb latency 50ms
 start_server && run_check tbf
 expect_top tbf shared_limit
@@ -145,9 +153,10 @@ q tbf '.findings[0].evidence' | grep -q tbf || fail "tbf: the shaper is not name
 r=$(q tbf '.answer.measured_bps / 1e9')
 T_COUNT=$((T_COUNT + 1))
 num_le "$r" 2.1 && num_ge "$r" 1.0 || fail "tbf: measured $r Gbit/s, wanted at most the 2 Gbit/s shaper (about 1.9)"
+fi
 
 # ---- htb: one class per flow, a per-flow limit ------------------------------
-scenario htb
+if scenario htb; then
 {
 	echo "qdisc add dev $VA root handle 1: htb default 999"
 	echo "class add dev $VA parent 1: classid 1:999 htb rate 10gbit"
@@ -166,17 +175,19 @@ tc -n "$NA" -batch "$tmp/htb.batch" || fail "htb: tc batch failed"
 start_server && run_check htb
 expect_top htb per_flow_limit
 expect_backed htb
+fi
 
 # ---- offloads off on both ends ---------------------------------------------
-scenario offloads
+if scenario offloads; then
 ip netns exec "$NA" ethtool -K "$VA" tso off gso off gro off sg off tx off rx off >/dev/null 2>&1
 ip netns exec "$NB" ethtool -K "$VB" tso off gso off gro off sg off tx off rx off >/dev/null 2>&1
 start_server && run_check offloads
 expect_top offloads offloads_off
 expect_backed offloads
+fi
 
 # ---- offloads off on the far end only: its own snapshot says so ----------
-scenario far-offloads
+if scenario far-offloads; then
 ip netns exec "$NB" ethtool -K "$VB" tso off gso off sg off >/dev/null 2>&1
 start_server && run_check far
 T_COUNT=$((T_COUNT + 1))
@@ -197,9 +208,10 @@ grep -q "far end .*: interface $VB (route_to_peer)" "$tmp/far.err" ||
 T_COUNT=$((T_COUNT + 1))
 [ "$(q far '[.checked[] | select(.check == "far_end_cpu_saturated") | .state] | first')" = not_checked ] ||
 	fail "far-offloads: the far end's cores are this machine's, yet far_end_cpu_saturated was evaluated"
+fi
 
 # ---- both ends and RPS on CPU 0 ----------------------------------------------
-scenario pinned
+if scenario pinned; then
 ip netns exec "$NA" sh -c "echo 1 > /sys/class/net/$VA/queues/rx-0/rps_cpus"
 ip netns exec "$NB" sh -c "echo 1 > /sys/class/net/$VB/queues/rx-0/rps_cpus"
 start_server 0 && run_check pinned 0
@@ -208,9 +220,10 @@ expect_backed pinned
 T_COUNT=$((T_COUNT + 1))
 [ "$(q pinned '.findings[0].evidence | test("cpu0")')" = true ] ||
 	fail "pinned: the saturated core is not cpu0"
+fi
 
 # ---- MTU black hole -----------------------------------------------------------
-scenario mtu
+if scenario mtu; then
 ip -n "$NA" link set "$VA" mtu 9000
 ip -n "$NB" link set "$VB" mtu 1500
 ip netns exec "$NA" ethtool -K "$VA" tso off gso off >/dev/null 2>&1
@@ -219,13 +232,14 @@ ip netns exec "$NA" sysctl -qw net.ipv4.tcp_mtu_probing=0
 ip -n "$NB" route replace "${ADDR_B%.*}.0/24" dev "$VB" advmss 8960
 start_server && run_check mtu
 expect_top mtu mtu_blackhole
+fi
 
-# ---- a 10 ms delay line with 128 KiB buffers: window ÷ RTT ------------------
+# ---- a 10 ms delay line: the window at one end -----------------------------
 # (no netem here: an ingress mirred redirect hands every packet arriving on
-# the server's veth to a TUN device whose reader writes it back 10 ms later)
-if [ -x "$DELAYLINE" ] && [ -c /dev/net/tun ]; then
-	scenario delay
-	ip netns exec "$NB" "$DELAYLINE" "$VT" 10 >"$tmp/dl.out" 2>"$tmp/dl.err" &
+# the server's veth to a TUN device whose reader writes it back MS later)
+# delay_line MS
+delay_line() {
+	ip netns exec "$NB" "$DELAYLINE" "$VT" "$1" >"$tmp/dl.out" 2>"$tmp/dl.err" &
 	DL=$!
 	i=0
 	while [ $i -lt 50 ] && ! grep -q ready "$tmp/dl.out"; do
@@ -239,25 +253,57 @@ if [ -x "$DELAYLINE" ] && [ -c /dev/net/tun ]; then
 	tc -n "$NB" qdisc add dev "$VB" ingress
 	tc -n "$NB" filter add dev "$VB" parent ffff: protocol ip u32 \
 		match u32 0 0 action mirred egress redirect dev "$VT"
-	for n in "$NA" "$NB"; do
-		ip netns exec "$n" sysctl -qw \
-			net.ipv4.tcp_rmem="4096 131072 131072" \
-			net.ipv4.tcp_wmem="4096 131072 131072"
-	done
-	start_server && run_check delay
-	expect_top delay window_rtt
-	expect_backed delay
+}
+
+# expect_ceiling NAME: the top finding's ceiling within 15% of the rate it
+# explains (one stream for a per-flow ceiling, the best sum for a shared one)
+expect_ceiling() {
 	T_COUNT=$((T_COUNT + 1))
-	rtt=$(q delay '.steps[0].tcp_info.min_rtt_us / 1000')
-	num_ge "$rtt" 9 && num_le "$rtt" 30 ||
-		fail "delay: base RTT $rtt ms, wanted about 10"
-	echo "delay line: $(q delay '[.steps[] | "\(.streams)\(if .reverse then "R" else "" end): \(.bps // 0 | . / 1e6 | floor) Mbit/s"] | join(", ")')"
+	c=$(q "$1" '.findings[0].ceiling_bps // 0')
+	if [ "$(q "$1" '.findings[0].scope')" = flow ]; then
+		m=$(q "$1" '.answer.single_stream_bps // 0')
+	else
+		m=$(q "$1" '.answer.measured_bps // 0')
+	fi
+	echo "$1: top $(q "$1" '.answer.top'), ceiling $c, rate $m"
+	awk -v c="$c" -v m="$m" 'BEGIN { exit !(m > 0 && c >= 0.85 * m && c <= 1.15 * m) }' ||
+		fail "$1: ceiling $c is not within 15% of the rate $m"
+}
+
+if [ -x "$DELAYLINE" ] && [ -c /dev/net/tun ]; then
+	# the receiver's window only (a small tcp_rmem at the server), then
+	# this end's send buffer only (a small tcp_wmem at the client)
+	for w in "rwnd $NB tcp_rmem 196608 far end's tcp_rmem max 196608 tcp_wmem" \
+		"sndbuf $NA tcp_wmem 262144 This end's send buffer.*262144 tcp_rmem"; do
+		set -- $w
+		name=$1 ns=$2 key=$3 max=$4
+		shift 4
+		other=$(eval echo "\${$#}")
+		title=$(echo "$*" | sed "s/ $other\$//")
+		scenario "$name" || continue
+		delay_line 10
+		ip netns exec "$ns" sysctl -qw "net.ipv4.$key=4096 65536 $max"
+		start_server && run_check "$name"
+		expect_top "$name" window_rtt
+		expect_backed "$name"
+		expect_ceiling "$name"
+		T_COUNT=$((T_COUNT + 1))
+		q "$name" '.findings[0].title' | grep -q "$title" ||
+			fail "$name: not named '$title': $(q "$name" '.findings[0].title')"
+		T_COUNT=$((T_COUNT + 1))
+		q "$name" '.findings[0].remedy' | grep -q "$other" &&
+			fail "$name: a remedy with $other: $(q "$name" '.findings[0].remedy')"
+		rtt=$(q "$name" '.steps[0].tcp_info.min_rtt_us / 1000')
+		T_COUNT=$((T_COUNT + 1))
+		num_ge "$rtt" 9 && num_le "$rtt" 30 ||
+			fail "$name: base RTT $rtt ms, wanted about 10"
+	done
 else
-	echo "--- delay: skipped: no $DELAYLINE or /dev/net/tun"
+	echo "--- rwnd, sndbuf: skipped: no $DELAYLINE or /dev/net/tun"
 fi
 
 # ---- plain veth: nothing it cannot back with numbers ------------------------------
-scenario plain
+if scenario plain; then
 start_server && run_check plain
 T_COUNT=$((T_COUNT + 1))
 case $RC in 0 | 3) ;; *) fail "plain: exit $RC: $(tail -3 "$tmp/plain.err")" ;; esac
@@ -273,5 +319,6 @@ r=$(q plain '.answer.measured_bps / 1e9')
 T_COUNT=$((T_COUNT + 1))
 num_ge "$r" 1 || fail "plain: measured $r Gbit/s"
 echo "plain veth: $(q plain '[.steps[] | "\(.streams)\(if .reverse then "R" else "" end): \(.bps // 0 | . / 1e9 * 100 | floor / 100)"] | join(", ")') Gbit/s"
+fi
 
 finish

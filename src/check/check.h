@@ -89,6 +89,7 @@ struct ps_run {
 	struct ps_step_result steps[24];
 	/* the far end's latest probe snapshot (a reference), or NULL */
 	struct ps_snapshot *peer_snap;
+	double asked_bps; /* -b of the check command, 0 none */
 };
 
 void ps_run_free(struct ps_run *r);

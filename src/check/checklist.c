@@ -522,6 +522,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 	} while (0)
 
 	res->loopback = cfg->loopback;
+	res->asked_bps = (double)cfg->opts->rate;
 	{
 		cpu_set_t set;
 

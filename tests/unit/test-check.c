@@ -724,24 +724,32 @@ static void test_stream_fork(void **state)
 	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_NA);
 }
 
+static void sysctl_bufs(struct ps_snapshot *snap, double rmem, double wmem)
+{
+	snap->sysctl.status = PS_ST_OK;
+	snap->sysctl.val[PS_SYSCTL_TCP_RMEM].status = PS_ST_OK;
+	snap->sysctl.val[PS_SYSCTL_TCP_RMEM].v[2] = rmem;
+	snap->sysctl.val[PS_SYSCTL_TCP_WMEM].status = PS_ST_OK;
+	snap->sysctl.val[PS_SYSCTL_TCP_WMEM].v[2] = wmem;
+}
+
 static void test_window(void **state)
 {
 	struct ps_run r = { 0 };
-	struct ps_snapshot snap = { 0 };
-	struct ps_evidence ev = { .res = &r, .snap = &snap };
+	struct ps_snapshot snap = { 0 }, peer = { 0 };
+	struct ps_evidence ev = { .res = &r, .snap = &snap, .peer = &peer };
 	struct ps_step_result *s;
 	struct ps_finding f;
 
 	(void)state;
-	snap.sysctl.status = PS_ST_OK;
-	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].status = PS_ST_OK;
-	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].v[2] = 131072;
-	snap.sysctl.val[PS_SYSCTL_TCP_WMEM].status = PS_ST_OK;
-	snap.sysctl.val[PS_SYSCTL_TCP_WMEM].v[2] = 131072;
+	/* the far end receives with 128 KiB, this end sends with 4 MiB */
+	sysctl_bufs(&snap, 6291456, 4194304);
+	sysctl_bufs(&peer, 131072, 4194304);
+	snprintf(peer.hdr.hostname, sizeof(peer.hdr.hostname), "%s", "farhost");
 
-	/* 10 ms with 128 KiB buffers: 0.06 Gbit/s, receive-window bound */
-	s = add_step(&r, 1, 0.06);
-	s->rtt_us = 10000;
+	/* 10 ms, receive-window bound: 64 KiB × 8 / 9.9 ms = 53 Mbit/s */
+	s = add_step(&r, 1, 0.05);
+	s->rtt_us = 14000; /* the queue the test built */
 	s->min_rtt_us = 9900;
 	s->snd_wnd_bytes = 65536;
 	s->rwnd_limited = 0.8;
@@ -749,39 +757,92 @@ static void test_window(void **state)
 	assert_string_equal(f.id, "window_rtt");
 	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
 	assert_int_equal(f.scope, PS_SCOPE_FLOW);
-	/* 65536 B × 8 / 10 ms = 52 Mbit/s: the arithmetic in the evidence;
-	 * the ceiling is what the stream got under it */
-	assert_non_null(strstr(f.evidence, "= 52.4 Mbit/s"));
-	assert_true(fabs(f.ceiling_bps - 0.06e9) < 1);
-	assert_non_null(strstr(f.evidence, "10.00 ms"));
+	/* the computed ceiling at the path's base RTT, never the rate */
+	assert_true(fabs(f.ceiling_bps - 65536 * 8 / 0.0099) < 1);
+	assert_non_null(strstr(f.evidence, "min_rtt 9.90 ms"));
+	/* which end: the far end's receive buffer, its remedy there */
+	assert_non_null(strstr(f.title, "receiver's window"));
+	assert_non_null(strstr(f.title, "far end's tcp_rmem max 131072"));
+	assert_non_null(strstr(f.remedy, "farhost"));
 	assert_non_null(strstr(f.remedy, "tcp_rmem"));
+	assert_null(strstr(f.remedy, "tcp_wmem"));
 	/* the window is why each flow is capped: it ranks above the sweep's
-	 * per-flow limit even when a loaded host got less than the window
-	 * allows */
+	 * per-flow limit */
 	{
 		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
-		double keep = s->bps;
 
 		s->bps = 0.045e9;
-		add_step(&r, 2, 0.11);
-		add_step(&r, 4, 0.22);
+		add_step(&r, 2, 0.09);
+		add_step(&r, 4, 0.18);
 		ps_diagnose(&ev, d);
 		assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
 				    "window_rtt");
 		assert_string_equal(ps_diagnosis_ranked(d, 1)->f.id,
 				    "per_flow_limit");
+		/* the remedy sizes for what the sweep reached: 2 × 0.18
+		 * Gbit/s × 9.9 ms */
+		assert_true(fabs(ps_fact_get(&ps_diagnosis_ranked(d, 0)->f,
+					     "target") -
+				 0.18e9) < 1);
 		r.nsteps = 1;
-		s->bps = keep;
+		s->bps = 0.05e9;
 		free(d);
 	}
-	/* TCP_INFO did not say so, but the buffer setting alone explains it */
+	/* a ceiling more than 15% below the rate is contradicted */
+	s->bps = 0.07e9;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "contradicted"));
+	/* TCP_INFO does not say so: only a buffer ceiling at or above the
+	 * rate binds (the far end's 128 KiB: 53 Mbit/s at 9.9 ms) */
 	s->rwnd_limited = 0;
+	s->bps = 0.06e9;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
+	s->bps = 0.05e9;
 	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
-	assert_non_null(strstr(f.evidence, "131 KB"));
-	s->rwnd_limited = 0.8;
-	/* the buffers against the BDP at 10 Gbit/s × 10 ms = 12.5 MB */
+	assert_non_null(strstr(f.title, "receiver's window"));
+
+	/* this end's send buffer: sndbuf-limited, its tcp_wmem small */
+	sysctl_bufs(&snap, 6291456, 131072);
+	sysctl_bufs(&peer, 6291456, 4194304);
+	s->sndbuf_limited = 0.7;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "This end's send buffer"));
+	assert_non_null(strstr(f.title, "131072"));
+	assert_non_null(strstr(f.remedy, "tcp_wmem"));
+	assert_non_null(strstr(f.remedy, "this end"));
+	assert_null(strstr(f.remedy, "tcp_rmem"));
+	assert_true(fabs(f.ceiling_bps - 131072 * 0.65 * 8 / 0.0099) < 1);
+
+	/* -R only: this end receives, its own tcp_rmem is the window */
+	sysctl_bufs(&snap, 131072, 4194304);
+	s->reverse = true;
+	s->sndbuf_limited = 0;
+	s->rwnd_limited = 0.9;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "this end's tcp_rmem max 131072"));
+	assert_non_null(strstr(f.remedy, "this end"));
+	s->reverse = false;
+
+	/* a 1 Gbit/s shaper, 10 ms base, default buffers: the RTT holds
+	 * the shaper's queue, TCP_INFO says no window waited: not a window */
+	sysctl_bufs(&snap, 6291456, 4194304);
+	sysctl_bufs(&peer, 6291456, 4194304);
+	s->bps = 0.661e9;
+	s->rtt_us = 35000;
+	s->min_rtt_us = 10000;
+	s->snd_wnd_bytes = 3e6;
+	s->rwnd_limited = 0;
+	s->sndbuf_limited = 0;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
+	/* the buffers at -b 10 Gbit/s × 10 ms = 12.5 MB: too small */
+	r.asked_bps = 10e9;
 	assert_int_equal(run(&ps_check_buffers, &ev, &f), PS_CHECK_FIRED);
-	assert_non_null(strstr(f.evidence, "12.50 MB"));
+	assert_true(fabs(ps_fact_get(&f, "bdp") - 12.5e6) < 1);
+	assert_non_null(strstr(f.evidence, "-b"));
+	/* no -b, no line rate: the rate measured, which 6 MB carry */
+	r.asked_bps = 0;
+	assert_int_equal(run(&ps_check_buffers, &ev, &f), PS_CHECK_CLEAR);
+	assert_true(fabs(ps_fact_get(&f, "target") - 0.661e9) < 1);
 
 	/* veth: 50 µs, 15 Gbit/s, a big window: not the window */
 	r.nsteps = 0;
@@ -789,8 +850,6 @@ static void test_window(void **state)
 	s->rtt_us = 50;
 	s->snd_wnd_bytes = 3e6;
 	s->rwnd_limited = 0.3;
-	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].v[2] = 6291456;
-	snap.sysctl.val[PS_SYSCTL_TCP_WMEM].v[2] = 4194304;
 	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
 	assert_int_equal(run(&ps_check_buffers, &ev, &f), PS_CHECK_CLEAR);
 
@@ -801,9 +860,8 @@ static void test_window(void **state)
 	s->min_rtt_us = 3;
 	s->snd_wnd_bytes = 218624;
 	s->rwnd_limited = 0.444;
-	snap.sysctl.val[PS_SYSCTL_TCP_RMEM].v[2] = 33554432;
 	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
-	assert_non_null(strstr(f.evidence, "base RTT"));
+	assert_non_null(strstr(f.evidence, "far more than the rate"));
 }
 
 static void test_cpu(void **state)
