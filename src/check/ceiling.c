@@ -13,6 +13,8 @@
 
 /* a ceiling this much below what was measured is contradicted */
 #define CONTRADICTED 0.85
+/* below this a test moved "nothing" */
+#define NOTHING_BPS 1e6
 /* a ceiling within this factor above the measured rate explains it */
 #define EXPLAINS 1.30
 
@@ -339,6 +341,30 @@ static void contradict(struct ps_diagnosis *d)
 	}
 }
 
+/*
+ * A CPU cost (a busy core, offloads off, IRQs on one CPU...) limits a test
+ * that moves data; when the tests moved almost nothing, what keeps a core
+ * busy is other work: such a finding is no bottleneck there.
+ */
+static void moved_nothing(struct ps_diagnosis *d)
+{
+	if (d->static_only || d->ceil.measured_bps >= NOTHING_BPS)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		struct ps_outcome *o = &d->out[i];
+
+		if (o->state != PS_CHECK_FIRED ||
+		    o->f.severity != PS_SEV_BOTTLENECK ||
+		    (strcmp(o->ops->family, "cpu") && !o->ops->cpu_cause))
+			continue;
+		o->f.severity = PS_SEV_WARNING;
+		o->explains = 0;
+		PS_APPEND(o->f.evidence, "%s",
+			  _("; the tests moved almost nothing, so a CPU cost "
+			    "is not what limits them"));
+	}
+}
+
 void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 {
 	const struct ps_step_result *single = ps_run_single(ev->res);
@@ -403,6 +429,7 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 	}
 
 	contradict(d);
+	moved_nothing(d);
 
 	/* a cause of the busy core explains what the busy core explains */
 	{

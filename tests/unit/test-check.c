@@ -1420,6 +1420,76 @@ static void test_ranking(void **state)
 	ps_link_free(&l);
 }
 
+/* the test's softirq time is the test's; other tenants' stays host_busy;
+ * a test that moved nothing has no CPU cost; the far end's placement */
+static void test_cpu_accounting(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_snapshot snap = { 0 }, peer = { 0 };
+	struct ps_evidence ev = { .res = &r, .snap = &snap, .peer = &peer };
+	struct ps_step_result *s;
+	struct ps_finding f;
+	struct ps_irq_rxq q = { .index = 0, .rps_cpus = "1", .rps_on = true };
+
+	(void)state;
+	/* both cores at 100%, this process 30% of a core, the packets'
+	 * softirq 60% of all cores: the test's, so the CPU is the limit */
+	s = add_step(&r, 1, 9);
+	step_cpu(s, 2, (const double[]){ 100, 100 }, 0.6);
+	s->cpu.all.pct[PS_CPU_SOFTIRQ] = 60;
+	s->cpu.all.busy_pct = 100;
+	s->cpu_local = 30;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "cpu_all_saturated");
+	assert_true(fabs(ps_fact_get(&f, "test_share") - 75) < 0.01);
+	assert_true(fabs(f.ceiling_bps - 9e9) < 1);
+	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_CLEAR);
+	/* the same cores kept busy by another tenant: host_busy */
+	s->cpu.all.pct[PS_CPU_SOFTIRQ] = 5;
+	s->cpu_local = 20;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_FIRED);
+	assert_true(ps_fact_get(&f, "other_work") > 80);
+
+	/* the far end in another namespace, pinned to cpu1, RPS to cpu0 */
+	s->cpu.all.pct[PS_CPU_SOFTIRQ] = 60;
+	s->cpu_local = 30;
+	strcpy(snap.hdr.boot_id, "b00t");
+	strcpy(peer.hdr.boot_id, "b00t");
+	strcpy(peer.hdr.affinity, "1");
+	peer.irq.queues_status = PS_ST_OK;
+	strcpy(peer.irq.ifname, "vethb");
+	peer.irq.rxq = &q;
+	peer.irq.nrxq = 1;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(
+		strstr(f.evidence, "far end's process may run on cpus 1"));
+	assert_non_null(strstr(f.evidence, "vethb rx-0"));
+	assert_non_null(strstr(f.remedy, "far end"));
+	/* another machine's placement says nothing of these cores */
+	strcpy(peer.hdr.boot_id, "other");
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
+	assert_null(strstr(f.evidence, "far end's process"));
+
+	/* a test that moved nothing: no CPU-cost finding */
+	s->bps = 0.2e6;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_NA);
+	{
+		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+
+		ps_diagnose(&ev, d);
+		for (size_t i = 0; i < d->nrank; i++) {
+			const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
+
+			if (!strcmp(o->ops->family, "cpu") || o->ops->cpu_cause)
+				assert_int_not_equal(o->f.severity,
+						     PS_SEV_BOTTLENECK);
+		}
+		free(d);
+	}
+	ps_run_free(&r);
+}
+
 /* the one ranking: explains first, severity and weight break ties */
 static void test_rank_order(void **state)
 {
@@ -1578,6 +1648,7 @@ int main(void)
 		cmocka_unit_test(test_unexplained_and_full),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_rank_order),
+		cmocka_unit_test(test_cpu_accounting),
 		cmocka_unit_test(test_contradicted),
 		cmocka_unit_test(test_report),
 	};
