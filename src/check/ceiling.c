@@ -374,6 +374,17 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 
 	memset(d, 0, sizeof(*d));
 	d->static_only = !ev->res || !best;
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		int n = s->nruns > 1 ? s->nruns : 1;
+
+		if (s->state != PS_STEP_DONE)
+			continue;
+		if (!d->runs || n < d->runs)
+			d->runs = n;
+		if (s->bps > 0 && ps_step_spread(s) / s->bps > d->spread)
+			d->spread = ps_step_spread(s) / s->bps;
+	}
 	m->binding = m->next = -1;
 	if (best)
 		m->measured_bps = best->bps;

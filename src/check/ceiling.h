@@ -66,6 +66,10 @@ struct ps_diagnosis {
 	bool bottleneck; /* a finding of severity bottleneck */
 	bool explained;	 /* the binding ceiling or a cause explains it */
 	bool link_full;	 /* the rate reaches the line rate */
+	/* how sure: the fewest runs of a finished step (1: not repeated,
+	 * 0: no test) and the largest spread of one, relative to its rate */
+	int runs;
+	double spread;
 };
 
 /*

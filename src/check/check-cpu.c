@@ -436,13 +436,14 @@ static enum ps_check_state eval_worse(const struct ps_evidence *ev,
 			peak = sw[i];
 		else if (sw[i]->streams > peak->streams &&
 			 sw[i]->bps < 0.85 * peak->bps &&
+			 ps_step_differs(sw[i], peak) &&
 			 (!low || sw[i]->bps < low->bps))
 			low = sw[i];
 	}
 	if (!low) {
 		PS_SET(f->evidence, "%s",
 		       _("no step with more streams fell more than 15% below "
-			 "an earlier one"));
+			 "an earlier one, beyond the spread of the runs"));
 		return PS_CHECK_CLEAR;
 	}
 	ps_fact(f, "peak_rate", peak->bps, "bit/s");

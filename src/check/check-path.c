@@ -599,7 +599,15 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	ps_fmt_bps(a, sizeof(a), one->bps);
 	ps_fmt_bps(b, sizeof(b), best->bps);
 	f->severity = PS_SEV_BOTTLENECK;
-	if (growth >= 1.3 && best->streams > 1) {
+	ps_fact(f, "one_stream_spread", ps_step_spread(one), "bit/s");
+	ps_fact(f, "best_spread", ps_step_spread(best), "bit/s");
+	/* growth counts when it exceeds the noise of the repeats */
+	if (growth >= 1.3 && best->streams > 1 && !ps_step_differs(best, one))
+		PS_APPEND(f->evidence,
+			  _("; the growth (×%.2f) is within the spread of the "
+			    "runs, so it is not counted"),
+			  growth);
+	if (growth >= 1.3 && best->streams > 1 && ps_step_differs(best, one)) {
 		f->id = "per_flow_limit";
 		f->scope = PS_SCOPE_FLOW;
 		f->ceiling_bps = one->bps;
@@ -727,6 +735,12 @@ static enum ps_check_state eval_direction(const struct ps_evidence *ev,
 	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
 	if (ratio < 1.5 && ratio > 1 / 1.5)
 		return PS_CHECK_CLEAR;
+	if (!ps_step_differs(fwd, rev)) {
+		PS_APPEND(f->evidence, "%s",
+			  _("; the difference is within the spread of the "
+			    "runs"));
+		return PS_CHECK_CLEAR;
+	}
 	f->severity = PS_SEV_WARNING;
 	if (ratio >= 1.5) {
 		PS_SET(f->title,

@@ -297,6 +297,19 @@ bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
 	return true;
 }
 
+double ps_step_spread(const struct ps_step_result *s)
+{
+	return s->nruns > 1 && s->bps_hi > s->bps_lo
+		       ? (s->bps_hi - s->bps_lo) / 2
+		       : 0;
+}
+
+bool ps_step_differs(const struct ps_step_result *a,
+		     const struct ps_step_result *b)
+{
+	return fabs(a->bps - b->bps) > ps_step_spread(a) + ps_step_spread(b);
+}
+
 void ps_cpu_list_add(int *v, int *n, int cpu)
 {
 	if (cpu < 0)

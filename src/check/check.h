@@ -27,6 +27,7 @@ enum ps_step_state {
 };
 
 #define PS_STEP_MAX_CPUS 16
+#define PS_STEP_MAX_RUNS 9 /* check --repeat N, at most */
 
 /* one test of the guided run and the host while it ran */
 struct ps_step_result {
@@ -73,6 +74,11 @@ struct ps_step_result {
 	int peer_core; /* its id */
 	double peer_busy, peer_softirq, peer_irq, peer_system, peer_user;
 	double peer_others; /* mean busy % of its other cores */
+	/* the runs of the step (--repeat): bps is their median, the rest
+	 * of the readings are the run nearest it; nruns 0: one test */
+	int nruns;
+	double run_bps[PS_STEP_MAX_RUNS];
+	double bps_lo, bps_hi; /* the slowest and the fastest run */
 };
 
 struct ps_run {
@@ -105,6 +111,12 @@ const struct ps_step_result *ps_run_best(const struct ps_run *r);
  * reverse/bidir only when no forward test finished) */
 bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s);
 void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu);
+/* the noise of a step: half the range of its runs' rates (0: one run) */
+double ps_step_spread(const struct ps_step_result *s);
+/* two steps' rates differ by more than their spreads: a difference the
+ * repeats say is real (always, when neither was repeated) */
+bool ps_step_differs(const struct ps_step_result *a,
+		     const struct ps_step_result *b);
 /* add cpu (>= 0) to a list of PS_STEP_MAX_CPUS once, in the order seen */
 void ps_cpu_list_add(int *v, int *n, int cpu);
 

@@ -78,6 +78,7 @@ struct ps_checklist_cfg {
 	int max_streams;	      /* the sweep's end */
 	bool reverse, bidir;	      /* run these steps */
 	char iface[16];		      /* the NIC read around each test */
+	int repeat; /* runs of each step (--repeat N; default 2) */
 	/* set (Ctrl-C, a key) to skip the running step; cleared after */
 	atomic_bool *skip;
 	/* set (a key) to end the whole run: the running step is skipped and

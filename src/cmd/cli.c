@@ -61,6 +61,7 @@ enum {
 	OPT_FORMAT,
 	OPT_SNAPSHOT,
 	OPT_QUICK,
+	OPT_REPEAT,
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_TIMESTAMPS,
@@ -159,6 +160,7 @@ static const struct option long_opts[] = {
 	{ "iface", required_argument, NULL, OPT_IFACE },
 	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -965,6 +967,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 		/* check, and the workstation's guided run (key g) */
 		o->quick = true;
 		return 0;
+	case OPT_REPEAT:
+		seen(&c->check_only, c);
+		return parse_int(c, arg, 2, 9, &o->repeat);
 	}
 	return fail(c, _("option %s is not handled"), c->optname);
 }
@@ -1335,6 +1340,8 @@ void ps_cli_help(FILE *out)
 		"--json'\n"
 		"      --quick               (check) the short form of the "
 		"checklist\n"
+		"      --repeat N            (check) run each test N times "
+		"(2-9, default 2)\n"
 		"  -h, --help                this help\n"
 		"  -v, --version             the version\n"
 		"\n"

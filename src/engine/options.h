@@ -165,6 +165,7 @@ struct ps_opts {
 	enum ps_report_format report_format; /* check --format */
 	char *snapshot;			     /* check --snapshot */
 	bool quick;			     /* check --quick */
+	int repeat; /* check --repeat N: runs of each step, 0 default */
 	/* not an option: the caller (the workstation, check, -J) wants the
 	 * server's probe snapshots when the server is pipescope */
 	bool peer_probes;

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "answer.h"
 #include "ceiling.h"
 #include "check.h"
 #include "checklist.h"
@@ -239,6 +240,11 @@ static void test_checklist_defaults(void **state)
 	ps_checklist_defaults(&cfg, &o);
 	assert_true(cfg.step_seconds == 7);
 	assert_int_equal(cfg.omit, 3);
+	/* every step twice, or as --repeat says */
+	assert_int_equal(cfg.repeat, 2);
+	o.repeat = 3;
+	ps_checklist_defaults(&cfg, &o);
+	assert_int_equal(cfg.repeat, 3);
 	for (int i = 0; i < PS_CL_NSTEPS; i++) {
 		assert_true(ps_checklist_title((enum ps_cl_step)i)[0]);
 		assert_true(ps_checklist_reason((enum ps_cl_step)i)[0]);
@@ -1490,6 +1496,85 @@ static void test_cpu_accounting(void **state)
 	ps_run_free(&r);
 }
 
+/* a step's runs: the sweep's growth, "more streams made it worse" and the
+ * direction asymmetry count only beyond the spread of the runs */
+static void set_runs(struct ps_step_result *s, double lo, double hi)
+{
+	s->nruns = 3;
+	s->run_bps[0] = lo * 1e9;
+	s->run_bps[1] = s->bps;
+	s->run_bps[2] = hi * 1e9;
+	s->bps_lo = lo * 1e9;
+	s->bps_hi = hi * 1e9;
+}
+
+static void test_repeats(void **state)
+{
+	struct ps_run r = { 0 };
+	struct ps_evidence ev = { .res = &r };
+	struct ps_step_result *one, *two, *four, *rev;
+	struct ps_finding f;
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	struct ps_answer a;
+
+	(void)state;
+	/* 8.2, 13.8, 27.3 with one stream; 2 streams 18 ±1 */
+	one = add_step(&r, 1, 13.8);
+	set_runs(one, 8.2, 27.3);
+	two = add_step(&r, 2, 18);
+	set_runs(two, 17, 19);
+	assert_true(ps_step_spread(one) > 9e9);
+	assert_false(ps_step_differs(one, two));
+	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "shared_limit");
+	assert_non_null(strstr(f.evidence, "within the spread"));
+	/* the same medians, runs close together: a per-flow limit */
+	set_runs(one, 13.5, 14.1);
+	assert_true(ps_step_differs(one, two));
+	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.id, "per_flow_limit");
+
+	/* 4 streams 30% below 2, within the noise: not "worse" */
+	four = add_step(&r, 4, 12.6);
+	set_runs(four, 6, 20);
+	assert_int_equal(run(&ps_check_worse, &ev, &f), PS_CHECK_CLEAR);
+	set_runs(four, 12.4, 12.8);
+	assert_int_equal(run(&ps_check_worse, &ev, &f), PS_CHECK_FIRED);
+	r.nsteps = 1;
+
+	/* reverse twice as fast, both noisy: no asymmetry */
+	rev = add_step(&r, 1, 28);
+	strcpy(rev->id, "reverse");
+	rev->reverse = true;
+	set_runs(one, 8.2, 27.3);
+	set_runs(rev, 14, 40);
+	assert_int_equal(run(&ps_check_direction, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "within the spread"));
+	set_runs(one, 13.5, 14.1);
+	set_runs(rev, 27, 29);
+	assert_int_equal(run(&ps_check_direction, &ev, &f), PS_CHECK_FIRED);
+
+	/* the answer says how sure it is */
+	set_runs(one, 8.2, 27.3);
+	ps_diagnose(&ev, d);
+	ps_answer_of(d, &a);
+	assert_int_equal(a.runs, 3);
+	assert_string_equal(ps_answer_confidence(&a), "low");
+	{
+		struct ps_answer_line l[PS_ANSWER_MAX_LINES];
+		int n = ps_answer_phrase(&a, PS_ANSWER_TEXT, l);
+
+		assert_non_null(strstr(l[n - 1].text, "Confidence:"));
+		assert_non_null(strstr(l[n - 1].text, "3 times"));
+	}
+	set_runs(one, 13.5, 14.1);
+	set_runs(rev, 27.5, 28.5);
+	ps_diagnose(&ev, d);
+	ps_answer_of(d, &a);
+	assert_string_equal(ps_answer_confidence(&a), "high");
+	free(d);
+}
+
 /* the one ranking: explains first, severity and weight break ties */
 static void test_rank_order(void **state)
 {
@@ -1648,6 +1733,7 @@ int main(void)
 		cmocka_unit_test(test_unexplained_and_full),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_rank_order),
+		cmocka_unit_test(test_repeats),
 		cmocka_unit_test(test_cpu_accounting),
 		cmocka_unit_test(test_contradicted),
 		cmocka_unit_test(test_report),
