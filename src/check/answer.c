@@ -38,6 +38,7 @@ void ps_answer_of(const struct ps_diagnosis *d, struct ps_answer *a)
 	a->top = top ? top->f.id : NULL;
 	a->runs = d->static_only ? 0 : d->runs;
 	a->spread = d->spread;
+	a->reverse_bps = d->reverse_bps;
 }
 
 const char *ps_answer_confidence(const struct ps_answer *a)
@@ -131,6 +132,20 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 				 "stream\n")
 			     : _("Measured: %s at best, %s with one stream"),
 			r1, r2);
+		if (a->reverse_bps > 0) {
+			/* a faster reverse step is not "the best": say why */
+			size_t k = strlen(l->text);
+			char r3[32];
+
+			if (k && l->text[k - 1] == '\n')
+				l->text[--k] = 0;
+			ps_fmt_bps(r3, sizeof(r3), a->reverse_bps);
+			snprintf(l->text + k, sizeof(l->text) - k,
+				 _(" (this end sending; the far end sending "
+				   "reached %s, which is the other direction's "
+				   "rate: see direction_asymmetry)%s"),
+				 r3, st == PS_ANSWER_SCREEN ? "" : "\n");
+		}
 	}
 	l = line(out, &n, PS_ANSWER_BINDING);
 	if (a->binding.id) {

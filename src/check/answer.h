@@ -33,6 +33,7 @@ struct ps_answer {
 	/* how sure (ps_diagnosis runs, spread): 0 runs when nothing ran */
 	int runs;
 	double spread;
+	double reverse_bps; /* a faster reverse step, 0 none */
 };
 
 /* the answer of d (which must outlive it: ids point into d) */

@@ -384,6 +384,9 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 			d->runs = n;
 		if (s->bps > 0 && ps_step_spread(s) / s->bps > d->spread)
 			d->spread = ps_step_spread(s) / s->bps;
+		if (s->reverse && !s->bidir && best && !best->reverse &&
+		    s->bps > best->bps && s->bps > d->reverse_bps)
+			d->reverse_bps = s->bps;
 	}
 	m->binding = m->next = -1;
 	if (best)

@@ -70,6 +70,9 @@ struct ps_diagnosis {
 	 * 0: no test) and the largest spread of one, relative to its rate */
 	int runs;
 	double spread;
+	/* the fastest reverse step when it beat measured_bps (which is the
+	 * direction asked about: this end sending), else 0 */
+	double reverse_bps;
 };
 
 /*

@@ -1449,6 +1449,8 @@ static void test_cpu_accounting(void **state)
 	assert_string_equal(f.id, "cpu_all_saturated");
 	assert_true(fabs(ps_fact_get(&f, "test_share") - 75) < 0.01);
 	assert_true(fabs(f.ceiling_bps - 9e9) < 1);
+	/* 1M writes are the default already: not a remedy */
+	assert_null(strstr(f.remedy, "-l 1M"));
 	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_CLEAR);
 	/* the same cores kept busy by another tenant: host_busy */
 	s->cpu.all.pct[PS_CPU_SOFTIRQ] = 5;
@@ -1566,6 +1568,10 @@ static void test_repeats(void **state)
 
 		assert_non_null(strstr(l[n - 1].text, "Confidence:"));
 		assert_non_null(strstr(l[n - 1].text, "3 times"));
+		/* the faster reverse step is named beside "at best" */
+		assert_int_equal(l[1].part, PS_ANSWER_MEASURED);
+		assert_non_null(strstr(l[1].text, "this end sending"));
+		assert_non_null(strstr(l[1].text, "reached 28.00 Gbit/s"));
 	}
 	set_runs(one, 13.5, 14.1);
 	set_runs(rev, 27.5, 28.5);
