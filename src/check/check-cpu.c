@@ -46,36 +46,6 @@ static double test_share(const struct ps_evidence *ev,
 	return own > s->cpu.all.busy_pct ? s->cpu.all.busy_pct : own;
 }
 
-/* the far end's placement on this machine's cores (a pipescope server in
- * another network namespace): the CPUs it may run on and where RPS steers
- * its receive work, appended to the evidence; true when it was told */
-static bool far_placement(const struct ps_evidence *ev, struct ps_finding *f)
-{
-	const struct ps_snapshot *p = ev->peer;
-	bool told = false;
-
-	if (!p || !ps_ev_peer_same_host(ev))
-		return false;
-	if (p->hdr.affinity[0]) {
-		PS_APPEND(f->evidence,
-			  _("; the far end's process may run on cpus %s"),
-			  p->hdr.affinity);
-		told = true;
-	}
-	for (int i = 0; p->irq.queues_status == PS_ST_OK && i < p->irq.nrxq;
-	     i++) {
-		if (!p->irq.rxq[i].rps_on)
-			continue;
-		PS_APPEND(f->evidence,
-			  _("; RPS on its %s rx-%d steers receive work to cpu "
-			    "mask %s"),
-			  p->irq.ifname[0] ? p->irq.ifname : "?",
-			  p->irq.rxq[i].index, p->irq.rxq[i].rps_cpus);
-		told = true;
-	}
-	return told;
-}
-
 bool ps_cpu_saturated(const struct ps_cpu_info *cpu)
 {
 	const struct ps_cpu_core *c;
@@ -177,7 +147,7 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	       _("the host's CPU is the limit: fewer copies (-Z zero copy), "
 		 "a larger MTU where the path allows it, or test between two "
 		 "hosts so each end has its own cores"));
-	if (far_placement(ev, f))
+	if (ps_ev_far_placement(ev, f))
 		PS_APPEND(f->remedy, "%s",
 			  _("; on the far end: let its process run on more "
 			    "cores (taskset) and spread its RPS mask"));
@@ -307,7 +277,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	if (in(hit->rx_cpu, hit->nrx_cpu, core->id))
 		PS_APPEND(f->evidence, "%s",
 			  _("; its packets' softirq ran there"));
-	told = far_placement(ev, f);
+	told = ps_ev_far_placement(ev, f);
 	if (pinned) {
 		PS_APPEND(f->evidence,
 			  _("; all %d stream threads and their softirqs ran on "

@@ -627,6 +627,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 				    "the time at RTT %.2f ms"),
 				  100 * one->rwnd_limited,
 				  100 * one->sndbuf_limited, one->rtt_us / 1e3);
+		ps_ev_far_placement(ev, f);
 		if (qd[0])
 			PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"),
 				  ifn_or(ev), qd,
@@ -667,6 +668,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	if (best->have_cpu)
 		PS_APPEND(f->evidence, _("; all cores averaged %.0f%% busy"),
 			  best->cpu.all.busy_pct);
+	ps_ev_far_placement(ev, f);
 	if (shaper(qd))
 		PS_SET(f->remedy,
 		       _("the %s qdisc on %s shapes the traffic: tc qdisc show "

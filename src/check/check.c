@@ -370,3 +370,30 @@ int ps_step_test_core(const struct ps_step_result *s, double *others_avg)
 		*others_avg = nothers ? sum / nothers : NAN;
 	return best;
 }
+
+bool ps_ev_far_placement(const struct ps_evidence *ev, struct ps_finding *f)
+{
+	const struct ps_snapshot *p = ev->peer;
+	bool told = false;
+
+	if (!p || !ps_snapshot_same_host(ev->snap, p))
+		return false;
+	if (p->hdr.affinity[0]) {
+		PS_APPEND(f->evidence,
+			  _("; the far end's process may run on cpus %s"),
+			  p->hdr.affinity);
+		told = true;
+	}
+	for (int i = 0; p->irq.queues_status == PS_ST_OK && i < p->irq.nrxq;
+	     i++) {
+		if (!p->irq.rxq[i].rps_on)
+			continue;
+		PS_APPEND(f->evidence,
+			  _("; RPS on its %s rx-%d steers receive work to cpu "
+			    "mask %s"),
+			  p->irq.ifname[0] ? p->irq.ifname : "?",
+			  p->irq.rxq[i].index, p->irq.rxq[i].rps_cpus);
+		told = true;
+	}
+	return told;
+}

@@ -263,5 +263,9 @@ int ps_step_test_core(const struct ps_step_result *s, double *others_avg);
 bool ps_cpu_saturated(const struct ps_cpu_info *cpu);
 /* the number of online cores, 0 unknown */
 int ps_ev_ncores(const struct ps_evidence *ev);
+/* the far end's placement on this machine's cores (a pipescope server in
+ * another network namespace: the CPUs it may run on, where RPS steers its
+ * receive work) appended to f's evidence; true when it was told */
+bool ps_ev_far_placement(const struct ps_evidence *ev, struct ps_finding *f);
 
 #endif
