@@ -376,6 +376,31 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 		    (!ceil || ceil_s < ceil))
 			kind = WND_SENDER, ceil = ceil_s;
 	}
+	/*
+	 * TCP waited on that window: the flow's rate was the window over the
+	 * RTT it saw then (the smoothed one: a starved receiver or a slow hop
+	 * stretch it), so the ceiling is taken there. Without TCP's word the
+	 * buffer ceiling stays at the path's base RTT.
+	 */
+	if (kind != WND_NONE && ceil > 2 * r) {
+		ps_fmt_bps(cs, sizeof(cs), ceil);
+		PS_APPEND(
+			f->evidence,
+			_("; at the path's base RTT the window carries %s, far "
+			  "more than the rate: it waits on something else "
+			  "(a busy receiver, a queue)"),
+			cs);
+		return PS_CHECK_CLEAR;
+	}
+	if (kind != WND_NONE && ceil > 0 && base && s->rtt_us / 1e6 > rtt &&
+	    (s->rwnd_limited >= LIMITED || s->sndbuf_limited >= LIMITED)) {
+		ceil *= rtt / (s->rtt_us / 1e6);
+		ps_fmt_bps(cs, sizeof(cs), ceil);
+		PS_APPEND(f->evidence,
+			  _("; while TCP waited on it the flow saw the "
+			    "smoothed RTT of %.2f ms: at most %s"),
+			  s->rtt_us / 1e3, cs);
+	}
 	if (kind == WND_NONE || !(ceil > 0)) {
 		PS_APPEND(f->evidence, "%s",
 			  _("; neither TCP_INFO nor a buffer ceiling near the "
@@ -392,9 +417,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	}
 	if (ceil > 1.5 * r) {
 		PS_APPEND(f->evidence,
-			  _("; at the path's RTT the window carries %s, far "
-			    "more than the rate: it waits on something else "
-			    "(a busy receiver, a queue)"),
+			  _("; the window's ceiling %s lies far above the "
+			    "rate: it waits on something else"),
 			  cs);
 		return PS_CHECK_CLEAR;
 	}

@@ -755,7 +755,7 @@ static void test_window(void **state)
 
 	/* 10 ms, receive-window bound: 64 KiB × 8 / 9.9 ms = 53 Mbit/s */
 	s = add_step(&r, 1, 0.05);
-	s->rtt_us = 14000; /* the queue the test built */
+	s->rtt_us = 10400; /* what the flow saw while it waited */
 	s->min_rtt_us = 9900;
 	s->snd_wnd_bytes = 65536;
 	s->rwnd_limited = 0.8;
@@ -763,8 +763,9 @@ static void test_window(void **state)
 	assert_string_equal(f.id, "window_rtt");
 	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
 	assert_int_equal(f.scope, PS_SCOPE_FLOW);
-	/* the computed ceiling at the path's base RTT, never the rate */
-	assert_true(fabs(f.ceiling_bps - 65536 * 8 / 0.0099) < 1);
+	/* the computed ceiling at the RTT the flow saw, never the rate */
+	assert_true(fabs(f.ceiling_bps - 65536 * 8 / 0.0104) < 1);
+	assert_non_null(strstr(f.evidence, "smoothed RTT of 10.40 ms"));
 	assert_non_null(strstr(f.evidence, "min_rtt 9.90 ms"));
 	/* which end: the far end's receive buffer, its remedy there */
 	assert_non_null(strstr(f.title, "receiver's window"));
@@ -817,7 +818,7 @@ static void test_window(void **state)
 	assert_non_null(strstr(f.remedy, "tcp_wmem"));
 	assert_non_null(strstr(f.remedy, "this end"));
 	assert_null(strstr(f.remedy, "tcp_rmem"));
-	assert_true(fabs(f.ceiling_bps - 131072 * 0.65 * 8 / 0.0099) < 1);
+	assert_true(fabs(f.ceiling_bps - 131072 * 0.65 * 8 / 0.0104) < 1);
 
 	/* -R only: this end receives, its own tcp_rmem is the window */
 	sysctl_bufs(&snap, 131072, 4194304);
