@@ -131,12 +131,13 @@ expect_top() {
 }
 
 # expect_ceiling NAME: the top finding's ceiling within 15% of the rate it
-# explains (one stream for a per-flow ceiling, the best sum for a shared one)
+# explains (the most a flow got for a per-flow ceiling, the best sum for a
+# shared one)
 expect_ceiling() {
 	T_COUNT=$((T_COUNT + 1))
 	c=$(q "$1" '.findings[0].ceiling_bps // 0')
 	if [ "$(q "$1" '.findings[0].scope')" = flow ]; then
-		m=$(q "$1" '.answer.single_stream_bps // 0')
+		m=$(q "$1" '.answer.flow_bps // 0')
 	else
 		m=$(q "$1" '.answer.measured_bps // 0')
 	fi

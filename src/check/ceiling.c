@@ -38,6 +38,8 @@ void ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
 static double reference(const struct ps_ceiling_model *m,
 			const struct ps_ceiling *c)
 {
+	if (c->scope == PS_SCOPE_FLOW && m->flow_bps > 0)
+		return m->flow_bps;
 	if (c->scope == PS_SCOPE_FLOW && m->single_bps > 0)
 		return m->single_bps;
 	return m->measured_bps;
@@ -393,6 +395,7 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 		m->measured_bps = best->bps;
 	if (single)
 		m->single_bps = single->bps;
+	m->flow_bps = ps_run_flow_bps(ev->res);
 
 	for (size_t i = 0; i < ps_check_count; i++) {
 		const struct ps_check_ops *ops = ps_check_registry[i];

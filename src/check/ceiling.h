@@ -25,8 +25,11 @@ struct ps_ceiling_model {
 	int n;
 	double measured_bps; /* best sum of the run, 0 when static */
 	double single_bps;   /* one stream, 0 when static */
-	int binding;	     /* index, -1 none */
-	int next;	     /* the one after fixing the binding, -1 none */
+	/* what one flow got at best: the most per stream of the forward
+	 * steps (a flow ceiling is compared with it), 0 when static */
+	double flow_bps;
+	int binding; /* index, -1 none */
+	int next;    /* the one after fixing the binding, -1 none */
 };
 
 /* add a ceiling (ignored when bps <= 0 or the model is full) */

@@ -283,7 +283,10 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	rmem = snap_max(rs_snap, PS_SYSCTL_TCP_RMEM);
 	wmem = snap_max(ss_snap, PS_SYSCTL_TCP_WMEM);
 	rtt = path_rtt_s(s, &base);
-	r = s->bps;
+	/* what a flow got at best: one stream, or a stream of the sweep */
+	r = s->reverse || ps_run_flow_bps(ev->res) < s->bps
+		    ? s->bps
+		    : ps_run_flow_bps(ev->res);
 	wnd = s->snd_wnd_bytes;
 	if (wnd > 0)
 		ceil_w = wnd * 8 / rtt;
@@ -311,8 +314,9 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 
 	ps_fmt_bps(rt, sizeof(rt), r);
 	PS_SET(f->evidence,
-	       _("one stream%s: %s; TCP_INFO: receive-window limited %.0f%%, "
-		 "send-buffer limited %.0f%% of the time"),
+	       _("one stream%s: %s (the most a flow got); TCP_INFO: "
+		 "receive-window limited %.0f%%, send-buffer limited %.0f%% of "
+		 "the time"),
 	       rev ? _(" (the far end sending)") : "", rt,
 	       100 * s->rwnd_limited, 100 * s->sndbuf_limited);
 	if (base)
@@ -361,7 +365,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	 */
 	if (s->rwnd_limited >= LIMITED &&
 	    s->rwnd_limited >= s->sndbuf_limited) {
-		/* both bound the window: the tighter one is the estimate */
+		/* both bound the window: the tighter one is the estimate
+		 * at the base RTT (the one TCP saw, when it waited) */
 		kind = WND_RECEIVER;
 		ceil = ceil_w > 0 && (!(ceil_r > 0) || ceil_w < ceil_r)
 			       ? ceil_w
@@ -394,6 +399,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	}
 	if (kind != WND_NONE && ceil > 0 && base && s->rtt_us / 1e6 > rtt &&
 	    (s->rwnd_limited >= LIMITED || s->sndbuf_limited >= LIMITED)) {
+		if (kind == WND_RECEIVER && ceil_w > 0)
+			ceil = ceil_w;
 		ceil *= rtt / (s->rtt_us / 1e6);
 		ps_fmt_bps(cs, sizeof(cs), ceil);
 		PS_APPEND(f->evidence,

@@ -284,6 +284,17 @@ const struct ps_step_result *ps_run_best(const struct ps_run *r)
 	return best;
 }
 
+double ps_run_flow_bps(const struct ps_run *r)
+{
+	double best = 0;
+
+	for (int i = 0; r && i < r->nsteps; i++)
+		if (forward(&r->steps[i]) && r->steps[i].streams > 0 &&
+		    r->steps[i].bps / r->steps[i].streams > best)
+			best = r->steps[i].bps / r->steps[i].streams;
+	return best;
+}
+
 bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
 {
 	if (s->state != PS_STEP_DONE)

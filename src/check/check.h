@@ -107,6 +107,9 @@ size_t ps_run_sweep(const struct ps_run *r, const struct ps_step_result **out,
 /* the finished forward step with the highest rate (a reverse one when no
  * forward test finished), or NULL: "the measured rate" */
 const struct ps_step_result *ps_run_best(const struct ps_run *r);
+/* what one flow got at best: the most per stream of the finished forward
+ * steps (one stream's rate is noisy on a loaded host), 0 none */
+double ps_run_flow_bps(const struct ps_run *r);
 /* whether a step's readings speak for the measured rate (forward steps;
  * reverse/bidir only when no forward test finished) */
 bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s);

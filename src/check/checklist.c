@@ -490,12 +490,13 @@ static int step_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 			break;
 		}
 		if (x->state != PS_STEP_DONE) {
-			/* keep the first failure when nothing finished */
-			if (!ok && k == 0)
+			/* a failure is not tried again: the first one is the
+			 * step's when nothing finished */
+			if (!ok)
 				*out = *x;
 			else if (x->have_cpu)
 				ps_cpu_free(&x->cpu);
-			continue;
+			break;
 		}
 		ok++;
 		if (x->bps < 1e6 || aborted(cfg))

@@ -441,6 +441,8 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 	json_object_object_add(o, "binding", answer_ceiling_json(&ans.binding));
 	json_object_object_add(o, "next", answer_ceiling_json(&ans.next));
 	add_str(o, "top", ans.top);
+	if (d->ceil.flow_bps > 0)
+		json_object_object_add(o, "flow_bps", jnum(d->ceil.flow_bps));
 	if (ans.reverse_bps > 0)
 		json_object_object_add(o, "reverse_bps", jnum(ans.reverse_bps));
 	if (ps_answer_confidence(&ans)) {

@@ -780,17 +780,20 @@ static void test_window(void **state)
 
 		s->bps = 0.045e9;
 		add_step(&r, 2, 0.09);
-		add_step(&r, 4, 0.18);
+		add_step(&r, 4, 0.2);
+		/* what a flow got at best: 50 Mbit/s per stream of 4 */
+		assert_true(fabs(ps_run_flow_bps(&r) - 0.05e9) < 1);
 		ps_diagnose(&ev, d);
+		assert_true(fabs(d->ceil.flow_bps - 0.05e9) < 1);
 		assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
 				    "window_rtt");
 		assert_string_equal(ps_diagnosis_ranked(d, 1)->f.id,
 				    "per_flow_limit");
-		/* the remedy sizes for what the sweep reached: 2 × 0.18
+		/* the remedy sizes for what the sweep reached: 2 × 0.2
 		 * Gbit/s × 9.9 ms */
 		assert_true(fabs(ps_fact_get(&ps_diagnosis_ranked(d, 0)->f,
 					     "target") -
-				 0.18e9) < 1);
+				 0.2e9) < 1);
 		r.nsteps = 1;
 		s->bps = 0.05e9;
 		free(d);
