@@ -187,12 +187,22 @@ static long long snap_max(const struct ps_snapshot *s, enum ps_sysctl_id id)
 	return ps_sysctl_get(&s->sysctl, id, -1);
 }
 
-/* the one-stream step a window is judged on: the forward one, else the
- * reverse one when no forward test finished */
+/* the step a window is judged on: the forward step where a flow got the
+ * most (its TCP_INFO and RTT belong to that rate), else the reverse
+ * one-stream step when no forward test finished */
 static const struct ps_step_result *window_step(const struct ps_run *r)
 {
-	const struct ps_step_result *s = ps_run_single(r);
+	const struct ps_step_result *s = NULL;
 
+	for (int i = 0; r && i < r->nsteps; i++) {
+		const struct ps_step_result *x = &r->steps[i];
+
+		if (x->state != PS_STEP_DONE || x->reverse || x->bidir ||
+		    x->streams < 1 || !x->have_tcpinfo)
+			continue;
+		if (!s || x->bps / x->streams > s->bps / s->streams)
+			s = x;
+	}
 	for (int i = 0; !s && r && i < r->nsteps; i++) {
 		const struct ps_step_result *x = &r->steps[i];
 
@@ -273,7 +283,7 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	if (!s || !s->have_tcpinfo || !(s->rtt_us > 0) ||
 	    s->bps < NOTHING_BPS) {
 		PS_SET(f->evidence, "%s",
-		       _("no one-stream test with TCP_INFO (RTT, window)"));
+		       _("no test with TCP_INFO (RTT, window)"));
 		return PS_CHECK_NA;
 	}
 	/* in a forward test the far end receives; in -R this end does */
@@ -283,10 +293,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	rmem = snap_max(rs_snap, PS_SYSCTL_TCP_RMEM);
 	wmem = snap_max(ss_snap, PS_SYSCTL_TCP_WMEM);
 	rtt = path_rtt_s(s, &base);
-	/* what a flow got at best: one stream, or a stream of the sweep */
-	r = s->reverse || ps_run_flow_bps(ev->res) < s->bps
-		    ? s->bps
-		    : ps_run_flow_bps(ev->res);
+	/* what a flow got in that step */
+	r = s->bps / s->streams;
 	wnd = s->snd_wnd_bytes;
 	if (wnd > 0)
 		ceil_w = wnd * 8 / rtt;
@@ -314,9 +322,10 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 
 	ps_fmt_bps(rt, sizeof(rt), r);
 	PS_SET(f->evidence,
-	       _("one stream%s: %s (the most a flow got); TCP_INFO: "
-		 "receive-window limited %.0f%%, send-buffer limited %.0f%% of "
-		 "the time"),
+	       _("%d stream%s%s: %s per stream (the most a flow got); "
+		 "TCP_INFO: receive-window limited %.0f%%, send-buffer "
+		 "limited %.0f%% of the time"),
+	       s->streams, s->streams == 1 ? "" : "s",
 	       rev ? _(" (the far end sending)") : "", rt,
 	       100 * s->rwnd_limited, 100 * s->sndbuf_limited);
 	if (base)
@@ -641,7 +650,8 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	if (growth >= 1.3 && best->streams > 1 && ps_step_differs(best, one)) {
 		f->id = "per_flow_limit";
 		f->scope = PS_SCOPE_FLOW;
-		f->ceiling_bps = one->bps;
+		/* the most a flow got, one stream or one of several */
+		f->ceiling_bps = ps_run_flow_bps(ev->res);
 		PS_SET(f->ceiling_what, "%s", _("per-flow limit"));
 		PS_SET(f->title,
 		       _("Per-flow limit: one stream gets %s, %d streams %s "

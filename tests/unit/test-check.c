@@ -778,9 +778,16 @@ static void test_window(void **state)
 	{
 		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
 
+		struct ps_step_result *x;
+
 		s->bps = 0.045e9;
-		add_step(&r, 2, 0.09);
-		add_step(&r, 4, 0.2);
+		/* the sweep's streams saw the same window and RTT */
+		x = add_step(&r, 2, 0.09);
+		x->rtt_us = s->rtt_us, x->min_rtt_us = s->min_rtt_us;
+		x->snd_wnd_bytes = s->snd_wnd_bytes, x->rwnd_limited = 0.8;
+		x = add_step(&r, 4, 0.2);
+		x->rtt_us = s->rtt_us, x->min_rtt_us = s->min_rtt_us;
+		x->snd_wnd_bytes = s->snd_wnd_bytes, x->rwnd_limited = 0.8;
 		/* what a flow got at best: 50 Mbit/s per stream of 4 */
 		assert_true(fabs(ps_run_flow_bps(&r) - 0.05e9) < 1);
 		ps_diagnose(&ev, d);
