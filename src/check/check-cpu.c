@@ -83,7 +83,7 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 					 struct ps_finding *f)
 {
 	const struct ps_step_result *hit = NULL;
-	double low = 0;
+	double low = 0, sat_best = 0;
 	char rate[32];
 
 	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
@@ -99,6 +99,8 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 				if (s->cpu.cores[k].busy_pct < min)
 					min = s->cpu.cores[k].busy_pct;
 			}
+		if (n >= 2 && min >= PS_CORE_SATURATED && s->bps > sat_best)
+			sat_best = s->bps;
 		/* the test itself (its processes and its packets' softirq
 		 * time) must be most of it, not a bystander */
 		if (n < 2 || min < PS_CORE_SATURATED ||
@@ -115,7 +117,8 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	f->id = "cpu_all_saturated";
 	f->severity = PS_SEV_BOTTLENECK;
 	f->scope = PS_SCOPE_SHARED;
-	f->ceiling_bps = hit->bps;
+	/* the most the saturated cores carried */
+	f->ceiling_bps = sat_best > hit->bps ? sat_best : hit->bps;
 	ps_fact(f, "cores", hit->cpu.ncores, "count");
 	ps_fact(f, "least_busy", low, "%");
 	ps_fact(f, "streams", hit->streams, "count");

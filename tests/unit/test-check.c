@@ -1460,6 +1460,20 @@ static void test_cpu_accounting(void **state)
 	assert_string_equal(f.id, "cpu_all_saturated");
 	assert_true(fabs(ps_fact_get(&f, "test_share") - 75) < 0.01);
 	assert_true(fabs(f.ceiling_bps - 9e9) < 1);
+	/* a faster step with the cores as saturated: the ceiling is the most
+	 * the saturated cores carried */
+	{
+		struct ps_step_result *t = add_step(&r, 2, 11);
+
+		step_cpu(t, 2, (const double[]){ 100, 100 }, 0.05);
+		t->cpu.all.busy_pct = 100;
+		t->cpu_local = 10;
+		assert_int_equal(run(&ps_check_cpu_core, &ev, &f),
+				 PS_CHECK_FIRED);
+		assert_true(fabs(f.ceiling_bps - 11e9) < 1);
+		ps_cpu_free(&t->cpu);
+		r.nsteps--;
+	}
 	/* 1M writes are the default already: not a remedy */
 	assert_null(strstr(f.remedy, "-l 1M"));
 	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_CLEAR);
