@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,36 @@ void ps_snapshot_free(struct ps_snapshot *s)
 		ps_probe_registry[i]->free(s);
 }
 
+/* this process's CPUs as a list ("0-3,6"), "" when unknown or cut */
+static void affinity_list(char *buf, size_t len)
+{
+	cpu_set_t set;
+	int c = 0;
+
+	buf[0] = 0;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	while (c < CPU_SETSIZE) {
+		int end = c;
+		size_t used = strlen(buf);
+
+		if (!CPU_ISSET(c, &set)) {
+			c++;
+			continue;
+		}
+		while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, &set))
+			end++;
+		if (snprintf(buf + used, len - used,
+			     end > c ? "%s%d-%d" : "%s%d", used ? "," : "", c,
+			     end) >= (int)(len - used)) {
+			buf[0] = 0; /* cut: better unknown than wrong */
+			return;
+		}
+		c = end + 1;
+	}
+}
+
 void ps_snapshot_fill_header(struct ps_snapshot *s,
 			     const struct ps_iface_choice *iface)
 {
@@ -93,6 +124,8 @@ void ps_snapshot_fill_header(struct ps_snapshot *s,
 	if (ps_read_line("/proc/sys/kernel/random/boot_id", h->boot_id,
 			 sizeof(h->boot_id)))
 		h->boot_id[0] = 0;
+	if (h->source == PS_SNAP_LIVE)
+		affinity_list(h->affinity, sizeof(h->affinity));
 	if (h->source == PS_SNAP_LIVE && !uname(&u)) {
 		if (!h->hostname[0])
 			snprintf(h->hostname, sizeof(h->hostname), "%s",
@@ -146,6 +179,9 @@ struct json_object *ps_snapshot_to_json(const struct ps_snapshot *s)
 	if (h->boot_id[0])
 		json_object_object_add(x, "boot_id",
 				       json_object_new_string(h->boot_id));
+	if (h->affinity[0])
+		json_object_object_add(x, "affinity",
+				       json_object_new_string(h->affinity));
 	json_object_object_add(x, "root", json_object_new_boolean(h->root));
 	json_object_object_add(o, "host", x);
 	x = json_object_new_object();
@@ -229,6 +265,11 @@ static int header_from_json(struct json_object *o, struct ps_snapshot_header *h,
 			    _("the snapshot's host section is malformed"));
 	if (ps_json_get_string(x, "boot_id", h->boot_id, sizeof(h->boot_id)))
 		h->boot_id[0] = 0;
+	/* a CPU list, or nothing: digits, commas and ranges only */
+	if (ps_json_get_string(x, "affinity", h->affinity,
+			       sizeof(h->affinity)) ||
+	    strspn(h->affinity, "0123456789,-") != strlen(h->affinity))
+		h->affinity[0] = 0;
 	x = ps_json_get_obj(o, "source", json_type_object);
 	if (!x || ps_json_get_string(x, "mode", mode, sizeof(mode)))
 		return errf(err, errlen, "%s",

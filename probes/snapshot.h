@@ -48,6 +48,9 @@ struct ps_snapshot_header {
 	char rates_reason[160]; /* why not, when !rates */
 
 	struct ps_iface_choice iface; /* which interface and why */
+	/* the CPUs the sampling process may run on (sched_getaffinity) as a
+	 * list, "0-3" or "1"; "" unknown or not live */
+	char affinity[128];
 };
 
 struct ps_snapshot {

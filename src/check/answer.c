@@ -36,6 +36,27 @@ void ps_answer_of(const struct ps_diagnosis *d, struct ps_answer *a)
 		     : d->static_only ? PS_VERDICT_STATIC
 				      : PS_VERDICT_UNEXPLAINED;
 	a->top = top ? top->f.id : NULL;
+	a->runs = d->static_only ? 0 : d->runs;
+	a->spread = d->spread;
+	a->reverse_bps = d->reverse_bps;
+}
+
+const char *ps_answer_confidence(const struct ps_answer *a)
+{
+	if (a->runs <= 0)
+		return NULL;
+	if (a->runs < 2 || a->spread > 0.25)
+		return "low";
+	return a->spread > 0.10 ? "medium" : "high";
+}
+
+static const char *confidence_text(const char *c)
+{
+	if (!strcmp(c, "high"))
+		return _("high");
+	if (!strcmp(c, "medium"))
+		return _("medium");
+	return _("low");
 }
 
 const char *ps_verdict_name(enum ps_verdict v)
@@ -111,6 +132,20 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 				 "stream\n")
 			     : _("Measured: %s at best, %s with one stream"),
 			r1, r2);
+		if (a->reverse_bps > 0) {
+			/* a faster reverse step is not "the best": say why */
+			size_t k = strlen(l->text);
+			char r3[32];
+
+			if (k && l->text[k - 1] == '\n')
+				l->text[--k] = 0;
+			ps_fmt_bps(r3, sizeof(r3), a->reverse_bps);
+			snprintf(l->text + k, sizeof(l->text) - k,
+				 _(" (this end sending; the far end sending "
+				   "reached %s, which is the other direction's "
+				   "rate: see direction_asymmetry)%s"),
+				 r3, st == PS_ANSWER_SCREEN ? "" : "\n");
+		}
 	}
 	l = line(out, &n, PS_ANSWER_BINDING);
 	if (a->binding.id) {
@@ -150,6 +185,28 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 		 : tx ? "  %s\n\n"
 		      : "%s",
 		 verdict_text(a->verdict));
+	if (ps_answer_confidence(a)) {
+		char why[200];
+		size_t k = strlen(l->text);
+
+		if (a->runs < 2)
+			snprintf(why, sizeof(why), "%s",
+				 _("each test ran once"));
+		else
+			snprintf(why, sizeof(why),
+				 _("each test ran %d times; the runs of a step "
+				   "differed by up to ±%.0f%%"),
+				 a->runs, 100 * a->spread);
+		/* the reports' verdict ends in a blank line: before it */
+		if (k >= 2 && l->text[k - 1] == '\n' && l->text[k - 2] == '\n')
+			l->text[k - 1] = 0;
+		k = strlen(l->text);
+		snprintf(l->text + k, sizeof(l->text) - k,
+			 md   ? _("- **Confidence:** %s (%s)\n\n")
+			 : tx ? _("  Confidence:        %s (%s)\n\n")
+			      : _(" Confidence: %s (%s)"),
+			 confidence_text(ps_answer_confidence(a)), why);
+	}
 	return n;
 }
 

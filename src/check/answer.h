@@ -30,10 +30,16 @@ struct ps_answer {
 	struct ps_answer_ceiling binding, next;
 	enum ps_verdict verdict;
 	const char *top; /* the first ranked finding's id, or NULL */
+	/* how sure (ps_diagnosis runs, spread): 0 runs when nothing ran */
+	int runs;
+	double spread;
+	double reverse_bps; /* a faster reverse step, 0 none */
 };
 
 /* the answer of d (which must outlive it: ids point into d) */
 void ps_answer_of(const struct ps_diagnosis *d, struct ps_answer *a);
+/* "high", "medium", "low" (JSON), or NULL when nothing ran */
+const char *ps_answer_confidence(const struct ps_answer *a);
 /* "bottleneck", "link_full", "static", "unexplained" (JSON) */
 const char *ps_verdict_name(enum ps_verdict v);
 
@@ -49,7 +55,7 @@ enum ps_answer_part {
 	PS_ANSWER_MEASURED,
 	PS_ANSWER_BINDING,
 	PS_ANSWER_NEXT,
-	PS_ANSWER_VERDICT,
+	PS_ANSWER_VERDICT, /* and how sure, when tests ran */
 };
 
 #define PS_ANSWER_MAX_LINES 5

@@ -13,6 +13,8 @@
 
 /* a ceiling this much below what was measured is contradicted */
 #define CONTRADICTED 0.85
+/* below this a test moved "nothing" */
+#define NOTHING_BPS 1e6
 /* a ceiling within this factor above the measured rate explains it */
 #define EXPLAINS 1.30
 
@@ -36,6 +38,8 @@ void ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
 static double reference(const struct ps_ceiling_model *m,
 			const struct ps_ceiling *c)
 {
+	if (c->scope == PS_SCOPE_FLOW && m->flow_bps > 0)
+		return m->flow_bps;
 	if (c->scope == PS_SCOPE_FLOW && m->single_bps > 0)
 		return m->single_bps;
 	return m->measured_bps;
@@ -95,21 +99,53 @@ void ps_ceiling_solve(struct ps_ceiling_model *m)
 	}
 }
 
-/* ranking: severity, then how much of the gap, then the check's weight */
-static double score(const struct ps_diagnosis *d, size_t i)
-{
-	const struct ps_outcome *o = &d->out[i];
+/* explains values this close rank as equal (then severity, then weight) */
+#define RANK_STEP 0.1
 
-	return o->f.severity * 1000.0 + o->explains * 100.0 + o->ops->weight;
+static int explains_bucket(double e)
+{
+	if (!(e > 0))
+		return 0;
+	return (int)floor(e / RANK_STEP + 0.5);
+}
+
+int ps_rank_cmp(const struct ps_outcome *a, const struct ps_outcome *b)
+{
+	int ea = explains_bucket(a->explains),
+	    eb = explains_bucket(b->explains);
+
+	/* what the rate went past comes after everything else */
+	if (a->contradicted != b->contradicted)
+		return a->contradicted ? 1 : -1;
+	if (ea != eb)
+		return ea > eb ? -1 : 1;
+	if (a->f.severity != b->f.severity)
+		return a->f.severity > b->f.severity ? -1 : 1;
+	if (a->ops->weight != b->ops->weight)
+		return a->ops->weight > b->ops->weight ? -1 : 1;
+	/* this end before the far end's copy of the same check */
+	if (a->far_end != b->far_end)
+		return a->far_end ? 1 : -1;
+	return 0;
 }
 
 static int cmp_rank(const void *a, const void *b, void *arg)
 {
 	const struct ps_diagnosis *d = arg;
-	double sa = score(d, *(const size_t *)a);
-	double sb = score(d, *(const size_t *)b);
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	int c = ps_rank_cmp(&d->out[ia], &d->out[ib]);
 
-	return sa < sb ? 1 : sa > sb ? -1 : 0;
+	/* equal: the registry's order, so the ranking is stable */
+	return c ? c : ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+void ps_diagnosis_rank(struct ps_diagnosis *d)
+{
+	d->nrank = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->out[i].state == PS_CHECK_FIRED)
+			d->rank[d->nrank++] = i;
+	qsort_r(d->rank, d->nrank, sizeof(d->rank[0]), cmp_rank, d);
 }
 
 static const struct ps_check_ops unexplained_ops = {
@@ -203,6 +239,9 @@ static void add_link_full(struct ps_diagnosis *d, double line)
 		return;
 	o->f.scope = PS_SCOPE_SHARED;
 	o->f.ceiling_bps = line;
+	/* it explains as much as the line rate does */
+	o->explains =
+		d->ceil.measured_bps >= line ? 1 : d->ceil.measured_bps / line;
 	ps_fmt_bps(a, sizeof(a), d->ceil.measured_bps);
 	ps_fmt_bps(b, sizeof(b), line);
 	ps_fact(&o->f, "measured", d->ceil.measured_bps, "bit/s");
@@ -263,6 +302,71 @@ static void far_end_checks(const struct ps_evidence *ev, struct ps_diagnosis *d)
 	}
 }
 
+bool ps_ceiling_contradicted(const struct ps_ceiling_model *m, int i)
+{
+	double ref = reference(m, &m->c[i]);
+
+	return ref > 0 && m->c[i].bps < CONTRADICTED * ref;
+}
+
+/*
+ * A ceiling more than 15% below what was measured is contradicted: the
+ * rate went past it, so it limits nothing. Its finding is never a
+ * bottleneck (a warning at most) and says why.
+ */
+static void contradict(struct ps_diagnosis *d)
+{
+	const struct ps_ceiling_model *m = &d->ceil;
+
+	for (int c = 0; c < m->n; c++) {
+		struct ps_outcome *o;
+		char a[32], b[32];
+
+		if (m->c[c].finding < 0 || !ps_ceiling_contradicted(m, c))
+			continue;
+		o = &d->out[m->c[c].finding];
+		o->contradicted = true;
+		o->explains = 0;
+		if (o->f.severity == PS_SEV_BOTTLENECK)
+			o->f.severity = PS_SEV_WARNING;
+		ps_fmt_bps(a, sizeof(a), m->c[c].bps);
+		ps_fmt_bps(b, sizeof(b), reference(m, &m->c[c]));
+		PS_APPEND(o->f.evidence,
+			  _("; contradicted: %s %s was measured, more than "
+			    "15%% above this ceiling of %s, so it limits "
+			    "nothing"),
+			  m->c[c].scope == PS_SCOPE_FLOW ? _("one stream")
+							 : _("the sum"),
+			  b, a);
+		ps_fact(&o->f, "contradicted_by", reference(m, &m->c[c]),
+			"bit/s");
+	}
+}
+
+/*
+ * A CPU cost (a busy core, offloads off, IRQs on one CPU...) limits a test
+ * that moves data; when the tests moved almost nothing, what keeps a core
+ * busy is other work: such a finding is no bottleneck there.
+ */
+static void moved_nothing(struct ps_diagnosis *d)
+{
+	if (d->static_only || d->ceil.measured_bps >= NOTHING_BPS)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		struct ps_outcome *o = &d->out[i];
+
+		if (o->state != PS_CHECK_FIRED ||
+		    o->f.severity != PS_SEV_BOTTLENECK ||
+		    (strcmp(o->ops->family, "cpu") && !o->ops->cpu_cause))
+			continue;
+		o->f.severity = PS_SEV_WARNING;
+		o->explains = 0;
+		PS_APPEND(o->f.evidence, "%s",
+			  _("; the tests moved almost nothing, so a CPU cost "
+			    "is not what limits them"));
+	}
+}
+
 void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 {
 	const struct ps_step_result *single = ps_run_single(ev->res);
@@ -272,11 +376,26 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 
 	memset(d, 0, sizeof(*d));
 	d->static_only = !ev->res || !best;
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		int n = s->nruns > 1 ? s->nruns : 1;
+
+		if (s->state != PS_STEP_DONE)
+			continue;
+		if (!d->runs || n < d->runs)
+			d->runs = n;
+		if (s->bps > 0 && ps_step_spread(s) / s->bps > d->spread)
+			d->spread = ps_step_spread(s) / s->bps;
+		if (s->reverse && !s->bidir && best && !best->reverse &&
+		    s->bps > best->bps && s->bps > d->reverse_bps)
+			d->reverse_bps = s->bps;
+	}
 	m->binding = m->next = -1;
 	if (best)
 		m->measured_bps = best->bps;
 	if (single)
 		m->single_bps = single->bps;
+	m->flow_bps = ps_run_flow_bps(ev->res);
 
 	for (size_t i = 0; i < ps_check_count; i++) {
 		const struct ps_check_ops *ops = ps_check_registry[i];
@@ -326,6 +445,9 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 				       : ps_ceiling_closeness(m, c);
 	}
 
+	contradict(d);
+	moved_nothing(d);
+
 	/* a cause of the busy core explains what the busy core explains */
 	{
 		double cpu = 0;
@@ -374,10 +496,7 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 	else if (!d->explained)
 		add_unexplained(ev, d);
 
-	for (size_t i = 0; i < d->n; i++)
-		if (d->out[i].state == PS_CHECK_FIRED)
-			d->rank[d->nrank++] = i;
-	qsort_r(d->rank, d->nrank, sizeof(d->rank[0]), cmp_rank, d);
+	ps_diagnosis_rank(d);
 }
 
 const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,

@@ -25,8 +25,11 @@ struct ps_ceiling_model {
 	int n;
 	double measured_bps; /* best sum of the run, 0 when static */
 	double single_bps;   /* one stream, 0 when static */
-	int binding;	     /* index, -1 none */
-	int next;	     /* the one after fixing the binding, -1 none */
+	/* what one flow got at best: the most per stream of the forward
+	 * steps (a flow ceiling is compared with it), 0 when static */
+	double flow_bps;
+	int binding; /* index, -1 none */
+	int next;    /* the one after fixing the binding, -1 none */
 };
 
 /* add a ceiling (ignored when bps <= 0 or the model is full) */
@@ -40,6 +43,8 @@ void ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
  * and never binds); without a test the lowest. Then the next one.
  */
 void ps_ceiling_solve(struct ps_ceiling_model *m);
+/* the ceiling lies more than 15% below what it is compared with */
+bool ps_ceiling_contradicted(const struct ps_ceiling_model *m, int i);
 /* how close a ceiling is to what it is compared with: 0 far .. 1 equal */
 double ps_ceiling_closeness(const struct ps_ceiling_model *m, int i);
 
@@ -49,6 +54,9 @@ struct ps_outcome {
 	struct ps_finding f;
 	double explains; /* 0..1: how much of the gap it explains */
 	bool far_end;	 /* evaluated on the far end's snapshot */
+	/* its ceiling lies more than 15% below what was measured: never a
+	 * bottleneck, explains nothing */
+	bool contradicted;
 };
 
 struct ps_diagnosis {
@@ -61,6 +69,13 @@ struct ps_diagnosis {
 	bool bottleneck; /* a finding of severity bottleneck */
 	bool explained;	 /* the binding ceiling or a cause explains it */
 	bool link_full;	 /* the rate reaches the line rate */
+	/* how sure: the fewest runs of a finished step (1: not repeated,
+	 * 0: no test) and the largest spread of one, relative to its rate */
+	int runs;
+	double spread;
+	/* the fastest reverse step when it beat measured_bps (which is the
+	 * direction asked about: this end sending), else 0 */
+	double reverse_bps;
 };
 
 /*
@@ -72,6 +87,15 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d);
 /* the same machine: the far end's snapshot has this host's boot id (two
  * network namespaces), so its cores and host settings are this host's */
 bool ps_ev_peer_same_host(const struct ps_evidence *ev);
+/*
+ * The one ranking of findings: a contradicted ceiling last, then how well
+ * a finding explains the measured rate (explains, in steps of 0.1), then
+ * severity, then the check's weight, then this end before the far end. <0: a
+ * ranks before b.
+ */
+int ps_rank_cmp(const struct ps_outcome *a, const struct ps_outcome *b);
+/* fill d->rank with the fired outcomes in that order */
+void ps_diagnosis_rank(struct ps_diagnosis *d);
 /* the outcome of the ranked position i */
 const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,
 					     size_t i);

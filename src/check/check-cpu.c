@@ -16,6 +16,36 @@
 #define ATTRIBUTED 50.0	   /* % of one core the test's process used */
 #define PINNED_SHARE 20.0  /* % of a core both ends used, pinned */
 
+#define NOTHING_BPS 1e6 /* a test below this moved nothing: no CPU cost */
+
+/* a step whose CPU readings can speak: it counts and it moved data */
+static bool cpu_step(const struct ps_run *r, const struct ps_step_result *s)
+{
+	return ps_step_counts(r, s) && s->bps >= NOTHING_BPS;
+}
+
+/*
+ * The test's share of all cores during a step, in % of all of them: its
+ * processes (the far end's too when it runs on this machine) and the
+ * packet work of softirq and hard interrupt time, which is the test's
+ * while it moves data. What is left is other tenants' work.
+ */
+static double test_share(const struct ps_evidence *ev,
+			 const struct ps_step_result *s)
+{
+	double own = s->cpu_local;
+
+	if (!s->have_cpu || s->cpu.ncores <= 0)
+		return 0;
+	if (ev->res && !ev->res->loopback && ps_ev_peer_same_host(ev))
+		own += s->cpu_remote;
+	own /= s->cpu.ncores;
+	if (s->bps >= NOTHING_BPS)
+		own += s->cpu.all.pct[PS_CPU_SOFTIRQ] +
+		       s->cpu.all.pct[PS_CPU_IRQ];
+	return own > s->cpu.all.busy_pct ? s->cpu.all.busy_pct : own;
+}
+
 bool ps_cpu_saturated(const struct ps_cpu_info *cpu)
 {
 	const struct ps_cpu_core *c;
@@ -53,7 +83,7 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 					 struct ps_finding *f)
 {
 	const struct ps_step_result *hit = NULL;
-	double low = 0;
+	double low = 0, sat_best = 0;
 	char rate[32];
 
 	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
@@ -61,8 +91,7 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 		double min = 101;
 		int n = 0;
 
-		if (!ps_step_counts(ev->res, s) || !s->have_cpu ||
-		    s->cpu.ncores < 2)
+		if (!cpu_step(ev->res, s) || !s->have_cpu || s->cpu.ncores < 2)
 			continue;
 		for (int k = 0; k < s->cpu.ncores; k++)
 			if (s->cpu.cores[k].pct_valid) {
@@ -70,9 +99,12 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 				if (s->cpu.cores[k].busy_pct < min)
 					min = s->cpu.cores[k].busy_pct;
 			}
-		/* the test itself must be a big consumer, not a bystander */
+		if (n >= 2 && min >= PS_CORE_SATURATED && s->bps > sat_best)
+			sat_best = s->bps;
+		/* the test itself (its processes and its packets' softirq
+		 * time) must be most of it, not a bystander */
 		if (n < 2 || min < PS_CORE_SATURATED ||
-		    s->cpu_local < ATTRIBUTED)
+		    test_share(ev, s) < s->cpu.all.busy_pct / 2)
 			continue;
 		if (!hit || s->bps > hit->bps) {
 			hit = s;
@@ -85,7 +117,8 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	f->id = "cpu_all_saturated";
 	f->severity = PS_SEV_BOTTLENECK;
 	f->scope = PS_SCOPE_SHARED;
-	f->ceiling_bps = hit->bps;
+	/* the most the saturated cores carried */
+	f->ceiling_bps = sat_best > hit->bps ? sat_best : hit->bps;
 	ps_fact(f, "cores", hit->cpu.ncores, "count");
 	ps_fact(f, "least_busy", low, "%");
 	ps_fact(f, "streams", hit->streams, "count");
@@ -105,14 +138,22 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	       hit->cpu.all.pct[PS_CPU_SOFTIRQ],
 	       hit->cpu.all.pct[PS_CPU_SYSTEM], hit->cpu.all.pct[PS_CPU_USER],
 	       hit->cpu_local, hit->cpu_remote);
+	ps_fact(f, "test_share", test_share(ev, hit), "%");
+	PS_APPEND(f->evidence,
+		  _("; the test's processes and its packets' softirq time "
+		    "account for %.0f%% of all cores"),
+		  test_share(ev, hit));
 	if (ev->res && ev->res->loopback)
 		PS_APPEND(f->evidence, "%s",
 			  _("; over loopback both ends share these cores"));
 	PS_SET(f->remedy, "%s",
 	       _("the host's CPU is the limit: fewer copies (-Z zero copy), "
-		 "larger writes (-l 1M), a larger MTU where the path allows "
-		 "it, or test between two hosts so each end has its own "
-		 "cores"));
+		 "a larger MTU where the path allows it, or test between two "
+		 "hosts so each end has its own cores"));
+	if (ps_ev_far_placement(ev, f))
+		PS_APPEND(f->remedy, "%s",
+			  _("; on the far end: let its process run on more "
+			    "cores (taskset) and spread its RPS mask"));
 	return PS_CHECK_FIRED;
 }
 
@@ -138,7 +179,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	const struct ps_step_result *hit = NULL;
 	const struct ps_cpu_core *core = NULL;
 	double others = 0, top_busy = 0;
-	bool pinned = false;
+	bool pinned = false, told;
 	int nwith = 0;
 	char rate[32];
 
@@ -148,7 +189,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		bool one;
 		int k;
 
-		if (!ps_step_counts(ev->res, s))
+		if (!cpu_step(ev->res, s))
 			continue;
 		k = ps_step_test_core(s, &oth);
 		if (k < 0)
@@ -239,6 +280,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	if (in(hit->rx_cpu, hit->nrx_cpu, core->id))
 		PS_APPEND(f->evidence, "%s",
 			  _("; its packets' softirq ran there"));
+	told = ps_ev_far_placement(ev, f);
 	if (pinned) {
 		PS_APPEND(f->evidence,
 			  _("; all %d stream threads and their softirqs ran on "
@@ -267,6 +309,10 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 			 "4), zero copy (-Z), a larger MTU where the path "
 			 "allows it, or a faster core"));
 	}
+	if (told)
+		PS_APPEND(f->remedy, "%s",
+			  _("; on the far end: let its process run on more "
+			    "cores (taskset) and spread its RPS mask"));
 	return PS_CHECK_FIRED;
 }
 
@@ -295,11 +341,9 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 		    !s->cpu.all.pct_valid || s->cpu.ncores <= 0)
 			continue;
 		n++;
-		/* the test's processes as a share of all cores; over loopback
-		 * both ends are this process */
-		ownshare = s->cpu_local / s->cpu.ncores;
-		if (!ev->res->loopback)
-			ownshare += s->cpu_remote / s->cpu.ncores;
+		/* the test's processes and packet work as a share of all
+		 * cores: what is left is other tenants' */
+		ownshare = test_share(ev, s);
 		o = s->cpu.all.busy_pct - ownshare;
 		if (o > worst) {
 			worst = o;
@@ -318,7 +362,8 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 	ps_fact(f, "other_work", worst, "%");
 	PS_SET(f->evidence,
 	       _("during the busiest test the %d cores were %.0f%% busy, the "
-		 "test's processes account for about %.0f%%"),
+		 "test's processes and its packets' softirq time account for "
+		 "about %.0f%%"),
 	       ncores, busy, own);
 	if (worst < 30)
 		return PS_CHECK_CLEAR;
@@ -327,9 +372,9 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 	       _("Other work kept the CPUs %.0f%% busy during the tests"),
 	       worst);
 	PS_APPEND(f->evidence, "%s",
-		  _("; softirq time of the test's packets counts as other work "
-		    "here, yet rates measured beside other load are lower and "
-		    "noisier than the host can do"));
+		  _("; the test's own softirq and interrupt time is not "
+		    "counted as other work; rates measured beside other load "
+		    "are lower and noisier than the host can do"));
 	PS_SET(f->remedy, "%s",
 	       _("run the check again when the host is quiet (top -o %CPU "
 		 "shows who is busy), or pin the test to idle cores (-A)"));
@@ -364,13 +409,14 @@ static enum ps_check_state eval_worse(const struct ps_evidence *ev,
 			peak = sw[i];
 		else if (sw[i]->streams > peak->streams &&
 			 sw[i]->bps < 0.85 * peak->bps &&
+			 ps_step_differs(sw[i], peak) &&
 			 (!low || sw[i]->bps < low->bps))
 			low = sw[i];
 	}
 	if (!low) {
 		PS_SET(f->evidence, "%s",
 		       _("no step with more streams fell more than 15% below "
-			 "an earlier one"));
+			 "an earlier one, beyond the spread of the runs"));
 		return PS_CHECK_CLEAR;
 	}
 	ps_fact(f, "peak_rate", peak->bps, "bit/s");
@@ -515,7 +561,7 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct ps_step_result *s = &r->steps[i];
 
-		if (!s->have_peer_cpu || !ps_step_counts(r, s))
+		if (!s->have_peer_cpu || !cpu_step(r, s))
 			continue;
 		nwith++;
 		if (s->peer_busy > top)

@@ -174,127 +174,330 @@ const struct ps_check_ops ps_check_mtu = {
 
 /* ---- window ÷ RTT ---------------------------------------------------- */
 
-/* the rate a target is measured against: the line rate, else 10 Gbit/s */
-static double target_bps(const struct ps_evidence *ev)
+/* the part of a send buffer that is data in flight (the rest: the skbs'
+ * overhead and what waits to be sent) */
+#define SNDBUF_SHARE 0.65
+/* TCP_INFO's share of the time limited by a window that counts as proof */
+#define LIMITED 0.2
+
+static long long snap_max(const struct ps_snapshot *s, enum ps_sysctl_id id)
+{
+	if (!s || s->sysctl.val[id].status != PS_ST_OK)
+		return -1;
+	return ps_sysctl_get(&s->sysctl, id, -1);
+}
+
+/* the step a window is judged on: the forward step where a flow got the
+ * most (its TCP_INFO and RTT belong to that rate), else the reverse
+ * one-stream step when no forward test finished */
+static const struct ps_step_result *window_step(const struct ps_run *r)
+{
+	const struct ps_step_result *s = NULL;
+
+	for (int i = 0; r && i < r->nsteps; i++) {
+		const struct ps_step_result *x = &r->steps[i];
+
+		if (x->state != PS_STEP_DONE || x->reverse || x->bidir ||
+		    x->streams < 1 || !x->have_tcpinfo)
+			continue;
+		if (!s || x->bps / x->streams > s->bps / s->streams)
+			s = x;
+	}
+	for (int i = 0; !s && r && i < r->nsteps; i++) {
+		const struct ps_step_result *x = &r->steps[i];
+
+		if (x->reverse && !x->bidir && x->streams == 1 &&
+		    ps_step_counts(r, x))
+			s = x;
+	}
+	return s;
+}
+
+/* the path's RTT in s: min_rtt (the base, without the queue the test
+ * builds in a shaper or a buffer) when TCP_INFO has it */
+static double path_rtt_s(const struct ps_step_result *s, bool *base)
+{
+	*base = s->min_rtt_us > 0;
+	return (*base ? s->min_rtt_us : s->rtt_us) / 1e6;
+}
+
+/* the best sum of the forward tests (of any when none went forward) */
+static double best_sum(const struct ps_evidence *ev)
+{
+	const struct ps_step_result *b = ps_run_best(ev->res);
+
+	return b ? b->bps : 0;
+}
+
+/*
+ * The rate a buffer must carry: the rate asked for (-b), else the line
+ * rate, else the fallback the caller knows (a ceiling the run measured);
+ * 0 when there is none. what says which.
+ */
+static double target_bps(const struct ps_evidence *ev, double fallback,
+			 const char **what)
 {
 	double line = ps_ev_line_bps(ev);
 
-	return line > 0 ? line : 10e9;
+	if (ev->res && ev->res->asked_bps > 0) {
+		*what = _("the rate asked for (-b)");
+		return ev->res->asked_bps;
+	}
+	if (line > 0) {
+		*what = _("the line rate");
+		return line;
+	}
+	*what = _("the binding rate the tests measured");
+	return fallback > 0 ? fallback : 0;
 }
+
+/* "the far end (HOST)" or "this end" */
+static void end_name(const struct ps_evidence *ev, bool far, char *buf,
+		     size_t len)
+{
+	if (far)
+		snprintf(buf, len, _("the far end (%s)"),
+			 ev->peer && ev->peer->hdr.hostname[0]
+				 ? ev->peer->hdr.hostname
+			 : ev->res && ev->res->peer[0] ? ev->res->peer
+						       : "?");
+	else
+		snprintf(buf, len, "%s", _("this end"));
+}
+
+enum wnd_kind { WND_NONE, WND_RECEIVER, WND_SENDER };
 
 static enum ps_check_state eval_window(const struct ps_evidence *ev,
 				       struct ps_finding *f)
 {
-	const struct ps_step_result *s = ps_run_single(ev->res);
-	long long rmem = sysctl_max(ev, PS_SYSCTL_TCP_RMEM);
-	long long wmem = sysctl_max(ev, PS_SYSCTL_TCP_WMEM);
-	double rtt, r, wnd, ceil_w = 0, buf = 0, ceil_b = 0, bdp, target;
-	char rs[32], cs[32], ws[32], bs[32], ts[32];
-	bool rwnd, sndbuf;
+	const struct ps_step_result *s = window_step(ev->res);
+	const struct ps_snapshot *rs_snap, *ss_snap;
+	long long rmem, wmem;
+	double rtt, r, wnd, ceil_w = 0, ceil_r = 0, ceil_s = 0, ceil = 0;
+	double target, bdp, want;
+	char rt[32], cs[32], ws[32], bs[32], ts[32], who[300];
+	const char *twhat = "";
+	enum wnd_kind kind = WND_NONE;
+	bool base, rev, far;
 
 	if (!s || !s->have_tcpinfo || !(s->rtt_us > 0) ||
 	    s->bps < NOTHING_BPS) {
 		PS_SET(f->evidence, "%s",
-		       _("no one-stream test with TCP_INFO (RTT, window)"));
+		       _("no test with TCP_INFO (RTT, window)"));
 		return PS_CHECK_NA;
 	}
-	rtt = s->rtt_us / 1e6;
-	r = s->bps;
-	wnd = s->snd_wnd_bytes > 0 ? s->snd_wnd_bytes : s->cwnd_bytes;
+	/* in a forward test the far end receives; in -R this end does */
+	rev = s->reverse;
+	rs_snap = rev ? ev->snap : ev->peer;
+	ss_snap = rev ? ev->peer : ev->snap;
+	rmem = snap_max(rs_snap, PS_SYSCTL_TCP_RMEM);
+	wmem = snap_max(ss_snap, PS_SYSCTL_TCP_WMEM);
+	rtt = path_rtt_s(s, &base);
+	/* what a flow got in that step */
+	r = s->bps / s->streams;
+	wnd = s->snd_wnd_bytes;
 	if (wnd > 0)
 		ceil_w = wnd * 8 / rtt;
-	if (rmem > 0 && wmem > 0)
-		buf = (double)(rmem < wmem ? rmem : wmem);
-	else if (rmem > 0 || wmem > 0)
-		buf = (double)(rmem > 0 ? rmem : wmem);
-	if (buf > 0)
-		ceil_b = buf * WINDOW_SHARE * 8 / rtt;
-	rwnd = s->rwnd_limited >= 0.2;
-	sndbuf = s->sndbuf_limited >= 0.2;
+	if (rmem > 0)
+		ceil_r = (double)rmem * WINDOW_SHARE * 8 / rtt;
+	if (wmem > 0)
+		ceil_s = (double)wmem * SNDBUF_SHARE * 8 / rtt;
 
 	ps_fact(f, "rate", r, "bit/s");
 	ps_fact(f, "rtt", s->rtt_us, "us");
+	if (base)
+		ps_fact(f, "min_rtt", s->min_rtt_us, "us");
 	ps_fact(f, "window", wnd, "bytes");
 	ps_fact(f, "window_ceiling", ceil_w, "bit/s");
 	ps_fact(f, "rwnd_limited", s->rwnd_limited, "share");
 	ps_fact(f, "sndbuf_limited", s->sndbuf_limited, "share");
-	if (buf > 0) {
-		ps_fact(f, "buffer_max", buf, "bytes");
-		ps_fact(f, "buffer_ceiling", ceil_b, "bit/s");
+	if (rmem > 0) {
+		ps_fact(f, "receiver_rmem_max", (double)rmem, "bytes");
+		ps_fact(f, "receiver_ceiling", ceil_r, "bit/s");
 	}
-	if (s->min_rtt_us > 0)
-		ps_fact(f, "min_rtt", s->min_rtt_us, "us");
-	ps_fmt_bps(rs, sizeof(rs), r);
-	ps_fmt_bps(cs, sizeof(cs), ceil_w);
-	ps_fmt_bytes10(ws, sizeof(ws), wnd);
+	if (wmem > 0) {
+		ps_fact(f, "sender_wmem_max", (double)wmem, "bytes");
+		ps_fact(f, "sender_ceiling", ceil_s, "bit/s");
+	}
+
+	ps_fmt_bps(rt, sizeof(rt), r);
 	PS_SET(f->evidence,
-	       _("one stream: %s at RTT %.2f ms; window %s: %s × 8 / %.2f ms = "
-		 "%s; receive-window limited %.0f%%, send-buffer limited "
-		 "%.0f%% of the time"),
-	       rs, rtt * 1e3, ws, ws, rtt * 1e3, cs, 100 * s->rwnd_limited,
-	       100 * s->sndbuf_limited);
-	if (buf > 0) {
-		ps_fmt_bytes10(bs, sizeof(bs), buf);
-		ps_fmt_bps(cs, sizeof(cs), ceil_b);
+	       _("%d stream%s%s: %s per stream (the most a flow got); "
+		 "TCP_INFO: receive-window limited %.0f%%, send-buffer "
+		 "limited %.0f%% of the time"),
+	       s->streams, s->streams == 1 ? "" : "s",
+	       rev ? _(" (the far end sending)") : "", rt,
+	       100 * s->rwnd_limited, 100 * s->sndbuf_limited);
+	if (base)
 		PS_APPEND(f->evidence,
-			  _("; the largest buffer tcp_rmem/tcp_wmem allow, %s, "
-			    "of which about half becomes window, gives at "
-			    "most %s per stream at this RTT"),
-			  bs, cs);
+			  _("; the path's RTT is min_rtt %.2f ms (the smoothed "
+			    "RTT, %.2f ms, holds the queue the test "
+			    "builds)"),
+			  rtt * 1e3, s->rtt_us / 1e3);
+	else
+		PS_APPEND(f->evidence,
+			  _("; RTT %.2f ms (smoothed: TCP_INFO had no "
+			    "min_rtt)"),
+			  rtt * 1e3);
+	if (wnd > 0) {
+		ps_fmt_bytes10(ws, sizeof(ws), wnd);
+		ps_fmt_bps(cs, sizeof(cs), ceil_w);
+		PS_APPEND(f->evidence,
+			  _("; the receiver's window %s × 8 / %.2f ms = %s"),
+			  ws, rtt * 1e3, cs);
+	}
+	end_name(ev, !rev, who, sizeof(who));
+	if (rmem > 0) {
+		ps_fmt_bps(cs, sizeof(cs), ceil_r);
+		PS_APPEND(f->evidence,
+			  _("; the receiver, %s, has tcp_rmem max %lld (about "
+			    "half becomes window: %s)"),
+			  who, rmem, cs);
+	} else {
+		PS_APPEND(f->evidence,
+			  _("; the receiver's (%s) tcp_rmem is not known"),
+			  who);
+	}
+	end_name(ev, rev, who, sizeof(who));
+	if (wmem > 0) {
+		ps_fmt_bps(cs, sizeof(cs), ceil_s);
+		PS_APPEND(f->evidence,
+			  _("; the sender, %s, has tcp_wmem max %lld (about "
+			    "two thirds are data in flight: %s)"),
+			  who, wmem, cs);
+	}
+
+	/*
+	 * What binds: TCP's own evidence first (the share of the time it
+	 * waited on the receiver's window or its send buffer); without it
+	 * only a buffer ceiling at or above the rate, close to it.
+	 */
+	if (s->rwnd_limited >= LIMITED &&
+	    s->rwnd_limited >= s->sndbuf_limited) {
+		/* both bound the window: the tighter one is the estimate
+		 * at the base RTT (the one TCP saw, when it waited) */
+		kind = WND_RECEIVER;
+		ceil = ceil_w > 0 && (!(ceil_r > 0) || ceil_w < ceil_r)
+			       ? ceil_w
+			       : ceil_r;
+	} else if (s->sndbuf_limited >= LIMITED) {
+		kind = WND_SENDER;
+		ceil = ceil_s;
+	} else {
+		if (ceil_r > 0 && ceil_r >= r && ceil_r <= 1.3 * r)
+			kind = WND_RECEIVER, ceil = ceil_r;
+		if (ceil_s > 0 && ceil_s >= r && ceil_s <= 1.3 * r &&
+		    (!ceil || ceil_s < ceil))
+			kind = WND_SENDER, ceil = ceil_s;
 	}
 	/*
-	 * A window explains the rate when the path's base RTT (min_rtt) is
-	 * long enough for it: a window that would carry far more at the
-	 * base RTT is waiting on a busy receiver or a queue, not on a
-	 * buffer setting.
+	 * TCP waited on that window: the flow's rate was the window over the
+	 * RTT it saw then (the smoothed one: a starved receiver or a slow hop
+	 * stretch it), so the ceiling is taken there. Without TCP's word the
+	 * buffer ceiling stays at the path's base RTT.
 	 */
-	if (s->min_rtt_us > 0 && wnd > 0) {
-		double at_base = wnd * 8 / (s->min_rtt_us / 1e6);
-
-		ps_fmt_bps(cs, sizeof(cs), at_base);
-		PS_APPEND(f->evidence,
-			  _("; at the path's base RTT of %.3f ms the same "
-			    "window carries %s"),
-			  s->min_rtt_us / 1e3, cs);
-		if (at_base > 3 * r)
-			rwnd = sndbuf = false;
-	}
-	if (s->min_rtt_us > 0 && ceil_b > 0 &&
-	    buf * WINDOW_SHARE * 8 / (s->min_rtt_us / 1e6) > 3 * r)
-		ceil_b = 0;
-	if (!((rwnd || sndbuf) && ceil_w > 0 && ceil_w <= 1.5 * r) &&
-	    !(ceil_b > 0 && ceil_b <= 1.3 * r))
+	if (kind != WND_NONE && ceil > 2 * r) {
+		ps_fmt_bps(cs, sizeof(cs), ceil);
+		PS_APPEND(
+			f->evidence,
+			_("; at the path's base RTT the window carries %s, far "
+			  "more than the rate: it waits on something else "
+			  "(a busy receiver, a queue)"),
+			cs);
 		return PS_CHECK_CLEAR;
+	}
+	if (kind != WND_NONE && ceil > 0 && base && s->rtt_us / 1e6 > rtt &&
+	    (s->rwnd_limited >= LIMITED || s->sndbuf_limited >= LIMITED)) {
+		if (kind == WND_RECEIVER && ceil_w > 0)
+			ceil = ceil_w;
+		ceil *= rtt / (s->rtt_us / 1e6);
+		ps_fmt_bps(cs, sizeof(cs), ceil);
+		PS_APPEND(f->evidence,
+			  _("; while TCP waited on it the flow saw the "
+			    "smoothed RTT of %.2f ms: at most %s"),
+			  s->rtt_us / 1e3, cs);
+	}
+	if (kind == WND_NONE || !(ceil > 0)) {
+		PS_APPEND(f->evidence, "%s",
+			  _("; neither TCP_INFO nor a buffer ceiling near the "
+			    "rate says a window binds"));
+		return PS_CHECK_CLEAR;
+	}
+	ps_fmt_bps(cs, sizeof(cs), ceil);
+	if (ceil < 0.85 * r) {
+		PS_APPEND(f->evidence,
+			  _("; the window's ceiling %s lies more than 15%% "
+			    "below the rate: contradicted"),
+			  cs);
+		return PS_CHECK_CLEAR;
+	}
+	if (ceil > 1.5 * r) {
+		PS_APPEND(f->evidence,
+			  _("; the window's ceiling %s lies far above the "
+			    "rate: it waits on something else"),
+			  cs);
+		return PS_CHECK_CLEAR;
+	}
 
-	target = target_bps(ev);
-	bdp = target / 8 * rtt;
-	ps_fmt_bytes10(bs, sizeof(bs), bdp);
-	ps_fmt_bps(ts, sizeof(ts), target);
+	/* the buffer that would carry the target: 2 × BDP at it */
+	target = target_bps(ev, best_sum(ev) > 1.3 * r ? best_sum(ev) : 0,
+			    &twhat);
 	f->severity = PS_SEV_BOTTLENECK;
 	f->scope = PS_SCOPE_FLOW;
-	/* the window TCP_INFO saw first, else the one the settings allow */
-	f->ceiling_bps = ((rwnd || sndbuf) && ceil_w > 0 && ceil_w <= 1.5 * r)
-				 ? ceil_w
-				 : ceil_b;
-	/* estimates of a window that was seen to bind: the stream's own
-	 * rate is what it allowed in practice */
-	if (f->ceiling_bps < r && f->ceiling_bps >= 0.6 * r)
-		f->ceiling_bps = r;
-	PS_SET(f->ceiling_what, _("window ÷ RTT (%.2f ms)"), rtt * 1e3);
-	ps_fmt_bps(cs, sizeof(cs), f->ceiling_bps);
-	PS_SET(f->title, _("Window ÷ RTT caps each stream at about %s"), cs);
-	ps_fact(f, "target", target, "bit/s");
-	ps_fact(f, "bdp", bdp, "bytes");
-	PS_APPEND(f->evidence,
-		  _("; the bandwidth-delay product at %s is %s × %.2f ms = %s"),
-		  ts, ts, rtt * 1e3, bs);
-	PS_SET(f->remedy,
-	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' "
-	       "net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f "
-	       "net.core.wmem_max=%.0f",
-	       2 * bdp, 2 * bdp, 2 * bdp, 2 * bdp);
-	PS_APPEND(f->remedy, " %s",
-		  _("(2 × BDP, on both ends; or more streams, -P)"));
+	f->ceiling_bps = ceil;
+	far = kind == WND_RECEIVER ? !rev : rev;
+	end_name(ev, far, who, sizeof(who));
+	if (target > ceil) {
+		bdp = target / 8 * rtt;
+		want = 2 * bdp;
+		ps_fmt_bytes10(bs, sizeof(bs), bdp);
+		ps_fmt_bps(ts, sizeof(ts), target);
+		ps_fact(f, "target", target, "bit/s");
+		ps_fact(f, "bdp", bdp, "bytes");
+		PS_APPEND(f->evidence,
+			  _("; the bandwidth-delay product at %s (%s) is %s"),
+			  ts, twhat, bs);
+	} else {
+		/* nothing says how fast it could go: four times the buffer */
+		want = 4.0 *
+		       (kind == WND_RECEIVER
+				? (rmem > 0 ? (double)rmem : wnd / WINDOW_SHARE)
+				: (wmem > 0 ? (double)wmem : 4194304));
+	}
+	if (kind == WND_RECEIVER) {
+		PS_SET(f->ceiling_what, _("the receiver's window ÷ RTT (%s)"),
+		       far ? _("far end") : _("this end"));
+		if (rmem > 0)
+			PS_SET(f->title,
+			       _("The receiver's window caps each stream at "
+				 "about %s: %s tcp_rmem max %lld at RTT %.2f "
+				 "ms"),
+			       cs, far ? _("the far end's") : _("this end's"),
+			       rmem, rtt * 1e3);
+		else
+			PS_SET(f->title,
+			       _("The receiver's window caps each stream at "
+				 "about %s (%s, RTT %.2f ms)"),
+			       cs, who, rtt * 1e3);
+		PS_SET(f->remedy,
+		       _("on %s (the receiver): sysctl -w "
+			 "net.ipv4.tcp_rmem='4096 131072 %.0f' "
+			 "net.core.rmem_max=%.0f; or more streams (-P)"),
+		       who, want, want);
+	} else {
+		PS_SET(f->ceiling_what, _("the sender's buffer ÷ RTT (%s)"),
+		       far ? _("far end") : _("this end"));
+		PS_SET(f->title,
+		       _("%s send buffer caps each stream at about %s: "
+			 "tcp_wmem max %lld at RTT %.2f ms"),
+		       far ? _("The far end's") : _("This end's"), cs, wmem,
+		       rtt * 1e3);
+		PS_SET(f->remedy,
+		       _("on %s (the sender): sysctl -w "
+			 "net.ipv4.tcp_wmem='4096 16384 %.0f' "
+			 "net.core.wmem_max=%.0f; or more streams (-P)"),
+		       who, want, want);
+	}
 	return PS_CHECK_FIRED;
 }
 
@@ -313,13 +516,15 @@ const struct ps_check_ops ps_check_window = {
 static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 					struct ps_finding *f)
 {
-	const struct ps_step_result *s = ps_run_single(ev->res);
+	const struct ps_step_result *s = window_step(ev->res);
 	long long rmem = sysctl_max(ev, PS_SYSCTL_TCP_RMEM);
 	long long wmem = sysctl_max(ev, PS_SYSCTL_TCP_WMEM);
 	long long rmax = sysctl_max(ev, PS_SYSCTL_RMEM_MAX);
 	long long wmax = sysctl_max(ev, PS_SYSCTL_WMEM_MAX);
 	double rtt, target, bdp;
 	char bs[32], ts[32], r1[32], w1[32];
+	const char *twhat = "";
+	bool base;
 
 	if (rmem <= 0 || wmem <= 0) {
 		PS_SET(f->evidence, "%s", _("tcp_rmem/tcp_wmem were not read"));
@@ -329,22 +534,30 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 		PS_SET(f->evidence, "%s", _("no RTT measured"));
 		return PS_CHECK_NA;
 	}
-	rtt = s->rtt_us / 1e6;
-	target = target_bps(ev);
+	rtt = path_rtt_s(s, &base);
+	/* a rate the buffers would have to carry, or no finding */
+	target = target_bps(ev, best_sum(ev), &twhat);
+	if (!(target > 0)) {
+		PS_SET(f->evidence, "%s",
+		       _("no rate to size the buffers for (no -b, no line "
+			 "rate, nothing measured)"));
+		return PS_CHECK_NA;
+	}
 	bdp = target / 8 * rtt;
 	ps_fmt_bytes10(bs, sizeof(bs), bdp);
 	ps_fmt_bps(ts, sizeof(ts), target);
 	ps_fmt_bytes10(r1, sizeof(r1), (double)rmem);
 	ps_fmt_bytes10(w1, sizeof(w1), (double)wmem);
 	ps_fact(f, "target", target, "bit/s");
-	ps_fact(f, "rtt", s->rtt_us, "us");
+	ps_fact(f, "rtt", rtt * 1e6, "us");
 	ps_fact(f, "bdp", bdp, "bytes");
 	ps_fact(f, "tcp_rmem_max", (double)rmem, "bytes");
 	ps_fact(f, "tcp_wmem_max", (double)wmem, "bytes");
 	PS_SET(f->evidence,
-	       _("BDP at %s × RTT %.2f ms = %s; tcp_rmem max %s, tcp_wmem max "
-		 "%s"),
-	       ts, rtt * 1e3, bs, r1, w1);
+	       _("BDP at %s (%s) × %s %.2f ms = %s; this end's tcp_rmem max "
+		 "%s, tcp_wmem max %s"),
+	       ts, twhat, base ? _("min RTT") : _("RTT"), rtt * 1e3, bs, r1,
+	       w1);
 	if (rmax > 0 && wmax > 0)
 		PS_APPEND(f->evidence,
 			  _(", rmem_max %lld, wmem_max %lld (for -w)"), rmax,
@@ -484,10 +697,19 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	ps_fmt_bps(a, sizeof(a), one->bps);
 	ps_fmt_bps(b, sizeof(b), best->bps);
 	f->severity = PS_SEV_BOTTLENECK;
-	if (growth >= 1.3 && best->streams > 1) {
+	ps_fact(f, "one_stream_spread", ps_step_spread(one), "bit/s");
+	ps_fact(f, "best_spread", ps_step_spread(best), "bit/s");
+	/* growth counts when it exceeds the noise of the repeats */
+	if (growth >= 1.3 && best->streams > 1 && !ps_step_differs(best, one))
+		PS_APPEND(f->evidence,
+			  _("; the growth (×%.2f) is within the spread of the "
+			    "runs, so it is not counted"),
+			  growth);
+	if (growth >= 1.3 && best->streams > 1 && ps_step_differs(best, one)) {
 		f->id = "per_flow_limit";
 		f->scope = PS_SCOPE_FLOW;
-		f->ceiling_bps = one->bps;
+		/* the most a flow got, one stream or one of several */
+		f->ceiling_bps = ps_run_flow_bps(ev->res);
 		PS_SET(f->ceiling_what, "%s", _("per-flow limit"));
 		PS_SET(f->title,
 		       _("Per-flow limit: one stream gets %s, %d streams %s "
@@ -504,6 +726,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 				    "the time at RTT %.2f ms"),
 				  100 * one->rwnd_limited,
 				  100 * one->sndbuf_limited, one->rtt_us / 1e3);
+		ps_ev_far_placement(ev, f);
 		if (qd[0])
 			PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"),
 				  ifn_or(ev), qd,
@@ -543,6 +766,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	if (best->have_cpu)
 		PS_APPEND(f->evidence, _("; all cores averaged %.0f%% busy"),
 			  best->cpu.all.busy_pct);
+	ps_ev_far_placement(ev, f);
 	if (shapes(ev, qd))
 		PS_SET(f->remedy,
 		       _("the %s qdisc on %s shapes the traffic: tc qdisc show "
@@ -611,6 +835,12 @@ static enum ps_check_state eval_direction(const struct ps_evidence *ev,
 	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
 	if (ratio < 1.5 && ratio > 1 / 1.5)
 		return PS_CHECK_CLEAR;
+	if (!ps_step_differs(fwd, rev)) {
+		PS_APPEND(f->evidence, "%s",
+			  _("; the difference is within the spread of the "
+			    "runs"));
+		return PS_CHECK_CLEAR;
+	}
 	f->severity = PS_SEV_WARNING;
 	if (ratio >= 1.5) {
 		PS_SET(f->title,

@@ -295,6 +295,17 @@ const struct ps_step_result *ps_run_best(const struct ps_run *r)
 	return best;
 }
 
+double ps_run_flow_bps(const struct ps_run *r)
+{
+	double best = 0;
+
+	for (int i = 0; r && i < r->nsteps; i++)
+		if (forward(&r->steps[i]) && r->steps[i].streams > 0 &&
+		    r->steps[i].bps / r->steps[i].streams > best)
+			best = r->steps[i].bps / r->steps[i].streams;
+	return best;
+}
+
 bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
 {
 	if (s->state != PS_STEP_DONE)
@@ -306,6 +317,19 @@ bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
 		if (forward(&r->steps[i]))
 			return false;
 	return true;
+}
+
+double ps_step_spread(const struct ps_step_result *s)
+{
+	return s->nruns > 1 && s->bps_hi > s->bps_lo
+		       ? (s->bps_hi - s->bps_lo) / 2
+		       : 0;
+}
+
+bool ps_step_differs(const struct ps_step_result *a,
+		     const struct ps_step_result *b)
+{
+	return fabs(a->bps - b->bps) > ps_step_spread(a) + ps_step_spread(b);
 }
 
 void ps_cpu_list_add(int *v, int *n, int cpu)
@@ -367,4 +391,31 @@ int ps_step_test_core(const struct ps_step_result *s, double *others_avg)
 	if (others_avg)
 		*others_avg = nothers ? sum / nothers : NAN;
 	return best;
+}
+
+bool ps_ev_far_placement(const struct ps_evidence *ev, struct ps_finding *f)
+{
+	const struct ps_snapshot *p = ev->peer;
+	bool told = false;
+
+	if (!p || !ps_snapshot_same_host(ev->snap, p))
+		return false;
+	if (p->hdr.affinity[0]) {
+		PS_APPEND(f->evidence,
+			  _("; the far end's process may run on cpus %s"),
+			  p->hdr.affinity);
+		told = true;
+	}
+	for (int i = 0; p->irq.queues_status == PS_ST_OK && i < p->irq.nrxq;
+	     i++) {
+		if (!p->irq.rxq[i].rps_on)
+			continue;
+		PS_APPEND(f->evidence,
+			  _("; RPS on its %s rx-%d steers receive work to cpu "
+			    "mask %s"),
+			  p->irq.ifname[0] ? p->irq.ifname : "?",
+			  p->irq.rxq[i].index, p->irq.rxq[i].rps_cpus);
+		told = true;
+	}
+	return told;
 }

@@ -53,6 +53,7 @@ struct ps_step_qdisc {
 	double backlog_peak, backlog_mean;
 	int samples;
 };
+#define PS_STEP_MAX_RUNS 9 /* check --repeat N, at most */
 
 /* one test of the guided run and the host while it ran */
 struct ps_step_result {
@@ -138,6 +139,11 @@ struct ps_step_result {
 	double nic_txq_pps[PS_STEP_MAX_QUEUES];
 	double nic_drops[PS_NIC_NDIR][PS_NIC_NDROP];
 	double nic_pause_rx, nic_pause_tx; /* pause frames/s */
+	/* the runs of the step (--repeat): bps is their median, the rest
+	 * of the readings are the run nearest it; nruns 0: one test */
+	int nruns;
+	double run_bps[PS_STEP_MAX_RUNS];
+	double bps_lo, bps_hi; /* the slowest and the fastest run */
 };
 
 struct ps_run {
@@ -154,6 +160,7 @@ struct ps_run {
 	struct ps_step_result steps[24];
 	/* the far end's latest probe snapshot (a reference), or NULL */
 	struct ps_snapshot *peer_snap;
+	double asked_bps; /* -b of the check command, 0 none */
 };
 
 void ps_run_free(struct ps_run *r);
@@ -165,10 +172,19 @@ size_t ps_run_sweep(const struct ps_run *r, const struct ps_step_result **out,
 /* the finished forward step with the highest rate (a reverse one when no
  * forward test finished), or NULL: "the measured rate" */
 const struct ps_step_result *ps_run_best(const struct ps_run *r);
+/* what one flow got at best: the most per stream of the finished forward
+ * steps (one stream's rate is noisy on a loaded host), 0 none */
+double ps_run_flow_bps(const struct ps_run *r);
 /* whether a step's readings speak for the measured rate (forward steps;
  * reverse/bidir only when no forward test finished) */
 bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s);
 void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu);
+/* the noise of a step: half the range of its runs' rates (0: one run) */
+double ps_step_spread(const struct ps_step_result *s);
+/* two steps' rates differ by more than their spreads: a difference the
+ * repeats say is real (always, when neither was repeated) */
+bool ps_step_differs(const struct ps_step_result *a,
+		     const struct ps_step_result *b);
 /* add cpu (>= 0) to a list of PS_STEP_MAX_CPUS once, in the order seen */
 void ps_cpu_list_add(int *v, int *n, int cpu);
 
@@ -333,5 +349,9 @@ bool ps_step_drops_grew(const struct ps_step_result *s);
 /* the drop counters that grew, as text ("far end: UdpRcvbufErrors +12"),
  * "" when none */
 void ps_step_drops_text(const struct ps_step_result *s, char *buf, size_t len);
+/* the far end's placement on this machine's cores (a pipescope server in
+ * another network namespace: the CPUs it may run on, where RPS steers its
+ * receive work) appended to f's evidence; true when it was told */
+bool ps_ev_far_placement(const struct ps_evidence *ev, struct ps_finding *f);
 
 #endif

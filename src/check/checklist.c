@@ -185,6 +185,9 @@ void ps_checklist_defaults(struct ps_checklist_cfg *cfg,
 	cfg->max_streams = opts->quick ? 4 : 16;
 	cfg->reverse = true;
 	cfg->bidir = !opts->quick;
+	cfg->repeat = opts->repeat > 0 ? opts->repeat : 2;
+	if (cfg->repeat > PS_STEP_MAX_RUNS)
+		cfg->repeat = PS_STEP_MAX_RUNS;
 }
 
 /* what one test gathers through the reporter */
@@ -573,6 +576,85 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 	return 0;
 }
 
+static int cmp_bps(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool aborted(const struct ps_checklist_cfg *cfg);
+
+/*
+ * One step of the guided run: its test cfg->repeat times. The step's rate
+ * is the median of the runs that finished, its other readings (TCP_INFO,
+ * cores, interrupts) the run nearest that median; the slowest and the
+ * fastest run give its spread. A test that moved almost nothing is not
+ * repeated: a second one cannot tell more. Returns as ps_checklist_test.
+ */
+static int step_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
+		     struct ps_step_result *out, int streams, bool reverse,
+		     bool bidir)
+{
+	int want = cfg->repeat > 1 ? cfg->repeat : 1, ok = 0, rc = 0;
+	struct ps_step_result *runs = xcalloc((size_t)want, sizeof(*runs));
+	double v[PS_STEP_MAX_RUNS], med;
+	int pick = 0;
+
+	if (want > PS_STEP_MAX_RUNS)
+		want = PS_STEP_MAX_RUNS;
+	for (int k = 0; k < want; k++) {
+		struct ps_step_result *x = &runs[ok];
+
+		memset(x, 0, sizeof(*x));
+		memcpy(x->id, out->id, sizeof(x->id));
+		rc = ps_checklist_test(cfg, res, x, streams, reverse, bidir);
+		if (rc == -EINTR) {
+			if (!ok)
+				*out = *x;
+			else if (x->have_cpu)
+				ps_cpu_free(&x->cpu);
+			break;
+		}
+		if (x->state != PS_STEP_DONE) {
+			/* a failure is not tried again: the first one is the
+			 * step's when nothing finished */
+			if (!ok)
+				*out = *x;
+			else if (x->have_cpu)
+				ps_cpu_free(&x->cpu);
+			break;
+		}
+		ok++;
+		if (x->bps < 1e6 || aborted(cfg))
+			break;
+	}
+	if (!ok) {
+		free(runs);
+		return rc ? rc : -EIO;
+	}
+	for (int k = 0; k < ok; k++)
+		v[k] = runs[k].bps;
+	qsort(v, (size_t)ok, sizeof(v[0]), cmp_bps);
+	med = ok % 2 ? v[ok / 2] : (v[ok / 2 - 1] + v[ok / 2]) / 2;
+	for (int k = 1; k < ok; k++)
+		if (fabs(runs[k].bps - med) < fabs(runs[pick].bps - med))
+			pick = k;
+	*out = runs[pick];
+	for (int k = 0; k < ok; k++) {
+		out->run_bps[k] = runs[k].bps;
+		if (k != pick && runs[k].have_cpu)
+			ps_cpu_free(&runs[k].cpu);
+	}
+	out->nruns = ok;
+	out->bps = med;
+	out->bps_lo = v[0];
+	out->bps_hi = v[ok - 1];
+	free(runs);
+	/* a skip after a finished run still ends the step as skipped */
+	return rc == -EINTR ? rc : 0;
+}
+
 static struct ps_step_result *next_step(struct ps_run *res, const char *id)
 {
 	struct ps_step_result *s;
@@ -609,6 +691,9 @@ static void summary_of(const struct ps_step_result *s, char *buf, size_t len)
 	} else {
 		snprintf(buf, len, "%s", r);
 	}
+	if (s->nruns > 1 && s->bps > 0)
+		ps_appendf(buf, len, _(", median of %d runs ±%.0f%%"), s->nruns,
+			   100 * ps_step_spread(s) / s->bps);
 }
 
 /* after a skip: a second one within this time stops the whole run */
@@ -654,6 +739,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 	} while (0)
 
 	res->loopback = cfg->loopback;
+	res->asked_bps = (double)cfg->opts->rate;
 	{
 		cpu_set_t set;
 
@@ -690,7 +776,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 	/* one stream */
 	BEGIN(PS_CL_SINGLE, ps_checklist_title(PS_CL_SINGLE));
 	s = next_step(res, "single");
-	rc = ps_checklist_test(cfg, res, s, 1, false, false);
+	rc = step_test(cfg, res, s, 1, false, false);
 	END(s);
 	if (rc == -EINTR)
 		skipped_again(cfg, &last_skip);
@@ -749,7 +835,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		s = next_step(res, "sweep");
 		if (!s)
 			break;
-		rc = ps_checklist_test(cfg, res, s, n, false, false);
+		rc = step_test(cfg, res, s, n, false, false);
 		END(s);
 		if (rc == -EINTR) {
 			abort_run |= skipped_again(cfg, &last_skip);
@@ -761,8 +847,11 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		any = true;
 		if (!best || s->bps > best->bps)
 			best = s;
-		/* the sum stopped growing (< 5%) */
-		if (prev->state == PS_STEP_DONE && s->bps < prev->bps * 1.05)
+		/* the sum stopped growing (< 5%, or no more than the runs
+		 * of the two steps spread) */
+		if (prev->state == PS_STEP_DONE &&
+		    (s->bps < prev->bps * 1.05 ||
+		     (s->bps > prev->bps && !ps_step_differs(s, prev))))
 			break;
 	}
 
@@ -788,7 +877,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 			END(s);
 			continue;
 		}
-		rc = ps_checklist_test(cfg, res, s, streams, !bidir, bidir);
+		rc = step_test(cfg, res, s, streams, !bidir, bidir);
 		END(s);
 		if (rc == -EINTR)
 			abort_run |= skipped_again(cfg, &last_skip);

@@ -81,6 +81,7 @@ struct ps_checklist_cfg {
 	/* check -u: one UDP test instead of the TCP steps (the caller sets
 	 * it: the workstation's guided run stays TCP) */
 	bool udp;
+	int repeat; /* runs of each step (--repeat N; default 2) */
 	/* set (Ctrl-C, a key) to skip the running step; cleared after */
 	atomic_bool *skip;
 	/* set (a key) to end the whole run: the running step is skipped and

@@ -226,6 +226,15 @@ static struct json_object *step_json(const struct ps_step_result *s)
 		json_object_object_add(o, "bps_back", jnum(s->bps_back));
 	json_object_object_add(o, "stream_min_bps", jnum(s->stream_min_bps));
 	json_object_object_add(o, "stream_max_bps", jnum(s->stream_max_bps));
+	if (s->nruns > 1) {
+		struct json_object *runs = json_object_new_array();
+
+		for (int i = 0; i < s->nruns && i < PS_STEP_MAX_RUNS; i++)
+			json_object_array_add(runs, jnum(s->run_bps[i]));
+		json_object_object_add(o, "runs_bps", runs);
+		json_object_object_add(o, "spread_bps",
+				       jnum(ps_step_spread(s)));
+	}
 	json_object_object_add(o, "cpu_local_pct", jnum(s->cpu_local));
 	json_object_object_add(o, "cpu_remote_pct", jnum(s->cpu_remote));
 	if (s->have_tcpinfo) {
@@ -551,6 +560,16 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 	json_object_object_add(o, "binding", answer_ceiling_json(&ans.binding));
 	json_object_object_add(o, "next", answer_ceiling_json(&ans.next));
 	add_str(o, "top", ans.top);
+	if (d->ceil.flow_bps > 0)
+		json_object_object_add(o, "flow_bps", jnum(d->ceil.flow_bps));
+	if (ans.reverse_bps > 0)
+		json_object_object_add(o, "reverse_bps", jnum(ans.reverse_bps));
+	if (ps_answer_confidence(&ans)) {
+		add_str(o, "confidence", ps_answer_confidence(&ans));
+		json_object_object_add(o, "runs",
+				       json_object_new_int(ans.runs));
+		json_object_object_add(o, "spread", jnum(ans.spread));
+	}
 	json_object_object_add(root, "answer", o);
 
 	a = json_object_new_array();

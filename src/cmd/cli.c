@@ -62,6 +62,7 @@ enum {
 	OPT_SNAPSHOT,
 	OPT_QUICK,
 	OPT_PLOT,
+	OPT_REPEAT,
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_TIMESTAMPS,
@@ -169,6 +170,7 @@ static const struct option long_opts[] = {
 	{ "no-history", no_argument, NULL, OPT_NO_HISTORY },
 	{ "last", required_argument, NULL, OPT_LAST },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -1017,6 +1019,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 				    c->optname, arg);
 		o->history_export = true;
 		return 0;
+	case OPT_REPEAT:
+		seen(&c->check_only, c);
+		return parse_int(c, arg, 2, 9, &o->repeat);
 	}
 	return fail(c, _("option %s is not handled"), c->optname);
 }
@@ -1453,6 +1458,8 @@ void ps_cli_help(FILE *out)
 		"--json'\n"
 		"      --quick               (check) the short form of the "
 		"checklist\n"
+		"      --repeat N            (check) run each test N times "
+		"(2-9, default 2)\n"
 		"  -h, --help                this help\n"
 		"  -v, --version             the version\n"
 		"\n"

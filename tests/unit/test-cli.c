@@ -80,6 +80,10 @@ static void test_modes(void **state)
 	assert_int_equal(o.mode, PS_MODE_CHECK);
 	assert_int_equal(o.report_format, PS_FORMAT_MARKDOWN);
 	assert_true(o.quick);
+	OK("check", "-c", "h", "--repeat", "3");
+	assert_int_equal(o.repeat, 3);
+	BAD("2", "check", "--repeat", "1");
+	BAD("--repeat", "-c", "h", "--repeat", "3");
 	OK("check", "--snapshot", "snap.json", "--format", "json");
 	assert_string_equal(o.snapshot, "snap.json");
 	assert_int_equal(o.report_format, PS_FORMAT_JSON);
