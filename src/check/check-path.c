@@ -408,14 +408,28 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	}
 	if (kind != WND_NONE && ceil > 0 && base && s->rtt_us / 1e6 > rtt &&
 	    (s->rwnd_limited >= LIMITED || s->sndbuf_limited >= LIMITED)) {
-		if (kind == WND_RECEIVER && ceil_w > 0)
-			ceil = ceil_w;
-		ceil *= rtt / (s->rtt_us / 1e6);
-		ps_fmt_bps(cs, sizeof(cs), ceil);
-		PS_APPEND(f->evidence,
-			  _("; while TCP waited on it the flow saw the "
-			    "smoothed RTT of %.2f ms: at most %s"),
-			  s->rtt_us / 1e3, cs);
+		if (kind == WND_RECEIVER && s->wnd_rate_bps > 0) {
+			/* each sample's window over its own RTT: the mean
+			 * of the quotients, not the quotient of the means
+			 * (the RTT's spikes would pull that one low) */
+			ceil = s->wnd_rate_bps;
+			ps_fmt_bps(cs, sizeof(cs), ceil);
+			PS_APPEND(f->evidence,
+				  _("; while TCP waited on it the flow saw a "
+				    "smoothed RTT of %.2f ms on average: the "
+				    "window over the RTT, sample by sample, "
+				    "carries at most %s"),
+				  s->rtt_us / 1e3, cs);
+		} else {
+			if (kind == WND_RECEIVER && ceil_w > 0)
+				ceil = ceil_w;
+			ceil *= rtt / (s->rtt_us / 1e6);
+			ps_fmt_bps(cs, sizeof(cs), ceil);
+			PS_APPEND(f->evidence,
+				  _("; while TCP waited on it the flow saw the "
+				    "smoothed RTT of %.2f ms: at most %s"),
+				  s->rtt_us / 1e3, cs);
+		}
 	}
 	if (kind == WND_NONE || !(ceil > 0)) {
 		PS_APPEND(f->evidence, "%s",

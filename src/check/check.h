@@ -144,6 +144,11 @@ struct ps_step_result {
 	int nruns;
 	double run_bps[PS_STEP_MAX_RUNS];
 	double bps_lo, bps_hi; /* the slowest and the fastest run */
+	/* the receiver's window over the RTT TCP saw, sample by sample
+	 * (mean of snd_wnd × 8 / srtt, bit/s per stream; 0 unknown): what
+	 * the window carried, where snd_wnd_bytes / rtt_us is biased low
+	 * by the RTT's spikes */
+	double wnd_rate_bps;
 };
 
 struct ps_run {

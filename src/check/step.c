@@ -29,6 +29,11 @@ static void add_tcpinfo(struct ps_step_acc *a, const struct ps_stream_iv *v,
 	if (v->snd_wnd) {
 		a->wnd += (double)v->snd_wnd;
 		a->nwnd++;
+		if (v->rtt_us > 0) {
+			a->wnd_rate +=
+				(double)v->snd_wnd * 8 / (v->rtt_us / 1e6);
+			a->nwnd_rate++;
+		}
 	}
 	a->ivlen += len;
 	a->rwnd_us += (double)v->rwnd_limited_us;
@@ -72,6 +77,7 @@ void ps_step_acc_finish(const struct ps_step_acc *a, struct ps_step_result *s)
 		s->min_rtt_us = a->min_rtt;
 		s->cwnd_bytes = a->cwnd / a->n;
 		s->snd_wnd_bytes = a->nwnd ? a->wnd / a->nwnd : 0;
+		s->wnd_rate_bps = a->nwnd_rate ? a->wnd_rate / a->nwnd_rate : 0;
 		if (a->ivlen > 0) {
 			s->rwnd_limited = share(a->rwnd_us, a->ivlen);
 			s->sndbuf_limited = share(a->sndbuf_us, a->ivlen);

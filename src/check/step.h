@@ -18,6 +18,8 @@ struct ps_step_acc {
 	/* TCP_INFO of the sending ends, over intervals and streams */
 	double n; /* samples */
 	double rtt, min_rtt, cwnd, wnd, nwnd;
+	/* each sample's window over its own RTT (bit/s), and how many */
+	double wnd_rate, nwnd_rate;
 	double ivlen, rwnd_us, sndbuf_us;
 	int64_t retrans;
 	unsigned mss, pmtu;

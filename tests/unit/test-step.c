@@ -108,6 +108,11 @@ static void test_acc(void **state)
 	assert_true(fabs(s.cwnd_bytes - 100000) < 1e-6);
 	/* the interval that did not tell its window is left out */
 	assert_true(fabs(s.snd_wnd_bytes - 65536) < 1e-6);
+	/* the window over each sample's own RTT, averaged (12 and 13 ms):
+	 * the mean of the quotients, above the quotient of the means */
+	assert_true(fabs(s.wnd_rate_bps -
+			 (65536 * 8 / 0.012 + 65536 * 8 / 0.013) / 2) < 1e-3);
+	assert_true(s.wnd_rate_bps > 65536 * 8 / 0.0125);
 	/* 3 x 0.8 s of 6 sender-seconds; the far end's share is clamped */
 	assert_true(fabs(s.rwnd_limited - 0.4) < 1e-9);
 	assert_true(fabs(s.sndbuf_limited - 1) < 1e-9);
