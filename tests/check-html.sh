@@ -27,38 +27,6 @@ run_check() {
 	esac
 }
 
-# no script, nothing from anywhere
-self_contained() {
-	T_COUNT=$((T_COUNT + 1))
-	bad=$(grep -Eion '<script|https?:|src=|@import|url\(|<link|<img|<iframe|<object|<embed|href=' "$1" | head -3)
-	if [ -n "$bad" ]; then
-		fail "$2 refers outside or scripts: $bad"
-	else
-		pass "$2 is self-contained"
-	fi
-}
-
-# xmllint each inline <svg> of a page
-inline_svgs_valid() {
-	rm -rf "$TMP/inline"
-	mkdir "$TMP/inline"
-	python3 - "$1" "$TMP/inline" <<'EOF'
-import re, sys
-page = open(sys.argv[1], encoding="utf-8").read()
-for i, m in enumerate(re.findall(r"<svg[ >].*?</svg>", page, re.S)):
-    open("%s/%d.svg" % (sys.argv[2], i), "w", encoding="utf-8").write(m)
-EOF
-	n=0
-	for f in "$TMP"/inline/*.svg; do
-		[ -e "$f" ] || continue
-		n=$((n + 1))
-		T_COUNT=$((T_COUNT + 1))
-		xmllint --noout "$f" 2>"$TMP/xerr" ||
-			fail "$2: inline svg $n is not well-formed: $(head -2 "$TMP/xerr")"
-	done
-	INLINE=$n
-}
-
 # ---- a bad --plot DIR: said at once, nothing run, nothing written ---------
 : >"$TMP/file"
 for bad in "$TMP/missing/deeper" "$TMP/file"; do
@@ -186,76 +154,14 @@ if [ -z "$CHROMIUM" ]; then
 	[ "$T_FAILS" -eq 0 ] || finish
 	skip "no chromium (apt-get install chromium): the page was checked, not rendered"
 fi
-chrome() {
-	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-		--user-data-dir="$TMP/chrome" --window-size=1200,3000 "$@" \
-		"file://$TMP/report.html" 2>"$TMP/chrome.err"
-}
+chrome() { chromium_page "$TMP/report.html" "$@"; }
 # drawn at half scale: a quarter of the pixels for the decoder below
 chrome --screenshot="$TMP/shot.png" --force-device-scale-factor=0.5 >/dev/null
 check "chromium took a screenshot" test -s "$TMP/shot.png"
 cp "$TMP/shot.png" "$(artifacts)/check-report.png" 2>/dev/null
 # decode the PNG (zlib, the five filters): not blank, the charts' colours
 T_COUNT=$((T_COUNT + 1))
-if res=$(python3 - "$TMP/shot.png" <<'EOF'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat = 8, b""
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-assert depth == 8 and ctype in (2, 6), "PNG type %d/%d" % (depth, ctype)
-bpp = 3 if ctype == 2 else 4
-raw = zlib.decompress(idat)
-stride = w * bpp
-prev = bytearray(stride)
-nonwhite, colours, blue, red, seen = 0, set(), 0, 0, 0
-for y in range(h):
-    f = raw[y * (stride + 1)]
-    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    if f == 2:
-        line = bytearray((p + q) & 255 for p, q in zip(line, prev))
-    elif f == 1:
-        for i in range(bpp, stride):
-            line[i] = (line[i] + line[i - bpp]) & 255
-    elif f == 3:
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            line[i] = (line[i] + ((a + prev[i]) >> 1)) & 255
-    elif f == 4:
-        for i in range(stride):
-            if i >= bpp:
-                a, b, c = line[i - bpp], prev[i], prev[i - bpp]
-            else:
-                a, b, c = 0, prev[i], 0
-            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
-            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
-            line[i] = (line[i] + pr) & 255
-    prev = line
-    for x in range(0, stride, bpp):
-        px = bytes(line[x:x + 3])
-        seen += 1
-        if px == b"\xff\xff\xff":
-            continue
-        nonwhite += 1
-        colours.add(px)
-        # the first series' blue, the hottest cells' red
-        if abs(px[0] - 0x1f) < 24 and abs(px[1] - 0x77) < 24 and abs(px[2] - 0xb4) < 24:
-            blue += 1
-        elif px[0] > 150 and px[1] < 80 and px[2] < 80:
-            red += 1
-share = nonwhite / float(seen)
-print("%dx%d, %.1f%% not white, %d colours, %d blue, %d red" %
-      (w, h, 100 * share, len(colours), blue, red))
-sys.exit(0 if share > 0.02 and len(colours) > 50 and blue > 40 and red > 40 else 1)
-EOF
-); then
+if res=$(python3 "$top_srcdir/tests/tools/ps-pngcheck.py" "$TMP/shot.png"); then
 	pass "the screenshot shows the page: $res"
 else
 	fail "the screenshot looks blank: $res"

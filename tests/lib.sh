@@ -108,3 +108,47 @@ jq_check() {
 		fail "$1: not true on $(basename "$J"): $2"
 	fi
 }
+
+# ---- the HTML reports (check-html.sh, compare-html.sh) ----
+
+# self_contained PAGE WHAT: no script, nothing from anywhere
+self_contained() {
+	T_COUNT=$((T_COUNT + 1))
+	bad=$(grep -Eion '<script|https?:|src=|@import|url\(|<link|<img|<iframe|<object|<embed|href=' "$1" | head -3)
+	if [ -n "$bad" ]; then
+		fail "$2 refers outside or scripts: $bad"
+	else
+		pass "$2 is self-contained"
+	fi
+}
+
+# inline_svgs_valid PAGE WHAT: xmllint each inline <svg> (needs $TMP);
+# their count in $INLINE
+inline_svgs_valid() {
+	rm -rf "$TMP/inline"
+	mkdir "$TMP/inline"
+	python3 - "$1" "$TMP/inline" <<'EOF'
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+for i, m in enumerate(re.findall(r"<svg[ >].*?</svg>", page, re.S)):
+    open("%s/%d.svg" % (sys.argv[2], i), "w", encoding="utf-8").write(m)
+EOF
+	n=0
+	for f in "$TMP"/inline/*.svg; do
+		[ -e "$f" ] || continue
+		n=$((n + 1))
+		T_COUNT=$((T_COUNT + 1))
+		xmllint --noout "$f" 2>"$TMP/xerr" ||
+			fail "$2: inline svg $n is not well-formed: $(head -2 "$TMP/xerr")"
+	done
+	INLINE=$n
+}
+
+# chromium_page PAGE ARGS...: headless $CHROMIUM on the file PAGE
+chromium_page() {
+	page=$1
+	shift
+	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$TMP/chrome" --window-size=1200,3000 "$@" \
+		"file://$page" 2>"$TMP/chrome.err"
+}

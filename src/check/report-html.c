@@ -33,7 +33,8 @@ static const char css[] =
 	".sev{font-weight:bold;padding:0 .4em;border-radius:3px}"
 	".sev-bottleneck{background:#f4c7c3}.sev-warning{background:#fce8b2}"
 	".sev-info{background:#e3eefa}.nodata{color:#777}"
-	"li.finding{margin-bottom:.8em}";
+	"li.finding{margin-bottom:.8em}"
+	"p.change{font-size:1.2em;font-weight:bold}p.noise{color:#777}";
 
 void ps_html_begin(FILE *out, const char *title)
 {

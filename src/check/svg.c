@@ -267,6 +267,57 @@ static void data_range(const struct ps_svg_line_chart *c, double *xlo,
 	}
 }
 
+static const char *label_of(const char *const *l, int i)
+{
+	return l && l[i] ? l[i] : "";
+}
+
+/* series k's square and name in the legend at x; the next entry's x */
+static double legend_entry(FILE *out, double x, int k, const char *name)
+{
+	size_t nl = name ? strlen(name) : 0;
+
+	fprintf(out,
+		"<rect class=\"legend\" x=\"%.1f\" y=\"28\" "
+		"width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+		px(x), palette[k % NPALETTE]);
+	svg_text(out, "legend-label", x + 16, 38, NULL, name);
+	return x + 28 + 7 * (double)(nl > 40 ? 40 : nl);
+}
+
+/* the y axis's grid lines and ticks */
+static void y_grid(FILE *out, const struct scale *ys, double pw, double ph,
+		   enum ps_svg_unit unit)
+{
+	char v[64];
+
+	for (int k = 0; k <= 25; k++) {
+		double t = ys->lo + k * ys->step, y;
+
+		if (t > ys->hi + ys->step * 1e-6)
+			break;
+		y = map(ys, t, TOP + ph, -ph);
+		fprintf(out,
+			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" "
+			"x2=\"%.0f\" "
+			"y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n",
+			LEFT, y, LEFT + pw, y);
+		ps_svg_format(v, sizeof(v), fabs(t) < ys->step * 1e-9 ? 0 : t,
+			      unit);
+		svg_text(out, "tick", LEFT - 6, y + 4, "end", v);
+	}
+}
+
+static void y_label(FILE *out, double ph, const char *label)
+{
+	fprintf(out,
+		"<text class=\"axis-label\" x=\"14\" y=\"%.1f\" "
+		"text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">",
+		TOP + ph / 2, TOP + ph / 2);
+	ps_xml_escape(out, label);
+	fputs("</text>\n", out);
+}
+
 /* a horizontal line is drawn when it does not squash the data */
 static bool hline_shown(double y, double yhi, int npoints)
 {
@@ -282,6 +333,7 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 	double pw = LW - LEFT - RIGHT, ph = LH - TOP - BOTTOM;
 	struct scale xs, ys;
 	char v[64], w[64], note[512] = "", lab[600];
+	double lx = 10;
 	int npoints;
 
 	data_range(c, &xlo, &xhi, &ylo, &yhi, &npoints);
@@ -311,44 +363,14 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 
 	svg_open(out, c->id, "ps-line", LW, LH, standalone, c->title);
 	/* the legend, under the title */
-	{
-		double lx = 10;
-
-		for (int k = 0; k < c->nseries; k++) {
-			const char *col = palette[k % NPALETTE];
-			size_t nl = c->series[k].name
-					    ? strlen(c->series[k].name)
-					    : 0;
-
-			fprintf(out,
-				"<rect class=\"legend\" x=\"%.1f\" y=\"28\" "
-				"width=\"12\" height=\"12\" fill=\"%s\"/>\n",
-				px(lx), col);
-			svg_text(out, "legend-label", lx + 16, 38, NULL,
-				 c->series[k].name);
-			lx += 28 + 7 * (double)(nl > 40 ? 40 : nl);
-		}
-	}
+	for (int k = 0; k < c->nseries; k++)
+		lx = legend_entry(out, lx, k, c->series[k].name);
 	/* the axes and the grid */
 	fprintf(out,
 		"<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%.0f\" "
 		"height=\"%.0f\" fill=\"none\" stroke=\"#888888\"/>\n",
 		LEFT, TOP, pw, ph);
-	for (int k = 0; k <= 25; k++) {
-		double t = ys.lo + k * ys.step, y;
-
-		if (t > ys.hi + ys.step * 1e-6)
-			break;
-		y = map(&ys, t, TOP + ph, -ph);
-		fprintf(out,
-			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" "
-			"x2=\"%.0f\" "
-			"y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n",
-			LEFT, y, LEFT + pw, y);
-		ps_svg_format(v, sizeof(v), fabs(t) < ys.step * 1e-9 ? 0 : t,
-			      c->yunit);
-		svg_text(out, "tick", LEFT - 6, y + 4, "end", v);
-	}
+	y_grid(out, &ys, pw, ph, c->yunit);
 	for (int k = 0; k <= 25; k++) {
 		double t = xs.lo + k * xs.step, x;
 
@@ -361,12 +383,7 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 	}
 	svg_text(out, "axis-label", LEFT + pw / 2, LH - 10, "middle",
 		 c->xlabel);
-	fprintf(out,
-		"<text class=\"axis-label\" x=\"14\" y=\"%.1f\" "
-		"text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">",
-		TOP + ph / 2, TOP + ph / 2);
-	ps_xml_escape(out, c->ylabel);
-	fputs("</text>\n", out);
+	y_label(out, ph, c->ylabel);
 
 	/* the horizontal lines and their names */
 	for (int i = 0; i < c->nhlines; i++) {
@@ -444,6 +461,77 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 	svg_close(out);
 }
 
+/* ---- the bar chart ---------------------------------------------------------
+ */
+
+void ps_svg_bar_chart(FILE *out, const struct ps_svg_bar_chart *c,
+		      bool standalone)
+{
+	int ng = c->ngroups > 0 ? c->ngroups : 0;
+	int ns = c->nseries > 0 ? c->nseries : 0;
+	double pw = LW - LEFT - RIGHT, ph = LH - TOP - BOTTOM, hi = 0, lx = 10;
+	double gw = ng ? pw / ng : pw, bw;
+	struct scale ys;
+	char v[64];
+	int nbars = 0;
+
+	for (int i = 0; i < ng * ns; i++)
+		if (isfinite(c->v[i])) {
+			hi = fmax(hi, clampv(c->v[i]));
+			nbars++;
+		}
+	nice_scale(0, hi, &ys);
+	/* the bars of a group fill 70% of its width, at most 60 px each */
+	bw = ns ? gw * 0.7 / ns : 0;
+	if (bw > 60)
+		bw = 60;
+
+	svg_open(out, c->id, "ps-bar", LW, LH, standalone, c->title);
+	for (int k = 0; k < ns; k++)
+		lx = legend_entry(out, lx, k, label_of(c->series_name, k));
+	fprintf(out,
+		"<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%.0f\" "
+		"height=\"%.0f\" fill=\"none\" stroke=\"#888888\"/>\n",
+		LEFT, TOP, pw, ph);
+	if (nbars)
+		y_grid(out, &ys, pw, ph, c->unit);
+	y_label(out, ph, c->ylabel);
+	for (int g = 0; g < ng; g++) {
+		double x0 = LEFT + g * gw + (gw - bw * ns) / 2, top = TOP + ph;
+
+		svg_text(out, "group-label", LEFT + (g + 0.5) * gw,
+			 TOP + ph + 16, "middle", label_of(c->group_label, g));
+		for (int k = 0; k < ns; k++) {
+			double y = c->v[g * ns + k], ty;
+
+			if (!isfinite(y))
+				continue;
+			ty = map(&ys, fmax(clampv(y), 0), TOP + ph, -ph);
+			top = fmin(top, ty);
+			fprintf(out,
+				"<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" "
+				"width=\"%.1f\" height=\"%.1f\" "
+				"fill=\"%s\"><title>",
+				px(x0 + k * bw), ty, px(bw - 2),
+				px(TOP + ph - ty), palette[k % NPALETTE]);
+			ps_svg_format(v, sizeof(v), y, c->unit);
+			ps_xml_escape(out, label_of(c->series_name, k));
+			fputs(", ", out);
+			ps_xml_escape(out, label_of(c->group_label, g));
+			fputs(": ", out);
+			ps_xml_escape(out, v);
+			fputs("</title></rect>\n", out);
+		}
+		if (c->group_note && c->group_note[g] && c->group_note[g][0])
+			svg_text(out, "group-note", LEFT + (g + 0.5) * gw,
+				 top - 6, "middle", c->group_note[g]);
+	}
+	if (!nbars)
+		svg_text(out, "no-data", LEFT + pw / 2, TOP + ph / 2, "middle",
+			 _("no data"));
+	svg_close(out);
+}
+
 /* ---- the heatmap ------------------------------------------------------------
  */
 
@@ -461,11 +549,6 @@ static void heat_colour(double t, char *buf, size_t len)
 	t = t < 0 ? 0 : t > 1 ? 1 : t;
 	snprintf(buf, len, "#%02x%02x%02x", (int)(255 - 75 * t),
 		 (int)(250 - 230 * t), (int)(205 - 180 * t));
-}
-
-static const char *label_of(const char *const *l, int i)
-{
-	return l && l[i] ? l[i] : "";
 }
 
 void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)

@@ -1,8 +1,9 @@
 /* svg.h: charts as SVG for the reports (check's HTML and --plot, and any
  * other page): a line chart with named horizontal lines (the ceilings), a
- * heatmap and a heat strip (a heatmap of one row). Every label may come
- * from the far end or a recorded tree: it is escaped for XML/HTML here,
- * and a number that is not finite is drawn as "no data", never printed.
+ * heatmap, a heat strip (a heatmap of one row) and a bar chart (compare's
+ * two runs). Every label may come from the far end or a recorded tree: it
+ * is escaped for XML/HTML here, and a number that is not finite is drawn
+ * as "no data", never printed.
  * Identifiers (id) are the caller's own constants: [a-z0-9-] */
 #ifndef PS_SVG_H
 #define PS_SVG_H
@@ -65,17 +66,31 @@ struct ps_svg_heatmap {
 	enum ps_svg_unit unit;
 };
 
+/* bars side by side in groups: one bar a series in each group (run A and
+ * run B of each stream), a note over each group ("+12.3%") */
+struct ps_svg_bar_chart {
+	const char *id, *title, *ylabel;
+	enum ps_svg_unit unit;
+	int ngroups, nseries;
+	const char *const *group_label; /* ngroups entries (NULL ones: "") */
+	const char *const *group_note;	/* ngroups entries, or NULL */
+	const char *const *series_name; /* nseries entries: the legend */
+	const double *v; /* ngroups * nseries, group by group; NAN: none */
+};
+
 /*
  * Each writes one <svg> element: with standalone, a whole SVG file (the
  * XML declaration first). The root has class "ps-chart" and one of
- * "ps-line", "ps-heatmap"; series are <polyline class="series">, points
- * <circle class="point">, horizontal lines <line class="hline"> with a
- * <text class="hline-label">, heatmap cells <rect class="cell">; every
- * point and cell has a <title> (the browser's tooltip).
+ * "ps-line", "ps-heatmap", "ps-bar"; series are <polyline class="series">, bars
+ * <rect class="bar">, points <circle class="point">, horizontal lines <line
+ * class="hline"> with a <text class="hline-label">, heatmap cells <rect
+ * class="cell">; every point and cell has a <title> (the browser's tooltip).
  */
 void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 		       bool standalone);
 void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone);
+void ps_svg_bar_chart(FILE *out, const struct ps_svg_bar_chart *c,
+		      bool standalone);
 /* one row: a heat strip (label: the row's) */
 void ps_svg_heat_strip(FILE *out, const char *id, const char *title,
 		       const char *label, int cols,

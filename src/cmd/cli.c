@@ -980,7 +980,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 		replace_str(&o->snapshot, arg);
 		return 0;
 	case OPT_PLOT:
-		seen(&c->check_only, c);
+		/* check's charts, and compare's (DIR/compare.svg) */
+		if (o->mode != PS_MODE_COMPARE)
+			seen(&c->check_only, c);
 		if (!*arg)
 			return fail(c, _("option %s: the directory is empty"),
 				    c->optname);
@@ -1042,8 +1044,13 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 				 "this host"));
 	if ((o->mode == PS_MODE_CHECK || past) && server)
 		return fail(c, _("'%s' cannot be used with -s"), sub);
-	if (past && o->report_format == PS_FORMAT_MARKDOWN)
+	if (o->mode == PS_MODE_HISTORY &&
+	    (o->report_format == PS_FORMAT_MARKDOWN ||
+	     o->report_format == PS_FORMAT_HTML))
 		return fail(c, _("'%s' writes text or json"), sub);
+	if (o->mode == PS_MODE_COMPARE &&
+	    o->report_format == PS_FORMAT_MARKDOWN)
+		return fail(c, _("'compare' writes text, json or html"));
 	if (past && o->ntargets > 1)
 		return fail(c, _("'%s' takes one -c HOST"), sub);
 	if ((o->mode == PS_MODE_PROBE || past) && c->client_only)
@@ -1431,6 +1438,16 @@ void ps_cli_help(FILE *out)
 		"rate.svg,\n"
 		"                            cpu.svg, irq.svg; the markdown "
 		"report links them\n"
+		"\n"),
+	      out);
+	/* its own string too: the translated blocks stay whole */
+	fputs(_("Compare's page with pictures:\n"
+		"      --format html         (compare) one HTML page: the "
+		"rates side by side,\n"
+		"                            what changed on each end, the "
+		"findings\n"
+		"      --plot DIR            (compare) the rate chart as "
+		"DIR/compare.svg\n"
 		"\n"),
 	      out);
 	fputs(_("The run history (every test and check; doc/history.md):\n"

@@ -11,11 +11,13 @@
 #include <time.h>
 
 #include "cmd-history.h"
+#include "compare-html.h"
 #include "compare.h"
 #include "exitcodes.h"
 #include "history.h"
 #include "log.h"
 #include "nls.h"
+#include "report-html.h"
 #include "sanitize.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -211,8 +213,12 @@ int ps_cmd_compare(const struct ps_opts *o)
 	struct ps_cmp c;
 	int64_t a = 0, b = 0;
 	char err[512];
-	int rc = open_history(o, &h);
+	int rc;
 
+	/* a bad --plot DIR is said before anything is read */
+	if (o->plot_dir && ps_plot_dir_ready(o->plot_dir))
+		return PS_EXIT_FAIL;
+	rc = open_history(o, &h);
 	if (rc >= 0)
 		return rc == PS_EXIT_OK ? PS_EXIT_FAIL : rc;
 	rc = 0;
@@ -247,7 +253,11 @@ int ps_cmd_compare(const struct ps_opts *o)
 		ps_err("%s", err);
 		return PS_EXIT_FAIL;
 	}
-	if (o->report_format == PS_FORMAT_JSON) {
+	if (o->plot_dir && ps_compare_plot(o->plot_dir, &c))
+		rc = PS_EXIT_FAIL;
+	if (o->report_format == PS_FORMAT_HTML) {
+		ps_compare_html(stdout, &c);
+	} else if (o->report_format == PS_FORMAT_JSON) {
 		struct json_object *j = ps_compare_json(&c);
 
 		puts(json_object_to_json_string_ext(
@@ -257,5 +267,7 @@ int ps_cmd_compare(const struct ps_opts *o)
 		ps_compare_print(stdout, &c);
 	}
 	ps_compare_free(&c);
-	return flush_stdout();
+	if (flush_stdout() != PS_EXIT_OK)
+		return PS_EXIT_FAIL;
+	return rc ? rc : PS_EXIT_OK;
 }

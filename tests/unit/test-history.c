@@ -1,7 +1,8 @@
 /* test-history.c: the run history's file (a record written and read back
  * whole, the list's order and filter, a newer schema refused) and
  * compare's model (settings named from the snapshots, counters ignored,
- * noise, findings that appeared and went away, the one line) */
+ * noise, findings that appeared and went away, the one line) and its
+ * HTML page (a hostile record escaped; the bars, each stream's too) */
 #include "config.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "compare-html.h"
 #include "compare.h"
 #include "history.h"
 #include "xmalloc.h"
@@ -177,11 +179,149 @@ static void test_file_roundtrip(void **state)
 	}
 }
 
+/* the page and its chart into memory */
+static char *page(const struct ps_cmp *c, bool chart_only)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	if (chart_only)
+		ps_compare_chart_svg(f, c, true);
+	else
+		ps_compare_html(f, c);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+#define EVIL "<script>alert(\"x\")</script>'&\x1b[31m\x07\n"
+
+static void test_compare_html_hostile(void **state)
+{
+	static const char snap_evil[] =
+		"{\"host\":{\"hostname\":\"<script>h\\\"'\\u001b\"},"
+		"\"sysctl\":{\"values\":{\"net.<script>x\":{\"value\":"
+		"\"</td><script>\\u0007\"}}}}";
+	struct ps_cmp c = { 0 };
+	char *html, *svg;
+
+	rec(&c.run[0], 1e9, NAN, snap_a,
+	    "{\"findings\":[{\"id\":\"<b>\",\"title\":\"" EVIL "\"}]}");
+	rec(&c.run[1], 2e9, NAN, snap_evil,
+	    "{\"findings\":[{\"id\":\"x\\\"><img src=y onerror=z>\","
+	    "\"title\":\"<script>\\u001b\"}]}");
+	/* the far end's -J document, its streams' rates broken */
+	c.run[1].result = xstrdup("{\"end\":{\"streams\":[{\"receiver\":"
+				  "{\"bits_per_second\":\"<script>\"}},7]}}");
+	c.run[0].result = xstrdup("{\"end\":{\"streams\":[{\"receiver\":"
+				  "{\"bits_per_second\":1e400}},{}]}}");
+	snprintf(c.run[1].target, sizeof(c.run[1].target), "%s", EVIL);
+	snprintf(c.run[1].kind, sizeof(c.run[1].kind), "<i>\"'");
+	snprintf(c.run[1].direction, sizeof(c.run[1].direction), "</td>");
+	snprintf(c.run[1].end[0].host, sizeof(c.run[1].end[0].host), "%s",
+		 EVIL);
+	snprintf(c.run[1].end[1].host, sizeof(c.run[1].end[1].host),
+		 "\"><svg onload=x>");
+	ps_compare_build(&c);
+	assert_true(c.side[0].n > 0);
+	html = page(&c, false);
+	/* nothing from the record reached the page as markup or a byte a
+	 * terminal or browser would act on */
+	assert_null(strstr(html, "<script"));
+	assert_null(strstr(html, "<img"));
+	assert_null(strstr(html, "<b>"));
+	assert_null(strstr(html, "<i>"));
+	assert_null(strstr(html, "onerror=z>"));
+	assert_null(strchr(html, '\x1b'));
+	assert_null(strchr(html, '\x07'));
+	assert_int_equal(count(html, "<svg"), 1);
+	assert_int_equal(count(html, "</svg>"), 1);
+	assert_int_equal(count(html, "<td"), count(html, "</td>"));
+	assert_int_equal(count(html, "<tr"), count(html, "</tr>"));
+	/* but said, escaped */
+	assert_non_null(strstr(html, "&lt;script&gt;alert(&quot;x&quot;)"
+				     "&lt;/script&gt;&#39;&amp;"));
+	assert_non_null(strstr(html, "<td class=\"what\">net.&lt;script&gt;x"
+				     "</td>"));
+	assert_non_null(strstr(html, "&quot;&gt;&lt;svg onload=x&gt;"));
+	assert_non_null(strstr(html, "<li class=\"appeared\"><code>x&quot;"
+				     "&gt;&lt;img src=y onerror=z&gt;</code>"));
+	/* the broken stream rates are no bars: the sums only */
+	assert_int_equal(count(html, "<rect class=\"bar\""), 2);
+	assert_null(strstr(html, ">inf"));
+	assert_null(strstr(html, ">nan"));
+	assert_null(strstr(html, "\"inf"));
+	assert_null(strstr(html, "\"nan"));
+	free(html);
+	svg = page(&c, true);
+	assert_true(!strncmp(svg, "<?xml", 5));
+	assert_non_null(strstr(svg, "xmlns=\"http://www.w3.org/2000/svg\""));
+	assert_null(strstr(svg, "<script"));
+	free(svg);
+	ps_compare_free(&c);
+}
+
+static void test_compare_html_streams(void **state)
+{
+	struct ps_cmp c = { 0 };
+	char *html;
+
+	rec(&c.run[0], 3e9, 0.02, snap_a, NULL);
+	rec(&c.run[1], 3.52e9, 0.01, snap_b, NULL);
+	c.run[0].result =
+		xstrdup("{\"end\":{\"streams\":[{\"receiver\":{\"bits_per_"
+			"second\":1e9}},{\"receiver\":{\"bits_per_second\":"
+			"2e9}}]}}");
+	c.run[1].result =
+		xstrdup("{\"end\":{\"streams\":[{\"receiver\":{\"bits_per_"
+			"second\":1.5e9}},{\"udp\":{\"bits_per_second\":"
+			"2.02e9}}]}}");
+	ps_compare_build(&c);
+	html = page(&c, false);
+	/* the sums and two streams, a bar a run each */
+	assert_int_equal(count(html, "<rect class=\"bar\""), 6);
+	assert_int_equal(count(html, "class=\"group-label\""), 3);
+	assert_non_null(strstr(html, ">+17.3%</text>"));
+	assert_non_null(strstr(html, ">+50.0%</text>"));
+	assert_non_null(strstr(html, ">noise (+1.0%)</text>"));
+	assert_non_null(strstr(html, "<p class=\"change\">rate change: "
+				     "+17.3%</p>"));
+	assert_non_null(strstr(html, "<td class=\"what\">rx ring</td>"
+				     "<td class=\"before\">256</td>"
+				     "<td class=\"after\">4096</td>"));
+	free(html);
+	/* within the spread the sums' change is called noise too */
+	ps_compare_free(&c);
+	memset(&c, 0, sizeof(c));
+	rec(&c.run[0], 3e9, 0.02, snap_a, NULL);
+	rec(&c.run[1], 3.03e9, 0.01, snap_a, NULL);
+	ps_compare_build(&c);
+	html = page(&c, false);
+	assert_non_null(strstr(html, "<p class=\"change noise\">"));
+	assert_non_null(strstr(html, ">noise (+1.0%)</text>"));
+	assert_non_null(strstr(html, "no setting changed"));
+	assert_int_equal(count(html, "<rect class=\"bar\""), 2);
+	free(html);
+	ps_compare_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_names_settings),
 		cmocka_unit_test(test_compare_noise),
+		cmocka_unit_test(test_compare_html_hostile),
+		cmocka_unit_test(test_compare_html_streams),
 		cmocka_unit_test(test_file_roundtrip),
 	};
 

@@ -359,6 +359,57 @@ static void test_irq_matrix(void **state)
 
 /* ---- the page ------------------------------------------------------------ */
 
+static char *bar_chart(const struct ps_svg_bar_chart *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ps_svg_bar_chart(f, c, true);
+	fclose(f);
+	return buf;
+}
+
+static void test_bar_chart(void **state)
+{
+	const char *groups[] = { hostile, NULL, "stream 2" };
+	const char *notes[] = { "+12.0%", hostile, NULL };
+	const char *series[] = { "run A", hostile };
+	double v[] = { 1e9, 2e9, NAN, INFINITY, 1e308, -5 };
+	struct ps_svg_bar_chart c = {
+		.id = "bars",
+		.title = hostile,
+		.ylabel = hostile,
+		.unit = PS_SVG_BPS,
+		.ngroups = 3,
+		.nseries = 2,
+		.group_label = groups,
+		.group_note = notes,
+		.series_name = series,
+		.v = v,
+	};
+	char *o = bar_chart(&c);
+
+	assert_inert(o);
+	assert_finite_text(o);
+	assert_non_null(strstr(o, "class=\"ps-chart ps-bar\""));
+	/* a bar each finite value (the negative one drawn flat) */
+	assert_int_equal(count(o, "<rect class=\"bar\""), 4);
+	assert_int_equal(count(o, "class=\"group-label\""), 3);
+	assert_int_equal(count(o, "class=\"group-note\""), 2);
+	assert_non_null(strstr(o, ">+12.0%</text>"));
+	assert_null(strstr(o, "height=\"-"));
+	free(o);
+
+	/* nothing at all: said, no ticks */
+	c.ngroups = 0;
+	o = bar_chart(&c);
+	assert_finite_text(o);
+	assert_non_null(strstr(o, ">no data</text>"));
+	assert_null(strstr(o, "class=\"tick\""));
+	free(o);
+}
+
 static void test_html_hostile(void **state)
 {
 	struct ps_run *r = calloc(1, sizeof(*r));
@@ -457,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_heatmap),
 		cmocka_unit_test(test_rate_series),
 		cmocka_unit_test(test_irq_matrix),
+		cmocka_unit_test(test_bar_chart),
 		cmocka_unit_test(test_html_hostile),
 	};
 
