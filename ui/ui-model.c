@@ -216,8 +216,7 @@ static void end_rows(struct ui_test_view *v, const struct ps_summary *sum)
 				r->packets = 0; /* the receiver's: unknown */
 				continue;
 			}
-			/* of the packets sent (a pipescope receiver counts
-			 * what arrived, iperf3 its highest number) */
+			/* of the packets sent (the sender's own count) */
 			r->lost = sum->remote_errors[i];
 			r->jitter_ms = sum->remote_jitter_ms[i];
 		} else if (r->lost > 0) {

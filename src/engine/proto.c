@@ -496,7 +496,10 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 				       json_object_new_double(s->jitter));
 		add_int(j, "errors", s->errors);
 		add_int(j, "omitted_errors", s->omitted_errors);
-		add_int(j, "packets", s->packets);
+		/* iperf3's count: a receiver's highest number, the lost
+		 * ones included (this end counts what arrived) */
+		add_int(j, "packets",
+			s->packets + (s->errors > 0 ? s->errors : 0));
 		add_int(j, "omitted_packets", s->omitted_packets);
 		json_object_object_add(j, "start_time",
 				       json_object_new_double(s->start_time));

@@ -26,9 +26,6 @@ struct text {
 	int nstreams;
 	bool any_sender;   /* this end sends on some stream */
 	bool verbose_done; /* -V's preamble is out */
-	/* an iperf3 peer counts as UDP "packets" the highest number it
-	 * received (lost ones included); pipescope, the ones that came */
-	bool peer_iperf3;
 };
 
 static void flush(struct text *x)
@@ -195,8 +192,6 @@ static void t_start(void *arg, const struct ps_test_info *in)
 	x->proto = in->proto;
 	x->nstreams = in->nstreams;
 	x->any_sender = false;
-	x->peer_iperf3 = !in->server && in->peer_kind &&
-			 !strcmp(in->peer_kind, "iperf3");
 	if (x->o->verbose && !in->server) {
 		title(x);
 		fprintf(x->out, "      Cookie: %.*s\n", PS_COOKIE_SIZE - 1,
@@ -380,8 +375,10 @@ static void t_end(void *arg, const struct ps_test_info *in,
 			int64_t got = sum->remote_packets[i];
 
 			rcv.lost = sum->remote_errors[i];
-			/* what the receiver got: the row adds the lost */
-			if (x->peer_iperf3 && rcv.lost > 0)
+			/* what the receiver got (every peer sends its
+			 * highest number, the lost included): the row adds
+			 * the lost */
+			if (rcv.lost > 0)
 				got -= rcv.lost;
 			rcv.packets = got > 0 ? (uint64_t)got : 0;
 			rcv.jitter_ms = sum->remote_jitter_ms[i];
