@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "step-qdisc.h"
 #include "step.h"
 #include "xmalloc.h"
 
@@ -183,6 +184,14 @@ void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
 		ps_step_set_irq(st, in->irq);
 	if (in->netstat0 && in->netstat)
 		ps_step_set_netstat(st, in->netstat0, in->netstat);
+	if (in->qdisc0 && in->qdisc) {
+		struct ps_step_qdisc_acc q;
+
+		ps_step_qdisc_reset(&q);
+		ps_step_qdisc_add(&q, in->qdisc0, in->qdisc0_t);
+		ps_step_qdisc_add(&q, in->qdisc, in->qdisc_t);
+		ps_step_qdisc_finish(&q, &st->qdisc);
+	}
 	if (in->eth)
 		ps_step_set_nic(st, in->eth);
 }
