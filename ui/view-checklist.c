@@ -134,6 +134,11 @@ static struct {
 	struct ps_nic_counters c;
 	int64_t pause[PS_NIC_NDIR];
 	int64_t nic_mono_ns;
+	/* the far end's first snapshot of the test (a pipescope server) */
+	bool have_peer;
+	int64_t peer_time_ns;
+	struct ps_netstat_info peer_netstat;
+	struct ps_qdisc_info peer_qdisc;
 } test_start;
 
 void ui_test_track(const struct ui *ui)
@@ -150,6 +155,13 @@ void ui_test_track(const struct ui *ui)
 		test_start.netstat = snap->netstat;
 		test_start.qdisc = snap->qdisc;
 		test_start.have_nic = false;
+		test_start.have_peer = false;
+	}
+	if (!test_start.have_peer && ui->peer && !ui->selftest) {
+		test_start.have_peer = true;
+		test_start.peer_time_ns = ui->peer->hdr.time_ns;
+		test_start.peer_netstat = ui->peer->netstat;
+		test_start.peer_qdisc = ui->peer->qdisc;
 	}
 	if (test_start.have_nic || !e || !e->nic.valid)
 		return;
@@ -216,6 +228,23 @@ static void test_counters(const struct ui *ui, struct ps_step_seen *seen)
 	seen->qdisc_t = (double)snap->hdr.mono_ns / 1e9;
 }
 
+/* the far end's, from its first snapshot of the test to its latest */
+static void test_peer_counters(const struct ui *ui, struct ps_step_seen *seen)
+{
+	const struct ps_snapshot *p = ui->selftest ? NULL : ui->peer;
+
+	if (!p || !started(ui) || !test_start.have_peer)
+		return;
+	seen->peer0_t = (double)test_start.peer_time_ns / 1e9;
+	seen->peer_t = (double)p->hdr.time_ns / 1e9;
+	seen->peer_netstat0 = &test_start.peer_netstat;
+	seen->peer_netstat = &p->netstat;
+	if (strcmp(test_start.peer_qdisc.ifname, p->qdisc.ifname))
+		return;
+	seen->peer_qdisc0 = &test_start.peer_qdisc;
+	seen->peer_qdisc = &p->qdisc;
+}
+
 /*
  * The running (or last) test as one step of a guided run, so the checks
  * that read a test (window / RTT, one busy core, retransmits ...) speak
@@ -256,6 +285,7 @@ static bool live_run(const struct ui *ui, struct ps_run *run)
 	run->nsteps = 1;
 	seen.eth = test_nic(ui, &over_test);
 	test_counters(ui, &seen);
+	test_peer_counters(ui, &seen);
 	ps_step_live(&seen, &run->steps[0]);
 	if (v->proto == PS_PROTO_UDP)
 		live_udp(v, &run->steps[0]);

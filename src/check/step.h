@@ -51,6 +51,12 @@ struct ps_step_seen {
 	 * seconds on one clock), or NULL */
 	const struct ps_qdisc_info *qdisc0, *qdisc;
 	double qdisc0_t, qdisc_t;
+	/* the far end's (a pipescope server's first snapshot of the test and
+	 * its latest): its kernel counters and qdiscs, the snapshots' times
+	 * in seconds; NULL when there is none */
+	const struct ps_netstat_info *peer_netstat0, *peer_netstat;
+	const struct ps_qdisc_info *peer_qdisc0, *peer_qdisc;
+	double peer0_t, peer_t;
 	const struct ps_ethtool_info *eth; /* rated NIC counters, or NULL */
 };
 

@@ -328,10 +328,28 @@ static void test_live_counters(void **state)
 	assert_int_equal(st->qdisc.drops, 8000);
 	assert_true(fabs(st->qdisc.drop_rate - 4000) < 1e-9);
 	assert_true(fabs(st->qdisc.sent_bps - 5e8) < 1);
+	assert_false(st->have_peer_netstat);
+	assert_false(st->peer_qdisc.have);
+	/* the far end's, from its snapshots' times */
+	seen.peer_netstat0 = n0;
+	seen.peer_netstat = n1;
+	seen.peer_qdisc0 = q0;
+	seen.peer_qdisc = q1;
+	seen.peer0_t = 100;
+	seen.peer_t = 101;
+	ps_step_live(&seen, st);
+	assert_true(st->have_peer_netstat);
+	assert_int_equal(st->peer_netstat.udp_rcvbuf_errors, 5000);
+	assert_true(fabs(st->peer_netstat_s - 1) < 1e-9);
+	assert_true(st->peer_qdisc.have);
+	assert_int_equal(st->peer_qdisc.drops, 8000);
 	/* one reading (the start is the latest): no deltas yet */
 	seen.qdisc_t = seen.qdisc0_t;
+	seen.peer_t = seen.peer0_t;
 	ps_step_live(&seen, st);
 	assert_false(st->qdisc.have);
+	assert_false(st->have_peer_netstat);
+	assert_false(st->peer_qdisc.have);
 	free(n0);
 	free(n1);
 	free(q0);
