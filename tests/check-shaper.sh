@@ -5,7 +5,8 @@
 #       finding is the shaper's short queue, with the drops the qdisc counted
 #       during the tests (not reordering), and the tbf's rate as a ceiling
 #   (b) tbf 200mbit with a roomy queue -> its rate binds: shaper_rate is
-#       the top finding, its ceiling within 15% of the measured rate
+#       the top finding, its ceiling within 15% of the measured rate, and
+#       the answer's binding ceiling (not the fork's plateau)
 #   (c) the tbf on the server's egress only -> the reverse test names that
 #       shaper on the far end (from the snapshots the server sent)
 # and, first, without root: a recorded tree with tc/IF.txt (the text of
@@ -152,6 +153,9 @@ if scenario roomy "$NA" "$VA" 200 4mb; then
 		  .severity == \"bottleneck\") | .ceiling_bps |
 		  select(. == $RATE and \$m >= 0.85 * . and \$m <= 1.15 * .)] |
 		 length == 1"
+	jq_check "roomy: the answer's binding ceiling is the tbf's rate (got $(jq -c '.answer.binding' "$J"))" \
+		".answer.binding.id == \"shaper_rate\" and
+		 .answer.binding.bps == $RATE"
 fi
 
 # (c) the shaper on the server's egress only: the reverse test names it

@@ -607,7 +607,7 @@ static void draw(struct ui *ui)
 			if (ui->snap)
 				ps_snapshot_put(ui->snap);
 			ui->snap = s;
-			ui_nic_track(ui);
+			ui_test_track(ui);
 		}
 	}
 	erase();

@@ -15,23 +15,25 @@
 #define CONTRADICTED 0.85
 /* below this a test moved "nothing" */
 #define NOTHING_BPS 1e6
-/* a ceiling within this factor above the measured rate explains it */
-#define EXPLAINS 1.30
+/* a configured ceiling this close above the measured rate explains it */
+#define CONFIGURED 1.15
 
-void ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
-		    const char *what, double bps, enum ps_scope scope,
-		    int finding)
+struct ps_ceiling *ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
+				  const char *what, double bps,
+				  enum ps_scope scope, int finding)
 {
 	struct ps_ceiling *c;
 
 	if (!(bps > 0) || m->n >= PS_MAX_CEILINGS)
-		return;
+		return NULL;
 	c = &m->c[m->n++];
+	memset(c, 0, sizeof(*c));
 	c->id = id;
 	snprintf(c->what, sizeof(c->what), "%s", what ? what : "");
 	c->bps = bps;
 	c->scope = scope;
 	c->finding = finding;
+	return c;
 }
 
 /* what a ceiling is compared with */
@@ -60,16 +62,34 @@ double ps_ceiling_closeness(const struct ps_ceiling_model *m, int i)
 	return 1 / r;
 }
 
+bool ps_ceiling_explains_configured(const struct ps_ceiling_model *m, int i)
+{
+	const struct ps_ceiling *c = &m->c[i];
+
+	return !c->measured && c->scope == PS_SCOPE_SHARED &&
+	       m->measured_bps > 0 &&
+	       c->bps >= CONTRADICTED * m->measured_bps &&
+	       c->bps <= CONFIGURED * m->measured_bps;
+}
+
 void ps_ceiling_solve(struct ps_ceiling_model *m)
 {
+	bool configured = false;
 	double best = 0;
 
 	m->binding = -1;
 	m->next = -1;
+	/* a configured limit that explains the sum is why it plateaued:
+	 * the plateau itself (a measured ceiling) does not bind then */
+	for (int i = 0; i < m->n; i++)
+		if (ps_ceiling_explains_configured(m, i))
+			configured = true;
 	if (m->measured_bps > 0) {
 		for (int i = 0; i < m->n; i++) {
 			double cl = ps_ceiling_closeness(m, i);
 
+			if (configured && m->c[i].measured)
+				continue;
 			if (cl > best) {
 				best = cl;
 				m->binding = i;
@@ -426,13 +446,16 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 	}
 	for (size_t i = 0; i < d->n; i++) {
 		const struct ps_finding *f = &d->out[i].f;
+		struct ps_ceiling *c;
 
-		if (d->out[i].state == PS_CHECK_FIRED && f->ceiling_bps > 0)
-			ps_ceiling_add(m, f->id,
-				       f->ceiling_what[0]
-					       ? f->ceiling_what
-					       : _(d->out[i].ops->title),
-				       f->ceiling_bps, f->scope, (int)i);
+		if (d->out[i].state != PS_CHECK_FIRED || !(f->ceiling_bps > 0))
+			continue;
+		c = ps_ceiling_add(m, f->id,
+				   f->ceiling_what[0] ? f->ceiling_what
+						      : _(d->out[i].ops->title),
+				   f->ceiling_bps, f->scope, (int)i);
+		if (c)
+			c->measured = f->ceiling_measured;
 	}
 	ps_ceiling_solve(m);
 
@@ -443,6 +466,17 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 		d->out[m->c[c].finding].explains =
 			d->static_only ? (c == m->binding ? 1 : 0.5)
 				       : ps_ceiling_closeness(m, c);
+	}
+	/* a configured ceiling that binds explains what the plateau it
+	 * stands behind explains */
+	if (!d->static_only && m->binding >= 0 && !m->c[m->binding].measured &&
+	    m->c[m->binding].finding >= 0) {
+		struct ps_outcome *b = &d->out[m->c[m->binding].finding];
+
+		for (int c = 0; c < m->n; c++)
+			if (m->c[c].measured && m->c[c].finding >= 0 &&
+			    d->out[m->c[c].finding].explains > b->explains)
+				b->explains = d->out[m->c[c].finding].explains;
 	}
 
 	contradict(d);

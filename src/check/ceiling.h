@@ -18,6 +18,9 @@ struct ps_ceiling {
 	double bps; /* for a flow (scope flow) or the sum */
 	enum ps_scope scope;
 	int finding; /* index into diagnosis outcomes, -1 none */
+	/* only a measured rate: a configured ceiling that explains the
+	 * same rate binds ahead of it */
+	bool measured;
 };
 
 struct ps_ceiling_model {
@@ -32,21 +35,25 @@ struct ps_ceiling_model {
 	int next;    /* the one after fixing the binding, -1 none */
 };
 
-/* add a ceiling (ignored when bps <= 0 or the model is full) */
-void ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
-		    const char *what, double bps, enum ps_scope scope,
-		    int finding);
+/* add a ceiling; NULL (ignored) when bps <= 0 or the model is full */
+struct ps_ceiling *ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
+				  const char *what, double bps,
+				  enum ps_scope scope, int finding);
 /*
  * Pick the binding ceiling: with a measured rate the one nearest above it
  * (a flow ceiling is compared with the one-stream rate, a shared one with
  * the best sum; a ceiling clearly below what was measured is contradicted
- * and never binds); without a test the lowest. Then the next one.
+ * and never binds); a configured shared ceiling (a shaper, the line rate,
+ * PCIe) within 15% of the best sum binds ahead of one that is only a
+ * measured rate. Without a test the lowest. Then the next one.
  */
 void ps_ceiling_solve(struct ps_ceiling_model *m);
 /* the ceiling lies more than 15% below what it is compared with */
 bool ps_ceiling_contradicted(const struct ps_ceiling_model *m, int i);
 /* how close a ceiling is to what it is compared with: 0 far .. 1 equal */
 double ps_ceiling_closeness(const struct ps_ceiling_model *m, int i);
+/* a configured shared ceiling within 15% of the best sum, either side */
+bool ps_ceiling_explains_configured(const struct ps_ceiling_model *m, int i);
 
 struct ps_outcome {
 	const struct ps_check_ops *ops;

@@ -119,6 +119,7 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	f->scope = PS_SCOPE_SHARED;
 	/* the most the saturated cores carried */
 	f->ceiling_bps = sat_best > hit->bps ? sat_best : hit->bps;
+	f->ceiling_measured = true;
 	ps_fact(f, "cores", hit->cpu.ncores, "count");
 	ps_fact(f, "least_busy", low, "%");
 	ps_fact(f, "streams", hit->streams, "count");
@@ -238,6 +239,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	ps_fmt_bps(rate, sizeof(rate), hit->bps);
 	f->severity = PS_SEV_BOTTLENECK;
 	f->ceiling_bps = hit->bps;
+	f->ceiling_measured = true;
 	f->scope = pinned ? PS_SCOPE_SHARED : PS_SCOPE_FLOW;
 	if (!pinned)
 		f->ceiling_bps = hit->bps / hit->streams;
@@ -590,6 +592,7 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 	f->severity = PS_SEV_BOTTLENECK;
 	f->scope = PS_SCOPE_FLOW;
 	f->ceiling_bps = hit->bps / (hit->streams > 0 ? hit->streams : 1);
+	f->ceiling_measured = true;
 	ps_fact(f, "far_core", hit->peer_core, "cpu");
 	ps_fact(f, "far_core_busy", hit->peer_busy, "%");
 	ps_fact(f, "far_core_softirq", hit->peer_softirq, "%");

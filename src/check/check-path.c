@@ -724,6 +724,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 		f->scope = PS_SCOPE_FLOW;
 		/* the most a flow got, one stream or one of several */
 		f->ceiling_bps = ps_run_flow_bps(ev->res);
+		f->ceiling_measured = true;
 		PS_SET(f->ceiling_what, "%s", _("per-flow limit"));
 		PS_SET(f->title,
 		       _("Per-flow limit: one stream gets %s, %d streams %s "
@@ -757,6 +758,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	f->id = "shared_limit";
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = best->bps;
+	f->ceiling_measured = true;
 	PS_SET(f->ceiling_what, "%s",
 	       _("shared limit (the sum does not grow)"));
 	PS_SET(f->title,

@@ -282,6 +282,7 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 	f->severity = PS_SEV_BOTTLENECK;
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = s->bps;
+	f->ceiling_measured = true;
 	PS_SET(f->ceiling_what, _("the short queue of %s on %s"), name,
 	       ifn(ev->snap));
 	PS_SET(f->title,

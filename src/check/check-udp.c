@@ -44,6 +44,7 @@ static enum ps_check_state eval_udp_rate(const struct ps_evidence *ev,
 	f->severity = PS_SEV_WARNING;
 	f->scope = PS_SCOPE_FLOW;
 	f->ceiling_bps = s->udp_sent_bps;
+	f->ceiling_measured = true;
 	PS_SET(f->ceiling_what, "%s", _("what the UDP senders could send"));
 	PS_SET(f->title, _("The UDP senders reached %s of the %s -b asks for"),
 	       sent, want);

@@ -243,6 +243,9 @@ struct ps_finding {
 	enum ps_scope scope;
 	double ceiling_bps;	/* 0 when none can be computed */
 	char ceiling_what[128]; /* "PCIe x1 at 5 GT/s, usable" */
+	/* the ceiling is only a measured rate (a plateau, what a saturated
+	 * core carried), not a configured or computed limit */
+	bool ceiling_measured;
 	char title[200];
 	char evidence[1024];		    /* the numbers */
 	char remedy[400];		    /* a command, or what to do */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "step-qdisc.h"
 #include "step.h"
 #include "xmalloc.h"
 
@@ -150,6 +151,19 @@ void ps_step_set_netstat(struct ps_step_result *s,
 	s->have_netstat = true;
 }
 
+/* a qdisc's deltas from two readings (nothing from one) */
+static void live_qdisc(const struct ps_qdisc_info *a, double ta,
+		       const struct ps_qdisc_info *b, double tb,
+		       struct ps_step_qdisc *out)
+{
+	struct ps_step_qdisc_acc q;
+
+	ps_step_qdisc_reset(&q);
+	ps_step_qdisc_add(&q, a, ta);
+	ps_step_qdisc_add(&q, b, tb);
+	ps_step_qdisc_finish(&q, out);
+}
+
 void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
 {
 	bool fwd = !in->reverse && !in->bidir;
@@ -189,6 +203,21 @@ void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
 		ps_step_set_irq(st, in->irq);
 	if (in->netstat0 && in->netstat)
 		ps_step_set_netstat(st, in->netstat0, in->netstat);
+	if (in->qdisc0 && in->qdisc)
+		live_qdisc(in->qdisc0, in->qdisc0_t, in->qdisc, in->qdisc_t,
+			   &st->qdisc);
+	if (in->peer_qdisc0 && in->peer_qdisc)
+		live_qdisc(in->peer_qdisc0, in->peer0_t, in->peer_qdisc,
+			   in->peer_t, &st->peer_qdisc);
+	/* the far end's counters, from two different readings */
+	if (in->peer_netstat0 && in->peer_netstat &&
+	    in->peer_netstat0->status == PS_ST_OK &&
+	    in->peer_netstat->status == PS_ST_OK && in->peer_t > in->peer0_t) {
+		ps_netstat_diff(&in->peer_netstat0->c, &in->peer_netstat->c,
+				&st->peer_netstat);
+		st->peer_netstat_s = in->peer_t - in->peer0_t;
+		st->have_peer_netstat = true;
+	}
 	if (in->eth)
 		ps_step_set_nic(st, in->eth);
 }

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "engine.h"
+#include "probe-qdisc.h"
 
 /* the sums of one step; plain data (copied whole with the TUI's view) */
 struct ps_step_acc {
@@ -48,6 +49,16 @@ struct ps_step_seen {
 	const struct ps_irq_info *irq; /* rated interrupts, or NULL */
 	/* the kernel counters at the test's start and now, or NULL */
 	const struct ps_netstat_info *netstat0, *netstat;
+	/* the interface's qdiscs at the test's start and now (their times,
+	 * seconds on one clock), or NULL */
+	const struct ps_qdisc_info *qdisc0, *qdisc;
+	double qdisc0_t, qdisc_t;
+	/* the far end's (a pipescope server's first snapshot of the test and
+	 * its latest): its kernel counters and qdiscs, the snapshots' times
+	 * in seconds; NULL when there is none */
+	const struct ps_netstat_info *peer_netstat0, *peer_netstat;
+	const struct ps_qdisc_info *peer_qdisc0, *peer_qdisc;
+	double peer0_t, peer_t;
 	const struct ps_ethtool_info *eth; /* rated NIC counters, or NULL */
 };
 
@@ -55,7 +66,8 @@ struct ps_step_seen {
  * The running test as one finished step of a guided run, so the checks
  * that read a test speak while it runs: the rate so far, TCP_INFO as
  * ps_step_acc_finish averages it, the latest readings of the cores and
- * interrupts. The id says what a guided run would call it.
+ * interrupts, the kernel counters' and the qdisc's deltas since the test
+ * began. The id says what a guided run would call it.
  */
 void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st);
 

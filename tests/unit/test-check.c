@@ -1353,6 +1353,51 @@ static void test_ceiling_model(void **state)
 	assert_string_equal(m.c[m.next].id, "line_rate");
 }
 
+/* a configured ceiling that explains the plateau binds ahead of the
+ * plateau itself (a ceiling that is only the measured rate) */
+static void test_ceiling_configured(void **state)
+{
+	struct ps_ceiling_model m = { .measured_bps = 660e6,
+				      .single_bps = 640e6 };
+
+	(void)state;
+	ps_ceiling_add(&m, "line_rate", "line", 10e9, PS_SCOPE_SHARED, -1);
+	ps_ceiling_add(&m, "shared_limit", "plateau", 660e6, PS_SCOPE_SHARED, 0)
+		->measured = true;
+	ps_ceiling_add(&m, "shaper_rate", "tbf", 700e6, PS_SCOPE_SHARED, 1);
+	ps_ceiling_solve(&m);
+	assert_string_equal(m.c[m.binding].id, "shaper_rate");
+	assert_string_equal(m.c[m.next].id, "line_rate");
+	assert_true(ps_ceiling_explains_configured(&m, 2));
+	assert_false(ps_ceiling_explains_configured(&m, 1));
+	/* unmarked, the plateau is nearer and would bind */
+	m.c[1].measured = false;
+	ps_ceiling_solve(&m);
+	assert_string_equal(m.c[m.binding].id, "shared_limit");
+	m.c[1].measured = true;
+	/* 20% above the sum: it does not explain it, the plateau binds */
+	m.c[2].bps = 792e6;
+	ps_ceiling_solve(&m);
+	assert_false(ps_ceiling_explains_configured(&m, 2));
+	assert_string_equal(m.c[m.binding].id, "shared_limit");
+	assert_string_equal(m.c[m.next].id, "shaper_rate");
+	/* 20% below: contradicted, never binds */
+	m.c[2].bps = 528e6;
+	ps_ceiling_solve(&m);
+	assert_false(ps_ceiling_explains_configured(&m, 2));
+	assert_string_equal(m.c[m.binding].id, "shared_limit");
+	/* 10% below: it still explains the sum */
+	m.c[2].bps = 600e6;
+	ps_ceiling_solve(&m);
+	assert_string_equal(m.c[m.binding].id, "shaper_rate");
+	/* a per-flow ceiling is no shared one's rival here: a flow ceiling
+	 * that is only a measured rate does not bind either */
+	ps_ceiling_add(&m, "per_flow_limit", "flow", 640e6, PS_SCOPE_FLOW, 2)
+		->measured = true;
+	ps_ceiling_solve(&m);
+	assert_string_equal(m.c[m.binding].id, "shaper_rate");
+}
+
 static void test_unexplained_and_full(void **state)
 {
 	struct ps_run r = { 0 };
@@ -1766,6 +1811,7 @@ int main(void)
 		cmocka_unit_test(test_host_checks),
 		cmocka_unit_test(test_irqbalance_fight),
 		cmocka_unit_test(test_ceiling_model),
+		cmocka_unit_test(test_ceiling_configured),
 		cmocka_unit_test(test_unexplained_and_full),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_rank_order),

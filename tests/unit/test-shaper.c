@@ -438,6 +438,16 @@ static struct ps_snapshot *snap_of(const char *file, const char *ifname)
 	return s;
 }
 
+/* the fired outcome of a finding id in a diagnosis, or NULL */
+static const struct ps_outcome *outcome_of(const struct ps_diagnosis *d,
+					   const char *id)
+{
+	for (size_t i = 0; i < d->nrank; i++)
+		if (!strcmp(ps_diagnosis_ranked(d, i)->f.id, id))
+			return ps_diagnosis_ranked(d, i);
+	return NULL;
+}
+
 static enum ps_check_state run(const struct ps_check_ops *ops,
 			       const struct ps_evidence *ev,
 			       struct ps_finding *f)
@@ -498,6 +508,14 @@ static void test_checks(void **state)
 	assert_true(ps_fact_get(&f, "qdisc_drops") == 700);
 	ps_diagnose(&ev, d);
 	assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id, "shaper_rate");
+	/* its configured rate binds, not the fork's plateau (the measured
+	 * rate itself), which it explains */
+	assert_true(d->ceil.binding >= 0);
+	assert_string_equal(d->ceil.c[d->ceil.binding].id, "shaper_rate");
+	assert_true(d->ceil.c[d->ceil.binding].bps == 5e8);
+	assert_true(outcome_of(d, "shared_limit") != NULL);
+	assert_true(outcome_of(d, "shaper_rate")->explains >=
+		    outcome_of(d, "shared_limit")->explains);
 
 	/* no shaper: pfifo */
 	free(s);
