@@ -346,9 +346,17 @@ static int stream_start(struct ps_stream *s)
 	return 0;
 }
 
-/* a worker's step for one ready stream: 0 to wait (EAGAIN, or -b parked
- * it), -1 at its end, else the errno that ended it */
-#define WORKER_BURST 4
+/*
+ * A worker's step for one ready stream: 0 to wait (EAGAIN, or -b parked
+ * it), -1 at its end, else the errno that ended it. A sender moves at most
+ * WORKER_TX_BURST pieces of WORKER_TX_PIECE bytes of its block before the
+ * next stream's turn (a 1 MiB block at once would let 64 streams take
+ * turns of 64 MiB: some would stall for whole intervals); a receiver
+ * reads at most WORKER_RX_BURST times.
+ */
+#define WORKER_TX_PIECE (128 * 1024)
+#define WORKER_TX_BURST 2
+#define WORKER_RX_BURST 4
 
 static void worker_arm(struct ps_worker *w, struct ps_stream *s, int op)
 {
@@ -364,8 +372,8 @@ static int worker_tx(struct ps_worker *w, struct ps_stream *s)
 {
 	size_t len = s->len * s->gso_segs;
 
-	for (int k = 0; k < WORKER_BURST; k++) {
-		size_t off;
+	for (int k = 0; k < WORKER_TX_BURST; k++) {
+		size_t off, piece;
 		ssize_t n;
 
 		if (!s->pend) {
@@ -374,15 +382,18 @@ static int worker_tx(struct ps_worker *w, struct ps_stream *s)
 			s->pend = len;
 		}
 		off = len - s->pend;
+		/* UDP: the datagrams (one GSO batch) go whole */
+		piece = s->udp || s->pend < WORKER_TX_PIECE ? s->pend
+							    : WORKER_TX_PIECE;
 		/* the buffer is shared: number the datagrams on each try */
 		for (unsigned g = 0; s->udp && g < s->gso_segs; g++)
 			ps_udp_stamp(s, s->buf + g * s->len, s->tx_seq + 1 + g);
 		if (s->file_fd >= 0 && !s->udp) {
 			off_t o = (off_t)off;
 
-			n = sendfile(s->fd, s->file_fd, &o, s->pend);
+			n = sendfile(s->fd, s->file_fd, &o, piece);
 		} else {
-			n = send(s->fd, s->buf + off, s->pend, MSG_NOSIGNAL);
+			n = send(s->fd, s->buf + off, piece, MSG_NOSIGNAL);
 		}
 		if (n < 0) {
 			if (errno == EINTR)
@@ -408,7 +419,7 @@ static int worker_tx(struct ps_worker *w, struct ps_stream *s)
 
 static int worker_rx(struct ps_stream *s)
 {
-	for (int k = 0; k < WORKER_BURST; k++) {
+	for (int k = 0; k < WORKER_RX_BURST; k++) {
 		size_t seg;
 		ssize_t n = rx_once(s, &seg);
 
