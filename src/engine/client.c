@@ -203,7 +203,7 @@ static int create_streams(struct client *c)
 		return fail(c,
 			    _("protocol error: %d streams do not fit the test"),
 			    n);
-	ps_streams_plan(t, n, o->file != NULL);
+	ps_streams_plan(t, t->p.parallel, o->file != NULL);
 	for (int i = 0; i < n; i++) {
 		const char *why;
 		bool sender = t->p.bidir ? i < t->p.parallel : !t->p.reverse;

@@ -822,7 +822,7 @@ void *srv_test_main(void *arg)
 		goto out;
 	}
 	ps_params_sockopts(&t->p, &so);
-	ps_streams_plan(t, st->ngot, srv->o->file != NULL);
+	ps_streams_plan(t, t->p.parallel, srv->o->file != NULL);
 	for (int i = 0; i < st->ngot; i++) {
 		/* the client's senders come first in --bidir */
 		bool sender = t->p.bidir ? i >= t->p.parallel : t->p.reverse;

@@ -519,7 +519,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-void ps_streams_plan(struct ps_test *t, int total, bool files)
+void ps_streams_plan(struct ps_test *t, int parallel, bool files)
 {
 	cpu_set_t cs;
 	int ncpu = 1;
@@ -530,7 +530,7 @@ void ps_streams_plan(struct ps_test *t, int total, bool files)
 		return; /* planned already */
 	t->nworkers = 0;
 	/* -F reads and writes files in the streams' loops: one thread each */
-	if (files || total <= ncpu)
+	if (files || parallel <= ncpu)
 		return;
 	t->nworkers = ncpu;
 	t->workers = xcalloc((size_t)ncpu, sizeof(*t->workers));

@@ -131,9 +131,11 @@ struct ps_test {
 struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id, bool sender,
 				int target);
 void ps_stream_free(struct ps_stream *s);
-/* before the streams are made: how many threads serve total streams
- * (one each, or as many as the online CPUs once there are more) */
-void ps_streams_plan(struct ps_test *t, int total, bool files);
+/* before the streams are made: how many threads serve them: one each
+ * while -P (parallel, streams each way) is at most the CPUs this process
+ * may use, else one per CPU (--bidir -P 2 on 2 CPUs: 4 threads, which
+ * measured faster than 2 workers) */
+void ps_streams_plan(struct ps_test *t, int parallel, bool files);
 /* start every stream's thread or worker; 0 or -errno */
 int ps_streams_start(struct ps_test *t);
 /* the threads that move data (t->info.threads) */
