@@ -62,9 +62,11 @@ run() {
 			[($r.bytes + (.end.sum_received_bidir_reverse.bytes // 0)),
 			 $r.seconds, (.end.sum.lost_percent // 0)] | @tsv' <<<"$out" 2>/dev/null) ;;
 	i2)
-		# CSV: the last line is the sum with -P > 1, the only one with -P 1
+		# CSV: one line a stream, and a sum line (id -1) with -P > 1,
+		# except with -R (then the streams add up)
 		out=$(timeout $((SECS + 60)) iperf -c 127.0.0.1 -p $P_I2 -t "$SECS" "$@" -y C 2>/dev/null)
-		bytes=$(tail -1 <<<"$out" | awk -F, '{print $8}')
+		bytes=$(awk -F, '$6 == -1 {sum = $8; have = 1} $6 != -1 {add += $8}
+			END {print have ? sum : add + 0}' <<<"$out")
 		secs=$SECS ;;
 	esac
 	b1=$(busy)
