@@ -499,11 +499,12 @@ static void *worker_main(void *arg)
 			struct ps_stream *s = ev[i].data.ptr;
 			int rc;
 
-			if (!s) {
+			if (!s) { /* the wake-up: the stop flags are read next
+				   */
 				uint64_t v;
+				ssize_t r = read(w->wakefd, &v, sizeof(v));
 
-				if (read(w->wakefd, &v, sizeof(v)) < 0)
-					continue;
+				(void)r;
 				continue;
 			}
 			if (s->retired ||
