@@ -1,108 +1,152 @@
 #!/bin/bash
-# bench/throughput.sh: pipescope vs iperf3 vs iperf2 on loopback, same run.
-# The tools alternate inside every repetition so the machine's drift hits
-# them alike; each cell is the median of REPS runs of SECS seconds (receiver
-# Gbit/s), with the ratio to the best of the other two and the whole
-# machine's CPU-seconds per GB moved (from /proc/stat).
-#   bench/throughput.sh [REPS] [SECS]       (defaults 3 and 5)
+# bench/throughput.sh: pipescope against iperf3 (threaded, >= 3.16, from
+# IPERF3_NEW; Debian's 3.12) and iperf 2 on loopback, in the same run.
+# Every repetition runs each row's tools one after another (so the
+# machine's drift hits them alike); a cell is the median of REPS runs of
+# SECS seconds: receiver Gbit/s [min-max] and the whole machine's
+# CPU-seconds per GB received (from /proc/stat, so other load counts too).
+# The ratio is pipescope's median over the best peer's of that row.
+#   IPERF3_NEW=/path/to/iperf3 bench/throughput.sh [REPS] [SECS]
+#   env: BENCH_REPS (3), BENCH_SECS (4), BENCH_ROWS (a regex over the row
+#   names, all by default), PIPESCOPE (./pipescope)
 # Not a test: timings belong here, not in make check.
 set -u
-REPS=${1:-3}
-SECS=${2:-5}
+REPS=${1:-${BENCH_REPS:-3}}
+SECS=${2:-${BENCH_SECS:-4}}
+ROWS=${BENCH_ROWS:-.}
 PS=${PIPESCOPE:-$(dirname "$0")/../pipescope}
+NEW=${IPERF3_NEW:-}
 command -v iperf3 >/dev/null && command -v iperf >/dev/null && command -v jq >/dev/null ||
 	{ echo "needs iperf3, iperf and jq (apt-get install iperf3 iperf jq)" >&2; exit 2; }
+[ "$REPS" -ge 1 ] 2>/dev/null && [ "$SECS" -ge 1 ] 2>/dev/null ||
+	{ echo "REPS and SECS are whole numbers >= 1" >&2; exit 2; }
+if [ -n "$NEW" ] && ! [ -x "$NEW" ]; then
+	echo "IPERF3_NEW=$NEW is not an executable" >&2
+	exit 2
+fi
 base=$((30000 + $$ % 20000))
-P_PS=$base; P_I3=$((base + 1)); P_I2=$((base + 2)); P_I2U=$((base + 3))
+P_PS=$base P_I3=$((base + 1)) P_I2=$((base + 2)) P_N3=$((base + 3))
 pids=""
-trap 'kill $pids 2>/dev/null; wait 2>/dev/null' EXIT
+tmp=$(mktemp -d)
+trap 'kill $pids 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
 "$PS" -s -p $P_PS >/dev/null 2>&1 & pids="$pids $!"
 iperf3 -s -p $P_I3 >/dev/null 2>&1 & pids="$pids $!"
 iperf -s -p $P_I2 >/dev/null 2>&1 & pids="$pids $!"
-iperf -s -u -p $P_I2U >/dev/null 2>&1 & pids="$pids $!"
+[ -n "$NEW" ] && { "$NEW" -s -p $P_N3 >/dev/null 2>&1 & pids="$pids $!"; }
 sleep 1
-tmp=$(mktemp -d)
 
-busy() { awk '/^cpu /{print $2+$3+$4+$6+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
+NEWV=new
+[ -n "$NEW" ] && NEWV=$("$NEW" --version 2>/dev/null | awk 'NR==1{print $2}')
+echo "# bench/throughput.sh REPS=$REPS SECS=$SECS ($(nproc) CPUs, $(uname -r))"
+echo "# load at start: $(cat /proc/loadavg)"
+[ -n "$NEW" ] || echo "# IPERF3_NEW is not set: the threaded iperf3 columns and its rows (fast mode, UDP offload, --bidir) are skipped"
 
-# run TOOL P DIR [EXTRA...] -> prints "gbps cpu_s_per_gb"
+busy() { awk '/^cpu /{print $2+$3+$4+$7+$8}' /proc/stat; }
+
+# run TOOL [ARGS...] -> appends "gbps cpu_s_per_gb loss%" to $tmp/ROW.TOOL
 run() {
-	tool=$1 p=$2 dir=$3
-	shift 3
-	read -r b0 t0 < <(busy)
+	local row=$1 tool=$2 out bytes secs loss=0 b0 b1
+	shift 2
+	b0=$(busy)
 	case $tool in
-	ps) out=$("$PS" -c 127.0.0.1 -p $P_PS -t "$SECS" -P "$p" $dir "$@" -J 2>/dev/null)
-	    bps=$(jq '.end.sum_received.bits_per_second' <<<"$out") ;;
-	i3) out=$(iperf3 -c 127.0.0.1 -p $P_I3 -t "$SECS" -P "$p" $dir "$@" -J 2>/dev/null)
-	    bps=$(jq '.end.sum_received.bits_per_second' <<<"$out") ;;
-	i2) d=""; [ "$dir" = "-R" ] && d="-R"
-	    out=$(iperf -c 127.0.0.1 -p $P_I2 -t "$SECS" -P "$p" $d -y C 2>/dev/null)
-	    # CSV: the last line is the sum with -P > 1, the only one with -P 1
-	    bps=$(tail -1 <<<"$out" | awk -F, '{print $9}') ;;
+	ps|n3|n3l|i3)
+		local bin=iperf3 port=$P_I3 extra=()
+		case $tool in
+		ps) bin=$PS port=$P_PS ;;
+		n3) bin=$NEW port=$P_N3 ;;
+		n3l) bin=$NEW port=$P_N3 extra=(-l 1M) ;;
+		esac
+		out=$(timeout $((SECS + 60)) "$bin" -c 127.0.0.1 -p $port -t "$SECS" "${extra[@]}" "$@" -J 2>/dev/null)
+		# the receiver's bytes; both directions with --bidir; UDP's loss
+		read -r bytes secs loss < <(jq -r '(.end.sum_received // .end.sum) as $r |
+			[($r.bytes + (.end.sum_received_bidir_reverse.bytes // 0)),
+			 $r.seconds, (.end.sum.lost_percent // 0)] | @tsv' <<<"$out" 2>/dev/null) ;;
+	i2)
+		# CSV: one line a stream, and a sum line (id -1) with -P > 1,
+		# except with -R (then the streams add up)
+		out=$(timeout $((SECS + 60)) iperf -c 127.0.0.1 -p $P_I2 -t "$SECS" "$@" -y C 2>/dev/null)
+		bytes=$(awk -F, '$6 == -1 {sum = $8; have = 1} $6 != -1 {add += $8}
+			END {print have ? sum : add + 0}' <<<"$out")
+		secs=$SECS ;;
 	esac
-	read -r b1 t1 < <(busy)
-	hz=$(getconf CLK_TCK)
-	awk -v bps="${bps:-0}" -v b="$((b1 - b0))" -v hz="$hz" -v s="$SECS" 'BEGIN {
-		gb = bps * s / 8 / 1e9;
-		printf "%.2f %.2f\n", bps / 1e9, (gb > 0 ? b / hz / gb : 0) }'
+	b1=$(busy)
+	awk -v by="${bytes:-0}" -v s="${secs:-0}" -v b="$((b1 - b0))" -v hz="$(getconf CLK_TCK)" \
+		-v loss="${loss:-0}" 'BEGIN {
+		gb = by / 1e9;
+		printf "%.2f %.2f %.3f\n", (s > 0 ? by * 8 / s / 1e9 : 0), (gb > 0 ? b / hz / gb : 0), loss }' \
+		>>"$tmp/$row.$tool"
 }
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+col() { [ -s "$2" ] && cut -d' ' -f"$1" "$2" | sort -n; }
+median() { awk '{a[NR]=$1} END {if (NR) print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# cell ROW TOOL -> "median [min-max] cpu" (and the loss for UDP rows)
+cell() {
+	local f="$tmp/$1.$2"
+	[ -s "$f" ] || { printf ' '; return; }
+	printf '%s [%s–%s] %s' "$(col 1 "$f" | median)" "$(col 1 "$f" | head -1)" \
+		"$(col 1 "$f" | tail -1)" "$(col 2 "$f" | median)"
+	case $1 in udp*) printf ' loss %s%%' "$(col 3 "$f" | median)" ;; esac
+}
+ratio() {
+	local row=$1 best=0 bt="" m
+	for t in n3 n3l i3 i2; do
+		[ -s "$tmp/$row.$t" ] || continue
+		m=$(col 1 "$tmp/$row.$t" | median)
+		if awk -v a="$m" -v b="$best" 'BEGIN{exit !(a > b)}'; then best=$m bt=$t; fi
+	done
+	awk -v a="$(col 1 "$tmp/$row.ps" | median)" -v b="$best" -v t="$bt" \
+		'BEGIN{ if (b > 0) printf "%.2f (vs %s)", a / b, t; else printf "-" }'
+}
 
-printf '| test | pipescope | iperf3 3.12 | iperf 2.1.8 | ratio vs best | CPU-s/GB ps / i3 / i2 |\n'
-printf '|---|---|---|---|---|---|\n'
+# the rows: name, then the arguments every tool gets, then which tools
+rows=()
 for dir in "" "-R"; do
-	for p in 1 2 4 8; do
-		for rep in $(seq "$REPS"); do
-			for tool in ps i3 i2; do
-				run $tool $p "$dir" >>"$tmp/$tool.$p.$dir"
-			done
-			# the fast modes in the same rotation, not after it
-			if [ -z "$dir" ] && [ "$p" -le 2 ]; then
-				run ps $p "" -Z --skip-rx-copy >>"$tmp/fast.$p"
-			fi
+	for p in 1 2 4 8 16 128; do
+		rows+=("P$p${dir:+R}|-P $p $dir|ps n3 n3l i3 i2")
+	done
+done
+rows+=("fastP1|-P 1 -Z --skip-rx-copy|ps n3" "fastP2|-P 2 -Z --skip-rx-copy|ps n3")
+# pipescope ends use segmentation offload by default; iperf3 asks with --gsro
+rows+=("udp|-u -b 0 -l 1460|ps n3" "bidirP2|--bidir -P 2|ps n3 i3")
+
+label() {
+	case $1 in
+	P*R) echo "-P ${1//[!0-9]/} -R" ;;
+	P*) echo "-P ${1#P}" ;;
+	fastP*) echo "-P ${1#fastP} -Z --skip-rx-copy" ;;
+	udp) echo "UDP 1460 B, segmentation offload (iperf3: --gsro)" ;;
+	bidirP2) echo "--bidir -P 2" ;;
+	esac
+}
+
+for r in "${rows[@]}"; do
+	IFS='|' read -r name args tools <<<"$r"
+	[[ $name =~ $ROWS ]] || continue
+	[ -z "$NEW" ] && [ "$tools" = "ps n3" ] && continue
+	for rep in $(seq "$REPS"); do
+		for t in $tools; do
+			[ -z "$NEW" ] && [[ $t == n3* ]] && continue
+			a=($args)
+			case $t in
+			n3) [ "$name" = udp ] && a+=(--gsro) ;;
+			i2) [[ $name == *R ]] && a=(-P "${name//[!0-9]/}" -R) ;;
+			esac
+			run "$name" "$t" "${a[@]}"
 		done
-		ps=$(cut -d' ' -f1 "$tmp/ps.$p.$dir" | median)
-		i3=$(cut -d' ' -f1 "$tmp/i3.$p.$dir" | median)
-		i2=$(cut -d' ' -f1 "$tmp/i2.$p.$dir" | median)
-		cps=$(cut -d' ' -f2 "$tmp/ps.$p.$dir" | median)
-		ci3=$(cut -d' ' -f2 "$tmp/i3.$p.$dir" | median)
-		ci2=$(cut -d' ' -f2 "$tmp/i2.$p.$dir" | median)
-		ratio=$(awk -v a="$ps" -v b="$i3" -v c="$i2" 'BEGIN{m = b > c ? b : c; printf "%.2f", (m > 0 ? a / m : 0)}')
-		printf '| TCP -P %d %s | %s [%s] | %s [%s] | %s [%s] | %s | %s / %s / %s |\n' "$p" "${dir:-fwd}" \
-			"$ps" "$(cut -d' ' -f1 "$tmp/ps.$p.$dir" | tr '\n' ' ' | sed 's/ $//')" \
-			"$i3" "$(cut -d' ' -f1 "$tmp/i3.$p.$dir" | tr '\n' ' ' | sed 's/ $//')" \
-			"$i2" "$(cut -d' ' -f1 "$tmp/i2.$p.$dir" | tr '\n' ' ' | sed 's/ $//')" \
-			"$ratio" "$cps" "$ci3" "$ci2"
 	done
 done
 
-# fast modes: pipescope -Z --skip-rx-copy against the best default peer
-for p in 1 2; do
-	f=$(cut -d' ' -f1 "$tmp/fast.$p" | median)
-	best=$(awk -v a="$(cut -d' ' -f1 "$tmp/i3.$p." | median)" -v b="$(cut -d' ' -f1 "$tmp/i2.$p." | median)" 'BEGIN{print (a > b ? a : b)}')
-	printf '| TCP -P %d -Z --skip-rx-copy | %s [%s] | | | %.2f vs best default peer (%s) | %s |\n' "$p" "$f" \
-		"$(cut -d' ' -f1 "$tmp/fast.$p" | tr '\n' ' ' | sed 's/ $//')" \
-		"$(awk -v a="$f" -v b="$best" 'BEGIN{print (b > 0 ? a / b : 0)}')" "$best" \
-		"$(cut -d' ' -f2 "$tmp/fast.$p" | median)"
-done
-
-# UDP: plain 1460-byte datagrams vs segmentation offload
-for rep in $(seq "$REPS"); do
-	run ps 1 "" -u -b 0 -l 1460 --no-gsro >>"$tmp/udp.plain"
-	run ps 1 "" -u -b 0 -l 1460 --gsro >>"$tmp/udp.gsro" 
-done
-up=$(cut -d' ' -f1 "$tmp/udp.plain" | median)
-ug=$(cut -d' ' -f1 "$tmp/udp.gsro" | median)
-printf '| UDP 1460 B plain | %s | | | | |\n| UDP 1460 B --gsro | %s | | | %.1fx plain | |\n' "$up" "$ug" \
-	"$(awk -v a="$ug" -v b="$up" 'BEGIN{print (b > 0 ? a / b : 0)}')"
-
-# resident memory of a -P 8 client
-"$PS" -c 127.0.0.1 -p $P_PS -t 3 -P 8 >/dev/null 2>&1 &
-c=$!
-sleep 2
-rss=$(awk '/VmRSS/{print $2}' /proc/$c/status)
-wait $c
 echo
-echo "pipescope client RSS with -P 8: ${rss} KiB"
-rm -rf "$tmp"
+echo "receiver Gbit/s median [min–max] CPU-s/GB (whole machine), median of $REPS × ${SECS}s"
+echo
+printf '| test | pipescope | iperf3 %s | iperf3 %s -l 1M | iperf3 3.12 | iperf 2.1.8 | ratio vs best peer |\n' "$NEWV" "$NEWV"
+printf '|---|---|---|---|---|---|---|\n'
+for r in "${rows[@]}"; do
+	IFS='|' read -r name args tools <<<"$r"
+	[ -s "$tmp/$name.ps" ] || continue
+	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$(label "$name")" \
+		"$(cell "$name" ps)" "$(cell "$name" n3)" "$(cell "$name" n3l)" \
+		"$(cell "$name" i3)" "$(cell "$name" i2)" "$(ratio "$name")"
+done
+echo
+echo "# load at end: $(cat /proc/loadavg)"

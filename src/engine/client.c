@@ -203,6 +203,7 @@ static int create_streams(struct client *c)
 		return fail(c,
 			    _("protocol error: %d streams do not fit the test"),
 			    n);
+	ps_streams_plan(t, t->p.parallel, o->file != NULL);
 	for (int i = 0; i < n; i++) {
 		const char *why;
 		bool sender = t->p.bidir ? i < t->p.parallel : !t->p.reverse;
@@ -558,12 +559,10 @@ static int run_test(struct client *c)
 	uint64_t moved = 0;
 	int rc = 0;
 
-	for (int i = 0; i < t->nstreams; i++) {
-		rc = ps_stream_start(t->streams[i]);
-		if (rc)
-			return fail(c, _("cannot start a stream thread: %s"),
-				    strerror(-rc));
-	}
+	rc = ps_streams_start(t);
+	if (rc)
+		return fail(c, _("cannot start a stream thread: %s"),
+			    strerror(-rc));
 	next = t->t0 + tickp;
 	last_move = ps_now();
 	for (;;) {

@@ -123,6 +123,7 @@ struct ps_test_info {
 		char congestion[16];
 	} conn[2 * PS_MAX_STREAMS * PS_MAX_TARGETS];
 	int nconn;
+	int threads; /* threads that move the data (one per stream, or fewer) */
 };
 
 /* every renderer (text, JSON, json-stream, TUI) implements these */

@@ -281,6 +281,7 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	add(x->extra, "version", jstr(PACKAGE_VERSION));
 	add(x->extra, "peer", jstr(in->peer_kind));
 	add(x->extra, "peer_version", jstr(in->peer_version));
+	add(x->extra, "threads", jint(in->threads));
 	if (x->stream)
 		emit(x, "start", st);
 }

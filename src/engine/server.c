@@ -822,6 +822,7 @@ void *srv_test_main(void *arg)
 		goto out;
 	}
 	ps_params_sockopts(&t->p, &so);
+	ps_streams_plan(t, t->p.parallel, srv->o->file != NULL);
 	for (int i = 0; i < st->ngot; i++) {
 		/* the client's senders come first in --bidir */
 		bool sender = t->p.bidir ? i >= t->p.parallel : t->p.reverse;
@@ -852,8 +853,9 @@ void *srv_test_main(void *arg)
 	}
 	ps_test_begin(t);
 	w_start(st, &t->info);
-	for (int i = 0; i < t->nstreams; i++)
-		ps_stream_start(t->streams[i]);
+	rc = ps_streams_start(t);
+	if (rc < 0)
+		ps_warn(_("cannot start a stream thread: %s"), strerror(-rc));
 	running = true;
 	rc = serve_running(st);
 	st->quiet_until = st->limit = 0; /* the results: their own bound */

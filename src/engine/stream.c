@@ -1,5 +1,7 @@
-/* stream.c: one thread per data stream: send or receive as fast as allowed
- * (TCP and the loops; what only UDP does is in stream-udp.c) */
+/* stream.c: the data streams' threads: one per stream, or, with more
+ * streams than CPUs, one per CPU polling several streams (epoll); each
+ * sends or receives as fast as allowed (TCP and the loops; what only UDP
+ * does is in stream-udp.c) */
 #include "config.h"
 
 #include <errno.h>
@@ -8,6 +10,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -46,6 +50,25 @@ static void fill_payload(char *buf, size_t len, bool repeating)
 		buf[i] = (char)rand_r(&seed);
 }
 
+/* a grouped stream's buffer: its worker's, one for senders, one for
+ * receivers (a thread serves one stream at a time, so they can share) */
+static char *worker_buf(struct ps_stream *s)
+{
+	struct ps_worker *w = &s->t->workers[s->worker];
+	char **b = s->sender ? &w->txbuf : &w->rxbuf;
+	/* a GSO batch stays under 64 KiB; one datagram may be longer */
+	size_t size = !s->udp		       ? s->len
+		      : s->len > PS_UDP_RX_BUF ? s->len
+					       : PS_UDP_RX_BUF;
+
+	if (!*b) {
+		*b = xmalloc(size);
+		fill_payload(*b, size, s->t->p.repeating_payload);
+	}
+	s->shared_buf = true;
+	return *b;
+}
+
 struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id, bool sender,
 				int target)
 {
@@ -64,13 +87,19 @@ struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id, bool sender,
 	s->rx_cpu = -1;
 	s->len = p->len;
 	s->gso_segs = 1;
+	/* the caller appends it next: t->nstreams is its index */
+	s->worker = t->nworkers ? t->nstreams % t->nworkers : -1;
 	if (s->udp)
 		ps_stream_udp_setup(s);
-	s->buf = xmalloc(s->udp && !sender ? PS_UDP_RX_BUF
-					   : s->len * s->gso_segs);
-	fill_payload(s->buf,
-		     s->udp && !sender ? PS_UDP_RX_BUF : s->len * s->gso_segs,
-		     p->repeating_payload);
+	if (s->worker >= 0) {
+		s->buf = worker_buf(s);
+	} else {
+		size_t size = s->udp && !sender ? PS_UDP_RX_BUF
+						: s->len * s->gso_segs;
+
+		s->buf = xmalloc(size);
+		fill_payload(s->buf, size, p->repeating_payload);
+	}
 	atomic_store(&s->cpu, -1);
 	/* short socket timeouts let a blocked thread see the stop flags */
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -86,7 +115,8 @@ void ps_stream_free(struct ps_stream *s)
 		close(s->fd);
 	if (s->file_fd >= 0)
 		close(s->file_fd);
-	free(s->buf);
+	if (!s->shared_buf)
+		free(s->buf);
 	free(s);
 }
 
@@ -103,19 +133,6 @@ static void sleep_until(double t)
 	nanosleep(&ts, NULL);
 }
 
-/* keep a stream at or below -b: sleep when ahead of rate × elapsed */
-static void throttle(struct ps_stream *s, uint64_t bytes, double start)
-{
-	double rate = (double)s->t->p.rate;
-	double due;
-
-	if (rate <= 0)
-		return;
-	due = start + bytes * 8.0 / rate;
-	if (due > ps_now())
-		sleep_until(due);
-}
-
 static bool reserve(struct ps_stream *s, size_t len)
 {
 	struct ps_test *t = s->t;
@@ -127,16 +144,46 @@ static bool reserve(struct ps_stream *s, size_t len)
 	return true;
 }
 
+/* UDP: a full socket buffer or an ICMP error is loss, not the end */
+static bool udp_send_dropped(const struct ps_stream *s)
+{
+	return s->udp && (errno == ENOBUFS || errno == ECONNREFUSED);
+}
+
+/* n more bytes sent (block: one more block): what the control thread reads */
+static void tx_count(struct ps_stream *s, size_t n, uint64_t seq, bool block)
+{
+	s->mine += n;
+	atomic_store_explicit(&s->bytes, s->mine, memory_order_relaxed);
+	if (block)
+		atomic_fetch_add_explicit(&s->blocks, 1, memory_order_relaxed);
+	if (s->udp)
+		atomic_store_explicit(&s->packets, seq, memory_order_relaxed);
+}
+
+/* -b: when the stream may send again, or 0 when it may now */
+static double tx_due(const struct ps_stream *s)
+{
+	const struct ps_params *p = &s->t->p;
+	double due;
+
+	if (!p->rate || (!s->udp && p->fq_rate))
+		return 0;
+	due = s->tx_start + s->mine * 8.0 / (double)p->rate;
+	return due > ps_now() ? due : 0;
+}
+
 static int send_loop(struct ps_stream *s)
 {
 	struct ps_test *t = s->t;
-	double start = ps_now();
-	uint64_t seq = 0, mine = 0;
+	uint64_t seq = 0;
 	int flags = MSG_NOSIGNAL;
 	bool use_sendfile = s->file_fd >= 0 && !s->udp && !s->from_file;
 
+	s->tx_start = ps_now();
 	while (!atomic_load_explicit(&t->done, memory_order_relaxed)) {
 		ssize_t n;
+		double due;
 
 		size_t len = s->len * s->gso_segs;
 
@@ -169,22 +216,15 @@ static int send_loop(struct ps_stream *s)
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
-			/* UDP: a full socket buffer or an ICMP error is loss */
-			if (s->udp &&
-			    (errno == ENOBUFS || errno == ECONNREFUSED)) {
+			if (udp_send_dropped(s)) {
 				seq -= s->gso_segs; /* not sent: not lost */
 				continue;
 			}
 			return errno;
 		}
-		mine += (uint64_t)n;
-		atomic_store_explicit(&s->bytes, mine, memory_order_relaxed);
-		atomic_fetch_add_explicit(&s->blocks, 1, memory_order_relaxed);
-		if (s->udp)
-			atomic_store_explicit(&s->packets, seq,
-					      memory_order_relaxed);
-		if (t->p.rate && (s->udp || !t->p.fq_rate))
-			throttle(s, mine, start);
+		tx_count(s, (size_t)n, seq, true);
+		if ((due = tx_due(s)) > 0)
+			sleep_until(due);
 	}
 	return 0;
 }
@@ -204,21 +244,43 @@ static int write_file(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* one receive into s->buf: bytes (*seg: a GRO batch's datagram size),
+ * 0 at the sender's end, or -1 with errno */
+static ssize_t rx_once(struct ps_stream *s, size_t *seg)
+{
+	int flags = s->t->skip_rx_copy && !s->udp ? MSG_TRUNC : 0;
+
+	*seg = 0;
+	if (s->udp)
+		return ps_udp_recv(s, seg);
+	return recv(s->fd, flags & MSG_TRUNC ? NULL : s->buf, s->len, flags);
+}
+
+/* n bytes just received: count them, and write them out for -F */
+static void rx_count(struct ps_stream *s, size_t n, size_t seg)
+{
+	s->mine += n;
+	atomic_store_explicit(&s->bytes, s->mine, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->t->moved_bytes, n, memory_order_relaxed);
+	if (s->file_fd >= 0 && write_file(s->file_fd, s->buf, n)) {
+		int e = errno;
+
+		close(s->file_fd);
+		s->file_fd = -1;
+		ps_warn(_("stopped writing the received file: %s"),
+			strerror(e));
+	}
+	if (s->udp)
+		ps_udp_received(s, n, seg);
+}
+
 static int recv_loop(struct ps_stream *s)
 {
 	struct ps_test *t = s->t;
-	int flags = t->skip_rx_copy && !s->udp ? MSG_TRUNC : 0;
-	uint64_t mine = 0;
 
 	while (!atomic_load_explicit(&t->rx_done, memory_order_relaxed)) {
-		size_t seg = 0;
-		ssize_t n;
-
-		if (s->udp)
-			n = ps_udp_recv(s, &seg);
-		else
-			n = recv(s->fd, flags & MSG_TRUNC ? NULL : s->buf,
-				 s->len, flags);
+		size_t seg;
+		ssize_t n = rx_once(s, &seg);
 
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
@@ -232,51 +294,49 @@ static int recv_loop(struct ps_stream *s)
 				continue;
 			break; /* the sender closed: done */
 		}
-		mine += (uint64_t)n;
-		atomic_store_explicit(&s->bytes, mine, memory_order_relaxed);
-		atomic_fetch_add_explicit(&t->moved_bytes, (uint64_t)n,
-					  memory_order_relaxed);
-		if (s->file_fd >= 0 &&
-		    write_file(s->file_fd, s->buf, (size_t)n)) {
-			int e = errno;
-
-			close(s->file_fd);
-			s->file_fd = -1;
-			ps_warn(_("stopped writing the received file: %s"),
-				strerror(e));
-		}
-		if (s->udp)
-			ps_udp_received(s, (size_t)n, seg);
+		rx_count(s, (size_t)n, seg);
 	}
 	return 0;
+}
+
+/* a thread, or a worker, sees the stop signals only in the control thread */
+static void thread_setup(int cpu_pin, const char *name)
+{
+	sigset_t set;
+
+	/* named, so /proc/PID/task/N/comm tells them from other threads */
+	pthread_setname_np(pthread_self(), name);
+	sigfillset(&set);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (cpu_pin >= 0) {
+		cpu_set_t cs;
+
+		CPU_ZERO(&cs);
+		CPU_SET(cpu_pin, &cs);
+		pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
+	}
+}
+
+/* the stream's thread ended with err: the stop itself is no failure */
+static void stream_ended(struct ps_stream *s, int err)
+{
+	if (atomic_load(s->sender ? &s->t->done : &s->t->rx_done))
+		err = 0;
+	atomic_store(&s->err, err);
+	atomic_store(&s->finished, true);
 }
 
 static void *stream_main(void *arg)
 {
 	struct ps_stream *s = arg;
-	sigset_t set;
-	int err;
 
-	/* signals belong to the control thread */
-	sigfillset(&set);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (s->cpu_pin >= 0) {
-		cpu_set_t cs;
-
-		CPU_ZERO(&cs);
-		CPU_SET(s->cpu_pin, &cs);
-		pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
-	}
+	thread_setup(s->cpu_pin, "ps-stream");
 	atomic_store(&s->cpu, sched_getcpu());
-	err = s->sender ? send_loop(s) : recv_loop(s);
-	if (atomic_load(s->sender ? &s->t->done : &s->t->rx_done))
-		err = 0; /* the stop itself, not a failure */
-	atomic_store(&s->err, err);
-	atomic_store(&s->finished, true);
+	stream_ended(s, s->sender ? send_loop(s) : recv_loop(s));
 	return NULL;
 }
 
-int ps_stream_start(struct ps_stream *s)
+static int stream_start(struct ps_stream *s)
 {
 	int rc = pthread_create(&s->thread, NULL, stream_main, s);
 
@@ -284,6 +344,271 @@ int ps_stream_start(struct ps_stream *s)
 		return -rc;
 	s->running = true;
 	return 0;
+}
+
+/*
+ * A worker's step for one ready stream: 0 to wait (EAGAIN, or -b parked
+ * it), -1 at its end, else the errno that ended it. A sender moves at most
+ * WORKER_TX_BURST pieces of WORKER_TX_PIECE bytes of its block before the
+ * next stream's turn (a 1 MiB block at once would let 64 streams take
+ * turns of 64 MiB: some would stall for whole intervals); a receiver
+ * reads at most WORKER_RX_BURST times.
+ */
+#define WORKER_TX_PIECE (128 * 1024)
+#define WORKER_TX_BURST 2
+#define WORKER_RX_BURST 4
+
+static void worker_arm(struct ps_worker *w, struct ps_stream *s, int op)
+{
+	struct epoll_event ev = { .data.ptr = s };
+
+	/* parked (-b): no events until due; a hang-up still comes */
+	if (!s->due)
+		ev.events = s->sender ? EPOLLOUT : EPOLLIN;
+	epoll_ctl(w->epfd, op, s->fd, &ev);
+}
+
+static int worker_tx(struct ps_worker *w, struct ps_stream *s)
+{
+	size_t len = s->len * s->gso_segs;
+
+	for (int k = 0; k < WORKER_TX_BURST; k++) {
+		size_t off, piece;
+		ssize_t n;
+
+		if (!s->pend) {
+			if (!reserve(s, len))
+				return -1;
+			s->pend = len;
+		}
+		off = len - s->pend;
+		/* UDP: the datagrams (one GSO batch) go whole */
+		piece = s->udp || s->pend < WORKER_TX_PIECE ? s->pend
+							    : WORKER_TX_PIECE;
+		/* the buffer is shared: number the datagrams on each try */
+		for (unsigned g = 0; s->udp && g < s->gso_segs; g++)
+			ps_udp_stamp(s, s->buf + g * s->len, s->tx_seq + 1 + g);
+		if (s->file_fd >= 0 && !s->udp) {
+			off_t o = (off_t)off;
+
+			n = sendfile(s->fd, s->file_fd, &o, piece);
+		} else {
+			n = send(s->fd, s->buf + off, piece, MSG_NOSIGNAL);
+		}
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return 0;
+			if (!udp_send_dropped(s))
+				return errno;
+			s->pend = 0; /* not sent: not lost */
+			continue;
+		}
+		if (s->udp)
+			s->tx_seq += s->gso_segs;
+		s->pend -= (size_t)n;
+		tx_count(s, (size_t)n, s->tx_seq, !s->pend);
+		if ((s->due = tx_due(s)) > 0) {
+			worker_arm(w, s, EPOLL_CTL_MOD);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int worker_rx(struct ps_stream *s)
+{
+	for (int k = 0; k < WORKER_RX_BURST; k++) {
+		size_t seg;
+		ssize_t n = rx_once(s, &seg);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN ||
+			    (s->udp && errno == ECONNREFUSED))
+				return 0;
+			return errno;
+		}
+		if (n == 0)
+			return s->udp ? 0 : -1; /* TCP: the sender closed */
+		rx_count(s, (size_t)n, seg);
+	}
+	return 0;
+}
+
+static bool stream_stopped(const struct ps_stream *s)
+{
+	return atomic_load_explicit(s->sender ? &s->t->done : &s->t->rx_done,
+				    memory_order_relaxed);
+}
+
+static void worker_retire(struct ps_worker *w, struct ps_stream *s, int err)
+{
+	epoll_ctl(w->epfd, EPOLL_CTL_DEL, s->fd, NULL);
+	s->retired = true;
+	stream_ended(s, err);
+}
+
+static void *worker_main(void *arg)
+{
+	struct ps_worker *w = arg;
+	struct ps_test *t = w->t;
+	struct ps_stream *mine[2 * PS_MAX_STREAMS * PS_MAX_TARGETS];
+	struct epoll_event ev[64];
+	int n = 0, live;
+
+	for (int i = 0; i < t->nstreams; i++)
+		if (t->streams[i]->worker == w->idx)
+			mine[n++] = t->streams[i];
+	thread_setup(n ? mine[0]->cpu_pin : -1, "ps-worker");
+	for (int i = 0; i < n; i++) {
+		struct ps_stream *s = mine[i];
+
+		fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
+		atomic_store(&s->cpu, sched_getcpu());
+		s->tx_start = ps_now();
+		worker_arm(w, s, EPOLL_CTL_ADD);
+	}
+	live = n;
+	while (live > 0) {
+		double now = ps_now(), next = now + 0.1;
+		int got;
+
+		for (int i = 0; i < n; i++) {
+			struct ps_stream *s = mine[i];
+
+			if (s->retired)
+				continue;
+			if (stream_stopped(s)) {
+				worker_retire(w, s, 0);
+				live--;
+			} else if (s->due && s->due <= now) {
+				s->due = 0;
+				worker_arm(w, s, EPOLL_CTL_MOD);
+			} else if (s->due && s->due < next) {
+				next = s->due;
+			}
+		}
+		if (!live)
+			break;
+		got = epoll_wait(w->epfd, ev, 64,
+				 (int)((next - now) * 1000) + 1);
+		for (int i = 0; i < got; i++) {
+			struct ps_stream *s = ev[i].data.ptr;
+			int rc;
+
+			if (!s) { /* the wake-up: the stop flags are read next
+				   */
+				uint64_t v;
+				ssize_t r = read(w->wakefd, &v, sizeof(v));
+
+				(void)r;
+				continue;
+			}
+			if (s->retired ||
+			    (s->due && !(ev[i].events & (EPOLLHUP | EPOLLERR))))
+				continue;
+			rc = s->sender ? worker_tx(w, s) : worker_rx(s);
+			if (rc) {
+				worker_retire(w, s, rc < 0 ? 0 : rc);
+				live--;
+			}
+		}
+	}
+	return NULL;
+}
+
+void ps_streams_plan(struct ps_test *t, int parallel, bool files)
+{
+	cpu_set_t cs;
+	int ncpu = 1;
+
+	if (sched_getaffinity(0, sizeof(cs), &cs) == 0 && CPU_COUNT(&cs) > 0)
+		ncpu = CPU_COUNT(&cs);
+	if (t->workers)
+		return; /* planned already */
+	t->nworkers = 0;
+	/* -F reads and writes files in the streams' loops: one thread each */
+	if (files || parallel <= ncpu)
+		return;
+	t->nworkers = ncpu;
+	t->workers = xcalloc((size_t)ncpu, sizeof(*t->workers));
+	for (int i = 0; i < ncpu; i++) {
+		t->workers[i].t = t;
+		t->workers[i].idx = i;
+		t->workers[i].epfd = t->workers[i].wakefd = -1;
+	}
+}
+
+int ps_streams_threads(const struct ps_test *t)
+{
+	return t->nworkers ? t->nworkers : t->nstreams;
+}
+
+static int worker_start(struct ps_worker *w)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	int rc;
+
+	w->epfd = epoll_create1(EPOLL_CLOEXEC);
+	w->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->epfd < 0 || w->wakefd < 0 ||
+	    epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->wakefd, &ev))
+		return -errno;
+	rc = pthread_create(&w->thread, NULL, worker_main, w);
+	if (rc)
+		return -rc;
+	w->running = true;
+	return 0;
+}
+
+int ps_streams_start(struct ps_test *t)
+{
+	for (int i = 0; i < t->nworkers; i++) {
+		int rc = worker_start(&t->workers[i]);
+
+		if (rc)
+			return rc;
+		for (int k = 0; k < t->nstreams; k++)
+			if (t->streams[k]->worker == i)
+				t->streams[k]->running = true;
+	}
+	for (int i = 0; i < t->nstreams; i++) {
+		int rc;
+
+		if (t->streams[i]->worker >= 0)
+			continue;
+		rc = stream_start(t->streams[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* join a worker once every stream it serves stops (or has ended) */
+static void worker_stop(struct ps_worker *w, bool senders, bool receivers)
+{
+	struct ps_test *t = w->t;
+	uint64_t one = 1;
+
+	if (!w->running)
+		return;
+	if (write(w->wakefd, &one, sizeof(one)) < 0)
+		ps_debug("waking a stream worker: %s", strerror(errno));
+	for (int i = 0; i < t->nstreams; i++) {
+		struct ps_stream *s = t->streams[i];
+
+		if (s->worker == w->idx && !(s->sender ? senders : receivers) &&
+		    !atomic_load(&s->finished))
+			return;
+	}
+	pthread_join(w->thread, NULL);
+	w->running = false;
+	for (int i = 0; i < t->nstreams; i++)
+		if (t->streams[i]->worker == w->idx)
+			t->streams[i]->running = false;
 }
 
 void ps_streams_stop(struct ps_test *t, bool senders, bool receivers)
@@ -304,9 +629,13 @@ void ps_streams_stop(struct ps_test *t, bool senders, bool receivers)
 		 */
 		if (!s->udp || !s->sender)
 			shutdown(s->fd, s->sender ? SHUT_WR : SHUT_RD);
+		if (s->worker >= 0)
+			continue;
 		pthread_join(s->thread, NULL);
 		s->running = false;
 	}
+	for (int i = 0; i < t->nworkers; i++)
+		worker_stop(&t->workers[i], senders, receivers);
 }
 
 void ps_streams_drain_files(struct ps_test *t)
@@ -348,6 +677,19 @@ void ps_test_free_streams(struct ps_test *t)
 	for (int i = 0; i < t->nstreams; i++)
 		ps_stream_free(t->streams[i]);
 	t->nstreams = 0;
+	for (int i = 0; i < t->nworkers; i++) {
+		struct ps_worker *w = &t->workers[i];
+
+		if (w->epfd >= 0)
+			close(w->epfd);
+		if (w->wakefd >= 0)
+			close(w->wakefd);
+		free(w->txbuf);
+		free(w->rxbuf);
+	}
+	free(t->workers);
+	t->workers = NULL;
+	t->nworkers = 0;
 }
 
 int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams)

@@ -680,6 +680,7 @@ void ps_test_info_fill(struct ps_test *t)
 	memcpy(in->title, t->p.title, sizeof(in->title));
 	in->gsro = t->p.proto == PS_PROTO_UDP && t->p.gsro;
 	in->peer_kind = t->peer_ext ? "pipescope" : "iperf3";
+	in->threads = ps_streams_threads(t);
 	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
 	ps_test_info_conns(t);
 	ps_sock_name(t->ctrl_fd, true, in->ctrl_remote, sizeof(in->ctrl_remote),

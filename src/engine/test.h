@@ -26,6 +26,8 @@ struct ps_stream {
 	int file_fd;	   /* -F, or the -Z sendfile source; -1 */
 	unsigned gso_segs; /* UDP datagrams per send (1 = no GSO) */
 	bool from_file;	   /* -F: send file_fd's bytes once, then end */
+	int worker;	   /* t->workers[] serving it, or -1: its own thread */
+	bool shared_buf;   /* buf is the worker's, not the stream's */
 
 	/* written by the stream thread, read by the control thread */
 	atomic_uint_fast64_t bytes;
@@ -37,6 +39,14 @@ struct ps_stream {
 	atomic_int cpu;
 	atomic_int err; /* errno that ended the thread, or 0 */
 	atomic_bool finished;
+
+	/* a grouped stream's worker-private state: the block in flight */
+	size_t pend;	 /* its bytes still to send */
+	uint64_t tx_seq; /* UDP datagrams numbered */
+	uint64_t mine;	 /* bytes sent (or received) */
+	double tx_start;
+	double due; /* -b: parked (not polled) until then, or 0 */
+	bool retired;
 
 	/* the UDP receiver's private state */
 	uint64_t udp_last_seq;
@@ -57,6 +67,20 @@ struct ps_stream {
 	int64_t reorder_total;
 	int rx_cpu;
 	struct ps_stream_iv last_iv;
+};
+
+/*
+ * More streams than online CPUs: a few threads (as many as the CPUs this
+ * process may run on), each polling its streams (index % nworkers) with
+ * epoll on non-blocking sockets, instead of one thread per stream.
+ */
+struct ps_worker {
+	struct ps_test *t;
+	int idx;
+	pthread_t thread;
+	bool running;
+	int epfd, wakefd;
+	char *txbuf, *rxbuf; /* shared by its streams, one at a time */
 };
 
 struct ps_test {
@@ -98,13 +122,24 @@ struct ps_test {
 	struct ps_snapshot *peer_snap; /* its latest probe snapshot, or NULL */
 	struct ps_results remote;
 	bool remote_valid;
+	/* the stream threads: 0 = one per stream, else that many workers */
+	int nworkers;
+	struct ps_worker *workers;
 };
 
 /* stream life */
 struct ps_stream *ps_stream_new(struct ps_test *t, int fd, int id, bool sender,
 				int target);
 void ps_stream_free(struct ps_stream *s);
-int ps_stream_start(struct ps_stream *s);
+/* before the streams are made: how many threads serve them: one each
+ * while -P (parallel, streams each way) is at most the CPUs this process
+ * may use, else one per CPU (--bidir -P 2 on 2 CPUs: 4 threads, which
+ * measured faster than 2 workers) */
+void ps_streams_plan(struct ps_test *t, int parallel, bool files);
+/* start every stream's thread or worker; 0 or -errno */
+int ps_streams_start(struct ps_test *t);
+/* the threads that move data (t->info.threads) */
+int ps_streams_threads(const struct ps_test *t);
 void ps_streams_stop(struct ps_test *t, bool senders, bool receivers);
 /* the test ended: let the streams that write a file (-F) read what is
  * still on its way, until the sender's FIN, while bytes keep coming */
