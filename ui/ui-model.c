@@ -115,6 +115,32 @@ static void hist_add(struct ui_test_view *v, double bps)
 	v->nhist++;
 }
 
+/* a pipescope server's live totals of the UDP streams it receives: the
+ * receiver's loss while the test runs (the results correct it at the end) */
+static void far_udp(struct ui_test_view *v, const struct ps_interval *iv)
+{
+	int64_t lost = 0, packets = 0;
+	double jit = 0;
+	int n = 0;
+
+	for (int i = 0; i < iv->nremote; i++) {
+		const struct ps_stream_iv *r = &iv->remote[i];
+
+		if (r->sender || !r->udp_totals)
+			continue;
+		lost += r->lost;
+		packets += (int64_t)r->packets;
+		jit += r->jitter_ms;
+		n++;
+	}
+	if (!n)
+		return;
+	v->rx_lost_far = lost;
+	v->rx_packets_far = packets;
+	v->rx_jitter_ms = jit / n;
+	v->rx_live = true;
+}
+
 static void on_interval(void *arg, const struct ps_interval *iv)
 {
 	struct ui_model *m = arg;
@@ -169,13 +195,17 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 		for (int i = 0; i < n; i++)
 			if (v->proto == PS_PROTO_UDP &&
 			    !iv->streams[i].sender) {
-				v->rx_lost += iv->streams[i].lost;
-				v->rx_packets +=
+				v->rx_lost_here += iv->streams[i].lost;
+				v->rx_packets_here +=
 					(int64_t)iv->streams[i].packets +
 					iv->streams[i].lost;
 				v->rx_jitter_ms = iv->streams[i].jitter_ms;
 				v->rx_live = true;
 			}
+		/* UDP a pipescope server receives: its totals so far */
+		far_udp(v, iv);
+		v->rx_lost = v->rx_lost_here + v->rx_lost_far;
+		v->rx_packets = v->rx_packets_here + v->rx_packets_far;
 	}
 	/* TCP_INFO and CPUs as "pipescope check" sums a step */
 	ps_step_acc_add(&v->acc, iv);
@@ -401,6 +431,8 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->end_known = v->end_partial = v->stopped = v->rows_avg = false;
 	v->target_bps = (double)co->rate;
 	v->rx_lost = v->rx_packets = 0;
+	v->rx_lost_here = v->rx_packets_here = 0;
+	v->rx_lost_far = v->rx_packets_far = 0;
 	v->rx_jitter_ms = 0;
 	v->rx_live = false;
 	v->far_rx_bps = -1;

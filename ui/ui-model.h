@@ -79,6 +79,9 @@ struct ui_test_view {
 	int64_t rx_lost, rx_packets;
 	double rx_jitter_ms;
 	bool rx_live; /* from the far end's live data, not the results */
+	/* the parts of rx_lost/rx_packets while the test runs: this end's
+	 * intervals summed, and a pipescope server's totals (its latest) */
+	int64_t rx_lost_here, rx_packets_here, rx_lost_far, rx_packets_far;
 	/* what the far end said it received in its latest report (a
 	 * pipescope server's live data), bit/s; -1 none: the last known */
 	double far_rx_bps;

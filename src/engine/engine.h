@@ -42,6 +42,10 @@ struct ps_stream_iv {
 	int64_t lost;
 	uint64_t ooo;
 	double jitter_ms;
+	/* a pipescope server's live data on a stream it receives (UDP):
+	 * packets (its highest number, the lost included) and lost since the
+	 * test began, not the interval's */
+	bool udp_totals;
 	/* where it ran */
 	int cpu;    /* the stream thread's CPU (sched_getcpu) */
 	int rx_cpu; /* SO_INCOMING_CPU: where its softirq ran */

@@ -490,6 +490,23 @@ void ps_summary_free(struct ps_summary *sum)
 }
 
 /* pipescope peers: this end's per-stream TCP_INFO, for the far end's screen */
+/* a stream this end receives (UDP): its loss since the test began (after
+ * the omitted time), so the client shows the receiver's loss live */
+static void udp_totals_put(const struct ps_stream *s, struct json_object *j)
+{
+	int64_t lost = atomic_load(&s->lost) - s->omit_lost;
+	uint64_t got = atomic_load(&s->packets) - s->omit_packets;
+
+	if (lost < 0)
+		lost = 0;
+	json_object_object_add(j, "udp_lost", json_object_new_int64(lost));
+	json_object_object_add(j, "udp_packets",
+			       json_object_new_int64((int64_t)got + lost));
+	json_object_object_add(
+		j, "jitter_ms",
+		json_object_new_double(atomic_load(&s->jitter_ns) / 1e6));
+}
+
 struct json_object *ps_test_ext_data(struct ps_test *t)
 {
 	struct json_object *o = json_object_new_object();
@@ -538,6 +555,8 @@ struct json_object *ps_test_ext_data(struct ps_test *t)
 		json_object_object_add(j, "cpu", json_object_new_int(v->cpu));
 		json_object_object_add(j, "rx_cpu",
 				       json_object_new_int(v->rx_cpu));
+		if (t->streams[i]->udp && !v->sender)
+			udp_totals_put(t->streams[i], j);
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "streams", arr);
@@ -555,6 +574,25 @@ static int64_t jget(struct json_object *o, const char *k)
 	struct json_object *v;
 
 	return json_object_object_get_ex(o, k, &v) ? ps_json_int(v) : 0;
+}
+
+/* the far end's word, bounded: counts from 0 to 2^48, lost at most the
+ * packets, a jitter that is a number of milliseconds */
+static void udp_totals_take(struct ps_stream_iv *v, struct json_object *j)
+{
+	const int64_t cap = (int64_t)1 << 48;
+	int64_t n = jget(j, "udp_packets"), lost = jget(j, "udp_lost");
+	struct json_object *x;
+	double jit = 0;
+
+	if (n < 0 || n > cap || lost < 0 || lost > n)
+		return;
+	if (json_object_object_get_ex(j, "jitter_ms", &x))
+		jit = json_object_get_double(x);
+	v->udp_totals = true;
+	v->packets = (uint64_t)n;
+	v->lost = lost;
+	v->jitter_ms = isfinite(jit) && jit >= 0 && jit < 1e6 ? jit : 0;
 }
 
 int ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
@@ -599,6 +637,9 @@ int ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
 		v->delivery_bps = (uint64_t)jget(j, "delivery_rate");
 		v->cpu = (int)jget(j, "cpu");
 		v->rx_cpu = (int)jget(j, "rx_cpu");
+		if (!v->sender &&
+		    json_object_object_get_ex(j, "udp_packets", &x))
+			udp_totals_take(v, j);
 	}
 	return 0;
 }
