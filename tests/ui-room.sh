@@ -3,7 +3,8 @@
 # 200x60 the graph fills its width from the first seconds, the streams
 # panel is as tall as its rows (the graph gets the rest), the findings
 # strip grows to hold its lines; view 2's rows end in per-stream
-# sparklines where there is room; the graph's axis is the shown test's, so
+# sparklines where there is room, view 3's core bars in per-core ones;
+# the graph's axis is the shown test's, so
 # it shrinks for a slower test.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/ui-lib.sh"
@@ -28,6 +29,11 @@ ui_save ui-room-200x60
 ui_keys 2
 ui_expect "view 2: a sparkline ends each stream's row" \
 	'^\[  1\] send .*rx [0-9]+  [.:#]{2,} *$' 5
+# view 3: a wide core bar ends in the core's busy % over the last seconds
+ui_keys 3
+ui_expect "view 3: a sparkline ends a core's bar" \
+	'^ +[0-9]+ \[.*\] +[0-9]+% *(<)? +[ .:#]*[.:#]{2,} *\|? *$' 5
+ui_save ui-room-cpu-200x60
 ui_keys 1
 # a UDP test at 1 Mbit/s after a TCP one at Gbit/s: the axis follows
 ui_keys u s

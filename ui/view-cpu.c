@@ -40,14 +40,71 @@ static int dominant(const double p[4])
 	return best;
 }
 
+/*
+ * Each core's busy % over the last samples, for the sparklines a wide bar
+ * has room for: one column a snapshot (a second), the newest on the right.
+ * The frame's snapshot is added once (its time says whether it is new).
+ */
+#define CORE_SPARK 16
+#define CORE_SPARK_CPUS 256
+static struct {
+	int64_t mono_ns;
+	uint32_t n;
+	float busy[CORE_SPARK_CPUS][CORE_SPARK];
+} core_hist;
+
+static void core_hist_add(const struct ps_snapshot *s)
+{
+	const struct ps_cpu_info *cpu = &s->cpu;
+
+	if (s->hdr.mono_ns == core_hist.mono_ns || cpu->ncores <= 0 ||
+	    !cpu->cores[0].pct_valid)
+		return;
+	core_hist.mono_ns = s->hdr.mono_ns;
+	for (int i = 0; i < cpu->ncores && i < CORE_SPARK_CPUS; i++)
+		core_hist.busy[i][core_hist.n % CORE_SPARK] =
+			(float)busy_of(&cpu->cores[i]);
+	core_hist.n++;
+}
+
+/* core idx's recent busy % as block heights, w columns at most */
+static void core_sparkline(struct ui *ui, int y, int x, int w, int idx)
+{
+	int n = (int)(core_hist.n < CORE_SPARK ? core_hist.n : CORE_SPARK);
+
+	if (w > n)
+		w = n;
+	if (idx < 0 || idx >= CORE_SPARK_CPUS)
+		return;
+	for (int c = 0; c < w; c++) {
+		uint32_t k = core_hist.n - (uint32_t)w + (uint32_t)c;
+		float b = core_hist.busy[idx][k % CORE_SPARK];
+		int lvl = (int)(b / 100 * 8 + 0.5);
+
+		if (lvl < 1 && b >= 1)
+			lvl = 1;
+		if (lvl > 8)
+			lvl = 8;
+		ui_put(y, x + c, 1, ui_attr(UI_C_GRAPH),
+		       ui->style.g->blocks[lvl]);
+	}
+}
+
+/* a bar this wide (its cell) gives CORE_SPARK columns to a sparkline */
+#define SPARK_BAR_W 64
+
 static void bar(struct ui *ui, int y, int x, int w, const struct ps_cpu_core *c,
-		bool busiest, int label_w)
+		bool busiest, int label_w, int idx)
 {
 	const struct ui_glyphs *g = ui->style.g;
 	double p[4];
 	int seg[4], bw, used = 0;
 	char lab[24], pct[16];
 
+	if (w >= SPARK_BAR_W && core_hist.n >= 2) {
+		w -= CORE_SPARK + 1;
+		core_sparkline(ui, y, x + w + 1, CORE_SPARK, idx);
+	}
 	parts_of(c, p);
 	snprintf(lab, sizeof(lab), "%*d", label_w, c->id);
 	ui_put(y, x, w, busiest ? ui_attr(UI_C_WARN) : ui_attr(UI_C_LABEL),
@@ -171,7 +228,8 @@ static bool cores(struct ui *ui, const struct ps_cpu_info *cpu, int y, int x,
 		switch (g->mode) {
 		case UI_CPU_BARS:
 			cx = x + col * (g->cell_w + 1);
-			bar(ui, y + row, cx, g->cell_w, c, busiest, d + 3);
+			bar(ui, y + row, cx, g->cell_w, c, busiest, d + 3,
+			    ui->snap && cpu == &ui->snap->cpu ? i : -1);
 			break;
 		case UI_CPU_CELLS: {
 			char cell[24];
@@ -301,6 +359,7 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 			  ps_status_text(cpu->status), cpu->reason);
 		return;
 	}
+	core_hist_add(s);
 	/* a legend line and, in the full view, where the test runs */
 	if (full)
 		extra = 3;
