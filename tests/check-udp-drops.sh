@@ -62,10 +62,12 @@ rcvbuf() {
 # one "check -u" run from A; $J the report
 run_check() {
 	J=$tmp/report-$1.json
+	KEEP=$(artifacts)/check-udp-drops-$1.json
 	shift
 	ip netns exec "$NA" timeout 60 "$PIPESCOPE" check -c "$ADDR_B" -p $PORT \
 		-u -b 2G -l 1400 -w 16K -t 2 --iface "$VA" --format json "$@" \
 		>"$J" 2>"$tmp/err"
+	cp "$J" "$KEEP" 2>/dev/null
 }
 
 # one direction: NS is the receiver's namespace, WHO what the finding

@@ -24,6 +24,7 @@
 #include "xmalloc.h"
 
 static int send_probe(struct srv_test *st);
+static void final_probe(struct srv_test *st);
 
 /*
  * Each test reports through its own wrapper: one test at a time reaches
@@ -620,8 +621,10 @@ static int serve_running(struct srv_test *st)
 				return -1;
 			}
 			last_ctrl = ps_now();
-			if (s == PS_TEST_END)
+			if (s == PS_TEST_END) {
+				final_probe(st);
 				return 0;
+			}
 			if (s == PS_CLIENT_TERMINATE) {
 				snprintf(st->err, sizeof(st->err),
 					 _("the client stopped the test"));
@@ -700,6 +703,24 @@ static int send_probe(struct srv_test *st)
 	rc = ctl_message(st, PS_EXT_PROBE, o);
 	json_object_put(o);
 	return rc;
+}
+
+/*
+ * The test ended: a reading taken now closes the window of the far end's
+ * counters (the ticks send one a second, so a short test could end with
+ * one reading and no delta). Half a second at most; a client that has gone
+ * is found by the results exchange that follows.
+ */
+static void final_probe(struct srv_test *st)
+{
+	uint64_t seq;
+
+	if (!st->sampler)
+		return;
+	seq = ps_sampler_seq(st->sampler);
+	ps_sampler_kick(st->sampler);
+	if (!ps_sampler_wait(st->sampler, seq, 500))
+		(void)send_probe(st);
 }
 
 /*

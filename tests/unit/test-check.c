@@ -833,7 +833,7 @@ static void test_window(void **state)
 	assert_non_null(strstr(f.remedy, "tcp_wmem"));
 	assert_non_null(strstr(f.remedy, "this end"));
 	assert_null(strstr(f.remedy, "tcp_rmem"));
-	assert_true(fabs(f.ceiling_bps - 131072 * 0.65 * 8 / 0.0104) < 1);
+	assert_true(fabs(f.ceiling_bps - 131072 * 0.9 * 8 / 0.0104) < 1);
 
 	/* -R only: this end receives, its own tcp_rmem is the window */
 	sysctl_bufs(&snap, 131072, 4194304);
