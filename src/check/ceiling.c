@@ -65,11 +65,13 @@ double ps_ceiling_closeness(const struct ps_ceiling_model *m, int i)
 bool ps_ceiling_explains_configured(const struct ps_ceiling_model *m, int i)
 {
 	const struct ps_ceiling *c = &m->c[i];
+	double ref = reference(m, c);
 
-	return !c->measured && c->scope == PS_SCOPE_SHARED &&
-	       m->measured_bps > 0 &&
-	       c->bps >= CONTRADICTED * m->measured_bps &&
-	       c->bps <= CONFIGURED * m->measured_bps;
+	/* shared against the sum, a flow's (a window) against the rate a
+	 * flow got: a receive window that explains each flow binds ahead of
+	 * the per-flow plateau it causes */
+	return !c->measured && ref > 0 && c->bps >= CONTRADICTED * ref &&
+	       c->bps <= CONFIGURED * ref;
 }
 
 void ps_ceiling_solve(struct ps_ceiling_model *m)

@@ -52,7 +52,8 @@ void ps_ceiling_solve(struct ps_ceiling_model *m);
 bool ps_ceiling_contradicted(const struct ps_ceiling_model *m, int i);
 /* how close a ceiling is to what it is compared with: 0 far .. 1 equal */
 double ps_ceiling_closeness(const struct ps_ceiling_model *m, int i);
-/* a configured shared ceiling within 15% of the best sum, either side */
+/* a configured ceiling within 15% of what it is compared with (a shared
+ * one: the best sum; a flow's: the rate a flow got), either side */
 bool ps_ceiling_explains_configured(const struct ps_ceiling_model *m, int i);
 
 struct ps_outcome {

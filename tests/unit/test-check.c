@@ -1398,6 +1398,29 @@ static void test_ceiling_configured(void **state)
 	assert_string_equal(m.c[m.binding].id, "shaper_rate");
 }
 
+/* each flow: a receive window that explains the rate a flow got binds
+ * ahead of the per-flow plateau it causes (the sum grew with streams) */
+static void test_flow_configured(void **state)
+{
+	struct ps_ceiling_model m = { .measured_bps = 373e6,
+				      .single_bps = 84e6,
+				      .flow_bps = 93e6 };
+
+	(void)state;
+	ps_ceiling_add(&m, "per_flow_limit", "flow", 93e6, PS_SCOPE_FLOW, 0)
+		->measured = true;
+	ps_ceiling_add(&m, "window_rtt", "window", 96e6, PS_SCOPE_FLOW, 1);
+	ps_ceiling_add(&m, "line_rate", "line", 10e9, PS_SCOPE_SHARED, -1);
+	ps_ceiling_solve(&m);
+	assert_true(ps_ceiling_explains_configured(&m, 1));
+	assert_string_equal(m.c[m.binding].id, "window_rtt");
+	/* a window far above what a flow got explains nothing: the plateau */
+	m.c[1].bps = 150e6;
+	ps_ceiling_solve(&m);
+	assert_false(ps_ceiling_explains_configured(&m, 1));
+	assert_string_equal(m.c[m.binding].id, "per_flow_limit");
+}
+
 static void test_unexplained_and_full(void **state)
 {
 	struct ps_run r = { 0 };
@@ -1812,6 +1835,7 @@ int main(void)
 		cmocka_unit_test(test_irqbalance_fight),
 		cmocka_unit_test(test_ceiling_model),
 		cmocka_unit_test(test_ceiling_configured),
+		cmocka_unit_test(test_flow_configured),
 		cmocka_unit_test(test_unexplained_and_full),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_rank_order),
