@@ -35,6 +35,7 @@
 
 struct ps_qdisc_probe {
 	pthread_mutex_t lock; /* one sample at a time */
+	struct nl_sock *sk;   /* opened at the first live sample */
 };
 
 static void set_status(struct ps_qdisc_info *i, enum ps_status st,
@@ -395,6 +396,8 @@ void ps_qdisc_close(struct ps_qdisc_probe *qp)
 {
 	if (!qp)
 		return;
+	if (qp->sk)
+		nl_socket_free(qp->sk);
 	pthread_mutex_destroy(&qp->lock);
 	free(qp);
 }
@@ -493,7 +496,7 @@ static void root_first(struct ps_qdisc_info *i)
 		}
 }
 
-static int live_sample(struct ps_qdisc_info *out)
+static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 {
 	struct nl_sock *sk;
 	struct nl_cache *cache = NULL;
@@ -509,19 +512,23 @@ static int live_sample(struct ps_qdisc_info *out)
 		set_status(out, PS_ST_ABSENT, msg);
 		return 0;
 	}
-	/* a socket for this sample only: the link probe's is the one
-	 * rtnetlink socket a probe set keeps open */
-	sk = nl_socket_alloc();
-	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0) {
-		if (sk)
-			nl_socket_free(sk);
-		set_status(out, PS_ST_ERROR,
-			   _("cannot talk to the kernel over rtnetlink"));
-		return -EPROTO;
+	/* the probe's own socket, kept for the next samples (a socket a
+	 * sample came and went beside the sampler's) */
+	if (!qp->sk) {
+		qp->sk = nl_socket_alloc();
+		if (!qp->sk || nl_connect(qp->sk, NETLINK_ROUTE) < 0) {
+			if (qp->sk)
+				nl_socket_free(qp->sk);
+			qp->sk = NULL;
+			set_status(out, PS_ST_ERROR,
+				   _("cannot talk to the kernel over "
+				     "rtnetlink"));
+			return -EPROTO;
+		}
 	}
+	sk = qp->sk;
 	err = rtnl_qdisc_alloc_cache(sk, &cache);
 	if (err < 0) {
-		nl_socket_free(sk);
 		set_status(out, PS_ST_ERROR, nl_geterror(err));
 		return -EIO;
 	}
@@ -534,7 +541,6 @@ static int live_sample(struct ps_qdisc_info *out)
 		nl_cache_foreach(cache, qdisc_cb, &w);
 		nl_cache_free(cache);
 	}
-	nl_socket_free(sk);
 	if (!out->n)
 		set_status(out, PS_ST_ABSENT, _("the interface has no qdisc"));
 	else
@@ -578,7 +584,7 @@ int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
 	if (!ps_sysroot_is_live())
 		return recorded_sample(out);
 	pthread_mutex_lock(&qp->lock);
-	ret = live_sample(out);
+	ret = live_sample(qp, out);
 	pthread_mutex_unlock(&qp->lock);
 	return ret;
 }

@@ -81,6 +81,10 @@ static struct ps_snapshot *sample(struct ps_probe_set *set,
 	return s;
 }
 
+/* the rtnetlink sockets a probe set keeps open once it sampled: the link
+ * probe's and the qdisc probe's (each its own, for the set's lifetime) */
+#define SET_RT 2
+
 static void test_close_one_set_sample_the_other(void **state)
 {
 	struct ps_probe_env env = { 0 };
@@ -98,20 +102,20 @@ static void test_close_one_set_sample_the_other(void **state)
 	b = ps_probes_open(&env);
 	sa = sample(a, NULL);
 	sb = sample(b, NULL);
-	/* one rtnetlink socket per set, not one for the process */
-	assert_int_equal(count_netlink(NL_ROUTE), rt0 + 2);
+	/* the rtnetlink sockets are per set, not one for the process */
+	assert_int_equal(count_netlink(NL_ROUTE), rt0 + 2 * SET_RT);
 	ge = count_netlink(NL_GENERIC);
 
 	ps_probes_close(a);
-	/* a's socket is gone, b's is still open ... */
-	assert_int_equal(count_netlink(NL_ROUTE), rt0 + 1);
+	/* a's sockets are gone, b's are still open ... */
+	assert_int_equal(count_netlink(NL_ROUTE), rt0 + SET_RT);
 	/* ... and so is the ethtool probe's, which b still uses */
 	assert_int_equal(count_netlink(NL_GENERIC), ge);
 
-	/* b samples on its own socket (no new one) and has rates */
+	/* b samples on its own sockets (no new one) and has rates */
 	sb2 = sample(b, sb);
 	assert_true(sb2->link.rates.valid);
-	assert_int_equal(count_netlink(NL_ROUTE), rt0 + 1);
+	assert_int_equal(count_netlink(NL_ROUTE), rt0 + SET_RT);
 
 	ps_probes_close(b);
 	/* the last set closed: nothing left open */
@@ -142,8 +146,9 @@ static void test_sampler_and_a_second_set(void **state)
 
 		ps_probes_close(set);
 		ps_snapshot_put(snap);
-		/* the sampler's own socket stays */
-		assert_int_equal(count_netlink(NL_ROUTE), rt0 + 1);
+		/* the sampler's own sockets stay, and no sample leaves
+		 * one behind or opens one beside them */
+		assert_int_equal(count_netlink(NL_ROUTE), rt0 + SET_RT);
 	}
 	seq = ps_sampler_seq(s);
 	assert_int_equal(ps_sampler_wait(s, seq, 5000), 0);
