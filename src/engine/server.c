@@ -21,6 +21,7 @@
 #include "sampler.h"
 #include "server-internal.h"
 #include "snapshot.h"
+#include "clock.h"
 #include "xmalloc.h"
 
 static int send_probe(struct srv_test *st);
@@ -713,11 +714,22 @@ static int send_probe(struct srv_test *st)
  */
 static void final_probe(struct srv_test *st)
 {
+	struct ps_snapshot *last;
 	uint64_t seq;
+	int64_t age;
 
 	if (!st->sampler)
 		return;
 	seq = ps_sampler_seq(st->sampler);
+	last = ps_sampler_latest(st->sampler);
+	age = last ? ps_mono_ns() - last->hdr.mono_ns : INT64_MAX;
+	if (last)
+		ps_snapshot_put(last);
+	/* a reading rates its cores over the time since the one before:
+	 * one just taken would rate them over nothing (no CPU figures), so
+	 * a quarter of a second at least */
+	if (age < 250000000)
+		ps_sleep((250000000 - (double)age) / 1e9);
 	ps_sampler_kick(st->sampler);
 	if (!ps_sampler_wait(st->sampler, seq, 500))
 		(void)send_probe(st);
