@@ -59,13 +59,14 @@ rcvbuf() {
 		if ($i == "RcvbufErrors") c = i; if (n == 2) print $c }' /proc/net/snmp
 }
 
-# one "check -u" run from A; $J the report
+# one "check -u" run from A; $J the report (3 s: the server sends its
+# readings once a second, and the far end's delta needs two in the test)
 run_check() {
 	J=$tmp/report-$1.json
 	KEEP=$(artifacts)/check-udp-drops-$1.json
 	shift
 	ip netns exec "$NA" timeout 60 "$PIPESCOPE" check -c "$ADDR_B" -p $PORT \
-		-u -b 2G -l 1400 -w 16K -t 2 --iface "$VA" --format json "$@" \
+		-u -b 2G -l 1400 -w 16K -t 3 --iface "$VA" --format json "$@" \
 		>"$J" 2>"$tmp/err"
 	cp "$J" "$KEEP" 2>/dev/null
 }

@@ -21,11 +21,9 @@
 #include "sampler.h"
 #include "server-internal.h"
 #include "snapshot.h"
-#include "clock.h"
 #include "xmalloc.h"
 
 static int send_probe(struct srv_test *st);
-static void final_probe(struct srv_test *st);
 
 /*
  * Each test reports through its own wrapper: one test at a time reaches
@@ -622,10 +620,8 @@ static int serve_running(struct srv_test *st)
 				return -1;
 			}
 			last_ctrl = ps_now();
-			if (s == PS_TEST_END) {
-				final_probe(st);
+			if (s == PS_TEST_END)
 				return 0;
-			}
 			if (s == PS_CLIENT_TERMINATE) {
 				snprintf(st->err, sizeof(st->err),
 					 _("the client stopped the test"));
@@ -704,35 +700,6 @@ static int send_probe(struct srv_test *st)
 	rc = ctl_message(st, PS_EXT_PROBE, o);
 	json_object_put(o);
 	return rc;
-}
-
-/*
- * The test ended: a reading taken now closes the window of the far end's
- * counters (the ticks send one a second, so a short test could end with
- * one reading and no delta). Half a second at most; a client that has gone
- * is found by the results exchange that follows.
- */
-static void final_probe(struct srv_test *st)
-{
-	struct ps_snapshot *last;
-	uint64_t seq;
-	int64_t age;
-
-	if (!st->sampler)
-		return;
-	seq = ps_sampler_seq(st->sampler);
-	last = ps_sampler_latest(st->sampler);
-	age = last ? ps_mono_ns() - last->hdr.mono_ns : INT64_MAX;
-	if (last)
-		ps_snapshot_put(last);
-	/* a reading rates its cores over the time since the one before:
-	 * one just taken would rate them over nothing (no CPU figures), so
-	 * a quarter of a second at least */
-	if (age < 250000000)
-		ps_sleep((250000000 - (double)age) / 1e9);
-	ps_sampler_kick(st->sampler);
-	if (!ps_sampler_wait(st->sampler, seq, 500))
-		(void)send_probe(st);
 }
 
 /*
