@@ -334,6 +334,17 @@ static void finding_lines(struct ui *ui, const struct ps_diagnosis *d,
 		snprintf(l->text, sizeof(l->text), "  %s", _("none"));
 }
 
+/* a scroll marker flush with the right edge of in on row y, over the
+ * line's own text to the end (a shorter marker left its tail showing) */
+static void mark(const struct ui_rect *in, int y, const char *what)
+{
+	int w = ui_text_width(what) + 1;
+
+	if (w > in->w)
+		w = in->w;
+	ui_printf(y, in->x + in->w - w, w, ui_attr(UI_C_DIM), " %s", what);
+}
+
 /* lines first..last (-1: none) in sight of in, from ui->gtop; markers
  * where more lines are above or below */
 static void show(struct ui *ui, const struct ui_rect *in,
@@ -360,11 +371,9 @@ static void show(struct ui *ui, const struct ui_rect *in,
 			ui_put(in->y + k, x, in->x + in->w - x, l->ta, l->text);
 	}
 	if (ui->gtop > 0)
-		ui_printf(in->y, in->x + in->w - 10, 10, ui_attr(UI_C_DIM),
-			  " %s", _("^ more"));
+		mark(in, in->y, _("^ more"));
 	if (ui->gtop + in->h < out->n)
-		ui_printf(in->y + in->h - 1, in->x + in->w - 10, 10,
-			  ui_attr(UI_C_DIM), " %s", _("v more"));
+		mark(in, in->y + in->h - 1, _("v more"));
 }
 
 void ui_panel_live(struct ui *ui, const struct ui_rect *in,
