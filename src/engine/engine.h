@@ -49,6 +49,8 @@ struct ps_stream_iv {
 	/* where it ran */
 	int cpu;    /* the stream thread's CPU (sched_getcpu) */
 	int rx_cpu; /* SO_INCOMING_CPU: where its softirq ran */
+	/* a TCP receiver's batch (SO_RCVLOWAT bytes), or 0: every segment */
+	int rx_batch;
 };
 
 struct ps_interval {

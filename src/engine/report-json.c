@@ -153,6 +153,8 @@ static struct json_object *extra_obj(const struct ps_stream_iv *v)
 	add(o, "sender", jbool(v->sender));
 	add(o, "cpu", jint(v->cpu));
 	add(o, "rx_cpu", jint(v->rx_cpu));
+	if (!v->sender && v->rx_batch > 0)
+		add(o, "rx_batch", jint(v->rx_batch));
 	if (v->has_tcpinfo) {
 		add(o, "min_rtt", jint(v->min_rtt_us));
 		add(o, "mss", jint(v->mss));

@@ -95,13 +95,17 @@ static bool seq_plausible(const struct ps_stream *s, uint64_t seq)
 	return (double)seq <= pps * elapsed + p->burst + UDP_SEQ_SLACK;
 }
 
-/* RFC 1889 jitter and iperf3's loss / out-of-order accounting */
-static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
+/*
+ * RFC 1889 jitter and iperf3's loss / out-of-order accounting for one
+ * datagram that arrived at now (seconds, CLOCK_REALTIME), in the
+ * receiver's private counts (ps_udp_recv publishes them)
+ */
+static void udp_account(struct ps_stream *s, const char *pkt, size_t n,
+			double now)
 {
 	uint32_t sec, usec;
 	uint64_t seq;
-	double sent, transit, d;
-	struct timespec ts;
+	double transit;
 
 	if (n < (s->t->p.udp64 ? 16u : 12u))
 		return;
@@ -119,68 +123,96 @@ static void udp_account(struct ps_stream *s, const char *pkt, size_t n)
 		memcpy(&v, pkt + 8, 4);
 		seq = ntohl(v);
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	sent = ntohl(sec) + ntohl(usec) / 1e6;
-	transit = ts.tv_sec + ts.tv_nsec / 1e9 - sent;
+	transit = now - (ntohl(sec) + ntohl(usec) / 1e6);
 	if (seq > s->udp_last_seq + 1 && !seq_plausible(s, seq)) {
 		/* counted as out of order: received, but neither loss nor
 		 * the new highest number, and its time stamp not trusted */
-		atomic_fetch_add_explicit(&s->ooo, 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&s->packets, 1, memory_order_relaxed);
+		s->udp_ooo++;
+		s->udp_packets++;
 		return;
 	}
 	if (seq >= s->udp_last_seq + 1) {
-		if (seq > s->udp_last_seq + 1)
-			atomic_fetch_add_explicit(
-				&s->lost, (int64_t)(seq - 1 - s->udp_last_seq),
-				memory_order_relaxed);
+		s->udp_lost += (int64_t)(seq - 1 - s->udp_last_seq);
 		s->udp_last_seq = seq;
 	} else {
-		atomic_fetch_add_explicit(&s->ooo, 1, memory_order_relaxed);
-		if (atomic_load_explicit(&s->lost, memory_order_relaxed) > 0)
-			atomic_fetch_sub_explicit(&s->lost, 1,
-						  memory_order_relaxed);
+		s->udp_ooo++;
+		if (s->udp_lost > 0)
+			s->udp_lost--;
 	}
-	if (atomic_load_explicit(&s->packets, memory_order_relaxed) > 0) {
-		d = fabs(transit - s->udp_prev_transit);
-		s->udp_jitter += (d - s->udp_jitter) / 16.0;
-		atomic_store_explicit(&s->jitter_ns,
-				      (uint64_t)(s->udp_jitter * 1e9),
-				      memory_order_relaxed);
-	}
+	if (s->udp_packets > 0)
+		s->udp_jitter +=
+			(fabs(transit - s->udp_prev_transit) - s->udp_jitter) /
+			16.0;
 	s->udp_prev_transit = transit;
-	atomic_fetch_add_explicit(&s->packets, 1, memory_order_relaxed);
+	s->udp_packets++;
 }
 
-ssize_t ps_udp_recv(struct ps_stream *s, size_t *seg)
+/* the GRO segment size a receive's control message gives, or 0 */
+static size_t gro_seg(struct msghdr *mh)
 {
-	char ctrl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { .iov_base = s->buf, .iov_len = PS_UDP_RX_BUF };
-	struct msghdr mh = { .msg_iov = &iov,
-			     .msg_iovlen = 1,
-			     .msg_control = ctrl,
-			     .msg_controllen = sizeof(ctrl) };
-	ssize_t n = recvmsg(s->fd, &mh, 0);
-	struct cmsghdr *c;
-
-	if (n <= 0)
-		return n;
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
 		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
 			int v;
 
 			memcpy(&v, CMSG_DATA(c), sizeof(v));
-			*seg = (size_t)v;
+			return v > 0 ? (size_t)v : 0;
 		}
 	}
-	return n;
+	return 0;
 }
 
-void ps_udp_received(struct ps_stream *s, size_t n, size_t seg)
+/*
+ * Up to PS_UDP_RX_BATCH datagrams (or GRO batches) in one system call,
+ * each PS_UDP_RX_BUF apart in s->buf, counted as they are: the bytes, or
+ * -1 with errno. Datagrams that arrive together are read together (one
+ * clock reading for all of them) and the counts are published once for
+ * the call: at 4.7 Mpps, a system call a batch, a clock reading and four
+ * atomic operations a datagram cost the receiver a quarter of a core and
+ * it dropped 1-10% of a loopback flood. -F writes s->buf as it is: one at
+ * a time then.
+ */
+ssize_t ps_udp_recv(struct ps_stream *s)
 {
-	/* a GRO buffer holds several datagrams of seg bytes */
-	if (!seg || seg > n)
-		seg = n;
-	for (size_t off = 0; off < n; off += seg)
-		udp_account(s, s->buf + off, n - off < seg ? n - off : seg);
+	struct mmsghdr mm[PS_UDP_RX_BATCH];
+	struct iovec iov[PS_UDP_RX_BATCH];
+	char ctrl[PS_UDP_RX_BATCH][CMSG_SPACE(sizeof(int))];
+	unsigned want = s->file_fd >= 0 ? 1 : PS_UDP_RX_BATCH;
+	struct timespec ts;
+	ssize_t total = 0;
+	double now;
+	int got;
+
+	memset(mm, 0, sizeof(mm));
+	for (unsigned i = 0; i < want; i++) {
+		iov[i].iov_base = s->buf + (size_t)i * PS_UDP_RX_BUF;
+		iov[i].iov_len = PS_UDP_RX_BUF;
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+		mm[i].msg_hdr.msg_control = ctrl[i];
+		mm[i].msg_hdr.msg_controllen = sizeof(ctrl[i]);
+	}
+	got = recvmmsg(s->fd, mm, want, MSG_WAITFORONE, NULL);
+	if (got <= 0)
+		return got;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	for (int i = 0; i < got; i++) {
+		const char *p = iov[i].iov_base;
+		size_t n = mm[i].msg_len, seg = gro_seg(&mm[i].msg_hdr);
+
+		/* a GRO buffer holds several datagrams of seg bytes */
+		if (!seg || seg > n)
+			seg = n;
+		for (size_t off = 0; off < n; off += seg)
+			udp_account(s, p + off, n - off < seg ? n - off : seg,
+				    now);
+		total += (ssize_t)n;
+	}
+	atomic_store_explicit(&s->lost, s->udp_lost, memory_order_relaxed);
+	atomic_store_explicit(&s->ooo, s->udp_ooo, memory_order_relaxed);
+	atomic_store_explicit(&s->jitter_ns, (uint64_t)(s->udp_jitter * 1e9),
+			      memory_order_relaxed);
+	atomic_store_explicit(&s->packets, s->udp_packets,
+			      memory_order_relaxed);
+	return total;
 }

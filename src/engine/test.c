@@ -165,6 +165,9 @@ static void sample_stream(struct ps_test *t, struct ps_stream *s,
 		atomic_load_explicit(&s->jitter_ns, memory_order_relaxed) / 1e6;
 	v->cpu = atomic_load_explicit(&s->cpu, memory_order_relaxed);
 	v->rx_cpu = ps_stream_rx_cpu(s->fd);
+	v->rx_batch = atomic_load_explicit(&s->lowat, memory_order_relaxed);
+	if (v->rx_batch <= 1)
+		v->rx_batch = 0; /* the kernel's default: every segment */
 	v->omitted = t->omitting;
 	s->iv_bytes = bytes;
 	s->iv_packets = packets;
@@ -555,6 +558,10 @@ struct json_object *ps_test_ext_data(struct ps_test *t)
 		json_object_object_add(j, "cpu", json_object_new_int(v->cpu));
 		json_object_object_add(j, "rx_cpu",
 				       json_object_new_int(v->rx_cpu));
+		if (!v->sender && v->rx_batch > 0)
+			json_object_object_add(
+				j, "rx_batch",
+				json_object_new_int(v->rx_batch));
 		if (t->streams[i]->udp && !v->sender)
 			udp_totals_put(t->streams[i], j);
 		json_object_array_add(arr, j);
@@ -637,6 +644,10 @@ int ps_test_take_ext_data(struct ps_test *t, struct json_object *obj)
 		v->delivery_bps = (uint64_t)jget(j, "delivery_rate");
 		v->cpu = (int)jget(j, "cpu");
 		v->rx_cpu = (int)jget(j, "rx_cpu");
+		/* the far end's batch: bounded like the buffer it reads into */
+		v->rx_batch = (int)jget(j, "rx_batch");
+		if (v->rx_batch < 0 || v->rx_batch > (64 << 20))
+			v->rx_batch = 0;
 		if (!v->sender &&
 		    json_object_object_get_ex(j, "udp_packets", &x))
 			udp_totals_take(v, j);

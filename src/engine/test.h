@@ -48,7 +48,16 @@ struct ps_stream {
 	double due; /* -b: parked (not polled) until then, or 0 */
 	bool retired;
 
-	/* the UDP receiver's private state */
+	/* a TCP receiver's batch size (SO_RCVLOWAT), set from its own rate;
+	 * read by the control thread for -J */
+	atomic_int lowat;
+	double lw_t, lw_next;
+	uint64_t lw_bytes;
+
+	/* the UDP receiver's private state: its counts, published once a
+	 * batch to packets, lost, ooo and jitter_ns */
+	uint64_t udp_packets, udp_ooo;
+	int64_t udp_lost;
 	uint64_t udp_last_seq;
 	double udp_prev_transit;
 	double udp_jitter;

@@ -1,0 +1,49 @@
+#!/bin/sh
+# engine-batch.sh: a TCP receiver reads in batches sized from its own rate
+# (SO_RCVLOWAT, about 2 ms of it: 512 KiB at most with a thread per
+# stream, 128 KiB on a worker that polls several), on both ends, and -J
+# says the size (pipescope.streams[].rx_batch, and the server's in
+# intervals[].pipescope.remote_streams[]). A slow stream is read as it
+# comes (no batch: its intervals stay even), and a batch never holds back
+# the test's last bytes.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_cmd jq jq
+scratch
+trap 'kill_bg; rm -rf "$TMP"' EXIT
+
+port=$(free_port 5)
+bg "$PIPESCOPE" -s -p "$port" >/dev/null 2>&1
+wait_listen "$port" || { fail "server did not start"; finish; }
+J=$TMP/c.json
+run() {
+	"$PIPESCOPE" -c 127.0.0.1 -p "$port" --no-history -J "$@" >"$J" 2>"$TMP/c.err" ||
+		fail "$* failed: $(head -c 300 "$TMP/c.err")"
+}
+
+# a fast stream (loopback moves Gbit/s): this end receives with -R
+run -t 2 -R
+jq_check "-R: this end's receiver batches (rx_batch 64 KiB-512 KiB)" \
+	'.pipescope.streams[0].rx_batch | . != null and . >= 65536 and . <= 524288'
+# forward: the pipescope server receives, and says its batch each second
+run -t 3
+jq_check "forward: the server's receiver batches" \
+	'[.intervals[].pipescope.remote_streams // [] | .[].rx_batch // 0] | max >= 65536'
+jq_check "forward: this end sends, no batch of its own" \
+	'[.pipescope.streams[] | select(.sender) | .rx_batch] | all(. == null)'
+# more streams than CPUs: workers poll several streams, smaller batches
+P=$(($(nproc) * 2))
+run -t 2 -R -P $P
+jq_check "-R -P $P: every worker-served receiver within 128 KiB" \
+	"[.pipescope.streams[] | .rx_batch // 0] | length == $P and all(. <= 131072) and max >= 65536"
+# slow: 2 ms of 40 Mbit/s is 10 KB, under the 64 KiB floor: read as it comes
+run -t 3 -R -b 40M
+jq_check "-R -b 40M: no batch" '[.pipescope.streams[].rx_batch] | all(. == null)'
+jq_check "-R -b 40M: each interval within 10% of 40 Mbit/s" \
+	'[.intervals[] | select(.sum.seconds > 0.5) | .sum.bits_per_second] | length >= 3 and all(. > 36e6 and . < 44e6)'
+# the last bytes: what was sent was received, with batches on
+for d in "" -R; do
+	run -n 700M $d
+	jq_check "-n 700M${d:+ $d}: received what was sent" \
+		'.end.sum_received.bytes == .end.sum_sent.bytes and .end.sum_sent.bytes == 734003200'
+done
+finish
