@@ -5,7 +5,8 @@
 # says the size (pipescope.streams[].rx_batch, and the server's in
 # intervals[].pipescope.remote_streams[]). A slow stream is read as it
 # comes (no batch: its intervals stay even), and a batch never holds back
-# the test's last bytes.
+# the test's last bytes. A sender hands the kernel pieces sized for where
+# its receiver runs, and -Z sends from a memory file by sendfile(2).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd jq jq
 scratch
@@ -13,6 +14,7 @@ trap 'kill_bg; rm -rf "$TMP"' EXIT
 
 port=$(free_port 5)
 bg "$PIPESCOPE" -s -p "$port" >/dev/null 2>&1
+srv=$LAST_PID
 wait_listen "$port" || { fail "server did not start"; finish; }
 J=$TMP/c.json
 run() {
@@ -45,5 +47,40 @@ for d in "" -R; do
 	run -n 700M $d
 	jq_check "-n 700M${d:+ $d}: received what was sent" \
 		'.end.sum_received.bytes == .end.sum_sent.bytes and .end.sum_sent.bytes == 734003200'
+done
+
+# the sender's side: what one send hands the kernel. The far end is this
+# host: with this end's senders on every CPU (a few to a worker) 32 KiB
+# pieces, else the whole block (-l) or a worker's 128 KiB
+C=$(nproc)
+run -t 1 -P "$C"
+jq_check "-P $C (a sender on each CPU): 32 KiB pieces" '.pipescope.send_piece == 32768'
+run -t 1 -P $((C * 2))
+jq_check "-P $((C * 2)) (two a worker): 32 KiB pieces" '.pipescope.send_piece == 32768'
+run -t 1 -P $((C * 16)) -l 256K
+jq_check "-P $((C * 16)) (16 a worker): the worker's 128 KiB" '.pipescope.send_piece == 131072'
+if [ "$C" -gt 1 ]; then
+	run -t 1 -P 1 -l 512K
+	jq_check "-P 1 on $C CPUs: the whole block" '.pipescope.send_piece == 524288'
+fi
+run -t 1 --bidir -P "$C"
+jq_check "--bidir (this end receives too): the whole block" '.pipescope.send_piece == 1048576'
+run -t 1 -R
+jq_check "-R: this end sends no TCP" '.pipescope.send_piece == null'
+
+# -Z: the block goes by sendfile from a memory file, on this end and on a
+# pipescope server sending for -R (seen among the process's files)
+zc() { ls -l /proc/"$1"/fd 2>/dev/null | grep -c 'memfd:pipescope-zc'; }
+for d in "" -R; do
+	"$PIPESCOPE" -c 127.0.0.1 -p "$port" --no-history -J -t 2 -P 2 -Z $d >"$J" 2>"$TMP/c.err" &
+	c=$! seen=0
+	while kill -0 $c 2>/dev/null; do
+		if [ -z "$d" ]; then n=$(zc $c); else n=$(zc "$srv"); fi
+		[ "$n" -gt $seen ] && seen=$n
+		sleep 0.1
+	done
+	wait $c || fail "-Z $d failed: $(head -c 300 "$TMP/c.err")"
+	check "-Z${d:+ $d}: the sender's 2 streams send from memory files (saw $seen)" [ "$seen" = 2 ]
+	jq_check "-Z${d:+ $d}: data moved" '.end.sum_received.bytes > 0'
 done
 finish

@@ -242,14 +242,10 @@ static int create_streams(struct client *c)
 		s = ps_stream_new(t, fd, ps_stream_id(i), sender, 0);
 		if (o->ncpus > 1)
 			s->cpu_pin = o->cpus[i % o->ncpus];
-		if (sender && t->p.zerocopy && t->p.proto == PS_PROTO_TCP) {
-			int mfd = memfd_create("pipescope-zc", MFD_CLOEXEC);
-
-			if (mfd >= 0 && ps_write_full(mfd, s->buf, s->len) == 0)
-				s->file_fd = mfd;
-			else if (mfd >= 0)
-				close(mfd);
-		}
+		if (sender && t->p.zerocopy && t->p.proto == PS_PROTO_TCP &&
+		    !o->file && (rc = ps_stream_sendfile_setup(s)))
+			ps_warn(_("-Z: sending with send(2): %s"),
+				strerror(-rc));
 		t->streams[t->nstreams++] = s;
 		if (o->file &&
 		    (rc = ps_stream_attach_file(s, o->file,

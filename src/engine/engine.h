@@ -130,6 +130,9 @@ struct ps_test_info {
 	} conn[2 * PS_MAX_STREAMS * PS_MAX_TARGETS];
 	int nconn;
 	int threads; /* threads that move the data (one per stream, or fewer) */
+	/* what one TCP send hands the kernel (the block, or a piece of it);
+	 * 0: this end sends no TCP */
+	size_t send_piece;
 };
 
 /* every renderer (text, JSON, json-stream, TUI) implements these */

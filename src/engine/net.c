@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acl.h"
 #include "log.h"
 #include "net.h"
 #include "nls.h"
@@ -452,6 +453,31 @@ int ps_sock_family(int fd)
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
 		return AF_UNSPEC;
 	return ss.ss_family;
+}
+
+bool ps_sock_peer_local(int fd)
+{
+	struct sockaddr_storage me, peer;
+	socklen_t ml = sizeof(me), pl = sizeof(peer);
+
+	if (getsockname(fd, (struct sockaddr *)&me, &ml) ||
+	    getpeername(fd, (struct sockaddr *)&peer, &pl))
+		return false;
+	if (peer.ss_family == AF_INET) {
+		const struct sockaddr_in *v4 =
+			(const struct sockaddr_in *)&peer;
+
+		if ((ntohl(v4->sin_addr.s_addr) >> 24) == 127)
+			return true;
+	} else if (peer.ss_family == AF_INET6) {
+		const struct in6_addr *a =
+			&((const struct sockaddr_in6 *)&peer)->sin6_addr;
+
+		if (IN6_IS_ADDR_LOOPBACK(a) ||
+		    (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127))
+			return true;
+	}
+	return ps_same_host((struct sockaddr *)&me, (struct sockaddr *)&peer);
 }
 
 void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf, int *rcvbuf,

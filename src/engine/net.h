@@ -55,6 +55,9 @@ int ps_write_full(int fd, const void *buf, size_t len);
 /* "addr" and port of either end of a socket, as text */
 void ps_sock_name(int fd, bool peer, char *addr, size_t len, int *port);
 int ps_sock_family(int fd);
+/* the connection's far end is this host: a loopback address, or the
+ * address this end has (so both share this machine's CPUs) */
+bool ps_sock_peer_local(int fd);
 /* what the kernel applied on a socket: -1 where it cannot say */
 void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf, int *rcvbuf,
 		      int *tos, char *cc, size_t cclen);

@@ -284,6 +284,8 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	add(x->extra, "peer", jstr(in->peer_kind));
 	add(x->extra, "peer_version", jstr(in->peer_version));
 	add(x->extra, "threads", jint(in->threads));
+	if (in->send_piece)
+		add(x->extra, "send_piece", jint((int64_t)in->send_piece));
 	if (x->stream)
 		emit(x, "start", st);
 }

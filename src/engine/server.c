@@ -838,6 +838,11 @@ void *srv_test_main(void *arg)
 		else if (t->p.server_affinity >= 0)
 			s->cpu_pin = t->p.server_affinity;
 		t->streams[t->nstreams++] = s;
+		/* the client's -Z: this end sends with sendfile too (-R) */
+		if (sender && t->p.zerocopy && t->p.proto == PS_PROTO_TCP &&
+		    !srv->o->file && ps_stream_sendfile_setup(s))
+			ps_debug("-Z: sending with send(2): %s",
+				 strerror(errno));
 		if (srv->o->file &&
 		    ps_stream_attach_file(s, srv->o->file,
 					  sender ? 1 : t->p.parallel))

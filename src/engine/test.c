@@ -733,6 +733,14 @@ void ps_test_info_fill(struct ps_test *t)
 	in->gsro = t->p.proto == PS_PROTO_UDP && t->p.gsro;
 	in->peer_kind = t->peer_ext ? "pipescope" : "iperf3";
 	in->threads = ps_streams_threads(t);
+	in->send_piece = 0;
+	for (int i = 0; i < t->nstreams; i++) {
+		if (t->streams[i]->sender && !t->streams[i]->udp) {
+			ps_streams_plan_pieces(t);
+			in->send_piece = t->tx_piece ? t->tx_piece : t->p.len;
+			break;
+		}
+	}
 	memcpy(in->cookie, t->cookie, sizeof(in->cookie));
 	ps_test_info_conns(t);
 	ps_sock_name(t->ctrl_fd, true, in->ctrl_remote, sizeof(in->ctrl_remote),

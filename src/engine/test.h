@@ -134,6 +134,11 @@ struct ps_test {
 	/* the stream threads: 0 = one per stream, else that many workers */
 	int nworkers;
 	struct ps_worker *workers;
+	int ncpu; /* the CPUs this process may use */
+	/* a TCP sender's piece: what one send hands the kernel (0: the
+	 * whole block), and a worker's pieces a turn (ps_streams_start) */
+	size_t tx_piece;
+	int tx_burst;
 };
 
 /* stream life */
@@ -149,6 +154,9 @@ void ps_streams_plan(struct ps_test *t, int parallel, bool files);
 int ps_streams_start(struct ps_test *t);
 /* the threads that move data (t->info.threads) */
 int ps_streams_threads(const struct ps_test *t);
+/* once the streams are made: how much a TCP sender hands the kernel at a
+ * time (t->tx_piece, t->tx_burst; stream.c says why) */
+void ps_streams_plan_pieces(struct ps_test *t);
 void ps_streams_stop(struct ps_test *t, bool senders, bool receivers);
 /* the test ended: let the streams that write a file (-F) read what is
  * still on its way, until the sender's FIN, while bytes keep coming */
@@ -172,6 +180,9 @@ void ps_test_info_conns(struct ps_test *t);
 void ps_test_info_fill(struct ps_test *t);
 /* -F: open the file for a stream (read to send, or write what arrives);
  * 0 or -errno */
+/* -Z: the stream sends its block with sendfile(2) from a memory file
+ * holding it (s->file_fd); 0 or -errno */
+int ps_stream_sendfile_setup(struct ps_stream *s);
 int ps_stream_attach_file(struct ps_stream *s, const char *file, int nstreams);
 int ps_stream_id(int index); /* 1, 3, 4, 5, … as iperf3 */
 struct json_object *ps_test_ext_data(struct ps_test *t);
