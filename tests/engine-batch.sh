@@ -72,7 +72,7 @@ jq_check "-R: this end sends no TCP" '.pipescope.send_piece == null'
 # pipescope server sending for -R (seen among the process's files)
 zc() { ls -l /proc/"$1"/fd 2>/dev/null | grep -c 'memfd:pipescope-zc'; }
 for d in "" -R; do
-	"$PIPESCOPE" -c 127.0.0.1 -p "$port" --no-history -J -t 2 -P 2 -Z $d >"$J" 2>"$TMP/c.err" &
+	"$PIPESCOPE" -c 127.0.0.1 -p "$port" --no-history -J -t 2 -P "$C" -Z $d >"$J" 2>"$TMP/c.err" &
 	c=$! seen=0
 	while kill -0 $c 2>/dev/null; do
 		if [ -z "$d" ]; then n=$(zc $c); else n=$(zc "$srv"); fi
@@ -80,7 +80,9 @@ for d in "" -R; do
 		sleep 0.1
 	done
 	wait $c || fail "-Z $d failed: $(head -c 300 "$TMP/c.err")"
-	check "-Z${d:+ $d}: the sender's 2 streams send from memory files (saw $seen)" [ "$seen" = 2 ]
+	check "-Z${d:+ $d}: the sender's $C streams send from memory files (saw $seen)" [ "$seen" = "$C" ]
 	jq_check "-Z${d:+ $d}: data moved" '.end.sum_received.bytes > 0'
 done
+run -t 1 -P "$C" -Z
+jq_check "-Z -P $C: in 32 KiB pieces as well" '.pipescope.send_piece == 32768'
 finish

@@ -187,7 +187,11 @@ static ssize_t send_pieces(struct ps_stream *s, size_t len, int flags)
 	while (off < len) {
 		size_t piece =
 			len - off < t->tx_piece ? len - off : t->tx_piece;
-		ssize_t n = send(s->fd, s->buf + off, piece, flags);
+		off_t at = (off_t)off;
+		/* -Z: the same bytes from the memory file */
+		ssize_t n = s->file_fd >= 0
+				    ? sendfile(s->fd, s->file_fd, &at, piece)
+				    : send(s->fd, s->buf + off, piece, flags);
 
 		if (n < 0) {
 			if ((errno == EAGAIN || errno == EINTR) &&
@@ -236,12 +240,12 @@ static int send_loop(struct ps_stream *s)
 			n = rc ? -1 : got;
 			if (rc)
 				errno = -rc;
+		} else if (t->tx_piece && !s->udp) {
+			n = send_pieces(s, len, flags);
 		} else if (use_sendfile) {
 			off_t off = 0;
 
 			n = sendfile(s->fd, s->file_fd, &off, len);
-		} else if (t->tx_piece && !s->udp) {
-			n = send_pieces(s, len, flags);
 		} else {
 			n = send(s->fd, s->buf, len, flags);
 		}
@@ -666,8 +670,9 @@ void ps_streams_plan_pieces(struct ps_test *t)
 	for (int i = 0; i < t->nstreams; i++) {
 		const struct ps_stream *s = t->streams[i];
 
-		/* UDP datagrams go whole; -Z, -F: the file's own path */
-		if (s->udp || s->file_fd >= 0)
+		/* UDP datagrams go whole; -F: at the disk's pace */
+		if (s->udp || s->from_file ||
+		    (s->file_fd >= 0 && !s->t->p.zerocopy))
 			return;
 		if (s->sender)
 			senders++;
