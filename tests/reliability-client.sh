@@ -162,6 +162,12 @@ def no(c): raise ValueError(c)
 d = json.load(open(sys.argv[1]), parse_constant=no)
 assert d["end"]["cpu_utilization_percent"]["remote_total"] is None
 ' "$dir/doc.json"
+check "a receive batch of 100 MiB from the server: not reported (over 64 MiB)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+far = [r for i in d["intervals"] for r in i.get("pipescope", {}).get("remote_streams", [])]
+assert far and all("rx_batch" not in r for r in far), far[:1]
+' "$dir/doc.json"
 serve PE ACK CS TS TR DATANAN END XR=nan DR -- $T --json-stream -i 0.2
 sed 1d "$dir/run" | grep '^{' >"$dir/stream.json"
 check "NaN from the server: each --json-stream line is strict JSON" python3 -c '

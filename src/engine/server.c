@@ -827,6 +827,7 @@ void *srv_test_main(void *arg)
 		/* the client's senders come first in --bidir */
 		bool sender = t->p.bidir ? i >= t->p.parallel : t->p.reverse;
 		struct ps_stream *s;
+		int zc;
 
 		if (t->p.proto == PS_PROTO_TCP)
 			ps_apply_sockopts(st->got[i],
@@ -840,9 +841,8 @@ void *srv_test_main(void *arg)
 		t->streams[t->nstreams++] = s;
 		/* the client's -Z: this end sends with sendfile too (-R) */
 		if (sender && t->p.zerocopy && t->p.proto == PS_PROTO_TCP &&
-		    !srv->o->file && ps_stream_sendfile_setup(s))
-			ps_debug("-Z: sending with send(2): %s",
-				 strerror(errno));
+		    !srv->o->file && (zc = ps_stream_sendfile_setup(s)))
+			ps_debug("-Z: sending with send(2): %s", strerror(-zc));
 		if (srv->o->file &&
 		    ps_stream_attach_file(s, srv->o->file,
 					  sender ? 1 : t->p.parallel))

@@ -642,20 +642,20 @@ static int worker_start(struct ps_worker *w)
 }
 
 /*
- * What a TCP sender hands the kernel at a time (t->tx_piece, t->tx_burst). By
- * default a whole block
- * (-l, 1 MiB) with a thread per stream, and WORKER_TX_BURST pieces of
- * WORKER_TX_PIECE on a worker. When the far end is this host and this
- * end's senders fill its CPUs (one or more on each, a few to a worker, and
- * no receiver of its own beside them: not --bidir), each receiver runs on
- * a CPU where a sender runs and copies what that sender just wrote: it
- * finds it in the CPU's cache if the pieces are small. Measured on
- * loopback, 2 CPUs: -P 2 went from 28-31 to 53-75 Gbit/s in 32 KiB
- * pieces, -P 4 on two workers from 31 to 45; -P 1 (a CPU each for the
- * sender and the receiver) fell from 37-41 to 15, and 64 streams a worker
- * (-P 128) fell too (the data waits for the receiver's turn on 63 others
- * and the cache has moved on), so they keep the default. What TCP puts on
- * the wire does not change: it appends pieces to its segments.
+ * What a TCP sender hands the kernel at a time (t->tx_piece, t->tx_burst).
+ * By default a whole block (-l, 1 MiB) with a thread per stream, and
+ * WORKER_TX_BURST pieces of WORKER_TX_PIECE on a worker. When the far end
+ * is this host and this end's senders fill its CPUs (one or more on each,
+ * a few to a worker, and no receiver of its own beside them: not --bidir),
+ * each receiver runs on a CPU where a sender runs and copies what that
+ * sender just wrote: it finds it in the CPU's cache if the pieces are
+ * small. Measured on loopback, 2 CPUs: -P 2 went from 28-31 to 53-75
+ * Gbit/s in 32 KiB pieces, -P 4 on two workers from 31 to 45; -P 1 (a CPU
+ * each for the sender and the receiver) fell from 37-41 to 15, and 64
+ * streams a worker (-P 128) fell too (the data waits for the receiver's
+ * turn on 63 others and the cache has moved on), so they keep the
+ * default. What TCP puts on the wire does not change: it appends pieces to
+ * its segments.
  */
 #define TX_PIECE_LOCAL (32 * 1024)
 #define TX_LOCAL_MAX_PER_WORKER 8
@@ -672,7 +672,7 @@ void ps_streams_plan_pieces(struct ps_test *t)
 
 		/* UDP datagrams go whole; -F: at the disk's pace */
 		if (s->udp || s->from_file ||
-		    (s->file_fd >= 0 && !s->t->p.zerocopy))
+		    (s->file_fd >= 0 && !t->p.zerocopy))
 			return;
 		if (s->sender)
 			senders++;

@@ -90,9 +90,10 @@ def results(conn, arg):
 def ext_data(n, bad=False):
     num = float("nan") if bad else 1e6
     return json.dumps({"streams": [
-        {"id": 2 * i + 1, "sender": True, "bytes": 2 ** 62,
+        {"id": 2 * i + 1, "sender": not bad, "bytes": 2 ** 62,
          "bits_per_second": num, "rtt": 2 ** 40, "snd_cwnd": 2 ** 60,
-         "retransmits": -2 ** 62, "cpu": 2 ** 30, "rx_cpu": -5}
+         "retransmits": -2 ** 62, "cpu": 2 ** 30, "rx_cpu": -5,
+         "rx_batch": 100 << 20}
         for i in range(n)], "cpu_util_total": num})
 
 
