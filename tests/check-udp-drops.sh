@@ -59,8 +59,9 @@ rcvbuf() {
 		if ($i == "RcvbufErrors") c = i; if (n == 2) print $c }' /proc/net/snmp
 }
 
-# one "check -u" run from A; $J the report (3 s: the server sends its
-# readings once a second, and the far end's delta needs two in the test)
+# one "check -u" run from A; $J the report (the server sends a snapshot
+# before the streams start and one after they stop, so the far end's
+# count is the namespace's)
 run_check() {
 	J=$tmp/report-$1.json
 	KEEP=$(artifacts)/check-udp-drops-$1.json
@@ -94,6 +95,11 @@ direction() {
 		sh -c "printf '%s' \"\$1\" | grep -qF \"socket buffer (UdpRcvbufErrors +$n, $who)\"" _ "$top"
 	check "$name: its counter (+$n) grew, and by no more than the receiver's namespace counted (+$grew)" \
 		sh -c "[ $n -gt 0 ] && [ $n -le $grew ]"
+	# the far end's snapshots bracket its streams: nothing is sent
+	# after its last one, so it counted what the namespace counted
+	[ "$who" != "far end" ] ||
+		check "$name: the far end's count covers the whole test (+$n of +$grew)" \
+			[ "$n" -eq "$grew" ]
 	# a bottleneck from 1% lost, a warning below (a quiet receiver may
 	# keep up with all but a few tenths of a percent)
 	jq_check "$name: it is the top path finding, a bottleneck from 1% lost" \

@@ -123,6 +123,19 @@ if [ "$(id -u)" = 0 ] && command -v tc >/dev/null && ip netns add "psfa-$$" 2>/d
 	ip netns exec "psfa-$$" "$PIPESCOPE" -c 10.82.1.2 -F "$dir/src.bin" -t 30 --no-tui >/dev/null 2>&1
 	wait "$fpid"
 	check "-F over a 200 Mbit/s path: the file arrived whole" cmp -s "$dir/src.bin" "$dir/dst2.bin"
+	# the same for -n without a file: the megabytes still in the
+	# client's socket buffer at its TEST_END are counted by the server
+	ip netns exec "psfb-$$" "$PIPESCOPE" -s -1 -p 5202 >/dev/null 2>&1 &
+	fpid=$!
+	i=0
+	until ip netns exec "psfb-$$" ss -Htln "sport = :5202" | grep -q . || [ $i -ge 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	J=$dir/n.json
+	ip netns exec "psfa-$$" "$PIPESCOPE" -c 10.82.1.2 -p 5202 -n 20M -J >"$J" 2>&1
+	wait "$fpid"
+	jq_check "-n 20M over a 200 Mbit/s path: the server received all (its FIN ends the test)" \
+		'.end.sum_sent.bytes == 20971520 and .end.sum_received.bytes == 20971520'
 	ip netns del "psfa-$$"
 	ip netns del "psfb-$$"
 fi

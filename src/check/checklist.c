@@ -332,6 +332,10 @@ static void col_interval(void *arg, const struct ps_interval *iv)
 	}
 	ps_step_acc_add(&c->acc, iv);
 	ps_step_add_rate(c->s, iv);
+	/* without an omit period, the far end's counters count from the
+	 * snapshot its server took before the streams started */
+	if (!c->peer.have_ns0)
+		ps_step_peer_netstat(&c->peer, iv->peer_snap0, true);
 	ps_step_peer_add(&c->peer, iv->peer_snap);
 	qdisc_take(c);
 	qdisc_peer(c, iv->peer_snap);

@@ -851,6 +851,7 @@ out:
 	free(t->iv_streams);
 	free(t->iv_remote);
 	ps_snapshot_put(t->peer_snap);
+	ps_snapshot_put(t->peer_snap0);
 	free(c);
 	return ret;
 }

@@ -67,6 +67,9 @@ struct ps_interval {
 	/* the far end's latest probe snapshot (a pipescope server asked for
 	 * it), or NULL; valid during the callback: ps_snapshot_get to keep */
 	const struct ps_snapshot *peer_snap;
+	/* its first of the test: a pipescope server takes it before the
+	 * streams start, so its counters' base */
+	const struct ps_snapshot *peer_snap0;
 };
 
 /* the whole test, at the end */
@@ -90,6 +93,7 @@ struct ps_summary {
 	char *server_output; /* --get-server-output, or NULL */
 	struct json_object *server_output_json; /* the same from a -J server */
 	const struct ps_snapshot *peer_snap;	/* as in ps_interval */
+	const struct ps_snapshot *peer_snap0;	/* as in ps_interval */
 };
 
 struct ps_test_info {

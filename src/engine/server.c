@@ -24,6 +24,7 @@
 #include "xmalloc.h"
 
 static int send_probe(struct srv_test *st);
+static void probe_after(struct srv_test *st);
 
 /*
  * Each test reports through its own wrapper: one test at a time reaches
@@ -683,6 +684,26 @@ static void start_probes(struct srv_test *st)
 		st->sampler = NULL;
 }
 
+/*
+ * The far end's counters bracket the test: the first snapshot, taken when
+ * the sampler started (before the streams; TEST_START waits up to 300 ms
+ * for it), goes as soon as the streams run, and a fresh one after they
+ * stopped goes before the results. The 1 Hz ticks between them miss up to
+ * a second at each end, and drops come in bursts. Each wait has its
+ * deadline (a slow probe, not the client).
+ */
+static void probe_after(struct srv_test *st)
+{
+	uint64_t seq;
+
+	if (!st->sampler)
+		return;
+	seq = ps_sampler_seq(st->sampler);
+	ps_sampler_kick(st->sampler);
+	if (ps_sampler_wait(st->sampler, seq, 500) == 0)
+		send_probe(st);
+}
+
 static int send_probe(struct srv_test *st)
 {
 	struct ps_snapshot *snap;
@@ -851,6 +872,8 @@ void *srv_test_main(void *arg)
 	}
 	st->ngot = 0;
 	fill_info(st);
+	if (st->sampler) /* its first snapshot, the counters' base */
+		ps_sampler_wait(st->sampler, 0, 300);
 	if (ctl_state(st, PS_TEST_START) || ctl_state(st, PS_TEST_RUNNING)) {
 		snprintf(st->err, sizeof(st->err),
 			 _("the client left before the test"));
@@ -862,17 +885,26 @@ void *srv_test_main(void *arg)
 	if (rc < 0)
 		ps_warn(_("cannot start a stream thread: %s"), strerror(-rc));
 	running = true;
-	rc = serve_running(st);
+	if ((rc = send_probe(st))) {
+		snprintf(st->err, sizeof(st->err),
+			 _("the client stopped reading (%s); test abandoned, "
+			   "partial results"),
+			 strerror(-rc));
+		rc = -1;
+	} else
+		rc = serve_running(st);
 	st->quiet_until = st->limit = 0; /* the results: their own bound */
 	atomic_store(&st->ending, true);
-	/* -F: the file's last bytes may still be on the way (the client's
-	 * socket buffer, the path); its sender's FIN says when they are in */
+	/* the last bytes may still be on the way (the client's socket
+	 * buffer, the path): its senders' FINs say when they are in */
 	if (rc == 0)
-		ps_streams_drain_files(t);
+		ps_streams_drain(t);
 	ps_streams_stop(t, true, true);
 	/* the last interval before the results, as iperf3's server: a -J
 	 * server's copy for --get-server-output has it */
 	ps_test_tick(t, ps_now(), true);
+	if (rc == 0)
+		probe_after(st);
 	if (rc == 0 && (rc = serve_results(st)) != 0)
 		snprintf(st->err, sizeof(st->err),
 			 _("results exchange with %s failed: %s"), st->peer,

@@ -764,12 +764,15 @@ void ps_streams_stop(struct ps_test *t, bool senders, bool receivers)
 		worker_stop(&t->workers[i], senders, receivers);
 }
 
-void ps_streams_drain_files(struct ps_test *t)
+void ps_streams_drain(struct ps_test *t)
 {
-	const double idle_max = 0.5, hard_max = 60;
 	double start = ps_now(), last = start;
+	double idle_max = 0.05, hard_max = 2;
 	uint64_t seen = 0;
 
+	for (int i = 0; i < t->nstreams; i++)
+		if (!t->streams[i]->sender && t->streams[i]->file_fd >= 0)
+			idle_max = 0.5, hard_max = 60;
 	for (;;) {
 		uint64_t got = 0;
 		bool waiting = false;
@@ -777,8 +780,7 @@ void ps_streams_drain_files(struct ps_test *t)
 		for (int i = 0; i < t->nstreams; i++) {
 			struct ps_stream *s = t->streams[i];
 
-			if (s->sender || s->udp || s->file_fd < 0 ||
-			    !s->running)
+			if (s->sender || s->udp || !s->running)
 				continue;
 			got += atomic_load(&s->bytes);
 			waiting |= !atomic_load(&s->finished);
@@ -793,7 +795,7 @@ void ps_streams_drain_files(struct ps_test *t)
 		 * nothing more comes */
 		if (ps_now() - last > idle_max || ps_now() - start > hard_max)
 			return;
-		usleep(10000);
+		usleep(t->nstreams > 16 ? 5000 : 2000);
 	}
 }
 

@@ -275,6 +275,7 @@ void ps_test_tick(struct ps_test *t, double now, bool final)
 	iv->nremote = t->nremote;
 	iv->remote = t->iv_remote;
 	iv->peer_snap = t->peer_snap;
+	iv->peer_snap0 = t->peer_snap0;
 	t->last_tick = now;
 	if (t->rep && t->rep->interval && t->interval > 0)
 		t->rep->interval(t->rep->arg, iv);
@@ -381,6 +382,7 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 	sum->remote_retrans = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
 	sum->remote_valid = t->remote_valid;
 	sum->peer_snap = t->peer_snap;
+	sum->peer_snap0 = t->peer_snap0;
 	sum->sum_sent.sender = true;
 	for (int i = 0; i < t->nstreams; i++) {
 		struct ps_stream *s = t->streams[i];
@@ -681,6 +683,8 @@ int ps_test_take_probe(struct ps_test *t, struct json_object *obj)
 	if (t->peer_snap)
 		ps_snapshot_put(t->peer_snap);
 	t->peer_snap = snap;
+	if (!t->peer_snap0)
+		t->peer_snap0 = ps_snapshot_get(snap);
 	return 0;
 }
 

@@ -127,8 +127,9 @@ struct ps_test {
 	int nremote;
 	int nremote_max; /* iv_remote's entries */
 	/* the peer */
-	bool peer_ext;		       /* the peer is pipescope */
-	struct ps_snapshot *peer_snap; /* its latest probe snapshot, or NULL */
+	bool peer_ext;			/* the peer is pipescope */
+	struct ps_snapshot *peer_snap;	/* its latest probe snapshot, or NULL */
+	struct ps_snapshot *peer_snap0; /* the first (before the test) */
 	struct ps_results remote;
 	bool remote_valid;
 	/* the stream threads: 0 = one per stream, else that many workers */
@@ -158,9 +159,14 @@ int ps_streams_threads(const struct ps_test *t);
  * time (t->tx_piece, t->tx_burst; stream.c says why) */
 void ps_streams_plan_pieces(struct ps_test *t);
 void ps_streams_stop(struct ps_test *t, bool senders, bool receivers);
-/* the test ended: let the streams that write a file (-F) read what is
- * still on its way, until the sender's FIN, while bytes keep coming */
-void ps_streams_drain_files(struct ps_test *t);
+/*
+ * The test ended: let the TCP receivers read what is still on its way,
+ * until each sender's FIN (a pipescope sender closes its side before
+ * TEST_END), while bytes keep coming: 50 ms without a byte ends the wait,
+ * 0.5 s for a stream that writes a file (-F), and 2 s (60 s with -F) at
+ * most. So -n's last bytes are counted, not cut by the stop.
+ */
+void ps_streams_drain(struct ps_test *t);
 
 /* the control thread's periodic work */
 void ps_test_begin(struct ps_test *t);
