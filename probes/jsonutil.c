@@ -469,6 +469,9 @@ void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
 			put_status(obj, f, base);
 			continue;
 		case PS_JT_OBJECT:
+			if ((f->flags & PS_JF_IFSET) &&
+			    !*PS_JAT_C(base, f->off2, bool))
+				continue;
 			v = ps_jtable_to_json(f->sub, base);
 			break;
 		case PS_JT_ARRAY:
@@ -604,9 +607,13 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 				PS_JAT(base, f->off2, char), f->size2);
 			break;
 		case PS_JT_OBJECT:
-			ps_jtable_get(
-				ps_json_get_obj(obj, f->key, json_type_object),
-				f->sub, base);
+			v = ps_json_get_obj(obj, f->key, json_type_object);
+			if (f->flags & PS_JF_IFSET) {
+				if (!v)
+					break;
+				*PS_JAT(base, f->off2, bool) = true;
+			}
+			ps_jtable_get(v, f->sub, base);
 			break;
 		case PS_JT_ARRAY:
 			v = ps_json_get_obj(obj, f->key, json_type_array);

@@ -104,6 +104,7 @@ enum ps_jtype {
 #define PS_JF_SKIPNA 0x08 /* text: no line at all when not reported */
 #define PS_JF_NOJSON 0x10 /* text only (another entry carries the key) */
 #define PS_JF_NOTEXT 0x20 /* JSON only (another entry prints it) */
+#define PS_JF_IFSET 0x40  /* OBJECT: only while the bool at .off2 is true */
 
 struct ps_jfield;
 
@@ -169,6 +170,12 @@ struct ps_jfield {
 #define PS_JOBJECT(k, fl, sb, lbl)                                          \
 	{ .key = (k), .type = PS_JT_OBJECT, .flags = (fl), .sub = (sb),       \
 	  .label = (lbl) }
+/* an object of its own that is there only while T.v is true (and
+ * loading one sets T.v): e.g. rates, known after two samples; JSON only */
+#define PS_JOBJECT_IF(T, v, k, sb)                                          \
+	{ .key = (k), .type = PS_JT_OBJECT,                                   \
+	  .flags = PS_JF_IFSET | PS_JF_NOTEXT, .sub = (sb),                   \
+	  .off2 = offsetof(T, v), .size2 = PS_JSIZE(T, v) }
 /* an array inline (T.m[N]) or behind a pointer (T.m *), count in T.n */
 #define PS_JARRAY_IN(T, m, n, k, et, fl, sb)                                \
 	{ .key = (k), .type = PS_JT_ARRAY, .flags = (fl),                     \

@@ -645,32 +645,6 @@ static const struct ps_jfield rates_table[] = {
 	LINK_RATE(tx_errors_ps), PS_JEND
 };
 
-/* "rates" is there only after two samples (rates.valid) */
-static void rates_put(struct json_object *obj, const struct ps_jfield *f,
-		      const void *base)
-{
-	const struct ps_link_info *i = base;
-
-	if (i->rates.valid)
-		json_object_object_add(obj, f->key,
-				       ps_jtable_to_json(rates_table, base));
-}
-
-static void rates_get(struct json_object *obj, const struct ps_jfield *f,
-		      void *base)
-{
-	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
-	struct ps_link_info *i = base;
-
-	if (!o)
-		return;
-	i->rates.valid = true;
-	ps_jtable_get(o, rates_table, base);
-}
-
-static const struct ps_jcodec rates_codec = { .put = rates_put,
-					      .get = rates_get };
-
 /* "chain" is written for the reader, and computed again when loaded */
 static void chain_put(struct json_object *obj, const struct ps_jfield *f,
 		      const void *base)
@@ -719,7 +693,7 @@ static const struct ps_jfield link_table[] = {
 	LINK_NUM(gso_max_segs),
 	LINK_NUM(gro_max_size),
 	PS_JOBJECT("counters", 0, counters_table, NULL),
-	{ .key = "rates", .type = PS_JT_CUSTOM, .codec = &rates_codec },
+	PS_JOBJECT_IF(struct ps_link_info, rates.valid, "rates", rates_table),
 	PS_JOBJECT("lower", 0, lower_table, NULL),
 	PS_JEND
 };

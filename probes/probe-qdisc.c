@@ -759,31 +759,6 @@ static const struct ps_jfield rates_table[] = {
 	Q_RATE(overlimits_ps), Q_RATE(requeues_ps), PS_JEND
 };
 
-static void rates_put(struct json_object *obj, const struct ps_jfield *f,
-		      const void *base)
-{
-	const struct ps_qdisc_info *i = base;
-
-	if (i->rates.valid)
-		json_object_object_add(obj, f->key,
-				       ps_jtable_to_json(rates_table, base));
-}
-
-static void rates_get(struct json_object *obj, const struct ps_jfield *f,
-		      void *base)
-{
-	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
-	struct ps_qdisc_info *i = base;
-
-	if (!o)
-		return;
-	i->rates.valid = true;
-	ps_jtable_get(o, rates_table, base);
-}
-
-static const struct ps_jcodec rates_codec = { .put = rates_put,
-					      .get = rates_get };
-
 static const struct ps_jfield qdisc_table[] = {
 	PS_JFIELD(QI, ifname, "ifname", PS_JT_STRING, 0, NULL, NULL),
 	PS_JSTATUS(QI, status, reason, PS_JF_NA),
@@ -791,7 +766,7 @@ static const struct ps_jfield qdisc_table[] = {
 	PS_JARRAY_IN(QI, q, n, "qdiscs", PS_JT_OBJECT, PS_JF_OK, entry_table),
 	PS_JARRAY_IN(QI, c, nclass, "classes", PS_JT_OBJECT, PS_JF_OK,
 		     entry_table),
-	{ .key = "rates", .type = PS_JT_CUSTOM, .codec = &rates_codec },
+	PS_JOBJECT_IF(struct ps_qdisc_info, rates.valid, "rates", rates_table),
 	PS_JEND
 };
 

@@ -178,8 +178,17 @@ static void test_json_roundtrip(void **state)
 		assert_int_equal(a.mtu, b.mtu);
 		assert_true(a.counters.c.rx_bytes == b.counters.c.rx_bytes);
 		assert_string_equal(b.lower.v[0].name, "eth7");
+		assert_true(b.rates.valid && b.rates.rx_bps == 12345.5);
 		json_object_put(j1);
 		json_object_put(j2);
+		/* no rates before a second sample: no "rates", none loaded */
+		a.rates.valid = false;
+		j1 = ps_link_to_json(&a);
+		assert_false(json_object_object_get_ex(j1, "rates", NULL));
+		ps_link_free(&b);
+		assert_int_equal(ps_link_from_json(j1, &b), 0);
+		assert_false(b.rates.valid);
+		json_object_put(j1);
 		ps_link_free(&a);
 		ps_link_free(&b);
 	}
