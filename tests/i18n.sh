@@ -25,6 +25,16 @@ case "$ERR" in
 esac
 expect_exit 0 "Spanish --help" -- run_es "$PIPESCOPE" --help
 echo "$OUT" | grep -q "Uso:" || fail "--help not translated"
+# the translated help fits a terminal of 80 columns, and its usage lines
+# stand under each other (after "Uso: ", not "Usage: ")
+T_COUNT=$((T_COUNT + 1))
+wide=$(printf '%s\n' "$OUT" | LC_ALL=$loc wc -L)
+[ "$wide" -le 80 ] && pass "Spanish --help: every line within 80 columns ($wide)" ||
+	fail "Spanish --help: a line of $wide columns"
+T_COUNT=$((T_COUNT + 1))
+n=$(printf '%s\n' "$OUT" | grep -c '^     pipescope ')
+[ "$n" -ge 8 ] && pass "Spanish --help: $n usage lines in line" ||
+	fail "Spanish --help: only $n usage lines indented as 'Uso: '"
 # and LANGUAGE=es alone selects it too, under any non-C locale
 expect_exit 2 "LANGUAGE=es" -- env -u LC_ALL LANG="$loc" LANGUAGE=es PIPESCOPE_LOCALEDIR="$dir" "$PIPESCOPE" --bogus
 case "$ERR" in *"desconocida"*) ;; *) fail "LANGUAGE=es not used: $ERR" ;; esac

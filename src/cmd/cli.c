@@ -1287,8 +1287,7 @@ void ps_cli_help(FILE *out)
 		"       pipescope probe [--iface IF] [--json] [--sysroot DIR]\n"
 		"       pipescope check [-c HOST] [--iface IF] [--format "
 		"text|markdown|json]\n"
-		"       pipescope check --snapshot FILE\n"
-		"\n"),
+		"       pipescope check --snapshot FILE\n"),
 	      out);
 	fputs(_("       pipescope history [-c HOST] [--last N] [--format "
 		"text|json]\n"
