@@ -18,26 +18,15 @@ PORT=5201
 tmp=$(mktemp -d)
 SRV=""
 cleanup() {
-	if [ -n "$SRV" ]; then
-		kill "$SRV" 2>/dev/null
-		wait "$SRV" 2>/dev/null
-	fi
-	ip netns del "$NA" 2>/dev/null
-	ip netns del "$NB" 2>/dev/null
+	stop_pid "$SRV"
+	netns_teardown "$NA" "$NB"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-ip netns add "$NA" || skip "cannot create a network namespace"
-ip netns add "$NB" || skip "cannot create a network namespace"
-ip -n "$NA" link add vA numrxqueues 4 numtxqueues 4 type veth peer name vB \
-	netns "$NB" numrxqueues 4 numtxqueues 4 || skip "cannot create a veth pair"
-ip -n "$NA" addr add "$ADDR_A/24" dev vA
-ip -n "$NB" addr add "$ADDR_B/24" dev vB
-for n in "$NA" "$NB"; do ip -n "$n" link set lo up; done
-ip -n "$NA" link set vA up
-ip -n "$NB" link set vB up
+netns_pair "$NA" "$NB" vA vB "$ADDR_A" "$ADDR_B" numrxqueues 4 numtxqueues 4 ||
+	skip "cannot create two namespaces joined by a veth pair"
 
 # is DESCRIPTION JQ-EXPR WANTED: one value of $J
 is() {
@@ -62,16 +51,7 @@ is "no pause counters: not reported, never 0" \
 
 ip netns exec "$NB" "$PIPESCOPE" -s -p $PORT >"$tmp/server.log" 2>&1 &
 SRV=$!
-wait_port_ns() {
-	i=0
-	while [ $i -lt 50 ]; do
-		ip netns exec "$NB" ss -Htln "sport = :$PORT" | grep -q . && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-wait_port_ns || fail "the server did not listen"
+wait_listen $PORT "$NB" || fail "the server did not listen"
 
 ip netns exec "$NA" ethtool -L vA rx 4 tx 1 || fail "ethtool -L vA tx 1"
 ip netns exec "$NA" "$PIPESCOPE" check -c "$ADDR_B" -p $PORT --iface vA \

@@ -44,18 +44,10 @@ tmp=$(mktemp -d)
 SRV=""
 
 teardown() {
-	if [ -n "$DL" ]; then
-		kill "$DL" 2>/dev/null
-		wait "$DL" 2>/dev/null
-		DL=""
-	fi
-	if [ -n "$SRV" ]; then
-		kill "$SRV" 2>/dev/null
-		wait "$SRV" 2>/dev/null
-		SRV=""
-	fi
-	ip netns del "$NA" 2>/dev/null
-	ip netns del "$NB" 2>/dev/null
+	stop_pid "$DL"
+	stop_pid "$SRV"
+	DL="" SRV=""
+	netns_teardown "$NA" "$NB"
 }
 trap 'teardown; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
@@ -63,15 +55,7 @@ trap 'exit 1' INT TERM
 ip netns add "ps-probe-$$" 2>/dev/null || skip "cannot create network namespaces"
 ip netns del "ps-probe-$$"
 
-setup() {
-	ip netns add "$NA" && ip netns add "$NB" &&
-	ip link add "$VA" type veth peer name "$VB" &&
-	ip link set "$VA" netns "$NA" && ip link set "$VB" netns "$NB" &&
-	ip -n "$NA" addr add "$ADDR_A/24" dev "$VA" &&
-	ip -n "$NB" addr add "$ADDR_B/24" dev "$VB" &&
-	ip -n "$NA" link set lo up && ip -n "$NB" link set lo up &&
-	ip -n "$NA" link set "$VA" up && ip -n "$NB" link set "$VB" up
-}
+setup() { netns_pair "$NA" "$NB" "$VA" "$VB" "$ADDR_A" "$ADDR_B"; }
 
 # start_server [taskset CPU list]
 start_server() {
@@ -83,12 +67,7 @@ start_server() {
 			>"$tmp/server.log" 2>&1 &
 	fi
 	SRV=$!
-	i=0
-	while [ $i -lt 50 ]; do
-		ip netns exec "$NB" ss -Htln "sport = :$PORT" | grep -q . && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_listen $PORT "$NB" && return 0
 	fail "the server did not listen: $(cat "$tmp/server.log")"
 	return 1
 }

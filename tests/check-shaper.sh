@@ -43,13 +43,9 @@ PORT=5201
 SRV=""
 
 teardown() {
-	if [ -n "$SRV" ]; then
-		kill "$SRV" 2>/dev/null
-		wait "$SRV" 2>/dev/null
-		SRV=""
-	fi
-	ip netns del "$NA" 2>/dev/null
-	ip netns del "$NB" 2>/dev/null
+	stop_pid "$SRV"
+	SRV=""
+	netns_teardown "$NA" "$NB"
 }
 trap 'teardown; rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
@@ -62,13 +58,7 @@ ip netns del "$NA"
 scenario() {
 	echo "--- $1"
 	teardown
-	ip netns add "$NA" && ip netns add "$NB" &&
-		ip link add "$VA" type veth peer name "$VB" &&
-		ip link set "$VA" netns "$NA" && ip link set "$VB" netns "$NB" &&
-		ip -n "$NA" addr add "${ADDR_B%.2}.1/24" dev "$VA" &&
-		ip -n "$NB" addr add "$ADDR_B/24" dev "$VB" &&
-		ip -n "$NA" link set lo up && ip -n "$NB" link set lo up &&
-		ip -n "$NA" link set "$VA" up && ip -n "$NB" link set "$VB" up &&
+	netns_pair "$NA" "$NB" "$VA" "$VB" "${ADDR_B%.2}.1" "$ADDR_B" &&
 		tc -n "$2" qdisc add dev "$3" root tbf rate "${4}mbit" \
 			burst 64kb limit "$5" || {
 		fail "$1: cannot build the namespaces"
@@ -77,15 +67,10 @@ scenario() {
 	RATE=$(($4 * 1000000))
 	ip netns exec "$NB" "$PIPESCOPE" -s -p $PORT >"$TMP/server.log" 2>&1 &
 	SRV=$!
-	i=0
-	until ip netns exec "$NB" ss -Htln "sport = :$PORT" | grep -q .; do
-		i=$((i + 1))
-		[ $i -lt 50 ] || {
-			fail "$1: the server did not listen"
-			return 1
-		}
-		sleep 0.1
-	done
+	wait_listen $PORT "$NB" || {
+		fail "$1: the server did not listen"
+		return 1
+	}
 	J=$TMP/$1.json
 	ip netns exec "$NA" "$PIPESCOPE" check -c "$ADDR_B" -p $PORT --quick \
 		-t 2 --format json >"$J" 2>"$TMP/$1.err" && RC=0 || RC=$?

@@ -24,34 +24,21 @@ tmp=${KEEP_TMP:-$(mktemp -d)}
 SRV=""
 
 teardown() {
-	if [ -n "$SRV" ]; then
-		kill "$SRV" 2>/dev/null
-		wait "$SRV" 2>/dev/null
-		SRV=""
-	fi
-	ip netns del "$NA" 2>/dev/null
-	ip netns del "$NB" 2>/dev/null
+	stop_pid "$SRV"
+	SRV=""
+	netns_teardown "$NA" "$NB"
 }
 trap 'teardown; [ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 
 ip netns add "$NA" 2>/dev/null || skip "cannot create network namespaces"
-ip netns add "$NB" &&
-	ip link add "$VA" type veth peer name "$VB" &&
-	ip link set "$VA" netns "$NA" && ip link set "$VB" netns "$NB" &&
-	ip -n "$NA" addr add "$ADDR_A/24" dev "$VA" &&
-	ip -n "$NB" addr add "$ADDR_B/24" dev "$VB" &&
-	ip -n "$NA" link set lo up && ip -n "$NB" link set lo up &&
-	ip -n "$NA" link set "$VA" up && ip -n "$NB" link set "$VB" up ||
+ip netns del "$NA"
+netns_pair "$NA" "$NB" "$VA" "$VB" "$ADDR_A" "$ADDR_B" ||
 	{ fail "cannot build the namespaces"; finish; }
 
 ip netns exec "$NB" "$PIPESCOPE" -s -p $PORT >"$tmp/server.log" 2>&1 &
 SRV=$!
-i=0
-while [ $i -lt 50 ] && ! ip netns exec "$NB" ss -Htln "sport = :$PORT" | grep -q .; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_listen $PORT "$NB" || fail "the server did not listen"
 
 # rcvbuf NS: that namespace's Udp RcvbufErrors
 rcvbuf() {

@@ -92,11 +92,7 @@ ip -n $N link set vb up
 port=$(free_port 1)
 bg sh -c 'exec env PIPESCOPE_HISTORY=off ip netns exec "$0" "$1" -s -p "$2" \
 	>/dev/null 2>&1' $N "$PIPESCOPE" "$port"
-i=0
-until ip netns exec $N ss -Htln "sport = :$port" | grep -q . || [ $i -ge 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_listen "$port" $N
 T=$TMP/t.db
 expect_exit 0 "a test with two streams" -- ip netns exec $N \
 	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -P 2 --iface va --no-tui \

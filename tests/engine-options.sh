@@ -104,22 +104,14 @@ check "-F: the test ended with the file ($secs s), not at -t 30" num_le "$secs" 
 # last megabytes are still in the client's socket buffer when it ends the
 # test; the server reads on until the client's FIN
 if [ "$(id -u)" = 0 ] && command -v tc >/dev/null && ip netns add "psfa-$$" 2>/dev/null; then
-	ip netns add "psfb-$$" &&
-	ip link add "pfa$$" type veth peer name "pfb$$" &&
-	ip link set "pfa$$" netns "psfa-$$" && ip link set "pfb$$" netns "psfb-$$" &&
-	ip -n "psfa-$$" addr add 10.82.1.1/24 dev "pfa$$" &&
-	ip -n "psfb-$$" addr add 10.82.1.2/24 dev "pfb$$" &&
-	ip -n "psfa-$$" link set "pfa$$" up && ip -n "psfb-$$" link set "pfb$$" up &&
-	ip -n "psfb-$$" link set lo up &&
+	ip netns del "psfa-$$" &&
+	netns_pair "psfa-$$" "psfb-$$" "pfa$$" "pfb$$" 10.82.1.1 10.82.1.2 &&
 	tc -n "psfa-$$" qdisc add dev "pfa$$" root tbf rate 200mbit burst 256kb latency 100ms ||
 		fail "-F slow path: could not build the namespaces"
 	rm -f "$dir/dst2.bin"
 	ip netns exec "psfb-$$" "$PIPESCOPE" -s -1 -p 5201 -F "$dir/dst2.bin" >/dev/null 2>&1 &
 	fpid=$!
-	i=0
-	until ip netns exec "psfb-$$" ss -Htln "sport = :5201" | grep -q . || [ $i -ge 50 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
+	wait_listen 5201 "psfb-$$"
 	ip netns exec "psfa-$$" "$PIPESCOPE" -c 10.82.1.2 -F "$dir/src.bin" -t 30 --no-tui >/dev/null 2>&1
 	wait "$fpid"
 	check "-F over a 200 Mbit/s path: the file arrived whole" cmp -s "$dir/src.bin" "$dir/dst2.bin"
@@ -127,10 +119,7 @@ if [ "$(id -u)" = 0 ] && command -v tc >/dev/null && ip netns add "psfa-$$" 2>/d
 	# client's socket buffer at its TEST_END are counted by the server
 	ip netns exec "psfb-$$" "$PIPESCOPE" -s -1 -p 5202 >/dev/null 2>&1 &
 	fpid=$!
-	i=0
-	until ip netns exec "psfb-$$" ss -Htln "sport = :5202" | grep -q . || [ $i -ge 50 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
+	wait_listen 5202 "psfb-$$"
 	J=$dir/n.json
 	ip netns exec "psfa-$$" "$PIPESCOPE" -c 10.82.1.2 -p 5202 -n 20M -J >"$J" 2>&1
 	wait "$fpid"

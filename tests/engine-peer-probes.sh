@@ -80,20 +80,13 @@ else
 fi
 
 # 4. two namespaces: the snapshot is the far end's
-if [ "$(id -u)" = 0 ] && ip netns add "$NA" 2>/dev/null && ip netns add "$NB"; then
+if [ "$(id -u)" = 0 ] && ip netns add "$NA" 2>/dev/null && ip netns del "$NA"; then
 	VA=prba$$; VB=prbb$$
 	A=10.78.$(($$ % 200)).1; B=10.78.$(($$ % 200)).2
-	ip link add "$VA" type veth peer name "$VB" &&
-	ip link set "$VA" netns "$NA" && ip link set "$VB" netns "$NB" &&
-	ip -n "$NA" addr add "$A/24" dev "$VA" && ip -n "$NB" addr add "$B/24" dev "$VB" &&
-	ip -n "$NA" link set "$VA" up && ip -n "$NB" link set "$VB" up &&
-	ip -n "$NA" link set lo up && ip -n "$NB" link set lo up ||
+	netns_pair "$NA" "$NB" "$VA" "$VB" "$A" "$B" ||
 		fail "could not build the veth pair"
 	bg ip netns exec "$NB" "$PIPESCOPE" -s -1 -p 5201 --no-tui
-	i=0
-	until ip netns exec "$NB" ss -Htln "sport = :5201" | grep -q . || [ $i -ge 50 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
+	wait_listen 5201 "$NB"
 	ip netns exec "$NA" "$PIPESCOPE" -c "$B" -t 2 -J >"$tmp/ns2.json" 2>"$tmp/ns2.err" ||
 		fail "namespace test failed: $(cat "$tmp/ns2.err")"
 	check "far end's interface is the server's veth ($VB)" \

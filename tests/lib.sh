@@ -50,15 +50,44 @@ free_port() {
 	echo "$p"
 }
 
-# wait until something listens on TCP port $1 (5 s at most)
+# wait_listen PORT [NS]: until something listens on TCP port PORT (in the
+# network namespace NS), 5 s at most
 wait_listen() {
 	i=0
 	while [ $i -lt 50 ]; do
-		ss -Htln "sport = :$1" 2>/dev/null | grep -q . && return 0
+		${2:+ip netns exec "$2"} ss -Htln "sport = :$1" 2>/dev/null |
+			grep -q . && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
+}
+
+# stop_pid PID: stop a process this test started and reap it (none: "")
+stop_pid() {
+	[ -n "$1" ] || return 0
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+# netns_teardown NS...: the namespaces, gone (those that exist)
+netns_teardown() { for _ns; do ip netns del "$_ns" 2>/dev/null; done; }
+
+# netns_pair NA NB VA VB ADDR_A ADDR_B [OPTION...]: two network namespaces
+# joined by a veth pair, VA in NA with ADDR_A/24 and VB in NB with
+# ADDR_B/24, lo and both ends up; OPTIONs go to both ends' "ip link add"
+# (numrxqueues 4 ...). Fails (non-zero) at the first step that fails.
+netns_pair() {
+	_na=$1 _nb=$2 _va=$3 _vb=$4 _aa=$5 _ab=$6
+	shift 6
+	ip netns add "$_na" && ip netns add "$_nb" &&
+		ip -n "$_na" link add "$_va" "$@" type veth peer name "$_vb" \
+			netns "$_nb" "$@" &&
+		ip -n "$_na" addr add "$_aa/24" dev "$_va" &&
+		ip -n "$_nb" addr add "$_ab/24" dev "$_vb" &&
+		ip -n "$_na" link set lo up && ip -n "$_nb" link set lo up &&
+		ip -n "$_na" link set "$_va" up && ip -n "$_nb" link set "$_vb" up
 }
 
 # background processes this test started, stopped by PID at exit

@@ -9,7 +9,7 @@
 
 SRV=""
 stop_srv() {
-	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
+	stop_pid "$SRV"
 	SRV=""
 }
 trap 'stop_srv; ui_cleanup' EXIT
