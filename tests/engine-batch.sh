@@ -85,4 +85,26 @@ for d in "" -R; do
 done
 run -t 1 -P "$C" -Z
 jq_check "-Z -P $C: in 32 KiB pieces as well" '.pipescope.send_piece == 32768'
+
+# a far end in another network namespace of this kernel (its boot id, in
+# the handshake) is this host too: the same pieces, on this end and on a
+# pipescope server sending for -R
+if [ "$(id -u)" = 0 ] && ip netns add "psba-$$" 2>/dev/null && ip netns del "psba-$$"; then
+	NA=psba-$$ NB=psbb-$$
+	netns_pair "$NA" "$NB" "pba$$" "pbb$$" 10.83.1.1 10.83.1.2 ||
+		fail "cannot build the namespaces"
+	for d in "" -R; do
+		ip netns exec "$NB" "$PIPESCOPE" -s -1 -J -p 5201 >"$TMP/srv.json" 2>&1 &
+		s=$!
+		wait_listen 5201 "$NB" || fail "the server in $NB did not listen"
+		J=$TMP/ns.json
+		ip netns exec "$NA" "$PIPESCOPE" -c 10.83.1.2 --no-history -J -t 1 \
+			-P "$C" $d >"$J" 2>"$TMP/c.err" || fail "namespaces$d: $(head -c 300 "$TMP/c.err")"
+		wait $s
+		[ -n "$d" ] && J=$TMP/srv.json
+		jq_check "another namespace, -P $C${d:+ $d}: the sender sends 32 KiB pieces" \
+			'.pipescope.send_piece == 32768'
+	done
+	netns_teardown "$NA" "$NB"
+fi
 finish

@@ -114,6 +114,8 @@ static void params_from_opts(struct ps_params *p, const struct ps_opts *o)
 	p->ps_ext = true;
 	p->ps_ext_version = PS_EXT_VERSION;
 	p->peer_probes = o->peer_probes || o->json || o->json_stream;
+	/* a pipescope server in another namespace of this host says so */
+	ps_boot_id(p->boot_id, sizeof(p->boot_id));
 }
 
 /*
@@ -797,6 +799,11 @@ int ps_client_run(const struct ps_opts *o, const struct ps_reporter *rep,
 						 sizeof(t->info.peer_version),
 						 "%s",
 						 json_object_get_string(v));
+				if (json_object_object_get_ex(obj, "boot_id",
+							      &v) &&
+				    json_object_is_type(v, json_type_string))
+					t->peer_same_kernel = ps_same_kernel(
+						json_object_get_string(v));
 			}
 			json_object_put(obj);
 			break;

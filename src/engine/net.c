@@ -480,6 +480,47 @@ bool ps_sock_peer_local(int fd)
 	return ps_same_host((struct sockaddr *)&me, (struct sockaddr *)&peer);
 }
 
+bool ps_boot_id_valid(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i <= PS_BOOT_ID_LEN; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f') || s[i] == '-'))
+			return false;
+	return i == PS_BOOT_ID_LEN;
+}
+
+int ps_boot_id(char *buf, size_t n)
+{
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t got = -1;
+
+	if (n > 0)
+		buf[0] = 0;
+	if (fd >= 0) {
+		got = read(fd, buf, n > 0 ? n - 1 : 0);
+		close(fd);
+	}
+	if (got < 0 || n == 0)
+		return -1;
+	buf[got] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (!ps_boot_id_valid(buf)) {
+		buf[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+bool ps_same_kernel(const char *b)
+{
+	char me[PS_BOOT_ID_LEN + 2];
+
+	return b && ps_boot_id_valid(b) && !ps_boot_id(me, sizeof(me)) &&
+	       !strcmp(me, b);
+}
+
 void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf, int *rcvbuf,
 		      int *tos, char *cc, size_t cclen)
 {

@@ -58,6 +58,18 @@ int ps_sock_family(int fd);
 /* the connection's far end is this host: a loopback address, or the
  * address this end has (so both share this machine's CPUs) */
 bool ps_sock_peer_local(int fd);
+/*
+ * This kernel's boot id (/proc/sys/kernel/random/boot_id, always the live
+ * one, never a --sysroot copy) into buf[PS_BOOT_ID_LEN + 1]: 0, or -1
+ * with buf "". Two ends with the same one share the kernel, the CPUs and
+ * their caches, whatever their network namespaces.
+ */
+#define PS_BOOT_ID_LEN 36
+int ps_boot_id(char *buf, size_t n);
+/* a far end's boot id: 36 of [0-9a-f-] */
+bool ps_boot_id_valid(const char *s);
+/* the far end said the boot id b: is it this kernel? */
+bool ps_same_kernel(const char *b);
 /* what the kernel applied on a socket: -1 where it cannot say */
 void ps_sock_readback(int fd, int *nodelay, int *mss, int *sndbuf, int *rcvbuf,
 		      int *tos, char *cc, size_t cclen);

@@ -329,6 +329,10 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 		if (p->ps_len)
 			add_int(x, "len", p->ps_len);
 		add_true(x, "probes", p->peer_probes);
+		if (p->boot_id[0])
+			json_object_object_add(
+				x, "boot_id",
+				json_object_new_string(p->boot_id));
 		json_object_object_add(o, "pipescope", x);
 	}
 	return o;
@@ -451,7 +455,7 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p, char *err,
 	}
 	if (json_object_object_get_ex(o, "pipescope", &x) &&
 	    json_object_is_type(x, json_type_object)) {
-		struct json_object *ver;
+		struct json_object *ver, *v2;
 
 		p->ps_ext = true;
 		p->ps_ext_version = json_object_object_get_ex(x, "ext", &ver)
@@ -465,6 +469,13 @@ int ps_params_from_json(struct json_object *o, struct ps_params *p, char *err,
 			p->len = (uint32_t)v;
 		p->peer_probes =
 			p->ps_ext_version >= 2 && get_bool(x, "probes");
+		/* only ever compared with this kernel's: bounded, checked */
+		if (json_object_object_get_ex(x, "boot_id", &v2) &&
+		    json_object_is_type(v2, json_type_string) &&
+		    json_object_get_string_len(v2) == PS_BOOT_ID_LEN &&
+		    ps_boot_id_valid(json_object_get_string(v2)))
+			snprintf(p->boot_id, sizeof(p->boot_id), "%s",
+				 json_object_get_string(v2));
 	}
 	return 0;
 }

@@ -87,6 +87,7 @@ struct ps_params {
 	bool ps_ext;	    /* the client is pipescope and speaks extensions */
 	int ps_ext_version; /* the PS_EXT_VERSION it announced */
 	bool peer_probes;   /* it asks for the server's probe snapshots */
+	char boot_id[40];   /* its kernel's boot id ("" not told) */
 	char authtoken[2049]; /* iperf3's RSA-encrypted credentials, base64 */
 };
 

@@ -803,6 +803,7 @@ void *srv_test_main(void *arg)
 	struct json_object *obj = NULL;
 	struct ps_sockopts so;
 	bool running = false;
+	char boot[PS_BOOT_ID_LEN + 2];
 	int rc, ierr;
 
 	/* the main loop has read and checked the parameters (pend_params) */
@@ -823,6 +824,10 @@ void *srv_test_main(void *arg)
 				       json_object_new_string(PACKAGE_VERSION));
 		json_object_object_add(obj, "ext",
 				       json_object_new_int(PS_EXT_VERSION));
+		if (!ps_boot_id(boot, sizeof(boot)))
+			json_object_object_add(obj, "boot_id",
+					       json_object_new_string(boot));
+		t->peer_same_kernel = ps_same_kernel(t->p.boot_id);
 		rc = ctl_message(st, PS_EXT_ACK, obj);
 		json_object_put(obj);
 		if (rc) {

@@ -679,7 +679,8 @@ void ps_streams_plan_pieces(struct ps_test *t)
 		else
 			receivers++;
 		if (i == 0)
-			local = ps_sock_peer_local(s->fd);
+			local = t->peer_same_kernel ||
+				ps_sock_peer_local(s->fd);
 	}
 	if (!local || receivers || senders < t->ncpu ||
 	    (t->nworkers && senders > TX_LOCAL_MAX_PER_WORKER * t->nworkers))

@@ -127,7 +127,9 @@ struct ps_test {
 	int nremote;
 	int nremote_max; /* iv_remote's entries */
 	/* the peer */
-	bool peer_ext;			/* the peer is pipescope */
+	bool peer_ext;
+	bool peer_same_kernel; /* its boot id is this kernel's (its EXT_ACK,
+				* or the client's parameters) */			/* the peer is pipescope */
 	struct ps_snapshot *peer_snap;	/* its latest probe snapshot, or NULL */
 	struct ps_snapshot *peer_snap0; /* the first (before the test) */
 	struct ps_results remote;

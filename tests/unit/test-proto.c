@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "net.h"
 #include "proto.h"
 
 static struct json_object *parse(const char *s)
@@ -171,6 +173,58 @@ static void test_params_hostile(void **state)
 		if (ps_params_from_json(o, &q, err, sizeof(err)) != -EINVAL)
 			fail_msg("accepted: %s", bad[i]);
 		assert_true(err[0] != 0);
+		json_object_put(o);
+	}
+}
+
+/*
+ * The client's boot id goes in its parameters and comes back whole; one
+ * that is not 36 of [0-9a-f-] is dropped. Only this kernel's own id is the
+ * same kernel.
+ */
+static void test_boot_id(void **state)
+{
+	static const char *const bad[] = {
+		"{\"tcp\":true,\"pipescope\":{\"ext\":2,\"boot_id\":7}}",
+		"{\"tcp\":true,\"pipescope\":{\"ext\":2,\"boot_id\":"
+		"\"0123456789abcdef0123456789abcdef012\"}}",
+		"{\"tcp\":true,\"pipescope\":{\"ext\":2,\"boot_id\":"
+		"\"0123456789abcdef0123456789abcdef012\\u001b\"}}",
+		"{\"tcp\":true,\"pipescope\":{\"ext\":2,\"boot_id\":"
+		"\"0123456789ABCDEF0123456789abcdef0123\"}}",
+	};
+	struct ps_params p, q;
+	struct json_object *o;
+	char me[PS_BOOT_ID_LEN + 2], other[PS_BOOT_ID_LEN + 2], err[256];
+
+	assert_int_equal(ps_boot_id(me, sizeof(me)), 0);
+	assert_int_equal(strlen(me), PS_BOOT_ID_LEN);
+	assert_true(ps_same_kernel(me));
+	memcpy(other, me, sizeof(me));
+	other[0] = other[0] == 'a' ? 'b' : 'a';
+	assert_false(ps_same_kernel(other));
+	assert_false(ps_same_kernel(""));
+	assert_false(ps_same_kernel(NULL));
+	/* too small a buffer: refused, never cut */
+	assert_int_equal(ps_boot_id(other, 10), -1);
+	assert_string_equal(other, "");
+
+	memset(&p, 0, sizeof(p));
+	p.proto = PS_PROTO_TCP;
+	p.parallel = 1;
+	p.ps_ext = true;
+	p.ps_ext_version = PS_EXT_VERSION;
+	snprintf(p.boot_id, sizeof(p.boot_id), "%s", me);
+	o = ps_params_to_json(&p);
+	assert_int_equal(ps_params_from_json(o, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.boot_id, me);
+	json_object_put(o);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = parse(bad[i]);
+		assert_int_equal(ps_params_from_json(o, &q, err, sizeof(err)),
+				 0);
+		if (q.boot_id[0])
+			fail_msg("kept the boot id of %s", bad[i]);
 		json_object_put(o);
 	}
 }
@@ -386,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_params_iperf3),
 		cmocka_unit_test(test_params_iperf3_types),
 		cmocka_unit_test(test_params_hostile),
+		cmocka_unit_test(test_boot_id),
 		cmocka_unit_test(test_results_unsigned_minus_one),
 		cmocka_unit_test(test_results_roundtrip),
 		cmocka_unit_test(test_framing),
