@@ -14,6 +14,9 @@
 #include "thread.h"
 #include "xmalloc.h"
 
+/* the shortest span a kicked sample waits for after the last one */
+#define KICK_MIN_S 0.1
+
 struct ps_sampler {
 	struct ps_sampler_config cfg;
 	struct ps_probe_set *set;
@@ -61,7 +64,7 @@ static void *sampler_main(void *arg)
 
 	for (;;) {
 		struct ps_snapshot *snap = ps_snapshot_new(), *old;
-		struct timespec until;
+		struct timespec until, soon;
 
 		/* sample outside the lock: readers are never held up */
 		ps_probes_sample(s->set, snap, prev);
@@ -79,9 +82,18 @@ static void *sampler_main(void *arg)
 			s->cfg.notify(s->cfg.notify_arg);
 
 		deadline_after(&until, s->cfg.interval_s);
+		deadline_after(&soon, s->cfg.interval_s < KICK_MIN_S
+					      ? s->cfg.interval_s
+					      : KICK_MIN_S);
 		pthread_mutex_lock(&s->lock);
 		while (!s->stop && !s->kick &&
 		       pthread_cond_timedwait(&s->wake, &s->lock, &until) !=
+			       ETIMEDOUT)
+			;
+		/* a kick right after a sample waits a little: rates over a
+		 * few milliseconds are no rates (no CPU tick in them) */
+		while (!s->stop && s->kick &&
+		       pthread_cond_timedwait(&s->wake, &s->lock, &soon) !=
 			       ETIMEDOUT)
 			;
 		s->kick = false;

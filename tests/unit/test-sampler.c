@@ -143,6 +143,9 @@ static void test_wait_kick_history_stop(void **state)
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(h[i]->hdr.seq, 6 - i);
 		assert_string_equal(h[i]->hdr.iface.name, "lo");
+		/* kicked at once, each still waited 0.1 s after the one
+		 * before: CPU rates over a span with ticks in it */
+		assert_true(h[i]->cpu.interval_s > 0.09);
 	}
 	/* stop: wakes the 30 s sleep and joins at once */
 	t0 = ps_now();
