@@ -93,6 +93,11 @@ direction() {
 		"[.findings[] | select(.family == \"path\")][0].id == \"udp_loss\" and
 		 $F.severity == (if ([$F.facts[] | select(.key == \"udp_loss_share\")][0].value >= 0.01)
 				 then \"bottleneck\" else \"warning\" end)"
+	# the share is written to a millionth: the verdict's 1% is read
+	# from the same number (0.0096 rounded to 0.01 had said bottleneck)
+	jq_check "$name: the loss share is lost / sent, not rounded" \
+		"[$F.facts[] | {(.key): .value}] | add |
+		 (.udp_loss_share - .udp_lost / .udp_sent) | fabs < 1e-6"
 	jq_check "$name: the remedy raises the receive buffer" \
 		"$F.remedy | test(\"rmem_max\")"
 	jq_check "$name: the report's step has the loss and the receiver's counters" \

@@ -367,7 +367,14 @@ static struct json_object *facts_json(const struct ps_finding *f)
 
 		json_object_object_add(o, "key",
 				       json_object_new_string(f->facts[i].key));
-		json_object_object_add(o, "value", jnum(f->facts[i].value));
+		/* a share to a millionth: 0.0096 lost is not 1% (the
+		 * verdicts compare the unrounded number with 0.01) */
+		json_object_object_add(
+			o, "value",
+			f->facts[i].unit && !strcmp(f->facts[i].unit, "share")
+				? json_object_new_double(
+					  round(f->facts[i].value * 1e6) / 1e6)
+				: jnum(f->facts[i].value));
 		json_object_object_add(
 			o, "unit", json_object_new_string(f->facts[i].unit));
 		json_object_array_add(a, o);
