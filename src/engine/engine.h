@@ -93,7 +93,6 @@ struct ps_summary {
 	char *server_output; /* --get-server-output, or NULL */
 	struct json_object *server_output_json; /* the same from a -J server */
 	const struct ps_snapshot *peer_snap;	/* as in ps_interval */
-	const struct ps_snapshot *peer_snap0;	/* as in ps_interval */
 };
 
 struct ps_test_info {

@@ -796,7 +796,7 @@ void ps_streams_drain(struct ps_test *t)
 		 * nothing more comes */
 		if (ps_now() - last > idle_max || ps_now() - start > hard_max)
 			return;
-		usleep(t->nstreams > 16 ? 5000 : 2000);
+		usleep(2000);
 	}
 }
 

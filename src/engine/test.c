@@ -382,7 +382,6 @@ void ps_test_summary(struct ps_test *t, struct ps_summary *sum)
 	sum->remote_retrans = xcalloc((size_t)t->nstreams + 1, sizeof(int64_t));
 	sum->remote_valid = t->remote_valid;
 	sum->peer_snap = t->peer_snap;
-	sum->peer_snap0 = t->peer_snap0;
 	sum->sum_sent.sender = true;
 	for (int i = 0; i < t->nstreams; i++) {
 		struct ps_stream *s = t->streams[i];

@@ -205,6 +205,11 @@ static void test_boot_id(void **state)
 	assert_false(ps_same_kernel(other));
 	assert_false(ps_same_kernel(""));
 	assert_false(ps_same_kernel(NULL));
+	/* this kernel's id with a byte more is not it */
+	memcpy(other, me, sizeof(me));
+	other[PS_BOOT_ID_LEN] = '\x1b';
+	other[PS_BOOT_ID_LEN + 1] = 0;
+	assert_false(ps_same_kernel(other));
 	/* too small a buffer: refused, never cut */
 	assert_int_equal(ps_boot_id(other, 10), -1);
 	assert_string_equal(other, "");
