@@ -545,6 +545,35 @@ void ps_irq_summarise(struct ps_irq_info *info)
 		info->busiest_cpu = -1;
 }
 
+static void *dup_array(const void *src, size_t n, size_t size)
+{
+	void *p;
+
+	if (!src || !n)
+		return NULL;
+	p = xmalloc(n * size);
+	memcpy(p, src, n * size);
+	return p;
+}
+
+void ps_irq_copy(struct ps_irq_info *dst, const struct ps_irq_info *src)
+{
+	size_t ncpu = src->ncpu > 0 ? (size_t)src->ncpu : 0;
+
+	*dst = *src;
+	dst->lines =
+		dup_array(src->lines, (size_t)src->nlines, sizeof(*src->lines));
+	for (int i = 0; dst->lines && i < src->nlines; i++) {
+		dst->lines[i].count = dup_array(src->lines[i].count, ncpu,
+						sizeof(*src->lines[i].count));
+		dst->lines[i].rate = dup_array(src->lines[i].rate, ncpu,
+					       sizeof(*src->lines[i].rate));
+	}
+	dst->cpus = dup_array(src->cpus, ncpu, sizeof(*src->cpus));
+	dst->rxq = dup_array(src->rxq, (size_t)src->nrxq, sizeof(*src->rxq));
+	dst->txq = dup_array(src->txq, (size_t)src->ntxq, sizeof(*src->txq));
+}
+
 void ps_irq_free(struct ps_irq_info *info)
 {
 	for (int i = 0; i < info->nlines; i++) {

@@ -111,6 +111,8 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out);
 void ps_irq_rates(const struct ps_irq_info *prev, struct ps_irq_info *cur,
 		  double seconds);
 void ps_irq_free(struct ps_irq_info *info);
+/* a deep copy (ps_irq_free both) */
+void ps_irq_copy(struct ps_irq_info *dst, const struct ps_irq_info *src);
 /* recompute the summary fields from lines and cpus */
 void ps_irq_summarise(struct ps_irq_info *info);
 

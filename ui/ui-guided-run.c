@@ -60,6 +60,9 @@ static void cb_begin(void *arg, int n, int total, const char *title,
 	pthread_mutex_lock(&r->lock);
 	ui_guided_begin(&r->g, n, title, reason, ps_now(),
 			test ? test_length(r) : 0);
+	/* the inventory: two samples a second apart */
+	if (n == PS_CL_INVENTORY + 1)
+		r->g.rows[r->g.cur >= 0 ? r->g.cur : 0].length = 1.0;
 	changed(r);
 	if (test)
 		ui_model_feed_begin(r->model, &r->client, test_length(r));
@@ -95,7 +98,8 @@ static void cb_end(void *arg, const struct ps_step_result *s,
 	/* the peer's kind and version come from the test's start */
 	if (s)
 		ui_model_feed_end(r->model, s->state != PS_STEP_FAILED,
-				  r->res->peer_kind, r->res->peer_version);
+				  r->run.res->peer_kind,
+				  r->run.res->peer_version);
 }
 
 static void cb_interval(void *arg, const struct ps_interval *iv)
@@ -105,12 +109,19 @@ static void cb_interval(void *arg, const struct ps_interval *iv)
 	ui_model_feed_interval(r->model, iv);
 }
 
+static void cb_session(void *arg, const struct ps_session *s)
+{
+	struct ui_grun *r = arg;
+
+	ui_model_feed_session(r->model, s);
+}
+
 /* ---- the worker -------------------------------------------------------- */
 
 /* the run into the history, and what changed since the last one there */
-static void record(struct ui_grun *r, const struct ps_evidence *ev)
+static void record(struct ui_grun *r)
 {
-	struct ps_check_report cr = { .ev = ev, .d = r->diag };
+	struct ps_check_report cr = { .ev = &r->run.ev, .d = r->run.diag };
 	int64_t id = ps_hist_record_check(r->cfg.opts, &cr, NAN);
 	char *path = ps_hist_path(r->cfg.opts);
 
@@ -119,22 +130,16 @@ static void record(struct ui_grun *r, const struct ps_evidence *ev)
 	free(path);
 }
 
-static void evaluate(struct ui_grun *r)
+/* the evaluation's line: the findings and the binding ceiling */
+static void evaluated(struct ui_grun *r)
 {
-	struct ps_evidence ev;
-	const struct ps_ceiling_model *m;
+	const struct ps_ceiling_model *m = &r->run.diag->ceil;
 	char line[200], b[32];
 
-	cb_begin(r, PS_CL_EVALUATE + 1, PS_CL_NSTEPS,
-		 ps_checklist_title(PS_CL_EVALUATE),
-		 ps_checklist_reason(PS_CL_EVALUATE));
-	ps_host_evidence(&r->host, r->res, &ev);
-	ps_diagnose(&ev, r->diag);
-	record(r, &ev);
-	m = &r->diag->ceil;
+	record(r);
 	snprintf(line, sizeof(line),
-		 P_("%zu finding", "%zu findings", r->diag->nrank),
-		 r->diag->nrank);
+		 P_("%zu finding", "%zu findings", r->run.diag->nrank),
+		 r->run.diag->nrank);
 	if (m->binding >= 0) {
 		ps_fmt_bps(b, sizeof(b), m->c[m->binding].bps);
 		ps_appendf(line, sizeof(line), _("; binding ceiling %s (%s)"),
@@ -151,36 +156,22 @@ static void evaluate(struct ui_grun *r)
 static void *grun_main(void *arg)
 {
 	struct ui_grun *r = arg;
-	char line[200];
 	bool cut;
 
-	/* 1: this host's probes, two samples a second apart */
-	cb_begin(r, PS_CL_INVENTORY + 1, PS_CL_NSTEPS,
-		 ps_checklist_title(PS_CL_INVENTORY),
-		 ps_checklist_reason(PS_CL_INVENTORY));
-	pthread_mutex_lock(&r->lock);
-	r->g.rows[r->g.cur >= 0 ? r->g.cur : 0].length = 1.0;
-	pthread_mutex_unlock(&r->lock);
-	ps_host_sample(&r->host, &r->iface, 1.0);
-	ps_check_inventory_line(&r->host, &r->iface, line, sizeof(line));
-	cb_end(r, NULL, line);
-
-	/* 2-5: the tests */
-	if (!atomic_load(&r->abort))
-		r->rc = ps_checklist_run(&r->cfg, r->res);
+	/* the inventory, the tests, every check (checklist.c's frame) */
+	ps_guided_run(&r->cfg, &r->iface, &r->run);
 	/* x during the evaluation cuts nothing short */
 	cut = atomic_load(&r->abort);
-
-	/* 6: every check, on what ran; then the steps left out say why */
-	evaluate(r);
+	evaluated(r);
 	{
 		const char *why = _("not run");
+		const struct ps_run *res = r->run.res;
 
 		/* the run says why it left steps out (the first test failed) */
-		for (int i = 0; i < r->res->nsteps; i++)
-			if (r->res->steps[i].state == PS_STEP_SKIPPED &&
-			    r->res->steps[i].note[0])
-				why = r->res->steps[i].note;
+		for (int i = 0; i < res->nsteps; i++)
+			if (res->steps[i].state == PS_STEP_SKIPPED &&
+			    res->steps[i].note[0])
+				why = res->steps[i].note;
 		if (cut)
 			why = _("ended by the user (x)");
 		pthread_mutex_lock(&r->lock);
@@ -199,14 +190,7 @@ static void *grun_main(void *arg)
 
 static void results_free(struct ui_grun *r)
 {
-	if (r->res) {
-		ps_run_free(r->res);
-		free(r->res);
-		r->res = NULL;
-	}
-	free(r->diag);
-	r->diag = NULL;
-	ps_host_free(&r->host);
+	ps_guided_free(&r->run);
 }
 
 int ui_grun_start(struct ui_grun *r, const struct ps_opts *opts,
@@ -236,12 +220,10 @@ int ui_grun_start(struct ui_grun *r, const struct ps_opts *opts,
 	r->cfg.ui.begin = cb_begin;
 	r->cfg.ui.end = cb_end;
 	r->cfg.ui.interval = cb_interval;
+	r->cfg.ui.session = cb_session;
 	r->cfg.ui.arg = r;
-	r->res = xcalloc(1, sizeof(*r->res));
-	snprintf(r->res->peer, sizeof(r->res->peer), "%s",
-		 opts->ntargets ? opts->targets[0].host : "127.0.0.1");
-	r->diag = xcalloc(1, sizeof(*r->diag));
-	r->rc = 0;
+	ps_guided_init(&r->run,
+		       opts->ntargets ? opts->targets[0].host : "127.0.0.1");
 	atomic_store(&r->skip, false);
 	atomic_store(&r->abort, false);
 	atomic_store(&r->finished, false);
@@ -329,14 +311,13 @@ int ui_grun_write_report(struct ui_grun *r, const char *dir, char *path,
 			 size_t len)
 {
 	struct ps_check_report rep = { 0 };
-	struct ps_evidence ev;
 	char tmp[4096], name[64], *abs;
 	struct tm tm;
 	time_t t = time(NULL);
 	FILE *f;
 	int fd, err = 0;
 
-	if (r->th_live || !r->diag || !r->res)
+	if (r->th_live || !r->run.diag || !r->run.res)
 		return -EAGAIN;
 	if (!dir || !*dir)
 		dir = ".";
@@ -381,9 +362,8 @@ int ui_grun_write_report(struct ui_grun *r, const char *dir, char *path,
 		close(fd);
 		goto out_unlink;
 	}
-	ps_host_evidence(&r->host, r->res, &ev);
-	rep.ev = &ev;
-	rep.d = r->diag;
+	rep.ev = &r->run.ev;
+	rep.d = r->run.diag;
 	ps_check_report_print(f, PS_FORMAT_MARKDOWN, &rep);
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		err = -(errno ? errno : EIO);

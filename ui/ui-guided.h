@@ -106,10 +106,8 @@ struct ui_grun {
 	struct ps_checklist_cfg cfg;
 	struct ps_opts client;
 	struct ps_iface_choice iface;
-	struct ps_host host;
-	struct ps_run *res;
-	struct ps_diagnosis *diag;
-	int rc; /* ps_checklist_run's */
+	/* the host, the tests, the diagnosis (rc: ps_checklist_run's) */
+	struct ps_guided run;
 	/* the run history's line after the answer: "since the last run to
 	 * HOST (2 h ago): ...", "" when there is none (src/history) */
 	char since[512];

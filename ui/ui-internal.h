@@ -165,10 +165,6 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full);
 void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full);
-/* with each new snapshot: keep the NIC's and the kernel's counters and
- * the qdiscs at a test's start, so the live findings read them over the
- * whole test (view-checklist.c) */
-void ui_test_track(const struct ui *ui);
 void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full);
 /* the streams table's keys (scroll, o: order); true: used */
 bool ui_streams_key(struct ui *ui, int ch);

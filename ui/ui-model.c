@@ -25,6 +25,16 @@ int ui_model_init(struct ui_model *m)
 	return 0;
 }
 
+/* the guided run's test is no longer the one shown (under the lock) */
+static void ext_clear(struct ui_model *m)
+{
+	ps_step_result_free(&m->ext_step);
+	ps_snapshot_put(m->ext_base);
+	ps_snapshot_put(m->ext_peer_base);
+	m->ext_base = m->ext_peer_base = NULL;
+	m->ext_valid = false;
+}
+
 void ui_model_destroy(struct ui_model *m)
 {
 	if (m->wake_fd >= 0)
@@ -32,6 +42,8 @@ void ui_model_destroy(struct ui_model *m)
 	m->wake_fd = -1;
 	ps_snapshot_put(m->peer_snap);
 	m->peer_snap = NULL;
+	ps_session_free(&m->sess);
+	ext_clear(m);
 	pthread_mutex_destroy(&m->lock);
 }
 
@@ -101,6 +113,8 @@ static void on_start(void *arg, const struct ps_test_info *info)
 	v->started_ns = ps_mono_ns();
 	v->state = UI_TEST_RUNNING;
 	set_peer(m, NULL);
+	ext_clear(m);
+	ps_session_begin(&m->sess, info);
 	/* "Connecting to host ..." is over */
 	v->message[0] = 0;
 	v->message_gen++;
@@ -207,8 +221,8 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 		v->rx_lost = v->rx_lost_here + v->rx_lost_far;
 		v->rx_packets = v->rx_packets_here + v->rx_packets_far;
 	}
-	/* TCP_INFO and CPUs as "pipescope check" sums a step */
-	ps_step_acc_add(&v->acc, iv);
+	/* the checks' step, as "pipescope check" sums it */
+	ps_session_interval(&m->sess, iv);
 	v->elapsed = iv->end;
 	hist_add(v, now);
 	v->gen++;
@@ -292,6 +306,7 @@ static void on_end(void *arg, const struct ps_test_info *info,
 		v->end_duration = sum->duration;
 	}
 	end_rows(v, sum);
+	ps_session_end(&m->sess, info, sum);
 	v->have_end = true;
 	v->cpu_local = sum->cpu_local_total;
 	v->cpu_remote = sum->remote_valid ? sum->cpu_remote_total : -1;
@@ -436,7 +451,6 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->rx_jitter_ms = 0;
 	v->rx_live = false;
 	v->far_rx_bps = -1;
-	ps_step_acc_reset(&v->acc);
 	v->error[0] = 0;
 	v->peer_kind[0] = v->peer_version[0] = 0;
 	if (co->ntargets > 0)
@@ -518,6 +532,9 @@ void ui_model_feed_begin(struct ui_model *m, const struct ps_opts *co,
 	memcpy(kind, m->v.peer_kind, sizeof(kind));
 	memcpy(version, m->v.peer_version, sizeof(version));
 	view_reset(&m->v, co);
+	/* its session comes with its first interval */
+	ext_clear(m);
+	ps_session_free(&m->sess);
 	/* the same peer as the run's last test */
 	memcpy(m->v.peer_kind, kind, sizeof(kind));
 	memcpy(m->v.peer_version, version, sizeof(version));
@@ -563,6 +580,60 @@ void ui_model_feed_end(struct ui_model *m, bool ok, const char *peer_kind,
 	m->v.gen++;
 	pthread_mutex_unlock(&m->lock);
 	ui_model_wake(m);
+}
+
+void ui_model_feed_session(struct ui_model *m, const struct ps_session *s)
+{
+	pthread_mutex_lock(&m->lock);
+	ext_clear(m);
+	ps_session_step(s, &m->ext_step);
+	m->ext_base = (struct ps_snapshot *)ps_session_base(s);
+	m->ext_peer_base = (struct ps_snapshot *)ps_session_peer_base(s);
+	ps_snapshot_get(m->ext_base);
+	ps_snapshot_get(m->ext_peer_base);
+	m->ext_valid = true;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* ---- the shown test as the checks read it (the UI thread) ------------- */
+
+void ui_model_local(struct ui_model *m, struct ps_snapshot *snap)
+{
+	pthread_mutex_lock(&m->lock);
+	ps_session_local(&m->sess, snap);
+	pthread_mutex_unlock(&m->lock);
+}
+
+bool ui_model_step(struct ui_model *m, struct ps_step_result *out)
+{
+	bool ok = true;
+
+	pthread_mutex_lock(&m->lock);
+	if (m->ext_valid) {
+		*out = m->ext_step;
+		if (out->have_cpu)
+			ps_cpu_copy(&out->cpu, &m->ext_step.cpu);
+	} else if (m->sess.begun) {
+		ps_session_step(&m->sess, out);
+	} else {
+		ok = false;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+void ui_model_bases(struct ui_model *m, struct ps_snapshot **here,
+		    struct ps_snapshot **far)
+{
+	pthread_mutex_lock(&m->lock);
+	*here = m->ext_valid ? m->ext_base
+			     : (struct ps_snapshot *)ps_session_base(&m->sess);
+	*far = m->ext_valid
+		       ? m->ext_peer_base
+		       : (struct ps_snapshot *)ps_session_peer_base(&m->sess);
+	ps_snapshot_get(*here);
+	ps_snapshot_get(*far);
+	pthread_mutex_unlock(&m->lock);
 }
 
 void ui_model_finish(struct ui_model *m)

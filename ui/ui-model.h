@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "options.h"
 #include "snapshot.h"
+#include "session.h"
 #include "step.h"
 
 #define UI_MAX_ROWS (2 * PS_MAX_STREAMS)
@@ -54,10 +55,6 @@ struct ui_test_view {
 	double now_bps;	    /* both directions */
 	double bytes_total; /* since the test started, not omitted */
 	double time_total;
-
-	/* TCP_INFO and CPUs accumulated over the test (not omitted), for
-	 * the checks that read a test (averaged like "pipescope check") */
-	struct ps_step_acc acc;
 
 	/* the end */
 	bool have_end;
@@ -109,6 +106,15 @@ struct ui_model {
 	/* under lock: a pipescope server's latest probe snapshot (its
 	 * cores, NIC), a reference; NULL with an iperf3 peer */
 	struct ps_snapshot *peer_snap;
+	/* under lock: the worker's test as the checks read it (its
+	 * reporter feeds it, ui_model_local this end's readings) */
+	struct ps_session sess;
+	/* under lock: a test someone else runs (the guided run), as its
+	 * own session last made it: its step and the bases of its counters
+	 * (references); ext_valid while it is the test shown */
+	bool ext_valid;
+	struct ps_step_result ext_step;
+	struct ps_snapshot *ext_base, *ext_peer_base;
 
 	/* the worker */
 	pthread_t th;
@@ -158,6 +164,22 @@ void ui_model_feed_begin(struct ui_model *m, const struct ps_opts *co,
 void ui_model_feed_interval(struct ui_model *m, const struct ps_interval *iv);
 void ui_model_feed_end(struct ui_model *m, bool ok, const char *peer_kind,
 		       const char *peer_version);
+
+/* the guided run's test as its session stands (after each interval and
+ * at the end; the engine's thread): the step the checks read from now on,
+ * and its counters' bases */
+void ui_model_feed_session(struct ui_model *m, const struct ps_session *s);
+
+/* a reading of this end (the UI thread, each new snapshot) for the
+ * worker's running test */
+void ui_model_local(struct ui_model *m, struct ps_snapshot *snap);
+/* the shown test as one step of a guided run (ps_step_result_free it);
+ * false when no test has data yet */
+bool ui_model_step(struct ui_model *m, struct ps_step_result *out);
+/* the readings the shown test's counters count from, this end's and the
+ * far end's, with references (ps_snapshot_put each), or NULL */
+void ui_model_bases(struct ui_model *m, struct ps_snapshot **here,
+		    struct ps_snapshot **far);
 
 /* the engine's callbacks (exposed for the unit tests) */
 void ui_model_reporter(struct ui_model *m, struct ps_reporter *rep);

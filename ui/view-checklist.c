@@ -92,203 +92,36 @@ static void proc_cpu(struct ui *ui)
 	ui->proc_wall_s = wall;
 }
 
-/* a UDP test this end sends: the -b target against what it sent, and
- * what the receivers lost (the UDP checks read it) */
-static void live_udp(const struct ui_test_view *v, struct ps_step_result *st)
-{
-	int senders = 0;
-	double sent = 0;
-
-	for (int i = 0; i < v->nstreams; i++)
-		if (v->streams[i].sender) {
-			senders++;
-			sent += v->streams[i].bps;
-		}
-	st->udp = true;
-	st->udp_lost = v->rx_lost;
-	st->udp_packets = v->rx_packets;
-	/* what the receivers counted is of what was numbered (arrived and
-	 * lost): the loss's base, as a step of "pipescope check" has it */
-	st->udp_sent = v->rx_packets;
-	/* the far end's sending is its own: only this end's is judged */
-	if (!senders || senders < v->nstreams)
-		return;
-	/* the rows of a running test are its latest interval */
-	if (!v->rows_avg && v->time_total > 0)
-		sent = v->bytes_total * 8 / v->time_total;
-	st->udp_target_bps = v->target_bps * senders;
-	st->udp_sent_bps = sent;
-}
-
-/* the readings at the start of the test, from its first snapshot (the
- * workstation has one screen, so one start is kept): the kernel counters
- * and the qdiscs, and the NIC's counters (from the first snapshot that has
- * them) */
-static struct {
-	uint64_t runs;
-	bool have;
-	int64_t mono_ns;
-	struct ps_netstat_info netstat;
-	struct ps_qdisc_info qdisc;
-	bool have_nic;
-	struct ps_nic_counters c;
-	int64_t pause[PS_NIC_NDIR];
-	int64_t nic_mono_ns;
-	/* the far end's first snapshot of the test (a pipescope server) */
-	bool have_peer;
-	int64_t peer_time_ns;
-	struct ps_netstat_info peer_netstat;
-	struct ps_qdisc_info peer_qdisc;
-} test_start;
-
-void ui_test_track(const struct ui *ui)
-{
-	const struct ps_snapshot *snap = ui->snap;
-	const struct ps_ethtool_info *e = snap ? ui_snap_ethtool(snap) : NULL;
-
-	if (ui->tv.state != UI_TEST_RUNNING || !snap)
-		return;
-	if (!test_start.have || test_start.runs != ui->tv.runs) {
-		test_start.runs = ui->tv.runs;
-		test_start.have = true;
-		test_start.mono_ns = snap->hdr.mono_ns;
-		test_start.netstat = snap->netstat;
-		test_start.qdisc = snap->qdisc;
-		test_start.have_nic = false;
-		test_start.have_peer = false;
-	}
-	if (!test_start.have_peer && ui->peer && !ui->selftest) {
-		test_start.have_peer = true;
-		test_start.peer_time_ns = ui->peer->hdr.time_ns;
-		test_start.peer_netstat = ui->peer->netstat;
-		test_start.peer_qdisc = ui->peer->qdisc;
-	}
-	if (test_start.have_nic || !e || !e->nic.valid)
-		return;
-	test_start.have_nic = true;
-	test_start.c = e->nic;
-	for (int d = 0; d < PS_NIC_NDIR; d++)
-		test_start.pause[d] = ps_ethtool_pause_frames(e, d);
-	test_start.nic_mono_ns = snap->hdr.mono_ns;
-}
-
-/* the start of the test shown, or false (another test's, or none) */
-static bool started(const struct ui *ui)
-{
-	return test_start.have && test_start.runs == ui->tv.runs;
-}
-
 /*
- * The NIC's counters over the test so far, as "pipescope check" takes them
- * around a step; the snapshot's own (this second's) until the test has a
- * start and a later snapshot.
+ * The shown test (the running one, or the last) as one step of a guided
+ * run, so the checks that read a test (window / RTT, one busy core,
+ * retransmits ...) speak too: its session's step (session.h), made the
+ * way "pipescope check" makes it. false when there is no data yet.
  */
-static const struct ps_ethtool_info *test_nic(const struct ui *ui,
-					      struct ps_ethtool_info *out)
-{
-	const struct ps_snapshot *snap = ui->snap;
-	const struct ps_ethtool_info *e = snap ? ui_snap_ethtool(snap) : NULL;
-	double dt;
-
-	if (!e || !e->nic.valid || !started(ui) || !test_start.have_nic)
-		return e;
-	dt = (double)(snap->hdr.mono_ns - test_start.nic_mono_ns) / 1e9;
-	if (!(dt > 0))
-		return e;
-	/* ps_step_set_nic reads only the rates */
-	memset(out, 0, sizeof(*out));
-	ps_nic_rates_compute(&test_start.c, &e->nic, dt, &out->nic_rate);
-	for (int d = 0; d < PS_NIC_NDIR; d++) {
-		int64_t a = test_start.pause[d];
-		int64_t b = ps_ethtool_pause_frames(e, d);
-
-		if (a != PS_NA && b != PS_NA && b >= a) {
-			out->nic_rate.rated = true;
-			out->nic_rate.pause[d] = (double)(b - a) / dt;
-		}
-	}
-	return out;
-}
-
-/* the kernel counters and the qdiscs over the test so far: from its start
- * to the latest snapshot (the qdiscs of one interface) */
-static void test_counters(const struct ui *ui, struct ps_step_seen *seen)
-{
-	const struct ps_snapshot *snap = ui->snap;
-
-	if (!snap || !started(ui))
-		return;
-	seen->netstat0 = &test_start.netstat;
-	seen->netstat = &snap->netstat;
-	if (strcmp(test_start.qdisc.ifname, snap->qdisc.ifname))
-		return;
-	seen->qdisc0 = &test_start.qdisc;
-	seen->qdisc0_t = (double)test_start.mono_ns / 1e9;
-	seen->qdisc = &snap->qdisc;
-	seen->qdisc_t = (double)snap->hdr.mono_ns / 1e9;
-}
-
-/* the far end's, from its first snapshot of the test to its latest */
-static void test_peer_counters(const struct ui *ui, struct ps_step_seen *seen)
-{
-	const struct ps_snapshot *p = ui->selftest ? NULL : ui->peer;
-
-	if (!p || !started(ui) || !test_start.have_peer)
-		return;
-	seen->peer0_t = (double)test_start.peer_time_ns / 1e9;
-	seen->peer_t = (double)p->hdr.time_ns / 1e9;
-	seen->peer_netstat0 = &test_start.peer_netstat;
-	seen->peer_netstat = &p->netstat;
-	if (strcmp(test_start.peer_qdisc.ifname, p->qdisc.ifname))
-		return;
-	seen->peer_qdisc0 = &test_start.peer_qdisc;
-	seen->peer_qdisc = &p->qdisc;
-}
-
-/*
- * The running (or last) test as one step of a guided run, so the checks
- * that read a test (window / RTT, one busy core, retransmits ...) speak
- * too: the rate so far, TCP_INFO averaged as "pipescope check" does, the
- * latest snapshot's cores and interrupts, the NIC's and the kernel's
- * counters and the qdiscs since the test began. false when there is no
- * data yet.
- */
-static bool live_run(const struct ui *ui, struct ps_run *run)
+static bool live_run(struct ui *ui, struct ps_run *run)
 {
 	const struct ui_test_view *v = &ui->tv;
-	const struct ps_snapshot *snap = ui->snap;
-	struct ps_step_seen seen = {
-		.streams = v->parallel,
-		.reverse = v->reverse,
-		.bidir = v->bidir,
-		.seconds = v->time_total,
-		.bytes = v->bytes_total,
-		.iv = v->streams,
-		.niv = v->nstreams,
-		.acc = &v->acc,
-		/* this process moves both ends of a loopback test */
-		.cpu_local = ui->proc_pct,
-		.cpu = snap ? &snap->cpu : NULL,
-		.irq = ui_snap_irq(snap),
-	};
-	static struct ps_ethtool_info over_test; /* 11 KiB: not on the stack */
+	struct ps_step_result *st = &run->steps[0];
 
 	memset(run, 0, sizeof(*run));
-	if (!(v->time_total > 0) || !v->nstreams)
+	if (!(v->time_total > 0) || !v->nstreams ||
+	    !ui_model_step(&ui->model, st))
 		return false;
+	if (!(st->seconds > 0)) {
+		ps_step_result_free(st);
+		return false;
+	}
+	run->nsteps = 1;
 	run->loopback = ui->selftest;
 	snprintf(run->peer, sizeof(run->peer), "%.*s",
 		 (int)sizeof(run->peer) - 1, v->target);
 	snprintf(run->peer_kind, sizeof(run->peer_kind), "%s", v->peer_kind);
 	snprintf(run->peer_version, sizeof(run->peer_version), "%s",
 		 v->peer_version);
-	run->nsteps = 1;
-	seen.eth = test_nic(ui, &over_test);
-	test_counters(ui, &seen);
-	test_peer_counters(ui, &seen);
-	ps_step_live(&seen, &run->steps[0]);
-	if (v->proto == PS_PROTO_UDP)
-		live_udp(v, &run->steps[0]);
+	/* while it runs, this process's CPU (the engine's threads, both ends
+	 * on loopback); the summary's once it ended */
+	if (!v->have_end)
+		st->cpu_local = ui->proc_pct;
 	return true;
 }
 

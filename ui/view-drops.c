@@ -25,13 +25,6 @@ double ui_drops_nic_ring(const struct ps_snapshot *s)
 		       : NAN;
 }
 
-/* the counters when the running test began (per end), for "since" */
-static struct {
-	uint64_t runs; /* the test they belong to */
-	bool here_ok, far_ok;
-	struct ps_netstat_counters here, far;
-} base;
-
 enum layer {
 	L_RING,
 	L_SOFTNET,
@@ -144,8 +137,8 @@ static int64_t layer_count(enum layer l, const struct ps_netstat_counters *c)
 
 /* "12/s +340" into buf: the rate and the growth since the test began */
 static bool cell_text(char *buf, size_t len, enum layer l,
-		      const struct ps_snapshot *s, bool since,
-		      const struct ps_netstat_counters *b)
+		      const struct ps_snapshot *s,
+		      const struct ps_snapshot *since)
 {
 	double r = layer_rate(l, s);
 	int64_t now, then;
@@ -155,9 +148,10 @@ static bool cell_text(char *buf, size_t len, enum layer l,
 		return false;
 	}
 	snprintf(buf, len, "%.0f/s", r);
-	if (since && s->netstat.status == PS_ST_OK) {
+	if (since && s->netstat.status == PS_ST_OK &&
+	    since->netstat.status == PS_ST_OK) {
 		now = layer_count(l, &s->netstat.c);
-		then = layer_count(l, b);
+		then = layer_count(l, &since->netstat.c);
 		if (now >= 0 && then >= 0 && now >= then)
 			ps_appendf(buf, len, " +%lld", (long long)(now - then));
 	}
@@ -171,21 +165,10 @@ int ui_drops_section(struct ui *ui, int y, int x, int w, int ymax)
 	bool testing = ui->tv.state == UI_TEST_RUNNING ||
 		       ui->tv.state == UI_TEST_STOPPING;
 	int col = w >= 76 ? 30 : 24, cw = (w - col) / 2;
+	struct ps_snapshot *here0, *far0;
 
 	if (y >= ymax || !here)
 		return y;
-	/* a new test: its counters are the base of "since" */
-	if (base.runs != ui->tv.runs || !testing) {
-		base.runs = ui->tv.runs;
-		base.here_ok = here->netstat.status == PS_ST_OK;
-		base.here = here->netstat.c;
-		base.far_ok = far && far->netstat.status == PS_ST_OK;
-		if (base.far_ok)
-			base.far = far->netstat.c;
-	} else if (far && !base.far_ok && far->netstat.status == PS_ST_OK) {
-		base.far_ok = true; /* its first snapshot came */
-		base.far = far->netstat.c;
-	}
 	ui_put(y++, x, w, ui_attr(UI_C_TITLE),
 	       testing ? _("Drops: where a received packet was dropped, per "
 			   "second (+ since the test began)")
@@ -200,13 +183,15 @@ int ui_drops_section(struct ui *ui, int y, int x, int w, int ymax)
 	       : ui->selftest
 		       ? _("far end: this host")
 		       : _("far end: no counters (not a pipescope server)"));
+	/* "since": the test's session counts from these (session.h) */
+	ui_model_bases(&ui->model, &here0, &far0);
 	for (int l = 0; l < L_COUNT && y < ymax; l++, y++) {
 		char a[48], b[48];
 		bool bad;
 
 		ui_put(y, x, col, A_NORMAL, _(layer_label[l]));
 		bad = cell_text(a, sizeof(a), (enum layer)l, here,
-				testing && base.here_ok, &base.here);
+				testing ? here0 : NULL);
 		ui_put(y, x + col, cw,
 		       bad		? ui_attr(UI_C_BAD)
 		       : strchr(a, '/') ? ui_attr(UI_C_VALUE)
@@ -215,12 +200,14 @@ int ui_drops_section(struct ui *ui, int y, int x, int w, int ymax)
 		if (!far)
 			continue;
 		bad = cell_text(b, sizeof(b), (enum layer)l, far,
-				testing && base.far_ok, &base.far);
+				testing ? far0 : NULL);
 		ui_put(y, x + col + cw, cw,
 		       bad		? ui_attr(UI_C_BAD)
 		       : strchr(b, '/') ? ui_attr(UI_C_VALUE)
 					: ui_attr(UI_C_DIM),
 		       b);
 	}
+	ps_snapshot_put(here0);
+	ps_snapshot_put(far0);
 	return y;
 }

@@ -187,7 +187,7 @@ static const struct ps_diagnosis *results(struct ui *ui)
 	/* read only once the worker is gone */
 	if (ui->gphase != UI_GR_DONE || ui->grun.th_live)
 		return NULL;
-	return ui->grun.diag;
+	return ui->grun.run.diag;
 }
 
 /* the answer as every report phrases it (answer.c), in the screen's style */
@@ -196,7 +196,7 @@ static const struct ps_diagnosis *results(struct ui *ui)
 static void faster_other(const struct ui *ui, double measured,
 			 struct glines *out, int w)
 {
-	const struct ps_run *r = ui->grun.res;
+	const struct ps_run *r = ui->grun.run.res;
 	const struct ps_step_result *best = NULL;
 	char b[32], m[32], line[256];
 

@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ceiling.h"
 #include "checklist.h"
 #include "clock.h"
 #include "engine.h"
 #include "log.h"
 #include "nls.h"
 #include "probe.h"
-#include "step-qdisc.h"
-#include "step.h"
+#include "session.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -190,119 +190,51 @@ void ps_checklist_defaults(struct ps_checklist_cfg *cfg,
 		cfg->repeat = PS_STEP_MAX_RUNS;
 }
 
-/* what one test gathers through the reporter */
-struct collect {
-	struct ps_step_result *s;
+/* ---- one test: its session, fed by the engine and this end's probes --- */
+
+struct ps_cl_collect {
+	const struct ps_checklist_cfg *cfg;
 	struct ps_run *res;
-	struct ps_cpu_info a;
-	bool have_a;
-	double ta;
-	const char *ifname; /* the NIC whose interrupts are read */
-	const struct ps_checklist_ui *ui; /* its interval pass-through */
-	struct ps_irq_info ia;
-	bool have_ia;
+	struct ps_session sess;
+	/* this end's probes for the interface around and during the test */
+	struct ps_probe_env env;
+	struct ps_probe_set *set;
+	struct ps_snapshot *prev;
 	char error[200];
-	struct ps_step_acc acc;	  /* TCP_INFO and CPUs, the intervals */
-	struct ps_step_peer peer; /* the far end's cores */
-	/* the qdiscs of this end's interface and of the far end's */
-	struct ps_qdisc_probe *qp;
-	struct ps_step_qdisc_acc qacc, qpeer;
-	struct ps_netstat_info na; /* this namespace's counters at the start */
-	struct ps_ethtool_info ea; /* the NIC's counters at the start */
-	bool have_ea;
 };
 
-/* one sample of this end's qdiscs into the step */
-static void qdisc_take(struct collect *c)
+/* one reading of this end into the session: the caller's (recorded), or
+ * a sample of this host's probes */
+static void reading(struct ps_cl_collect *c)
 {
-	struct ps_qdisc_info *q;
+	const struct ps_checklist_cfg *cfg = c->cfg;
+	struct ps_snapshot *snap;
 
-	if (!c->ifname || !c->ifname[0])
+	if (!ps_session_wants_local(&c->sess))
 		return;
-	if (!c->qp)
-		c->qp = ps_qdisc_open();
-	q = xmalloc(sizeof(*q));
-	if (!ps_qdisc_sample_with(c->qp, c->ifname, q))
-		ps_step_qdisc_add(&c->qacc, q, ps_now());
-	ps_qdisc_free(q);
-	free(q);
-}
-
-static void qdisc_peer(struct collect *c, const struct ps_snapshot *snap)
-{
-	if (snap)
-		ps_step_qdisc_add(&c->qpeer, &snap->qdisc,
-				  (double)snap->hdr.time_ns / 1e9);
-}
-
-/* the NIC's own counters (driver stats, pause) around the step */
-static void nic_start(struct collect *c)
-{
-	if (c->have_ea)
-		ps_ethtool_free(&c->ea);
-	c->have_ea = c->ifname && c->ifname[0] &&
-		     !ps_ethtool_sample_counters(c->ifname, &c->ea) &&
-		     c->ea.nic.valid;
-	if (!c->have_ea)
-		ps_ethtool_free(&c->ea);
-}
-
-static void nic_end(struct collect *c, double dt)
-{
-	struct ps_ethtool_info b;
-
-	if (!c->have_ea)
+	if (cfg->read) {
+		snap = cfg->read(cfg->read_arg);
+	} else {
+		if (!c->set) {
+			ps_iface_choose(cfg->iface[0] ? cfg->iface : NULL, NULL,
+					&c->env.iface);
+			c->set = ps_probes_open(&c->env);
+		}
+		if (!c->set)
+			return;
+		snap = ps_snapshot_new();
+		ps_probes_sample(c->set, snap, c->prev);
+	}
+	if (!snap)
 		return;
-	if (!ps_ethtool_sample_counters(c->ifname, &b)) {
-		ps_ethtool_rates(&c->ea, &b, dt);
-		ps_step_set_nic(c->s, &b);
-	}
-	ps_ethtool_free(&b);
-}
-
-static void take_a(struct collect *c)
-{
-	if (c->have_a)
-		ps_cpu_free(&c->a);
-	memset(&c->a, 0, sizeof(c->a));
-	c->have_a = !ps_cpu_sample(NULL, &c->a);
-	if (c->have_ia)
-		ps_irq_free(&c->ia);
-	memset(&c->ia, 0, sizeof(c->ia));
-	c->have_ia = false;
-	if (c->ifname && c->ifname[0]) {
-		/* a failed sample still owns memory */
-		c->have_ia = !ps_irq_sample(c->ifname, &c->ia) &&
-			     c->ia.status == PS_ST_OK;
-		if (!c->have_ia)
-			ps_irq_free(&c->ia);
-	}
-	ps_step_qdisc_reset(&c->qacc);
-	qdisc_take(c);
-	ps_netstat_sample(NULL, &c->na);
-	nic_start(c);
-	c->ta = ps_now();
-}
-
-/* the NIC's interrupts and the backlog over the step */
-static void irq_end(struct collect *c, double dt)
-{
-	struct ps_step_result *s = c->s;
-	struct ps_irq_info b;
-
-	if (!c->have_ia)
-		return;
-	memset(&b, 0, sizeof(b));
-	if (!ps_irq_sample(c->ifname, &b) && b.status == PS_ST_OK) {
-		ps_irq_rates(&c->ia, &b, dt);
-		ps_step_set_irq(s, &b);
-	}
-	ps_irq_free(&b);
+	ps_session_local(&c->sess, snap);
+	ps_snapshot_put(c->prev);
+	c->prev = snap;
 }
 
 static void col_start(void *arg, const struct ps_test_info *info)
 {
-	struct collect *c = arg;
+	struct ps_cl_collect *c = arg;
 
 	if (info->peer_kind)
 		snprintf(c->res->peer_kind, sizeof(c->res->peer_kind), "%s",
@@ -310,150 +242,44 @@ static void col_start(void *arg, const struct ps_test_info *info)
 	if (info->peer_version[0])
 		snprintf(c->res->peer_version, sizeof(c->res->peer_version),
 			 "%s", info->peer_version);
-	take_a(c);
+	ps_session_begin(&c->sess, info);
+	reading(c);
 }
 
 static void col_interval(void *arg, const struct ps_interval *iv)
 {
-	struct collect *c = arg;
+	struct ps_cl_collect *c = arg;
 
-	if (c->ui && c->ui->interval)
-		c->ui->interval(c->ui->arg, iv);
-	if (iv->omitted) {
-		take_a(c);
-		/* the far end's counters from here on: its newest snapshot
-		 * is the base (without an omit period, the first one the
-		 * server took when the test began) */
-		ps_step_qdisc_reset(&c->qpeer);
-		qdisc_peer(c, iv->peer_snap);
-		/* the far end's counters start after the omitted time too */
-		ps_step_peer_netstat(&c->peer, iv->peer_snap, true);
-		return;
-	}
-	ps_step_acc_add(&c->acc, iv);
-	ps_step_add_rate(c->s, iv);
-	/* without an omit period, the far end's counters count from the
-	 * snapshot its server took before the streams started */
-	if (!c->peer.have_ns0)
-		ps_step_peer_netstat(&c->peer, iv->peer_snap0, true);
-	ps_step_peer_add(&c->peer, iv->peer_snap);
-	qdisc_take(c);
-	qdisc_peer(c, iv->peer_snap);
-}
-
-/* a UDP test: what the senders numbered and what the receivers counted
- * lost (a forward test's receiver is the far end: its results) */
-static void udp_end(struct ps_step_result *s, const struct ps_test_info *info,
-		    const struct ps_summary *sum)
-{
-	if (info->proto != PS_PROTO_UDP)
-		return;
-	s->udp = true;
-	for (int i = 0; i < sum->nstreams; i++) {
-		const struct ps_stream_iv *v = &sum->local[i];
-
-		if (v->sender) {
-			s->udp_sent += (int64_t)v->packets;
-			if (sum->remote_valid && sum->remote_errors[i] > 0)
-				s->udp_lost += sum->remote_errors[i];
-		} else {
-			int64_t lost = v->lost > 0 ? v->lost : 0;
-
-			s->udp_lost += lost;
-			/* the sender's count, else what came and what not */
-			s->udp_sent +=
-				sum->remote_valid && sum->remote_packets[i] > 0
-					? sum->remote_packets[i]
-					: (int64_t)v->packets + lost;
-		}
-	}
+	if (c->cfg->ui.interval)
+		c->cfg->ui.interval(c->cfg->ui.arg, iv);
+	ps_session_interval(&c->sess, iv);
+	reading(c);
+	if (c->cfg->ui.session)
+		c->cfg->ui.session(c->cfg->ui.arg, &c->sess);
 }
 
 static void col_end(void *arg, const struct ps_test_info *info,
 		    const struct ps_summary *sum)
 {
-	struct collect *c = arg;
-	struct ps_step_result *s = c->s;
-	double fwd = 0, back = 0, d = sum->duration > 0 ? sum->duration : 1;
-	struct ps_cpu_info b = { 0 };
+	struct ps_cl_collect *c = arg;
 
 	/* an iperf3 peer is dated by its results ("<=3.13") */
 	if (info->peer_version[0])
 		snprintf(c->res->peer_version, sizeof(c->res->peer_version),
 			 "%s", info->peer_version);
-	s->stream_min_bps = INFINITY;
-	s->stream_max_bps = 0;
-	for (int i = 0; i < sum->nstreams; i++) {
-		const struct ps_stream_iv *v = &sum->local[i];
-		uint64_t sent = 0, recv = 0;
-		double r;
-
-		ps_summary_stream_bytes(sum, i, &sent, &recv);
-		if (v->sender) {
-			/* what the receiver counted; ours when it did not say
-			 */
-			r = (sum->remote_valid ? (double)recv : (double)sent) *
-			    8 / d;
-			fwd += r;
-			s->bytes += sent;
-		} else {
-			r = (double)recv * 8 / d;
-			back += r;
-			s->bytes += recv;
-		}
-		if (r < s->stream_min_bps)
-			s->stream_min_bps = r;
-		if (r > s->stream_max_bps)
-			s->stream_max_bps = r;
-	}
-	if (!isfinite(s->stream_min_bps))
-		s->stream_min_bps = 0;
-	if (s->bidir) {
-		s->bps = fwd;
-		s->bps_back = back;
-	} else {
-		s->bps = s->reverse ? back : fwd;
-	}
-	s->seconds = sum->duration;
-	s->cpu_local = sum->cpu_local_total;
-	s->cpu_remote = sum->cpu_remote_total;
+	ps_session_end(&c->sess, info, sum);
+	reading(c);
+	if (c->cfg->ui.session)
+		c->cfg->ui.session(c->cfg->ui.arg, &c->sess);
 	snprintf(c->res->cc_local, sizeof(c->res->cc_local), "%s",
-		 sum->congestion_local);
+		 c->sess.cc_local);
 	snprintf(c->res->cc_remote, sizeof(c->res->cc_remote), "%s",
-		 sum->congestion_remote);
-	ps_step_acc_finish(&c->acc, s);
-	irq_end(c, ps_now() - c->ta);
-	udp_end(s, info, sum);
-	{
-		struct ps_netstat_info nb;
-
-		ps_netstat_sample(NULL, &nb);
-		ps_step_set_netstat(s, &c->na, &nb);
-	}
-	/* the summary may bring a reading newer than the last interval's */
-	ps_step_peer_netstat(&c->peer, sum->peer_snap, false);
-	nic_end(c, ps_now() - c->ta);
-	ps_step_peer_finish(&c->peer, s);
-	qdisc_take(c);
-	qdisc_peer(c, sum->peer_snap);
-	ps_step_qdisc_finish(&c->qacc, &s->qdisc);
-	ps_step_qdisc_finish(&c->qpeer, &s->peer_qdisc);
-	/* keep the far end's newest readings for its host and NIC checks */
-	if (sum->peer_snap && sum->peer_snap != c->res->peer_snap) {
-		ps_snapshot_put(c->res->peer_snap);
-		c->res->peer_snap =
-			ps_snapshot_get((struct ps_snapshot *)sum->peer_snap);
-	}
-	if (c->have_a && !ps_cpu_sample(NULL, &b)) {
-		ps_cpu_rates(&c->a, &b, ps_now() - c->ta);
-		s->cpu = b;
-		s->have_cpu = true;
-	}
+		 c->sess.cc_remote);
 }
 
 static void col_error(void *arg, const char *msg)
 {
-	struct collect *c = arg;
+	struct ps_cl_collect *c = arg;
 
 	snprintf(c->error, sizeof(c->error), "%s", msg);
 }
@@ -469,26 +295,83 @@ static void col_destroy(void *arg)
 	(void)arg;
 }
 
-int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
-		      struct ps_step_result *out, int streams, bool reverse,
-		      bool bidir)
+struct ps_cl_collect *ps_cl_collect_new(const struct ps_checklist_cfg *cfg,
+					struct ps_run *res)
 {
-	struct ps_opts co = *cfg->client;
-	struct collect c = {
-		.s = out, .res = res, .ifname = cfg->iface, .ui = &cfg->ui
-	};
-	struct ps_reporter rep = {
+	struct ps_cl_collect *c = xcalloc(1, sizeof(*c));
+
+	c->cfg = cfg;
+	c->res = res;
+	ps_session_init(&c->sess);
+	return c;
+}
+
+void ps_cl_collect_reporter(struct ps_cl_collect *c, struct ps_reporter *rep)
+{
+	*rep = (struct ps_reporter){
 		.start = col_start,
 		.interval = col_interval,
 		.end = col_end,
 		.error = col_error,
 		.message = col_message,
 		.destroy = col_destroy,
-		.arg = &c,
+		.arg = c,
 	};
+}
+
+bool ps_cl_collect_step(struct ps_cl_collect *c, struct ps_step_result *out)
+{
+	const struct ps_snapshot *far = ps_session_peer_last(&c->sess);
+	char id[sizeof(out->id)];
+
+	if (!c->sess.begun)
+		return false;
+	memcpy(id, out->id, sizeof(id));
+	ps_step_result_free(out);
+	ps_session_step(&c->sess, out);
+	memcpy(out->id, id, sizeof(id));
+	/* keep the far end's newest readings for its host and NIC checks */
+	if (far && far != c->res->peer_snap) {
+		ps_snapshot_put(c->res->peer_snap);
+		c->res->peer_snap = ps_snapshot_get((struct ps_snapshot *)far);
+	}
+	return c->sess.ended;
+}
+
+const struct ps_session *ps_cl_collect_session(const struct ps_cl_collect *c)
+{
+	return &c->sess;
+}
+
+/* for the next attempt, or the end: the test's readings are let go */
+static void collect_reset(struct ps_cl_collect *c)
+{
+	ps_session_free(&c->sess);
+	ps_snapshot_put(c->prev);
+	c->prev = NULL;
+	c->error[0] = 0;
+}
+
+void ps_cl_collect_free(struct ps_cl_collect *c)
+{
+	if (!c)
+		return;
+	collect_reset(c);
+	ps_probes_close(c->set);
+	free(c);
+}
+
+int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
+		      struct ps_step_result *out, int streams, bool reverse,
+		      bool bidir)
+{
+	struct ps_opts co = *cfg->client;
+	struct ps_cl_collect *c = ps_cl_collect_new(cfg, res);
+	struct ps_reporter rep;
 	atomic_bool own_stop = false;
 	int rc;
 
+	ps_cl_collect_reporter(c, &rep);
 	out->streams = streams;
 	out->reverse = reverse;
 	out->bidir = bidir;
@@ -513,22 +396,6 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 
 		rc = ps_client_run(&co, &rep,
 				   cfg->skip ? cfg->skip : &own_stop);
-		if (c.have_a) {
-			ps_cpu_free(&c.a);
-			c.have_a = false;
-		}
-		if (c.have_ia) {
-			ps_irq_free(&c.ia);
-			c.have_ia = false;
-		}
-		if (c.have_ea) {
-			ps_ethtool_free(&c.ea);
-			c.have_ea = false;
-		}
-		ps_step_peer_free(&c.peer);
-		ps_qdisc_close(c.qp);
-		c.qp = NULL;
-		ps_step_qdisc_reset(&c.qpeer);
 		/*
 		 * A server that was still closing the previous test refuses
 		 * at once ("busy"): a quick failure is tried again, a slow
@@ -537,21 +404,17 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		if (!rc || attempt >= 3 || ps_now() - t0 > 1.5 ||
 		    (cfg->skip && atomic_load(cfg->skip)))
 			break;
-		if (out->have_cpu)
-			ps_cpu_free(&out->cpu);
-		ps_step_acc_reset(&c.acc);
-		{
-			struct ps_step_result keep = *out;
-
-			memset(out, 0, sizeof(*out));
-			memcpy(out->id, keep.id, sizeof(out->id));
-			out->streams = streams;
-			out->reverse = reverse;
-			out->bidir = bidir;
-		}
-		c.error[0] = 0;
+		collect_reset(c);
 		ps_sleep(0.5);
 	}
+	/* what the test measured, whole or up to where it stopped */
+	ps_cl_collect_step(c, out);
+	out->streams = streams;
+	out->reverse = reverse;
+	out->bidir = bidir;
+	if (c->error[0])
+		snprintf(out->note, sizeof(out->note), "%s", c->error);
+	ps_cl_collect_free(c);
 	/* the whole run ended (x): what this test measured so far counts */
 	if (cfg->skip && atomic_load(cfg->skip) && cfg->abort &&
 	    atomic_load(cfg->abort) && out->seconds >= 1 && out->bps > 0) {
@@ -564,18 +427,17 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		out->state = PS_STEP_SKIPPED;
 		snprintf(out->note, sizeof(out->note), "%s",
 			 _("skipped by the user"));
-		if (out->have_cpu) {
-			ps_cpu_free(&out->cpu);
-			out->have_cpu = false;
-		}
+		ps_step_result_free(out);
 		return -EINTR;
 	}
 	if (rc) {
 		out->state = PS_STEP_FAILED;
-		snprintf(out->note, sizeof(out->note), "%s",
-			 c.error[0] ? c.error : _("the test failed"));
+		if (!out->note[0])
+			snprintf(out->note, sizeof(out->note), "%s",
+				 _("the test failed"));
 		return -EIO;
 	}
+	out->note[0] = 0;
 	out->state = PS_STEP_DONE;
 	return 0;
 }
@@ -891,4 +753,50 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 #undef BEGIN
 #undef END
 	return any ? 0 : -EIO;
+}
+
+/* ---- the whole run ----------------------------------------------------- */
+
+static void step_begin(const struct ps_checklist_cfg *cfg, enum ps_cl_step st)
+{
+	if (cfg->ui.begin)
+		cfg->ui.begin(cfg->ui.arg, st + 1, PS_CL_NSTEPS,
+			      ps_checklist_title(st), ps_checklist_reason(st));
+}
+
+void ps_guided_init(struct ps_guided *g, const char *peer)
+{
+	memset(g, 0, sizeof(*g));
+	g->res = xcalloc(1, sizeof(*g->res));
+	g->diag = xcalloc(1, sizeof(*g->diag));
+	snprintf(g->res->peer, sizeof(g->res->peer), "%s", peer);
+}
+
+void ps_guided_run(const struct ps_checklist_cfg *cfg,
+		   const struct ps_iface_choice *iface, struct ps_guided *g)
+{
+	char line[200];
+
+	step_begin(cfg, PS_CL_INVENTORY);
+	ps_host_sample(&g->host, iface, 1.0);
+	ps_check_inventory_line(&g->host, iface, line, sizeof(line));
+	if (cfg->ui.end)
+		cfg->ui.end(cfg->ui.arg, NULL, line);
+
+	g->rc = aborted(cfg) ? -EIO : ps_checklist_run(cfg, g->res);
+
+	step_begin(cfg, PS_CL_EVALUATE);
+	ps_host_evidence(&g->host, g->res, &g->ev);
+	ps_diagnose(&g->ev, g->diag);
+}
+
+void ps_guided_free(struct ps_guided *g)
+{
+	if (g->res) {
+		ps_run_free(g->res);
+		free(g->res);
+	}
+	free(g->diag);
+	ps_host_free(&g->host);
+	memset(g, 0, sizeof(*g));
 }

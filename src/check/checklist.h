@@ -42,7 +42,9 @@ void ps_check_inventory_line(const struct ps_host *host,
 			     const struct ps_iface_choice *iface, char *line,
 			     size_t len);
 
+struct ps_diagnosis;
 struct ps_interval;
+struct ps_session;
 
 /* the steps, in order */
 enum ps_cl_step {
@@ -66,6 +68,9 @@ struct ps_checklist_ui {
 	/* each interval of the running test, as the engine reports it (the
 	 * workstation feeds its graph and sum with it) */
 	void (*interval)(void *arg, const struct ps_interval *iv);
+	/* the running test's session after each interval and after its end
+	 * (the engine's thread; the workstation's live findings read it) */
+	void (*session)(void *arg, const struct ps_session *s);
 	void *arg;
 };
 
@@ -82,6 +87,11 @@ struct ps_checklist_cfg {
 	 * it: the workstation's guided run stays TCP) */
 	bool udp;
 	int repeat; /* runs of each step (--repeat N; default 2) */
+	/* this end's readings around and during each test: NULL samples
+	 * this host's probes for iface; else a new snapshot with a
+	 * reference, or NULL (a test's recorded readings) */
+	struct ps_snapshot *(*read)(void *arg);
+	void *read_arg;
 	/* set (Ctrl-C, a key) to skip the running step; cleared after */
 	atomic_bool *skip;
 	/* set (a key) to end the whole run: the running step is skipped and
@@ -103,6 +113,47 @@ const char *ps_checklist_reason(enum ps_cl_step s);
  * test failed; the steps say why).
  */
 int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res);
+
+/*
+ * One test's collector: the reporter the engine feeds, which feeds the
+ * test's session (session.h) and takes this end's readings at its start,
+ * after each interval and after its end (cfg->read, or the probes).
+ * ps_checklist_test runs one; a test drives one with recorded events.
+ */
+struct ps_cl_collect;
+struct ps_reporter;
+
+struct ps_cl_collect *ps_cl_collect_new(const struct ps_checklist_cfg *cfg,
+					struct ps_run *res);
+void ps_cl_collect_reporter(struct ps_cl_collect *c, struct ps_reporter *rep);
+/* the step so far (out->id kept; its cpu freed first) and the far end's
+ * latest snapshot into res; true once the test ended */
+bool ps_cl_collect_step(struct ps_cl_collect *c, struct ps_step_result *out);
+const struct ps_session *ps_cl_collect_session(const struct ps_cl_collect *c);
+void ps_cl_collect_free(struct ps_cl_collect *c);
+
+/*
+ * The whole guided run, the frame "pipescope check" and the workstation's
+ * g share: the inventory (this host's probes, two samples a second apart),
+ * the tests (ps_checklist_run; none once cfg->abort is set), and the
+ * evaluation (every check on what ran, into g->diag). Progress goes to
+ * cfg->ui (begin/end of the inventory and evaluation steps too); what is
+ * done with the diagnosis (the report, the history) is the caller's.
+ * g->rc is ps_checklist_run's (-EIO: no test ran).
+ */
+struct ps_guided {
+	struct ps_host host;
+	struct ps_run *res;	   /* heap */
+	struct ps_diagnosis *diag; /* heap */
+	struct ps_evidence ev;	   /* what diag was made from */
+	int rc;
+};
+
+/* a run to peer (the -c host) not begun yet: its run and diagnosis */
+void ps_guided_init(struct ps_guided *g, const char *peer);
+void ps_guided_run(const struct ps_checklist_cfg *cfg,
+		   const struct ps_iface_choice *iface, struct ps_guided *g);
+void ps_guided_free(struct ps_guided *g);
 
 /* one test with the given streams and direction into out */
 int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,

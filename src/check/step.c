@@ -108,10 +108,8 @@ void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b)
 	ps_step_irq_matrix(s, b);
 }
 
-void ps_step_set_nic(struct ps_step_result *s, const struct ps_ethtool_info *b)
+void ps_step_set_nic(struct ps_step_result *s, const struct ps_nic_rates *r)
 {
-	const struct ps_nic_rates *r = &b->nic_rate;
-
 	if (!r->rated)
 		return;
 	s->have_nicstats = true;
@@ -149,77 +147,6 @@ void ps_step_set_netstat(struct ps_step_result *s,
 		return;
 	ps_netstat_diff(&a->c, &b->c, &s->netstat);
 	s->have_netstat = true;
-}
-
-/* a qdisc's deltas from two readings (nothing from one) */
-static void live_qdisc(const struct ps_qdisc_info *a, double ta,
-		       const struct ps_qdisc_info *b, double tb,
-		       struct ps_step_qdisc *out)
-{
-	struct ps_step_qdisc_acc q;
-
-	ps_step_qdisc_reset(&q);
-	ps_step_qdisc_add(&q, a, ta);
-	ps_step_qdisc_add(&q, b, tb);
-	ps_step_qdisc_finish(&q, out);
-}
-
-void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st)
-{
-	bool fwd = !in->reverse && !in->bidir;
-
-	memset(st, 0, sizeof(*st));
-	snprintf(st->id, sizeof(st->id), "%s",
-		 in->streams == 1 && fwd ? "single"
-		 : fwd			 ? "sweep"
-		 : in->bidir		 ? "bidir"
-					 : "reverse");
-	st->state = PS_STEP_DONE;
-	st->streams = in->streams;
-	st->reverse = in->reverse;
-	st->bidir = in->bidir;
-	st->seconds = in->seconds;
-	st->bps = in->seconds > 0 ? in->bytes * 8 / in->seconds : 0;
-	if (in->bidir) {
-		st->bps /= 2;
-		st->bps_back = st->bps;
-	}
-	for (int i = 0; i < in->niv; i++) {
-		if (!i || in->iv[i].bps < st->stream_min_bps)
-			st->stream_min_bps = in->iv[i].bps;
-		if (!i || in->iv[i].bps > st->stream_max_bps)
-			st->stream_max_bps = in->iv[i].bps;
-	}
-	ps_step_acc_finish(in->acc, st);
-	st->bytes = (uint64_t)in->bytes;
-	st->cpu_local = in->cpu_local;
-	st->cpu_remote = 0;
-	if (in->cpu && in->cpu->status == PS_ST_OK && in->cpu->ncores > 0 &&
-	    in->cpu->cores[0].pct_valid) {
-		ps_cpu_copy(&st->cpu, in->cpu);
-		st->have_cpu = true;
-	}
-	if (in->irq && in->irq->rated)
-		ps_step_set_irq(st, in->irq);
-	if (in->netstat0 && in->netstat)
-		ps_step_set_netstat(st, in->netstat0, in->netstat);
-	if (in->qdisc0 && in->qdisc)
-		live_qdisc(in->qdisc0, in->qdisc0_t, in->qdisc, in->qdisc_t,
-			   &st->qdisc);
-	if (in->peer_qdisc0 && in->peer_qdisc)
-		live_qdisc(in->peer_qdisc0, in->peer0_t, in->peer_qdisc,
-			   in->peer_t, &st->peer_qdisc);
-	/* the far end's counters, from two different readings */
-	if (in->peer_netstat0 && in->peer_netstat &&
-	    in->peer_netstat0->status == PS_ST_OK &&
-	    in->peer_netstat->status == PS_ST_OK && in->peer_t > in->peer0_t) {
-		ps_netstat_diff(&in->peer_netstat0->c, &in->peer_netstat->c,
-				&st->peer_netstat);
-		st->peer_netstat_s = in->peer_t - in->peer0_t;
-		st->have_peer_netstat = true;
-	}
-	if (in->eth)
-		ps_step_set_nic(st, in->eth);
 }
 
 /* ---- the far end ------------------------------------------------------ */

@@ -1,9 +1,9 @@
-/* step.h: one test summed into one step of a guided run, the same way for
- * "pipescope check" (checklist.c, at the end of each test) and for the
- * workstation (its live findings, on every interval): the sending ends'
- * TCP_INFO averaged over the intervals that are not omitted, the CPUs the
- * test's threads and softirqs ran on, the NIC's interrupts over the step,
- * and the far end's busiest core */
+/* step.h: the parts one test is summed into one step of a guided run with
+ * (session.c gathers a test and makes its step from these, for "pipescope
+ * check" and the workstation alike): the sending ends' TCP_INFO averaged
+ * over the intervals that are not omitted, the CPUs the test's threads and
+ * softirqs ran on, the NIC's interrupts over the step, and the far end's
+ * busiest core */
 #ifndef PS_STEP_H
 #define PS_STEP_H
 
@@ -35,42 +35,6 @@ void ps_step_acc_add(struct ps_step_acc *a, const struct ps_interval *iv);
 /* the step's TCP_INFO averages and CPU lists from the sums */
 void ps_step_acc_finish(const struct ps_step_acc *a, struct ps_step_result *s);
 
-/* a test seen so far, as the workstation knows it, for ps_step_live */
-struct ps_step_seen {
-	int streams;
-	bool reverse, bidir;
-	double seconds, bytes; /* the intervals not omitted */
-	/* the latest interval's streams (their spread) */
-	const struct ps_stream_iv *iv;
-	int niv;
-	const struct ps_step_acc *acc;
-	double cpu_local;	       /* this process's CPU, % of one core */
-	const struct ps_cpu_info *cpu; /* rated cores, or NULL */
-	const struct ps_irq_info *irq; /* rated interrupts, or NULL */
-	/* the kernel counters at the test's start and now, or NULL */
-	const struct ps_netstat_info *netstat0, *netstat;
-	/* the interface's qdiscs at the test's start and now (their times,
-	 * seconds on one clock), or NULL */
-	const struct ps_qdisc_info *qdisc0, *qdisc;
-	double qdisc0_t, qdisc_t;
-	/* the far end's (a pipescope server's first snapshot of the test and
-	 * its latest): its kernel counters and qdiscs, the snapshots' times
-	 * in seconds; NULL when there is none */
-	const struct ps_netstat_info *peer_netstat0, *peer_netstat;
-	const struct ps_qdisc_info *peer_qdisc0, *peer_qdisc;
-	double peer0_t, peer_t;
-	const struct ps_ethtool_info *eth; /* rated NIC counters, or NULL */
-};
-
-/*
- * The running test as one finished step of a guided run, so the checks
- * that read a test speak while it runs: the rate so far, TCP_INFO as
- * ps_step_acc_finish averages it, the latest readings of the cores and
- * interrupts, the kernel counters' and the qdisc's deltas since the test
- * began. The id says what a guided run would call it.
- */
-void ps_step_live(const struct ps_step_seen *in, struct ps_step_result *st);
-
 /* the NIC's interrupts and the kernel backlog over the step, from a
  * sample rated over it (ps_irq_rates) */
 void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b);
@@ -80,9 +44,9 @@ void ps_step_set_irq(struct ps_step_result *s, const struct ps_irq_info *b);
 void ps_step_set_netstat(struct ps_step_result *s,
 			 const struct ps_netstat_info *a,
 			 const struct ps_netstat_info *b);
-/* the NIC's counters over the step, from a sample rated over it
- * (ps_ethtool_rates: nic_rate); nothing when it is not rated */
-void ps_step_set_nic(struct ps_step_result *s, const struct ps_ethtool_info *b);
+/* the NIC's counters over the step, from their rates over it
+ * (ps_nic_rates_compute); nothing when they are not rated */
+void ps_step_set_nic(struct ps_step_result *s, const struct ps_nic_rates *r);
 /* the NIC ring's receive drops/s over a step (every drop class the
  * driver reports), NaN when the step has no NIC counters or the driver
  * reports none */

@@ -123,21 +123,17 @@ static void since_last(const struct ps_opts *o, int64_t id)
 	free(path);
 }
 
-/* evaluate, record, print, and the exit status */
-static int report(const struct ps_opts *o, const struct ps_host *host,
-		  const struct ps_run *res, const char *snapshot_file,
+/* record, print, and the exit status of a diagnosis */
+static int report(const struct ps_opts *o, const struct ps_evidence *ev,
+		  const struct ps_diagnosis *d, const char *snapshot_file,
 		  double spread)
 {
-	struct ps_evidence ev;
-	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
-	struct ps_check_report r = { .snapshot_file = snapshot_file };
+	struct ps_check_report r = { .ev = ev,
+				     .d = d,
+				     .snapshot_file = snapshot_file };
 	int64_t id;
 	int rc, plot = 0;
 
-	ps_host_evidence(host, res, &ev);
-	ps_diagnose(&ev, d);
-	r.ev = &ev;
-	r.d = d;
 	/* the charts first: the markdown links only what was written */
 	if (o->plot_dir) {
 		plot = ps_check_report_plot(o->plot_dir, &r);
@@ -145,10 +141,9 @@ static int report(const struct ps_opts *o, const struct ps_host *host,
 	}
 	id = ps_hist_record_check(o, &r, spread);
 	ps_check_report_print(stdout, o->report_format, &r);
-	if (res)
+	if (ev->res)
 		since_last(o, id);
 	rc = plot ? PS_EXIT_FAIL : d->bottleneck ? PS_EXIT_FOUND : PS_EXIT_OK;
-	free(d);
 	if (fflush(stdout) || ferror(stdout)) {
 		ps_err(_("cannot write the output: %s"), strerror(errno));
 		rc = PS_EXIT_FAIL;
@@ -179,8 +174,16 @@ static int check_static(const struct ps_opts *o)
 			 "evaluated, no test is run");
 	}
 	fprintf(stderr, "%s\n", what);
-	rc = report(o, &host, NULL, o->snapshot ? o->snapshot : o->sysroot,
-		    NAN);
+	{
+		struct ps_evidence ev;
+		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+
+		ps_host_evidence(&host, NULL, &ev);
+		ps_diagnose(&ev, d);
+		rc = report(o, &ev, d, o->snapshot ? o->snapshot : o->sysroot,
+			    NAN);
+		free(d);
+	}
 	ps_host_free(&host);
 	return rc;
 }
@@ -191,10 +194,8 @@ int ps_cmd_check(const struct ps_opts *o)
 	struct ps_checklist_cfg cfg;
 	struct ps_opts co;
 	struct ps_iface_choice iface;
-	struct ps_host host;
-	struct ps_run *res;
+	struct ps_guided g;
 	void *selftest = NULL;
-	const char *peer;
 	int rc;
 
 	/* a bad --plot DIR is said before a test runs */
@@ -203,7 +204,6 @@ int ps_cmd_check(const struct ps_opts *o)
 	if (o->snapshot || (o->sysroot && *o->sysroot))
 		return check_static(o);
 
-	peer = o->ntargets ? o->targets[0].host : "127.0.0.1";
 	ps_check_iface_choose(o, &iface);
 	if (iface.source == PS_IFACE_OPTION && iface.status != PS_ST_OK) {
 		ps_err("%s", iface.reason);
@@ -215,24 +215,13 @@ int ps_cmd_check(const struct ps_opts *o)
 	cfg.ui.begin = ui_begin;
 	cfg.ui.end = ui_end;
 	cfg.ui.interval = ui_interval;
-
-	ui_begin(NULL, PS_CL_INVENTORY + 1, PS_CL_NSTEPS,
-		 ps_checklist_title(PS_CL_INVENTORY),
-		 ps_checklist_reason(PS_CL_INVENTORY));
-	ps_host_sample(&host, &iface, 1.0);
-	{
-		char line[200];
-
-		ps_check_inventory_line(&host, &iface, line, sizeof(line));
-		ui_end(NULL, NULL, line);
-	}
+	cfg.ui.arg = &steps;
 
 	if (!o->ntargets) {
 		rc = ps_selftest_start(o, &co, &selftest);
 		if (rc) {
 			ps_err(_("cannot start the loopback server: %s"),
 			       strerror(-rc));
-			ps_host_free(&host);
 			return PS_EXIT_FAIL;
 		}
 		cfg.client = &co;
@@ -245,30 +234,18 @@ int ps_cmd_check(const struct ps_opts *o)
 	ps_install_signals();
 	cfg.skip = &ps_stop_requested;
 
-	res = xcalloc(1, sizeof(*res));
-	steps.res = res;
-	cfg.ui.arg = &steps;
-	snprintf(res->peer, sizeof(res->peer), "%s", peer);
-	rc = ps_checklist_run(&cfg, res);
+	ps_guided_init(&g, o->ntargets ? o->targets[0].host : "127.0.0.1");
+	steps.res = g.res;
+	ps_guided_run(&cfg, &iface, &g);
 	if (selftest)
 		ps_selftest_stop(selftest);
-
-	ui_begin(NULL, PS_CL_EVALUATE + 1, PS_CL_NSTEPS,
-		 ps_checklist_title(PS_CL_EVALUATE),
-		 ps_checklist_reason(PS_CL_EVALUATE));
-	{
-		int r = report(o, &host, res, NULL, best_spread(&steps));
-
-		/* every test failed and nothing explains why: a failure */
-		if (rc && r == PS_EXIT_OK) {
-			ps_err("%s", _("no test could run; the report has the "
-				       "static checks only"));
-			r = PS_EXIT_FAIL;
-		}
-		rc = r;
+	rc = report(o, &g.ev, g.diag, NULL, best_spread(&steps));
+	/* every test failed and nothing explains why: a failure */
+	if (g.rc && rc == PS_EXIT_OK) {
+		ps_err("%s", _("no test could run; the report has the static "
+			       "checks only"));
+		rc = PS_EXIT_FAIL;
 	}
-	ps_run_free(res);
-	free(res);
-	ps_host_free(&host);
+	ps_guided_free(&g);
 	return rc;
 }

@@ -254,112 +254,24 @@ static void test_answer(void **state)
 /* ---- the workstation and the report: one answer ---------------------- */
 
 /* the one-stream test through the workstation's model, and its step as
- * the live findings build it (view-checklist.c's live_run) */
+ * the live findings read it (its session, session.c) */
 static void tui_step(struct ps_step_result *st)
 {
 	struct ui_model *m = calloc(1, sizeof(*m));
+	struct ps_test_info info = { .parallel = 1, .nstreams = 1 };
 	struct ps_reporter rep;
-	struct ui_test_view v;
 	struct feed f;
 
 	assert_int_equal(ui_model_init(m), 0);
 	ui_model_reporter(m, &rep);
+	rep.start(rep.arg, &info);
 	for (int k = 0; k < 4; k++) {
 		interval(&f, k, k == 0);
 		rep.interval(rep.arg, &f.iv);
 	}
-	ui_model_copy(m, &v);
-	{
-		struct ps_step_seen seen = {
-			.streams = 1,
-			.seconds = v.time_total,
-			.bytes = v.bytes_total,
-			.iv = v.streams,
-			.niv = v.nstreams,
-			.acc = &v.acc,
-		};
-
-		ps_step_live(&seen, st);
-	}
+	assert_true(ui_model_step(m, st));
 	ui_model_destroy(m);
 	free(m);
-}
-
-/* the live step carries the kernel counters' and the root qdisc's deltas
- * since the test began (the workstation's start snapshot and its latest) */
-static void test_live_counters(void **state)
-{
-	struct ps_netstat_info *n0 = calloc(1, sizeof(*n0)),
-			       *n1 = calloc(1, sizeof(*n1));
-	struct ps_qdisc_info *q0 = calloc(1, sizeof(*q0)),
-			     *q1 = calloc(1, sizeof(*q1));
-	struct ps_step_result *st = calloc(1, sizeof(*st));
-	struct ps_step_acc acc;
-	struct ps_step_seen seen = {
-		.streams = 1,
-		.seconds = 2,
-		.bytes = 1e8,
-		.acc = &acc,
-		.netstat0 = n0,
-		.netstat = n1,
-		.qdisc0 = q0,
-		.qdisc = q1,
-		.qdisc0_t = 10,
-		.qdisc_t = 12,
-	};
-
-	(void)state;
-	ps_step_acc_reset(&acc);
-	n0->status = n1->status = PS_ST_OK;
-	n0->c.udp_rcvbuf_errors = 100;
-	n1->c.udp_rcvbuf_errors = 5100;
-	q0->status = q1->status = PS_ST_OK;
-	q0->n = q1->n = 1;
-	snprintf(q0->q[0].kind, sizeof(q0->q[0].kind), "tbf");
-	snprintf(q0->q[0].handle, sizeof(q0->q[0].handle), "8001:");
-	q0->q[0].hid = 0x80010000;
-	q0->q[0].pid = PS_QDISC_ROOT;
-	q0->q[0].rate_bps = 500000000;
-	q0->q[0].limit_bytes = 61440;
-	q0->q[0].drops = 40;
-	q1->q[0] = q0->q[0];
-	q1->q[0].drops = 8040;
-	q1->q[0].bytes = 125000000;
-	ps_step_live(&seen, st);
-	assert_true(st->have_netstat);
-	assert_int_equal(st->netstat.udp_rcvbuf_errors, 5000);
-	assert_true(st->qdisc.have);
-	assert_string_equal(st->qdisc.shaper, "tbf");
-	assert_int_equal(st->qdisc.drops, 8000);
-	assert_true(fabs(st->qdisc.drop_rate - 4000) < 1e-9);
-	assert_true(fabs(st->qdisc.sent_bps - 5e8) < 1);
-	assert_false(st->have_peer_netstat);
-	assert_false(st->peer_qdisc.have);
-	/* the far end's, from its snapshots' times */
-	seen.peer_netstat0 = n0;
-	seen.peer_netstat = n1;
-	seen.peer_qdisc0 = q0;
-	seen.peer_qdisc = q1;
-	seen.peer0_t = 100;
-	seen.peer_t = 101;
-	ps_step_live(&seen, st);
-	assert_true(st->have_peer_netstat);
-	assert_int_equal(st->peer_netstat.udp_rcvbuf_errors, 5000);
-	assert_true(fabs(st->peer_netstat_s - 1) < 1e-9);
-	assert_true(st->peer_qdisc.have);
-	assert_int_equal(st->peer_qdisc.drops, 8000);
-	/* one reading (the start is the latest): no deltas yet */
-	seen.qdisc_t = seen.qdisc0_t;
-	seen.peer_t = seen.peer0_t;
-	ps_step_live(&seen, st);
-	assert_false(st->qdisc.have);
-	assert_false(st->have_peer_netstat);
-	assert_false(st->peer_qdisc.have);
-	free(n0);
-	free(n1);
-	free(q0);
-	free(q1);
-	free(st);
 }
 
 /* the same test as check's checklist.c sums it: the accumulator over the
@@ -474,7 +386,6 @@ int main(void)
 		cmocka_unit_test(test_peer),
 		cmocka_unit_test(test_answer),
 		cmocka_unit_test(test_same_answer),
-		cmocka_unit_test(test_live_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
