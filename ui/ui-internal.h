@@ -240,7 +240,8 @@ bool ui_streams_key(struct ui *ui, int ch);
 /* the checklist view during and after a guided run */
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r);
 struct ps_finding;
-/* one entry of the live findings list (view 6 before a guided run): a
+/* one entry of the live findings list (the checklist view before a guided
+ * run): a
  * line of the test or the probes (f NULL) or a check that fired */
 struct ui_live_item {
 	char title[256];
