@@ -1,7 +1,7 @@
 /* ui-views.c: the workstation's views in the order of Tab; a new view is
  * its own file (a const struct ui_view_ops with its title, key, keys and
- * state) and one line here. The footers, the help's keys and the view
- * numbers strings cite come from this table */
+ * state) and one line here. The footers, the help's keys and list of views
+ * and the key a string cites a view by come from this table */
 #include "config.h"
 
 #include <stdio.h>
@@ -31,6 +31,8 @@ const int ui_nviews = (int)(sizeof(ui_views) / sizeof(ui_views[0]));
 
 /* at most as many views as there are digits to show them */
 #define MAX_VIEWS 9
+_Static_assert(sizeof(ui_views) / sizeof(ui_views[0]) <= MAX_VIEWS,
+	       "a digit for each view");
 
 const char *ui_view_ref(const struct ui_view_ops *v)
 {

@@ -494,6 +494,7 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
  * a running test is stopped first and the run starts once it has ended */
 void ui_guided_go(struct ui *ui)
 {
+	struct ui_checklist_state *cs;
 	int rc;
 
 	ui->guided_pending = false;
@@ -504,7 +505,10 @@ void ui_guided_go(struct ui *ui)
 		       strerror(-rc));
 		return;
 	}
-	memset(cstate(ui), 0, sizeof(struct ui_checklist_state));
+	/* a new run: the cursor on its findings starts again */
+	cs = cstate(ui);
+	cs->sel = cs->top = cs->nfindings = 0;
+	memset(cs->open, 0, sizeof(cs->open));
 	ui_say(ui, 0, "%s",
 	       ui->opts->quick
 		       ? _("guided run started (--quick): s skips the running "
