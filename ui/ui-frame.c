@@ -375,52 +375,30 @@ void ui_draw_message(struct ui *ui, const struct ui_rect *r)
 		       ui->msg);
 }
 
-static const struct ui_footer_key ui_keys_main[] = {
-	{ "F1", "?", N_("help"), N_("help") },
-	{ "q", "q", N_("quit"), N_("quit") },
-	{ "s", "s", N_("start/stop"), N_("run") },
-	{ "g", "g", N_("guided run"), N_("guided") },
-	{ "+-", "+-", N_("streams"), N_("P") },
-	{ "R", "R", N_("reverse"), N_("rev") },
-	{ "d", "d", N_("both ways"), N_("bidir") },
-	{ "u", "u", N_("UDP/TCP"), N_("udp") },
-	{ "t", "t", N_("duration"), N_("time") },
-	{ "i", "i", N_("interface"), N_("if") },
-	{ "1-7", "1-7", N_("views"), N_("view") },
-	{ "p", "p", N_("pause"), N_("pause") },
-};
-
-/* "F1 help  q quit ..." or, narrow, "?:help q:quit ..."; items that do
- * not fit are left out whole (the help screen lists them all) */
+/* "F1 help  q quit ..." or, narrow, "?:help q:quit ..."; the workstation's
+ * keys and the view's (ui_footer_keys); items that do not fit are left out
+ * whole (the help screen lists them all) */
 void ui_draw_footer(struct ui *ui, const struct ui_rect *r)
 {
-	const struct ui_footer_key *keys = ui_keys_main;
-	int n = (int)(sizeof(ui_keys_main) / sizeof(ui_keys_main[0]));
+	const struct ui_key *keys[48];
+	int n = ui_footer_keys(ui, ui->view, keys, 48);
 	int x = 0, need = 0;
+	char buf[16];
 	bool shorter;
 
-	/* a view with keys of its own lists them */
-	if (ui->view->footer) {
-		int vn = 0;
-		const struct ui_footer_key *vk = ui->view->footer(ui, &vn);
-
-		if (vk) {
-			keys = vk;
-			n = vn;
-		}
-	}
-
 	for (int i = 0; i < n; i++)
-		need += ui_text_width(keys[i].key) + 1 +
-			ui_text_width(_(keys[i].longer)) + 2;
+		need += ui_text_width(
+				ui_key_name(keys[i], false, buf, sizeof(buf))) +
+			1 + ui_text_width(_(keys[i]->longer)) + 2;
 	shorter = need > r->w;
 	move(r->y, 0);
 	attrset(ui_attr(UI_C_FOOTER));
 	clrtoeol();
 	for (int i = 0; i < n; i++) {
 		const char *label =
-			_(shorter ? keys[i].shorter : keys[i].longer);
-		const char *key = shorter ? keys[i].shortkey : keys[i].key;
+			_(shorter ? keys[i]->shorter : keys[i]->longer);
+		const char *key =
+			ui_key_name(keys[i], shorter, buf, sizeof(buf));
 		int kw = ui_text_width(key), lw = ui_text_width(label);
 
 		if (x + kw + 1 + lw > r->w)

@@ -31,18 +31,47 @@ struct ui_ifinfo {
 	double bps;	/* rx + tx since the look before, -1 not yet */
 };
 
-/* a key of the footer: "F1 help", narrow "?:help" */
-struct ui_footer_key {
-	const char *key, *shortkey;
+/* a key, of the workstation (ui_global_keys[]) or of a view (its ops'
+ * .keys): the codes it answers to, what the footer and the help say of it.
+ * The footer and the help list the keys by rank, a footer in full words
+ * ("F1 help") or, narrow, short ones ("?:help") */
+struct ui_key {
+	int ch[4];		      /* the codes it answers to (0 ends) */
+	const char *key, *shortkey;   /* the footer's; NULL: not there */
 	const char *longer, *shorter; /* N_() */
+	const char *helpkey; /* the help's key column; NULL: not there */
+	/* N_(): the help's line; a %s in it is ref's key (ui_view_ref) */
+	const char *help;
+	const struct ui_view_ops *ref;
+	int rank;
+	unsigned flags; /* UI_KEY_* */
+	/* whether its view's footer lists it now (NULL: always) */
+	bool (*shown)(struct ui *ui);
+	/* a global key's action (a view's keys go to its key_handler) */
+	void (*act)(struct ui *ui, int ch);
 };
 
-/* one view of the workstation: a const table, listed in ui_views[] */
+enum {
+	/* a view's key that works from every view: the loop gives it to
+	 * the view's key_handler when no other takes it (the checklist's g) */
+	UI_KEY_ANY_VIEW = 1u << 0,
+	/* a view's key the other views' footers list, as a global key (its
+	 * own lists it as another of its keys, or not) */
+	UI_KEY_OTHER_FOOTERS = 1u << 1,
+	/* the views' keys: its key and help key are formats whose %s is the
+	 * views' range ("1-7"), its help's %s the views' names */
+	UI_KEY_VIEWS = 1u << 2,
+};
+
+/* one view of the workstation: a const table, listed in ui_views[]; a new
+ * view is its file and a line there */
 struct ui_view_ops {
 	const char *name;  /* stable id: "dashboard" */
 	const char *title; /* N_("Dashboard") */
-	int key;	   /* '1' */
-	bool dashboard;	   /* uses the dashboard layout */
+	/* N_(): how the help's list of views names it ("dashboard") */
+	const char *noun;
+	int key;	/* '1': the key that shows it */
+	bool dashboard; /* uses the dashboard layout */
 	/* the dashboard panel a click opens it from (UI_P_HEADER: none; a
 	 * click on the header opens the first view) */
 	enum ui_panel panel;
@@ -50,10 +79,21 @@ struct ui_view_ops {
 	/* the view's own keys, tried before the workstation's; true: used
 	 * (NULL: none) */
 	bool (*key_handler)(struct ui *ui, int ch);
-	/* the footer's keys while it shows, n of them (NULL, or returning
-	 * NULL: the workstation's) */
-	const struct ui_footer_key *(*footer)(struct ui *ui, int *n);
+	/* its keys as the footer and the help tell them, nkeys of them */
+	const struct ui_key *keys;
+	int nkeys;
+	/* the keys (by their first code) its footer leaves out for its own
+	 * (they still work), or NULL */
+	const char *footer_without;
+	/* its state, state_size bytes (0: none), zeroed, then init (NULL:
+	 * zeroes are the start); free releases what it holds (NULL: nothing);
+	 * ui_view_state() finds it */
+	size_t state_size;
+	void (*init)(struct ui *ui, void *state);
+	void (*free)(struct ui *ui, void *state);
 };
+
+#define UI_NKEYS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* the far end's cores to show beside this host's (a pipescope server on
  * another machine), or NULL */
@@ -61,10 +101,42 @@ const struct ps_cpu_info *ui_peer_cpu(const struct ui *ui);
 
 /* the views the workstation itself opens (g, F1, the start) */
 extern const struct ui_view_ops ui_view_dashboard, ui_view_checklist,
-	ui_view_help;
+	ui_view_streams, ui_view_help;
 /* every view, in the order of Tab (ui-views.c) */
 extern const struct ui_view_ops *const ui_views[];
 extern const int ui_nviews;
+/* the keys of every view (ui-loop.c) */
+extern const struct ui_key ui_global_keys[];
+extern const int ui_nglobal_keys;
+
+/* ---- the views' table (ui-views.c) ------------------------------------ */
+
+/* how a string names view v: its key ("6" in "view 6 explains them") */
+const char *ui_view_ref(const struct ui_view_ops *v);
+/* the keys that show the views, "1-7" */
+const char *ui_views_range(void);
+/* view v's state (its ops' state_size bytes), NULL without */
+void *ui_view_state(const struct ui *ui, const struct ui_view_ops *v);
+/* every view's state, at the start and at the end */
+void ui_views_open(struct ui *ui);
+void ui_views_close(struct ui *ui);
+/* the key of keys[0..n) that answers ch, or NULL */
+const struct ui_key *ui_key_find(const struct ui_key *keys, int n, int ch);
+/* a key's name in the footer, narrow or not ("F1", "?", "1-7") */
+const char *ui_key_name(const struct ui_key *k, bool shorter, char *buf,
+			size_t len);
+/* the footer's keys while view v shows, in order: the global keys and the
+ * other views' keys for every footer, less those v leaves out, and v's own
+ * keys it shows now (one takes the place of a global key of the same name);
+ * returns how many (at most max) */
+int ui_footer_keys(struct ui *ui, const struct ui_view_ops *v,
+		   const struct ui_key **out, int max);
+/* the help's key lines, in order: the global keys' and every view's */
+struct ui_help_line {
+	char key[32];
+	char text[512];
+};
+int ui_help_lines(struct ui_help_line *out, int max);
 
 struct ui {
 	const struct ps_opts *opts; /* the command line */
@@ -115,21 +187,14 @@ struct ui {
 	double proc_cpu_s, proc_wall_s; /* this process's CPU, last look */
 	double proc_pct;		/* % of one core since then */
 
-	/* the guided run (key g) and the checklist view's cursor on its
-	 * findings (view-guided.c) */
+	/* the guided run (key g, view-guided.c) */
 	struct ui_grun grun;
 	bool guided_pending;	   /* starts once the test has stopped */
 	struct ui_guided gview;	   /* this frame's copy of the rows */
 	enum ui_grun_phase gphase; /* and of the phase */
-	int gsel;		   /* the chosen finding (ranked index) */
-	bool gopen[64];		   /* findings opened with Enter */
-	bool lclosed[64];	   /* live findings closed with Enter */
-	int gtop;		   /* first line shown */
-	int gfindings;		   /* findings listed */
 
-	/* the streams table: its first row shown and its order */
-	int st_top;
-	int st_sort; /* enum ui_stream_sort */
+	/* each view's state, as ui_views[] lists them (ui_view_state) */
+	void **vstate;
 
 	/* cost and start-up measurement */
 	int64_t t0_ns;
@@ -171,7 +236,8 @@ bool ui_streams_key(struct ui *ui, int ch);
 /* the checklist view during and after a guided run */
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r);
 struct ps_finding;
-/* one entry of the live findings list (view 6 before a guided run): a
+/* one entry of the live findings list (the checklist view before a guided
+ * run): a
  * line of the test or the probes (f NULL) or a check that fired */
 struct ui_live_item {
 	char title[256];
@@ -183,10 +249,19 @@ struct ui_live_item {
  * head: a first line ("Tightest ceiling ..."), or NULL */
 void ui_panel_live(struct ui *ui, const struct ui_rect *in,
 		   const struct ui_live_item *it, int n, const char *head);
-/* the checklist view's keys for the guided run's findings; true: used */
+/* the checklist view's state: its cursor on the findings */
+struct ui_checklist_state {
+	int sel;	  /* the chosen finding (ranked index) */
+	bool open[64];	  /* findings of a guided run opened with Enter */
+	bool lclosed[64]; /* live findings closed with Enter */
+	int top;	  /* first line shown */
+	int nfindings;	  /* findings listed */
+};
+/* the checklist view's keys: the guided run's (g, s, x, w) and its
+ * findings' (Up/Down, Enter); true: used */
 bool ui_guided_key(struct ui *ui, int ch);
-/* a new guided run: the cursor on its findings starts again */
-void ui_guided_view_reset(struct ui *ui);
+/* start the guided run g asked for once the test it stopped is gone */
+void ui_guided_go(struct ui *ui);
 
 /* ---- the interface picker (key i, ui-ifpick.c) ------------------------ */
 

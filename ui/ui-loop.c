@@ -169,79 +169,6 @@ static void settings_changed(struct ui *ui)
 	}
 }
 
-/* g: the guided run of "pipescope check" against the workstation's target;
- * a running test is stopped first and the run starts once it has ended */
-static void guided_go(struct ui *ui)
-{
-	int rc;
-
-	ui->guided_pending = false;
-	ui_grun_reap(&ui->grun);
-	rc = ui_grun_start(&ui->grun, ui->opts, &ui->test, ui->selftest);
-	if (rc) {
-		ui_say(ui, 2, _("cannot start the guided run: %s"),
-		       strerror(-rc));
-		return;
-	}
-	ui_guided_view_reset(ui);
-	ui_say(ui, 0, "%s",
-	       ui->opts->quick
-		       ? _("guided run started (--quick): s skips the running "
-			   "test, x ends the run")
-		       : _("guided run started: s skips the running test, x "
-			   "ends "
-			   "the run"));
-}
-
-static void guided_key(struct ui *ui)
-{
-	ui->view = &ui_view_checklist;
-	if (ui_grun_busy(&ui->grun)) {
-		ui_say(ui, 1, "%s",
-		       _("a guided run is going: s skips the running test, x "
-			 "ends the run"));
-		return;
-	}
-	if (ui->model.th_live) {
-		/* the test stops; the loop starts the run once it is gone */
-		ui->restart = false;
-		ui->guided_pending = true;
-		if (ui_model_busy(&ui->model))
-			ui_model_stop(&ui->model);
-		ui_say(ui, 0, "%s",
-		       _("stopping the test; the guided run starts when it has "
-			 "ended"));
-		return;
-	}
-	guided_go(ui);
-}
-
-/* w: the guided run's markdown report into a file */
-static void write_report(struct ui *ui)
-{
-	const char *dir = getenv("PIPESCOPE_REPORT_DIR");
-	char path[4096];
-	int rc;
-
-	if (ui->gphase != UI_GR_DONE || ui->grun.th_live) {
-		ui_say(ui, 1, "%s",
-		       ui_grun_busy(&ui->grun)
-			       ? _("the report is written once the guided run "
-				   "has ended")
-			       : _("no report yet: g runs the guided checklist "
-				   "first"));
-		return;
-	}
-	if (!dir || !*dir)
-		dir = ".";
-	rc = ui_grun_write_report(&ui->grun, dir, path, sizeof(path));
-	if (rc)
-		ui_say(ui, 2, _("cannot write the report in %s: %s"), dir,
-		       strerror(-rc));
-	else
-		ui_say(ui, 0, _("report written: %s"), path);
-}
-
 static void set_proto(struct ui *ui, enum ps_proto p)
 {
 	ui->test.proto = p;
@@ -381,8 +308,250 @@ static void prompt_key(struct ui *ui, int ch)
 	}
 }
 
+/* ---- the keys of every view ------------------------------------------ */
+
+static void act_help(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->before_help = ui->view;
+	ui->view = &ui_view_help;
+}
+
+static void act_quit(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->quit = true;
+}
+
+/* s: start or stop the test (a guided run's steps are the checklist's) */
+static void act_run(struct ui *ui, int ch)
+{
+	(void)ch;
+	if (ui_grun_busy(&ui->grun)) {
+		ui_say(ui, 1,
+		       _("a guided run is going: %s shows it; s there skips a "
+			 "test, x ends the run"),
+		       ui_view_ref(&ui_view_checklist));
+	} else if (ui->guided_pending) {
+		ui_say(ui, 1, "%s",
+		       _("the guided run starts when the test has ended; x "
+			 "cancels it"));
+	} else if (ui_model_busy(&ui->model)) {
+		ui->restart = false;
+		ui_model_stop(&ui->model);
+		ui_say(ui, 0, "%s", _("stopping the test"));
+	} else if (!ui->model.th_live) {
+		start_test(ui, true);
+	}
+}
+
+static void act_streams(struct ui *ui, int ch)
+{
+	bool more = ch == '+' || ch == '=';
+
+	if (more ? ui->test.parallel >= PS_MAX_STREAMS : ui->test.parallel <= 1)
+		return;
+	ui->test.parallel += more ? 1 : -1;
+	settings_changed(ui);
+}
+
+static void act_reverse(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->test.reverse = !ui->test.reverse;
+	ui->test.bidir = false;
+	settings_changed(ui);
+}
+
+static void act_bidir(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->test.bidir = !ui->test.bidir;
+	ui->test.reverse = false;
+	settings_changed(ui);
+}
+
+static void act_proto(struct ui *ui, int ch)
+{
+	(void)ch;
+	set_proto(ui,
+		  ui->test.proto == PS_PROTO_UDP ? PS_PROTO_TCP : PS_PROTO_UDP);
+	settings_changed(ui);
+}
+
+/* t, b, W: the prompt for the value */
+static void act_prompt(struct ui *ui, int ch)
+{
+	prompt_open(ui, ch == 'W' ? 'W' : ch == 'b' || ch == 'B' ? 'b' : 't');
+}
+
+static void act_iface(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui_picker_open(ui);
+}
+
+static void act_pause(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->paused = !ui->paused;
+}
+
+/* Tab, BTab: the next view, the one before */
+static void act_tab(struct ui *ui, int ch)
+{
+	int i = 0;
+
+	while (i < ui_nviews && ui_views[i] != ui->view)
+		i++;
+	i = ch == '\t' ? i + 1 : i + ui_nviews - 1;
+	ui->view = ui_views[i % ui_nviews];
+}
+
+static void act_mouse(struct ui *ui, int ch)
+{
+	(void)ch;
+	mouse_click(ui);
+}
+
+static void act_redraw(struct ui *ui, int ch)
+{
+	(void)ui;
+	if (ch == 12) /* Ctrl-L */
+		clearok(curscr, TRUE);
+}
+
+/* the workstation's keys, in every view after the view's own; a view's
+ * keys are in its ops, the digits that show the views in ui_views[] */
+const struct ui_key ui_global_keys[] = {
+	{ .ch = { KEY_F(1), '?', 'h' },
+	  .key = "F1",
+	  .shortkey = "?",
+	  .longer = N_("help"),
+	  .shorter = N_("help"),
+	  .helpkey = "F1 ?",
+	  .help = N_("this help; any key returns"),
+	  .rank = 10,
+	  .act = act_help },
+	{ .ch = { 'q', 'Q' },
+	  .key = "q",
+	  .shortkey = "q",
+	  .longer = N_("quit"),
+	  .shorter = N_("quit"),
+	  .helpkey = "q",
+	  .help = N_("quit (also Ctrl-C); the terminal is "
+		     "restored"),
+	  .rank = 20,
+	  .act = act_quit },
+	{ .ch = { 's', 'S', ' ' },
+	  .key = "s",
+	  .shortkey = "s",
+	  .longer = N_("start/stop"),
+	  .shorter = N_("run"),
+	  .helpkey = "s",
+	  .help = N_("start the test, or stop the running one"),
+	  .rank = 30,
+	  .act = act_run },
+	{ .ch = { '+', '=', '-', '_' },
+	  .key = "+-",
+	  .shortkey = "+-",
+	  .longer = N_("streams"),
+	  .shorter = N_("P"),
+	  .helpkey = "+ -",
+	  .help = N_("one stream more / less (-P); restarts "
+		     "a running test"),
+	  .rank = 40,
+	  .act = act_streams },
+	{ .ch = { 'R', 'r' },
+	  .key = "R",
+	  .shortkey = "R",
+	  .longer = N_("reverse"),
+	  .shorter = N_("rev"),
+	  .helpkey = "R",
+	  .help = N_("reverse: the peer sends (-R)"),
+	  .rank = 50,
+	  .act = act_reverse },
+	{ .ch = { 'd', 'D' },
+	  .key = "d",
+	  .shortkey = "d",
+	  .longer = N_("both ways"),
+	  .shorter = N_("bidir"),
+	  .helpkey = "d",
+	  .help = N_("both directions at once (-d, --bidir)"),
+	  .rank = 51,
+	  .act = act_bidir },
+	{ .ch = { 'u', 'U' },
+	  .key = "u",
+	  .shortkey = "u",
+	  .longer = N_("UDP/TCP"),
+	  .shorter = N_("udp"),
+	  .helpkey = "u",
+	  .help = N_("UDP / TCP (-u)"),
+	  .rank = 52,
+	  .act = act_proto },
+	{ .ch = { 't', 'T' },
+	  .key = "t",
+	  .shortkey = "t",
+	  .longer = N_("duration"),
+	  .shorter = N_("time"),
+	  .helpkey = "t",
+	  .help = N_("duration (-t): type seconds, Enter (t "
+		     "again: 10, 30, 60, no end, 5)"),
+	  .rank = 53,
+	  .act = act_prompt },
+	{ .ch = { 'b', 'B' },
+	  .helpkey = "b",
+	  .help = N_("rate (-b): type 500M, 2G or 0, Enter"),
+	  .rank = 54,
+	  .act = act_prompt },
+	{ .ch = { 'W' },
+	  .helpkey = "W",
+	  .help = N_("TCP window (-w): type 256K, 4M or 0, "
+		     "Enter"),
+	  .rank = 55,
+	  .act = act_prompt },
+	{ .ch = { 'i', 'I' },
+	  .key = "i",
+	  .shortkey = "i",
+	  .longer = N_("interface"),
+	  .shorter = N_("if"),
+	  .helpkey = "i",
+	  .help = N_("pick the interface the probes watch "
+		     "(--iface)"),
+	  .rank = 56,
+	  .act = act_iface },
+	/* the digits themselves are the views' (ui_views[]) */
+	{ .ch = { '\t', KEY_BTAB },
+	  .key = "%s",
+	  .shortkey = "%s",
+	  .longer = N_("views"),
+	  .shorter = N_("view"),
+	  .helpkey = "%s Tab",
+	  /* TRANSLATORS: %s is the list of the views' names */
+	  .help = N_("views: %s"),
+	  .rank = 70,
+	  .flags = UI_KEY_VIEWS,
+	  .act = act_tab },
+	{ .ch = { 'p', 'P' },
+	  .key = "p",
+	  .shortkey = "p",
+	  .longer = N_("pause"),
+	  .shorter = N_("pause"),
+	  .helpkey = "p",
+	  .help = N_("pause the screen (the test goes on)"),
+	  .rank = 90,
+	  .act = act_pause },
+	{ .ch = { KEY_MOUSE }, .act = act_mouse },
+	{ .ch = { 12, KEY_RESIZE }, .act = act_redraw },
+};
+const int ui_nglobal_keys = UI_NKEYS(ui_global_keys);
+
+/* the view's own keys, the workstation's, a view's that work from every
+ * view (the checklist's g), the digit that shows a view */
 static void handle_key(struct ui *ui, int ch)
 {
+	const struct ui_key *k;
+
 	if (ui->picking) {
 		ui_picker_key(ui, ch);
 		return;
@@ -391,144 +560,24 @@ static void handle_key(struct ui *ui, int ch)
 		prompt_key(ui, ch);
 		return;
 	}
-	/* the view's own keys first */
 	if (ui->view->key_handler && ui->view->key_handler(ui, ch))
 		return;
-	switch (ch) {
-	case 'q':
-	case 'Q':
-		ui->quit = true;
-		break;
-	case 'g':
-	case 'G':
-		guided_key(ui);
-		break;
-	case 'x':
-	case 'X':
-		if (ui_grun_busy(&ui->grun)) {
-			ui_grun_abort(&ui->grun);
-			ui_say(ui, 0, "%s",
-			       _("ending the guided run; the findings come "
-				 "from "
-				 "what ran"));
-		} else if (ui->guided_pending) {
-			ui->guided_pending = false;
-			ui_say(ui, 0, "%s", _("the guided run will not start"));
-		}
-		break;
-	case 'w':
-		write_report(ui);
-		break;
-	case '?':
-	case 'h':
-	case KEY_F(1):
-		ui->before_help = ui->view;
-		ui->view = &ui_view_help;
-		break;
-	case 's':
-	case 'S':
-	case ' ':
-		if (ui_grun_busy(&ui->grun)) {
-			if (ui->view != &ui_view_checklist)
-				ui_say(ui, 1, "%s",
-				       _("a guided run is going: 6 shows it; s "
-					 "there skips a test, x ends the run"));
-			else if (ui_grun_skip(&ui->grun))
-				ui_say(ui, 1, "%s",
-				       _("no test to skip right now (the "
-					 "inventory and the evaluation are "
-					 "short)"));
-			else
-				ui_say(ui, 0, "%s",
-				       _("skipping the running test"));
-		} else if (ui->guided_pending) {
-			ui_say(ui, 1, "%s",
-			       _("the guided run starts when the test has "
-				 "ended; x "
-				 "cancels it"));
-		} else if (ui_model_busy(&ui->model)) {
-			ui->restart = false;
-			ui_model_stop(&ui->model);
-			ui_say(ui, 0, "%s", _("stopping the test"));
-		} else if (!ui->model.th_live) {
-			start_test(ui, true);
-		}
-		break;
-	case '+':
-	case '=':
-		if (ui->test.parallel < PS_MAX_STREAMS) {
-			ui->test.parallel++;
-			settings_changed(ui);
-		}
-		break;
-	case '-':
-	case '_':
-		if (ui->test.parallel > 1) {
-			ui->test.parallel--;
-			settings_changed(ui);
-		}
-		break;
-	case 'R':
-	case 'r':
-		ui->test.reverse = !ui->test.reverse;
-		ui->test.bidir = false;
-		settings_changed(ui);
-		break;
-	case 'd':
-	case 'D':
-		ui->test.bidir = !ui->test.bidir;
-		ui->test.reverse = false;
-		settings_changed(ui);
-		break;
-	case 'u':
-	case 'U':
-		set_proto(ui, ui->test.proto == PS_PROTO_UDP ? PS_PROTO_TCP
-							     : PS_PROTO_UDP);
-		settings_changed(ui);
-		break;
-	case 't':
-	case 'T':
-		prompt_open(ui, 't');
-		break;
-	case 'b':
-	case 'B':
-		prompt_open(ui, 'b');
-		break;
-	case 'W':
-		prompt_open(ui, 'W');
-		break;
-	case 'i':
-	case 'I':
-		ui_picker_open(ui);
-		break;
-	case 'p':
-	case 'P':
-		ui->paused = !ui->paused;
-		break;
-	case '\t':
-	case KEY_BTAB: {
-		int i = 0;
+	k = ui_key_find(ui_global_keys, ui_nglobal_keys, ch);
+	if (k) {
+		k->act(ui, ch);
+		return;
+	}
+	for (int i = 0; i < ui_nviews; i++) {
+		const struct ui_view_ops *v = ui_views[i];
 
-		while (i < ui_nviews && ui_views[i] != ui->view)
-			i++;
-		i = ch == '\t' ? i + 1 : i + ui_nviews - 1;
-		ui->view = ui_views[i % ui_nviews];
-		break;
+		k = ui_key_find(v->keys, v->nkeys, ch);
+		if (k && (k->flags & UI_KEY_ANY_VIEW) && v->key_handler &&
+		    v->key_handler(ui, ch))
+			return;
 	}
-	case KEY_MOUSE:
-		mouse_click(ui);
-		break;
-	case 12: /* Ctrl-L */
-		clearok(curscr, TRUE);
-		break;
-	case KEY_RESIZE:
-		break;
-	default:
-		for (int i = 0; i < ui_nviews; i++)
-			if (ch == ui_views[i]->key)
-				ui->view = ui_views[i];
-		break;
-	}
+	for (int i = 0; i < ui_nviews; i++)
+		if (ch == ui_views[i]->key)
+			ui->view = ui_views[i];
 }
 
 static void resize(struct ui *ui)
@@ -717,7 +766,7 @@ static bool start_curses(struct ui *ui)
 	keypad(stdscr, TRUE);
 	/* Home and End as tmux, screen and rxvt send them, which the
 	 * terminfo of xterm-256color does not list: without these the
-	 * "4" of "\e[4~" would open view 4 */
+	 * "4" of "\e[4~" would show the view of key 4 */
 	define_key("\033[1~", KEY_HOME);
 	define_key("\033[4~", KEY_END);
 	define_key("\033[7~", KEY_HOME);
@@ -836,7 +885,7 @@ static void loop(struct ui *ui, int sfd)
 		}
 		/* g waited for the test to stop */
 		if (ui->guided_pending && !ui->model.th_live)
-			guided_go(ui);
+			ui_guided_go(ui);
 		/* the clock in the header moves while a test runs */
 		if (live && ps_mono_ns() >= next)
 			dirty = true;
@@ -882,6 +931,7 @@ int ps_ui_run(const struct ps_opts *o)
 		return PS_EXIT_FAIL;
 	}
 
+	ui_views_open(ui);
 	ui_grun_init(&ui->grun, &ui->model);
 
 	/* the test: our own loopback server, or the -c target */
@@ -958,6 +1008,7 @@ out_model:
 	close(sfd);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	ui_findings_free(ui);
+	ui_views_close(ui);
 	free(ui->ifnames);
 	free(ui->ifinfo);
 	free(ui);

@@ -362,36 +362,74 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 	}
 }
 
-/* the checklist view: the guided run's keys (what s does depends on it) */
-static const struct ui_footer_key guided_idle[] = {
-	{ "F1", "?", N_("help"), N_("help") },
-	{ "q", "q", N_("quit"), N_("quit") },
-	{ "g", "g", N_("guided run"), N_("guided") },
-	{ "s", "s", N_("start/stop"), N_("run") },
-	{ "Enter", "Ent", N_("details"), N_("more") },
-	{ "w", "w", N_("write report"), N_("report") },
-	{ "1-7", "1-7", N_("views"), N_("view") },
-	{ "p", "p", N_("pause"), N_("pause") },
-};
-
-static const struct ui_footer_key guided_busy[] = {
-	{ "F1", "?", N_("help"), N_("help") },
-	{ "q", "q", N_("quit"), N_("quit") },
-	{ "s", "s", N_("skip step"), N_("skip") },
-	{ "x", "x", N_("abort run"), N_("abort") },
-	{ "1-7", "1-7", N_("views"), N_("view") },
-	{ "p", "p", N_("pause"), N_("pause") },
-};
-
-static const struct ui_footer_key *checklist_footer(struct ui *ui, int *n)
+/* the checklist view's keys: the guided run's (what s does depends on
+ * it) and the findings' (view-guided.c) */
+static bool run_busy(struct ui *ui)
 {
-	if (ui_grun_busy(&ui->grun)) {
-		*n = (int)(sizeof(guided_busy) / sizeof(guided_busy[0]));
-		return guided_busy;
-	}
-	*n = (int)(sizeof(guided_idle) / sizeof(guided_idle[0]));
-	return guided_idle;
+	return ui_grun_busy(&ui->grun);
 }
+
+static bool run_idle(struct ui *ui)
+{
+	return !ui_grun_busy(&ui->grun);
+}
+
+static const struct ui_key checklist_keys[] = {
+	/* g leads this view's footer and follows s in the others' */
+	{ .ch = { 'g', 'G' },
+	  .key = "g",
+	  .shortkey = "g",
+	  .longer = N_("guided run"),
+	  .shorter = N_("guided"),
+	  .rank = 35,
+	  .flags = UI_KEY_ANY_VIEW | UI_KEY_OTHER_FOOTERS },
+	{ .key = "g",
+	  .shortkey = "g",
+	  .longer = N_("guided run"),
+	  .shorter = N_("guided"),
+	  .rank = 25,
+	  .shown = run_idle },
+	{ .ch = { 's', 'S', ' ' },
+	  .key = "s",
+	  .shortkey = "s",
+	  .longer = N_("skip step"),
+	  .shorter = N_("skip"),
+	  .rank = 30,
+	  .shown = run_busy },
+	{ .ch = { 'x', 'X' },
+	  .key = "x",
+	  .shortkey = "x",
+	  .longer = N_("abort run"),
+	  .shorter = N_("abort"),
+	  .rank = 31,
+	  .flags = UI_KEY_ANY_VIEW,
+	  .shown = run_busy },
+	{ .ch = { '\n', '\r', KEY_ENTER },
+	  .key = "Enter",
+	  .shortkey = "Ent",
+	  .longer = N_("details"),
+	  .shorter = N_("more"),
+	  .rank = 36,
+	  .shown = run_idle },
+	{ .ch = { 'w' },
+	  .key = "w",
+	  .shortkey = "w",
+	  .longer = N_("write report"),
+	  .shorter = N_("report"),
+	  .rank = 37,
+	  .flags = UI_KEY_ANY_VIEW,
+	  .shown = run_idle },
+	{ .helpkey = "g",
+	  /* xgettext:c-format */
+	  .help = N_("guided run of 'pipescope check' (view %s; --quick: the "
+		     "short one)"),
+	  .ref = &ui_view_checklist,
+	  .rank = 80 },
+	{ .helpkey = "s x w",
+	  .help = N_("guided run: s skips a test, x aborts it; Enter: "
+		     "details; w: report"),
+	  .rank = 81 },
+};
 
 static void draw_checklist(struct ui *ui, const struct ui_rect *body)
 {
@@ -405,10 +443,15 @@ static void draw_checklist(struct ui *ui, const struct ui_rect *body)
 const struct ui_view_ops ui_view_checklist = {
 	.name = "checklist",
 	.title = N_("Checklist"),
+	.noun = N_("checklist"),
 	.key = '6',
 	.panel = UI_P_FINDINGS,
 	.draw = draw_checklist,
-	/* the guided run's findings: Up/Down, Enter (view-guided.c) */
+	/* the guided run's keys and its findings' (view-guided.c) */
 	.key_handler = ui_guided_key,
-	.footer = checklist_footer,
+	.keys = checklist_keys,
+	.nkeys = UI_NKEYS(checklist_keys),
+	/* the test's settings make room for the guided run's keys */
+	.footer_without = "+Rduti",
+	.state_size = sizeof(struct ui_checklist_state),
 };

@@ -10,6 +10,8 @@
 #include "ui-internal.h"
 #include "ui-text.h"
 
+extern const struct ui_view_ops ui_view_cpu;
+
 static const enum ui_color part_color[4] = { UI_C_BAR_USER, UI_C_BAR_SYSTEM,
 					     UI_C_BAR_IRQ, UI_C_BAR_SOFTIRQ };
 
@@ -47,38 +49,44 @@ static int dominant(const double p[4])
  */
 #define CORE_SPARK 16
 #define CORE_SPARK_CPUS 256
-static struct {
+struct core_hist {
 	int64_t mono_ns;
 	uint32_t n;
 	float busy[CORE_SPARK_CPUS][CORE_SPARK];
-} core_hist;
+};
 
-static void core_hist_add(const struct ps_snapshot *s)
+/* the view's state (the dashboard's panel shares it) */
+static struct core_hist *hstate(const struct ui *ui)
+{
+	return ui_view_state(ui, &ui_view_cpu);
+}
+
+static void core_hist_add(struct core_hist *h, const struct ps_snapshot *s)
 {
 	const struct ps_cpu_info *cpu = &s->cpu;
 
-	if (s->hdr.mono_ns == core_hist.mono_ns || cpu->ncores <= 0 ||
+	if (s->hdr.mono_ns == h->mono_ns || cpu->ncores <= 0 ||
 	    !cpu->cores[0].pct_valid)
 		return;
-	core_hist.mono_ns = s->hdr.mono_ns;
+	h->mono_ns = s->hdr.mono_ns;
 	for (int i = 0; i < cpu->ncores && i < CORE_SPARK_CPUS; i++)
-		core_hist.busy[i][core_hist.n % CORE_SPARK] =
-			(float)busy_of(&cpu->cores[i]);
-	core_hist.n++;
+		h->busy[i][h->n % CORE_SPARK] = (float)busy_of(&cpu->cores[i]);
+	h->n++;
 }
 
 /* core idx's recent busy % as block heights, w columns at most */
 static void core_sparkline(struct ui *ui, int y, int x, int w, int idx)
 {
-	int n = (int)(core_hist.n < CORE_SPARK ? core_hist.n : CORE_SPARK);
+	const struct core_hist *h = hstate(ui);
+	int n = (int)(h->n < CORE_SPARK ? h->n : CORE_SPARK);
 
 	if (w > n)
 		w = n;
 	if (idx < 0 || idx >= CORE_SPARK_CPUS)
 		return;
 	for (int c = 0; c < w; c++) {
-		uint32_t k = core_hist.n - (uint32_t)w + (uint32_t)c;
-		float b = core_hist.busy[idx][k % CORE_SPARK];
+		uint32_t k = h->n - (uint32_t)w + (uint32_t)c;
+		float b = h->busy[idx][k % CORE_SPARK];
 		int lvl = (int)(b / 100 * 8 + 0.5);
 
 		if (lvl < 1 && b >= 1)
@@ -101,7 +109,7 @@ static void bar(struct ui *ui, int y, int x, int w, const struct ps_cpu_core *c,
 	int seg[4], bw, used = 0;
 	char lab[24], pct[16];
 
-	if (w >= SPARK_BAR_W && core_hist.n >= 2) {
+	if (w >= SPARK_BAR_W && hstate(ui)->n >= 2) {
 		w -= CORE_SPARK + 1;
 		core_sparkline(ui, y, x + w + 1, CORE_SPARK, idx);
 	}
@@ -266,7 +274,8 @@ static bool cores(struct ui *ui, const struct ps_cpu_info *cpu, int y, int x,
 	}
 	if (!fits)
 		ui_printf(y + h - 1, x, w, ui_attr(UI_C_WARN),
-			  _("%d cores, view 3 shows all"), cpu->ncores);
+			  _("%d cores, view %s shows all"), cpu->ncores,
+			  ui_view_ref(&ui_view_cpu));
 	return fits;
 }
 
@@ -359,7 +368,7 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 			  ps_status_text(cpu->status), cpu->reason);
 		return;
 	}
-	core_hist_add(s);
+	core_hist_add(hstate(ui), s);
 	/* a legend line and, in the full view, where the test runs */
 	if (full)
 		extra = 3;
@@ -420,7 +429,9 @@ static void draw_cpu(struct ui *ui, const struct ui_rect *body)
 const struct ui_view_ops ui_view_cpu = {
 	.name = "cpu",
 	.title = N_("CPU"),
+	.noun = N_("CPU"),
 	.key = '3',
 	.panel = UI_P_CPU,
 	.draw = draw_cpu,
+	.state_size = sizeof(struct core_hist),
 };

@@ -26,10 +26,12 @@ static void draw_dashboard(struct ui *ui, const struct ui_rect *body)
 const struct ui_view_ops ui_view_dashboard = {
 	.name = "dashboard",
 	.title = N_("Dashboard"),
+	.noun = N_("dashboard"),
 	.key = '1',
 	.dashboard = true,
 	.panel = UI_P_GRAPH,
 	.draw = draw_dashboard,
-	/* the streams panel scrolls and orders here too */
+	/* the streams panel scrolls and orders here too (the footer has no
+	 * room for its keys) */
 	.key_handler = ui_streams_key,
 };

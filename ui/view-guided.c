@@ -3,10 +3,12 @@
  * skipped or failed with its one-line result; at the end the answer (the
  * measured rate, the binding ceiling, the next one) and the findings
  * ranked as "pipescope check" ranks them, each opened with Enter to its
- * evidence and remedy */
+ * evidence and remedy; the view's keys: g, s, x, w of the guided run and
+ * the cursor on the findings */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <curses.h>
@@ -37,6 +39,12 @@ struct glines {
 	struct gline *l;
 	int n, max;
 };
+
+/* the checklist view's cursor on the findings */
+static struct ui_checklist_state *cstate(const struct ui *ui)
+{
+	return ui_view_state(ui, &ui_view_checklist);
+}
 
 static struct gline *add(struct glines *g, int finding)
 {
@@ -274,6 +282,7 @@ static int finding_level(enum ps_severity s)
 static void finding_lines(struct ui *ui, const struct ps_diagnosis *d,
 			  struct glines *out, int w)
 {
+	struct ui_checklist_state *cs = cstate(ui);
 	struct gline *l;
 	char line[512], c[32];
 	int n = 0;
@@ -288,7 +297,7 @@ static void finding_lines(struct ui *ui, const struct ps_diagnosis *d,
 	for (size_t i = 0; i < d->nrank && n < 64; i++) {
 		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
 		const struct ps_finding *f;
-		bool sel = n == ui->gsel, open = ui->gopen[n];
+		bool sel = n == cs->sel, open = cs->open[n];
 
 		if (!o)
 			continue;
@@ -329,7 +338,7 @@ static void finding_lines(struct ui *ui, const struct ps_diagnosis *d,
 		}
 		n++;
 	}
-	ui->gfindings = n;
+	cs->nfindings = n;
 	if (!n && (l = add(out, -1)))
 		snprintf(l->text, sizeof(l->text), "  %s", _("none"));
 }
@@ -345,23 +354,24 @@ static void mark(const struct ui_rect *in, int y, const char *what)
 	ui_printf(y, in->x + in->w - w, w, ui_attr(UI_C_DIM), " %s", what);
 }
 
-/* lines first..last (-1: none) in sight of in, from ui->gtop; markers
+/* lines first..last (-1: none) in sight of in, from cs->top; markers
  * where more lines are above or below */
 static void show(struct ui *ui, const struct ui_rect *in,
 		 const struct glines *out, int first, int last)
 {
+	struct ui_checklist_state *cs = cstate(ui);
 	if (first >= 0) {
-		if (last - ui->gtop >= in->h)
-			ui->gtop = last - in->h + 1;
-		if (first < ui->gtop)
-			ui->gtop = first;
+		if (last - cs->top >= in->h)
+			cs->top = last - in->h + 1;
+		if (first < cs->top)
+			cs->top = first;
 	}
-	if (ui->gtop > out->n - in->h)
-		ui->gtop = out->n - in->h;
-	if (ui->gtop < 0)
-		ui->gtop = 0;
-	for (int k = 0; k < in->h && ui->gtop + k < out->n; k++) {
-		const struct gline *l = &out->l[ui->gtop + k];
+	if (cs->top > out->n - in->h)
+		cs->top = out->n - in->h;
+	if (cs->top < 0)
+		cs->top = 0;
+	for (int k = 0; k < in->h && cs->top + k < out->n; k++) {
+		const struct gline *l = &out->l[cs->top + k];
 		int x = in->x, lw = ui_text_width(l->lead);
 
 		if (l->lead[0])
@@ -370,15 +380,16 @@ static void show(struct ui *ui, const struct ui_rect *in,
 		if (x < in->x + in->w)
 			ui_put(in->y + k, x, in->x + in->w - x, l->ta, l->text);
 	}
-	if (ui->gtop > 0)
+	if (cs->top > 0)
 		mark(in, in->y, _("^ more"));
-	if (ui->gtop + in->h < out->n)
+	if (cs->top + in->h < out->n)
 		mark(in, in->y + in->h - 1, _("v more"));
 }
 
 void ui_panel_live(struct ui *ui, const struct ui_rect *in,
 		   const struct ui_live_item *it, int n, const char *head)
 {
+	struct ui_checklist_state *cs = cstate(ui);
 	static struct gline store[400];
 	struct glines out = { store, 0, 400 };
 	struct gline *l;
@@ -387,15 +398,15 @@ void ui_panel_live(struct ui *ui, const struct ui_rect *in,
 
 	if (n > 64)
 		n = 64;
-	if (ui->gsel >= n)
-		ui->gsel = n > 0 ? n - 1 : 0;
+	if (cs->sel >= n)
+		cs->sel = n > 0 ? n - 1 : 0;
 	if (head && (l = add(&out, -1))) {
 		snprintf(l->text, sizeof(l->text), "%s", head);
 		l->ta = ui_attr(UI_C_TITLE);
 	}
 	for (int i = 0; i < n; i++) {
 		const struct ps_finding *f = it[i].f;
-		bool sel = i == ui->gsel;
+		bool sel = i == cs->sel;
 
 		if (!(l = add(&out, i)))
 			break;
@@ -403,7 +414,7 @@ void ui_panel_live(struct ui *ui, const struct ui_rect *in,
 		l->la = sel ? ui_attr(UI_C_SELECTED) | A_BOLD : A_NORMAL;
 		snprintf(l->text, sizeof(l->text), "%s", it[i].title);
 		l->ta = it[i].a | (sel ? A_BOLD : 0);
-		if (!f || ui->lclosed[i])
+		if (!f || cs->lclosed[i])
 			continue;
 		add_wrapped(&out, i, 3, in->w - 4, ui_attr(UI_C_DIM),
 			    f->evidence);
@@ -412,20 +423,21 @@ void ui_panel_live(struct ui *ui, const struct ui_rect *in,
 			add_wrapped(&out, i, 3, in->w - 4, A_NORMAL, line);
 		}
 	}
-	ui->gfindings = n;
+	cs->nfindings = n;
 	for (int i = 0; i < out.n; i++)
-		if (out.l[i].finding == ui->gsel) {
+		if (out.l[i].finding == cs->sel) {
 			if (first < 0)
 				first = i;
 			last = i;
 		}
-	if (first > 0 && ui->gsel == 0)
+	if (first > 0 && cs->sel == 0)
 		first = 0; /* with the heading */
 	show(ui, in, &out, first, last);
 }
 
 void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 {
+	struct ui_checklist_state *cs = cstate(ui);
 	static struct gline store[400];
 	struct glines out = { store, 0, 400 };
 	const struct ps_diagnosis *d = results(ui);
@@ -463,7 +475,7 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 	/* the window: the chosen finding (open or not) in sight; during the
 	 * run, the running step */
 	for (int i = 0; i < out.n; i++) {
-		bool want = d ? out.l[i].finding == ui->gsel
+		bool want = d ? out.l[i].finding == cs->sel
 			      : cur >= 0 && (i == cur || i == cur + 1);
 
 		if (!want)
@@ -473,54 +485,179 @@ void ui_panel_guided(struct ui *ui, const struct ui_rect *r)
 		last = i;
 	}
 	/* the first finding comes with the findings' heading */
-	if (first > 0 && d && ui->gsel == 0)
+	if (first > 0 && d && cs->sel == 0)
 		first--;
 	show(ui, &in, &out, first, last);
 }
 
-void ui_guided_view_reset(struct ui *ui)
+/* g: the guided run of "pipescope check" against the workstation's target;
+ * a running test is stopped first and the run starts once it has ended */
+void ui_guided_go(struct ui *ui)
 {
-	ui->gsel = ui->gtop = ui->gfindings = 0;
-	memset(ui->gopen, 0, sizeof(ui->gopen));
+	struct ui_checklist_state *cs;
+	int rc;
+
+	ui->guided_pending = false;
+	ui_grun_reap(&ui->grun);
+	rc = ui_grun_start(&ui->grun, ui->opts, &ui->test, ui->selftest);
+	if (rc) {
+		ui_say(ui, 2, _("cannot start the guided run: %s"),
+		       strerror(-rc));
+		return;
+	}
+	/* a new run: the cursor on its findings starts again */
+	cs = cstate(ui);
+	cs->sel = cs->top = cs->nfindings = 0;
+	memset(cs->open, 0, sizeof(cs->open));
+	ui_say(ui, 0, "%s",
+	       ui->opts->quick
+		       ? _("guided run started (--quick): s skips the running "
+			   "test, x ends the run")
+		       : _("guided run started: s skips the running test, x "
+			   "ends "
+			   "the run"));
+}
+
+static void guided_key(struct ui *ui)
+{
+	ui->view = &ui_view_checklist;
+	if (ui_grun_busy(&ui->grun)) {
+		ui_say(ui, 1, "%s",
+		       _("a guided run is going: s skips the running test, x "
+			 "ends the run"));
+		return;
+	}
+	if (ui->model.th_live) {
+		/* the test stops; the loop starts the run once it is gone */
+		ui->restart = false;
+		ui->guided_pending = true;
+		if (ui_model_busy(&ui->model))
+			ui_model_stop(&ui->model);
+		ui_say(ui, 0, "%s",
+		       _("stopping the test; the guided run starts when it has "
+			 "ended"));
+		return;
+	}
+	ui_guided_go(ui);
+}
+
+/* w: the guided run's markdown report into a file */
+static void write_report(struct ui *ui)
+{
+	const char *dir = getenv("PIPESCOPE_REPORT_DIR");
+	char path[4096];
+	int rc;
+
+	if (ui->gphase != UI_GR_DONE || ui->grun.th_live) {
+		ui_say(ui, 1, "%s",
+		       ui_grun_busy(&ui->grun)
+			       ? _("the report is written once the guided run "
+				   "has ended")
+			       : _("no report yet: g runs the guided checklist "
+				   "first"));
+		return;
+	}
+	if (!dir || !*dir)
+		dir = ".";
+	rc = ui_grun_write_report(&ui->grun, dir, path, sizeof(path));
+	if (rc)
+		ui_say(ui, 2, _("cannot write the report in %s: %s"), dir,
+		       strerror(-rc));
+	else
+		ui_say(ui, 0, _("report written: %s"), path);
+}
+
+/* s while a guided run goes: skip its running test */
+static void skip_step(struct ui *ui)
+{
+	if (ui_grun_skip(&ui->grun))
+		ui_say(ui, 1, "%s",
+		       _("no test to skip right now (the inventory and the "
+			 "evaluation are short)"));
+	else
+		ui_say(ui, 0, "%s", _("skipping the running test"));
+}
+
+/* x: end the guided run, or the one g asked for before it starts */
+static void abort_run(struct ui *ui)
+{
+	if (ui_grun_busy(&ui->grun)) {
+		ui_grun_abort(&ui->grun);
+		ui_say(ui, 0, "%s",
+		       _("ending the guided run; the findings come from what "
+			 "ran"));
+	} else if (ui->guided_pending) {
+		ui->guided_pending = false;
+		ui_say(ui, 0, "%s", _("the guided run will not start"));
+	}
+}
+
+/* the guided run's keys: g, x and w from every view, s here */
+static bool run_key(struct ui *ui, int ch)
+{
+	switch (ch) {
+	case 'g':
+	case 'G':
+		guided_key(ui);
+		return true;
+	case 'x':
+	case 'X':
+		abort_run(ui);
+		return true;
+	case 'w':
+		write_report(ui);
+		return true;
+	case 's':
+	case 'S':
+	case ' ':
+		if (!ui_grun_busy(&ui->grun))
+			return false;
+		skip_step(ui);
+		return true;
+	}
+	return false;
 }
 
 bool ui_guided_key(struct ui *ui, int ch)
 {
+	struct ui_checklist_state *cs = cstate(ui);
 	bool live = ui->gphase == UI_GR_IDLE;
 
-	if ((!live && !results(ui)) || ui->gfindings <= 0)
+	if (run_key(ui, ch))
+		return true;
+	if ((!live && !results(ui)) || cs->nfindings <= 0)
 		return false;
 	switch (ch) {
 	case KEY_UP:
 	case 'k':
-		if (ui->gsel > 0)
-			ui->gsel--;
+		if (cs->sel > 0)
+			cs->sel--;
 		return true;
 	case KEY_DOWN:
 	case 'j':
-		if (ui->gsel < ui->gfindings - 1)
-			ui->gsel++;
+		if (cs->sel < cs->nfindings - 1)
+			cs->sel++;
 		return true;
 	case KEY_HOME:
-		ui->gsel = 0;
+		cs->sel = 0;
 		return true;
 	case KEY_END:
-		ui->gsel = ui->gfindings - 1;
+		cs->sel = cs->nfindings - 1;
 		return true;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		if (ui->gsel >= 0 && ui->gsel < 64 && live)
-			ui->lclosed[ui->gsel] = !ui->lclosed[ui->gsel];
-		else if (ui->gsel >= 0 && ui->gsel < 64)
-			ui->gopen[ui->gsel] = !ui->gopen[ui->gsel];
+		if (cs->sel >= 0 && cs->sel < 64 && live)
+			cs->lclosed[cs->sel] = !cs->lclosed[cs->sel];
+		else if (cs->sel >= 0 && cs->sel < 64)
+			cs->open[cs->sel] = !cs->open[cs->sel];
 		return true;
 	case KEY_PPAGE:
-		ui->gsel = ui->gsel > 5 ? ui->gsel - 5 : 0;
+		cs->sel = cs->sel > 5 ? cs->sel - 5 : 0;
 		return true;
 	case KEY_NPAGE:
-		ui->gsel = ui->gsel + 5 < ui->gfindings ? ui->gsel + 5
-							: ui->gfindings - 1;
+		cs->sel = cs->sel + 5 < cs->nfindings ? cs->sel + 5
+						      : cs->nfindings - 1;
 		return true;
 	}
 	return false;

@@ -1,5 +1,6 @@
-/* view-help.c: the workstation's help screen (F1 or ?): every key and
- * what the panels show */
+/* view-help.c: the workstation's help screen (F1 or ?): every key (the
+ * workstation's and each view's, from their tables) and what the panels
+ * show */
 #include "config.h"
 
 #include <curses.h>
@@ -7,34 +8,6 @@
 #include "nls.h"
 #include "ui-internal.h"
 #include "ui-text.h"
-
-static const struct {
-	const char *key;
-	const char *what;
-} help_keys[] = {
-	{ "F1 ?", N_("this help; any key returns") },
-	{ "q", N_("quit (also Ctrl-C); the terminal is restored") },
-	{ "s", N_("start the test, or stop the running one") },
-	{ "+ -", N_("one stream more / less (-P); restarts a running test") },
-	{ "R", N_("reverse: the peer sends (-R)") },
-	{ "d", N_("both directions at once (-d, --bidir)") },
-	{ "u", N_("UDP / TCP (-u)") },
-	{ "t", N_("duration (-t): type seconds, Enter (t again: 10, 30, 60, "
-		  "no end, 5)") },
-	{ "b", N_("rate (-b): type 500M, 2G or 0, Enter") },
-	{ "W", N_("TCP window (-w): type 256K, 4M or 0, Enter") },
-	{ "i", N_("pick the interface the probes watch (--iface)") },
-	{ "Up Dn o", N_("scroll the streams, PgUp/PgDn, Home/End; o orders "
-			"them; view 6: a finding, Enter opens it") },
-	{ "1-7 Tab",
-	  N_("views: dashboard, streams, CPU, IRQ, NIC, checklist, history") },
-	{ "g", N_("guided run of 'pipescope check' (view 6; --quick: the short "
-		  "one)") },
-	{ "s x w",
-	  N_("guided run: s skips a test, x aborts it; Enter: details; "
-	     "w: report") },
-	{ "p", N_("pause the screen (the test goes on)") },
-};
 
 static const char *const help_panels[] = {
 	N_("Header: target, peer, protocol, direction, streams, clock, sum."),
@@ -48,15 +21,16 @@ static const char *const help_panels[] = {
 
 static void draw_help(struct ui *ui, const struct ui_rect *body)
 {
+	struct ui_help_line keys[48];
 	struct ui_rect in;
-	int y, n = (int)(sizeof(help_keys) / sizeof(help_keys[0]));
+	int y, n = ui_help_lines(keys, 48);
 
 	ui_clear(body);
 	in = ui_title(ui, body, _("Help: keys"), NULL);
 	y = in.y;
 	for (int i = 0; i < n && y < in.y + in.h; i++, y++) {
-		ui_put(y, in.x + 1, 8, ui_attr(UI_C_TITLE), help_keys[i].key);
-		ui_put(y, in.x + 10, in.w - 10, A_NORMAL, _(help_keys[i].what));
+		ui_put(y, in.x + 1, 8, ui_attr(UI_C_TITLE), keys[i].key);
+		ui_put(y, in.x + 10, in.w - 10, A_NORMAL, keys[i].text);
 	}
 	/* the blank line only when every panel's line still fits */
 	if (y + 1 + (int)(sizeof(help_panels) / sizeof(help_panels[0])) <=

@@ -1,5 +1,5 @@
-/* view-history.c: view 7, the run history of this target: the past runs
- * (src/history), a sparkline of their rate, and Enter compares the
+/* view-history.c: the history view, the run history of this target: the
+ * past runs (src/history), a sparkline of their rate, and Enter compares the
  * highlighted run with the newest one ("pipescope compare A B") */
 #include "config.h"
 
@@ -16,8 +16,10 @@
 #include "ui-internal.h"
 #include "units.h"
 
-/* the view's own state: the UI thread's alone */
-static struct {
+extern const struct ui_view_ops ui_view_history;
+
+/* the view's state */
+struct hist_state {
 	struct ps_hist_rec *rows; /* oldest first */
 	int n, sel, top;
 	char target[256];
@@ -25,7 +27,21 @@ static struct {
 	int64_t loaded_ns;
 	/* the comparison shown instead of the list, or NULL */
 	char *cmp;
-} hv;
+};
+
+static struct hist_state *hstate(const struct ui *ui)
+{
+	return ui_view_state(ui, &ui_view_history);
+}
+
+static void history_free(struct ui *ui, void *state)
+{
+	struct hist_state *hv = state;
+
+	(void)ui;
+	free(hv->rows);
+	free(hv->cmp);
+}
 
 static const char *view_target(const struct ui *ui)
 {
@@ -36,58 +52,60 @@ static const char *view_target(const struct ui *ui)
  * adds one) */
 static void load(struct ui *ui)
 {
+	struct hist_state *hv = hstate(ui);
 	const char *target = view_target(ui);
 	char *path;
 	struct ps_hist *h;
 	int64_t now = ps_mono_ns();
 	int n, keep_last;
 
-	if (hv.loaded_ns && now - hv.loaded_ns < 1000000000LL &&
-	    !strcmp(hv.target, target))
+	if (hv->loaded_ns && now - hv->loaded_ns < 1000000000LL &&
+	    !strcmp(hv->target, target))
 		return;
-	keep_last = hv.n == 0 || hv.sel == hv.n - 1;
-	hv.loaded_ns = now;
-	snprintf(hv.target, sizeof(hv.target), "%s", target);
-	free(hv.rows);
-	hv.rows = NULL;
-	hv.n = 0;
-	hv.why[0] = 0;
+	keep_last = hv->n == 0 || hv->sel == hv->n - 1;
+	hv->loaded_ns = now;
+	snprintf(hv->target, sizeof(hv->target), "%s", target);
+	free(hv->rows);
+	hv->rows = NULL;
+	hv->n = 0;
+	hv->why[0] = 0;
 	path = ps_hist_path(ui->opts);
 	if (!path) {
-		snprintf(hv.why, sizeof(hv.why), "%s",
+		snprintf(hv->why, sizeof(hv->why), "%s",
 			 _("no run history (--no-history)"));
 		return;
 	}
-	if (!ps_hist_open(path, PS_HIST_READ, &h, hv.why, sizeof(hv.why))) {
-		n = ps_hist_list(h, target, 500, &hv.rows, hv.why,
-				 sizeof(hv.why));
-		hv.n = n > 0 ? n : 0;
+	if (!ps_hist_open(path, PS_HIST_READ, &h, hv->why, sizeof(hv->why))) {
+		n = ps_hist_list(h, target, 500, &hv->rows, hv->why,
+				 sizeof(hv->why));
+		hv->n = n > 0 ? n : 0;
 		ps_hist_close(h);
 	}
 	free(path);
-	if (keep_last || hv.sel >= hv.n)
-		hv.sel = hv.n - 1;
-	if (hv.sel < 0)
-		hv.sel = 0;
+	if (keep_last || hv->sel >= hv->n)
+		hv->sel = hv->n - 1;
+	if (hv->sel < 0)
+		hv->sel = 0;
 }
 
 /* one glyph a run: its rate against the fastest shown */
 static void sparkline(struct ui *ui, int y, int x, int w)
 {
+	struct hist_state *hv = hstate(ui);
 	double top = 0;
-	int first = hv.n > w ? hv.n - w : 0;
+	int first = hv->n > w ? hv->n - w : 0;
 	char line[4096];
 	size_t used = 0;
 
-	for (int i = first; i < hv.n; i++)
-		if (isfinite(hv.rows[i].bps) && hv.rows[i].bps > top)
-			top = hv.rows[i].bps;
-	for (int i = first; i < hv.n && used + 8 < sizeof(line); i++) {
+	for (int i = first; i < hv->n; i++)
+		if (isfinite(hv->rows[i].bps) && hv->rows[i].bps > top)
+			top = hv->rows[i].bps;
+	for (int i = first; i < hv->n && used + 8 < sizeof(line); i++) {
 		int lv = 0;
 		const char *g;
 
-		if (top > 0 && isfinite(hv.rows[i].bps))
-			lv = 1 + (int)lrint(7 * hv.rows[i].bps / top);
+		if (top > 0 && isfinite(hv->rows[i].bps))
+			lv = 1 + (int)lrint(7 * hv->rows[i].bps / top);
 		g = ui->style.g->blocks[lv > 8 ? 8 : lv];
 		memcpy(line + used, g, strlen(g));
 		used += strlen(g);
@@ -98,7 +116,8 @@ static void sparkline(struct ui *ui, int y, int x, int w)
 
 static void draw_compare(struct ui *ui, const struct ui_rect *in)
 {
-	const char *p = hv.cmp;
+	struct hist_state *hv = hstate(ui);
+	const char *p = hv->cmp;
 	int y = in->y;
 
 	while (p && *p && y < in->y + in->h) {
@@ -114,6 +133,7 @@ static void draw_compare(struct ui *ui, const struct ui_rect *in)
 
 static void draw_history(struct ui *ui, const struct ui_rect *body)
 {
+	struct hist_state *hv = hstate(ui);
 	struct ui_rect in;
 	char title[320], right[64];
 	int rows, y;
@@ -121,17 +141,17 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 	load(ui);
 	ui_clear(body);
 	snprintf(title, sizeof(title), _("History: runs to %s"),
-		 ps_safe(hv.target));
-	snprintf(right, sizeof(right), _("%d runs"), hv.n);
+		 ps_safe(hv->target));
+	snprintf(right, sizeof(right), _("%d runs"), hv->n);
 	in = ui_title(ui, body, title, right);
-	if (hv.cmp) {
+	if (hv->cmp) {
 		draw_compare(ui, &in);
 		return;
 	}
-	if (!hv.n) {
+	if (!hv->n) {
 		ui_put(in.y, in.x + 1, in.w - 1, ui_attr(UI_C_DIM),
-		       hv.why[0]
-			       ? hv.why
+		       hv->why[0]
+			       ? hv->why
 			       : _("no run to this target yet: s starts one"));
 		return;
 	}
@@ -143,13 +163,13 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 	rows = in.h - 2;
 	if (rows < 1)
 		return;
-	if (hv.sel < hv.top)
-		hv.top = hv.sel;
-	if (hv.sel >= hv.top + rows)
-		hv.top = hv.sel - rows + 1;
+	if (hv->sel < hv->top)
+		hv->top = hv->sel;
+	if (hv->sel >= hv->top + rows)
+		hv->top = hv->sel - rows + 1;
 	y = in.y + 2;
-	for (int i = hv.top; i < hv.n && y < in.y + in.h; i++, y++) {
-		const struct ps_hist_rec *r = &hv.rows[i];
+	for (int i = hv->top; i < hv->n && y < in.y + in.h; i++, y++) {
+		const struct ps_hist_rec *r = &hv->rows[i];
 		char w[32], rate[32];
 
 		ps_hist_when(r->time_ns, false, w, sizeof(w));
@@ -158,7 +178,7 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 		else
 			snprintf(rate, sizeof(rate), "-");
 		ui_printf(y, in.x + 1, in.w - 1,
-			  i == hv.sel ? ui_attr(UI_C_SELECTED) : A_NORMAL,
+			  i == hv->sel ? ui_attr(UI_C_SELECTED) : A_NORMAL,
 			  "%-6lld %-16s %-7s %-8s %3d %13s  %s",
 			  (long long)r->id, w, ps_safe(r->kind),
 			  ps_safe(r->direction), r->streams, rate,
@@ -169,6 +189,7 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 /* the highlighted run against the newest one, as "compare A B" prints it */
 static void compare_selected(struct ui *ui)
 {
+	struct hist_state *hv = hstate(ui);
 	char *path = ps_hist_path(ui->opts), *buf = NULL;
 	char err[512];
 	struct ps_hist *h;
@@ -176,20 +197,21 @@ static void compare_selected(struct ui *ui)
 	size_t len;
 	FILE *f;
 
-	if (!path || hv.n < 1)
+	if (!path || hv->n < 1)
 		goto out;
 	f = open_memstream(&buf, &len);
 	if (!f)
 		goto out;
-	if (hv.sel == hv.n - 1)
+	if (hv->sel == hv->n - 1)
 		fprintf(f, "%s\n",
 			_("this is the newest run: pick an older one "
 			  "to compare with it"));
 	else if (ps_hist_open(path, PS_HIST_READ, &h, err, sizeof(err)))
 		fprintf(f, "%s\n", err);
 	else {
-		if (ps_compare_runs(h, hv.rows[hv.sel].id, hv.rows[hv.n - 1].id,
-				    &c, err, sizeof(err)))
+		if (ps_compare_runs(h, hv->rows[hv->sel].id,
+				    hv->rows[hv->n - 1].id, &c, err,
+				    sizeof(err)))
 			fprintf(f, "%s\n", err);
 		else {
 			ps_compare_print(f, &c);
@@ -199,35 +221,36 @@ static void compare_selected(struct ui *ui)
 	}
 	fprintf(f, "\n%s\n", _("Enter or Esc: back to the list"));
 	fclose(f);
-	hv.cmp = buf;
+	hv->cmp = buf;
 out:
 	free(path);
 }
 
 static bool history_key(struct ui *ui, int ch)
 {
-	if (hv.cmp) {
+	struct hist_state *hv = hstate(ui);
+	if (hv->cmp) {
 		if (ch != '\n' && ch != '\r' && ch != KEY_ENTER && ch != 27 &&
 		    ch != KEY_BACKSPACE)
 			return false;
-		free(hv.cmp);
-		hv.cmp = NULL;
+		free(hv->cmp);
+		hv->cmp = NULL;
 		return true;
 	}
 	switch (ch) {
 	case KEY_UP:
-		if (hv.sel > 0)
-			hv.sel--;
+		if (hv->sel > 0)
+			hv->sel--;
 		return true;
 	case KEY_DOWN:
-		if (hv.sel < hv.n - 1)
-			hv.sel++;
+		if (hv->sel < hv->n - 1)
+			hv->sel++;
 		return true;
 	case KEY_HOME:
-		hv.sel = 0;
+		hv->sel = 0;
 		return true;
 	case KEY_END:
-		hv.sel = hv.n > 0 ? hv.n - 1 : 0;
+		hv->sel = hv->n > 0 ? hv->n - 1 : 0;
 		return true;
 	case '\n':
 	case '\r':
@@ -238,28 +261,33 @@ static bool history_key(struct ui *ui, int ch)
 	return false;
 }
 
-static const struct ui_footer_key history_keys[] = {
-	{ "F1", "?", N_("help"), N_("help") },
-	{ "q", "q", N_("quit"), N_("quit") },
-	{ "Up/Down", "Up", N_("choose a run"), N_("run") },
-	{ "Enter", "Ent", N_("compare with the newest"), N_("compare") },
-	{ "s", "s", N_("start/stop"), N_("run") },
-	{ "1-7", "1-7", N_("views"), N_("view") },
+static const struct ui_key history_keys[] = {
+	{ .ch = { KEY_UP, KEY_DOWN },
+	  .key = "Up/Down",
+	  .shortkey = "Up",
+	  .longer = N_("choose a run"),
+	  .shorter = N_("run"),
+	  .rank = 21 },
+	{ .ch = { '\n', '\r', KEY_ENTER },
+	  .key = "Enter",
+	  .shortkey = "Ent",
+	  .longer = N_("compare with the newest"),
+	  .shorter = N_("compare"),
+	  .rank = 22 },
 };
-
-static const struct ui_footer_key *history_footer(struct ui *ui, int *n)
-{
-	(void)ui;
-	*n = (int)(sizeof(history_keys) / sizeof(history_keys[0]));
-	return history_keys;
-}
 
 const struct ui_view_ops ui_view_history = {
 	.name = "history",
 	.title = N_("History"),
+	.noun = N_("history"),
 	.key = '7',
 	.panel = UI_P_HEADER,
 	.draw = draw_history,
 	.key_handler = history_key,
-	.footer = history_footer,
+	.keys = history_keys,
+	.nkeys = UI_NKEYS(history_keys),
+	/* the test's settings and p make room for the list's keys */
+	.footer_without = "g+Rdutip",
+	.state_size = sizeof(struct hist_state),
+	.free = history_free,
 };

@@ -12,6 +12,8 @@
 #include "ui-text.h"
 #include "view-drops.h"
 
+extern const struct ui_view_ops ui_view_irq;
+
 static const enum ui_color heat_color[5] = { UI_C_DIM, UI_C_HEAT1, UI_C_HEAT2,
 					     UI_C_HEAT3, UI_C_HEAT4 };
 
@@ -214,8 +216,9 @@ void ui_panel_irq(struct ui *ui, const struct ui_rect *r, bool full)
 		}
 		if (shown < irq->nlines)
 			ui_printf(y++, in.x, in.w, ui_attr(UI_C_DIM),
-				  _("... %d more lines (view 4)"),
-				  irq->nlines - shown);
+				  _("... %d more lines (view %s)"),
+				  irq->nlines - shown,
+				  ui_view_ref(&ui_view_irq));
 	}
 
 	/* receive softirqs per CPU, then softnet drops and squeeze */
@@ -362,6 +365,7 @@ static void draw_irq(struct ui *ui, const struct ui_rect *body)
 const struct ui_view_ops ui_view_irq = {
 	.name = "irq",
 	.title = N_("IRQ"),
+	.noun = N_("IRQ"),
 	.key = '4',
 	.panel = UI_P_IRQ,
 	.draw = draw_irq,

@@ -463,6 +463,7 @@ static void draw_nic(struct ui *ui, const struct ui_rect *body)
 const struct ui_view_ops ui_view_nic = {
 	.name = "nic",
 	.title = N_("NIC"),
+	.noun = N_("NIC"),
 	.key = '5',
 	.panel = UI_P_NIC,
 	.draw = draw_nic,

@@ -44,8 +44,27 @@ static const char *const sort_names[UI_SORT_COUNT] = {
 	N_("id"), N_("rate"), N_("rtt"), N_("retr"), N_("limit"),
 };
 
-/* the rows a page moves (the table's height the last frame) */
-static int page_rows = 10;
+/* the streams' table's state (the dashboard's panel shares it): its
+ * first row shown, its order, the rows a page moves (the table's height
+ * the last frame) */
+struct streams_state {
+	int top;
+	int sort; /* enum ui_stream_sort */
+	int page_rows;
+};
+
+static struct streams_state *sstate(const struct ui *ui)
+{
+	return ui_view_state(ui, &ui_view_streams);
+}
+
+static void streams_init(struct ui *ui, void *state)
+{
+	struct streams_state *st = state;
+
+	(void)ui;
+	st->page_rows = 10;
+}
 
 /* a test's stream as the screen numbers it: the engine's id, the number
  * its messages ("data stream 3 failed") and the JSON use */
@@ -89,7 +108,7 @@ static void order_rows(const struct ui *ui, int *out)
 	for (int i = 0; i < v->nstreams; i++) {
 		int j = i;
 
-		key[i] = sort_key(v, &v->streams[i], ui->st_sort);
+		key[i] = sort_key(v, &v->streams[i], sstate(ui)->sort);
 		/* insertion sort, stable: at most 2 x 128 rows */
 		while (j > 0 && key[out[j - 1]] < key[i]) {
 			out[j] = out[j - 1];
@@ -336,45 +355,47 @@ static void row(struct ui *ui, int y, const struct ui_rect *r,
 
 bool ui_streams_key(struct ui *ui, int ch)
 {
+	struct streams_state *st = sstate(ui);
 	int n = ui->tv.nstreams;
 
 	switch (ch) {
 	case KEY_UP:
-		ui->st_top--;
+		st->top--;
 		break;
 	case KEY_DOWN:
-		ui->st_top++;
+		st->top++;
 		break;
 	case KEY_PPAGE:
-		ui->st_top -= page_rows;
+		st->top -= st->page_rows;
 		break;
 	case KEY_NPAGE:
-		ui->st_top += page_rows;
+		st->top += st->page_rows;
 		break;
 	case KEY_HOME:
-		ui->st_top = 0;
+		st->top = 0;
 		break;
 	case KEY_END:
-		ui->st_top = n;
+		st->top = n;
 		break;
 	case 'o':
 	case 'O':
-		ui->st_sort = (ui->st_sort + 1) % UI_SORT_COUNT;
-		ui->st_top = 0;
+		st->sort = (st->sort + 1) % UI_SORT_COUNT;
+		st->top = 0;
 		ui_say(ui, 0, _("streams ordered by %s (o: the next order)"),
-		       _(sort_names[ui->st_sort]));
+		       _(sort_names[st->sort]));
 		return true;
 	default:
 		return false;
 	}
 	/* the draw clamps it to the rows there are */
-	if (ui->st_top < 0)
-		ui->st_top = 0;
+	if (st->top < 0)
+		st->top = 0;
 	return true;
 }
 
 void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 {
+	struct streams_state *st = sstate(ui);
 	const struct ui_test_view *v = &ui->tv;
 	bool udp = v->proto == PS_PROTO_UDP, narrow, far_info = false;
 	struct ui_rect in;
@@ -395,11 +416,11 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 		snprintf(right, sizeof(right),
 			 P_("%d stream", "%d streams", v->nstreams),
 			 v->nstreams);
-	if (v->nstreams > 1 && ui->st_sort != UI_SORT_ID) {
+	if (v->nstreams > 1 && st->sort != UI_SORT_ID) {
 		size_t l = strlen(right);
 
 		snprintf(right + l, sizeof(right) - l, _(", by %s"),
-			 _(sort_names[ui->st_sort]));
+			 _(sort_names[st->sort]));
 	}
 	in = ui_title(ui, r, _("Streams"), right);
 	if (in.h <= 0)
@@ -447,13 +468,13 @@ void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
 	shown = v->nstreams <= room ? v->nstreams : room - 1;
 	if (shown < 1)
 		shown = 1;
-	page_rows = shown > 1 ? shown - 1 : 1;
-	top = ui->st_top;
+	st->page_rows = shown > 1 ? shown - 1 : 1;
+	top = st->top;
 	if (top > v->nstreams - shown)
 		top = v->nstreams - shown;
 	if (top < 0)
 		top = 0;
-	ui->st_top = top;
+	st->top = top;
 	for (int i = top; i < top + shown; i++) {
 		if (narrow)
 			narrow_row(ui, y++, &in, &v->streams[ord[i]], udp);
@@ -480,30 +501,51 @@ static void draw_streams(struct ui *ui, const struct ui_rect *body)
 	ui_panel_streams(ui, body, true);
 }
 
-static const struct ui_footer_key streams_keys[] = {
-	{ "F1", "?", N_("help"), N_("help") },
-	{ "q", "q", N_("quit"), N_("quit") },
-	{ "s", "s", N_("start/stop"), N_("run") },
-	{ "Up/Down", "Up/Dn", N_("scroll"), N_("scroll") },
-	{ "PgUp/PgDn", "PgUp/Dn", N_("page"), N_("page") },
-	{ "Home/End", "Hm/End", N_("ends"), N_("ends") },
-	{ "o", "o", N_("order"), N_("sort") },
-	{ "1-7", "1-7", N_("views"), N_("view") },
+static const struct ui_key streams_keys[] = {
+	{ .ch = { KEY_UP, KEY_DOWN },
+	  .key = "Up/Down",
+	  .shortkey = "Up/Dn",
+	  .longer = N_("scroll"),
+	  .shorter = N_("scroll"),
+	  .rank = 31 },
+	{ .ch = { KEY_PPAGE, KEY_NPAGE },
+	  .key = "PgUp/PgDn",
+	  .shortkey = "PgUp/Dn",
+	  .longer = N_("page"),
+	  .shorter = N_("page"),
+	  .rank = 32 },
+	{ .ch = { KEY_HOME, KEY_END },
+	  .key = "Home/End",
+	  .shortkey = "Hm/End",
+	  .longer = N_("ends"),
+	  .shorter = N_("ends"),
+	  .rank = 33 },
+	{ .ch = { 'o', 'O' },
+	  .key = "o",
+	  .shortkey = "o",
+	  .longer = N_("order"),
+	  .shorter = N_("sort"),
+	  .rank = 34 },
+	{ .helpkey = "Up Dn o",
+	  /* xgettext:c-format */
+	  .help = N_("scroll the streams, PgUp/PgDn, Home/End; o orders "
+		     "them; view %s: a finding, Enter opens it"),
+	  .ref = &ui_view_checklist,
+	  .rank = 60 },
 };
-
-static const struct ui_footer_key *streams_footer(struct ui *ui, int *n)
-{
-	(void)ui;
-	*n = (int)(sizeof(streams_keys) / sizeof(streams_keys[0]));
-	return streams_keys;
-}
 
 const struct ui_view_ops ui_view_streams = {
 	.name = "streams",
 	.title = N_("Streams"),
+	.noun = N_("streams"),
 	.key = '2',
 	.panel = UI_P_STREAMS,
 	.draw = draw_streams,
 	.key_handler = ui_streams_key,
-	.footer = streams_footer,
+	.keys = streams_keys,
+	.nkeys = UI_NKEYS(streams_keys),
+	/* the test's settings and p make room for the scrolling keys */
+	.footer_without = "g+Rdutip",
+	.state_size = sizeof(struct streams_state),
+	.init = streams_init,
 };

@@ -1,6 +1,7 @@
 /* test-ui.c: the workstation's pure arithmetic: where panels go at every
  * size, how many cores fold into the CPU panel, bars, the graph's axis and
- * dots, and the short numbers and the PCIe line the screen prints */
+ * dots, and the short numbers and the PCIe line the screen prints; and the
+ * views' table: the footers and the help's keys come from it */
 #include "config.h"
 
 #include <locale.h>
@@ -14,9 +15,11 @@
 #include <cmocka.h>
 
 #include "probe-pci.h"
+#include "ui-internal.h"
 #include "ui-layout.h"
 #include "ui-model.h"
 #include "ui-text.h"
+#include "xmalloc.h"
 
 static bool inside(const struct ui_rect *r, int rows, int cols)
 {
@@ -522,6 +525,193 @@ static void test_ascii(void **state)
 	assert_string_equal(b, "xx");
 }
 
+/* whether k is one of keys[0..n) */
+static bool among(const struct ui_key *k, const struct ui_key *keys, int n)
+{
+	return k >= keys && k < keys + n;
+}
+
+/* how many of the footer's n keys carry this name */
+static int named(const struct ui_key **f, int n, const char *name)
+{
+	int c = 0;
+
+	for (int i = 0; i < n; i++)
+		c += !strcmp(f[i]->key, name);
+	return c;
+}
+
+/* whether view v shows its key k in its footer now */
+static bool own_shown(struct ui *ui, const struct ui_key *k)
+{
+	return k->key && !(k->flags & UI_KEY_OTHER_FOOTERS) &&
+	       (!k->shown || k->shown(ui));
+}
+
+/* one view's footer: every key from the tables, each name once; every
+ * global key it does not leave out or replace; every own key it shows */
+static void check_footer(struct ui *ui, const struct ui_view_ops *v)
+{
+	const struct ui_key *f[64];
+	int n = ui_footer_keys(ui, v, f, 64);
+
+	assert_true(n > 0 && n < 64);
+	for (int i = 0; i < n; i++) {
+		bool from_table =
+			among(f[i], ui_global_keys, ui_nglobal_keys) ||
+			among(f[i], v->keys, v->nkeys);
+
+		for (int w = 0; w < ui_nviews; w++)
+			from_table |= among(f[i], ui_views[w]->keys,
+					    ui_views[w]->nkeys) &&
+				      (f[i]->flags & UI_KEY_OTHER_FOOTERS);
+		assert_true(from_table);
+		assert_int_equal(named(f, n, f[i]->key), 1);
+		/* in rank order */
+		if (i)
+			assert_true(f[i - 1]->rank <= f[i]->rank);
+	}
+	for (int i = 0; i < ui_nglobal_keys; i++) {
+		const struct ui_key *k = &ui_global_keys[i];
+		bool left = v->footer_without && k->ch[0] > 0 &&
+			    k->ch[0] < 256 &&
+			    strchr(v->footer_without, k->ch[0]);
+
+		if (k->key && !left)
+			assert_int_equal(named(f, n, k->key), 1);
+	}
+	for (int i = 0; i < v->nkeys; i++)
+		if (own_shown(ui, &v->keys[i]))
+			assert_int_equal(named(f, n, v->keys[i].key), 1);
+	/* help, quit and the views' keys are in every footer */
+	assert_int_equal(named(f, n, "F1"), 1);
+	assert_int_equal(named(f, n, "q"), 1);
+	assert_int_equal(named(f, n, "%s"), 1);
+}
+
+/* no view's table repeats a global key: one of the same name says
+ * something else there (the checklist's s skips a step) */
+static void check_no_repeat(const struct ui_view_ops *v)
+{
+	for (int i = 0; i < v->nkeys; i++)
+		for (int g = 0; g < ui_nglobal_keys; g++) {
+			const struct ui_key *k = &v->keys[i];
+			const struct ui_key *gk = &ui_global_keys[g];
+
+			if (k->key && gk->key && !strcmp(k->key, gk->key))
+				assert_string_not_equal(k->longer, gk->longer);
+		}
+}
+
+/* the footers of every view come from the tables; the checklist's s is
+ * its own while a guided run goes */
+static void test_footers(void **state)
+{
+	struct ui *ui = xcalloc(1, sizeof(*ui));
+	const struct ui_key *f[64];
+	char want[16], buf[16];
+	int n;
+
+	(void)state;
+	ui_views_open(ui);
+	for (int i = 0; i < ui_nviews; i++)
+		check_no_repeat(ui_views[i]);
+	for (int busy = 0; busy < 2; busy++) {
+		/* a guided run going: its thread is live, not finished */
+		ui->grun.th_live = busy;
+		for (int i = 0; i < ui_nviews; i++)
+			check_footer(ui, ui_views[i]);
+		check_footer(ui, &ui_view_help);
+	}
+	/* the views' key reads "1-N", N the table's size */
+	n = ui_footer_keys(ui, &ui_view_dashboard, f, 64);
+	snprintf(want, sizeof(want), "1-%d", ui_nviews);
+	for (int i = 0; i < n; i++)
+		if (f[i]->flags & UI_KEY_VIEWS)
+			assert_string_equal(
+				ui_key_name(f[i], true, buf, sizeof(buf)),
+				want);
+	/* the checklist's g in the dashboard's footer, after s */
+	assert_int_equal(named(f, n, "g"), 1);
+	/* during a guided run s skips a step in the checklist only */
+	ui->grun.th_live = true;
+	n = ui_footer_keys(ui, &ui_view_checklist, f, 64);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(f[i]->key, "s"))
+			assert_string_equal(f[i]->longer, "skip step");
+	assert_int_equal(named(f, n, "x"), 1);
+	assert_int_equal(named(f, n, "g"), 0);
+	n = ui_footer_keys(ui, &ui_view_dashboard, f, 64);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(f[i]->key, "s"))
+			assert_string_equal(f[i]->longer, "start/stop");
+	ui->grun.th_live = false;
+	ui_views_close(ui);
+	assert_null(ui->vstate);
+	free(ui);
+}
+
+/* the help lists every view by its noun, the range of their keys, each
+ * global key and each view's keys with a help line, by rank */
+static void test_help(void **state)
+{
+	struct ui_help_line h[64];
+	char range[32];
+	int n = ui_help_lines(h, 64), want = 0, views = -1;
+
+	(void)state;
+	for (int i = 0; i < ui_nglobal_keys; i++)
+		want += ui_global_keys[i].helpkey != NULL;
+	for (int w = 0; w < ui_nviews; w++) {
+		/* the keys are the digits 1..N in the table's order */
+		assert_int_equal(ui_views[w]->key, '1' + w);
+		assert_int_equal(ui_view_ref(ui_views[w])[0], '1' + w);
+		assert_int_equal(ui_view_ref(ui_views[w])[1], 0);
+		for (int i = 0; i < ui_views[w]->nkeys; i++)
+			want += ui_views[w]->keys[i].helpkey != NULL;
+	}
+	assert_int_equal(n, want);
+	snprintf(range, sizeof(range), "1-%d Tab", ui_nviews);
+	for (int i = 0; i < n; i++) {
+		assert_true(h[i].key[0] && h[i].text[0]);
+		/* no format left unfilled */
+		assert_null(strstr(h[i].text, "%s"));
+		if (!strcmp(h[i].key, range))
+			views = i;
+	}
+	assert_true(views >= 0);
+	for (int w = 0; w < ui_nviews; w++)
+		assert_non_null(strstr(h[views].text, ui_views[w]->noun));
+	/* a line that names a view names it by its key from the table */
+	for (int i = 0; i < n; i++)
+		if (!strcmp(h[i].key, "g"))
+			assert_non_null(strstr(h[i].text, "(view 6;"));
+}
+
+/* a view's state: zeroed, then its init; one per view, found by its ops */
+static void test_view_state(void **state)
+{
+	struct ui *ui = xcalloc(1, sizeof(*ui));
+
+	(void)state;
+	ui_views_open(ui);
+	for (int w = 0; w < ui_nviews; w++) {
+		void *st = ui_view_state(ui, ui_views[w]);
+
+		if (ui_views[w]->state_size)
+			assert_non_null(st);
+		else
+			assert_null(st);
+	}
+	assert_null(ui_view_state(ui, &ui_view_help));
+	assert_int_equal(((struct ui_checklist_state *)ui_view_state(
+				  ui, &ui_view_checklist))
+				 ->sel,
+			 0);
+	ui_views_close(ui);
+	free(ui);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +724,9 @@ int main(void)
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_model),
+		cmocka_unit_test(test_footers),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_view_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
