@@ -330,15 +330,16 @@ static void findings_full(struct ui *ui, const struct ui_rect *in,
 
 void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 {
-	char lines[32][256];
+	char lines[32][256], right[96];
 	int level[32], n, y;
 	struct ui_rect in;
 
 	ui_clear(r);
 	n = collect(ui, lines, level, 32, !full);
+	snprintf(right, sizeof(right), _("view %s explains them"),
+		 ui_view_ref(&ui_view_checklist));
 	in = ui_title(ui, r, _("Findings"),
-		      full ? _("live; g runs the guided checklist")
-			   : _("view 6 explains them"));
+		      full ? _("live; g runs the guided checklist") : right);
 	y = in.y;
 	if (full) {
 		findings_full(ui, &in, lines, level, n);
@@ -353,8 +354,9 @@ void ui_panel_findings(struct ui *ui, const struct ui_rect *r, bool full)
 	for (int i = 0; i < n && y < in.y + in.h; i++) {
 		if (i == in.h - 1 && n > in.h) {
 			ui_printf(y, in.x, in.w, ui_attr(lvl_color[level[i]]),
-				  _("%-2s %s (and %d more: view 6)"),
-				  bullet[level[i]], lines[i], n - i - 1);
+				  _("%-2s %s (and %d more: view %s)"),
+				  bullet[level[i]], lines[i], n - i - 1,
+				  ui_view_ref(&ui_view_checklist));
 			break;
 		}
 		ui_printf(y++, in.x, in.w, ui_attr(lvl_color[level[i]]),
