@@ -11,12 +11,22 @@
 #include "ceiling.h"
 #include "nls.h"
 
-/* a ceiling this much below what was measured is contradicted */
-#define CONTRADICTED 0.85
-/* below this a test moved "nothing" */
-#define NOTHING_BPS 1e6
-/* a configured ceiling this close above the measured rate explains it */
-#define CONFIGURED 1.15
+#define CONTRADICTED (PS_CHECK_RULE(CONTRADICTED)->value)
+#define NOTHING_BPS (PS_CHECK_RULE(NOTHING_MOVED)->value)
+
+/* the threshold of the ceiling model ("pipescope check --rules") */
+enum { R_CONFIGURED };
+static const struct ps_rule rules[] = {
+	[R_CONFIGURED] = {
+		.name = "ceiling_configured",
+		.value = 1.15,
+		.unit = "ratio",
+		.why = N_("a configured ceiling at most this many times the "
+			  "measured rate (and not contradicted) explains it"),
+	},
+};
+PS_RULE_FAMILY(ceiling, rules);
+#define CONFIGURED (rules[R_CONFIGURED].value)
 
 struct ps_ceiling *ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
 				  const char *what, double bps,
