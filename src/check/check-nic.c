@@ -57,16 +57,16 @@ static const struct ps_rule rules[] = {
 		.name = "rss_hot_share",
 		.value = 0.5,
 		.unit = "share",
-		.why = N_("one receive queue carrying this share of the "
-			  "packets (at least) is an RSS imbalance"),
+		.why = N_("one receive queue carrying at least this share of "
+			  "the packets is an RSS imbalance"),
 	},
 	[R_RSS_HOT_STREAMS] = {
 		.name = "rss_hot_streams",
 		.value = 3,
 		.unit = "count",
-		.why = N_("with fewer streams than this, the imbalance needs "
-			  "this many streams' share on one queue (count / "
-			  "streams)"),
+		.why = N_("in a test of N streams one queue must carry this "
+			  "÷ N of the packets to be an imbalance (a flow "
+			  "lands on one queue)"),
 	},
 	[R_RSS_EVEN_SPLIT] = {
 		.name = "rss_even_split",
