@@ -602,8 +602,11 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 		PS_APPEND(f->evidence, _("; %d stream%s: %s, %d streams: %s"),
 			  sw[0]->streams, sw[0]->streams == 1 ? "" : "s", a,
 			  sw[n - 1]->streams, b);
-		if (sw[n - 1]->bps < 1.3 * sw[0]->bps)
+		if (sw[n - 1]->bps <
+		    PS_CHECK_RULE(FLOW_GROWTH)->value * sw[0]->bps) {
 			f->severity = PS_SEV_BOTTLENECK;
+			ps_crossed(f, PS_CHECK_RULE(FLOW_GROWTH));
+		}
 	}
 	if (n && sw[n - 1]->cpu_remote > 0)
 		PS_APPEND(f->evidence,

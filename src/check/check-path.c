@@ -15,6 +15,7 @@
  * kernel's bookkeeping: tcp_adv_win_scale, scaling_ratio) */
 #define WINDOW_SHARE 0.5
 #define NOTHING_BPS PS_CHECK_RULE(NOTHING_MOVED)->value
+#define GROWTH PS_CHECK_RULE(FLOW_GROWTH)
 
 /* the thresholds of the path checks ("pipescope check --rules") */
 enum {
@@ -26,7 +27,6 @@ enum {
 	R_WINDOW_FAR_UNTOLD,
 	R_BUFFERS_BDP,
 	R_HTB_NEAR,
-	R_FLOW_GROWTH,
 	R_ASYMMETRY,
 	R_BIDIR_TOGETHER,
 	R_RETRANS_INFO,
@@ -91,14 +91,6 @@ static const struct ps_rule rules[] = {
 		.unit = "share",
 		.why = N_("htb classes capped within this share of the "
 			  "one-stream rate are told as a class per flow"),
-	},
-	[R_FLOW_GROWTH] = {
-		.name = "flow_growth",
-		.value = 1.3,
-		.unit = "ratio",
-		.why = N_("more streams growing the sum by this factor (beyond "
-			  "the spread of the runs): each flow is limited on "
-			  "its own"),
 	},
 	[R_ASYMMETRY] = {
 		.name = "direction_asymmetry",
@@ -582,9 +574,7 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 
 	/* the buffer that would carry the target: 2 × BDP at it */
 	target = target_bps(ev,
-			    best_sum(ev) > rules[R_FLOW_GROWTH].value * r
-				    ? best_sum(ev)
-				    : 0,
+			    best_sum(ev) > GROWTH->value * r ? best_sum(ev) : 0,
 			    &twhat);
 	f->severity = PS_SEV_BOTTLENECK;
 	if (s->rwnd_limited >= LIMITED || s->sndbuf_limited >= LIMITED)
@@ -850,16 +840,16 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	ps_fact(f, "one_stream_spread", ps_step_spread(one), "bit/s");
 	ps_fact(f, "best_spread", ps_step_spread(best), "bit/s");
 	/* growth counts when it exceeds the noise of the repeats */
-	if (growth >= rules[R_FLOW_GROWTH].value && best->streams > 1 &&
+	if (growth >= GROWTH->value && best->streams > 1 &&
 	    !ps_step_differs(best, one))
 		PS_APPEND(f->evidence,
 			  _("; the growth (×%.2f) is within the spread of the "
 			    "runs, so it is not counted"),
 			  growth);
-	if (growth >= rules[R_FLOW_GROWTH].value && best->streams > 1 &&
+	if (growth >= GROWTH->value && best->streams > 1 &&
 	    ps_step_differs(best, one)) {
 		f->id = "per_flow_limit";
-		ps_crossed(f, &rules[R_FLOW_GROWTH]);
+		ps_crossed(f, GROWTH);
 		f->scope = PS_SCOPE_FLOW;
 		/* the most a flow got, one stream or one of several */
 		f->ceiling_bps = ps_run_flow_bps(ev->res);

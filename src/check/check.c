@@ -26,6 +26,15 @@ const struct ps_rule ps_check_rules[PS_NCHECK_RULES] = {
 		.why = N_("a test below this rate moved nothing: its CPU, "
 			  "window and ceiling readings say nothing"),
 	},
+	[PS_RULE_FLOW_GROWTH] = {
+		.name = "flow_growth",
+		.value = 1.3,
+		.unit = "ratio",
+		.why = N_("more streams growing the sum by this factor (beyond "
+			  "the spread of the runs): each flow is limited on "
+			  "its own; an old iperf3 peer that did not is the "
+			  "limit"),
+	},
 	[PS_RULE_CONTRADICTED] = {
 		.name = "ceiling_contradicted",
 		.value = 0.85,

@@ -349,11 +349,14 @@ int ps_step_test_core(const struct ps_step_result *s, double *others_avg);
 /* the thresholds several families share (check.c, family "check"): a core
  * this busy is saturated (the one rule of the CPU and NIC checks and the
  * workstation); a test below this rate moved nothing; a ceiling this far
- * below the rate is contradicted (the ceiling model and the window check) */
+ * below the rate is contradicted (the ceiling model and the window check);
+ * the sum of more streams this many times one stream's is a per-flow limit
+ * (the stream-count fork, the window's target, an old iperf3 peer) */
 enum ps_check_rule {
 	PS_RULE_CORE_SATURATED,
 	PS_RULE_NOTHING_MOVED,
 	PS_RULE_CONTRADICTED,
+	PS_RULE_FLOW_GROWTH,
 	PS_NCHECK_RULES
 };
 extern const struct ps_rule ps_check_rules[PS_NCHECK_RULES];
