@@ -38,6 +38,11 @@ unknown unit|-c 127.0.0.1 -b 12X
 -p|-s -p 70000
 -R|-c 127.0.0.1 -R --bidir
 --format|check --format pdf
+--rules|--rules
+--rules|check --rules -c 127.0.0.1
+--rules|check --rules --snapshot x.json
+--rules|check --rules -t 2
+--rules|check --rules --format html
 probe|probe -c 127.0.0.1
 unexpected argument|-c 127.0.0.1 stray
 --dscp|-c 127.0.0.1 --dscp bogus

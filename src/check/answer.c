@@ -10,6 +10,26 @@
 #include "nls.h"
 #include "sanitize.h"
 
+/* the thresholds of the answer's confidence ("pipescope check --rules") */
+enum { R_SPREAD_HIGH, R_SPREAD_MEDIUM };
+static const struct ps_rule rules[] = {
+	[R_SPREAD_HIGH] = {
+		.name = "confidence_high_spread",
+		.value = 0.10,
+		.unit = "share",
+		.why = N_("every step repeated and no step's spread above this "
+			  "share of its rate: high confidence"),
+	},
+	[R_SPREAD_MEDIUM] = {
+		.name = "confidence_medium_spread",
+		.value = 0.25,
+		.unit = "share",
+		.why = N_("a step's spread above this share of its rate (or "
+			  "one run): low confidence; between the two, medium"),
+	},
+};
+PS_RULE_FAMILY(answer, rules);
+
 static void ceiling_of(const struct ps_ceiling_model *m, int i,
 		       struct ps_answer_ceiling *c)
 {
@@ -45,9 +65,9 @@ const char *ps_answer_confidence(const struct ps_answer *a)
 {
 	if (a->runs <= 0)
 		return NULL;
-	if (a->runs < 2 || a->spread > 0.25)
+	if (a->runs < 2 || a->spread > rules[R_SPREAD_MEDIUM].value)
 		return "low";
-	return a->spread > 0.10 ? "medium" : "high";
+	return a->spread > rules[R_SPREAD_HIGH].value ? "medium" : "high";
 }
 
 static const char *confidence_text(const char *c)

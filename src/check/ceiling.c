@@ -11,12 +11,29 @@
 #include "ceiling.h"
 #include "nls.h"
 
-/* a ceiling this much below what was measured is contradicted */
-#define CONTRADICTED 0.85
-/* below this a test moved "nothing" */
-#define NOTHING_BPS 1e6
-/* a configured ceiling this close above the measured rate explains it */
-#define CONFIGURED 1.15
+#define CONTRADICTED (PS_CHECK_RULE(CONTRADICTED)->value)
+#define NOTHING_BPS (PS_CHECK_RULE(NOTHING_MOVED)->value)
+
+/* the thresholds of the ceiling model ("pipescope check --rules") */
+enum { R_CONFIGURED, R_LINK_FULL };
+static const struct ps_rule rules[] = {
+	[R_CONFIGURED] = {
+		.name = "ceiling_configured",
+		.value = 1.15,
+		.unit = "ratio",
+		.why = N_("a configured ceiling at most this many times the "
+			  "measured rate (and not contradicted) explains it"),
+	},
+	[R_LINK_FULL] = {
+		.name = "link_full",
+		.value = 0.9,
+		.unit = "share",
+		.why = N_("tests reaching this share of the line rate found "
+			  "the link full: nothing else is the limit"),
+	},
+};
+PS_RULE_FAMILY(ceiling, rules);
+#define CONFIGURED (rules[R_CONFIGURED].value)
 
 struct ps_ceiling *ps_ceiling_add(struct ps_ceiling_model *m, const char *id,
 				  const char *what, double bps,
@@ -261,6 +278,7 @@ static void add_link_full(struct ps_diagnosis *d, double line)
 		return;
 	o->f.scope = PS_SCOPE_SHARED;
 	o->f.ceiling_bps = line;
+	ps_crossed(&o->f, &rules[R_LINK_FULL]);
 	/* it explains as much as the line rate does */
 	o->explains =
 		d->ceil.measured_bps >= line ? 1 : d->ceil.measured_bps / line;
@@ -349,17 +367,18 @@ static void contradict(struct ps_diagnosis *d)
 		o = &d->out[m->c[c].finding];
 		o->contradicted = true;
 		o->explains = 0;
+		ps_crossed(&o->f, PS_CHECK_RULE(CONTRADICTED));
 		if (o->f.severity == PS_SEV_BOTTLENECK)
 			o->f.severity = PS_SEV_WARNING;
 		ps_fmt_bps(a, sizeof(a), m->c[c].bps);
 		ps_fmt_bps(b, sizeof(b), reference(m, &m->c[c]));
 		PS_APPEND(o->f.evidence,
 			  _("; contradicted: %s %s was measured, more than "
-			    "15%% above this ceiling of %s, so it limits "
+			    "%.0f%% above this ceiling of %s, so it limits "
 			    "nothing"),
 			  m->c[c].scope == PS_SCOPE_FLOW ? _("one stream")
 							 : _("the sum"),
-			  b, a);
+			  b, 100 * (1 - CONTRADICTED), a);
 		ps_fact(&o->f, "contradicted_by", reference(m, &m->c[c]),
 			"bit/s");
 	}
@@ -524,7 +543,8 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 		if (d->out[i].f.severity == PS_SEV_BOTTLENECK)
 			d->bottleneck = true;
 	}
-	if (!d->static_only && line > 0 && m->measured_bps >= 0.9 * line)
+	if (!d->static_only && line > 0 &&
+	    m->measured_bps >= rules[R_LINK_FULL].value * line)
 		d->link_full = true;
 	d->explained = d->bottleneck || d->link_full;
 	if (d->link_full)

@@ -12,11 +12,81 @@
 #include "check.h"
 #include "nls.h"
 
-#define OTHERS_MARGIN 30.0 /* the other cores at least this much lower */
-#define ATTRIBUTED 50.0	   /* % of one core the test's process used */
-#define PINNED_SHARE 20.0  /* % of a core both ends used, pinned */
+/* the thresholds of the CPU checks ("pipescope check --rules") */
+enum {
+	R_OTHERS_MARGIN,
+	R_ATTRIBUTED,
+	R_IRQ_ATTRIBUTED,
+	R_PINNED_SHARE,
+	R_ALL_TEST_SHARE,
+	R_RECEIVE_WORK,
+	R_OTHER_WORK,
+	R_WORSE,
+};
+static const struct ps_rule rules[] = {
+	[R_OTHERS_MARGIN] = {
+		.name = "cpu_others_margin",
+		.value = 30,
+		.unit = "%",
+		.why = N_("a saturated core counts alone when the other cores "
+			  "average at least this much less busy"),
+	},
+	[R_ATTRIBUTED] = {
+		.name = "cpu_process_attributed",
+		.value = 50,
+		.unit = "%",
+		.why = N_("the test's process using this much of a core makes "
+			  "a saturated core the test's"),
+	},
+	[R_IRQ_ATTRIBUTED] = {
+		.name = "cpu_softirq_attributed",
+		.value = 30,
+		.unit = "%",
+		.why = N_("or the saturated core's softirq and interrupt time "
+			  "reaching this makes it the test's"),
+	},
+	[R_PINNED_SHARE] = {
+		.name = "cpu_pinned_share",
+		.value = 20,
+		.unit = "%",
+		.why = N_("several streams on one core while both ends' "
+			  "processes use this much CPU: the test is pinned "
+			  "there"),
+	},
+	[R_ALL_TEST_SHARE] = {
+		.name = "cpu_all_test_share",
+		.value = 0.5,
+		.unit = "ratio",
+		.why = N_("every core saturated counts when the test accounts "
+			  "for at least this part of the host's busy time"),
+	},
+	[R_RECEIVE_WORK] = {
+		.name = "cpu_receive_work_share",
+		.value = 0.5,
+		.unit = "ratio",
+		.why = N_("a saturated core whose softirq and interrupt time "
+			  "is this part of its busy time is told to spread the "
+			  "receive work"),
+	},
+	[R_OTHER_WORK] = {
+		.name = "host_other_work",
+		.value = 30,
+		.unit = "%",
+		.why = N_("other work keeping the cores this busy during the "
+			  "tests makes the rates lower and noisier"),
+	},
+	[R_WORSE] = {
+		.name = "more_streams_worse",
+		.value = 0.85,
+		.unit = "ratio",
+		.why = N_("a step with more streams below this part of an "
+			  "earlier step's rate: more streams made it worse"),
+	},
+};
+PS_RULE_FAMILY(cpu, rules);
 
-#define NOTHING_BPS 1e6 /* a test below this moved nothing: no CPU cost */
+#define SATURATED PS_CHECK_RULE(CORE_SATURATED)
+#define NOTHING_BPS PS_CHECK_RULE(NOTHING_MOVED)->value
 
 /* a step whose CPU readings can speak: it counts and it moved data */
 static bool cpu_step(const struct ps_run *r, const struct ps_step_result *s)
@@ -54,7 +124,7 @@ bool ps_cpu_saturated(const struct ps_cpu_info *cpu)
 	    cpu->busiest >= cpu->ncores)
 		return false;
 	c = &cpu->cores[cpu->busiest];
-	return c->pct_valid && c->busy_pct >= PS_CORE_SATURATED;
+	return c->pct_valid && c->busy_pct >= SATURATED->value;
 }
 
 static bool all_on_one(const struct ps_step_result *s, int cpu)
@@ -99,12 +169,13 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 				if (s->cpu.cores[k].busy_pct < min)
 					min = s->cpu.cores[k].busy_pct;
 			}
-		if (n >= 2 && min >= PS_CORE_SATURATED && s->bps > sat_best)
+		if (n >= 2 && min >= SATURATED->value && s->bps > sat_best)
 			sat_best = s->bps;
 		/* the test itself (its processes and its packets' softirq
 		 * time) must be most of it, not a bystander */
-		if (n < 2 || min < PS_CORE_SATURATED ||
-		    test_share(ev, s) < s->cpu.all.busy_pct / 2)
+		if (n < 2 || min < SATURATED->value ||
+		    test_share(ev, s) <
+			    rules[R_ALL_TEST_SHARE].value * s->cpu.all.busy_pct)
 			continue;
 		if (!hit || s->bps > hit->bps) {
 			hit = s;
@@ -116,6 +187,8 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	ps_fmt_bps(rate, sizeof(rate), hit->bps);
 	f->id = "cpu_all_saturated";
 	f->severity = PS_SEV_BOTTLENECK;
+	ps_crossed(f, SATURATED);
+	ps_crossed(f, &rules[R_ALL_TEST_SHARE]);
 	f->scope = PS_SCOPE_SHARED;
 	/* the most the saturated cores carried */
 	f->ceiling_bps = sat_best > hit->bps ? sat_best : hit->bps;
@@ -171,7 +244,8 @@ static bool pinned_to(const struct ps_run *r, const struct ps_step_result *s,
 		return false;
 	if (r->affinity_ncpus == 1 && r->affinity_first == cpu)
 		return true;
-	return s->streams > 1 && s->cpu_local + s->cpu_remote >= PINNED_SHARE;
+	return s->streams > 1 &&
+	       s->cpu_local + s->cpu_remote >= rules[R_PINNED_SHARE].value;
 }
 
 static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
@@ -201,17 +275,17 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		      pinned_to(ev->res, s, s->cpu.cores[k].id);
 		if (busy > top_busy)
 			top_busy = busy;
-		if (busy < PS_CORE_SATURATED)
+		if (busy < SATURATED->value)
 			continue;
 		if (!(s->cpu.ncores == 1 || isnan(oth) ||
-		      oth <= busy - OTHERS_MARGIN || one))
+		      oth <= busy - rules[R_OTHERS_MARGIN].value || one))
 			continue;
 		/* pinned work can only be the test's; otherwise the test's
 		 * process or its softirqs must account for the core */
-		if (!one && s->cpu_local < ATTRIBUTED &&
+		if (!one && s->cpu_local < rules[R_ATTRIBUTED].value &&
 		    s->cpu.cores[k].pct[PS_CPU_SOFTIRQ] +
 				    s->cpu.cores[k].pct[PS_CPU_IRQ] <
-			    30)
+			    rules[R_IRQ_ATTRIBUTED].value)
 			continue;
 		/* keep the most telling step: pinned first, then the fastest */
 		if (!hit || (one && !pinned) ||
@@ -233,11 +307,16 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 		PS_SET(f->evidence,
 		       _("the busiest core the test used was %.0f%% busy "
 			 "(saturated means %.0f%% with the others idle)"),
-		       top_busy, PS_CORE_SATURATED);
+		       top_busy, SATURATED->value);
 		return PS_CHECK_CLEAR;
 	}
 	ps_fmt_bps(rate, sizeof(rate), hit->bps);
 	f->severity = PS_SEV_BOTTLENECK;
+	ps_crossed(f, SATURATED);
+	if (pinned)
+		ps_crossed(f, &rules[R_PINNED_SHARE]);
+	else if (!isnan(others) && hit->cpu.ncores > 1)
+		ps_crossed(f, &rules[R_OTHERS_MARGIN]);
 	f->ceiling_bps = hit->bps;
 	f->ceiling_measured = true;
 	f->scope = pinned ? PS_SCOPE_SHARED : PS_SCOPE_FLOW;
@@ -298,7 +377,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 			 "/sys/class/net/IF/queues/rx-0/rps_cpus), use more "
 			 "RSS queues (ethtool -L IF combined N)"));
 	} else if (core->pct[PS_CPU_SOFTIRQ] + core->pct[PS_CPU_IRQ] >=
-		   core->busy_pct / 2) {
+		   rules[R_RECEIVE_WORK].value * core->busy_pct) {
 		PS_SET(f->remedy,
 		       _("spread the receive work: more queues (ethtool -L %s "
 			 "combined N), interrupts over several cores "
@@ -367,9 +446,10 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 		 "test's processes and its packets' softirq time account for "
 		 "about %.0f%%"),
 	       ncores, busy, own);
-	if (worst < 30)
+	if (worst < rules[R_OTHER_WORK].value)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
+	ps_crossed(f, &rules[R_OTHER_WORK]);
 	PS_SET(f->title,
 	       _("Other work kept the CPUs %.0f%% busy during the tests"),
 	       worst);
@@ -410,15 +490,17 @@ static enum ps_check_state eval_worse(const struct ps_evidence *ev,
 		if (!peak || sw[i]->bps > peak->bps)
 			peak = sw[i];
 		else if (sw[i]->streams > peak->streams &&
-			 sw[i]->bps < 0.85 * peak->bps &&
+			 sw[i]->bps < rules[R_WORSE].value * peak->bps &&
 			 ps_step_differs(sw[i], peak) &&
 			 (!low || sw[i]->bps < low->bps))
 			low = sw[i];
 	}
 	if (!low) {
-		PS_SET(f->evidence, "%s",
-		       _("no step with more streams fell more than 15% below "
-			 "an earlier one, beyond the spread of the runs"));
+		PS_SET(f->evidence,
+		       _("no step with more streams fell more than %.0f%% "
+			 "below an earlier one, beyond the spread of the "
+			 "runs"),
+		       100 * (1 - rules[R_WORSE].value));
 		return PS_CHECK_CLEAR;
 	}
 	ps_fact(f, "peak_rate", peak->bps, "bit/s");
@@ -428,6 +510,7 @@ static enum ps_check_state eval_worse(const struct ps_evidence *ev,
 	ps_fmt_bps(a, sizeof(a), peak->bps);
 	ps_fmt_bps(b, sizeof(b), low->bps);
 	f->severity = PS_SEV_WARNING;
+	ps_crossed(f, &rules[R_WORSE]);
 	PS_SET(f->title,
 	       _("More streams made it worse: %s with %d, %s with %d"), a,
 	       peak->streams, b, low->streams);
@@ -519,8 +602,11 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 		PS_APPEND(f->evidence, _("; %d stream%s: %s, %d streams: %s"),
 			  sw[0]->streams, sw[0]->streams == 1 ? "" : "s", a,
 			  sw[n - 1]->streams, b);
-		if (sw[n - 1]->bps < 1.3 * sw[0]->bps)
+		if (sw[n - 1]->bps <
+		    PS_CHECK_RULE(FLOW_GROWTH)->value * sw[0]->bps) {
 			f->severity = PS_SEV_BOTTLENECK;
+			ps_crossed(f, PS_CHECK_RULE(FLOW_GROWTH));
+		}
 	}
 	if (n && sw[n - 1]->cpu_remote > 0)
 		PS_APPEND(f->evidence,
@@ -568,8 +654,9 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 		nwith++;
 		if (s->peer_busy > top)
 			top = s->peer_busy;
-		if (s->peer_busy < PS_CORE_SATURATED ||
-		    s->peer_busy - s->peer_others < OTHERS_MARGIN)
+		if (s->peer_busy < SATURATED->value ||
+		    s->peer_busy - s->peer_others <
+			    rules[R_OTHERS_MARGIN].value)
 			continue;
 		if (!hit || s->bps > hit->bps)
 			hit = s;
@@ -585,11 +672,13 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 		PS_SET(f->evidence,
 		       _("the far end's busiest core was %.0f%% busy "
 			 "(saturated means %.0f%% with the others idle)"),
-		       top, PS_CORE_SATURATED);
+		       top, SATURATED->value);
 		return PS_CHECK_CLEAR;
 	}
 	ps_fmt_bps(rate, sizeof(rate), hit->bps);
 	f->severity = PS_SEV_BOTTLENECK;
+	ps_crossed(f, SATURATED);
+	ps_crossed(f, &rules[R_OTHERS_MARGIN]);
 	f->scope = PS_SCOPE_FLOW;
 	f->ceiling_bps = hit->bps / (hit->streams > 0 ? hit->streams : 1);
 	f->ceiling_measured = true;
@@ -611,7 +700,8 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 	       hit->peer_core, hit->peer_busy, hit->peer_softirq, hit->peer_irq,
 	       hit->peer_system, hit->peer_user, hit->streams, rate,
 	       hit->peer_ncores - 1, hit->peer_others);
-	if (hit->peer_softirq + hit->peer_irq >= hit->peer_busy / 2) {
+	if (hit->peer_softirq + hit->peer_irq >=
+	    rules[R_RECEIVE_WORK].value * hit->peer_busy) {
 		const char *pif = ev->peer && ev->peer->hdr.iface.name[0]
 					  ? ev->peer->hdr.iface.name
 					  : "IF";

@@ -12,6 +12,53 @@
 #include "nls.h"
 #include "step.h"
 
+/* the thresholds of the drop checks ("pipescope check --rules") */
+enum {
+	R_LOSS_INFO,
+	R_LOSS_SERIOUS,
+	R_RCVBUF_PART,
+	R_GRO_BUFFER,
+	R_RCVBUF_BOOT,
+};
+static const struct ps_rule rules[] = {
+	[R_LOSS_INFO] = {
+		.name = "udp_loss_info",
+		.value = 0.001,
+		.unit = "share",
+		.why = N_("a UDP test that lost this share of its datagrams "
+			  "(at least) is worth telling"),
+	},
+	[R_LOSS_SERIOUS] = {
+		.name = "udp_loss_serious",
+		.value = 0.01,
+		.unit = "share",
+		.why = N_("losing this share makes UDP loss a warning, and a "
+			  "bottleneck when the receiver's buffer dropped it"),
+	},
+	[R_RCVBUF_PART] = {
+		.name = "udp_rcvbuf_part",
+		.value = 0.5,
+		.unit = "ratio",
+		.why = N_("the receiver's socket buffer is the cause when it "
+			  "dropped this part of what was lost"),
+	},
+	[R_GRO_BUFFER] = {
+		.name = "udp_gro_buffer",
+		.value = 1.5,
+		.unit = "count",
+		.why = N_("more datagrams than this per buffer the kernel "
+			  "counted: GRO merged them, the evidence says so"),
+	},
+	[R_RCVBUF_BOOT] = {
+		.name = "udp_rcvbuf_since_boot",
+		.value = 0.001,
+		.unit = "share",
+		.why = N_("UDP receive buffers that dropped this share of the "
+			  "datagrams since boot are worth telling"),
+	},
+};
+PS_RULE_FAMILY(drops, rules);
+
 /* a counter's growth, 0 when unknown; bounded (a far end's numbers are
  * untrusted) so that sums over steps and counters cannot overflow */
 #define GREW_MAX ((int64_t)1 << 48)
@@ -160,7 +207,7 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 	const struct ps_netstat_counters *c;
 	double sent, lost, share, buf_share, seg = 1, inbuf;
 	int64_t rcvbuf, inerr, disc, indg;
-	bool far;
+	bool far, serious;
 
 	if (!s) {
 		PS_SET(f->evidence, "%s", _("no UDP test"));
@@ -174,10 +221,14 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 	ps_fact(f, "udp_loss_share", share, "share");
 	PS_SET(f->evidence, _("%.0f of %.0f datagrams lost (%.2f%%)"), lost,
 	       sent, 100 * share);
-	if (share < 0.001)
+	if (share < rules[R_LOSS_INFO].value)
 		return PS_CHECK_CLEAR;
+	ps_crossed(f, &rules[R_LOSS_INFO]);
+	serious = share >= rules[R_LOSS_SERIOUS].value;
+	if (serious)
+		ps_crossed(f, &rules[R_LOSS_SERIOUS]);
 	c = receiver_counters(ev->res, s, &far);
-	f->severity = share >= 0.01 ? PS_SEV_WARNING : PS_SEV_INFO;
+	f->severity = serious ? PS_SEV_WARNING : PS_SEV_INFO;
 	if (!c) {
 		PS_SET(f->title,
 		       _("UDP loss %.2f%%: where is not known (the receiver's "
@@ -223,9 +274,9 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 	ps_fact(f, "ip_in_discards", (double)disc, "count");
 	ps_fact(f, "rcvbuf_share", buf_share, "share");
 	ps_fact(f, "datagrams_per_buffer", seg, "count");
-	if (rcvbuf > 0 && buf_share >= 0.5 * share) {
-		f->severity =
-			share >= 0.01 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
+	if (rcvbuf > 0 && buf_share >= rules[R_RCVBUF_PART].value * share) {
+		ps_crossed(f, &rules[R_RCVBUF_PART]);
+		f->severity = serious ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
 		PS_SET(f->title,
 		       _("Of %.1f%% lost, %.1f%% were dropped by the "
 			 "receiver's "
@@ -248,7 +299,7 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 				  _("; its counters cover %.1f s of the %.1f s "
 				    "test"),
 				  s->peer_netstat_s, s->seconds);
-		if (seg > 1.5)
+		if (seg > rules[R_GRO_BUFFER].value)
 			PS_APPEND(f->evidence,
 				  _("; each buffer it counted held about %.0f "
 				    "datagrams (GRO)"),
@@ -341,8 +392,9 @@ static enum ps_check_state eval_udp_buffers(const struct ps_evidence *ev,
 		       _("UDP receive buffers are overflowing now: %.0f "
 			 "drops/s (UdpRcvbufErrors)"),
 		       ns->r.udp_rcvbuf_errors);
-	} else if (drops > 0 && share >= 0.001) {
+	} else if (drops > 0 && share >= rules[R_RCVBUF_BOOT].value) {
 		f->severity = PS_SEV_INFO;
+		ps_crossed(f, &rules[R_RCVBUF_BOOT]);
 		PS_SET(f->title,
 		       _("UDP receive buffers dropped %.2f%% of the datagrams "
 			 "since boot (UdpRcvbufErrors %lld)"),

@@ -12,6 +12,33 @@
 #include "check.h"
 #include "nls.h"
 
+/* the thresholds of the host checks ("pipescope check --rules") */
+enum { R_SPEED_MARGIN, R_STEAL_INFO, R_STEAL_WARNING };
+static const struct ps_rule rules[] = {
+	[R_SPEED_MARGIN] = {
+		.name = "link_speed_margin",
+		.value = 0.99,
+		.unit = "ratio",
+		.why = N_("a link negotiated below this part of the speed both "
+			  "ends support runs slower than it could"),
+	},
+	[R_STEAL_INFO] = {
+		.name = "steal_info",
+		.value = 1,
+		.unit = "%",
+		.why = N_("a VM whose hypervisor steals this much CPU time is "
+			  "told so"),
+	},
+	[R_STEAL_WARNING] = {
+		.name = "steal_warning",
+		.value = 5,
+		.unit = "%",
+		.why = N_("steal time this high (now or during the fastest "
+			  "test) is a warning"),
+	},
+};
+PS_RULE_FAMILY(host, rules);
+
 /* ---- link speed and duplex ------------------------------------------ */
 
 /* "10000baseT/Full" -> 10000 (Mb/s), 0 when not a speed */
@@ -104,9 +131,10 @@ static enum ps_check_state eval_link_speed(const struct ps_evidence *ev,
 		       ifn, ifn, speed / 1e6);
 		return PS_CHECK_FIRED;
 	}
-	if (both > 0 && speed < both * 1e6 * 0.99) {
+	if (both > 0 && speed < both * 1e6 * rules[R_SPEED_MARGIN].value) {
 		f->id = "link_speed";
 		f->severity = PS_SEV_BOTTLENECK;
+		ps_crossed(f, &rules[R_SPEED_MARGIN]);
 		f->ceiling_bps = speed;
 		PS_SET(f->ceiling_what, _("negotiated link speed %s"), cur);
 		PS_SET(f->title,
@@ -355,10 +383,16 @@ static enum ps_check_state eval_steal(const struct ps_evidence *ev,
 	if (during >= 0)
 		PS_APPEND(f->evidence, _(", %.1f%% during the fastest test"),
 			  during);
-	if (steal < 1 && during < 1)
+	if (steal < rules[R_STEAL_INFO].value &&
+	    during < rules[R_STEAL_INFO].value)
 		return PS_CHECK_CLEAR;
-	f->severity =
-		(steal >= 5 || during >= 5) ? PS_SEV_WARNING : PS_SEV_INFO;
+	ps_crossed(f, &rules[R_STEAL_INFO]);
+	f->severity = PS_SEV_INFO;
+	if (steal >= rules[R_STEAL_WARNING].value ||
+	    during >= rules[R_STEAL_WARNING].value) {
+		f->severity = PS_SEV_WARNING;
+		ps_crossed(f, &rules[R_STEAL_WARNING]);
+	}
 	PS_SET(f->title,
 	       _("The hypervisor takes CPU time from this VM (steal %.1f%%)"),
 	       during > steal ? during : steal);

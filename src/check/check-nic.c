@@ -10,6 +10,81 @@
 #include "check.h"
 #include "nls.h"
 
+/* the thresholds of the NIC checks ("pipescope check --rules") */
+enum {
+	R_CORE_BUSY,
+	R_IRQ_ONE_CPU,
+	R_COALESCE_EXTREME,
+	R_QUEUE_USED,
+	R_RSS_HOT_SHARE,
+	R_RSS_HOT_STREAMS,
+	R_RSS_EVEN_SPLIT,
+	R_RSS_HOT_IRQ,
+};
+static const struct ps_rule rules[] = {
+	/* not core_saturated: a core this busy is not the limit yet, but
+	 * work moved off it (RPS) or saved per packet (offloads) is won */
+	[R_CORE_BUSY] = {
+		.name = "core_busy",
+		.value = 80,
+		.unit = "%",
+		.why = N_("a test's core at least this busy gains from RPS and "
+			  "from offloads: their findings say so (RPS) or "
+			  "become bottlenecks (offloads)"),
+	},
+	[R_IRQ_ONE_CPU] = {
+		.name = "irq_one_cpu_share",
+		.value = 0.8,
+		.unit = "share",
+		.why = N_("one CPU taking this share of the queue interrupts: "
+			  "they are not spread"),
+	},
+	[R_COALESCE_EXTREME] = {
+		.name = "coalesce_usecs_extreme",
+		.value = 500,
+		.unit = "us",
+		.why = N_("rx-usecs above this lets packets wait long enough "
+			  "to fill the ring and stretch the RTT"),
+	},
+	[R_QUEUE_USED] = {
+		.name = "rss_queue_used",
+		.value = 0.01,
+		.unit = "share",
+		.why = N_("a receive queue carrying more than this share of "
+			  "the packets counts as used"),
+	},
+	[R_RSS_HOT_SHARE] = {
+		.name = "rss_hot_share",
+		.value = 0.5,
+		.unit = "share",
+		.why = N_("one receive queue carrying at least this share of "
+			  "the packets is an RSS imbalance"),
+	},
+	[R_RSS_HOT_STREAMS] = {
+		.name = "rss_hot_streams",
+		.value = 3,
+		.unit = "count",
+		.why = N_("in a test of N streams one queue must carry this "
+			  "÷ N of the packets to be an imbalance (a flow "
+			  "lands on one queue)"),
+	},
+	[R_RSS_EVEN_SPLIT] = {
+		.name = "rss_even_split",
+		.value = 1.5,
+		.unit = "ratio",
+		.why = N_("with few queues the hot queue must carry this many "
+			  "times an even split"),
+	},
+	[R_RSS_HOT_IRQ] = {
+		.name = "rss_hot_irq_share",
+		.value = 0.75,
+		.unit = "share",
+		.why = N_("without packet counters, one queue's interrupt line "
+			  "taking this share of them is an RSS imbalance"),
+	},
+};
+PS_RULE_FAMILY(nic, rules);
+
 static const char *ifn_or(const struct ps_evidence *ev)
 {
 	const char *n = ps_ev_nicname(ev);
@@ -33,6 +108,18 @@ static double test_core_busy(const struct ps_evidence *ev)
 			top = s->cpu.cores[k].busy_pct;
 	}
 	return top;
+}
+
+/* a bottleneck when the test's busiest core crossed rule r, else a
+ * warning */
+static enum ps_severity busy_severity(const struct ps_evidence *ev,
+				      struct ps_finding *f,
+				      const struct ps_rule *r)
+{
+	if (test_core_busy(ev) < r->value)
+		return PS_SEV_WARNING;
+	ps_crossed(f, r);
+	return PS_SEV_BOTTLENECK;
 }
 
 /* ---- RSS: one queue in use of many ----------------------------------- */
@@ -111,9 +198,7 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 			  used == 1 ? "" : "s");
 	PS_APPEND(f->evidence, "%s",
 		  _(": every flow's receive work lands on one core"));
-	f->severity = test_core_busy(ev) >= PS_CORE_SATURATED
-			      ? PS_SEV_BOTTLENECK
-			      : PS_SEV_WARNING;
+	f->severity = busy_severity(ev, f, PS_CHECK_RULE(CORE_SATURATED));
 	PS_SET(f->title, _("RSS: one receive queue in use of %lld"),
 	       (long long)max);
 	if (table_one)
@@ -203,8 +288,10 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 			  during->streams, during->irq_rate,
 			  100 * during->irq_busiest_share,
 			  during->irq_busiest_cpu);
-	if (during ? during->irq_busiest_share < 0.8 : q->busiest_share < 0.8)
+	if ((during ? during->irq_busiest_share : q->busiest_share) <
+	    rules[R_IRQ_ONE_CPU].value)
 		return PS_CHECK_CLEAR;
+	ps_crossed(f, &rules[R_IRQ_ONE_CPU]);
 	{
 		/* a queue's line (the busiest), never the NIC's misc vector */
 		const struct ps_irq_line *ql = NULL;
@@ -225,9 +312,7 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 				  ql->effective[0] ? ql->effective
 						   : _("not reported"));
 	}
-	f->severity = test_core_busy(ev) >= PS_CORE_SATURATED
-			      ? PS_SEV_BOTTLENECK
-			      : PS_SEV_WARNING;
+	f->severity = busy_severity(ev, f, PS_CHECK_RULE(CORE_SATURATED));
 	PS_SET(f->title, _("All %d queue interrupts of %s land on cpu%d"), nq,
 	       q->ifname, q->busiest_cpu);
 	if (q->irqbalance_running)
@@ -319,9 +404,11 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 	if (q->busiest_cpu >= 0)
 		PS_APPEND(f->evidence, _("; cpu%d took %.0f%%"), q->busiest_cpu,
 			  100 * q->busiest_share);
-	if (manual == nq || q->busiest_cpu < 0 || q->busiest_share < 0.8)
+	if (manual == nq || q->busiest_cpu < 0 ||
+	    q->busiest_share < rules[R_IRQ_ONE_CPU].value)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
+	ps_crossed(f, &rules[R_IRQ_ONE_CPU]);
 	PS_SET(f->title, "%s",
 	       _("irqbalance is absent and nothing else spreads the queue "
 		 "interrupts"));
@@ -398,8 +485,10 @@ static enum ps_check_state eval_rps(const struct ps_evidence *ev,
 				  _("; the busiest core that took the test's "
 				    "packets was %.0f%% busy"),
 				  rx_busy);
-			if (rx_busy < 80)
+			if (rx_busy < rules[R_CORE_BUSY].value)
 				f->severity = PS_SEV_INFO;
+			else
+				ps_crossed(f, &rules[R_CORE_BUSY]);
 		}
 	}
 	mask = ncores >= 64 ? ~0ULL : (1ULL << ncores) - 1;
@@ -470,7 +559,7 @@ static enum ps_check_state eval_offloads(const struct ps_evidence *ev,
 	ps_fact(f, "offloads_off", noff, "count");
 	if (ev->res)
 		ps_fact(f, "test_core_busy", busy, "%");
-	f->severity = busy >= 80 ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
+	f->severity = busy_severity(ev, f, &rules[R_CORE_BUSY]);
 	PS_SET(f->title, _("Offloads off on %s: %s"), ps_ev_nicname(ev), off);
 	PS_SET(f->evidence,
 	       _("%s: off: %s; without them the kernel handles every MTU-sized "
@@ -543,8 +632,9 @@ static enum ps_check_state eval_coalesce(const struct ps_evidence *ev,
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
-	if (us > 500) {
+	if (us > rules[R_COALESCE_EXTREME].value) {
 		f->severity = PS_SEV_WARNING;
+		ps_crossed(f, &rules[R_COALESCE_EXTREME]);
 		PS_SET(f->title,
 		       _("Interrupt coalescing extreme on %s: rx-usecs %lld"),
 		       ps_ev_nicname(ev), (long long)us);
@@ -912,6 +1002,7 @@ static enum ps_check_state eval_rss_balance(const struct ps_evidence *ev,
 					    struct ps_finding *f)
 {
 	struct qload l;
+	const struct ps_rule *hot;
 	double share = 0, bar;
 	int top = -1, line = -1, used = 0;
 	bool by_packets = rx_queue_load(ev, &l);
@@ -920,7 +1011,8 @@ static enum ps_check_state eval_rss_balance(const struct ps_evidence *ev,
 		top = qload_top(&l);
 		share = l.v[top] / l.sum;
 		for (int q = 0; q < l.n; q++)
-			if (isfinite(l.v[q]) && l.v[q] > 0.01 * l.sum)
+			if (isfinite(l.v[q]) &&
+			    l.v[q] > rules[R_QUEUE_USED].value * l.sum)
 				used++;
 	} else {
 		by_packets = false;
@@ -965,20 +1057,33 @@ static enum ps_check_state eval_rss_balance(const struct ps_evidence *ev,
 	}
 	/* one flow lands on one queue: a test of few streams says nothing
 	 * unless all of them share it */
-	bar = l.streams ? fmax(0.5, 3.0 / l.streams) : 0.5;
+	hot = &rules[R_RSS_HOT_SHARE];
+	bar = hot->value;
+	if (l.streams && rules[R_RSS_HOT_STREAMS].value / l.streams > bar) {
+		hot = &rules[R_RSS_HOT_STREAMS];
+		bar = hot->value / l.streams;
+	}
 	/* and with few queues an even split is already a large share */
-	if (by_packets)
-		bar = fmax(bar, 1.5 / l.n);
+	if (by_packets && rules[R_RSS_EVEN_SPLIT].value / l.n > bar) {
+		hot = &rules[R_RSS_EVEN_SPLIT];
+		bar = hot->value / l.n;
+	}
+	/* interrupts, not packets, are a coarser measure */
+	if (!by_packets && rules[R_RSS_HOT_IRQ].value > bar) {
+		hot = &rules[R_RSS_HOT_IRQ];
+		bar = hot->value;
+	}
 	if (by_packets && l.streams == 1) {
 		PS_APPEND(f->evidence, "%s",
 			  _(" (one stream lands on one queue by design)"));
 		return PS_CHECK_CLEAR;
 	}
-	if (share < bar || (!by_packets && share < 0.75))
+	if (share < bar)
 		return PS_CHECK_CLEAR;
-	f->severity = l.streams && test_core_busy(ev) >= PS_CORE_SATURATED
-			      ? PS_SEV_BOTTLENECK
-			      : PS_SEV_WARNING;
+	ps_crossed(f, hot);
+	f->severity =
+		l.streams ? busy_severity(ev, f, PS_CHECK_RULE(CORE_SATURATED))
+			  : PS_SEV_WARNING;
 	f->scope = PS_SCOPE_SHARED;
 	PS_SET(f->title,
 	       _("RSS imbalance: queue %d of %s carries %.0f%% of "

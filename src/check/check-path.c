@@ -14,7 +14,115 @@
 /* the part of a socket buffer that becomes window (the rest is the
  * kernel's bookkeeping: tcp_adv_win_scale, scaling_ratio) */
 #define WINDOW_SHARE 0.5
-#define NOTHING_BPS 1e6 /* below this a test moved "nothing" */
+#define NOTHING_BPS PS_CHECK_RULE(NOTHING_MOVED)->value
+#define GROWTH PS_CHECK_RULE(FLOW_GROWTH)
+
+/* the thresholds of the path checks ("pipescope check --rules") */
+enum {
+	R_JUMBO_MTU,
+	R_FAST_LINE,
+	R_LIMITED,
+	R_WINDOW_NEAR,
+	R_WINDOW_FAR,
+	R_WINDOW_FAR_UNTOLD,
+	R_BUFFERS_BDP,
+	R_HTB_NEAR,
+	R_ASYMMETRY,
+	R_BIDIR_TOGETHER,
+	R_RETRANS_INFO,
+	R_RETRANS_WARNING,
+};
+static const struct ps_rule rules[] = {
+	[R_JUMBO_MTU] = {
+		.name = "jumbo_mtu",
+		.value = 1500,
+		.unit = "bytes",
+		.why = N_("an MTU above this (an MSS above it less 40) is "
+			  "jumbo: a test that moved nothing with it is an MTU "
+			  "black hole; at most this on a fast line, jumbo "
+			  "frames are an option"),
+	},
+	[R_FAST_LINE] = {
+		.name = "fast_line",
+		.value = 10e9,
+		.unit = "bit/s",
+		.why = N_("at this line rate or more, jumbo frames and a "
+			  "pacing qdisc are worth telling"),
+	},
+	[R_LIMITED] = {
+		.name = "window_limited",
+		.value = 0.2,
+		.unit = "share",
+		.why = N_("TCP_INFO's share of the time limited by the "
+			  "receiver's window or the send buffer that proves a "
+			  "window binds"),
+	},
+	[R_WINDOW_NEAR] = {
+		.name = "window_near",
+		.value = 1.3,
+		.unit = "ratio",
+		.why = N_("without TCP's word, a buffer's ceiling binds when "
+			  "at most this many times the rate"),
+	},
+	[R_WINDOW_FAR] = {
+		.name = "window_far",
+		.value = 2,
+		.unit = "ratio",
+		.why = N_("a window's ceiling more than this many times the "
+			  "rate waits on something else"),
+	},
+	[R_WINDOW_FAR_UNTOLD] = {
+		.name = "window_far_untold",
+		.value = 1.5,
+		.unit = "ratio",
+		.why = N_("without TCP's word, a window's ceiling more than "
+			  "this many times the rate waits on something else"),
+	},
+	[R_BUFFERS_BDP] = {
+		.name = "buffers_bdp",
+		.value = 2,
+		.unit = "ratio",
+		.why = N_("socket buffers below this many bandwidth-delay "
+			  "products cannot carry the target rate"),
+	},
+	[R_HTB_NEAR] = {
+		.name = "htb_class_near",
+		.value = 0.15,
+		.unit = "share",
+		.why = N_("htb classes capped within this share of the "
+			  "one-stream rate are told as a class per flow"),
+	},
+	[R_ASYMMETRY] = {
+		.name = "direction_asymmetry",
+		.value = 1.5,
+		.unit = "ratio",
+		.why = N_("one direction this many times faster than the other "
+			  "(beyond the spread of the runs) is only one "
+			  "direction slow"),
+	},
+	[R_BIDIR_TOGETHER] = {
+		.name = "bidir_together",
+		.value = 0.7,
+		.unit = "share",
+		.why = N_("both directions at once below this share of their "
+			  "sum alone share one limit"),
+	},
+	[R_RETRANS_INFO] = {
+		.name = "retrans_info",
+		.value = 0.001,
+		.unit = "share",
+		.why = N_("retransmitting this share of the segments is worth "
+			  "telling"),
+	},
+	[R_RETRANS_WARNING] = {
+		.name = "retrans_warning",
+		.value = 0.01,
+		.unit = "share",
+		.why = N_("retransmitting this share of the segments is a "
+			  "warning"),
+	},
+};
+PS_RULE_FAMILY(path, rules);
 
 static const char *ifn_or(const struct ps_evidence *ev)
 {
@@ -81,11 +189,13 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 	 * could not connect at all is no evidence of one.)
 	 */
 	if (s && s->bps < NOTHING_BPS && s->have_tcpinfo &&
-	    (s->mss > 1460 || s->pmtu > 1500)) {
+	    (s->mss > rules[R_JUMBO_MTU].value - 40 ||
+	     s->pmtu > rules[R_JUMBO_MTU].value)) {
 		char r[32];
 
 		f->id = "mtu_blackhole";
 		f->severity = PS_SEV_BOTTLENECK;
+		ps_crossed(f, &rules[R_JUMBO_MTU]);
 		PS_SET(f->title,
 		       _("MTU black hole: %u-byte segments do not arrive"),
 		       s->mss);
@@ -144,9 +254,11 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 		       ifn_or(ev), pmtu);
 		return PS_CHECK_FIRED;
 	}
-	if (mtu > 0 && mtu <= 1500 && line >= 10e9) {
+	if (mtu > 0 && mtu <= rules[R_JUMBO_MTU].value &&
+	    line >= rules[R_FAST_LINE].value) {
 		f->id = "jumbo_optional";
 		f->severity = PS_SEV_INFO;
+		ps_crossed(f, &rules[R_FAST_LINE]);
 		PS_SET(f->title,
 		       _("Jumbo frames are optional on %s (MTU %lld at %.0f "
 			 "Gbit/s)"),
@@ -180,7 +292,7 @@ const struct ps_check_ops ps_check_mtu = {
  * TCP's own word (sndbuf-limited) then lets bind up to 2x the rate */
 #define SNDBUF_SHARE 0.9
 /* TCP_INFO's share of the time limited by a window that counts as proof */
-#define LIMITED 0.2
+#define LIMITED (rules[R_LIMITED].value)
 
 static long long snap_max(const struct ps_snapshot *s, enum ps_sysctl_id id)
 {
@@ -386,9 +498,11 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 		kind = WND_SENDER;
 		ceil = ceil_s;
 	} else {
-		if (ceil_r > 0 && ceil_r >= r && ceil_r <= 1.3 * r)
+		if (ceil_r > 0 && ceil_r >= r &&
+		    ceil_r <= rules[R_WINDOW_NEAR].value * r)
 			kind = WND_RECEIVER, ceil = ceil_r;
-		if (ceil_s > 0 && ceil_s >= r && ceil_s <= 1.3 * r &&
+		if (ceil_s > 0 && ceil_s >= r &&
+		    ceil_s <= rules[R_WINDOW_NEAR].value * r &&
 		    (!ceil || ceil_s < ceil))
 			kind = WND_SENDER, ceil = ceil_s;
 	}
@@ -398,7 +512,7 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	 * stretch it), so the ceiling is taken there. Without TCP's word the
 	 * buffer ceiling stays at the path's base RTT.
 	 */
-	if (kind != WND_NONE && ceil > 2 * r) {
+	if (kind != WND_NONE && ceil > rules[R_WINDOW_FAR].value * r) {
 		ps_fmt_bps(cs, sizeof(cs), ceil);
 		PS_APPEND(
 			f->evidence,
@@ -440,17 +554,17 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 		return PS_CHECK_CLEAR;
 	}
 	ps_fmt_bps(cs, sizeof(cs), ceil);
-	if (ceil < 0.85 * r) {
+	if (ceil < PS_CHECK_RULE(CONTRADICTED)->value * r) {
 		PS_APPEND(f->evidence,
-			  _("; the window's ceiling %s lies more than 15%% "
+			  _("; the window's ceiling %s lies more than %.0f%% "
 			    "below the rate: contradicted"),
-			  cs);
+			  cs, 100 * (1 - PS_CHECK_RULE(CONTRADICTED)->value));
 		return PS_CHECK_CLEAR;
 	}
 	/* TCP's word that it waited on the window lets the ceiling lie up to
 	 * twice the rate (the rule above); without it, half above at most */
-	if (ceil > 1.5 * r && s->rwnd_limited < LIMITED &&
-	    s->sndbuf_limited < LIMITED) {
+	if (ceil > rules[R_WINDOW_FAR_UNTOLD].value * r &&
+	    s->rwnd_limited < LIMITED && s->sndbuf_limited < LIMITED) {
 		PS_APPEND(f->evidence,
 			  _("; the window's ceiling %s lies far above the "
 			    "rate: it waits on something else"),
@@ -459,9 +573,14 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	}
 
 	/* the buffer that would carry the target: 2 × BDP at it */
-	target = target_bps(ev, best_sum(ev) > 1.3 * r ? best_sum(ev) : 0,
+	target = target_bps(ev,
+			    best_sum(ev) > GROWTH->value * r ? best_sum(ev) : 0,
 			    &twhat);
 	f->severity = PS_SEV_BOTTLENECK;
+	if (s->rwnd_limited >= LIMITED || s->sndbuf_limited >= LIMITED)
+		ps_crossed(f, &rules[R_LIMITED]);
+	else
+		ps_crossed(f, &rules[R_WINDOW_NEAR]);
 	f->scope = PS_SCOPE_FLOW;
 	f->ceiling_bps = ceil;
 	far = kind == WND_RECEIVER ? !rev : rev;
@@ -540,7 +659,7 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 	long long wmem = sysctl_max(ev, PS_SYSCTL_TCP_WMEM);
 	long long rmax = sysctl_max(ev, PS_SYSCTL_RMEM_MAX);
 	long long wmax = sysctl_max(ev, PS_SYSCTL_WMEM_MAX);
-	double rtt, target, bdp;
+	double rtt, target, bdp, want;
 	char bs[32], ts[32], r1[32], w1[32];
 	const char *twhat = "";
 	bool base;
@@ -581,17 +700,19 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 		PS_APPEND(f->evidence,
 			  _(", rmem_max %lld, wmem_max %lld (for -w)"), rmax,
 			  wmax);
-	if (rmem >= 2 * bdp && wmem >= 2 * bdp)
+	want = rules[R_BUFFERS_BDP].value * bdp;
+	if (rmem >= want && wmem >= want)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
+	ps_crossed(f, &rules[R_BUFFERS_BDP]);
 	PS_SET(f->title,
-	       _("Socket buffers below 2 × BDP (%s at %s, RTT %.2f ms)"), bs,
-	       ts, rtt * 1e3);
+	       _("Socket buffers below %g × BDP (%s at %s, RTT %.2f ms)"),
+	       rules[R_BUFFERS_BDP].value, bs, ts, rtt * 1e3);
 	PS_SET(f->remedy,
 	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' "
 	       "net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f "
 	       "net.core.wmem_max=%.0f",
-	       2 * bdp, 2 * bdp, 2 * bdp, 2 * bdp);
+	       want, want, want, want);
 	return PS_CHECK_FIRED;
 }
 
@@ -648,8 +769,8 @@ static const char *shaper_note(const struct ps_evidence *ev, const char *qd,
 	int n;
 
 	if (r >= 0 && per_flow &&
-	    (n = ps_qdisc_classes_near(&ev->snap->qdisc, one_bps, 0.15, &cap)) >
-		    0) {
+	    (n = ps_qdisc_classes_near(&ev->snap->qdisc, one_bps,
+				       rules[R_HTB_NEAR].value, &cap)) > 0) {
 		char c[32];
 
 		ps_fmt_bps(c, sizeof(c), cap);
@@ -719,13 +840,16 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	ps_fact(f, "one_stream_spread", ps_step_spread(one), "bit/s");
 	ps_fact(f, "best_spread", ps_step_spread(best), "bit/s");
 	/* growth counts when it exceeds the noise of the repeats */
-	if (growth >= 1.3 && best->streams > 1 && !ps_step_differs(best, one))
+	if (growth >= GROWTH->value && best->streams > 1 &&
+	    !ps_step_differs(best, one))
 		PS_APPEND(f->evidence,
 			  _("; the growth (×%.2f) is within the spread of the "
 			    "runs, so it is not counted"),
 			  growth);
-	if (growth >= 1.3 && best->streams > 1 && ps_step_differs(best, one)) {
+	if (growth >= GROWTH->value && best->streams > 1 &&
+	    ps_step_differs(best, one)) {
 		f->id = "per_flow_limit";
+		ps_crossed(f, GROWTH);
 		f->scope = PS_SCOPE_FLOW;
 		/* the most a flow got, one stream or one of several */
 		f->ceiling_bps = ps_run_flow_bps(ev->res);
@@ -854,7 +978,8 @@ static enum ps_check_state eval_direction(const struct ps_evidence *ev,
 	PS_SET(f->evidence,
 	       _("%d stream%s: %s this end sending, %s the far end sending"),
 	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
-	if (ratio < 1.5 && ratio > 1 / 1.5)
+	if (ratio < rules[R_ASYMMETRY].value &&
+	    ratio > 1 / rules[R_ASYMMETRY].value)
 		return PS_CHECK_CLEAR;
 	if (!ps_step_differs(fwd, rev)) {
 		PS_APPEND(f->evidence, "%s",
@@ -863,7 +988,8 @@ static enum ps_check_state eval_direction(const struct ps_evidence *ev,
 		return PS_CHECK_CLEAR;
 	}
 	f->severity = PS_SEV_WARNING;
-	if (ratio >= 1.5) {
+	ps_crossed(f, &rules[R_ASYMMETRY]);
+	if (ratio >= rules[R_ASYMMETRY].value) {
 		PS_SET(f->title,
 		       _("Only this direction is slow: %s out, %s in (×%.1f)"),
 		       a, b, ratio);
@@ -949,9 +1075,10 @@ static enum ps_check_state eval_bidir(const struct ps_evidence *ev,
 	       _("%d streams: one way at a time %s out and %s in; both at once "
 		 "%s out and %s in (%.0f%% of the sum alone)"),
 	       bi->streams, a, b, c, d, 100 * together / alone);
-	if (together >= 0.7 * alone)
+	if (together >= rules[R_BIDIR_TOGETHER].value * alone)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
+	ps_crossed(f, &rules[R_BIDIR_TOGETHER]);
 	PS_SET(f->title,
 	       _("Both directions at once share one limit: %.0f%% of what "
 		 "they do alone"),
@@ -1050,9 +1177,10 @@ static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
-	if (line >= 10e9 &&
+	if (line >= rules[R_FAST_LINE].value &&
 	    (!strcmp(qd, "pfifo_fast") || !strcmp(qd, "noqueue"))) {
 		f->severity = PS_SEV_INFO;
+		ps_crossed(f, &rules[R_FAST_LINE]);
 		PS_SET(f->title, _("No pacing qdisc on %s at %.0f Gbit/s"),
 		       ifn_or(ev), line / 1e9);
 		PS_APPEND(f->evidence, "%s",
@@ -1109,6 +1237,15 @@ static void causes_add(struct rtx_causes *k, const struct ps_run *r,
 	k->spurious += pos(c->tcp_spurious_rtos);
 	k->dsack += pos(c->tcp_dsack_recv);
 	k->reorder += pos(c->tcp_sack_reorder);
+}
+
+/* loss repaired by retransmits: a warning from the rule's share on */
+static enum ps_severity retrans_severity(struct ps_finding *f, double ratio)
+{
+	if (ratio < rules[R_RETRANS_WARNING].value)
+		return PS_SEV_INFO;
+	ps_crossed(f, &rules[R_RETRANS_WARNING]);
+	return PS_SEV_WARNING;
 }
 
 static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
@@ -1169,11 +1306,12 @@ static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
 	if (dropped)
 		PS_APPEND(f->evidence, _("; drop counters that grew: %s"),
 			  drops);
-	if (ratio < 0.001)
+	if (ratio < rules[R_RETRANS_INFO].value)
 		return PS_CHECK_CLEAR;
+	ps_crossed(f, &rules[R_RETRANS_INFO]);
 	if (dropped) {
 		/* something dropped: the retransmits repair loss */
-		f->severity = ratio >= 0.01 ? PS_SEV_WARNING : PS_SEV_INFO;
+		f->severity = retrans_severity(f, ratio);
 		PS_SET(f->title, _("Retransmissions (%.2f%%) repair drops: %s"),
 		       100 * ratio, drops);
 		PS_SET(f->remedy, "%s",
@@ -1209,7 +1347,7 @@ static enum ps_check_state eval_retrans(const struct ps_evidence *ev,
 				    "more"));
 		return PS_CHECK_FIRED;
 	}
-	f->severity = ratio >= 0.01 ? PS_SEV_WARNING : PS_SEV_INFO;
+	f->severity = retrans_severity(f, ratio);
 	if (k.have && k.timeouts > k.fast)
 		PS_SET(f->title,
 		       _("Retransmissions: %.2f%% of segments, mostly after "

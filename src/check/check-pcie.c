@@ -7,6 +7,35 @@
 #include "check.h"
 #include "nls.h"
 
+/* the thresholds of the PCIe check ("pipescope check --rules") */
+enum { R_HEADROOM, R_REACHED, R_HALF_BUILT };
+static const struct ps_rule rules[] = {
+	[R_HEADROOM] = {
+		.name = "pcie_headroom",
+		.value = 1.1,
+		.unit = "ratio",
+		.why = N_("a PCIe link usable for less than this many times "
+			  "the port's line rate is a finding even when not "
+			  "downgraded"),
+	},
+	[R_REACHED] = {
+		.name = "pcie_reached",
+		.value = 0.8,
+		.unit = "share",
+		.why = N_("a test reaching this share of the PCIe link's "
+			  "usable rate makes the link a bottleneck"),
+	},
+	[R_HALF_BUILT] = {
+		.name = "pcie_downgrade_bottleneck",
+		.value = 0.5,
+		.unit = "share",
+		.why = N_("without a line rate, a link trained to less than "
+			  "this share of what the card was built for is a "
+			  "bottleneck"),
+	},
+};
+PS_RULE_FAMILY(pcie, rules);
+
 static enum ps_check_state eval_pcie(const struct ps_evidence *ev,
 				     struct ps_finding *f)
 {
@@ -65,9 +94,11 @@ static enum ps_check_state eval_pcie(const struct ps_evidence *ev,
 	}
 
 	if (!p->downgraded && !p->limited_upstream &&
-	    !(line > 0 && p->usable_bps < 1.1 * line)) {
+	    !(line > 0 && p->usable_bps < rules[R_HEADROOM].value * line)) {
 		return PS_CHECK_CLEAR;
 	}
+	if (line > 0 && p->usable_bps < rules[R_HEADROOM].value * line)
+		ps_crossed(f, &rules[R_HEADROOM]);
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = p->usable_bps;
 	PS_SET(f->ceiling_what, _("PCIe x%d at %g GT/s, usable"), lw, ls);
@@ -76,13 +107,18 @@ static enum ps_check_state eval_pcie(const struct ps_evidence *ev,
 	 * without a line rate, a link trained to less than half of what
 	 * the card was built for.
 	 */
-	if ((line > 0 && p->usable_bps < line) ||
-	    (best && best->bps >= 0.8 * p->usable_bps) ||
-	    (!(line > 0) && p->downgraded && capable_usable > 0 &&
-	     p->usable_bps < 0.5 * capable_usable))
+	f->severity = PS_SEV_WARNING;
+	if (line > 0 && p->usable_bps < line)
 		f->severity = PS_SEV_BOTTLENECK;
-	else
-		f->severity = PS_SEV_WARNING;
+	if (best && best->bps >= rules[R_REACHED].value * p->usable_bps) {
+		f->severity = PS_SEV_BOTTLENECK;
+		ps_crossed(f, &rules[R_REACHED]);
+	}
+	if (!(line > 0) && p->downgraded && capable_usable > 0 &&
+	    p->usable_bps < rules[R_HALF_BUILT].value * capable_usable) {
+		f->severity = PS_SEV_BOTTLENECK;
+		ps_crossed(f, &rules[R_HALF_BUILT]);
+	}
 	if (p->downgraded)
 		PS_SET(f->title,
 		       _("PCIe link downgraded: x%d at %g GT/s instead of x%d "

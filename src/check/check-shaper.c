@@ -12,10 +12,29 @@
 #include "nls.h"
 #include "probe-qdisc.h"
 
-/* a rate this close to the shaper's is the shaper binding */
-#define BINDS 0.85
-/* fewer drops in a test are noise, not a queue too short */
-#define MIN_DROPS 10
+/* the thresholds of the shaper checks ("pipescope check --rules") */
+enum { R_BINDS, R_MIN_DROPS };
+static const struct ps_rule rules[] = {
+	[R_BINDS] = {
+		.name = "shaper_binds",
+		.value = 0.85,
+		.unit = "share",
+		.why = N_("a rate at least this share of a shaper's is the "
+			  "shaper binding; below it, its drops mean a queue "
+			  "too short"),
+	},
+	[R_MIN_DROPS] = {
+		.name = "shaper_min_drops",
+		.value = 10,
+		.unit = "count",
+		.why = N_("a shaper dropping at least this many packets in a "
+			  "test below its rate has a queue too short; fewer "
+			  "are noise"),
+	},
+};
+PS_RULE_FAMILY(shaper, rules);
+#define BINDS (rules[R_BINDS].value)
+#define MIN_DROPS (rules[R_MIN_DROPS].value)
 
 static const char *ifn(const struct ps_snapshot *s)
 {
@@ -183,6 +202,7 @@ static enum ps_check_state eval_shaper(const struct ps_evidence *ev,
 		       ifn(ev->snap), rate);
 	} else if (share >= BINDS) {
 		f->severity = PS_SEV_BOTTLENECK;
+		ps_crossed(f, &rules[R_BINDS]);
 		PS_SET(f->title,
 		       _("%s on %s caps the rate at %s (measured %s)"), name,
 		       ifn(ev->snap), rate, got);
@@ -234,7 +254,7 @@ static const struct ps_step_result *short_queue_step(const struct ps_run *r,
 		    s->reverse != far)
 			continue;
 		*any = true;
-		if (q->rate_bps <= 0 || q->drops < MIN_DROPS ||
+		if (q->rate_bps <= 0 || (double)q->drops < MIN_DROPS ||
 		    s->bps >= BINDS * q->rate_bps)
 			continue;
 		if (!worst || q->drops > (far ? worst->peer_qdisc.drops
@@ -280,6 +300,7 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 	ps_fmt_bps(rate, sizeof(rate), q->rate_bps);
 	ps_fmt_bps(got, sizeof(got), s->bps);
 	f->severity = PS_SEV_BOTTLENECK;
+	ps_crossed(f, &rules[R_MIN_DROPS]);
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = s->bps;
 	f->ceiling_measured = true;
@@ -400,6 +421,7 @@ static enum ps_check_state eval_far(const struct ps_evidence *ev,
 			  got, 100 * share);
 		counters_text(f, &s->peer_qdisc, _("on the far end "));
 		if (share >= BINDS) {
+			ps_crossed(f, &rules[R_BINDS]);
 			f->severity = ps_step_counts(ev->res, s)
 					      ? PS_SEV_BOTTLENECK
 					      : PS_SEV_WARNING;
@@ -408,8 +430,9 @@ static enum ps_check_state eval_far(const struct ps_evidence *ev,
 				 "direction at %s (measured %s)"),
 			       name, who, ifn(p), rate, got);
 		} else if (s->peer_qdisc.have &&
-			   s->peer_qdisc.drops >= MIN_DROPS) {
+			   (double)s->peer_qdisc.drops >= MIN_DROPS) {
 			f->severity = PS_SEV_WARNING;
+			ps_crossed(f, &rules[R_MIN_DROPS]);
 			PS_SET(f->title,
 			       _("The far end's %s (%s, %s) dropped %llu "
 				 "packets in the reverse test at %s, below its "

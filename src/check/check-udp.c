@@ -7,8 +7,18 @@
 #include "check.h"
 #include "nls.h"
 
-/* below this share of the target the sender fell short */
-#define UDP_SHORT 0.9
+/* the threshold of the UDP rate check ("pipescope check --rules") */
+enum { R_SHORT };
+static const struct ps_rule rules[] = {
+	[R_SHORT] = {
+		.name = "udp_sender_short",
+		.value = 0.9,
+		.unit = "share",
+		.why = N_("UDP senders below this share of the -b target fell "
+			  "short on their own (a core, the socket)"),
+	},
+};
+PS_RULE_FAMILY(udp, rules);
 
 static enum ps_check_state eval_udp_rate(const struct ps_evidence *ev,
 					 struct ps_finding *f)
@@ -35,13 +45,14 @@ static enum ps_check_state eval_udp_rate(const struct ps_evidence *ev,
 	if (s->udp_packets > 0)
 		ps_fact(f, "receiver_loss",
 			(double)s->udp_lost / (double)s->udp_packets, "share");
-	if (share >= UDP_SHORT) {
+	if (share >= rules[R_SHORT].value) {
 		PS_SET(f->evidence,
 		       _("the senders sent %s of the %s asked for"), sent,
 		       want);
 		return PS_CHECK_CLEAR;
 	}
 	f->severity = PS_SEV_WARNING;
+	ps_crossed(f, &rules[R_SHORT]);
 	f->scope = PS_SCOPE_FLOW;
 	f->ceiling_bps = s->udp_sent_bps;
 	f->ceiling_measured = true;

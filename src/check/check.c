@@ -10,6 +10,41 @@
 #include "check.h"
 #include "nls.h"
 
+/* the thresholds several check families share (check.h) */
+const struct ps_rule ps_check_rules[PS_NCHECK_RULES] = {
+	[PS_RULE_CORE_SATURATED] = {
+		.name = "core_saturated",
+		.value = 90,
+		.unit = "%",
+		.why = N_("a core at least this busy is saturated: it limits "
+			  "what goes through it (CPU, NIC and far-end checks)"),
+	},
+	[PS_RULE_NOTHING_MOVED] = {
+		.name = "nothing_moved",
+		.value = 1e6,
+		.unit = "bit/s",
+		.why = N_("a test below this rate moved nothing: its CPU, "
+			  "window and ceiling readings say nothing"),
+	},
+	[PS_RULE_FLOW_GROWTH] = {
+		.name = "flow_growth",
+		.value = 1.3,
+		.unit = "ratio",
+		.why = N_("more streams growing the sum by this factor (beyond "
+			  "the spread of the runs): each flow is limited on "
+			  "its own; an old iperf3 peer that did not is the "
+			  "limit"),
+	},
+	[PS_RULE_CONTRADICTED] = {
+		.name = "ceiling_contradicted",
+		.value = 0.85,
+		.unit = "ratio",
+		.why = N_("a ceiling below this part of the rate it should "
+			  "limit is contradicted by the measurement"),
+	},
+};
+PS_RULE_FAMILY(check, ps_check_rules);
+
 /* one line per check; the order is the order of the report's "ruled out" */
 /* clang-format off */
 const struct ps_check_ops *const ps_check_registry[] = {
@@ -139,6 +174,15 @@ double ps_fact_get(const struct ps_finding *f, const char *key)
 		if (!strcmp(f->facts[i].key, key))
 			return f->facts[i].value;
 	return NAN;
+}
+
+void ps_crossed(struct ps_finding *f, const struct ps_rule *r)
+{
+	for (int i = 0; i < f->ncrossed; i++)
+		if (f->crossed[i] == r)
+			return;
+	if (f->ncrossed < PS_MAX_CROSSED)
+		f->crossed[f->ncrossed++] = r;
 }
 
 const char *ps_ev_ifname(const struct ps_evidence *ev)

@@ -15,6 +15,7 @@
 #include "probe-link.h"
 #include "probe-netstat.h"
 #include "probe-pci.h"
+#include "rules.h"
 #include "snapshot.h"
 #include "units.h"
 
@@ -236,6 +237,7 @@ struct ps_fact {
 };
 
 #define PS_MAX_FACTS 12
+#define PS_MAX_CROSSED 4
 
 struct ps_finding {
 	const char *id; /* stable JSON id; the check's unless it says */
@@ -251,6 +253,10 @@ struct ps_finding {
 	char remedy[400];		    /* a command, or what to do */
 	struct ps_fact facts[PS_MAX_FACTS]; /* the evidence's numbers */
 	int nfacts;
+	/* the thresholds (rules.h) whose crossing made it fire, and set its
+	 * severity: JSON "thresholds" */
+	const struct ps_rule *crossed[PS_MAX_CROSSED];
+	int ncrossed;
 };
 
 /* add a fact to f (a key already there is replaced; ignored when full or
@@ -259,6 +265,9 @@ void ps_fact(struct ps_finding *f, const char *key, double value,
 	     const char *unit);
 /* the value of a fact, or NAN */
 double ps_fact_get(const struct ps_finding *f, const char *key);
+/* f fired (or took its severity) because a reading crossed rule r: said
+ * once, ignored when full */
+void ps_crossed(struct ps_finding *f, const struct ps_rule *r);
 
 enum ps_check_state {
 	PS_CHECK_NA = -1,   /* cannot tell: the evidence is missing */
@@ -337,9 +346,21 @@ double ps_ev_line_bps(const struct ps_evidence *ev);
 /* busiest core of a step among the ones the test used: index into
  * s->cpu.cores or -1; others_avg gets the mean busy % of the other cores */
 int ps_step_test_core(const struct ps_step_result *s, double *others_avg);
-/* a core this busy (%) is saturated: the one rule of the CPU and NIC
- * checks and the workstation */
-#define PS_CORE_SATURATED 90.0
+/* the thresholds several families share (check.c, family "check"): a core
+ * this busy is saturated (the one rule of the CPU and NIC checks and the
+ * workstation); a test below this rate moved nothing; a ceiling this far
+ * below the rate is contradicted (the ceiling model and the window check);
+ * the sum of more streams this many times one stream's is a per-flow limit
+ * (the stream-count fork, the window's target, an old iperf3 peer) */
+enum ps_check_rule {
+	PS_RULE_CORE_SATURATED,
+	PS_RULE_NOTHING_MOVED,
+	PS_RULE_CONTRADICTED,
+	PS_RULE_FLOW_GROWTH,
+	PS_NCHECK_RULES
+};
+extern const struct ps_rule ps_check_rules[PS_NCHECK_RULES];
+#define PS_CHECK_RULE(id) (&ps_check_rules[PS_RULE_##id])
 /* the busiest core of a sample is saturated, by the rule of the check
  * cpu_core_saturated (check-cpu.c): what the workstation says of a core
  * while no test runs */

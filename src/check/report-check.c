@@ -382,6 +382,29 @@ static struct json_object *facts_json(const struct ps_finding *f)
 	return a;
 }
 
+/* the thresholds whose crossing made it fire: [{"name", "value", "unit"}]
+ * (the rules of "check --rules") */
+static struct json_object *thresholds_json(const struct ps_finding *f)
+{
+	struct json_object *a = json_object_new_array();
+	char v[40];
+
+	for (int i = 0; i < f->ncrossed; i++) {
+		const struct ps_rule *r = f->crossed[i];
+		struct json_object *o = json_object_new_object();
+
+		ps_rule_fmt_value(v, sizeof(v), r->value);
+		json_object_object_add(o, "name",
+				       json_object_new_string(r->name));
+		json_object_object_add(o, "value",
+				       json_object_new_double_s(r->value, v));
+		json_object_object_add(o, "unit",
+				       json_object_new_string(r->unit));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 {
 	struct json_object *j = json_object_new_object();
@@ -409,6 +432,7 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 			       json_object_new_string(ps_scope_name(f->scope)));
 	json_object_object_add(j, "explains", jnum(o->explains));
 	json_object_object_add(j, "facts", facts_json(f));
+	json_object_object_add(j, "thresholds", thresholds_json(f));
 	return j;
 }
 

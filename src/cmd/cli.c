@@ -63,6 +63,7 @@ enum {
 	OPT_QUICK,
 	OPT_PLOT,
 	OPT_REPEAT,
+	OPT_RULES,
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_TIMESTAMPS,
@@ -171,6 +172,7 @@ static const struct option long_opts[] = {
 	{ "last", required_argument, NULL, OPT_LAST },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "rules", no_argument, NULL, OPT_RULES },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -1024,6 +1026,10 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 	case OPT_REPEAT:
 		seen(&c->check_only, c);
 		return parse_int(c, arg, 2, 9, &o->repeat);
+	case OPT_RULES:
+		seen(&c->check_only, c);
+		o->list_rules = true;
+		return 0;
 	}
 	return fail(c, _("option %s is not handled"), c->optname);
 }
@@ -1060,6 +1066,15 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 		return fail(c,
 			    _("option %s is only valid with 'pipescope check'"),
 			    c->check_only);
+	/* the listing runs nothing: it takes a format and no target */
+	if (o->list_rules &&
+	    (o->ntargets || o->snapshot || o->sysroot || o->iface || o->quick ||
+	     o->repeat || o->plot_dir || c->client_only))
+		return fail(c,
+			    _("--rules lists the checks' thresholds and runs "
+			      "nothing: it takes only --format"));
+	if (o->list_rules && o->report_format == PS_FORMAT_HTML)
+		return fail(c, _("--rules writes text, markdown or json"));
 	if (o->quick && (server || o->mode == PS_MODE_PROBE))
 		return fail(c, _("option --quick is for 'pipescope check' and "
 				 "the workstation's guided run"));
@@ -1287,7 +1302,9 @@ void ps_cli_help(FILE *out)
 		"       pipescope probe [--iface IF] [--json] [--sysroot DIR]\n"
 		"       pipescope check [-c HOST] [--iface IF] [--format "
 		"text|markdown|json]\n"
-		"       pipescope check --snapshot FILE\n"),
+		"       pipescope check --snapshot FILE\n"
+		"       pipescope check --rules [--format "
+		"text|markdown|json]\n"),
 	      out);
 	fputs(_("       pipescope history [-c HOST] [--last N] [--format "
 		"text|json]\n"
@@ -1476,6 +1493,8 @@ void ps_cli_help(FILE *out)
 		"checklist\n"
 		"      --repeat N            (check) run each test N times "
 		"(2-9, default 2)\n"
+		"      --rules               (check) list the thresholds of "
+		"the checks\n"
 		"  -h, --help                this help\n"
 		"  -v, --version             the version\n"
 		"\n"

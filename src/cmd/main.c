@@ -8,6 +8,7 @@
 #include "cmd-check.h"
 #include "cmd-history.h"
 #include "cmd-probe.h"
+#include "cmd-rules.h"
 #include "cmd-test.h"
 #include "exitcodes.h"
 #include "log.h"
@@ -84,7 +85,8 @@ int main(int argc, char **argv)
 			rc = ps_cmd_selftest(&opts);
 		break;
 	case PS_MODE_CHECK:
-		rc = ps_cmd_check(&opts);
+		rc = opts.list_rules ? ps_cmd_rules(&opts)
+				     : ps_cmd_check(&opts);
 		break;
 	case PS_MODE_HISTORY:
 		rc = ps_cmd_history(&opts);

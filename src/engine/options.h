@@ -169,7 +169,8 @@ struct ps_opts {
 	char *snapshot;			     /* check --snapshot */
 	bool quick;			     /* check --quick */
 	char *plot_dir;			     /* check --plot */
-	int repeat; /* check --repeat N: runs of each step, 0 default */
+	int repeat;	 /* check --repeat N: runs of each step, 0 default */
+	bool list_rules; /* check --rules: list the thresholds, run nothing */
 	/* not an option: the caller (the workstation, check, -J) wants the
 	 * server's probe snapshots when the server is pipescope */
 	bool peer_probes;
