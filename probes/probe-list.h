@@ -10,6 +10,7 @@
 #include "probe-link.h"
 #include "probe-netstat.h"
 #include "probe-pci.h"
+#include "probe-procs.h"
 #include "probe-qdisc.h"
 #include "probe-sysctl.h"
 
@@ -27,6 +28,7 @@
 	X(cpu)                                                                 \
 	X(sysctl)                                                              \
 	X(qdisc)                                                               \
-	X(netstat)
+	X(netstat)                                                             \
+	X(procs)
 
 #endif
