@@ -279,6 +279,15 @@ struct json_object *ps_procs_to_json(const struct ps_procs_info *info)
 	return ps_jtable_to_json(procs_table, info);
 }
 
+struct json_object *ps_procs_list_json(const struct ps_proc *p, int n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, ps_jtable_to_json(proc_table, &p[i]));
+	return a;
+}
+
 int ps_procs_from_json(struct json_object *obj, struct ps_procs_info *out)
 {
 	int n = 0;

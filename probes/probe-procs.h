@@ -67,6 +67,8 @@ void ps_procs_free(struct ps_procs_info *info);
 
 struct json_object *ps_procs_to_json(const struct ps_procs_info *info);
 int ps_procs_from_json(struct json_object *obj, struct ps_procs_info *out);
+/* n processes as a JSON array of {pid, comm, cpu_pct} (a step's busiest) */
+struct json_object *ps_procs_list_json(const struct ps_proc *p, int n);
 void ps_procs_print(FILE *out, const struct ps_procs_info *info);
 
 #endif

@@ -20,7 +20,6 @@ enum {
 	R_PINNED_SHARE,
 	R_ALL_TEST_SHARE,
 	R_RECEIVE_WORK,
-	R_OTHER_WORK,
 	R_WORSE,
 };
 static const struct ps_rule rules[] = {
@@ -68,13 +67,6 @@ static const struct ps_rule rules[] = {
 			  "is this part of its busy time is told to spread the "
 			  "receive work"),
 	},
-	[R_OTHER_WORK] = {
-		.name = "host_other_work",
-		.value = 30,
-		.unit = "%",
-		.why = N_("other work keeping the cores this busy during the "
-			  "tests makes the rates lower and noisier"),
-	},
 	[R_WORSE] = {
 		.name = "more_streams_worse",
 		.value = 0.85,
@@ -100,8 +92,8 @@ static bool cpu_step(const struct ps_run *r, const struct ps_step_result *s)
  * packet work of softirq and hard interrupt time, which is the test's
  * while it moves data. What is left is other tenants' work.
  */
-static double test_share(const struct ps_evidence *ev,
-			 const struct ps_step_result *s)
+double ps_step_test_share(const struct ps_evidence *ev,
+			  const struct ps_step_result *s)
 {
 	double own = s->cpu_local;
 
@@ -174,7 +166,7 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 		/* the test itself (its processes and its packets' softirq
 		 * time) must be most of it, not a bystander */
 		if (n < 2 || min < SATURATED->value ||
-		    test_share(ev, s) <
+		    ps_step_test_share(ev, s) <
 			    rules[R_ALL_TEST_SHARE].value * s->cpu.all.busy_pct)
 			continue;
 		if (!hit || s->bps > hit->bps) {
@@ -212,11 +204,11 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	       hit->cpu.all.pct[PS_CPU_SOFTIRQ],
 	       hit->cpu.all.pct[PS_CPU_SYSTEM], hit->cpu.all.pct[PS_CPU_USER],
 	       hit->cpu_local, hit->cpu_remote);
-	ps_fact(f, "test_share", test_share(ev, hit), "%");
+	ps_fact(f, "test_share", ps_step_test_share(ev, hit), "%");
 	PS_APPEND(f->evidence,
 		  _("; the test's processes and its packets' softirq time "
 		    "account for %.0f%% of all cores"),
-		  test_share(ev, hit));
+		  ps_step_test_share(ev, hit));
 	if (ev->res && ev->res->loopback)
 		PS_APPEND(f->evidence, "%s",
 			  _("; over loopback both ends share these cores"));
@@ -404,72 +396,6 @@ const struct ps_check_ops ps_check_cpu_core = {
 	.weight = 60,
 	.needs_test = true,
 	.eval = eval_cpu_core,
-};
-
-/* ---- other work on the host during the tests -------------------------- */
-
-static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
-					  struct ps_finding *f)
-{
-	double worst = -1, busy = 0, own = 0;
-	int n = 0, ncores = 0;
-
-	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
-		const struct ps_step_result *s = &ev->res->steps[i];
-		double o, ownshare;
-
-		if (s->state != PS_STEP_DONE || !s->have_cpu ||
-		    !s->cpu.all.pct_valid || s->cpu.ncores <= 0)
-			continue;
-		n++;
-		/* the test's processes and packet work as a share of all
-		 * cores: what is left is other tenants' */
-		ownshare = test_share(ev, s);
-		o = s->cpu.all.busy_pct - ownshare;
-		if (o > worst) {
-			worst = o;
-			busy = s->cpu.all.busy_pct;
-			own = ownshare;
-			ncores = s->cpu.ncores;
-		}
-	}
-	if (!n) {
-		PS_SET(f->evidence, "%s", _("no CPU readings of a test"));
-		return PS_CHECK_NA;
-	}
-	ps_fact(f, "cores", ncores, "count");
-	ps_fact(f, "busy", busy, "%");
-	ps_fact(f, "test_share", own, "%");
-	ps_fact(f, "other_work", worst, "%");
-	PS_SET(f->evidence,
-	       _("during the busiest test the %d cores were %.0f%% busy, the "
-		 "test's processes and its packets' softirq time account for "
-		 "about %.0f%%"),
-	       ncores, busy, own);
-	if (worst < rules[R_OTHER_WORK].value)
-		return PS_CHECK_CLEAR;
-	f->severity = PS_SEV_WARNING;
-	ps_crossed(f, &rules[R_OTHER_WORK]);
-	PS_SET(f->title,
-	       _("Other work kept the CPUs %.0f%% busy during the tests"),
-	       worst);
-	PS_APPEND(f->evidence, "%s",
-		  _("; the test's own softirq and interrupt time is not "
-		    "counted as other work; rates measured beside other load "
-		    "are lower and noisier than the host can do"));
-	PS_SET(f->remedy, "%s",
-	       _("run the check again when the host is quiet (top -o %CPU "
-		 "shows who is busy), or pin the test to idle cores (-A)"));
-	return PS_CHECK_FIRED;
-}
-
-const struct ps_check_ops ps_check_host_busy = {
-	.id = "host_busy",
-	.family = "tool",
-	.title = N_("other work on the host during the tests"),
-	.weight = 10,
-	.needs_test = true,
-	.eval = eval_host_busy,
 };
 
 /* ---- more streams made it worse -------------------------------------- */

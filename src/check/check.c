@@ -45,49 +45,12 @@ const struct ps_rule ps_check_rules[PS_NCHECK_RULES] = {
 };
 PS_RULE_FAMILY(check, ps_check_rules);
 
-/* one line per check; the order is the order of the report's "ruled out" */
-/* clang-format off */
-const struct ps_check_ops *const ps_check_registry[] = {
-	&ps_check_link_speed,
-	&ps_check_pcie,
-	&ps_check_mtu,
-	&ps_check_offloads,
-	&ps_check_window,
-	&ps_check_buffers,
-	&ps_check_cpu_core,
-	&ps_check_worse,
-	&ps_check_rss,
-	&ps_check_irq_cpu,
-	&ps_check_irqbalance,
-	&ps_check_rps,
-	&ps_check_coalesce,
-	&ps_check_rings,
-	&ps_check_softnet,
-	&ps_check_fork,
-	&ps_check_direction,
-	&ps_check_bidir,
-	&ps_check_cc_qdisc,
-	&ps_check_retrans,
-	&ps_check_numa,
-	&ps_check_governor,
-	&ps_check_steal,
-	&ps_check_virtual_nic,
-	&ps_check_peer_tool,
-	&ps_check_host_busy,
-	&ps_check_far_cpu,
-	&ps_check_shaper,
-	&ps_check_short_queue,
-	&ps_check_far_shaper,
-	&ps_check_udp_loss,
-	&ps_check_tcp_memory,
-	&ps_check_udp_buffers,
-	&ps_check_udp_rate,
-	&ps_check_rss_balance,
-	&ps_check_rss_table,
-	&ps_check_pause,
-	&ps_check_tx_queues,
-};
-/* clang-format on */
+/* the list of check-list.h; its order is the order of the report's
+ * "ruled out" */
+#define PS_CHECK_REGISTER(NAME) &ps_check_##NAME,
+const struct ps_check_ops *const ps_check_registry[] = { PS_CHECK_LIST(
+	PS_CHECK_REGISTER) };
+#undef PS_CHECK_REGISTER
 const size_t ps_check_count =
 	sizeof(ps_check_registry) / sizeof(ps_check_registry[0]);
 

@@ -15,6 +15,8 @@
 #include "probe-link.h"
 #include "probe-netstat.h"
 #include "probe-pci.h"
+#include "probe-procs.h"
+#include "check-list.h"
 #include "rules.h"
 #include "snapshot.h"
 #include "units.h"
@@ -54,7 +56,8 @@ struct ps_step_qdisc {
 	double backlog_peak, backlog_mean;
 	int samples;
 };
-#define PS_STEP_MAX_RUNS 9 /* check --repeat N, at most */
+#define PS_STEP_MAX_RUNS 9  /* check --repeat N, at most */
+#define PS_STEP_MAX_PROCS 5 /* other processes a step names */
 
 /* one test of the guided run and the host while it ran */
 struct ps_step_result {
@@ -145,6 +148,12 @@ struct ps_step_result {
 	int nruns;
 	double run_bps[PS_STEP_MAX_RUNS];
 	double bps_lo, bps_hi; /* the slowest and the fastest run */
+	/* this end's busiest processes over the step besides the test's
+	 * own (this process, a pipescope server of this host): name, pid,
+	 * share of one core (probe-procs.h); nbusy 0: none or unknown */
+	bool have_busy;
+	int nbusy;
+	struct ps_proc busy[PS_STEP_MAX_PROCS];
 	/* the receiver's window over the RTT TCP saw, sample by sample
 	 * (mean of snd_wnd × 8 / srtt, bit/s per stream; 0 unknown): what
 	 * the window carried, where snd_wnd_bytes / rtt_us is biased low
@@ -299,32 +308,22 @@ extern const struct ps_check_ops *const ps_check_registry[];
 extern const size_t ps_check_count;
 const struct ps_check_ops *ps_check_find(const char *id);
 
-/* the families (one file each) */
-extern const struct ps_check_ops ps_check_pcie, ps_check_link_speed,
-	ps_check_virtual_nic, ps_check_numa, ps_check_governor,
-	ps_check_steal; /* check-host.c */
-extern const struct ps_check_ops ps_check_cpu_core, ps_check_worse,
-	ps_check_host_busy, ps_check_peer_tool,
-	ps_check_far_cpu; /* check-cpu.c */
-extern const struct ps_check_ops ps_check_rss, ps_check_irq_cpu,
-	ps_check_irqbalance, ps_check_rps, ps_check_offloads, ps_check_coalesce,
-	ps_check_rings, ps_check_softnet, ps_check_rss_balance,
-	ps_check_rss_table, ps_check_pause,
-	ps_check_tx_queues; /* check-nic.c */
-extern const struct ps_check_ops ps_check_mtu, ps_check_window,
-	ps_check_buffers, ps_check_fork, ps_check_direction, ps_check_bidir,
-	ps_check_cc_qdisc, ps_check_retrans; /* check-path.c */
-extern const struct ps_check_ops ps_check_shaper, ps_check_short_queue,
-	ps_check_far_shaper; /* check-shaper.c */
-extern const struct ps_check_ops ps_check_udp_loss, ps_check_tcp_memory,
-	ps_check_udp_buffers;			    /* check-drops.c */
-extern const struct ps_check_ops ps_check_udp_rate; /* check-udp.c */
+/* every check's ops, each in its family's file (check-list.h) */
+#define PS_CHECK_DECLARE(NAME) extern const struct ps_check_ops ps_check_##NAME;
+PS_CHECK_LIST(PS_CHECK_DECLARE)
+#undef PS_CHECK_DECLARE
 
 const char *ps_severity_name(enum ps_severity s); /* JSON: "warning" */
 const char *ps_severity_text(enum ps_severity s); /* translated */
 const char *ps_scope_name(enum ps_scope s);	  /* "flow", "shared" */
 
 /* ---- helpers the checks share (check.c) ------------------------------ */
+
+/* the test's share of all cores during a step, in %: its processes (the
+ * far end's too on this machine) and its packets' softirq and interrupt
+ * time; what is left of the busy time is other work (check-cpu.c) */
+double ps_step_test_share(const struct ps_evidence *ev,
+			  const struct ps_step_result *s);
 
 /* ps_fmt_bps ("3.52 Gbit/s") and ps_fmt_bytes10 ("12.5 MB") are in units.h */
 /* append to a fixed buffer, never past its end */

@@ -354,6 +354,10 @@ static struct json_object *step_json(const struct ps_step_result *s)
 		json_object_object_add(
 			o, "far_end_netstat",
 			ps_netstat_counters_json(&s->peer_netstat));
+	/* the busiest other processes of this end over the test */
+	if (s->have_busy)
+		json_object_object_add(o, "busy_processes",
+				       ps_procs_list_json(s->busy, s->nbusy));
 	return o;
 }
 

@@ -11,12 +11,11 @@
 #include "nls.h"
 #include "rules.h"
 
-/* one line a family, in the order of the checks' files */
-const struct ps_rule_family *const ps_rule_registry[] = {
-	&ps_rules_check, &ps_rules_host,    &ps_rules_pcie,   &ps_rules_cpu,
-	&ps_rules_nic,	 &ps_rules_path,    &ps_rules_shaper, &ps_rules_drops,
-	&ps_rules_udp,	 &ps_rules_ceiling, &ps_rules_answer,
-};
+/* the families of check-list.h, in its order */
+#define PS_RULE_REGISTER(FAM) &ps_rules_##FAM,
+const struct ps_rule_family *const ps_rule_registry[] = { PS_RULE_FAMILIES(
+	PS_RULE_REGISTER) };
+#undef PS_RULE_REGISTER
 const size_t ps_rule_nfamilies =
 	sizeof(ps_rule_registry) / sizeof(ps_rule_registry[0]);
 

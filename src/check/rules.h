@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "check-list.h"
 #include "options.h"
 
 /* one threshold: {"udp_loss_bottleneck", 0.01, "share", N_("...")} */
@@ -33,10 +34,11 @@ struct ps_rule_family {
 		#fam, (table), sizeof(table) / sizeof((table)[0])              \
 	}
 
-/* the families, one a file of src/check/, in the order they are listed */
-extern const struct ps_rule_family ps_rules_check, ps_rules_host, ps_rules_pcie,
-	ps_rules_cpu, ps_rules_nic, ps_rules_path, ps_rules_shaper,
-	ps_rules_drops, ps_rules_udp, ps_rules_ceiling, ps_rules_answer;
+/* the families, one a file of src/check/, in the order they are listed
+ * (check-list.h) */
+#define PS_RULE_DECLARE(FAM) extern const struct ps_rule_family ps_rules_##FAM;
+PS_RULE_FAMILIES(PS_RULE_DECLARE)
+#undef PS_RULE_DECLARE
 extern const struct ps_rule_family *const ps_rule_registry[];
 extern const size_t ps_rule_nfamilies;
 

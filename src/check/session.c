@@ -330,9 +330,33 @@ const struct ps_snapshot *ps_session_peer_last(const struct ps_session *s)
 /* ---- the step
  * ----------------------------------------------------------------- */
 
-/* this end's cores, interrupts, NIC and kernel counters from a to b */
+/* the busiest processes from a to b but the test's own: this process,
+ * and a pipescope server on this host (the far end's snapshot says its
+ * pid) */
+static void busy_procs(const struct ps_snapshot *a, const struct ps_snapshot *b,
+		       const struct ps_snapshot *peer, double dt,
+		       struct ps_step_result *st)
+{
+	int skip[2], nskip = 0;
+
+	if (a->procs.status != PS_ST_OK || b->procs.status != PS_ST_OK ||
+	    !a->procs.all || !b->procs.all)
+		return;
+	if (b->procs.self > 0)
+		skip[nskip++] = b->procs.self;
+	if (peer && peer->procs.self > 0 && ps_snapshot_same_host(b, peer))
+		skip[nskip++] = peer->procs.self;
+	st->nbusy = ps_procs_busiest(&a->procs, &b->procs, dt, skip, nskip,
+				     st->busy, PS_STEP_MAX_PROCS);
+	st->have_busy = true;
+}
+
+/* this end's cores, interrupts, NIC, kernel counters and processes from a
+ * to b */
 static void local_deltas(const struct ps_snapshot *a,
-			 const struct ps_snapshot *b, struct ps_step_result *st)
+			 const struct ps_snapshot *b,
+			 const struct ps_snapshot *peer,
+			 struct ps_step_result *st)
 {
 	double dt = (double)(b->hdr.mono_ns - a->hdr.mono_ns) / 1e9;
 
@@ -376,6 +400,7 @@ static void local_deltas(const struct ps_snapshot *a,
 		}
 		ps_step_set_nic(st, &r);
 	}
+	busy_procs(a, b, peer, dt, st);
 }
 
 /* the rate so far, from this end's counts of the intervals */
@@ -435,7 +460,7 @@ void ps_session_step(const struct ps_session *s, struct ps_step_result *st)
 		st->udp_target_bps = s->target_bps * s->streams;
 	ps_step_acc_finish(&s->acc, st);
 	if (s->base && s->last && s->last != s->base)
-		local_deltas(s->base, s->last, st);
+		local_deltas(s->base, s->last, s->peer_last, st);
 	ps_step_qdisc_finish(&s->qacc, &st->qdisc);
 	ps_step_peer_finish(&s->peer, st);
 	ps_step_qdisc_finish(&s->qpeer, &st->peer_qdisc);

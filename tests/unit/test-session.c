@@ -28,7 +28,8 @@
 #define NREAD 6 /* this end: start, after 4 intervals, after the end */
 #define NIV 4
 #define SENT_PER_IV 7500000.0
-#define RECV_SHARE 0.95 /* the receiver counted 95% of what was sent */
+#define RECV_SHARE 0.95	 /* the receiver counted 95% of what was sent */
+#define BUSY_PID 4194303 /* pid_max's last: above every real one */
 
 struct rec {
 	bool udp, omit;
@@ -96,6 +97,20 @@ static void local_at(struct ps_snapshot *s, int k, int64_t t_ns)
 			n->drops[d][c] = PS_NA;
 	n->drops[PS_NIC_RX][PS_NIC_MISSED] = 3 * k;
 	n->pause[PS_NIC_RX] = n->pause[PS_NIC_TX] = PS_NA;
+	/* a busy loop beside the test: a core's worth of ticks a second,
+	 * the highest pid so the list stays sorted */
+	if (s->procs.status == PS_ST_OK) {
+		struct ps_proc *p;
+
+		s->procs.all = realloc(
+			s->procs.all, (size_t)(s->procs.nall + 1) * sizeof(*p));
+		p = &s->procs.all[s->procs.nall++];
+		memset(p, 0, sizeof(*p));
+		p->pid = BUSY_PID;
+		p->start = 77;
+		p->ticks = 1000 + (uint64_t)s->procs.hz * (uint64_t)k;
+		snprintf(p->comm, sizeof(p->comm), "spinner");
+	}
 }
 
 /* a pipescope server's snapshot k (k < 0: its first, before the streams) */
@@ -354,6 +369,13 @@ static void same_step(const struct ps_step_result *a,
 		SAME_D(nic_txq_pps[q]);
 	}
 	SAME_D(nic_drops[PS_NIC_RX][PS_NIC_MISSED]);
+	SAME_I(have_busy);
+	SAME_I(nbusy);
+	for (int i = 0; i < a->nbusy; i++) {
+		SAME_I(busy[i].pid);
+		SAME_D(busy[i].pct);
+		assert_string_equal(a->busy[i].comm, b->busy[i].comm);
+	}
 }
 
 /* both paths through one recorded test; checks the step at each point */
@@ -470,6 +492,14 @@ static void tcp_end(const struct rec *r, const struct ps_step_result *s)
 	assert_int_equal(s->peer_qdisc.drops, 8000);
 	assert_false(s->udp);
 	assert_int_equal(s->nrate, 3);
+	/* the busy loop beside it: a core's worth, first; never this test */
+	assert_true(s->have_busy);
+	assert_true(s->nbusy >= 1);
+	assert_int_equal(s->busy[0].pid, BUSY_PID);
+	assert_string_equal(s->busy[0].comm, "spinner");
+	NEAR(s->busy[0].pct, 100);
+	for (int i = 0; i < s->nbusy; i++)
+		assert_int_not_equal(s->busy[i].pid, (int)getpid());
 }
 
 static void udp_mid(const struct rec *r, const struct ps_step_result *s)
@@ -559,12 +589,57 @@ static void test_reading_times(void **state)
 	ps_snapshot_put(after_end);
 }
 
+/* the step's busiest processes reach host_busy: named, the ones below
+ * the rule left out */
+static void test_host_busy_names(void **state)
+{
+	const struct ps_check_ops *ops = ps_check_find("host_busy");
+	struct ps_run *r = calloc(1, sizeof(*r));
+	struct ps_finding *f = calloc(1, sizeof(*f));
+	struct ps_step_result *s = &r->steps[0];
+	struct ps_snapshot snap;
+	struct ps_evidence ev;
+
+	(void)state;
+	assert_non_null(ops);
+	memset(&snap, 0, sizeof(snap));
+	r->nsteps = 1;
+	s->state = PS_STEP_DONE;
+	s->streams = 1;
+	s->bps = 5e9;
+	s->cpu_local = 30;
+	s->have_cpu = true;
+	s->cpu.status = PS_ST_OK;
+	s->cpu.ncores = 2;
+	s->cpu.all.pct_valid = true;
+	s->cpu.all.busy_pct = 95;
+	s->have_busy = true;
+	s->nbusy = 2;
+	s->busy[0] =
+		(struct ps_proc){ .pid = 4242, .comm = "stress", .pct = 99.5 };
+	s->busy[1] = (struct ps_proc){ .pid = 7, .comm = "\\x1bsh", .pct = 3 };
+	ps_evidence_of(&snap, r, &ev);
+	assert_int_equal(ops->eval(&ev, f), PS_CHECK_FIRED);
+	assert_non_null(
+		strstr(f->evidence, "stress (pid 4242) 100% of a core"));
+	assert_null(strstr(f->evidence, "pid 7"));
+	assert_non_null(strstr(f->remedy, "stress (pid 4242)"));
+	NEAR(ps_fact_get(f, "busiest_process_cpu"), 99.5);
+	/* a quiet host: nothing named, nothing fired */
+	s->cpu.all.busy_pct = 20;
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(ops->eval(&ev, f), PS_CHECK_CLEAR);
+	free(f);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcp_omitted),
 		cmocka_unit_test(test_udp),
 		cmocka_unit_test(test_reading_times),
+		cmocka_unit_test(test_host_busy_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
