@@ -59,24 +59,16 @@ static const struct ps_rule rules[] = {
 };
 PS_RULE_FAMILY(drops, rules);
 
-/* a counter's growth, 0 when unknown; bounded (a far end's numbers are
- * untrusted) so that sums over steps and counters cannot overflow */
-#define GREW_MAX ((int64_t)1 << 48)
-static int64_t grew(int64_t d)
-{
-	return d > 0 ? (d < GREW_MAX ? d : GREW_MAX) : 0;
-}
-
 /* the kernel's drop counters of one end over a step: the UDP ones only
  * for a UDP test (the namespace's other sockets drop there too) */
 static int64_t kernel_drops(const struct ps_netstat_counters *c, bool udp)
 {
-	int64_t n = grew(c->ip_in_discards) + grew(c->tcp_backlog_drop) +
-		    grew(c->tcp_rcv_pruned) + grew(c->tcp_ofo_drop) +
-		    grew(c->tcp_rcvq_drop);
+	int64_t n = ps_grew(c->ip_in_discards) + ps_grew(c->tcp_backlog_drop) +
+		    ps_grew(c->tcp_rcv_pruned) + ps_grew(c->tcp_ofo_drop) +
+		    ps_grew(c->tcp_rcvq_drop);
 
 	if (udp)
-		n += grew(c->udp_rcvbuf_errors) + grew(c->udp_in_errors);
+		n += ps_grew(c->udp_rcvbuf_errors) + ps_grew(c->udp_in_errors);
 	return n;
 }
 
@@ -241,10 +233,10 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 			   : _("nstat -az 'Udp*' before and after a test"));
 		return PS_CHECK_FIRED;
 	}
-	rcvbuf = grew(c->udp_rcvbuf_errors);
-	inerr = grew(c->udp_in_errors);
-	disc = grew(c->ip_in_discards);
-	indg = grew(c->udp_in_datagrams);
+	rcvbuf = ps_grew(c->udp_rcvbuf_errors);
+	inerr = ps_grew(c->udp_in_errors);
+	disc = ps_grew(c->ip_in_discards);
+	indg = ps_grew(c->udp_in_datagrams);
 	/*
 	 * The kernel counts buffers, not datagrams: with GRO one buffer holds
 	 * many (as many as the datagrams that came per InDatagrams). The
@@ -268,7 +260,7 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 	if (inbuf > lost)
 		inbuf = lost;
 	buf_share = inbuf / sent;
-	ps_fact(f, "udp_rcvbuf_errors", (double)grew(c->udp_rcvbuf_errors),
+	ps_fact(f, "udp_rcvbuf_errors", (double)ps_grew(c->udp_rcvbuf_errors),
 		"count");
 	ps_fact(f, "udp_in_errors", (double)inerr, "count");
 	ps_fact(f, "ip_in_discards", (double)disc, "count");
@@ -282,7 +274,7 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 			 "receiver's "
 			 "socket buffer (UdpRcvbufErrors +%lld, %s)"),
 		       100 * share, 100 * buf_share,
-		       (long long)grew(c->udp_rcvbuf_errors),
+		       (long long)ps_grew(c->udp_rcvbuf_errors),
 		       far ? _("far end") : _("this end"));
 		PS_APPEND(
 			f->evidence,
@@ -291,8 +283,8 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 			  "application did not read as fast as the "
 			  "datagrams came; the rest (%.2f%%) on the path or "
 			  "the NIC"),
-			(long long)grew(c->udp_rcvbuf_errors), (long long)inerr,
-			100 * (share - buf_share));
+			(long long)ps_grew(c->udp_rcvbuf_errors),
+			(long long)inerr, 100 * (share - buf_share));
 		if (far && s->peer_netstat_s > 0 &&
 		    s->seconds > s->peer_netstat_s)
 			PS_APPEND(f->evidence,
@@ -326,7 +318,7 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 		  _("; the receiver's kernel counted %lld socket-buffer drops, "
 		    "%lld UDP receive errors and %lld IP discards: the rest "
 		    "was lost before its kernel saw it"),
-		  (long long)grew(c->udp_rcvbuf_errors), (long long)inerr,
+		  (long long)ps_grew(c->udp_rcvbuf_errors), (long long)inerr,
 		  (long long)disc);
 	if (!far && s->have_irq && s->softnet_drop_rate > 0)
 		PS_APPEND(f->evidence,
@@ -372,8 +364,8 @@ static enum ps_check_state eval_udp_buffers(const struct ps_evidence *ev,
 		PS_SET(f->evidence, "%s", _("no UDP counters"));
 		return PS_CHECK_NA;
 	}
-	drops = grew(ns->c.udp_rcvbuf_errors);
-	dgrams = grew(ns->c.udp_in_datagrams);
+	drops = ps_grew(ns->c.udp_rcvbuf_errors);
+	dgrams = ps_grew(ns->c.udp_in_datagrams);
 	share = drops + dgrams > 0 ? (double)drops / (double)(drops + dgrams)
 				   : 0;
 	ps_fact(f, "udp_rcvbuf_errors", (double)drops, "count");
@@ -427,13 +419,13 @@ struct mem_sum {
 
 static void mem_add(struct mem_sum *m, const struct ps_netstat_counters *c)
 {
-	m->pressures += grew(c->tcp_memory_pressures);
-	m->pruned += grew(c->tcp_rcv_pruned);
-	m->prune_called += grew(c->tcp_prune_called);
-	m->ofo_drop += grew(c->tcp_ofo_drop);
-	m->rcvq_drop += grew(c->tcp_rcvq_drop);
-	m->backlog_drop += grew(c->tcp_backlog_drop);
-	m->collapsed += grew(c->tcp_rcv_collapsed);
+	m->pressures += ps_grew(c->tcp_memory_pressures);
+	m->pruned += ps_grew(c->tcp_rcv_pruned);
+	m->prune_called += ps_grew(c->tcp_prune_called);
+	m->ofo_drop += ps_grew(c->tcp_ofo_drop);
+	m->rcvq_drop += ps_grew(c->tcp_rcvq_drop);
+	m->backlog_drop += ps_grew(c->tcp_backlog_drop);
+	m->collapsed += ps_grew(c->tcp_rcv_collapsed);
 }
 
 static bool mem_any(const struct mem_sum *m)

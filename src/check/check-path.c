@@ -1212,12 +1212,6 @@ struct rtx_causes {
 	int64_t timeouts, fast, probes, slow_start, spurious, dsack, reorder;
 };
 
-/* bounded: the far end's counters are untrusted, the sums must not wrap */
-static int64_t pos(int64_t v)
-{
-	return v > 0 ? (v < ((int64_t)1 << 48) ? v : (int64_t)1 << 48) : 0;
-}
-
 static void causes_add(struct rtx_causes *k, const struct ps_run *r,
 		       const struct ps_step_result *s)
 {
@@ -1230,13 +1224,13 @@ static void causes_add(struct rtx_causes *k, const struct ps_run *r,
 	if (!c || s->bidir)
 		return;
 	k->have = true;
-	k->timeouts += pos(c->tcp_timeouts);
-	k->fast += pos(c->tcp_fast_retrans);
-	k->probes += pos(c->tcp_loss_probes);
-	k->slow_start += pos(c->tcp_slow_start_retrans);
-	k->spurious += pos(c->tcp_spurious_rtos);
-	k->dsack += pos(c->tcp_dsack_recv);
-	k->reorder += pos(c->tcp_sack_reorder);
+	k->timeouts += ps_grew(c->tcp_timeouts);
+	k->fast += ps_grew(c->tcp_fast_retrans);
+	k->probes += ps_grew(c->tcp_loss_probes);
+	k->slow_start += ps_grew(c->tcp_slow_start_retrans);
+	k->spurious += ps_grew(c->tcp_spurious_rtos);
+	k->dsack += ps_grew(c->tcp_dsack_recv);
+	k->reorder += ps_grew(c->tcp_sack_reorder);
 }
 
 /* loss repaired by retransmits: a warning from the rule's share on */
