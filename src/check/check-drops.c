@@ -63,12 +63,11 @@ PS_RULE_FAMILY(drops, rules);
  * for a UDP test (the namespace's other sockets drop there too) */
 static int64_t kernel_drops(const struct ps_netstat_counters *c, bool udp)
 {
-	int64_t n = ps_grew(c->ip_in_discards) + ps_grew(c->tcp_backlog_drop) +
-		    ps_grew(c->tcp_rcv_pruned) + ps_grew(c->tcp_ofo_drop) +
-		    ps_grew(c->tcp_rcvq_drop);
+	int64_t n = 0;
 
-	if (udp)
-		n += ps_grew(c->udp_rcvbuf_errors) + ps_grew(c->udp_in_errors);
+	for (int i = 0; i < PS_ND_COUNT; i++)
+		if (udp || !ps_netstat_drop_udp(i))
+			n += ps_grew(ps_netstat_drop(c, i));
 	return n;
 }
 
@@ -98,25 +97,16 @@ bool ps_step_drops_grew(const struct ps_step_result *s)
 static void drops_of(char *buf, size_t len, const char *who,
 		     const struct ps_netstat_counters *c, bool udp)
 {
-	const struct {
-		const char *name;
-		int64_t v;
-	} d[] = {
-		{ "UdpRcvbufErrors", c->udp_rcvbuf_errors },
-		{ "UdpInErrors", c->udp_in_errors },
-		{ "IpInDiscards", c->ip_in_discards },
-		{ "TCPBacklogDrop", c->tcp_backlog_drop },
-		{ "RcvPruned", c->tcp_rcv_pruned },
-		{ "TCPOFODrop", c->tcp_ofo_drop },
-		{ "TCPRcvQDrop", c->tcp_rcvq_drop },
-	};
 	bool first = true;
 
-	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
-		if (d[i].v <= 0 || (!udp && i < 2))
-			continue; /* the first two are UDP's */
+	for (int i = 0; i < PS_ND_COUNT; i++) {
+		int64_t v = ps_netstat_drop(c, i);
+
+		if (v <= 0 || (!udp && ps_netstat_drop_udp(i)))
+			continue;
 		ps_appendf(buf, len, "%s%s%s +%lld", buf[0] ? ", " : "",
-			   first ? who : "", d[i].name, (long long)d[i].v);
+			   first ? who : "", ps_netstat_drops[i].name,
+			   (long long)v);
 		first = false;
 	}
 }
@@ -412,26 +402,43 @@ const struct ps_check_ops ps_check_udp_buffers = {
 
 /* ---- TCP memory pressure and receive-queue pruning ------------------- */
 
+/* TCP's memory events, and its drop counters (PS_NETSTAT_DROPS) */
 struct mem_sum {
-	int64_t pressures, pruned, prune_called, ofo_drop, rcvq_drop,
-		backlog_drop, collapsed;
+	int64_t pressures, prune_called, collapsed;
+	int64_t drop[PS_ND_COUNT]; /* the UDP and IP ones stay 0 */
 };
 
 static void mem_add(struct mem_sum *m, const struct ps_netstat_counters *c)
 {
 	m->pressures += ps_grew(c->tcp_memory_pressures);
-	m->pruned += ps_grew(c->tcp_rcv_pruned);
 	m->prune_called += ps_grew(c->tcp_prune_called);
-	m->ofo_drop += ps_grew(c->tcp_ofo_drop);
-	m->rcvq_drop += ps_grew(c->tcp_rcvq_drop);
-	m->backlog_drop += ps_grew(c->tcp_backlog_drop);
 	m->collapsed += ps_grew(c->tcp_rcv_collapsed);
+	for (int i = 0; i < PS_ND_COUNT; i++)
+		if (ps_netstat_drop_tcp(i))
+			m->drop[i] += ps_grew(ps_netstat_drop(c, i));
 }
 
 static bool mem_any(const struct mem_sum *m)
 {
-	return m->pressures || m->pruned || m->prune_called || m->ofo_drop ||
-	       m->rcvq_drop || m->backlog_drop;
+	bool any = m->pressures || m->prune_called;
+
+	for (int i = 0; i < PS_ND_COUNT; i++)
+		any |= m->drop[i] != 0;
+	return any;
+}
+
+/* a drop counter of both ends */
+static int64_t both(const struct mem_sum *a, const struct mem_sum *b,
+		    enum ps_netstat_drop_id id)
+{
+	return a->drop[id] + b->drop[id];
+}
+
+/* the same as a fact, under its key ("tcp_ofo_drop") */
+static void drop_fact(struct ps_finding *f, const struct mem_sum *a,
+		      const struct mem_sum *b, enum ps_netstat_drop_id id)
+{
+	ps_fact(f, ps_netstat_drops[id].key, (double)both(a, b, id), "count");
 }
 
 /* one end's part of the evidence: "this end: 3 memory-pressure events..." */
@@ -443,9 +450,11 @@ static void mem_text(struct ps_finding *f, const char *who,
 		    "pruned (%lld segments dropped), %lld out-of-order and "
 		    "%lld receive-queue drops, %lld backlog drops"),
 		  f->evidence[0] ? "; " : "", who, (long long)m->pressures,
-		  (long long)m->prune_called, (long long)m->pruned,
-		  (long long)m->ofo_drop, (long long)m->rcvq_drop,
-		  (long long)m->backlog_drop);
+		  (long long)m->prune_called,
+		  (long long)m->drop[PS_ND_TCP_PRUNED],
+		  (long long)m->drop[PS_ND_TCP_OFO],
+		  (long long)m->drop[PS_ND_TCP_RCVQ],
+		  (long long)m->drop[PS_ND_TCP_BACKLOG]);
 }
 
 static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
@@ -478,16 +487,12 @@ static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
 	}
 	ps_fact(f, "tcp_memory_pressures",
 		(double)(here.pressures + far.pressures), "count");
-	ps_fact(f, "tcp_rcv_pruned", (double)(here.pruned + far.pruned),
-		"count");
+	drop_fact(f, &here, &far, PS_ND_TCP_PRUNED);
 	ps_fact(f, "tcp_prune_called",
 		(double)(here.prune_called + far.prune_called), "count");
-	ps_fact(f, "tcp_ofo_drop", (double)(here.ofo_drop + far.ofo_drop),
-		"count");
-	ps_fact(f, "tcp_rcvq_drop", (double)(here.rcvq_drop + far.rcvq_drop),
-		"count");
-	ps_fact(f, "tcp_backlog_drop",
-		(double)(here.backlog_drop + far.backlog_drop), "count");
+	drop_fact(f, &here, &far, PS_ND_TCP_OFO);
+	drop_fact(f, &here, &far, PS_ND_TCP_RCVQ);
+	drop_fact(f, &here, &far, PS_ND_TCP_BACKLOG);
 	if (ns && ns->sock.tcp_mem >= 0 && ns->sock.tcp_mem_pressure > 0) {
 		ps_fact(f, "tcp_mem_pages", (double)ns->sock.tcp_mem, "count");
 		ps_fact(f, "tcp_mem_pressure_pages",
@@ -503,10 +508,9 @@ static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
 					  ? _("both ends")
 				  : mem_any(&here) ? _("this end")
 						   : _("the far end");
+		int64_t pruned = both(&here, &far, PS_ND_TCP_PRUNED);
 
-		f->severity = here.pressures + far.pressures + here.pruned +
-						      far.pruned >
-					      0
+		f->severity = here.pressures + far.pressures + pruned > 0
 				      ? PS_SEV_WARNING
 				      : PS_SEV_INFO;
 		PS_SET(f->title,
@@ -514,10 +518,10 @@ static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
 			 "%lld memory-pressure events, %lld segments pruned, "
 			 "%lld dropped from receive queues"),
 		       who, (long long)(here.pressures + far.pressures),
-		       (long long)(here.pruned + far.pruned),
-		       (long long)(here.ofo_drop + far.ofo_drop +
-				   here.rcvq_drop + far.rcvq_drop +
-				   here.backlog_drop + far.backlog_drop));
+		       (long long)pruned,
+		       (long long)(both(&here, &far, PS_ND_TCP_OFO) +
+				   both(&here, &far, PS_ND_TCP_RCVQ) +
+				   both(&here, &far, PS_ND_TCP_BACKLOG)));
 		PS_SET(f->remedy, "%s",
 		       _("the receiving application falls behind or its "
 			 "buffers are too small for the window: raise "
