@@ -436,11 +436,14 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 
 	ps_fmt_bps(rt, sizeof(rt), r);
 	PS_SET(f->evidence,
-	       _("%d stream%s%s: %s per stream (the most a flow got); "
-		 "TCP_INFO: receive-window limited %.0f%%, send-buffer "
-		 "limited %.0f%% of the time"),
-	       s->streams, s->streams == 1 ? "" : "s",
-	       rev ? _(" (the far end sending)") : "", rt,
+	       P_("%d stream%s: %s per stream (the most a flow got); "
+		  "TCP_INFO: receive-window limited %.0f%%, send-buffer "
+		  "limited %.0f%% of the time",
+		  "%d streams%s: %s per stream (the most a flow got); "
+		  "TCP_INFO: receive-window limited %.0f%%, send-buffer "
+		  "limited %.0f%% of the time",
+		  s->streams),
+	       s->streams, rev ? _(" (the far end sending)") : "", rt,
 	       100 * s->rwnd_limited, 100 * s->sndbuf_limited);
 	if (base)
 		PS_APPEND(f->evidence,
@@ -976,8 +979,10 @@ static enum ps_check_state eval_direction(const struct ps_evidence *ev,
 	ps_fact(f, "sending_rate", fwd->bps, "bit/s");
 	ps_fact(f, "receiving_rate", rev->bps, "bit/s");
 	PS_SET(f->evidence,
-	       _("%d stream%s: %s this end sending, %s the far end sending"),
-	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
+	       P_("%d stream: %s this end sending, %s the far end sending",
+		  "%d streams: %s this end sending, %s the far end sending",
+		  rev->streams),
+	       rev->streams, a, b);
 	if (ratio < rules[R_ASYMMETRY].value &&
 	    ratio > 1 / rules[R_ASYMMETRY].value)
 		return PS_CHECK_CLEAR;
