@@ -41,9 +41,10 @@
 #define MAX_LOWER 64
 #define MAX_DEPTH 8
 
-/* an opened link probe: its own rtnetlink socket (rtnl.c) */
+/* an opened link probe: an rtnetlink socket (rtnl.c) connected raw */
 struct ps_link_probe {
-	struct ps_rtnl rt; /* raw GETs, one sample at a time */
+	struct ps_rtnl *rt; /* own, or the probe set's */
+	struct ps_rtnl own;
 };
 
 /* where the raw replies are recorded (ps_link_record), for every probe */
@@ -256,19 +257,25 @@ void ps_link_record(const char *dir)
 	pthread_mutex_unlock(&rec.lock);
 }
 
-struct ps_link_probe *ps_link_open(void)
+struct ps_link_probe *ps_link_open_on(struct ps_rtnl *rt)
 {
 	struct ps_link_probe *lp = xcalloc(1, sizeof(*lp));
 
-	ps_rtnl_init(&lp->rt, true);
+	ps_rtnl_init(&lp->own, true);
+	lp->rt = rt ? rt : &lp->own;
 	return lp;
+}
+
+struct ps_link_probe *ps_link_open(void)
+{
+	return ps_link_open_on(NULL);
 }
 
 void ps_link_close(struct ps_link_probe *lp)
 {
 	if (!lp)
 		return;
-	ps_rtnl_fini(&lp->rt);
+	ps_rtnl_fini(&lp->own);
 	free(lp);
 }
 
@@ -473,11 +480,11 @@ int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
 		sample_lower(NULL, out);
 		return 0;
 	}
-	sk = ps_rtnl_lock(&lp->rt, &ret);
+	sk = ps_rtnl_lock(lp->rt, &ret);
 	if (ret == 0)
 		ret = getlink_raw(sk, ifname, &buf, &len);
 	if (ret < 0) {
-		ps_rtnl_unlock(&lp->rt);
+		ps_rtnl_unlock(lp->rt);
 		snprintf(msg, sizeof(msg),
 			 _("cannot talk to the kernel over rtnetlink: %s"),
 			 strerror(-ret));
@@ -501,7 +508,7 @@ int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
 		out->physical = is_physical(out->ifname);
 		sample_lower(sk, out);
 	}
-	ps_rtnl_unlock(&lp->rt);
+	ps_rtnl_unlock(lp->rt);
 	if (out->status == PS_ST_ABSENT)
 		goto out_absent;
 	if (out->status != PS_ST_OK)

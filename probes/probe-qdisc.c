@@ -32,10 +32,11 @@
 #define NUM_MAX ((uint64_t)1 << 62)
 #define RATE_MAX ((int64_t)1 << 50) /* bit/s: a petabit */
 
-/* an opened qdisc probe: its own rtnetlink socket (rtnl.c), kept for the
- * next samples (a socket a sample came and went beside the sampler's) */
+/* an opened qdisc probe: an rtnetlink socket (rtnl.c), kept for the next
+ * samples (a socket a sample came and went beside the sampler's) */
 struct ps_qdisc_probe {
-	struct ps_rtnl rt; /* libnl's caches, one sample at a time */
+	struct ps_rtnl *rt; /* own, or the probe set's */
+	struct ps_rtnl own;
 };
 
 static void set_status(struct ps_qdisc_info *i, enum ps_status st,
@@ -384,19 +385,25 @@ int ps_qdisc_parse_tc(const char *text, struct ps_qdisc_info *out)
 
 /* ---- live: libnl's caches --------------------------------------------- */
 
-struct ps_qdisc_probe *ps_qdisc_open(void)
+struct ps_qdisc_probe *ps_qdisc_open_on(struct ps_rtnl *rt)
 {
 	struct ps_qdisc_probe *qp = xcalloc(1, sizeof(*qp));
 
-	ps_rtnl_init(&qp->rt, false);
+	ps_rtnl_init(&qp->own, false);
+	qp->rt = rt ? rt : &qp->own;
 	return qp;
+}
+
+struct ps_qdisc_probe *ps_qdisc_open(void)
+{
+	return ps_qdisc_open_on(NULL);
 }
 
 void ps_qdisc_close(struct ps_qdisc_probe *qp)
 {
 	if (!qp)
 		return;
-	ps_rtnl_fini(&qp->rt);
+	ps_rtnl_fini(&qp->own);
 	free(qp);
 }
 
@@ -510,16 +517,16 @@ static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 		set_status(out, PS_ST_ABSENT, msg);
 		return 0;
 	}
-	sk = ps_rtnl_lock(&qp->rt, &err);
+	sk = ps_rtnl_lock(qp->rt, &err);
 	if (!sk) {
-		ps_rtnl_unlock(&qp->rt);
+		ps_rtnl_unlock(qp->rt);
 		set_status(out, PS_ST_ERROR,
 			   _("cannot talk to the kernel over rtnetlink"));
 		return -EPROTO;
 	}
 	err = rtnl_qdisc_alloc_cache(sk, &cache);
 	if (err < 0) {
-		ps_rtnl_unlock(&qp->rt);
+		ps_rtnl_unlock(qp->rt);
 		set_status(out, PS_ST_ERROR, nl_geterror(err));
 		return -EIO;
 	}
@@ -532,7 +539,7 @@ static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 		nl_cache_foreach(cache, qdisc_cb, &w);
 		nl_cache_free(cache);
 	}
-	ps_rtnl_unlock(&qp->rt);
+	ps_rtnl_unlock(qp->rt);
 	if (!out->n)
 		set_status(out, PS_ST_ABSENT, _("the interface has no qdisc"));
 	else

@@ -32,9 +32,10 @@ int ps_rtnl_get(struct nl_sock *sk, struct nl_msg *req, unsigned char **out,
 		int *outlen);
 
 /*
- * A socket kept between the samples of one probe (each probe set has its
- * own, so closing one set never shuts another's): opened at its first use,
- * one user at a time.
+ * A socket kept between samples: a probe set's, which its link and qdisc
+ * probes share (each set has its own, so closing one set never shuts
+ * another's), or a lone probe's. Opened at its first use, one user at a
+ * time.
  */
 struct ps_rtnl {
 	pthread_mutex_t lock;
