@@ -21,7 +21,6 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
-#include <netlink/socket.h>
 
 #include "brief.h"
 #include "ethnl.h"
@@ -30,6 +29,7 @@
 #include "nls.h"
 #include "probe-link.h"
 #include "probe.h"
+#include "rtnl.h"
 #include "sysroot.h"
 #include "xmalloc.h"
 
@@ -41,10 +41,10 @@
 #define MAX_LOWER 64
 #define MAX_DEPTH 8
 
-/* an opened link probe: its own rtnetlink socket */
+/* an opened link probe: an rtnetlink socket (rtnl.c) connected raw */
 struct ps_link_probe {
-	pthread_mutex_t lock; /* one sample at a time on the socket */
-	struct nl_sock *sk;   /* opened at the first live sample */
+	struct ps_rtnl *rt; /* own, or the probe set's */
+	struct ps_rtnl own;
 };
 
 /* where the raw replies are recorded (ps_link_record), for every probe */
@@ -257,48 +257,26 @@ void ps_link_record(const char *dir)
 	pthread_mutex_unlock(&rec.lock);
 }
 
-struct ps_link_probe *ps_link_open(void)
+struct ps_link_probe *ps_link_open_on(struct ps_rtnl *rt)
 {
 	struct ps_link_probe *lp = xcalloc(1, sizeof(*lp));
 
-	pthread_mutex_init(&lp->lock, NULL);
+	ps_rtnl_init(&lp->own, true);
+	lp->rt = rt ? rt : &lp->own;
 	return lp;
+}
+
+struct ps_link_probe *ps_link_open(void)
+{
+	return ps_link_open_on(NULL);
 }
 
 void ps_link_close(struct ps_link_probe *lp)
 {
 	if (!lp)
 		return;
-	if (lp->sk)
-		nl_socket_free(lp->sk);
-	pthread_mutex_destroy(&lp->lock);
+	ps_rtnl_fini(&lp->own);
 	free(lp);
-}
-
-static int socket_open(struct ps_link_probe *lp)
-{
-	int err;
-
-	if (lp->sk)
-		return 0;
-	lp->sk = nl_socket_alloc();
-	if (!lp->sk)
-		return -ENOMEM;
-	err = nl_connect(lp->sk, NETLINK_ROUTE);
-	if (err < 0) {
-		nl_socket_free(lp->sk);
-		lp->sk = NULL;
-		return -EPROTO;
-	}
-	nl_socket_enable_msg_peek(lp->sk);
-	/*
-	 * Every request here is a single GET answered by one message (or a
-	 * dump ending in DONE): no ACK to leave behind for the next request,
-	 * and our own raw GETLINK keeps libnl's sequence counter unaware.
-	 */
-	nl_socket_disable_auto_ack(lp->sk);
-	nl_socket_disable_seq_check(lp->sk);
-	return 0;
 }
 
 static void record(const char *name, const void *buf, size_t len)
@@ -317,35 +295,13 @@ static int getlink_raw(struct nl_sock *sk, const char *ifname,
 		       unsigned char **out, int *outlen)
 {
 	struct nl_msg *msg;
-	uint32_t seq;
 	int err;
 
-	err = rtnl_link_build_get_request(0, ifname, &msg);
-	if (err < 0)
+	if (rtnl_link_build_get_request(0, ifname, &msg) < 0)
 		return -ENOMEM;
-	nl_complete_msg(sk, msg);
-	seq = nlmsg_hdr(msg)->nlmsg_seq;
-	err = nl_send(sk, msg);
+	err = ps_rtnl_get(sk, msg, out, outlen);
 	nlmsg_free(msg);
-	if (err < 0)
-		return -EIO;
-	for (;;) {
-		struct sockaddr_nl nla;
-		unsigned char *buf = NULL;
-		int n = nl_recv(sk, &nla, &buf, NULL);
-		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
-
-		if (n <= 0) {
-			free(buf);
-			return n == 0 ? -ENODATA : -EIO;
-		}
-		if (NLMSG_OK(nlh, n) && nlh->nlmsg_seq == seq) {
-			*out = buf;
-			*outlen = n;
-			return 0;
-		}
-		free(buf); /* a stale reply of an earlier request */
-	}
+	return err;
 }
 
 static bool is_physical(const char *name)
@@ -504,6 +460,7 @@ int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
 {
 	unsigned char *buf = NULL;
 	char msg[PS_LINK_REASON];
+	struct nl_sock *sk;
 	int len = 0, ret;
 
 	ps_link_init(out, ifname);
@@ -523,12 +480,11 @@ int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
 		sample_lower(NULL, out);
 		return 0;
 	}
-	pthread_mutex_lock(&lp->lock);
-	ret = socket_open(lp);
+	sk = ps_rtnl_lock(lp->rt, &ret);
 	if (ret == 0)
-		ret = getlink_raw(lp->sk, ifname, &buf, &len);
+		ret = getlink_raw(sk, ifname, &buf, &len);
 	if (ret < 0) {
-		pthread_mutex_unlock(&lp->lock);
+		ps_rtnl_unlock(lp->rt);
 		snprintf(msg, sizeof(msg),
 			 _("cannot talk to the kernel over rtnetlink: %s"),
 			 strerror(-ret));
@@ -550,9 +506,9 @@ int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
 	}
 	if (out->status == PS_ST_OK) {
 		out->physical = is_physical(out->ifname);
-		sample_lower(lp->sk, out);
+		sample_lower(sk, out);
 	}
-	pthread_mutex_unlock(&lp->lock);
+	ps_rtnl_unlock(lp->rt);
 	if (out->status == PS_ST_ABSENT)
 		goto out_absent;
 	if (out->status != PS_ST_OK)

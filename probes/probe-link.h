@@ -83,12 +83,16 @@ void ps_link_init(struct ps_link_info *info, const char *ifname);
 int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out);
 
 /*
- * An opened link probe owns its rtnetlink socket (opened at its first live
- * sample, closed with it): two probe sets, or two threads with a probe
- * each, never share or shut each other's. ps_link_open never fails.
+ * An opened link probe samples on an rtnetlink socket (rtnl.h, opened at
+ * its first live sample): ps_link_open's is its own, closed with it;
+ * ps_link_open_on(rt) uses rt (a probe set's, which the set's qdisc probe
+ * shares and the set closes; NULL: its own). Two probe sets, or two threads
+ * with a probe each, never share or shut each other's. Never fails.
  */
 struct ps_link_probe;
+struct ps_rtnl;
 struct ps_link_probe *ps_link_open(void);
+struct ps_link_probe *ps_link_open_on(struct ps_rtnl *rt);
 void ps_link_close(struct ps_link_probe *lp);
 
 /*

@@ -35,6 +35,32 @@ static const struct {
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
+const struct ps_netstat_drop ps_netstat_drops[PS_ND_COUNT] = {
+#define DROP(id, k, n, l)                                                      \
+	[PS_ND_##id] = { #k, n, offsetof(struct ps_netstat_counters, k), l },
+	PS_NETSTAT_DROPS(DROP)
+#undef DROP
+};
+
+int64_t ps_netstat_drop(const struct ps_netstat_counters *c,
+			enum ps_netstat_drop_id id)
+{
+	return *(const int64_t *)((const char *)c + ps_netstat_drops[id].off);
+}
+
+bool ps_netstat_drop_udp(enum ps_netstat_drop_id id)
+{
+	return ps_netstat_drops[id].layer == PS_DROP_UDP_BUF ||
+	       ps_netstat_drops[id].layer == PS_DROP_UDP_ERR;
+}
+
+bool ps_netstat_drop_tcp(enum ps_netstat_drop_id id)
+{
+	return ps_netstat_drops[id].layer == PS_DROP_TCP_BACKLOG ||
+	       ps_netstat_drops[id].layer == PS_DROP_TCP_PRUNE ||
+	       ps_netstat_drops[id].layer == PS_DROP_TCP_OFO;
+}
+
 static int64_t *counter_at(struct ps_netstat_counters *c, size_t i)
 {
 	return (int64_t *)((char *)c + counters[i].off);

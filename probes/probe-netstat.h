@@ -5,6 +5,7 @@
 #define PS_PROBE_NETSTAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -55,6 +56,55 @@ struct json_object;
 	X(tcp_listen_overflows, "TcpExt", "ListenOverflows")                   \
 	X(tcp_listen_drops, "TcpExt", "ListenDrops")
 
+/*
+ * The layers of the receive path where the kernel counts a dropped packet,
+ * from the bottom up (the NIC's ring and softnet's backlog below them are
+ * probe-ethtool's and probe-irq's; the Drops view shows them all).
+ */
+enum ps_drop_layer {
+	PS_DROP_IP,	     /* IP discarded it */
+	PS_DROP_UDP_BUF,     /* a UDP socket's receive buffer was full */
+	PS_DROP_UDP_ERR,     /* UDP's other receive errors */
+	PS_DROP_TCP_BACKLOG, /* TCP's backlog: the socket was busy */
+	PS_DROP_TCP_PRUNE,   /* TCP pruned a receive queue short of memory */
+	PS_DROP_TCP_OFO,     /* TCP's out-of-order and receive-queue drops */
+	PS_DROP_NLAYERS
+};
+
+/*
+ * X(ID, key, name, layer): the kernel's drop counters, in the order they
+ * are told ("UdpRcvbufErrors +12, IpInDiscards +3"): key is the counter's
+ * member of PS_NETSTAT_COUNTERS, name as nstat calls it, layer where the
+ * packet was lost. The one list of them: the checks' sums and texts
+ * (check-drops.c) and the Drops view's layers read it.
+ */
+#define PS_NETSTAT_DROPS(X)                                                    \
+	X(UDP_RCVBUF, udp_rcvbuf_errors, "UdpRcvbufErrors", PS_DROP_UDP_BUF)   \
+	X(UDP_IN_ERRORS, udp_in_errors, "UdpInErrors", PS_DROP_UDP_ERR)        \
+	X(IP_DISCARDS, ip_in_discards, "IpInDiscards", PS_DROP_IP)             \
+	X(TCP_BACKLOG, tcp_backlog_drop, "TCPBacklogDrop",                     \
+	  PS_DROP_TCP_BACKLOG)                                                 \
+	X(TCP_PRUNED, tcp_rcv_pruned, "RcvPruned", PS_DROP_TCP_PRUNE)          \
+	X(TCP_OFO, tcp_ofo_drop, "TCPOFODrop", PS_DROP_TCP_OFO)                \
+	X(TCP_RCVQ, tcp_rcvq_drop, "TCPRcvQDrop", PS_DROP_TCP_OFO)
+
+enum ps_netstat_drop_id {
+#define PS_NETSTAT_DROP_ID(id, k, name, layer) PS_ND_##id,
+	PS_NETSTAT_DROPS(PS_NETSTAT_DROP_ID)
+#undef PS_NETSTAT_DROP_ID
+		PS_ND_COUNT
+};
+
+struct ps_netstat_drop {
+	const char *key;  /* "udp_rcvbuf_errors": the member, the JSON key */
+	const char *name; /* "UdpRcvbufErrors" */
+	size_t off;	  /* the member in struct ps_netstat_counters */
+	enum ps_drop_layer layer;
+};
+
+/* PS_NETSTAT_DROPS, by enum ps_netstat_drop_id */
+extern const struct ps_netstat_drop ps_netstat_drops[PS_ND_COUNT];
+
 /* the counters, PS_NA when not reported */
 struct ps_netstat_counters {
 #define PS_NETSTAT_MEMBER(k, sec, name) int64_t k;
@@ -103,6 +153,14 @@ int ps_netstat_parse(const char *text, struct ps_netstat_counters *c);
 int ps_sockstat_parse(const char *text, struct ps_sockstat *s);
 /* "21180 28243 42360"; 0 or -EINVAL */
 int ps_tcp_mem_parse(const char *text, struct ps_sockstat *s);
+
+/* drop counter id of c (PS_NA when not reported) */
+int64_t ps_netstat_drop(const struct ps_netstat_counters *c,
+			enum ps_netstat_drop_id id);
+/* a UDP socket's drop counter (a TCP test's drops are not there) */
+bool ps_netstat_drop_udp(enum ps_netstat_drop_id id);
+/* a TCP socket's drop counter */
+bool ps_netstat_drop_tcp(enum ps_netstat_drop_id id);
 
 /* cur - prev of one counter, PS_NA when either is missing or it went back */
 int64_t ps_netstat_delta(int64_t prev, int64_t cur);

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +18,12 @@
 #include <netlink/route/qdisc/htb.h>
 #include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
-#include <netlink/socket.h>
 
 #include "jsonutil.h"
 #include "nls.h"
 #include "probe-qdisc.h"
 #include "probe.h"
+#include "rtnl.h"
 #include "sysroot.h"
 #include "units.h"
 #include "xmalloc.h"
@@ -33,9 +32,11 @@
 #define NUM_MAX ((uint64_t)1 << 62)
 #define RATE_MAX ((int64_t)1 << 50) /* bit/s: a petabit */
 
+/* an opened qdisc probe: an rtnetlink socket (rtnl.c), kept for the next
+ * samples (a socket a sample came and went beside the sampler's) */
 struct ps_qdisc_probe {
-	pthread_mutex_t lock; /* one sample at a time */
-	struct nl_sock *sk;   /* opened at the first live sample */
+	struct ps_rtnl *rt; /* own, or the probe set's */
+	struct ps_rtnl own;
 };
 
 static void set_status(struct ps_qdisc_info *i, enum ps_status st,
@@ -384,21 +385,25 @@ int ps_qdisc_parse_tc(const char *text, struct ps_qdisc_info *out)
 
 /* ---- live: libnl's caches --------------------------------------------- */
 
-struct ps_qdisc_probe *ps_qdisc_open(void)
+struct ps_qdisc_probe *ps_qdisc_open_on(struct ps_rtnl *rt)
 {
 	struct ps_qdisc_probe *qp = xcalloc(1, sizeof(*qp));
 
-	pthread_mutex_init(&qp->lock, NULL);
+	ps_rtnl_init(&qp->own, false);
+	qp->rt = rt ? rt : &qp->own;
 	return qp;
+}
+
+struct ps_qdisc_probe *ps_qdisc_open(void)
+{
+	return ps_qdisc_open_on(NULL);
 }
 
 void ps_qdisc_close(struct ps_qdisc_probe *qp)
 {
 	if (!qp)
 		return;
-	if (qp->sk)
-		nl_socket_free(qp->sk);
-	pthread_mutex_destroy(&qp->lock);
+	ps_rtnl_fini(&qp->own);
 	free(qp);
 }
 
@@ -498,9 +503,9 @@ static void root_first(struct ps_qdisc_info *i)
 
 static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 {
-	struct nl_sock *sk;
 	struct nl_cache *cache = NULL;
 	struct walk w = { .out = out };
+	struct nl_sock *sk;
 	int err;
 
 	w.ifindex = (int)if_nametoindex(out->ifname);
@@ -512,23 +517,16 @@ static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 		set_status(out, PS_ST_ABSENT, msg);
 		return 0;
 	}
-	/* the probe's own socket, kept for the next samples (a socket a
-	 * sample came and went beside the sampler's) */
-	if (!qp->sk) {
-		qp->sk = nl_socket_alloc();
-		if (!qp->sk || nl_connect(qp->sk, NETLINK_ROUTE) < 0) {
-			if (qp->sk)
-				nl_socket_free(qp->sk);
-			qp->sk = NULL;
-			set_status(out, PS_ST_ERROR,
-				   _("cannot talk to the kernel over "
-				     "rtnetlink"));
-			return -EPROTO;
-		}
+	sk = ps_rtnl_lock(qp->rt, &err);
+	if (!sk) {
+		ps_rtnl_unlock(qp->rt);
+		set_status(out, PS_ST_ERROR,
+			   _("cannot talk to the kernel over rtnetlink"));
+		return -EPROTO;
 	}
-	sk = qp->sk;
 	err = rtnl_qdisc_alloc_cache(sk, &cache);
 	if (err < 0) {
+		ps_rtnl_unlock(qp->rt);
 		set_status(out, PS_ST_ERROR, nl_geterror(err));
 		return -EIO;
 	}
@@ -541,6 +539,7 @@ static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 		nl_cache_foreach(cache, qdisc_cb, &w);
 		nl_cache_free(cache);
 	}
+	ps_rtnl_unlock(qp->rt);
 	if (!out->n)
 		set_status(out, PS_ST_ABSENT, _("the interface has no qdisc"));
 	else
@@ -572,8 +571,6 @@ static int recorded_sample(struct ps_qdisc_info *out)
 int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
 			 struct ps_qdisc_info *out)
 {
-	int ret;
-
 	ps_qdisc_init(out, ifname);
 	if (!ifname || !*ifname || strlen(ifname) >= IF_NAMESIZE ||
 	    strchr(ifname, '/')) {
@@ -583,10 +580,7 @@ int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
 	}
 	if (!ps_sysroot_is_live())
 		return recorded_sample(out);
-	pthread_mutex_lock(&qp->lock);
-	ret = live_sample(qp, out);
-	pthread_mutex_unlock(&qp->lock);
-	return ret;
+	return live_sample(qp, out);
 }
 
 int ps_qdisc_sample(const char *ifname, struct ps_qdisc_info *out)

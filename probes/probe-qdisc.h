@@ -79,7 +79,11 @@ int ps_qdisc_parse_tc(const char *text, struct ps_qdisc_info *out);
  * recorded form (not_recorded when missing).
  */
 struct ps_qdisc_probe;
+struct ps_rtnl;
+/* on its own rtnetlink socket / on rt (a probe set's, shared with the
+ * set's link probe; NULL: its own), as ps_link_open and ps_link_open_on */
 struct ps_qdisc_probe *ps_qdisc_open(void);
+struct ps_qdisc_probe *ps_qdisc_open_on(struct ps_rtnl *rt);
 void ps_qdisc_close(struct ps_qdisc_probe *qp);
 int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
 			 struct ps_qdisc_info *out);

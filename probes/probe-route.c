@@ -17,10 +17,10 @@
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
 #include <netlink/route/route.h>
-#include <netlink/socket.h>
 
 #include "nls.h"
 #include "probe-route.h"
+#include "rtnl.h"
 
 /* ---- recorded tables: /proc/net/route and /proc/net/ipv6_route -------- */
 
@@ -152,24 +152,10 @@ int ps_route6_parse_default(const char *text, char *ifname, size_t len)
 /* ---- the kernel's answer (live) -------------------------------------- */
 
 /*
- * Each lookup has a socket of its own, closed when it is answered: a route
- * is looked up once per interface choice, and nobody else's socket (a
- * probe's, or a lookup on another thread) is shared or shut. 0 or -errno.
+ * Each lookup has a socket of its own (rtnl.c), closed when it is answered:
+ * a route is looked up once per interface choice, and nobody else's socket
+ * (a probe's, or a lookup on another thread) is shared or shut.
  */
-static int route_socket(struct nl_sock **out)
-{
-	struct nl_sock *sk = nl_socket_alloc();
-
-	*out = NULL;
-	if (!sk)
-		return -ENOMEM;
-	if (nl_connect(sk, NETLINK_ROUTE) < 0) {
-		nl_socket_free(sk);
-		return -EPROTO;
-	}
-	*out = sk;
-	return 0;
-}
 
 static int link_mtu(struct nl_sock *sk, const char *ifname, unsigned *mtu)
 {
@@ -203,7 +189,7 @@ int ps_route_iface_for(const char *peer_addr, char *ifname, size_t len,
 		nl_addr_put(dst);
 		return -EINVAL;
 	}
-	ret = route_socket(&sk);
+	ret = ps_rtnl_connect(&sk, false);
 	if (ret < 0)
 		goto out;
 	ret = rtnl_route_lookup(sk, dst, &route);
@@ -230,8 +216,7 @@ int ps_route_iface_for(const char *peer_addr, char *ifname, size_t len,
 	ret = 0;
 
 out:
-	if (sk)
-		nl_socket_free(sk);
+	ps_rtnl_disconnect(sk);
 	if (route)
 		rtnl_route_put(route);
 	nl_addr_put(dst);
@@ -285,15 +270,14 @@ int ps_route_default_iface_reason(char *ifname, size_t len, char *reason,
 		return -EINVAL;
 	if (reason && rlen)
 		reason[0] = '\0';
-	ret = route_socket(&sk);
+	ret = ps_rtnl_connect(&sk, false);
 	if (ret == 0 && rtnl_route_alloc_cache(sk, AF_UNSPEC, 0, &cache) < 0)
 		ret = -EIO;
 	if (ret == 0) {
 		nl_cache_foreach(cache, pick_default, &p);
 		nl_cache_free(cache);
 	}
-	if (sk)
-		nl_socket_free(sk);
+	ps_rtnl_disconnect(sk);
 	if (ret == 0 && p.ifindex > 0 &&
 	    if_indextoname((unsigned)p.ifindex, name)) {
 		snprintf(ifname, len, "%s", name);

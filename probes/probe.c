@@ -9,10 +9,12 @@
 
 #include "nls.h"
 #include "probe.h"
+#include "rtnl.h"
 #include "xmalloc.h"
 
 struct ps_probe_set {
 	struct ps_probe_env env;
+	struct ps_rtnl rtnl; /* the link and qdisc probes' socket */
 	size_t n;
 	struct ps_probe probes[];
 };
@@ -24,12 +26,14 @@ struct ps_probe_set *ps_probes_open(const struct ps_probe_env *env)
 	set = xcalloc(1,
 		      sizeof(*set) + ps_probe_count * sizeof(set->probes[0]));
 	set->env = *env;
+	ps_rtnl_init(&set->rtnl, true);
 	set->n = ps_probe_count;
 	for (size_t i = 0; i < set->n; i++) {
 		struct ps_probe *p = &set->probes[i];
 
 		p->ops = ps_probe_registry[i];
 		p->env = &set->env;
+		p->rtnl = &set->rtnl;
 		if (p->ops->open)
 			p->open_rc = p->ops->open(p);
 	}
@@ -46,6 +50,7 @@ void ps_probes_close(struct ps_probe_set *set)
 		if (p->ops->close && !p->open_rc)
 			p->ops->close(p);
 	}
+	ps_rtnl_fini(&set->rtnl);
 	free(set);
 }
 

@@ -19,14 +19,18 @@ struct ps_probe_env {
 	struct ps_iface_choice iface; /* the interface to watch */
 };
 
+struct ps_rtnl;
+
 /* one opened probe */
 struct ps_probe {
 	const struct ps_probe_ops *ops;
 	const struct ps_probe_env *env;
-	void *priv;	    /* the probe's own state (sockets ...) */
-	const char *ifname; /* what sample() reads: the interface,
-			     * or the NIC under it (on_nic) */
-	int open_rc;	    /* 0, or why open failed (-errno) */
+	struct ps_rtnl *rtnl; /* its set's rtnetlink socket (rtnl.h), which
+			       * the probes that talk rtnetlink share */
+	void *priv;	      /* the probe's own state (sockets ...) */
+	const char *ifname;   /* what sample() reads: the interface,
+			       * or the NIC under it (on_nic) */
+	int open_rc;	      /* 0, or why open failed (-errno) */
 };
 
 struct ps_probe_ops {
@@ -110,14 +114,15 @@ void ps_probes_close(struct ps_probe_set *set);
 
 /*
  * A module with state between samples (a socket) has, besides, its opened
- * probe struct ps_NAME_probe from ps_NAME_open() (never NULL), closed by
- * ps_NAME_close(), and samples with ps_NAME_sample_with(probe, ...): the
- * probe's priv, so each probe set has its own.
+ * probe struct ps_NAME_probe from ps_NAME_open_on(rtnl) (never NULL: on
+ * the set's rtnetlink socket), closed by ps_NAME_close(), and samples with
+ * ps_NAME_sample_with(probe, ...): the probe's priv, so each probe set has
+ * its own.
  */
 #define PS_PROBE_STATE_GLUE(NAME)                                              \
 	static int NAME##_op_open(struct ps_probe *p)                          \
 	{                                                                      \
-		p->priv = ps_##NAME##_open();                                  \
+		p->priv = ps_##NAME##_open_on(p->rtnl);                        \
 		return 0;                                                      \
 	}                                                                      \
 	static void NAME##_op_close(struct ps_probe *p)                        \

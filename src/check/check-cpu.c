@@ -324,9 +324,10 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 	}
 	PS_SET(f->ceiling_what, _("cpu%d saturated"), core->id);
 	PS_SET(f->title,
-	       _("One core saturated: cpu%d %.0f%% busy at %s (%d stream%s)"),
-	       core->id, core->busy_pct, rate, hit->streams,
-	       hit->streams == 1 ? "" : "s");
+	       P_("One core saturated: cpu%d %.0f%% busy at %s (%d stream)",
+		  "One core saturated: cpu%d %.0f%% busy at %s (%d streams)",
+		  hit->streams),
+	       core->id, core->busy_pct, rate, hit->streams);
 	ps_fact(f, "core", core->id, "cpu");
 	ps_fact(f, "core_busy", core->busy_pct, "%");
 	ps_fact(f, "core_softirq", core->pct[PS_CPU_SOFTIRQ], "%");
@@ -525,9 +526,11 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 		ps_fact(f, "last_streams", sw[n - 1]->streams, "count");
 		ps_fmt_bps(a, sizeof(a), sw[0]->bps);
 		ps_fmt_bps(b, sizeof(b), sw[n - 1]->bps);
-		PS_APPEND(f->evidence, _("; %d stream%s: %s, %d streams: %s"),
-			  sw[0]->streams, sw[0]->streams == 1 ? "" : "s", a,
-			  sw[n - 1]->streams, b);
+		PS_APPEND(f->evidence,
+			  P_("; %d stream: %s, %d streams: %s",
+			     "; %d streams: %s, %d streams: %s",
+			     sw[0]->streams),
+			  sw[0]->streams, a, sw[n - 1]->streams, b);
 		if (sw[n - 1]->bps <
 		    PS_CHECK_RULE(FLOW_GROWTH)->value * sw[0]->bps) {
 			f->severity = PS_SEV_BOTTLENECK;

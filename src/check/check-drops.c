@@ -59,24 +59,15 @@ static const struct ps_rule rules[] = {
 };
 PS_RULE_FAMILY(drops, rules);
 
-/* a counter's growth, 0 when unknown; bounded (a far end's numbers are
- * untrusted) so that sums over steps and counters cannot overflow */
-#define GREW_MAX ((int64_t)1 << 48)
-static int64_t grew(int64_t d)
-{
-	return d > 0 ? (d < GREW_MAX ? d : GREW_MAX) : 0;
-}
-
 /* the kernel's drop counters of one end over a step: the UDP ones only
  * for a UDP test (the namespace's other sockets drop there too) */
 static int64_t kernel_drops(const struct ps_netstat_counters *c, bool udp)
 {
-	int64_t n = grew(c->ip_in_discards) + grew(c->tcp_backlog_drop) +
-		    grew(c->tcp_rcv_pruned) + grew(c->tcp_ofo_drop) +
-		    grew(c->tcp_rcvq_drop);
+	int64_t n = 0;
 
-	if (udp)
-		n += grew(c->udp_rcvbuf_errors) + grew(c->udp_in_errors);
+	for (int i = 0; i < PS_ND_COUNT; i++)
+		if (udp || !ps_netstat_drop_udp(i))
+			n += ps_grew(ps_netstat_drop(c, i));
 	return n;
 }
 
@@ -106,25 +97,16 @@ bool ps_step_drops_grew(const struct ps_step_result *s)
 static void drops_of(char *buf, size_t len, const char *who,
 		     const struct ps_netstat_counters *c, bool udp)
 {
-	const struct {
-		const char *name;
-		int64_t v;
-	} d[] = {
-		{ "UdpRcvbufErrors", c->udp_rcvbuf_errors },
-		{ "UdpInErrors", c->udp_in_errors },
-		{ "IpInDiscards", c->ip_in_discards },
-		{ "TCPBacklogDrop", c->tcp_backlog_drop },
-		{ "RcvPruned", c->tcp_rcv_pruned },
-		{ "TCPOFODrop", c->tcp_ofo_drop },
-		{ "TCPRcvQDrop", c->tcp_rcvq_drop },
-	};
 	bool first = true;
 
-	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
-		if (d[i].v <= 0 || (!udp && i < 2))
-			continue; /* the first two are UDP's */
+	for (int i = 0; i < PS_ND_COUNT; i++) {
+		int64_t v = ps_netstat_drop(c, i);
+
+		if (v <= 0 || (!udp && ps_netstat_drop_udp(i)))
+			continue;
 		ps_appendf(buf, len, "%s%s%s +%lld", buf[0] ? ", " : "",
-			   first ? who : "", d[i].name, (long long)d[i].v);
+			   first ? who : "", ps_netstat_drops[i].name,
+			   (long long)v);
 		first = false;
 	}
 }
@@ -241,10 +223,10 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 			   : _("nstat -az 'Udp*' before and after a test"));
 		return PS_CHECK_FIRED;
 	}
-	rcvbuf = grew(c->udp_rcvbuf_errors);
-	inerr = grew(c->udp_in_errors);
-	disc = grew(c->ip_in_discards);
-	indg = grew(c->udp_in_datagrams);
+	rcvbuf = ps_grew(c->udp_rcvbuf_errors);
+	inerr = ps_grew(c->udp_in_errors);
+	disc = ps_grew(c->ip_in_discards);
+	indg = ps_grew(c->udp_in_datagrams);
 	/*
 	 * The kernel counts buffers, not datagrams: with GRO one buffer holds
 	 * many (as many as the datagrams that came per InDatagrams). The
@@ -268,7 +250,7 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 	if (inbuf > lost)
 		inbuf = lost;
 	buf_share = inbuf / sent;
-	ps_fact(f, "udp_rcvbuf_errors", (double)grew(c->udp_rcvbuf_errors),
+	ps_fact(f, "udp_rcvbuf_errors", (double)ps_grew(c->udp_rcvbuf_errors),
 		"count");
 	ps_fact(f, "udp_in_errors", (double)inerr, "count");
 	ps_fact(f, "ip_in_discards", (double)disc, "count");
@@ -282,7 +264,7 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 			 "receiver's "
 			 "socket buffer (UdpRcvbufErrors +%lld, %s)"),
 		       100 * share, 100 * buf_share,
-		       (long long)grew(c->udp_rcvbuf_errors),
+		       (long long)ps_grew(c->udp_rcvbuf_errors),
 		       far ? _("far end") : _("this end"));
 		PS_APPEND(
 			f->evidence,
@@ -291,8 +273,8 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 			  "application did not read as fast as the "
 			  "datagrams came; the rest (%.2f%%) on the path or "
 			  "the NIC"),
-			(long long)grew(c->udp_rcvbuf_errors), (long long)inerr,
-			100 * (share - buf_share));
+			(long long)ps_grew(c->udp_rcvbuf_errors),
+			(long long)inerr, 100 * (share - buf_share));
 		if (far && s->peer_netstat_s > 0 &&
 		    s->seconds > s->peer_netstat_s)
 			PS_APPEND(f->evidence,
@@ -326,7 +308,7 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 		  _("; the receiver's kernel counted %lld socket-buffer drops, "
 		    "%lld UDP receive errors and %lld IP discards: the rest "
 		    "was lost before its kernel saw it"),
-		  (long long)grew(c->udp_rcvbuf_errors), (long long)inerr,
+		  (long long)ps_grew(c->udp_rcvbuf_errors), (long long)inerr,
 		  (long long)disc);
 	if (!far && s->have_irq && s->softnet_drop_rate > 0)
 		PS_APPEND(f->evidence,
@@ -372,8 +354,8 @@ static enum ps_check_state eval_udp_buffers(const struct ps_evidence *ev,
 		PS_SET(f->evidence, "%s", _("no UDP counters"));
 		return PS_CHECK_NA;
 	}
-	drops = grew(ns->c.udp_rcvbuf_errors);
-	dgrams = grew(ns->c.udp_in_datagrams);
+	drops = ps_grew(ns->c.udp_rcvbuf_errors);
+	dgrams = ps_grew(ns->c.udp_in_datagrams);
 	share = drops + dgrams > 0 ? (double)drops / (double)(drops + dgrams)
 				   : 0;
 	ps_fact(f, "udp_rcvbuf_errors", (double)drops, "count");
@@ -420,26 +402,43 @@ const struct ps_check_ops ps_check_udp_buffers = {
 
 /* ---- TCP memory pressure and receive-queue pruning ------------------- */
 
+/* TCP's memory events, and its drop counters (PS_NETSTAT_DROPS) */
 struct mem_sum {
-	int64_t pressures, pruned, prune_called, ofo_drop, rcvq_drop,
-		backlog_drop, collapsed;
+	int64_t pressures, prune_called, collapsed;
+	int64_t drop[PS_ND_COUNT]; /* the UDP and IP ones stay 0 */
 };
 
 static void mem_add(struct mem_sum *m, const struct ps_netstat_counters *c)
 {
-	m->pressures += grew(c->tcp_memory_pressures);
-	m->pruned += grew(c->tcp_rcv_pruned);
-	m->prune_called += grew(c->tcp_prune_called);
-	m->ofo_drop += grew(c->tcp_ofo_drop);
-	m->rcvq_drop += grew(c->tcp_rcvq_drop);
-	m->backlog_drop += grew(c->tcp_backlog_drop);
-	m->collapsed += grew(c->tcp_rcv_collapsed);
+	m->pressures += ps_grew(c->tcp_memory_pressures);
+	m->prune_called += ps_grew(c->tcp_prune_called);
+	m->collapsed += ps_grew(c->tcp_rcv_collapsed);
+	for (int i = 0; i < PS_ND_COUNT; i++)
+		if (ps_netstat_drop_tcp(i))
+			m->drop[i] += ps_grew(ps_netstat_drop(c, i));
 }
 
 static bool mem_any(const struct mem_sum *m)
 {
-	return m->pressures || m->pruned || m->prune_called || m->ofo_drop ||
-	       m->rcvq_drop || m->backlog_drop;
+	bool any = m->pressures || m->prune_called;
+
+	for (int i = 0; i < PS_ND_COUNT; i++)
+		any |= m->drop[i] != 0;
+	return any;
+}
+
+/* a drop counter of both ends */
+static int64_t both(const struct mem_sum *a, const struct mem_sum *b,
+		    enum ps_netstat_drop_id id)
+{
+	return a->drop[id] + b->drop[id];
+}
+
+/* the same as a fact, under its key ("tcp_ofo_drop") */
+static void drop_fact(struct ps_finding *f, const struct mem_sum *a,
+		      const struct mem_sum *b, enum ps_netstat_drop_id id)
+{
+	ps_fact(f, ps_netstat_drops[id].key, (double)both(a, b, id), "count");
 }
 
 /* one end's part of the evidence: "this end: 3 memory-pressure events..." */
@@ -451,9 +450,11 @@ static void mem_text(struct ps_finding *f, const char *who,
 		    "pruned (%lld segments dropped), %lld out-of-order and "
 		    "%lld receive-queue drops, %lld backlog drops"),
 		  f->evidence[0] ? "; " : "", who, (long long)m->pressures,
-		  (long long)m->prune_called, (long long)m->pruned,
-		  (long long)m->ofo_drop, (long long)m->rcvq_drop,
-		  (long long)m->backlog_drop);
+		  (long long)m->prune_called,
+		  (long long)m->drop[PS_ND_TCP_PRUNED],
+		  (long long)m->drop[PS_ND_TCP_OFO],
+		  (long long)m->drop[PS_ND_TCP_RCVQ],
+		  (long long)m->drop[PS_ND_TCP_BACKLOG]);
 }
 
 static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
@@ -486,16 +487,12 @@ static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
 	}
 	ps_fact(f, "tcp_memory_pressures",
 		(double)(here.pressures + far.pressures), "count");
-	ps_fact(f, "tcp_rcv_pruned", (double)(here.pruned + far.pruned),
-		"count");
+	drop_fact(f, &here, &far, PS_ND_TCP_PRUNED);
 	ps_fact(f, "tcp_prune_called",
 		(double)(here.prune_called + far.prune_called), "count");
-	ps_fact(f, "tcp_ofo_drop", (double)(here.ofo_drop + far.ofo_drop),
-		"count");
-	ps_fact(f, "tcp_rcvq_drop", (double)(here.rcvq_drop + far.rcvq_drop),
-		"count");
-	ps_fact(f, "tcp_backlog_drop",
-		(double)(here.backlog_drop + far.backlog_drop), "count");
+	drop_fact(f, &here, &far, PS_ND_TCP_OFO);
+	drop_fact(f, &here, &far, PS_ND_TCP_RCVQ);
+	drop_fact(f, &here, &far, PS_ND_TCP_BACKLOG);
 	if (ns && ns->sock.tcp_mem >= 0 && ns->sock.tcp_mem_pressure > 0) {
 		ps_fact(f, "tcp_mem_pages", (double)ns->sock.tcp_mem, "count");
 		ps_fact(f, "tcp_mem_pressure_pages",
@@ -511,10 +508,9 @@ static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
 					  ? _("both ends")
 				  : mem_any(&here) ? _("this end")
 						   : _("the far end");
+		int64_t pruned = both(&here, &far, PS_ND_TCP_PRUNED);
 
-		f->severity = here.pressures + far.pressures + here.pruned +
-						      far.pruned >
-					      0
+		f->severity = here.pressures + far.pressures + pruned > 0
 				      ? PS_SEV_WARNING
 				      : PS_SEV_INFO;
 		PS_SET(f->title,
@@ -522,10 +518,10 @@ static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
 			 "%lld memory-pressure events, %lld segments pruned, "
 			 "%lld dropped from receive queues"),
 		       who, (long long)(here.pressures + far.pressures),
-		       (long long)(here.pruned + far.pruned),
-		       (long long)(here.ofo_drop + far.ofo_drop +
-				   here.rcvq_drop + far.rcvq_drop +
-				   here.backlog_drop + far.backlog_drop));
+		       (long long)pruned,
+		       (long long)(both(&here, &far, PS_ND_TCP_OFO) +
+				   both(&here, &far, PS_ND_TCP_RCVQ) +
+				   both(&here, &far, PS_ND_TCP_BACKLOG)));
 		PS_SET(f->remedy, "%s",
 		       _("the receiving application falls behind or its "
 			 "buffers are too small for the window: raise "

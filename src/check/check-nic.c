@@ -179,8 +179,10 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 		ps_fact(f, "cores", ncores, "count");
 	if (used)
 		ps_fact(f, "queues_with_interrupts", used, "count");
-	PS_SET(f->evidence, _("%s: %lld queue%s in use of %lld"), ifn_or(ev),
-	       (long long)cur, cur == 1 ? "" : "s", (long long)max);
+	PS_SET(f->evidence,
+	       P_("%s: %lld queue in use of %lld",
+		  "%s: %lld queues in use of %lld", cur),
+	       ifn_or(ev), (long long)cur, (long long)max);
 	if (table_one)
 		PS_APPEND(f->evidence,
 			  _("; the RSS indirection table sends all %u entries "
@@ -194,8 +196,10 @@ static enum ps_check_state eval_rss(const struct ps_evidence *ev,
 	if (ncores > 0)
 		PS_APPEND(f->evidence, _(" on %d cores"), ncores);
 	if (used)
-		PS_APPEND(f->evidence, _("; %d queue%s took interrupts"), used,
-			  used == 1 ? "" : "s");
+		PS_APPEND(f->evidence,
+			  P_("; %d queue took interrupts",
+			     "; %d queues took interrupts", used),
+			  used);
 	PS_APPEND(f->evidence, "%s",
 		  _(": every flow's receive work lands on one core"));
 	f->severity = busy_severity(ev, f, PS_CHECK_RULE(CORE_SATURATED));
@@ -244,9 +248,12 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 				nrx++;
 		if (nrx < 2) {
 			PS_SET(f->evidence,
-			       _("%s has %d receive queue interrupt line%s: "
-				 "nothing to spread"),
-			       q->ifname, nrx, nrx == 1 ? "" : "s");
+			       P_("%s has %d receive queue interrupt line: "
+				  "nothing to spread",
+				  "%s has %d receive queue interrupt lines: "
+				  "nothing to spread",
+				  nrx),
+			       q->ifname, nrx);
 			return PS_CHECK_NA;
 		}
 	}
@@ -261,11 +268,14 @@ static enum ps_check_state eval_irq_cpu(const struct ps_evidence *ev,
 	ps_fact(f, "busiest_share", q->busiest_share, "share");
 	ps_fact(f, "irq_cpus", q->irq_cpus, "count");
 	PS_SET(f->evidence,
-	       _("%s: %d queue interrupt lines; cpu%d took %.0f%% of their "
-		 "interrupts (%s), %d CPU%s took any"),
+	       P_("%s: %d queue interrupt lines; cpu%d took %.0f%% of their "
+		  "interrupts (%s), %d CPU took any",
+		  "%s: %d queue interrupt lines; cpu%d took %.0f%% of their "
+		  "interrupts (%s), %d CPUs took any",
+		  q->irq_cpus),
 	       q->ifname, nq, q->busiest_cpu, 100 * q->busiest_share,
-	       q->rated ? _("during the sample") : _("since boot"), q->irq_cpus,
-	       q->irq_cpus == 1 ? "" : "s");
+	       q->rated ? _("during the sample") : _("since boot"),
+	       q->irq_cpus);
 	/* the interrupts during the tests say it best */
 	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
 		const struct ps_step_result *s = &ev->res->steps[i];
@@ -371,8 +381,10 @@ static enum ps_check_state eval_irqbalance(const struct ps_evidence *ev,
 			manual++;
 	}
 	if (nq < 2) {
-		PS_SET(f->evidence, _("%d queue interrupt line%s"), nq,
-		       nq == 1 ? "" : "s");
+		PS_SET(f->evidence,
+		       P_("%d queue interrupt line", "%d queue interrupt lines",
+			  nq),
+		       nq);
 		return PS_CHECK_NA;
 	}
 	if (q->irqbalance_running) {
@@ -452,8 +464,10 @@ static enum ps_check_state eval_rps(const struct ps_evidence *ev,
 	ps_fact(f, "rx_queues", q->nrxq, "count");
 	ps_fact(f, "rps_queues", on, "count");
 	ps_fact(f, "cores", ncores, "count");
-	PS_SET(f->evidence, _("%s: %d receive queue%s, RPS on %d; %d cores"),
-	       q->ifname, q->nrxq, q->nrxq == 1 ? "" : "s", on, ncores);
+	PS_SET(f->evidence,
+	       P_("%s: %d receive queue, RPS on %d; %d cores",
+		  "%s: %d receive queues, RPS on %d; %d cores", q->nrxq),
+	       q->ifname, q->nrxq, on, ncores);
 	if (q->nrxq > 1 || on || ncores < 2)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
@@ -1034,13 +1048,15 @@ static enum ps_check_state eval_rss_balance(const struct ps_evidence *ev,
 		if (l.streams)
 			ps_fact(f, "streams", l.streams, "count");
 		PS_SET(f->evidence,
-		       _("%s: receive queue %d carried %.0f%% of the packets "
-			 "of %d queues %s (%.0f %s of %.0f); %d queue%s "
-			 "carried "
-			 "any"),
+		       P_("%s: receive queue %d carried %.0f%% of the packets "
+			  "of %d queues %s (%.0f %s of %.0f); %d queue "
+			  "carried any",
+			  "%s: receive queue %d carried %.0f%% of the packets "
+			  "of %d queues %s (%.0f %s of %.0f); %d queues "
+			  "carried any",
+			  used),
 		       ifn_or(ev), top, 100 * share, l.n, l.when, l.v[top],
-		       l.rate ? _("packets/s") : _("packets"), l.sum, used,
-		       used == 1 ? "" : "s");
+		       l.rate ? _("packets/s") : _("packets"), l.sum, used);
 	} else {
 		const struct ps_irq_line *il = &ev->irq->lines[line];
 
@@ -1145,9 +1161,12 @@ static enum ps_check_state eval_rss_table(const struct ps_evidence *ev,
 	if (rings > 0)
 		ps_fact(f, "rings", (double)rings, "count");
 	PS_SET(f->evidence,
-	       _("%s: the RSS indirection table (%u entries) spreads over "
-		 "%d ring%s"),
-	       ifn_or(ev), e->rss.n_indir, in_table, in_table == 1 ? "" : "s");
+	       P_("%s: the RSS indirection table (%u entries) spreads over "
+		  "%d ring",
+		  "%s: the RSS indirection table (%u entries) spreads over "
+		  "%d rings",
+		  in_table),
+	       ifn_or(ev), e->rss.n_indir, in_table);
 	if (rings > 0)
 		PS_APPEND(f->evidence, _(" of %lld"), (long long)rings);
 	if (rings <= 0 || in_table >= rings || in_table < 2)
@@ -1309,8 +1328,10 @@ static enum ps_check_state eval_tx_queues(const struct ps_evidence *ev,
 	}
 	ps_fact(f, "rx_queues", rx, "count");
 	ps_fact(f, "tx_queues", tx, "count");
-	PS_SET(f->evidence, _("%s: %d receive and %d transmit queue%s (%s)"),
-	       ifn_or(ev), rx, tx, tx == 1 ? "" : "s", from);
+	PS_SET(f->evidence,
+	       P_("%s: %d receive and %d transmit queue (%s)",
+		  "%s: %d receive and %d transmit queues (%s)", tx),
+	       ifn_or(ev), rx, tx, from);
 	if (tx != 1 || rx < 2)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;

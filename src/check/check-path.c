@@ -436,11 +436,14 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 
 	ps_fmt_bps(rt, sizeof(rt), r);
 	PS_SET(f->evidence,
-	       _("%d stream%s%s: %s per stream (the most a flow got); "
-		 "TCP_INFO: receive-window limited %.0f%%, send-buffer "
-		 "limited %.0f%% of the time"),
-	       s->streams, s->streams == 1 ? "" : "s",
-	       rev ? _(" (the far end sending)") : "", rt,
+	       P_("%d stream%s: %s per stream (the most a flow got); "
+		  "TCP_INFO: receive-window limited %.0f%%, send-buffer "
+		  "limited %.0f%% of the time",
+		  "%d streams%s: %s per stream (the most a flow got); "
+		  "TCP_INFO: receive-window limited %.0f%%, send-buffer "
+		  "limited %.0f%% of the time",
+		  s->streams),
+	       s->streams, rev ? _(" (the far end sending)") : "", rt,
 	       100 * s->rwnd_limited, 100 * s->sndbuf_limited);
 	if (base)
 		PS_APPEND(f->evidence,
@@ -976,8 +979,10 @@ static enum ps_check_state eval_direction(const struct ps_evidence *ev,
 	ps_fact(f, "sending_rate", fwd->bps, "bit/s");
 	ps_fact(f, "receiving_rate", rev->bps, "bit/s");
 	PS_SET(f->evidence,
-	       _("%d stream%s: %s this end sending, %s the far end sending"),
-	       rev->streams, rev->streams == 1 ? "" : "s", a, b);
+	       P_("%d stream: %s this end sending, %s the far end sending",
+		  "%d streams: %s this end sending, %s the far end sending",
+		  rev->streams),
+	       rev->streams, a, b);
 	if (ratio < rules[R_ASYMMETRY].value &&
 	    ratio > 1 / rules[R_ASYMMETRY].value)
 		return PS_CHECK_CLEAR;
@@ -1212,12 +1217,6 @@ struct rtx_causes {
 	int64_t timeouts, fast, probes, slow_start, spurious, dsack, reorder;
 };
 
-/* bounded: the far end's counters are untrusted, the sums must not wrap */
-static int64_t pos(int64_t v)
-{
-	return v > 0 ? (v < ((int64_t)1 << 48) ? v : (int64_t)1 << 48) : 0;
-}
-
 static void causes_add(struct rtx_causes *k, const struct ps_run *r,
 		       const struct ps_step_result *s)
 {
@@ -1230,13 +1229,13 @@ static void causes_add(struct rtx_causes *k, const struct ps_run *r,
 	if (!c || s->bidir)
 		return;
 	k->have = true;
-	k->timeouts += pos(c->tcp_timeouts);
-	k->fast += pos(c->tcp_fast_retrans);
-	k->probes += pos(c->tcp_loss_probes);
-	k->slow_start += pos(c->tcp_slow_start_retrans);
-	k->spurious += pos(c->tcp_spurious_rtos);
-	k->dsack += pos(c->tcp_dsack_recv);
-	k->reorder += pos(c->tcp_sack_reorder);
+	k->timeouts += ps_grew(c->tcp_timeouts);
+	k->fast += ps_grew(c->tcp_fast_retrans);
+	k->probes += ps_grew(c->tcp_loss_probes);
+	k->slow_start += ps_grew(c->tcp_slow_start_retrans);
+	k->spurious += ps_grew(c->tcp_spurious_rtos);
+	k->dsack += ps_grew(c->tcp_dsack_recv);
+	k->reorder += ps_grew(c->tcp_sack_reorder);
 }
 
 /* loss repaired by retransmits: a warning from the rule's share on */

@@ -113,6 +113,11 @@ void ps_appendf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+int64_t ps_grew(int64_t d)
+{
+	return d > 0 ? (d < PS_GREW_MAX ? d : PS_GREW_MAX) : 0;
+}
+
 void ps_fact(struct ps_finding *f, const char *key, double value,
 	     const char *unit)
 {

@@ -332,6 +332,11 @@ void ps_appendf(char *buf, size_t len, const char *fmt, ...)
 #define PS_APPEND(arr, ...) ps_appendf((arr), sizeof(arr), __VA_ARGS__)
 #define PS_SET(arr, ...)                                                       \
 	(((arr)[0] = 0), ps_appendf((arr), sizeof(arr), __VA_ARGS__))
+/* a kernel counter's growth over a step, 0 when unknown or negative;
+ * bounded (a far end's numbers are untrusted) so that sums over steps and
+ * counters cannot overflow */
+#define PS_GREW_MAX ((int64_t)1 << 48)
+int64_t ps_grew(int64_t d);
 
 /* the interface the evidence is about, "" when none */
 const char *ps_ev_ifname(const struct ps_evidence *ev);

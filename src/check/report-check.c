@@ -29,8 +29,10 @@ const char *ps_check_report_mode(const struct ps_check_report *r)
 static void step_title(const struct ps_step_result *s, char *buf, size_t len)
 {
 	if (s->bidir)
-		snprintf(buf, len, _("both directions, %d stream%s each"),
-			 s->streams, s->streams == 1 ? "" : "s");
+		snprintf(buf, len,
+			 P_("both directions, %d stream each",
+			    "both directions, %d streams each", s->streams),
+			 s->streams);
 	else if (s->reverse)
 		snprintf(buf, len,
 			 P_("reverse, %d stream", "reverse, %d streams",

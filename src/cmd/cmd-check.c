@@ -93,8 +93,10 @@ static void ui_end(void *arg, const struct ps_step_result *s,
 	if (!s)
 		fprintf(stderr, "      %s\n", ps_safe(summary));
 	else if (s->state == PS_STEP_DONE)
-		fprintf(stderr, _("      %d stream%s%s: %s\n"), s->streams,
-			s->streams == 1 ? "" : "s",
+		fprintf(stderr,
+			P_("      %d stream%s: %s\n",
+			   "      %d streams%s: %s\n", s->streams),
+			s->streams,
 			s->bidir     ? _(", both directions")
 			: s->reverse ? _(", reverse")
 				     : "",

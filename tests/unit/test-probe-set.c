@@ -1,6 +1,7 @@
 /* test-probe-set.c: each opened probe set owns its probes' state: two sets
  * (the sampler's and a server's request, say) each have their own rtnetlink
- * socket, and closing one neither shuts the other's socket nor stops it
+ * socket (one, which the set's link and qdisc probes share), and closing
+ * one neither shuts the other's socket nor stops it
  * sampling. The sockets are counted in /proc/self/fd and /proc/net/netlink,
  * on lo (rtnetlink works unprivileged). */
 #include "config.h"
@@ -78,12 +79,15 @@ static struct ps_snapshot *sample(struct ps_probe_set *set,
 	assert_int_equal(ps_probes_sample(set, s, prev), 0);
 	assert_int_equal(s->link.status, PS_ST_OK);
 	assert_string_equal(s->link.ifname, "lo");
+	/* the qdisc probe read lo's (noqueue) on the same socket */
+	assert_int_equal(s->qdisc.status, PS_ST_OK);
 	return s;
 }
 
-/* the rtnetlink sockets a probe set keeps open once it sampled: the link
- * probe's and the qdisc probe's (each its own, for the set's lifetime) */
-#define SET_RT 2
+/* the rtnetlink sockets a probe set keeps open once it sampled: one, the
+ * set's (probes/rtnl.h), which its link and qdisc probes share for the
+ * set's lifetime */
+#define SET_RT 1
 
 static void test_close_one_set_sample_the_other(void **state)
 {
