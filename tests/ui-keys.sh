@@ -74,7 +74,7 @@ ui_expect "i, Enter: the NIC panel names lo" ' lo \(option\) ' 5
 ui_keys Tab
 ui_expect "Tab: the next view (streams)" '^ Streams ' 5
 ui_keys BTab BTab
-ui_expect "BTab: back past the dashboard (history, the last view)" '^ History: runs to ' 5
+ui_expect "BTab: back past the dashboard (processes, the last view)" '^ Processes -' 5
 ui_keys q
 ui_expect "q quits" 'EXIT:0' 10
 finish

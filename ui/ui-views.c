@@ -20,7 +20,8 @@
 	X(irq)                                                                 \
 	X(nic)                                                                 \
 	X(checklist)                                                           \
-	X(history)
+	X(history)                                                             \
+	X(procs)
 
 #define DECLARE(name) extern const struct ui_view_ops ui_view_##name;
 #define ENTRY(name) &ui_view_##name,
