@@ -37,7 +37,8 @@ static const struct {
 
 const struct ps_netstat_drop ps_netstat_drops[PS_ND_COUNT] = {
 #define DROP(id, k, n, l)                                                      \
-	[PS_ND_##id] = { #k, n, offsetof(struct ps_netstat_counters, k), l },
+	[PS_ND_##id] = { #k, n, offsetof(struct ps_netstat_counters, k),       \
+			 offsetof(struct ps_netstat_rates, k), l },
 	PS_NETSTAT_DROPS(DROP)
 #undef DROP
 };
@@ -46,6 +47,48 @@ int64_t ps_netstat_drop(const struct ps_netstat_counters *c,
 			enum ps_netstat_drop_id id)
 {
 	return *(const int64_t *)((const char *)c + ps_netstat_drops[id].off);
+}
+
+int64_t ps_netstat_layer_count(const struct ps_netstat_counters *c,
+			       enum ps_drop_layer l)
+{
+	int64_t sum = PS_NA, buf;
+
+	for (int i = 0; i < PS_ND_COUNT; i++) {
+		int64_t v = ps_netstat_drop(c, (enum ps_netstat_drop_id)i);
+
+		if (ps_netstat_drops[i].layer != l || v < 0)
+			continue;
+		sum = sum < 0 ? v : sum > INT64_MAX - v ? INT64_MAX : sum + v;
+	}
+	if (l == PS_DROP_UDP_ERR && sum >= 0) {
+		buf = ps_netstat_layer_count(c, PS_DROP_UDP_BUF);
+		if (buf >= 0)
+			sum = sum > buf ? sum - buf : 0;
+	}
+	return sum;
+}
+
+double ps_netstat_layer_rate(const struct ps_netstat_info *n,
+			     enum ps_drop_layer l)
+{
+	double sum = NAN, buf;
+
+	if (n->status != PS_ST_OK || !n->rated)
+		return NAN;
+	for (int i = 0; i < PS_ND_COUNT; i++) {
+		double v = *(const double *)((const char *)&n->r +
+					     ps_netstat_drops[i].roff);
+
+		if (ps_netstat_drops[i].layer == l && isfinite(v))
+			sum = isnan(sum) ? v : sum + v;
+	}
+	if (l == PS_DROP_UDP_ERR && !isnan(sum)) {
+		buf = ps_netstat_layer_rate(n, PS_DROP_UDP_BUF);
+		if (!isnan(buf))
+			sum = fmax(0, sum - buf);
+	}
+	return sum;
 }
 
 bool ps_netstat_drop_udp(enum ps_netstat_drop_id id)

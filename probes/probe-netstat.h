@@ -82,6 +82,7 @@ enum ps_drop_layer {
 	X(UDP_RCVBUF, udp_rcvbuf_errors, "UdpRcvbufErrors", PS_DROP_UDP_BUF)   \
 	X(UDP_IN_ERRORS, udp_in_errors, "UdpInErrors", PS_DROP_UDP_ERR)        \
 	X(IP_DISCARDS, ip_in_discards, "IpInDiscards", PS_DROP_IP)             \
+	X(IP_HDR_ERRORS, ip_in_hdr_errors, "IpInHdrErrors", PS_DROP_IP)        \
 	X(TCP_BACKLOG, tcp_backlog_drop, "TCPBacklogDrop",                     \
 	  PS_DROP_TCP_BACKLOG)                                                 \
 	X(TCP_PRUNED, tcp_rcv_pruned, "RcvPruned", PS_DROP_TCP_PRUNE)          \
@@ -99,6 +100,7 @@ struct ps_netstat_drop {
 	const char *key;  /* "udp_rcvbuf_errors": the member, the JSON key */
 	const char *name; /* "UdpRcvbufErrors" */
 	size_t off;	  /* the member in struct ps_netstat_counters */
+	size_t roff;	  /* and in struct ps_netstat_rates */
 	enum ps_drop_layer layer;
 };
 
@@ -159,6 +161,14 @@ int64_t ps_netstat_drop(const struct ps_netstat_counters *c,
 			enum ps_netstat_drop_id id);
 /* a UDP socket's drop counter (a TCP test's drops are not there) */
 bool ps_netstat_drop_udp(enum ps_netstat_drop_id id);
+/* what one layer dropped: its counters summed (PS_NA: none reported);
+ * UdpInErrors counts the buffer's drops too, so the UDP errors' layer is
+ * the rest of it */
+int64_t ps_netstat_layer_count(const struct ps_netstat_counters *c,
+			       enum ps_drop_layer l);
+/* the same per second from a rated sample (NaN: not known) */
+double ps_netstat_layer_rate(const struct ps_netstat_info *n,
+			     enum ps_drop_layer l);
 /* a TCP socket's drop counter */
 bool ps_netstat_drop_tcp(enum ps_netstat_drop_id id);
 

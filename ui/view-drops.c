@@ -25,28 +25,26 @@ double ui_drops_nic_ring(const struct ps_snapshot *s)
 		       : NAN;
 }
 
+/* the rows: the NIC's ring and softnet's backlog (the ethtool and irq
+ * probes'), the kernel's layers of the receive path (probe-netstat.h's
+ * one list of drop counters), and what was delivered */
 enum layer {
 	L_RING,
 	L_SOFTNET,
-	L_IP,
-	L_UDP_BUF,
-	L_UDP_ERR,
-	L_TCP_BACKLOG,
-	L_TCP_PRUNE,
-	L_TCP_OFO,
-	L_APP,
+	L_NET, /* L_NET + enum ps_drop_layer */
+	L_APP = L_NET + PS_DROP_NLAYERS,
 	L_COUNT
 };
 
 static const char *const layer_label[L_COUNT] = {
 	[L_RING] = N_("NIC ring"),
 	[L_SOFTNET] = N_("softnet backlog"),
-	[L_IP] = N_("IP discards, bad headers"),
-	[L_UDP_BUF] = N_("UDP socket buffer"),
-	[L_UDP_ERR] = N_("UDP other receive errors"),
-	[L_TCP_BACKLOG] = N_("TCP backlog (socket busy)"),
-	[L_TCP_PRUNE] = N_("TCP receive queue pruned"),
-	[L_TCP_OFO] = N_("TCP out-of-order, rcvq drops"),
+	[L_NET + PS_DROP_IP] = N_("IP discards, bad headers"),
+	[L_NET + PS_DROP_UDP_BUF] = N_("UDP socket buffer"),
+	[L_NET + PS_DROP_UDP_ERR] = N_("UDP other receive errors"),
+	[L_NET + PS_DROP_TCP_BACKLOG] = N_("TCP backlog (socket busy)"),
+	[L_NET + PS_DROP_TCP_PRUNE] = N_("TCP receive queue pruned"),
+	[L_NET + PS_DROP_TCP_OFO] = N_("TCP out-of-order, rcvq drops"),
 	[L_APP] = N_("delivered (UDP + TCP in)"),
 };
 
@@ -76,63 +74,26 @@ static double layer_rate(enum layer l, const struct ps_snapshot *s)
 	const struct ps_netstat_rates *r = &s->netstat.r;
 	bool ok = s->netstat.status == PS_ST_OK && s->netstat.rated;
 
-	switch (l) {
-	case L_RING:
+	if (l == L_RING)
 		return ui_drops_nic_ring(s);
-	case L_SOFTNET:
+	if (l == L_SOFTNET)
 		return s->irq.rated && s->irq.softnet_status == PS_ST_OK
 			       ? s->irq.dropped_rate_total
 			       : NAN;
-	case L_IP:
-		return ok ? sum2(r->ip_in_discards, r->ip_in_hdr_errors) : NAN;
-	case L_UDP_BUF:
-		return ok ? r->udp_rcvbuf_errors : NAN;
-	case L_UDP_ERR:
-		return ok && !isnan(r->udp_in_errors)
-			       ? fmax(0,
-				      r->udp_in_errors -
-					      (isnan(r->udp_rcvbuf_errors)
-						       ? 0
-						       : r->udp_rcvbuf_errors))
-			       : NAN;
-	case L_TCP_BACKLOG:
-		return ok ? r->tcp_backlog_drop : NAN;
-	case L_TCP_PRUNE:
-		return ok ? r->tcp_rcv_pruned : NAN;
-	case L_TCP_OFO:
-		return ok ? sum2(r->tcp_ofo_drop, r->tcp_rcvq_drop) : NAN;
-	case L_APP:
+	if (l == L_APP)
 		return ok ? sum2(r->udp_in_datagrams, r->tcp_in_segs) : NAN;
-	case L_COUNT:
-		break;
-	}
-	return NAN;
+	return ps_netstat_layer_rate(&s->netstat,
+				     (enum ps_drop_layer)(l - L_NET));
 }
 
 /* the same layer's count in a counter set (PS_NA unknown) */
 static int64_t layer_count(enum layer l, const struct ps_netstat_counters *c)
 {
-	switch (l) {
-	case L_IP:
-		return isum(c->ip_in_discards, c->ip_in_hdr_errors);
-	case L_UDP_BUF:
-		return c->udp_rcvbuf_errors;
-	case L_UDP_ERR:
-		return c->udp_in_errors >= 0 && c->udp_rcvbuf_errors >= 0
-			       ? c->udp_in_errors - c->udp_rcvbuf_errors
-			       : c->udp_in_errors;
-	case L_TCP_BACKLOG:
-		return c->tcp_backlog_drop;
-	case L_TCP_PRUNE:
-		return c->tcp_rcv_pruned;
-	case L_TCP_OFO:
-		return isum(c->tcp_ofo_drop, c->tcp_rcvq_drop);
-	case L_APP:
+	if (l == L_APP)
 		return isum(c->udp_in_datagrams, c->tcp_in_segs);
-	default:
-		break;
-	}
-	return PS_NA;
+	if (l < L_NET || l >= L_APP)
+		return PS_NA;
+	return ps_netstat_layer_count(c, (enum ps_drop_layer)(l - L_NET));
 }
 
 /* "12/s +340" into buf: the rate and the growth since the test began */

@@ -303,13 +303,48 @@ static void test_live(void **state)
 	assert_true(a.c.ip_in_receives >= 0);
 }
 
+/* the Drops view's layers from the one list of drop counters: a layer is
+ * its counters summed; UdpInErrors holds the buffer's drops, so the UDP
+ * errors' layer is the rest */
+static void test_layers(void **state)
+{
+	struct ps_netstat_info n;
+
+	(void)state;
+	ps_netstat_init(&n);
+	assert_int_equal(ps_netstat_layer_count(&n.c, PS_DROP_IP), PS_NA);
+	n.c.ip_in_discards = 5;
+	n.c.ip_in_hdr_errors = 2;
+	n.c.udp_in_errors = 120;
+	n.c.udp_rcvbuf_errors = 100;
+	n.c.tcp_ofo_drop = 3;
+	n.c.tcp_rcvq_drop = 4;
+	assert_int_equal(ps_netstat_layer_count(&n.c, PS_DROP_IP), 7);
+	assert_int_equal(ps_netstat_layer_count(&n.c, PS_DROP_UDP_BUF), 100);
+	assert_int_equal(ps_netstat_layer_count(&n.c, PS_DROP_UDP_ERR), 20);
+	assert_int_equal(ps_netstat_layer_count(&n.c, PS_DROP_TCP_OFO), 7);
+	assert_int_equal(ps_netstat_layer_count(&n.c, PS_DROP_TCP_PRUNE),
+			 PS_NA);
+	/* rates: only from a rated sample */
+	assert_true(isnan(ps_netstat_layer_rate(&n, PS_DROP_UDP_BUF)));
+	n.status = PS_ST_OK;
+	n.rated = true;
+	n.r.udp_in_errors = 12.5;
+	n.r.udp_rcvbuf_errors = 10;
+	assert_true(fabs(ps_netstat_layer_rate(&n, PS_DROP_UDP_ERR) - 2.5) <
+		    1e-9);
+	assert_true(fabs(ps_netstat_layer_rate(&n, PS_DROP_UDP_BUF) - 10) <
+		    1e-9);
+	assert_true(isnan(ps_netstat_layer_rate(&n, PS_DROP_TCP_PRUNE)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snmp),	cmocka_unit_test(test_udp_grep),
 		cmocka_unit_test(test_netstat), cmocka_unit_test(test_sockstat),
 		cmocka_unit_test(test_hostile), cmocka_unit_test(test_sysroot),
-		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_layers),	cmocka_unit_test(test_live),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
