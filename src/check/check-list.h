@@ -67,6 +67,7 @@
 	F(udp)                                                                 \
 	F(tenants)                                                             \
 	F(ceiling)                                                             \
-	F(answer)
+	F(answer)                                                              \
+	F(checklist)
 
 #endif

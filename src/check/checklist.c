@@ -22,6 +22,24 @@
 #include "sysroot.h"
 #include "xmalloc.h"
 
+/* the guided run's own thresholds (check --rules) */
+enum { R_SWEEP_GROWTH };
+static const struct ps_rule rules[] = {
+	[R_SWEEP_GROWTH] = {
+		.name = "sweep_growth",
+		.value = 1.05,
+		.unit = "ratio",
+		.why = N_("the sweep doubles the streams while the sum grows "
+			  "by at least this factor (and beyond the spread of "
+			  "the runs)"),
+	},
+};
+PS_RULE_FAMILY(checklist, rules);
+
+/* a test that moved less than this cannot tell more when repeated or with
+ * more streams */
+#define NOTHING_BPS (PS_CHECK_RULE(NOTHING_MOVED)->value)
+
 /* ---- the host -------------------------------------------------------- */
 
 int ps_host_sample(struct ps_host *h, const struct ps_iface_choice *iface,
@@ -492,7 +510,7 @@ static int step_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 			break;
 		}
 		ok++;
-		if (x->bps < 1e6 || aborted(cfg))
+		if (x->bps < NOTHING_BPS || aborted(cfg))
 			break;
 	}
 	if (!ok) {
@@ -682,7 +700,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		struct ps_step_result *prev = &res->steps[res->nsteps - 1];
 		char title[64];
 
-		if (best && best->bps < 1e6) {
+		if (best && best->bps < NOTHING_BPS) {
 			s = next_step(res, "sweep");
 			if (!s)
 				break;
@@ -716,7 +734,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		/* the sum stopped growing (< 5%, or no more than the runs
 		 * of the two steps spread) */
 		if (prev->state == PS_STEP_DONE &&
-		    (s->bps < prev->bps * 1.05 ||
+		    (s->bps < prev->bps * rules[R_SWEEP_GROWTH].value ||
 		     (s->bps > prev->bps && !ps_step_differs(s, prev))))
 			break;
 	}
@@ -733,7 +751,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 		s = next_step(res, bidir ? "bidir" : "reverse");
 		if (!s)
 			break;
-		if (best && best->bps < 1e6) {
+		if (best && best->bps < NOTHING_BPS) {
 			s->streams = streams;
 			s->reverse = !bidir;
 			s->bidir = bidir;
