@@ -179,14 +179,6 @@ struct ui {
 	int msg_level; /* 0 info, 1 warn, 2 error */
 	uint64_t msg_gen_seen;
 
-	/* the checks, evaluated once per snapshot (view-checklist.c) */
-	struct ps_diagnosis *diag;
-	uint64_t diag_seq;
-	uint64_t diag_runs; /* the test (tv.runs) and its end it saw */
-	bool diag_end;
-	double proc_cpu_s, proc_wall_s; /* this process's CPU, last look */
-	double proc_pct;		/* % of one core since then */
-
 	/* the guided run (key g, view-guided.c) */
 	struct ui_grun grun;
 	bool guided_pending;	   /* starts once the test has stopped */
@@ -256,6 +248,14 @@ struct ui_checklist_state {
 	bool lclosed[64]; /* live findings closed with Enter */
 	int top;	  /* first line shown */
 	int nfindings;	  /* findings listed */
+	/* the live findings: the checks, evaluated once per snapshot (the
+	 * dashboard's strip reads them too) */
+	struct ps_diagnosis *diag;
+	uint64_t diag_seq;
+	uint64_t diag_runs; /* the test (tv.runs) and its end it saw */
+	bool diag_end;
+	double proc_cpu_s, proc_wall_s; /* this process's CPU, last look */
+	double proc_pct;		/* % of one core since then */
 };
 /* the checklist view's keys: the guided run's (g, s, x, w) and its
  * findings' (Up/Down, Enter); true: used */
@@ -291,6 +291,5 @@ void ui_not_sampled(const struct ui_rect *r, int line);
 /* the findings strip's lines: the test's own warnings, then the checks'
  * findings on the latest snapshot, most severe first */
 int ui_findings_collect(struct ui *ui, char (*out)[256], int *level, int max);
-void ui_findings_free(struct ui *ui);
 
 #endif

@@ -1007,7 +1007,6 @@ out_model:
 	ui_model_destroy(&ui->model);
 	close(sfd);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	ui_findings_free(ui);
 	ui_views_close(ui);
 	free(ui->ifnames);
 	free(ui->ifinfo);

@@ -80,16 +80,16 @@ static bool skip_here(const struct ps_outcome *o)
 
 /* this process's CPU (the engine's threads, both ends on loopback) as %
  * of one core since the last snapshot, as the summary reports it */
-static void proc_cpu(struct ui *ui)
+static void proc_cpu(struct ui_checklist_state *cs)
 {
 	double cpu = ps_clock_ns(CLOCK_PROCESS_CPUTIME_ID) / 1e9;
 	double wall = ps_now();
 
-	if (ui->proc_wall_s > 0 && wall - ui->proc_wall_s > 0.2)
-		ui->proc_pct =
-			(cpu - ui->proc_cpu_s) / (wall - ui->proc_wall_s) * 100;
-	ui->proc_cpu_s = cpu;
-	ui->proc_wall_s = wall;
+	if (cs->proc_wall_s > 0 && wall - cs->proc_wall_s > 0.2)
+		cs->proc_pct =
+			(cpu - cs->proc_cpu_s) / (wall - cs->proc_wall_s) * 100;
+	cs->proc_cpu_s = cpu;
+	cs->proc_wall_s = wall;
 }
 
 /*
@@ -98,7 +98,7 @@ static void proc_cpu(struct ui *ui)
  * retransmits ...) speak too: its session's step (session.h), made the
  * way "pipescope check" makes it. false when there is no data yet.
  */
-static bool live_run(struct ui *ui, struct ps_run *run)
+static bool live_run(struct ui *ui, double proc_pct, struct ps_run *run)
 {
 	const struct ui_test_view *v = &ui->tv;
 	struct ps_step_result *st = &run->steps[0];
@@ -121,7 +121,7 @@ static bool live_run(struct ui *ui, struct ps_run *run)
 	/* while it runs, this process's CPU (the engine's threads, both ends
 	 * on loopback); the summary's once it ended */
 	if (!v->have_end)
-		st->cpu_local = ui->proc_pct;
+		st->cpu_local = proc_pct;
 	return true;
 }
 
@@ -129,22 +129,23 @@ static bool live_run(struct ui *ui, struct ps_run *run)
  * per snapshot (once a second) */
 static const struct ps_diagnosis *diagnose(struct ui *ui)
 {
+	struct ui_checklist_state *cs = ui_view_state(ui, &ui_view_checklist);
 	const struct ps_snapshot *s = ui->snap;
 	struct ps_evidence ev;
 	struct ps_run run;
 
-	if (!s)
+	if (!s || !cs)
 		return NULL;
 	/* again on a new snapshot, and when a test starts or ends (its
 	 * numbers change then, whenever the sampler's next reading comes) */
-	if (ui->diag && ui->diag_seq == s->hdr.seq &&
-	    ui->diag_runs == ui->tv.runs && ui->diag_end == ui->tv.have_end)
-		return ui->diag;
-	ui->diag_runs = ui->tv.runs;
-	ui->diag_end = ui->tv.have_end;
-	proc_cpu(ui);
-	if (!ui->diag)
-		ui->diag = xmalloc(sizeof(*ui->diag));
+	if (cs->diag && cs->diag_seq == s->hdr.seq &&
+	    cs->diag_runs == ui->tv.runs && cs->diag_end == ui->tv.have_end)
+		return cs->diag;
+	cs->diag_runs = ui->tv.runs;
+	cs->diag_end = ui->tv.have_end;
+	proc_cpu(cs);
+	if (!cs->diag)
+		cs->diag = xmalloc(sizeof(*cs->diag));
 	memset(&ev, 0, sizeof(ev));
 	ev.snap = s;
 	ev.irq = ui_snap_irq(s);
@@ -160,18 +161,21 @@ static const struct ps_diagnosis *diagnose(struct ui *ui)
 	if (ev.peer && ps_ev_peer_same_host(&ev) &&
 	    !strcmp(ev.peer->hdr.iface.name, s->hdr.iface.name))
 		ev.peer = NULL;
-	if (live_run(ui, &run))
+	if (live_run(ui, cs->proc_pct, &run))
 		ev.res = &run;
-	ps_diagnose(&ev, ui->diag);
+	ps_diagnose(&ev, cs->diag);
 	ps_run_free(&run);
-	ui->diag_seq = s->hdr.seq;
-	return ui->diag;
+	cs->diag_seq = s->hdr.seq;
+	return cs->diag;
 }
 
-void ui_findings_free(struct ui *ui)
+static void checklist_free(struct ui *ui, void *state)
 {
-	free(ui->diag);
-	ui->diag = NULL;
+	struct ui_checklist_state *cs = state;
+
+	(void)ui;
+	free(cs->diag);
+	cs->diag = NULL;
 }
 
 /* the test's and the probes' own lines; with_checks adds the checks' */
@@ -456,4 +460,5 @@ const struct ui_view_ops ui_view_checklist = {
 	/* the test's settings make room for the guided run's keys */
 	.footer_without = "+Rduti",
 	.state_size = sizeof(struct ui_checklist_state),
+	.free = checklist_free,
 };
