@@ -27,6 +27,45 @@ struct json_object *ps_json_fixed(double v, int decimals)
 
 /* ---- writers ---------------------------------------------------------- */
 
+struct json_object *ps_jv_num(double v, int decimals)
+{
+	static const double scale[] = { 1,   1e1, 1e2, 1e3, 1e4,
+					1e5, 1e6, 1e7, 1e8, 1e9 };
+
+	if (!isfinite(v))
+		return NULL;
+	if (decimals >= 0 && decimals <= 9)
+		v = round(v * scale[decimals]) / scale[decimals];
+	return json_object_new_double(v);
+}
+
+struct json_object *ps_jv_int(int64_t v)
+{
+	return json_object_new_int64(v);
+}
+
+struct json_object *ps_jv_bool(bool v)
+{
+	return json_object_new_boolean(v);
+}
+
+struct json_object *ps_jv_str(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+struct json_object *ps_jv_str_known(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+void ps_json_put_known(struct json_object *obj, const char *key,
+		       struct json_object *v)
+{
+	if (v)
+		json_object_object_add(obj, key, v);
+}
+
 void ps_json_put_int64(struct json_object *obj, const char *key, int64_t v)
 {
 	json_object_object_add(obj, key, json_object_new_int64(v));

@@ -43,6 +43,26 @@
  * re-saved snapshot prints the same text */
 struct json_object *ps_json_fixed(double v, int decimals);
 
+/*
+ * Values for json_object_object_add and json_object_array_add: the one set
+ * of JSON helpers of every document (the snapshot, the check report, the
+ * history, -J). NULL is "not known" (json-c writes null where it is added;
+ * ps_json_put_known leaves the key out).
+ */
+#define PS_JV_EXACT (-1) /* ps_jv_num: not rounded */
+/* v rounded to decimals places (0 to 9), or PS_JV_EXACT: as it is,
+ * json-c's shortest round-trip form; NULL when v is not finite */
+struct json_object *ps_jv_num(double v, int decimals);
+struct json_object *ps_jv_int(int64_t v);
+struct json_object *ps_jv_bool(bool v);
+/* s, "" when NULL */
+struct json_object *ps_jv_str(const char *s);
+/* s, or NULL (not known) when s is NULL or "" */
+struct json_object *ps_jv_str_known(const char *s);
+/* obj[key] = v, or no key at all when v is NULL (not known) */
+void ps_json_put_known(struct json_object *obj, const char *key,
+		       struct json_object *v);
+
 /* writers: add obj[key] (an existing key is replaced) */
 void ps_json_put_int64(struct json_object *obj, const char *key, int64_t v);
 /* written as a JSON integer, clamped to INT64_MAX */

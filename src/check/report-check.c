@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "answer.h"
+#include "jsonutil.h"
 #include "nls.h"
 #include "sanitize.h"
 #include "report-check.h"
@@ -86,12 +87,6 @@ static void step_core(const struct ps_step_result *s, char *buf, size_t len,
 
 /* ---- JSON ------------------------------------------------------------ */
 
-static struct json_object *jnum(double v)
-{
-	return isfinite(v) ? json_object_new_double(round(v * 1000) / 1000)
-			   : NULL;
-}
-
 /* the NIC's own counters over a step: per-queue packets/s, drops/s by
  * class, pause frames/s; what the driver does not report is left out */
 static struct json_object *step_nic_json(const struct ps_step_result *s)
@@ -108,9 +103,7 @@ static struct json_object *step_nic_json(const struct ps_step_result *s)
 		q[dir] = json_object_new_array();
 		for (int i = 0; i < nq[dir] && i < PS_STEP_MAX_QUEUES; i++)
 			json_object_array_add(q[dir],
-					      isfinite(pps[dir][i])
-						      ? jnum(pps[dir][i])
-						      : NULL);
+					      ps_jv_num(pps[dir][i], 3));
 		json_object_object_add(n, qkeys[dir], q[dir]);
 		for (int k = 0; k < PS_NIC_NDROP; k++) {
 			char key[40];
@@ -119,17 +112,17 @@ static struct json_object *step_nic_json(const struct ps_step_result *s)
 				continue;
 			snprintf(key, sizeof(key), "%s_%s",
 				 ps_nic_dir_name(dir), ps_nic_drop_name(k));
-			json_object_object_add(d, key,
-					       jnum(s->nic_drops[dir][k]));
+			json_object_object_add(
+				d, key, ps_jv_num(s->nic_drops[dir][k], 3));
 		}
 	}
 	json_object_object_add(n, "drops_per_s", d);
 	if (isfinite(s->nic_pause_rx))
 		json_object_object_add(n, "pause_rx_per_s",
-				       jnum(s->nic_pause_rx));
+				       ps_jv_num(s->nic_pause_rx, 3));
 	if (isfinite(s->nic_pause_tx))
 		json_object_object_add(n, "pause_tx_per_s",
-				       jnum(s->nic_pause_tx));
+				       ps_jv_num(s->nic_pause_tx, 3));
 	return n;
 }
 
@@ -143,7 +136,7 @@ answer_ceiling_json(const struct ps_answer_ceiling *c)
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_string(c->id));
 	json_object_object_add(o, "what", json_object_new_string(c->what));
-	json_object_object_add(o, "bps", jnum(c->bps));
+	json_object_object_add(o, "bps", ps_jv_num(c->bps, 3));
 	json_object_object_add(o, "scope",
 			       json_object_new_string(ps_scope_name(c->scope)));
 	return o;
@@ -170,7 +163,8 @@ static struct json_object *step_qdisc_json(const struct ps_step_qdisc *q)
 				       json_object_new_string(q->shaper));
 		json_object_object_add(o, "handle",
 				       json_object_new_string(q->handle));
-		json_object_object_add(o, "rate_bps", jnum(q->rate_bps));
+		json_object_object_add(o, "rate_bps",
+				       ps_jv_num(q->rate_bps, 3));
 		json_object_object_add(o, "per_class",
 				       json_object_new_boolean(q->per_class));
 		if (q->limit_bytes >= 0)
@@ -186,18 +180,21 @@ static struct json_object *step_qdisc_json(const struct ps_step_qdisc *q)
 				o, "burst_bytes",
 				json_object_new_int64(q->burst_bytes));
 	}
-	json_object_object_add(o, "seconds", jnum(q->seconds));
+	json_object_object_add(o, "seconds", ps_jv_num(q->seconds, 3));
 	json_object_object_add(o, "drops",
 			       json_object_new_int64((int64_t)q->drops));
 	json_object_object_add(o, "overlimits",
 			       json_object_new_int64((int64_t)q->overlimits));
 	json_object_object_add(o, "requeues",
 			       json_object_new_int64((int64_t)q->requeues));
-	json_object_object_add(o, "sent_bps", jnum(q->sent_bps));
-	json_object_object_add(o, "drop_rate", jnum(q->drop_rate));
-	json_object_object_add(o, "overlimit_rate", jnum(q->overlimit_rate));
-	json_object_object_add(o, "backlog_peak", jnum(q->backlog_peak));
-	json_object_object_add(o, "backlog_mean", jnum(q->backlog_mean));
+	json_object_object_add(o, "sent_bps", ps_jv_num(q->sent_bps, 3));
+	json_object_object_add(o, "drop_rate", ps_jv_num(q->drop_rate, 3));
+	json_object_object_add(o, "overlimit_rate",
+			       ps_jv_num(q->overlimit_rate, 3));
+	json_object_object_add(o, "backlog_peak",
+			       ps_jv_num(q->backlog_peak, 3));
+	json_object_object_add(o, "backlog_mean",
+			       ps_jv_num(q->backlog_mean, 3));
 	return o;
 }
 
@@ -220,31 +217,38 @@ static struct json_object *step_json(const struct ps_step_result *s)
 	json_object_object_add(o, "bidir", json_object_new_boolean(s->bidir));
 	if (s->state != PS_STEP_DONE)
 		return o;
-	json_object_object_add(o, "seconds", jnum(s->seconds));
-	json_object_object_add(o, "bps", jnum(s->bps));
+	json_object_object_add(o, "seconds", ps_jv_num(s->seconds, 3));
+	json_object_object_add(o, "bps", ps_jv_num(s->bps, 3));
 	if (s->bidir)
-		json_object_object_add(o, "bps_back", jnum(s->bps_back));
-	json_object_object_add(o, "stream_min_bps", jnum(s->stream_min_bps));
-	json_object_object_add(o, "stream_max_bps", jnum(s->stream_max_bps));
+		json_object_object_add(o, "bps_back",
+				       ps_jv_num(s->bps_back, 3));
+	json_object_object_add(o, "stream_min_bps",
+			       ps_jv_num(s->stream_min_bps, 3));
+	json_object_object_add(o, "stream_max_bps",
+			       ps_jv_num(s->stream_max_bps, 3));
 	if (s->nruns > 1) {
 		struct json_object *runs = json_object_new_array();
 
 		for (int i = 0; i < s->nruns && i < PS_STEP_MAX_RUNS; i++)
-			json_object_array_add(runs, jnum(s->run_bps[i]));
+			json_object_array_add(runs,
+					      ps_jv_num(s->run_bps[i], 3));
 		json_object_object_add(o, "runs_bps", runs);
 		json_object_object_add(o, "spread_bps",
-				       jnum(ps_step_spread(s)));
+				       ps_jv_num(ps_step_spread(s), 3));
 	}
-	json_object_object_add(o, "cpu_local_pct", jnum(s->cpu_local));
-	json_object_object_add(o, "cpu_remote_pct", jnum(s->cpu_remote));
+	json_object_object_add(o, "cpu_local_pct", ps_jv_num(s->cpu_local, 3));
+	json_object_object_add(o, "cpu_remote_pct",
+			       ps_jv_num(s->cpu_remote, 3));
 	if (s->have_tcpinfo) {
 		struct json_object *t = json_object_new_object();
 
-		json_object_object_add(t, "rtt_us", jnum(s->rtt_us));
-		json_object_object_add(t, "min_rtt_us", jnum(s->min_rtt_us));
-		json_object_object_add(t, "cwnd_bytes", jnum(s->cwnd_bytes));
+		json_object_object_add(t, "rtt_us", ps_jv_num(s->rtt_us, 3));
+		json_object_object_add(t, "min_rtt_us",
+				       ps_jv_num(s->min_rtt_us, 3));
+		json_object_object_add(t, "cwnd_bytes",
+				       ps_jv_num(s->cwnd_bytes, 3));
 		json_object_object_add(t, "snd_wnd_bytes",
-				       jnum(s->snd_wnd_bytes));
+				       ps_jv_num(s->snd_wnd_bytes, 3));
 		json_object_object_add(t, "mss",
 				       json_object_new_int((int)s->mss));
 		json_object_object_add(t, "pmtu",
@@ -254,9 +258,9 @@ static struct json_object *step_json(const struct ps_step_result *s)
 		json_object_object_add(
 			t, "bytes", json_object_new_int64((int64_t)s->bytes));
 		json_object_object_add(t, "rwnd_limited",
-				       jnum(s->rwnd_limited));
+				       ps_jv_num(s->rwnd_limited, 3));
 		json_object_object_add(t, "sndbuf_limited",
-				       jnum(s->sndbuf_limited));
+				       ps_jv_num(s->sndbuf_limited, 3));
 		json_object_object_add(o, "tcp_info", t);
 	}
 	if (s->have_irq) {
@@ -264,15 +268,15 @@ static struct json_object *step_json(const struct ps_step_result *s)
 
 		json_object_object_add(q, "queue_lines",
 				       json_object_new_int(s->irq_lines));
-		json_object_object_add(q, "rate", jnum(s->irq_rate));
+		json_object_object_add(q, "rate", ps_jv_num(s->irq_rate, 3));
 		json_object_object_add(q, "busiest_cpu",
 				       json_object_new_int(s->irq_busiest_cpu));
 		json_object_object_add(q, "busiest_share",
-				       jnum(s->irq_busiest_share));
+				       ps_jv_num(s->irq_busiest_share, 3));
 		json_object_object_add(q, "softnet_drop_rate",
-				       jnum(s->softnet_drop_rate));
+				       ps_jv_num(s->softnet_drop_rate, 3));
 		json_object_object_add(q, "squeeze_rate",
-				       jnum(s->squeeze_rate));
+				       ps_jv_num(s->squeeze_rate, 3));
 		json_object_object_add(o, "irq", q);
 	}
 	if (s->have_nicstats)
@@ -291,22 +295,26 @@ static struct json_object *step_json(const struct ps_step_result *s)
 			e = json_object_new_object();
 			json_object_object_add(e, "cpu",
 					       json_object_new_int(k->id));
-			json_object_object_add(e, "busy", jnum(k->busy_pct));
-			json_object_object_add(e, "softirq",
-					       jnum(k->pct[PS_CPU_SOFTIRQ]));
-			json_object_object_add(e, "irq",
-					       jnum(k->pct[PS_CPU_IRQ]));
-			json_object_object_add(e, "system",
-					       jnum(k->pct[PS_CPU_SYSTEM]));
-			json_object_object_add(e, "user",
-					       jnum(k->pct[PS_CPU_USER]));
+			json_object_object_add(e, "busy",
+					       ps_jv_num(k->busy_pct, 3));
+			json_object_object_add(
+				e, "softirq",
+				ps_jv_num(k->pct[PS_CPU_SOFTIRQ], 3));
+			json_object_object_add(
+				e, "irq", ps_jv_num(k->pct[PS_CPU_IRQ], 3));
+			json_object_object_add(
+				e, "system",
+				ps_jv_num(k->pct[PS_CPU_SYSTEM], 3));
+			json_object_object_add(
+				e, "user", ps_jv_num(k->pct[PS_CPU_USER], 3));
 			json_object_array_add(a, e);
 		}
 		json_object_object_add(c, "cores", a);
 		if (id >= 0) {
 			json_object_object_add(c, "test_core",
 					       json_object_new_int(id));
-			json_object_object_add(c, "test_core_busy", jnum(busy));
+			json_object_object_add(c, "test_core_busy",
+					       ps_jv_num(busy, 3));
 		}
 		a = json_object_new_array();
 		for (int i = 0; i < s->nthread_cpu; i++)
@@ -325,9 +333,12 @@ static struct json_object *step_json(const struct ps_step_result *s)
 
 		json_object_object_add(c, "busiest_core",
 				       json_object_new_int(s->peer_core));
-		json_object_object_add(c, "busy_pct", jnum(s->peer_busy));
-		json_object_object_add(c, "softirq_pct", jnum(s->peer_softirq));
-		json_object_object_add(c, "others_pct", jnum(s->peer_others));
+		json_object_object_add(c, "busy_pct",
+				       ps_jv_num(s->peer_busy, 3));
+		json_object_object_add(c, "softirq_pct",
+				       ps_jv_num(s->peer_softirq, 3));
+		json_object_object_add(c, "others_pct",
+				       ps_jv_num(s->peer_others, 3));
 		json_object_object_add(c, "cores",
 				       json_object_new_int(s->peer_ncores));
 		json_object_object_add(o, "far_end_cpu", c);
@@ -371,10 +382,11 @@ static struct json_object *facts_json(const struct ps_finding *f)
 		 * verdicts compare the unrounded number with 0.01) */
 		json_object_object_add(
 			o, "value",
-			f->facts[i].unit && !strcmp(f->facts[i].unit, "share")
-				? json_object_new_double(
-					  round(f->facts[i].value * 1e6) / 1e6)
-				: jnum(f->facts[i].value));
+			ps_jv_num(f->facts[i].value,
+				  f->facts[i].unit && !strcmp(f->facts[i].unit,
+							      "share")
+					  ? 6
+					  : 3));
 		json_object_object_add(
 			o, "unit", json_object_new_string(f->facts[i].unit));
 		json_object_array_add(a, o);
@@ -403,19 +415,13 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 			       json_object_new_string(f->evidence));
 	json_object_object_add(j, "remedy", json_object_new_string(f->remedy));
 	json_object_object_add(j, "ceiling_bps",
-			       f->ceiling_bps > 0 ? jnum(f->ceiling_bps)
+			       f->ceiling_bps > 0 ? ps_jv_num(f->ceiling_bps, 3)
 						  : NULL);
 	json_object_object_add(j, "scope",
 			       json_object_new_string(ps_scope_name(f->scope)));
-	json_object_object_add(j, "explains", jnum(o->explains));
+	json_object_object_add(j, "explains", ps_jv_num(o->explains, 3));
 	json_object_object_add(j, "facts", facts_json(f));
 	return j;
-}
-
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k,
-			       v && *v ? json_object_new_string(v) : NULL);
 }
 
 static struct json_object *settings_json(const struct ps_evidence *ev)
@@ -459,17 +465,21 @@ static struct json_object *settings_json(const struct ps_evidence *ev)
 	if (ev->link && ev->link->status == PS_ST_OK) {
 		json_object_object_add(o, "mtu",
 				       json_object_new_int64(ev->link->mtu));
-		add_str(o, "qdisc", ev->link->qdisc);
-		add_str(o, "kind", ev->link->kind);
+		json_object_object_add(o, "qdisc",
+				       ps_jv_str_known(ev->link->qdisc));
+		json_object_object_add(o, "kind",
+				       ps_jv_str_known(ev->link->kind));
 	}
 	if (ev->eth && ev->eth->drvinfo.status == PS_ST_OK)
-		add_str(o, "driver", ev->eth->drvinfo.driver);
+		json_object_object_add(
+			o, "driver", ps_jv_str_known(ev->eth->drvinfo.driver));
 	if (ps_ev_line_bps(ev) > 0)
-		json_object_object_add(o, "line_bps", jnum(ps_ev_line_bps(ev)));
+		json_object_object_add(o, "line_bps",
+				       ps_jv_num(ps_ev_line_bps(ev), 3));
 	if (ev->pci && ev->pci->status == PS_ST_OK &&
 	    ev->pci->link_status == PS_ST_OK)
 		json_object_object_add(o, "pcie_usable_bps",
-				       jnum(ev->pci->usable_bps));
+				       ps_jv_num(ev->pci->usable_bps, 3));
 	return o;
 }
 
@@ -489,10 +499,10 @@ static struct json_object *far_end_json(const struct ps_evidence *ev)
 		return NULL;
 	ps_evidence_of(ev->peer, NULL, &pev);
 	o = json_object_new_object();
-	add_str(o, "hostname", p->hdr.hostname);
-	add_str(o, "kernel", p->hdr.kernel);
-	add_str(o, "iface", p->hdr.iface.name);
-	add_str(o, "nic", p->hdr.iface.nic);
+	json_object_object_add(o, "hostname", ps_jv_str_known(p->hdr.hostname));
+	json_object_object_add(o, "kernel", ps_jv_str_known(p->hdr.kernel));
+	json_object_object_add(o, "iface", ps_jv_str_known(p->hdr.iface.name));
+	json_object_object_add(o, "nic", ps_jv_str_known(p->hdr.iface.nic));
 	json_object_object_add(
 		o, "same_host",
 		json_object_new_boolean(ps_ev_peer_same_host(ev)));
@@ -522,14 +532,19 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       json_object_new_string(ps_check_report_mode(r)));
 	json_object_object_add(root, "static_only",
 			       json_object_new_boolean(d->static_only));
-	add_str(root, "snapshot_file", r->snapshot_file);
+	json_object_object_add(root, "snapshot_file",
+			       ps_jv_str_known(r->snapshot_file));
 
 	o = json_object_new_object();
 	if (ev->snap) {
-		add_str(o, "hostname", ev->snap->hdr.hostname);
-		add_str(o, "kernel", ev->snap->hdr.kernel);
-		add_str(o, "iface", ev->snap->hdr.iface.name);
-		add_str(o, "nic", ev->snap->hdr.iface.nic);
+		json_object_object_add(o, "hostname",
+				       ps_jv_str_known(ev->snap->hdr.hostname));
+		json_object_object_add(o, "kernel",
+				       ps_jv_str_known(ev->snap->hdr.kernel));
+		json_object_object_add(
+			o, "iface", ps_jv_str_known(ev->snap->hdr.iface.name));
+		json_object_object_add(
+			o, "nic", ps_jv_str_known(ev->snap->hdr.iface.nic));
 		json_object_object_add(
 			o, "iface_source",
 			json_object_new_string(ps_iface_source_name(
@@ -541,11 +556,18 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 
 	if (res) {
 		o = json_object_new_object();
-		add_str(o, "host", res->loopback ? "127.0.0.1" : res->peer);
-		add_str(o, "kind", res->peer_kind);
-		add_str(o, "version", res->peer_version);
-		add_str(o, "congestion_local", res->cc_local);
-		add_str(o, "congestion_remote", res->cc_remote);
+		json_object_object_add(o, "host",
+				       ps_jv_str_known(res->loopback
+							       ? "127.0.0.1"
+							       : res->peer));
+		json_object_object_add(o, "kind",
+				       ps_jv_str_known(res->peer_kind));
+		json_object_object_add(o, "version",
+				       ps_jv_str_known(res->peer_version));
+		json_object_object_add(o, "congestion_local",
+				       ps_jv_str_known(res->cc_local));
+		json_object_object_add(o, "congestion_remote",
+				       ps_jv_str_known(res->cc_remote));
 		json_object_object_add(root, "peer", o);
 	} else {
 		json_object_object_add(root, "peer", NULL);
@@ -558,24 +580,28 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       json_object_new_boolean(d->explained));
 	json_object_object_add(o, "link_full",
 			       json_object_new_boolean(d->link_full));
-	json_object_object_add(o, "measured_bps",
-			       ans.measured_bps > 0 ? jnum(ans.measured_bps)
-						    : NULL);
+	json_object_object_add(
+		o, "measured_bps",
+		ans.measured_bps > 0 ? ps_jv_num(ans.measured_bps, 3) : NULL);
 	json_object_object_add(o, "single_stream_bps",
-			       ans.single_bps > 0 ? jnum(ans.single_bps)
+			       ans.single_bps > 0 ? ps_jv_num(ans.single_bps, 3)
 						  : NULL);
 	json_object_object_add(o, "binding", answer_ceiling_json(&ans.binding));
 	json_object_object_add(o, "next", answer_ceiling_json(&ans.next));
-	add_str(o, "top", ans.top);
+	json_object_object_add(o, "top", ps_jv_str_known(ans.top));
 	if (d->ceil.flow_bps > 0)
-		json_object_object_add(o, "flow_bps", jnum(d->ceil.flow_bps));
+		json_object_object_add(o, "flow_bps",
+				       ps_jv_num(d->ceil.flow_bps, 3));
 	if (ans.reverse_bps > 0)
-		json_object_object_add(o, "reverse_bps", jnum(ans.reverse_bps));
+		json_object_object_add(o, "reverse_bps",
+				       ps_jv_num(ans.reverse_bps, 3));
 	if (ps_answer_confidence(&ans)) {
-		add_str(o, "confidence", ps_answer_confidence(&ans));
+		json_object_object_add(
+			o, "confidence",
+			ps_jv_str_known(ps_answer_confidence(&ans)));
 		json_object_object_add(o, "runs",
 				       json_object_new_int(ans.runs));
-		json_object_object_add(o, "spread", jnum(ans.spread));
+		json_object_object_add(o, "spread", ps_jv_num(ans.spread, 3));
 	}
 	json_object_object_add(root, "answer", o);
 

@@ -15,6 +15,7 @@
 #include "compare.h"
 #include "exitcodes.h"
 #include "history.h"
+#include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
 #include "report-html.h"
@@ -68,11 +69,6 @@ static int flush_stdout(void)
 
 /* ---- history ----------------------------------------------------------- */
 
-static struct json_object *jstr(const char *s)
-{
-	return s && *s ? json_object_new_string(s) : NULL;
-}
-
 static void print_rows(const struct ps_hist_rec *v, int n)
 {
 	printf(_("%-6s %-16s %-7s %-24s %-8s %3s %13s  %s\n"), _("id"),
@@ -104,10 +100,10 @@ static struct json_object *end_json(const struct ps_hist_end *e)
 {
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "host", jstr(e->host));
-	json_object_object_add(o, "boot_id", jstr(e->boot_id));
-	json_object_object_add(o, "kernel", jstr(e->kernel));
-	json_object_object_add(o, "version", jstr(e->version));
+	json_object_object_add(o, "host", ps_jv_str_known(e->host));
+	json_object_object_add(o, "boot_id", ps_jv_str_known(e->boot_id));
+	json_object_object_add(o, "kernel", ps_jv_str_known(e->kernel));
+	json_object_object_add(o, "version", ps_jv_str_known(e->version));
 	return o;
 }
 

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "compare.h"
+#include "jsonutil.h"
 #include "nls.h"
 #include "sanitize.h"
 #include "units.h"
@@ -608,11 +609,6 @@ void ps_compare_print(FILE *out, const struct ps_cmp *c)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static struct json_object *jnum(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 static struct json_object *changes_json(const struct ps_cmp_change *v, size_t n)
 {
 	struct json_object *a = json_object_new_array();
@@ -661,8 +657,10 @@ struct json_object *ps_compare_json(const struct ps_cmp *c)
 
 	json_object_object_add(o, "a", ps_hist_rec_json(&c->run[0]));
 	json_object_object_add(o, "b", ps_hist_rec_json(&c->run[1]));
-	json_object_object_add(o, "change_pct", jnum(c->change_pct));
-	json_object_object_add(o, "noise_pct", jnum(c->noise_pct));
+	json_object_object_add(o, "change_pct",
+			       ps_jv_num(c->change_pct, PS_JV_EXACT));
+	json_object_object_add(o, "noise_pct",
+			       ps_jv_num(c->noise_pct, PS_JV_EXACT));
 	json_object_object_add(o, "noise", json_object_new_boolean(c->noise));
 	json_object_object_add(o, "params",
 			       changes_json(c->params, c->nparams));

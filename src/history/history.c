@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "history.h"
+#include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
 #include "xmalloc.h"
@@ -761,16 +762,6 @@ void ps_hist_end_from_snap(struct ps_hist_end *e, const char *snap_json)
 
 /* ---- shared by the renderers ------------------------------------------- */
 
-static struct json_object *jstr(const char *s)
-{
-	return s && *s ? json_object_new_string(s) : NULL;
-}
-
-static struct json_object *jnum(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r)
 {
 	struct json_object *o = json_object_new_object();
@@ -778,16 +769,18 @@ struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r)
 	json_object_object_add(o, "id", json_object_new_int64(r->id));
 	json_object_object_add(o, "time_ns", json_object_new_int64(r->time_ns));
 	json_object_object_add(o, "kind", json_object_new_string(r->kind));
-	json_object_object_add(o, "target", jstr(r->target));
+	json_object_object_add(o, "target", ps_jv_str_known(r->target));
 	json_object_object_add(o, "port", json_object_new_int(r->port));
 	json_object_object_add(o, "protocol", json_object_new_string(r->proto));
 	json_object_object_add(o, "direction",
 			       json_object_new_string(r->direction));
 	json_object_object_add(o, "streams", json_object_new_int(r->streams));
-	json_object_object_add(o, "bits_per_second", jnum(r->bps));
-	json_object_object_add(o, "spread", jnum(r->spread));
-	json_object_object_add(o, "top_finding", jstr(r->top_finding));
-	json_object_object_add(o, "host", jstr(r->end[0].host));
+	json_object_object_add(o, "bits_per_second",
+			       ps_jv_num(r->bps, PS_JV_EXACT));
+	json_object_object_add(o, "spread", ps_jv_num(r->spread, PS_JV_EXACT));
+	json_object_object_add(o, "top_finding",
+			       ps_jv_str_known(r->top_finding));
+	json_object_object_add(o, "host", ps_jv_str_known(r->end[0].host));
 	return o;
 }
 

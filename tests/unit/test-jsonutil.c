@@ -116,6 +116,58 @@ static void test_plain_arrays(void **state)
 	json_object_put(o);
 }
 
+/* the value helpers every document is written with */
+static const char *plain(struct json_object *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s",
+		 v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN)
+		   : "NULL");
+	json_object_put(v);
+	return buf;
+}
+
+static double num_of(struct json_object *v)
+{
+	double d;
+
+	assert_non_null(v);
+	d = json_object_get_double(v);
+	json_object_put(v);
+	return d;
+}
+
+static void test_values(void **state)
+{
+	struct json_object *o = json_object_new_object();
+	char b[64];
+
+	(void)state;
+	/* rounding is a parameter: a thousandth, a millionth, none */
+	assert_true(num_of(ps_jv_num(0.0096, 3)) == 0.01);
+	assert_true(num_of(ps_jv_num(0.0096, 6)) == 0.0096);
+	assert_true(num_of(ps_jv_num(0.0000004, 6)) == 0);
+	assert_string_equal(plain(ps_jv_num(2.5, 0), b, sizeof(b)), "3.0");
+	assert_true(num_of(ps_jv_num(1.0 / 3, PS_JV_EXACT)) == 1.0 / 3);
+	/* not finite: not known, whatever the rounding */
+	assert_null(ps_jv_num(NAN, 3));
+	assert_null(ps_jv_num(INFINITY, PS_JV_EXACT));
+	assert_null(ps_jv_num(-INFINITY, 6));
+	assert_string_equal(plain(ps_jv_int(-5), b, sizeof(b)), "-5");
+	assert_string_equal(plain(ps_jv_bool(true), b, sizeof(b)), "true");
+	assert_string_equal(plain(ps_jv_str(NULL), b, sizeof(b)), "\"\"");
+	assert_string_equal(plain(ps_jv_str("a"), b, sizeof(b)), "\"a\"");
+	assert_null(ps_jv_str_known(""));
+	assert_null(ps_jv_str_known(NULL));
+	assert_string_equal(plain(ps_jv_str_known("x"), b, sizeof(b)), "\"x\"");
+	/* not known is no key */
+	ps_json_put_known(o, "a", ps_jv_num(NAN, 3));
+	ps_json_put_known(o, "b", ps_jv_int(1));
+	assert_string_equal(
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+		"{\"b\":1}");
+	json_object_put(o);
+}
+
 /* a probe group, described once */
 struct hop {
 	char name[8];
@@ -395,6 +447,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_type_policy),
 		cmocka_unit_test(test_plain_arrays),
+		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_not_reported),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_hostile),
