@@ -125,6 +125,17 @@ enum ps_jtype {
 #define PS_JF_NOJSON 0x10 /* text only (another entry carries the key) */
 #define PS_JF_NOTEXT 0x20 /* JSON only (another entry prints it) */
 #define PS_JF_IFSET 0x40  /* OBJECT: only while the bool at .off2 is true */
+/* loading: a missing key or a value of another type fails ps_jtable_load
+ * (an ENUM: not a string; an unknown name keeps the field as it is) */
+#define PS_JF_REQUIRED 0x80
+/* INT, UINT: only a value > 0 is reported (written, loaded) */
+#define PS_JF_POSITIVE 0x100
+/* DOUBLE: rounded to .decimals places (ps_jv_num); not finite is not
+ * reported, a key left out (an array element: null) */
+#define PS_JF_ROUND 0x200
+/* OBJECT: its entries go into the object of the table that holds it (no
+ * key of its own); with .when, a group of entries under one condition */
+#define PS_JF_INLINE 0x400
 
 struct ps_jfield;
 
@@ -160,10 +171,18 @@ struct ps_jfield {
 	 * PS_JSON_ARRAY_MAX elements; the probe's free releases it) */
 	enum ps_jtype elem;
 	size_t elem_size;
+	/* ARRAY: as above; INT, UINT: when not 0, a loaded value >= max is
+	 * not reported (the field keeps its value) */
 	unsigned max;
 	const struct ps_jfield *sub; /* OBJECT; ARRAY of PS_JT_OBJECT */
 	const struct ps_jcodec *codec;
 	const void *data; /* the codec's own (e.g. a second offset) */
+	/* NULL, or: the entry is written, loaded and printed only while
+	 * when(base) is true (base: the table's struct, as loaded so far) */
+	bool (*when)(const void *base);
+	/* PS_JF_REQUIRED, or an OBJECT holding such entries: N_() message
+	 * of ps_jtable_load's caller when it fails */
+	const char *bad;
 };
 
 #define PS_JSON_ARRAY_MAX 65536
@@ -186,6 +205,12 @@ struct ps_jfield {
 	{ .key = (k), .type = PS_JT_ENUM, .flags = (fl),                      \
 	  .off = offsetof(T, m), .size = PS_JSIZE(T, m), .names = (nm),       \
 	  .texts = (tx), .label = (lbl) }
+/* a JSON object of its own holding the fields of table sb for the
+ * struct T.m (a member struct) */
+#define PS_JSUB(T, m, k, fl, sb, lbl)                                       \
+	{ .key = (k), .type = PS_JT_OBJECT, .flags = (fl),                    \
+	  .off = offsetof(T, m), .size = PS_JSIZE(T, m), .sub = (sb),         \
+	  .label = (lbl) }
 /* a JSON object of its own holding the fields of table sb */
 #define PS_JOBJECT(k, fl, sb, lbl)                                          \
 	{ .key = (k), .type = PS_JT_OBJECT, .flags = (fl), .sub = (sb),       \
@@ -238,6 +263,14 @@ struct json_object *ps_jtable_to_json(const struct ps_jfield *t,
  */
 void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 		   void *base);
+/*
+ * ps_jtable_get that also says whether every PS_JF_REQUIRED entry was
+ * there with its type: NULL, or the first entry of t that failed (the
+ * OBJECT entry when the failure is inside it; its .bad says what). obj
+ * NULL or not an object fails at the first required entry.
+ */
+const struct ps_jfield *ps_jtable_load(struct json_object *obj,
+				       const struct ps_jfield *t, void *base);
 
 /*
  * Text: one line per entry with a label, "  %-20s value[ unit]", value

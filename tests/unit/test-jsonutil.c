@@ -442,6 +442,108 @@ static void test_text(void **state)
 	free(buf);
 }
 
+/* required entries, conditional entries, a member struct, bounds */
+struct pair {
+	int a;
+	unsigned mtu; /* 0 unknown, < 9000 */
+};
+
+struct outer {
+	bool on;
+	double when_on;
+	char name[8];
+	struct pair p;
+};
+
+static bool outer_on(const void *base)
+{
+	return ((const struct outer *)base)->on;
+}
+
+static const struct ps_jfield pair_table[] = {
+	PS_JFIELD(struct pair, a, "a", PS_JT_INT, PS_JF_REQUIRED, NULL, NULL),
+	{ .key = "mtu",
+	  .type = PS_JT_UINT,
+	  .flags = PS_JF_POSITIVE,
+	  .off = offsetof(struct pair, mtu),
+	  .size = sizeof(unsigned),
+	  .max = 9000 },
+	PS_JEND
+};
+
+static const struct ps_jfield outer_table[] = {
+	PS_JFIELD(struct outer, on, "on", PS_JT_BOOL, PS_JF_REQUIRED, NULL,
+		  NULL),
+	{ .key = "when_on",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_REQUIRED,
+	  .off = offsetof(struct outer, when_on),
+	  .size = sizeof(double),
+	  .when = outer_on },
+	PS_JFIELD(struct outer, name, "name", PS_JT_STRING, PS_JF_NA, NULL,
+		  NULL),
+	PS_JSUB(struct outer, p, "p", 0, pair_table, NULL),
+	PS_JEND
+};
+
+static const struct ps_jfield *load_outer(const char *text, struct outer *o)
+{
+	struct json_object *j = parse(text);
+	const struct ps_jfield *bad;
+
+	memset(o, 0, sizeof(*o));
+	bad = ps_jtable_load(j, outer_table, o);
+	json_object_put(j);
+	return bad;
+}
+
+static void test_load(void **state)
+{
+	struct outer o = { .on = true, .when_on = 2.5, .p = { 7, 1500 } };
+	struct json_object *j = ps_jtable_to_json(outer_table, &o);
+
+	(void)state;
+	/* the member struct at its offset; "" name absent */
+	assert_string_equal(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"{\"on\":true,\"when_on\":2.5,\"p\":{\"a\":7,\"mtu\":1500}}");
+	json_object_put(j);
+	o.on = false;
+	o.p.mtu = 0;
+	j = ps_jtable_to_json(outer_table, &o);
+	/* .when false: not written; PS_JF_POSITIVE 0: not written */
+	assert_string_equal(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"{\"on\":false,\"p\":{\"a\":7}}");
+	json_object_put(j);
+
+	assert_null(load_outer("{\"on\": true, \"when_on\": 1, "
+			       "\"p\": {\"a\": 3, \"mtu\": 9001}}",
+			       &o));
+	assert_true(o.on);
+	assert_true(o.when_on == 1);
+	assert_int_equal(o.p.a, 3);
+	assert_int_equal(o.p.mtu, 0); /* out of bounds: not reported */
+	assert_null(load_outer("{\"on\": false, \"p\": {\"a\": 3, "
+			       "\"mtu\": 0}}",
+			       &o));
+	assert_int_equal(o.p.mtu, 0);
+	/* the first required entry that failed, or the object holding it */
+	assert_ptr_equal(load_outer("{\"p\": {\"a\": 3}}", &o),
+			 &outer_table[0]);
+	assert_ptr_equal(load_outer("{\"on\": \"yes\", \"p\": {\"a\": 3}}", &o),
+			 &outer_table[0]);
+	assert_ptr_equal(load_outer("{\"on\": true, \"p\": {\"a\": 3}}", &o),
+			 &outer_table[1]);
+	assert_ptr_equal(load_outer("{\"on\": false, \"p\": {\"a\": 3.5}}", &o),
+			 &outer_table[3]);
+	assert_ptr_equal(load_outer("{\"on\": false}", &o), &outer_table[3]);
+	assert_ptr_equal(load_outer("[]", &o), &outer_table[0]);
+	/* null is not a value: as missing */
+	assert_ptr_equal(load_outer("{\"on\": null, \"p\": {\"a\": 3}}", &o),
+			 &outer_table[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
