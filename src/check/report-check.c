@@ -47,19 +47,18 @@ void ps_check_step_title(const struct ps_step_result *s, char *buf, size_t len)
 	step_title(s, buf, len);
 }
 
+static const char *const step_state_names[] = {
+	[PS_STEP_PENDING] = "pending",
+	[PS_STEP_DONE] = "done",
+	[PS_STEP_SKIPPED] = "skipped",
+	[PS_STEP_FAILED] = "failed",
+	NULL,
+};
+
 static const char *step_state_name(enum ps_step_state st)
 {
-	switch (st) {
-	case PS_STEP_DONE:
-		return "done";
-	case PS_STEP_SKIPPED:
-		return "skipped";
-	case PS_STEP_FAILED:
-		return "failed";
-	case PS_STEP_PENDING:
-		break;
-	}
-	return "pending";
+	return (unsigned)st <= PS_STEP_FAILED ? step_state_names[st]
+					      : "pending";
 }
 
 static const char *state_name(enum ps_check_state st)
@@ -87,44 +86,336 @@ static void step_core(const struct ps_step_result *s, char *buf, size_t len,
 
 /* ---- JSON ------------------------------------------------------------ */
 
-/* the NIC's own counters over a step: per-queue packets/s, drops/s by
- * class, pause frames/s; what the driver does not report is left out */
-static struct json_object *step_nic_json(const struct ps_step_result *s)
-{
-	struct json_object *n = json_object_new_object();
-	struct json_object *d = json_object_new_object();
-	struct json_object *q[PS_NIC_NDIR];
-	const double *pps[PS_NIC_NDIR] = { s->nic_rxq_pps, s->nic_txq_pps };
-	int nq[PS_NIC_NDIR] = { s->nic_nrxq, s->nic_ntxq };
-	static const char *const qkeys[PS_NIC_NDIR] = { "rx_queue_pps",
-							"tx_queue_pps" };
+/* a step: its JSON (and loader) from tables (doc/check.md) */
 
-	for (int dir = 0; dir < PS_NIC_NDIR; dir++) {
-		q[dir] = json_object_new_array();
-		for (int i = 0; i < nq[dir] && i < PS_STEP_MAX_QUEUES; i++)
-			json_object_array_add(q[dir],
-					      ps_jv_num(pps[dir][i], 3));
-		json_object_object_add(n, qkeys[dir], q[dir]);
+#define S struct ps_step_result
+#define Q struct ps_step_qdisc
+#define K struct ps_cpu_core
+
+/* a number to a thousandth, left out when not known (NaN) */
+#define NUM(T, m, k)                                                           \
+	{                                                                      \
+		.key = (k), .type = PS_JT_DOUBLE,                              \
+		.flags = PS_JF_ROUND | PS_JF_NA, .decimals = 3,                \
+		.off = offsetof(T, m), .size = PS_JSIZE(T, m)                  \
+	}
+#define INT(T, m, k) PS_JFIELD(T, m, k, PS_JT_INT, 0, NULL, NULL)
+#define UINT(T, m, k) PS_JFIELD(T, m, k, PS_JT_UINT, 0, NULL, NULL)
+#define BOOL(T, m, k) PS_JFIELD(T, m, k, PS_JT_BOOL, 0, NULL, NULL)
+#define STR(T, m, k, fl) PS_JFIELD(T, m, k, PS_JT_STRING, fl, NULL, NULL)
+
+static bool q_shaper(const void *base)
+{
+	return ((const Q *)base)->shaper[0];
+}
+
+/* the root qdisc over a step, and its shaper */
+static const struct ps_jfield step_qdisc_shaper[] = {
+	STR(Q, shaper, "shaper", 0),
+	STR(Q, handle, "handle", 0),
+	NUM(Q, rate_bps, "rate_bps"),
+	BOOL(Q, per_class, "per_class"),
+	PS_JFIELD(Q, limit_bytes, "limit_bytes", PS_JT_INT, PS_JF_NA, NULL,
+		  NULL),
+	PS_JFIELD(Q, limit_packets, "limit_packets", PS_JT_INT, PS_JF_NA, NULL,
+		  NULL),
+	PS_JFIELD(Q, burst_bytes, "burst_bytes", PS_JT_INT, PS_JF_NA, NULL,
+		  NULL),
+	PS_JEND
+};
+
+static const struct ps_jfield step_qdisc_table[] = {
+	STR(Q, kind, "kind", 0),
+	{ .type = PS_JT_OBJECT,
+	  .flags = PS_JF_INLINE,
+	  .sub = step_qdisc_shaper,
+	  .when = q_shaper },
+	NUM(Q, seconds, "seconds"),
+	UINT(Q, drops, "drops"),
+	UINT(Q, overlimits, "overlimits"),
+	UINT(Q, requeues, "requeues"),
+	NUM(Q, sent_bps, "sent_bps"),
+	NUM(Q, drop_rate, "drop_rate"),
+	NUM(Q, overlimit_rate, "overlimit_rate"),
+	NUM(Q, backlog_peak, "backlog_peak"),
+	NUM(Q, backlog_mean, "backlog_mean"),
+	PS_JEND
+};
+
+/* "drops_per_s": {"rx_missed": n, ...}, the classes the driver reports */
+static void nic_drops_put(struct json_object *obj, const struct ps_jfield *f,
+			  const void *base)
+{
+	const S *s = base;
+	struct json_object *d = json_object_new_object();
+
+	for (int dir = 0; dir < PS_NIC_NDIR; dir++)
 		for (int k = 0; k < PS_NIC_NDROP; k++) {
 			char key[40];
 
-			if (!isfinite(s->nic_drops[dir][k]))
-				continue;
 			snprintf(key, sizeof(key), "%s_%s",
 				 ps_nic_dir_name(dir), ps_nic_drop_name(k));
-			json_object_object_add(
-				d, key, ps_jv_num(s->nic_drops[dir][k], 3));
+			ps_json_put_known(d, key,
+					  ps_jv_num(s->nic_drops[dir][k], 3));
 		}
-	}
-	json_object_object_add(n, "drops_per_s", d);
-	if (isfinite(s->nic_pause_rx))
-		json_object_object_add(n, "pause_rx_per_s",
-				       ps_jv_num(s->nic_pause_rx, 3));
-	if (isfinite(s->nic_pause_tx))
-		json_object_object_add(n, "pause_tx_per_s",
-				       ps_jv_num(s->nic_pause_tx, 3));
-	return n;
+	json_object_object_add(obj, f->key, d);
 }
+
+static const struct ps_jcodec nic_drops_codec = { .put = nic_drops_put };
+
+/* the NIC's own counters over a step: per-queue packets/s (null for a
+ * queue the driver does not count), drops/s by class, pause frames/s */
+static const struct ps_jfield step_nic_table[] = {
+	{ .key = "rx_queue_pps",
+	  .type = PS_JT_ARRAY,
+	  .flags = PS_JF_ROUND,
+	  .decimals = 3,
+	  .off = offsetof(S, nic_rxq_pps),
+	  .size = PS_JSIZE(S, nic_rxq_pps),
+	  .off2 = offsetof(S, nic_nrxq),
+	  .size2 = PS_JSIZE(S, nic_nrxq),
+	  .elem = PS_JT_DOUBLE,
+	  .elem_size = sizeof(double),
+	  .max = PS_STEP_MAX_QUEUES },
+	{ .key = "tx_queue_pps",
+	  .type = PS_JT_ARRAY,
+	  .flags = PS_JF_ROUND,
+	  .decimals = 3,
+	  .off = offsetof(S, nic_txq_pps),
+	  .size = PS_JSIZE(S, nic_txq_pps),
+	  .off2 = offsetof(S, nic_ntxq),
+	  .size2 = PS_JSIZE(S, nic_ntxq),
+	  .elem = PS_JT_DOUBLE,
+	  .elem_size = sizeof(double),
+	  .max = PS_STEP_MAX_QUEUES },
+	{ .key = "drops_per_s",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &nic_drops_codec },
+	NUM(S, nic_pause_rx, "pause_rx_per_s"),
+	NUM(S, nic_pause_tx, "pause_tx_per_s"),
+	PS_JEND
+};
+
+/* a core of this host over the step */
+static const struct ps_jfield step_core_table[] = {
+	INT(K, id, "cpu"),
+	NUM(K, busy_pct, "busy"),
+	NUM(K, pct[PS_CPU_SOFTIRQ], "softirq"),
+	NUM(K, pct[PS_CPU_IRQ], "irq"),
+	NUM(K, pct[PS_CPU_SYSTEM], "system"),
+	NUM(K, pct[PS_CPU_USER], "user"),
+	PS_JEND
+};
+
+/* "cores": the cores with percentages; "test_core", "test_core_busy":
+ * the busiest of the test's (ps_step_test_core) */
+static void step_cores_put(struct json_object *obj, const struct ps_jfield *f,
+			   const void *base)
+{
+	const S *s = base;
+	struct json_object *a = json_object_new_array();
+	char core[32];
+	double busy;
+	int id;
+
+	(void)f;
+	for (int i = 0; i < s->cpu.ncores; i++)
+		if (s->cpu.cores[i].pct_valid)
+			json_object_array_add(
+				a, ps_jtable_to_json(step_core_table,
+						     &s->cpu.cores[i]));
+	json_object_object_add(obj, "cores", a);
+	step_core(s, core, sizeof(core), &id, &busy);
+	if (id >= 0) {
+		json_object_object_add(obj, "test_core", ps_jv_int(id));
+		ps_json_put_known(obj, "test_core_busy", ps_jv_num(busy, 3));
+	}
+}
+
+static const struct ps_jcodec step_cores_codec = { .put = step_cores_put };
+
+static const struct ps_jfield step_cpu_table[] = {
+	{ .key = "cores", .type = PS_JT_CUSTOM, .codec = &step_cores_codec },
+	PS_JARRAY_IN(S, thread_cpu, nthread_cpu, "thread_cpus", PS_JT_INT, 0,
+		     NULL),
+	PS_JARRAY_IN(S, rx_cpu, nrx_cpu, "rx_cpus", PS_JT_INT, 0, NULL),
+	PS_JEND
+};
+
+static const struct ps_jfield step_tcpinfo_table[] = {
+	NUM(S, rtt_us, "rtt_us"),
+	NUM(S, min_rtt_us, "min_rtt_us"),
+	NUM(S, cwnd_bytes, "cwnd_bytes"),
+	NUM(S, snd_wnd_bytes, "snd_wnd_bytes"),
+	UINT(S, mss, "mss"),
+	UINT(S, pmtu, "pmtu"),
+	INT(S, retrans, "retransmits"),
+	UINT(S, bytes, "bytes"),
+	NUM(S, rwnd_limited, "rwnd_limited"),
+	NUM(S, sndbuf_limited, "sndbuf_limited"),
+	PS_JEND
+};
+
+static const struct ps_jfield step_irq_table[] = {
+	INT(S, irq_lines, "queue_lines"),
+	NUM(S, irq_rate, "rate"),
+	INT(S, irq_busiest_cpu, "busiest_cpu"),
+	NUM(S, irq_busiest_share, "busiest_share"),
+	NUM(S, softnet_drop_rate, "softnet_drop_rate"),
+	NUM(S, squeeze_rate, "squeeze_rate"),
+	PS_JEND
+};
+
+static const struct ps_jfield step_peer_cpu_table[] = {
+	INT(S, peer_core, "busiest_core"),   NUM(S, peer_busy, "busy_pct"),
+	NUM(S, peer_softirq, "softirq_pct"), NUM(S, peer_others, "others_pct"),
+	INT(S, peer_ncores, "cores"),	     PS_JEND
+};
+
+static const struct ps_jfield step_udp_table[] = { INT(S, udp_sent, "sent"),
+						   INT(S, udp_lost, "lost"),
+						   PS_JEND };
+
+/* the kernel's counters' deltas (probe-netstat.h) at .off */
+static void netstat_put(struct json_object *obj, const struct ps_jfield *f,
+			const void *base)
+{
+	json_object_object_add(
+		obj, f->key,
+		ps_netstat_counters_json(
+			PS_JAT_C(base, f->off, struct ps_netstat_counters)));
+}
+
+static const struct ps_jcodec netstat_codec = { .put = netstat_put };
+
+static void spread_put(struct json_object *obj, const struct ps_jfield *f,
+		       const void *base)
+{
+	ps_json_put_known(obj, f->key, ps_jv_num(ps_step_spread(base), 3));
+}
+
+static const struct ps_jcodec spread_codec = { .put = spread_put };
+
+static bool step_bidir(const void *base)
+{
+	return ((const S *)base)->bidir;
+}
+
+static bool step_runs(const void *base)
+{
+	return ((const S *)base)->nruns > 1;
+}
+
+static bool step_netstat(const void *base)
+{
+	return ((const S *)base)->have_netstat;
+}
+
+static bool step_peer_netstat(const void *base)
+{
+	return ((const S *)base)->have_peer_netstat;
+}
+
+static bool step_done(const void *base)
+{
+	return ((const S *)base)->state == PS_STEP_DONE;
+}
+
+/* an object of its own while the bool T.v is true */
+#define OBJ_IF(T, v, k, sb)                                                    \
+	{                                                                      \
+		.key = (k), .type = PS_JT_OBJECT, .flags = PS_JF_IFSET,        \
+		.sub = (sb), .off2 = offsetof(T, v), .size2 = PS_JSIZE(T, v)   \
+	}
+
+/* a qdisc over the step (struct ps_step_qdisc T.m) while T.m.have */
+#define QDISC(m, k)                                                            \
+	{                                                                      \
+		.key = (k), .type = PS_JT_OBJECT, .flags = PS_JF_IFSET,        \
+		.sub = step_qdisc_table, .off = offsetof(S, m),                \
+		.size = PS_JSIZE(S, m), .off2 = offsetof(S, m.have),           \
+		.size2 = PS_JSIZE(S, m.have)                                   \
+	}
+
+/* what a test that ran measured */
+static const struct ps_jfield step_done_table[] = {
+	NUM(S, seconds, "seconds"),
+	NUM(S, bps, "bps"),
+	{ .key = "bps_back",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_ROUND | PS_JF_NA,
+	  .decimals = 3,
+	  .off = offsetof(S, bps_back),
+	  .size = PS_JSIZE(S, bps_back),
+	  .when = step_bidir },
+	NUM(S, stream_min_bps, "stream_min_bps"),
+	NUM(S, stream_max_bps, "stream_max_bps"),
+	{ .key = "runs_bps",
+	  .type = PS_JT_ARRAY,
+	  .flags = PS_JF_ROUND,
+	  .decimals = 3,
+	  .off = offsetof(S, run_bps),
+	  .size = PS_JSIZE(S, run_bps),
+	  .off2 = offsetof(S, nruns),
+	  .size2 = PS_JSIZE(S, nruns),
+	  .elem = PS_JT_DOUBLE,
+	  .elem_size = sizeof(double),
+	  .max = PS_STEP_MAX_RUNS,
+	  .when = step_runs },
+	{ .key = "spread_bps",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &spread_codec,
+	  .when = step_runs },
+	NUM(S, cpu_local, "cpu_local_pct"),
+	NUM(S, cpu_remote, "cpu_remote_pct"),
+	OBJ_IF(S, have_tcpinfo, "tcp_info", step_tcpinfo_table),
+	OBJ_IF(S, have_irq, "irq", step_irq_table),
+	OBJ_IF(S, have_nicstats, "nic", step_nic_table),
+	OBJ_IF(S, have_cpu, "cpu", step_cpu_table),
+	OBJ_IF(S, have_peer_cpu, "far_end_cpu", step_peer_cpu_table),
+	QDISC(qdisc, "qdisc"),
+	QDISC(peer_qdisc, "far_end_qdisc"),
+	OBJ_IF(S, udp, "udp", step_udp_table),
+	{ .key = "netstat",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &netstat_codec,
+	  .off = offsetof(S, netstat),
+	  .when = step_netstat },
+	{ .key = "far_end_netstat",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &netstat_codec,
+	  .off = offsetof(S, peer_netstat),
+	  .when = step_peer_netstat },
+	PS_JEND
+};
+
+/* steps[] of the JSON report (doc/check.md), and its loader (the tests'
+ * round trip; runs_bps, spread_bps, cpu.cores, nic.drops_per_s and the
+ * netstat deltas are written only) */
+const struct ps_jfield ps_step_table[] = {
+	STR(S, id, "id", 0),
+	PS_JENUM(S, state, "state", 0, step_state_names, NULL, NULL),
+	STR(S, note, "note", PS_JF_NA),
+	INT(S, streams, "streams"),
+	BOOL(S, reverse, "reverse"),
+	BOOL(S, bidir, "bidir"),
+	{ .type = PS_JT_OBJECT,
+	  .flags = PS_JF_INLINE,
+	  .sub = step_done_table,
+	  .when = step_done },
+	PS_JEND
+};
+
+#undef S
+#undef Q
+#undef K
+#undef NUM
+#undef INT
+#undef UINT
+#undef BOOL
+#undef STR
+#undef OBJ_IF
+#undef QDISC
 
 static struct json_object *
 answer_ceiling_json(const struct ps_answer_ceiling *c)
@@ -150,222 +441,6 @@ static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
 
 	snprintf(c.what, sizeof(c.what), "%s", m->c[i].what);
 	return answer_ceiling_json(&c);
-}
-
-/* the root qdisc over a step, and its shaper (doc/check.md) */
-static struct json_object *step_qdisc_json(const struct ps_step_qdisc *q)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "kind", json_object_new_string(q->kind));
-	if (q->shaper[0]) {
-		json_object_object_add(o, "shaper",
-				       json_object_new_string(q->shaper));
-		json_object_object_add(o, "handle",
-				       json_object_new_string(q->handle));
-		json_object_object_add(o, "rate_bps",
-				       ps_jv_num(q->rate_bps, 3));
-		json_object_object_add(o, "per_class",
-				       json_object_new_boolean(q->per_class));
-		if (q->limit_bytes >= 0)
-			json_object_object_add(
-				o, "limit_bytes",
-				json_object_new_int64(q->limit_bytes));
-		if (q->limit_packets >= 0)
-			json_object_object_add(
-				o, "limit_packets",
-				json_object_new_int64(q->limit_packets));
-		if (q->burst_bytes >= 0)
-			json_object_object_add(
-				o, "burst_bytes",
-				json_object_new_int64(q->burst_bytes));
-	}
-	json_object_object_add(o, "seconds", ps_jv_num(q->seconds, 3));
-	json_object_object_add(o, "drops",
-			       json_object_new_int64((int64_t)q->drops));
-	json_object_object_add(o, "overlimits",
-			       json_object_new_int64((int64_t)q->overlimits));
-	json_object_object_add(o, "requeues",
-			       json_object_new_int64((int64_t)q->requeues));
-	json_object_object_add(o, "sent_bps", ps_jv_num(q->sent_bps, 3));
-	json_object_object_add(o, "drop_rate", ps_jv_num(q->drop_rate, 3));
-	json_object_object_add(o, "overlimit_rate",
-			       ps_jv_num(q->overlimit_rate, 3));
-	json_object_object_add(o, "backlog_peak",
-			       ps_jv_num(q->backlog_peak, 3));
-	json_object_object_add(o, "backlog_mean",
-			       ps_jv_num(q->backlog_mean, 3));
-	return o;
-}
-
-static struct json_object *step_json(const struct ps_step_result *s)
-{
-	struct json_object *o = json_object_new_object(), *a;
-	char core[32];
-	double busy;
-	int id;
-
-	json_object_object_add(o, "id", json_object_new_string(s->id));
-	json_object_object_add(
-		o, "state", json_object_new_string(step_state_name(s->state)));
-	if (s->note[0])
-		json_object_object_add(o, "note",
-				       json_object_new_string(s->note));
-	json_object_object_add(o, "streams", json_object_new_int(s->streams));
-	json_object_object_add(o, "reverse",
-			       json_object_new_boolean(s->reverse));
-	json_object_object_add(o, "bidir", json_object_new_boolean(s->bidir));
-	if (s->state != PS_STEP_DONE)
-		return o;
-	json_object_object_add(o, "seconds", ps_jv_num(s->seconds, 3));
-	json_object_object_add(o, "bps", ps_jv_num(s->bps, 3));
-	if (s->bidir)
-		json_object_object_add(o, "bps_back",
-				       ps_jv_num(s->bps_back, 3));
-	json_object_object_add(o, "stream_min_bps",
-			       ps_jv_num(s->stream_min_bps, 3));
-	json_object_object_add(o, "stream_max_bps",
-			       ps_jv_num(s->stream_max_bps, 3));
-	if (s->nruns > 1) {
-		struct json_object *runs = json_object_new_array();
-
-		for (int i = 0; i < s->nruns && i < PS_STEP_MAX_RUNS; i++)
-			json_object_array_add(runs,
-					      ps_jv_num(s->run_bps[i], 3));
-		json_object_object_add(o, "runs_bps", runs);
-		json_object_object_add(o, "spread_bps",
-				       ps_jv_num(ps_step_spread(s), 3));
-	}
-	json_object_object_add(o, "cpu_local_pct", ps_jv_num(s->cpu_local, 3));
-	json_object_object_add(o, "cpu_remote_pct",
-			       ps_jv_num(s->cpu_remote, 3));
-	if (s->have_tcpinfo) {
-		struct json_object *t = json_object_new_object();
-
-		json_object_object_add(t, "rtt_us", ps_jv_num(s->rtt_us, 3));
-		json_object_object_add(t, "min_rtt_us",
-				       ps_jv_num(s->min_rtt_us, 3));
-		json_object_object_add(t, "cwnd_bytes",
-				       ps_jv_num(s->cwnd_bytes, 3));
-		json_object_object_add(t, "snd_wnd_bytes",
-				       ps_jv_num(s->snd_wnd_bytes, 3));
-		json_object_object_add(t, "mss",
-				       json_object_new_int((int)s->mss));
-		json_object_object_add(t, "pmtu",
-				       json_object_new_int((int)s->pmtu));
-		json_object_object_add(t, "retransmits",
-				       json_object_new_int64(s->retrans));
-		json_object_object_add(
-			t, "bytes", json_object_new_int64((int64_t)s->bytes));
-		json_object_object_add(t, "rwnd_limited",
-				       ps_jv_num(s->rwnd_limited, 3));
-		json_object_object_add(t, "sndbuf_limited",
-				       ps_jv_num(s->sndbuf_limited, 3));
-		json_object_object_add(o, "tcp_info", t);
-	}
-	if (s->have_irq) {
-		struct json_object *q = json_object_new_object();
-
-		json_object_object_add(q, "queue_lines",
-				       json_object_new_int(s->irq_lines));
-		json_object_object_add(q, "rate", ps_jv_num(s->irq_rate, 3));
-		json_object_object_add(q, "busiest_cpu",
-				       json_object_new_int(s->irq_busiest_cpu));
-		json_object_object_add(q, "busiest_share",
-				       ps_jv_num(s->irq_busiest_share, 3));
-		json_object_object_add(q, "softnet_drop_rate",
-				       ps_jv_num(s->softnet_drop_rate, 3));
-		json_object_object_add(q, "squeeze_rate",
-				       ps_jv_num(s->squeeze_rate, 3));
-		json_object_object_add(o, "irq", q);
-	}
-	if (s->have_nicstats)
-		json_object_object_add(o, "nic", step_nic_json(s));
-	step_core(s, core, sizeof(core), &id, &busy);
-	if (s->have_cpu) {
-		struct json_object *c = json_object_new_object();
-
-		a = json_object_new_array();
-		for (int i = 0; i < s->cpu.ncores; i++) {
-			const struct ps_cpu_core *k = &s->cpu.cores[i];
-			struct json_object *e;
-
-			if (!k->pct_valid)
-				continue;
-			e = json_object_new_object();
-			json_object_object_add(e, "cpu",
-					       json_object_new_int(k->id));
-			json_object_object_add(e, "busy",
-					       ps_jv_num(k->busy_pct, 3));
-			json_object_object_add(
-				e, "softirq",
-				ps_jv_num(k->pct[PS_CPU_SOFTIRQ], 3));
-			json_object_object_add(
-				e, "irq", ps_jv_num(k->pct[PS_CPU_IRQ], 3));
-			json_object_object_add(
-				e, "system",
-				ps_jv_num(k->pct[PS_CPU_SYSTEM], 3));
-			json_object_object_add(
-				e, "user", ps_jv_num(k->pct[PS_CPU_USER], 3));
-			json_object_array_add(a, e);
-		}
-		json_object_object_add(c, "cores", a);
-		if (id >= 0) {
-			json_object_object_add(c, "test_core",
-					       json_object_new_int(id));
-			json_object_object_add(c, "test_core_busy",
-					       ps_jv_num(busy, 3));
-		}
-		a = json_object_new_array();
-		for (int i = 0; i < s->nthread_cpu; i++)
-			json_object_array_add(
-				a, json_object_new_int(s->thread_cpu[i]));
-		json_object_object_add(c, "thread_cpus", a);
-		a = json_object_new_array();
-		for (int i = 0; i < s->nrx_cpu; i++)
-			json_object_array_add(
-				a, json_object_new_int(s->rx_cpu[i]));
-		json_object_object_add(c, "rx_cpus", a);
-		json_object_object_add(o, "cpu", c);
-	}
-	if (s->have_peer_cpu) {
-		struct json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "busiest_core",
-				       json_object_new_int(s->peer_core));
-		json_object_object_add(c, "busy_pct",
-				       ps_jv_num(s->peer_busy, 3));
-		json_object_object_add(c, "softirq_pct",
-				       ps_jv_num(s->peer_softirq, 3));
-		json_object_object_add(c, "others_pct",
-				       ps_jv_num(s->peer_others, 3));
-		json_object_object_add(c, "cores",
-				       json_object_new_int(s->peer_ncores));
-		json_object_object_add(o, "far_end_cpu", c);
-	}
-	if (s->qdisc.have)
-		json_object_object_add(o, "qdisc", step_qdisc_json(&s->qdisc));
-	if (s->peer_qdisc.have)
-		json_object_object_add(o, "far_end_qdisc",
-				       step_qdisc_json(&s->peer_qdisc));
-	if (s->udp) {
-		struct json_object *u = json_object_new_object();
-
-		json_object_object_add(u, "sent",
-				       json_object_new_int64(s->udp_sent));
-		json_object_object_add(u, "lost",
-				       json_object_new_int64(s->udp_lost));
-		json_object_object_add(o, "udp", u);
-	}
-	/* the kernel counters' deltas over the test, each end */
-	if (s->have_netstat)
-		json_object_object_add(o, "netstat",
-				       ps_netstat_counters_json(&s->netstat));
-	if (s->have_peer_netstat)
-		json_object_object_add(
-			o, "far_end_netstat",
-			ps_netstat_counters_json(&s->peer_netstat));
-	return o;
 }
 
 /* the evidence's numbers: [{"key", "value", "unit"}] */
@@ -612,7 +687,8 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 
 	a = json_object_new_array();
 	for (int i = 0; res && i < res->nsteps; i++)
-		json_object_array_add(a, step_json(&res->steps[i]));
+		json_object_array_add(
+			a, ps_jtable_to_json(ps_step_table, &res->steps[i]));
 	json_object_object_add(root, "steps", a);
 
 	a = json_object_new_array();
