@@ -144,6 +144,40 @@ void ps_json_get_status(struct json_object *obj, const char *key_prefix,
 		reason[0] = 0;
 }
 
+static void drop_nulls(struct json_object *o, int depth)
+{
+	if (depth > 64)
+		return;
+	if (json_object_is_type(o, json_type_object)) {
+		struct json_object_iter it;
+		const char *gone[64];
+		size_t n;
+
+		do {
+			n = 0;
+			json_object_object_foreachC(o, it)
+			{
+				if (!it.val && n < 64)
+					gone[n++] = it.key;
+				else
+					drop_nulls(it.val, depth + 1);
+			}
+			for (size_t i = 0; i < n; i++)
+				json_object_object_del(o, gone[i]);
+		} while (n == 64);
+	} else if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+
+		for (size_t i = 0; i < n; i++)
+			drop_nulls(json_object_array_get_idx(o, i), depth + 1);
+	}
+}
+
+void ps_json_drop_nulls(struct json_object *o)
+{
+	drop_nulls(o, 0);
+}
+
 /* ---- getters: one type policy (jsonutil.h) ----------------------------- */
 
 static int member(struct json_object *obj, const char *key,

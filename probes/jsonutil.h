@@ -62,6 +62,11 @@ struct json_object *ps_jv_str_known(const char *s);
 /* obj[key] = v, or no key at all when v is NULL (not known) */
 void ps_json_put_known(struct json_object *obj, const char *key,
 		       struct json_object *v);
+/* a document written when "not known" was null (the check report and the
+ * history's JSON before 0.2): every member that is null left out, at any
+ * depth (array elements stay: their position is their meaning); o may be
+ * NULL */
+void ps_json_drop_nulls(struct json_object *o);
 
 /* writers: add obj[key] (an existing key is replaced) */
 void ps_json_put_int64(struct json_object *obj, const char *key, int64_t v);

@@ -427,7 +427,7 @@ answer_ceiling_json(const struct ps_answer_ceiling *c)
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_string(c->id));
 	json_object_object_add(o, "what", json_object_new_string(c->what));
-	json_object_object_add(o, "bps", ps_jv_num(c->bps, 3));
+	ps_json_put_known(o, "bps", ps_jv_num(c->bps, 3));
 	json_object_object_add(o, "scope",
 			       json_object_new_string(ps_scope_name(c->scope)));
 	return o;
@@ -455,7 +455,7 @@ static struct json_object *facts_json(const struct ps_finding *f)
 				       json_object_new_string(f->facts[i].key));
 		/* a share to a millionth: 0.0096 lost is not 1% (the
 		 * verdicts compare the unrounded number with 0.01) */
-		json_object_object_add(
+		ps_json_put_known(
 			o, "value",
 			ps_jv_num(f->facts[i].value,
 				  f->facts[i].unit && !strcmp(f->facts[i].unit,
@@ -489,12 +489,12 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 	json_object_object_add(j, "evidence",
 			       json_object_new_string(f->evidence));
 	json_object_object_add(j, "remedy", json_object_new_string(f->remedy));
-	json_object_object_add(j, "ceiling_bps",
-			       f->ceiling_bps > 0 ? ps_jv_num(f->ceiling_bps, 3)
-						  : NULL);
+	ps_json_put_known(j, "ceiling_bps",
+			  f->ceiling_bps > 0 ? ps_jv_num(f->ceiling_bps, 3)
+					     : NULL);
 	json_object_object_add(j, "scope",
 			       json_object_new_string(ps_scope_name(f->scope)));
-	json_object_object_add(j, "explains", ps_jv_num(o->explains, 3));
+	ps_json_put_known(j, "explains", ps_jv_num(o->explains, 3));
 	json_object_object_add(j, "facts", facts_json(f));
 	return j;
 }
@@ -540,21 +540,19 @@ static struct json_object *settings_json(const struct ps_evidence *ev)
 	if (ev->link && ev->link->status == PS_ST_OK) {
 		json_object_object_add(o, "mtu",
 				       json_object_new_int64(ev->link->mtu));
-		json_object_object_add(o, "qdisc",
-				       ps_jv_str_known(ev->link->qdisc));
-		json_object_object_add(o, "kind",
-				       ps_jv_str_known(ev->link->kind));
+		ps_json_put_known(o, "qdisc", ps_jv_str_known(ev->link->qdisc));
+		ps_json_put_known(o, "kind", ps_jv_str_known(ev->link->kind));
 	}
 	if (ev->eth && ev->eth->drvinfo.status == PS_ST_OK)
-		json_object_object_add(
-			o, "driver", ps_jv_str_known(ev->eth->drvinfo.driver));
+		ps_json_put_known(o, "driver",
+				  ps_jv_str_known(ev->eth->drvinfo.driver));
 	if (ps_ev_line_bps(ev) > 0)
-		json_object_object_add(o, "line_bps",
-				       ps_jv_num(ps_ev_line_bps(ev), 3));
+		ps_json_put_known(o, "line_bps",
+				  ps_jv_num(ps_ev_line_bps(ev), 3));
 	if (ev->pci && ev->pci->status == PS_ST_OK &&
 	    ev->pci->link_status == PS_ST_OK)
-		json_object_object_add(o, "pcie_usable_bps",
-				       ps_jv_num(ev->pci->usable_bps, 3));
+		ps_json_put_known(o, "pcie_usable_bps",
+				  ps_jv_num(ev->pci->usable_bps, 3));
 	return o;
 }
 
@@ -563,7 +561,18 @@ struct json_object *ps_check_settings_json(const struct ps_evidence *ev)
 	return settings_json(ev);
 }
 
-/* "far_end": what a pipescope server told of itself, or null */
+/* who an end is, from its snapshot's header (host.* and far_end.*) */
+#define H struct ps_snapshot_header
+static const struct ps_jfield end_id_table[] = {
+	PS_JFIELD(H, hostname, "hostname", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(H, kernel, "kernel", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(H, iface.name, "iface", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(H, iface.nic, "nic", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JEND
+};
+#undef H
+
+/* "far_end": what a pipescope server told of itself, or NULL */
 static struct json_object *far_end_json(const struct ps_evidence *ev)
 {
 	struct json_object *o;
@@ -574,10 +583,7 @@ static struct json_object *far_end_json(const struct ps_evidence *ev)
 		return NULL;
 	ps_evidence_of(ev->peer, NULL, &pev);
 	o = json_object_new_object();
-	json_object_object_add(o, "hostname", ps_jv_str_known(p->hdr.hostname));
-	json_object_object_add(o, "kernel", ps_jv_str_known(p->hdr.kernel));
-	json_object_object_add(o, "iface", ps_jv_str_known(p->hdr.iface.name));
-	json_object_object_add(o, "nic", ps_jv_str_known(p->hdr.iface.nic));
+	ps_jtable_put(o, end_id_table, &p->hdr);
 	json_object_object_add(
 		o, "same_host",
 		json_object_new_boolean(ps_ev_peer_same_host(ev)));
@@ -607,19 +613,12 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       json_object_new_string(ps_check_report_mode(r)));
 	json_object_object_add(root, "static_only",
 			       json_object_new_boolean(d->static_only));
-	json_object_object_add(root, "snapshot_file",
-			       ps_jv_str_known(r->snapshot_file));
+	ps_json_put_known(root, "snapshot_file",
+			  ps_jv_str_known(r->snapshot_file));
 
 	o = json_object_new_object();
 	if (ev->snap) {
-		json_object_object_add(o, "hostname",
-				       ps_jv_str_known(ev->snap->hdr.hostname));
-		json_object_object_add(o, "kernel",
-				       ps_jv_str_known(ev->snap->hdr.kernel));
-		json_object_object_add(
-			o, "iface", ps_jv_str_known(ev->snap->hdr.iface.name));
-		json_object_object_add(
-			o, "nic", ps_jv_str_known(ev->snap->hdr.iface.nic));
+		ps_jtable_put(o, end_id_table, &ev->snap->hdr);
 		json_object_object_add(
 			o, "iface_source",
 			json_object_new_string(ps_iface_source_name(
@@ -627,25 +626,21 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 	}
 	json_object_object_add(o, "settings", settings_json(ev));
 	json_object_object_add(root, "host", o);
-	json_object_object_add(root, "far_end", far_end_json(ev));
+	ps_json_put_known(root, "far_end", far_end_json(ev));
 
 	if (res) {
 		o = json_object_new_object();
-		json_object_object_add(o, "host",
-				       ps_jv_str_known(res->loopback
-							       ? "127.0.0.1"
-							       : res->peer));
-		json_object_object_add(o, "kind",
-				       ps_jv_str_known(res->peer_kind));
-		json_object_object_add(o, "version",
-				       ps_jv_str_known(res->peer_version));
-		json_object_object_add(o, "congestion_local",
-				       ps_jv_str_known(res->cc_local));
-		json_object_object_add(o, "congestion_remote",
-				       ps_jv_str_known(res->cc_remote));
+		ps_json_put_known(o, "host",
+				  ps_jv_str_known(res->loopback ? "127.0.0.1"
+								: res->peer));
+		ps_json_put_known(o, "kind", ps_jv_str_known(res->peer_kind));
+		ps_json_put_known(o, "version",
+				  ps_jv_str_known(res->peer_version));
+		ps_json_put_known(o, "congestion_local",
+				  ps_jv_str_known(res->cc_local));
+		ps_json_put_known(o, "congestion_remote",
+				  ps_jv_str_known(res->cc_remote));
 		json_object_object_add(root, "peer", o);
-	} else {
-		json_object_object_add(root, "peer", NULL);
 	}
 
 	o = json_object_new_object();
@@ -655,28 +650,27 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       json_object_new_boolean(d->explained));
 	json_object_object_add(o, "link_full",
 			       json_object_new_boolean(d->link_full));
-	json_object_object_add(
-		o, "measured_bps",
-		ans.measured_bps > 0 ? ps_jv_num(ans.measured_bps, 3) : NULL);
-	json_object_object_add(o, "single_stream_bps",
-			       ans.single_bps > 0 ? ps_jv_num(ans.single_bps, 3)
-						  : NULL);
-	json_object_object_add(o, "binding", answer_ceiling_json(&ans.binding));
-	json_object_object_add(o, "next", answer_ceiling_json(&ans.next));
-	json_object_object_add(o, "top", ps_jv_str_known(ans.top));
+	ps_json_put_known(o, "measured_bps",
+			  ans.measured_bps > 0 ? ps_jv_num(ans.measured_bps, 3)
+					       : NULL);
+	ps_json_put_known(o, "single_stream_bps",
+			  ans.single_bps > 0 ? ps_jv_num(ans.single_bps, 3)
+					     : NULL);
+	ps_json_put_known(o, "binding", answer_ceiling_json(&ans.binding));
+	ps_json_put_known(o, "next", answer_ceiling_json(&ans.next));
+	ps_json_put_known(o, "top", ps_jv_str_known(ans.top));
 	if (d->ceil.flow_bps > 0)
-		json_object_object_add(o, "flow_bps",
-				       ps_jv_num(d->ceil.flow_bps, 3));
+		ps_json_put_known(o, "flow_bps",
+				  ps_jv_num(d->ceil.flow_bps, 3));
 	if (ans.reverse_bps > 0)
-		json_object_object_add(o, "reverse_bps",
-				       ps_jv_num(ans.reverse_bps, 3));
+		ps_json_put_known(o, "reverse_bps",
+				  ps_jv_num(ans.reverse_bps, 3));
 	if (ps_answer_confidence(&ans)) {
-		json_object_object_add(
-			o, "confidence",
-			ps_jv_str_known(ps_answer_confidence(&ans)));
+		ps_json_put_known(o, "confidence",
+				  ps_jv_str_known(ps_answer_confidence(&ans)));
 		json_object_object_add(o, "runs",
 				       json_object_new_int(ans.runs));
-		json_object_object_add(o, "spread", ps_jv_num(ans.spread, 3));
+		ps_json_put_known(o, "spread", ps_jv_num(ans.spread, 3));
 	}
 	json_object_object_add(root, "answer", o);
 

@@ -100,10 +100,10 @@ static struct json_object *end_json(const struct ps_hist_end *e)
 {
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "host", ps_jv_str_known(e->host));
-	json_object_object_add(o, "boot_id", ps_jv_str_known(e->boot_id));
-	json_object_object_add(o, "kernel", ps_jv_str_known(e->kernel));
-	json_object_object_add(o, "version", ps_jv_str_known(e->version));
+	ps_json_put_known(o, "host", ps_jv_str_known(e->host));
+	ps_json_put_known(o, "boot_id", ps_jv_str_known(e->boot_id));
+	ps_json_put_known(o, "kernel", ps_jv_str_known(e->kernel));
+	ps_json_put_known(o, "version", ps_jv_str_known(e->version));
 	return o;
 }
 
@@ -123,14 +123,14 @@ static void peer_snapshot_back(struct json_object *doc,
 	    !json_object_object_get_ex(doc, "pipescope", &ext) ||
 	    !json_object_is_type(ext, json_type_object))
 		return;
-	json_object_object_add(ext, "peer_snapshot", parsed(r->snap[1]));
+	ps_json_put_known(ext, "peer_snapshot", parsed(r->snap[1]));
 }
 
 /* one line of --export jsonl: -J's document (or {} for a check) with the
  * record's own keys under "pipescope_history" and an "@timestamp" */
 static void export_one(const struct ps_hist_rec *r, void *arg)
 {
-	struct json_object *doc = parsed(r->result), *x, *snaps;
+	struct json_object *doc = parsed(r->result), *x, *snaps, *check;
 	time_t t = (time_t)(r->time_ns / 1000000000);
 	char ts[40];
 	struct tm tm;
@@ -149,12 +149,16 @@ static void export_one(const struct ps_hist_rec *r, void *arg)
 	x = ps_hist_rec_json(r);
 	json_object_object_add(x, "local", end_json(&r->end[0]));
 	json_object_object_add(x, "remote", end_json(&r->end[1]));
-	json_object_object_add(x, "params", parsed(r->params));
-	json_object_object_add(x, "extras", parsed(r->extras));
-	json_object_object_add(x, "check", parsed(r->check));
+	ps_json_put_known(x, "params", parsed(r->params));
+	ps_json_put_known(x, "extras", parsed(r->extras));
+	/* a check recorded before "not known" was a key left out had null
+	 * there: read both as the same document */
+	check = parsed(r->check);
+	ps_json_drop_nulls(check);
+	ps_json_put_known(x, "check", check);
 	snaps = json_object_new_object();
-	json_object_object_add(snaps, "local", parsed(r->snap[0]));
-	json_object_object_add(snaps, "remote", parsed(r->snap[1]));
+	ps_json_put_known(snaps, "local", parsed(r->snap[0]));
+	ps_json_put_known(snaps, "remote", parsed(r->snap[1]));
 	json_object_object_add(x, "snapshots", snaps);
 	json_object_object_add(doc, "pipescope_history", x);
 	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));

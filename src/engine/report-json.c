@@ -164,8 +164,7 @@ static struct json_object *extra_obj(const struct ps_stream_iv *v)
 			ps_jv_int((int64_t)v->sndbuf_limited_us));
 		json_object_object_add(o, "app_limited",
 				       ps_jv_bool(v->app_limited));
-		json_object_object_add(o, "limited_by",
-				       why ? ps_jv_str(why) : NULL);
+		ps_json_put_known(o, "limited_by", ps_jv_str_known(why));
 	}
 	return o;
 }
@@ -353,10 +352,9 @@ static void j_interval(void *arg, const struct ps_interval *iv)
 				struct json_object *r =
 					extra_obj(&iv->remote[i]);
 
-				json_object_object_add(
-					r, "bits_per_second",
-					ps_jv_num(iv->remote[i].bps,
-						  PS_JV_EXACT));
+				ps_json_put_known(r, "bits_per_second",
+						  ps_jv_num(iv->remote[i].bps,
+							    PS_JV_EXACT));
 				json_object_object_add(
 					r, "rtt",
 					ps_jv_int(iv->remote[i].rtt_us));
@@ -598,8 +596,8 @@ static void j_end(void *arg, const struct ps_test_info *in,
 					       ps_jv_str(rcv_cc));
 	}
 	json_object_object_add(x->doc, "end", end);
-	json_object_object_add(x->extra, "cpu_seconds_per_gb",
-			       ps_jv_num(sum->cpu_seconds_per_gb, PS_JV_EXACT));
+	ps_json_put_known(x->extra, "cpu_seconds_per_gb",
+			  ps_jv_num(sum->cpu_seconds_per_gb, PS_JV_EXACT));
 	json_object_object_add(x->extra, "partial", ps_jv_bool(sum->partial));
 	/* an iperf3 peer is dated by its results ("<=3.13") */
 	json_object_object_add(x->extra, "peer_version",

@@ -177,8 +177,13 @@ static void flatten(struct leaves *l, struct json_object *o, char *path,
 	if (json_object_is_type(o, json_type_object)) {
 		json_object_object_foreach(o, k, v)
 		{
-			int n = snprintf(path + at, cap - at, "%s%s",
-					 at ? "." : "", k);
+			int n;
+
+			/* null is a key left out (doc/snapshot.md) */
+			if (!v)
+				continue;
+			n = snprintf(path + at, cap - at, "%s%s", at ? "." : "",
+				     k);
 
 			if (n > 0 && (size_t)n < cap - at)
 				flatten(l, v, path, at + (size_t)n, cap,
@@ -620,14 +625,14 @@ static struct json_object *changes_json(const struct ps_cmp_change *v, size_t n)
 				       json_object_new_string(v[i].what));
 		json_object_object_add(o, "key",
 				       json_object_new_string(v[i].key));
-		json_object_object_add(
-			o, "before",
-			v[i].before[0] ? json_object_new_string(v[i].before)
-				       : NULL);
-		json_object_object_add(
-			o, "after",
-			v[i].after[0] ? json_object_new_string(v[i].after)
-				      : NULL);
+		ps_json_put_known(o, "before",
+				  v[i].before[0]
+					  ? json_object_new_string(v[i].before)
+					  : NULL);
+		ps_json_put_known(o, "after",
+				  v[i].after[0]
+					  ? json_object_new_string(v[i].after)
+					  : NULL);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -657,10 +662,9 @@ struct json_object *ps_compare_json(const struct ps_cmp *c)
 
 	json_object_object_add(o, "a", ps_hist_rec_json(&c->run[0]));
 	json_object_object_add(o, "b", ps_hist_rec_json(&c->run[1]));
-	json_object_object_add(o, "change_pct",
-			       ps_jv_num(c->change_pct, PS_JV_EXACT));
-	json_object_object_add(o, "noise_pct",
-			       ps_jv_num(c->noise_pct, PS_JV_EXACT));
+	ps_json_put_known(o, "change_pct",
+			  ps_jv_num(c->change_pct, PS_JV_EXACT));
+	ps_json_put_known(o, "noise_pct", ps_jv_num(c->noise_pct, PS_JV_EXACT));
 	json_object_object_add(o, "noise", json_object_new_boolean(c->noise));
 	json_object_object_add(o, "params",
 			       changes_json(c->params, c->nparams));

@@ -769,18 +769,16 @@ struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r)
 	json_object_object_add(o, "id", json_object_new_int64(r->id));
 	json_object_object_add(o, "time_ns", json_object_new_int64(r->time_ns));
 	json_object_object_add(o, "kind", json_object_new_string(r->kind));
-	json_object_object_add(o, "target", ps_jv_str_known(r->target));
+	ps_json_put_known(o, "target", ps_jv_str_known(r->target));
 	json_object_object_add(o, "port", json_object_new_int(r->port));
 	json_object_object_add(o, "protocol", json_object_new_string(r->proto));
 	json_object_object_add(o, "direction",
 			       json_object_new_string(r->direction));
 	json_object_object_add(o, "streams", json_object_new_int(r->streams));
-	json_object_object_add(o, "bits_per_second",
-			       ps_jv_num(r->bps, PS_JV_EXACT));
-	json_object_object_add(o, "spread", ps_jv_num(r->spread, PS_JV_EXACT));
-	json_object_object_add(o, "top_finding",
-			       ps_jv_str_known(r->top_finding));
-	json_object_object_add(o, "host", ps_jv_str_known(r->end[0].host));
+	ps_json_put_known(o, "bits_per_second", ps_jv_num(r->bps, PS_JV_EXACT));
+	ps_json_put_known(o, "spread", ps_jv_num(r->spread, PS_JV_EXACT));
+	ps_json_put_known(o, "top_finding", ps_jv_str_known(r->top_finding));
+	ps_json_put_known(o, "host", ps_jv_str_known(r->end[0].host));
 	return o;
 }
 

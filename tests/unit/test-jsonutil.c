@@ -166,6 +166,25 @@ static void test_values(void **state)
 		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 		"{\"b\":1}");
 	json_object_put(o);
+
+	/* a document of the time null was "not known": read as one without */
+	o = parse("{\"a\": null, \"b\": {\"c\": null, \"d\": [1, null, "
+		  "{\"e\": null, \"f\": 2}]}, \"g\": 0}");
+	ps_json_drop_nulls(o);
+	assert_string_equal(
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+		"{\"b\":{\"d\":[1,null,{\"f\":2}]},\"g\":0}");
+	json_object_put(o);
+	ps_json_drop_nulls(NULL);
+	/* more nulls than one pass removes */
+	o = json_object_new_object();
+	for (int i = 0; i < 200; i++) {
+		snprintf(b, sizeof(b), "k%d", i);
+		json_object_object_add(o, b, i % 2 ? NULL : ps_jv_int(i));
+	}
+	ps_json_drop_nulls(o);
+	assert_int_equal(json_object_object_length(o), 100);
+	json_object_put(o);
 }
 
 /* a probe group, described once */
