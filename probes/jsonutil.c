@@ -693,10 +693,16 @@ static void load_array(const struct ps_jfield *f, struct json_object *a,
 		wr_int((char *)base + f->off2, f->size2, (int64_t)n);
 }
 
-static const struct ps_jfield *first_required(const struct ps_jfield *t)
+/* the first entry of t that a missing object fails (an entry read only
+ * when the table's status is ok does not, once that is not_recorded) */
+static const struct ps_jfield *first_required(const struct ps_jfield *t,
+					      const void *base)
 {
+	bool ok = ps_jtable_status(t, base) == PS_ST_OK;
+
 	for (; t->type != PS_JT_END; t++)
-		if (t->flags & PS_JF_REQUIRED)
+		if ((t->flags & PS_JF_REQUIRED) &&
+		    (ok || !(t->flags & PS_JF_OK)))
 			return t;
 	return NULL;
 }
@@ -715,7 +721,7 @@ const struct ps_jfield *ps_jtable_load(struct json_object *obj,
 			snprintf(PS_JAT(base, s->off2, char), s->size2, "%s",
 				 _("not in the saved snapshot"));
 		}
-		return first_required(t);
+		return first_required(t, base);
 	}
 	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
 		struct json_object *v;
@@ -733,6 +739,12 @@ const struct ps_jfield *ps_jtable_load(struct json_object *obj,
 		     ps_jtable_status(t, base) != PS_ST_OK) ||
 		    !present(f, base))
 			continue;
+		if (f->load) {
+			rc = f->load(obj, f, base);
+			if (rc && !bad && (f->flags & PS_JF_REQUIRED))
+				bad = f;
+			continue;
+		}
 		if (f->codec && f->codec->get) {
 			f->codec->get(obj, f, base);
 			continue;

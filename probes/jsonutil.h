@@ -188,6 +188,11 @@ struct ps_jfield {
 	/* PS_JF_REQUIRED, or an OBJECT holding such entries: N_() message
 	 * of ps_jtable_load's caller when it fails */
 	const char *bad;
+	/* NULL, or the loader of a value whose shape no type covers, used
+	 * instead of .codec->get: 0, or -EINVAL (malformed) / -ENOENT
+	 * (missing), which fails a PS_JF_REQUIRED entry */
+	int (*load)(struct json_object *obj, const struct ps_jfield *f,
+		    void *base);
 };
 
 #define PS_JSON_ARRAY_MAX 65536
