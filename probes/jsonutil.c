@@ -546,9 +546,16 @@ static void put_status(struct json_object *obj, const struct ps_jfield *f,
 void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
 		   const void *base)
 {
+	ps_jtable_put_n(obj, t, SIZE_MAX, base);
+}
+
+void ps_jtable_put_n(struct json_object *obj, const struct ps_jfield *t,
+		     size_t n, const void *base)
+{
 	enum ps_status st = ps_jtable_status(t, base);
 
-	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
+	for (const struct ps_jfield *f = t; f->type != PS_JT_END && n;
+	     f++, n--) {
 		struct json_object *v = NULL;
 
 		if ((f->flags & PS_JF_INLINE) && present(f, base)) {
@@ -710,6 +717,13 @@ static const struct ps_jfield *first_required(const struct ps_jfield *t,
 const struct ps_jfield *ps_jtable_load(struct json_object *obj,
 				       const struct ps_jfield *t, void *base)
 {
+	return ps_jtable_load_n(obj, t, SIZE_MAX, base);
+}
+
+const struct ps_jfield *ps_jtable_load_n(struct json_object *obj,
+					 const struct ps_jfield *t, size_t n,
+					 void *base)
+{
 	const struct ps_jfield *bad = NULL;
 
 	if (!obj || !json_object_is_type(obj, json_type_object)) {
@@ -723,7 +737,8 @@ const struct ps_jfield *ps_jtable_load(struct json_object *obj,
 		}
 		return first_required(t, base);
 	}
-	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
+	for (const struct ps_jfield *f = t; f->type != PS_JT_END && n;
+	     f++, n--) {
 		struct json_object *v;
 		int rc = 0;
 

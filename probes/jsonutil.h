@@ -262,6 +262,9 @@ int ps_json_get_array(struct json_object *obj, const char *key,
 /* write every entry of t for the struct at base into obj */
 void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
 		   const void *base);
+/* only the first n entries of t (e.g. the columns a file has) */
+void ps_jtable_put_n(struct json_object *obj, const struct ps_jfield *t,
+		     size_t n, const void *base);
 /* a new object holding ps_jtable_put's entries */
 struct json_object *ps_jtable_to_json(const struct ps_jfield *t,
 				      const void *base);
@@ -281,6 +284,9 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
  */
 const struct ps_jfield *ps_jtable_load(struct json_object *obj,
 				       const struct ps_jfield *t, void *base);
+const struct ps_jfield *ps_jtable_load_n(struct json_object *obj,
+					 const struct ps_jfield *t, size_t n,
+					 void *base);
 
 /*
  * Text: one line per entry with a label, "  %-20s value[ unit]", value
