@@ -914,7 +914,7 @@ static void array_text(FILE *out, const struct ps_jfield *f, const void *base)
 	size_t n = count_of(f, base);
 	const char *v = elems_of(f, base);
 
-	fprintf(out, "  %-20s", _(f->label));
+	fprintf(out, "  %-*s", f->width ? f->width : 20, _(f->label));
 	if (!n || !v)
 		fprintf(out, " %s", f->na_text ? _(f->na_text) : _("none"));
 	for (size_t k = 0; v && k < n; k++) {
@@ -946,7 +946,7 @@ void ps_jfield_print(FILE *out, const struct ps_jfield *f, const void *base)
 	      (f->flags & PS_JF_NA));
 	if (na && (f->flags & PS_JF_SKIPNA))
 		return;
-	fprintf(out, "  %-20s ", _(f->label));
+	fprintf(out, "  %-*s ", f->width ? f->width : 20, _(f->label));
 	if (na)
 		fputs(f->na_text ? _(f->na_text) : _("n/a"), out);
 	else

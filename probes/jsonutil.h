@@ -164,6 +164,7 @@ struct ps_jfield {
 	const char *label;   /* N_("rx-usecs:"); NULL: not in the text */
 	const char *unit;    /* N_("us") after the value; NULL: none */
 	const char *na_text; /* N_() when not reported; NULL: "n/a" */
+	int width;	     /* text: the label's column; 0: 20 */
 	int decimals;	     /* PS_JF_FIXED */
 	/* PS_JT_ENUM: JSON names by value (NULL-terminated); PS_JT_ENUM,
 	 * PS_JT_BOOL, PS_JT_TRIBOOL: N_() texts by value (NULL: the names,
