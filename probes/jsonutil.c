@@ -605,6 +605,17 @@ struct json_object *ps_jtable_to_json(const struct ps_jfield *t,
 	return o;
 }
 
+struct json_object *ps_jtable_array(const struct ps_jfield *t, const void *v,
+				    size_t size, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; v && i < n; i++)
+		json_object_array_add(
+			a, ps_jtable_to_json(t, (const char *)v + i * size));
+	return a;
+}
+
 /* ---- tables: loading ------------------------------------------------------
  */
 

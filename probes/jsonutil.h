@@ -62,8 +62,8 @@ struct json_object *ps_jv_str_known(const char *s);
 /* obj[key] = v, or no key at all when v is NULL (not known) */
 void ps_json_put_known(struct json_object *obj, const char *key,
 		       struct json_object *v);
-/* a document written when "not known" was null (the check report and the
- * history's JSON before 0.2): every member that is null left out, at any
+/* a document written when "not known" was null (a check report recorded
+ * by pipescope 0.1): every member that is null left out, at any
  * depth (array elements stay: their position is their meaning); o may be
  * NULL */
 void ps_json_drop_nulls(struct json_object *o);
@@ -263,6 +263,9 @@ int ps_json_get_array(struct json_object *obj, const char *key,
 /* write every entry of t for the struct at base into obj */
 void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
 		   const void *base);
+/* a new array of n structs of size bytes each at v, each by table t */
+struct json_object *ps_jtable_array(const struct ps_jfield *t, const void *v,
+				    size_t size, size_t n);
 /* only the first n entries of t (e.g. the columns a file has) */
 void ps_jtable_put_n(struct json_object *obj, const struct ps_jfield *t,
 		     size_t n, const void *base);

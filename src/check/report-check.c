@@ -679,11 +679,10 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 		json_object_array_add(a, ceiling_json(&d->ceil, i));
 	json_object_object_add(root, "ceilings", a);
 
-	a = json_object_new_array();
-	for (int i = 0; res && i < res->nsteps; i++)
-		json_object_array_add(
-			a, ps_jtable_to_json(ps_step_table, &res->steps[i]));
-	json_object_object_add(root, "steps", a);
+	json_object_object_add(
+		root, "steps",
+		ps_jtable_array(ps_step_table, res ? res->steps : NULL,
+				sizeof(*res->steps), res ? res->nsteps : 0));
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < d->nrank; i++)

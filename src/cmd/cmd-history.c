@@ -96,16 +96,18 @@ static struct json_object *parsed(const char *text)
 	return text ? json_tokener_parse(text) : NULL;
 }
 
-static struct json_object *end_json(const struct ps_hist_end *e)
-{
-	struct json_object *o = json_object_new_object();
-
-	ps_json_put_known(o, "host", ps_jv_str_known(e->host));
-	ps_json_put_known(o, "boot_id", ps_jv_str_known(e->boot_id));
-	ps_json_put_known(o, "kernel", ps_jv_str_known(e->kernel));
-	ps_json_put_known(o, "version", ps_jv_str_known(e->version));
-	return o;
-}
+/* an end of a record; not known: no key */
+static const struct ps_jfield end_table[] = {
+	PS_JFIELD(struct ps_hist_end, host, "host", PS_JT_STRING, PS_JF_NA,
+		  NULL, NULL),
+	PS_JFIELD(struct ps_hist_end, boot_id, "boot_id", PS_JT_STRING,
+		  PS_JF_NA, NULL, NULL),
+	PS_JFIELD(struct ps_hist_end, kernel, "kernel", PS_JT_STRING, PS_JF_NA,
+		  NULL, NULL),
+	PS_JFIELD(struct ps_hist_end, version, "version", PS_JT_STRING,
+		  PS_JF_NA, NULL, NULL),
+	PS_JEND
+};
 
 /* -J's pipescope.peer_snapshot is kept once, as the far end's snapshot:
  * put back where -J had it */
@@ -147,8 +149,10 @@ static void export_one(const struct ps_hist_rec *r, void *arg)
 	json_object_object_add(doc, "@timestamp", json_object_new_string(ts));
 	peer_snapshot_back(doc, r);
 	x = ps_hist_rec_json(r);
-	json_object_object_add(x, "local", end_json(&r->end[0]));
-	json_object_object_add(x, "remote", end_json(&r->end[1]));
+	json_object_object_add(x, "local",
+			       ps_jtable_to_json(end_table, &r->end[0]));
+	json_object_object_add(x, "remote",
+			       ps_jtable_to_json(end_table, &r->end[1]));
 	ps_json_put_known(x, "params", parsed(r->params));
 	ps_json_put_known(x, "extras", parsed(r->extras));
 	/* a check recorded before "not known" was a key left out had null

@@ -121,6 +121,40 @@ static void test_compare_noise(void **state)
 	ps_compare_free(&c);
 }
 
+/* history --format json's object: its keys in order; not known: none */
+static void test_rec_json(void **state)
+{
+	struct ps_hist_rec r;
+	struct json_object *j;
+
+	(void)state;
+	rec(&r, 9.5e9, 0.25, NULL, NULL);
+	r.id = 7;
+	r.port = 5201;
+	snprintf(r.top_finding, sizeof(r.top_finding), "mtu_small");
+	snprintf(r.end[0].host, sizeof(r.end[0].host), "a");
+	j = ps_hist_rec_json(&r);
+	assert_string_equal(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"{\"id\":7,\"time_ns\":0,\"kind\":\"check\",\"target\":"
+		"\"10.0.0.2\",\"port\":5201,\"protocol\":\"tcp\","
+		"\"direction\":\"forward\",\"streams\":1,"
+		"\"bits_per_second\":9500000000.0,\"spread\":0.25,"
+		"\"top_finding\":\"mtu_small\",\"host\":\"a\"}");
+	json_object_put(j);
+	r.bps = NAN;
+	r.spread = INFINITY;
+	r.target[0] = r.top_finding[0] = r.end[0].host[0] = 0;
+	j = ps_hist_rec_json(&r);
+	assert_string_equal(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"{\"id\":7,\"time_ns\":0,\"kind\":\"check\",\"port\":5201,"
+		"\"protocol\":\"tcp\",\"direction\":\"forward\","
+		"\"streams\":1}");
+	json_object_put(j);
+	ps_hist_rec_free(&r);
+}
+
 /* records of the time "not known" was null read as those where it is a
  * key left out (doc/history.md) */
 static void test_null_is_absent(void **state)
@@ -383,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_compare_names_settings),
 		cmocka_unit_test(test_compare_noise),
 		cmocka_unit_test(test_null_is_absent),
+		cmocka_unit_test(test_rec_json),
 		cmocka_unit_test(test_compare_html_hostile),
 		cmocka_unit_test(test_compare_html_streams),
 		cmocka_unit_test(test_file_roundtrip),
