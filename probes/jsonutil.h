@@ -14,13 +14,18 @@
 #include "status.h"
 
 /*
- * The conventions (doc/snapshot.md "Conventions"):
+ * The conventions (doc/snapshot.md "Conventions" and "Not known"):
  *
- * - NOT REPORTED is "key absent", never null. A field that may be not
- *   reported holds PS_NA (integers, tri-state booleans, enums), "" (strings),
- *   NaN (doubles) or a count of 0 (arrays), and its table entry has
- *   PS_JF_NA: the writer leaves the key out. A field without PS_JF_NA is
- *   always written (e.g. PCIe's "0 = unknown" numbers).
+ * - NOT REPORTED is "key absent", never null, in every document pipescope
+ *   writes (snapshot, check report, history, compare, -J's pipescope
+ *   object; iperf3's own keys keep iperf3's shape). A field that may be
+ *   not reported holds PS_NA (integers, tri-state booleans, enums), ""
+ *   (strings), NaN (doubles) or a count of 0 (arrays), and its table entry
+ *   has PS_JF_NA (PS_JF_ROUND: not finite): the writer leaves the key out;
+ *   outside tables, ps_json_put_known does. An array element not known is
+ *   null (its position is its meaning). A field without PS_JF_NA is always
+ *   written (e.g. PCIe's "0 = unknown" numbers). Loaders take null as
+ *   missing.
  * - A part that can be empty says why with "status" (ps_status_name) and,
  *   when not empty, "reason"; a missing "status" loads as not_recorded, a
  *   missing group (object) as not_recorded "not in the saved snapshot".
@@ -165,7 +170,7 @@ struct ps_jfield {
 	const char *unit;    /* N_("us") after the value; NULL: none */
 	const char *na_text; /* N_() when not reported; NULL: "n/a" */
 	int width;	     /* text: the label's column; 0: 20 */
-	int decimals;	     /* PS_JF_FIXED */
+	int decimals;	     /* PS_JF_FIXED, PS_JF_ROUND */
 	/* PS_JT_ENUM: JSON names by value (NULL-terminated); PS_JT_ENUM,
 	 * PS_JT_BOOL, PS_JT_TRIBOOL: N_() texts by value (NULL: the names,
 	 * or "off"/"on") */
@@ -284,7 +289,9 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
  * ps_jtable_get that also says whether every PS_JF_REQUIRED entry was
  * there with its type: NULL, or the first entry of t that failed (the
  * OBJECT entry when the failure is inside it; its .bad says what). obj
- * NULL or not an object fails at the first required entry.
+ * NULL or not an object fails at the first required entry (not at one
+ * read only when the status is ok: that is not_recorded then).
+ * ps_jtable_load_n: only the first n entries of t.
  */
 const struct ps_jfield *ps_jtable_load(struct json_object *obj,
 				       const struct ps_jfield *t, void *base);
