@@ -246,49 +246,33 @@ void ps_iface_print(FILE *out, const struct ps_iface_choice *ic)
 	fputc('\n', out);
 }
 
+/* the snapshot's "iface" (doc/snapshot.md) */
+const struct ps_jfield ps_iface_table[] = {
+	PS_JFIELD(struct ps_iface_choice, name, "name", PS_JT_STRING,
+		  PS_JF_REQUIRED, NULL, NULL),
+	PS_JENUM(struct ps_iface_choice, source, "source", PS_JF_REQUIRED,
+		 source_names, NULL, NULL),
+	PS_JSTATUS(struct ps_iface_choice, status, reason, PS_JF_NA),
+	PS_JFIELD(struct ps_iface_choice, peer, "peer", PS_JT_STRING, PS_JF_NA,
+		  NULL, NULL),
+	{ .key = "pmtu",
+	  .type = PS_JT_UINT,
+	  .flags = PS_JF_POSITIVE,
+	  .off = offsetof(struct ps_iface_choice, pmtu),
+	  .size = PS_JSIZE(struct ps_iface_choice, pmtu),
+	  .max = 1u << 20 },
+	PS_JFIELD(struct ps_iface_choice, nic, "nic", PS_JT_STRING, PS_JF_NA,
+		  NULL, NULL),
+	PS_JEND
+};
+
 struct json_object *ps_iface_to_json(const struct ps_iface_choice *c)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "name", json_object_new_string(c->name));
-	json_object_object_add(
-		o, "source",
-		json_object_new_string(ps_iface_source_name(c->source)));
-	ps_json_add_status(o, NULL, c->status, c->reason);
-	if (c->peer[0])
-		json_object_object_add(o, "peer",
-				       json_object_new_string(c->peer));
-	if (c->pmtu)
-		json_object_object_add(o, "pmtu",
-				       json_object_new_int64(c->pmtu));
-	if (c->nic[0])
-		json_object_object_add(o, "nic",
-				       json_object_new_string(c->nic));
-	return o;
+	return ps_jtable_to_json(ps_iface_table, c);
 }
 
 int ps_iface_from_json(struct json_object *obj, struct ps_iface_choice *out)
 {
-	char src[32];
-	int64_t pmtu;
-
 	memset(out, 0, sizeof(*out));
-	if (!obj || !json_object_is_type(obj, json_type_object))
-		return -EINVAL;
-	if (ps_json_get_string(obj, "name", out->name, sizeof(out->name)) ||
-	    ps_json_get_string(obj, "source", src, sizeof(src)))
-		return -EINVAL;
-	for (unsigned i = 0; i <= PS_IFACE_LOOPBACK; i++)
-		if (!strcmp(src, source_names[i]))
-			out->source = (enum ps_iface_source)i;
-	ps_json_get_status(obj, NULL, &out->status, out->reason,
-			   sizeof(out->reason));
-	if (ps_json_get_string(obj, "peer", out->peer, sizeof(out->peer)))
-		out->peer[0] = 0;
-	if (ps_json_get_string(obj, "nic", out->nic, sizeof(out->nic)))
-		out->nic[0] = 0;
-	if (!ps_json_get_int64(obj, "pmtu", &pmtu) && pmtu > 0 &&
-	    pmtu < 1 << 20)
-		out->pmtu = (unsigned)pmtu;
-	return 0;
+	return ps_jtable_load(obj, ps_iface_table, out) ? -EINVAL : 0;
 }

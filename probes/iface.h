@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "jsonutil.h"
 #include "probe-route.h"
 #include "status.h"
 
@@ -52,6 +53,8 @@ void ps_iface_choose(const char *opt_iface, const char *peer,
 /* the "interface: eth0 (default route), path MTU 1500" line of the text */
 void ps_iface_print(FILE *out, const struct ps_iface_choice *c);
 
+/* the snapshot's "iface": its JSON and loader (jsonutil.h) */
+extern const struct ps_jfield ps_iface_table[];
 struct json_object *ps_iface_to_json(const struct ps_iface_choice *c);
 int ps_iface_from_json(struct json_object *obj, struct ps_iface_choice *out);
 

@@ -27,6 +27,45 @@ struct json_object *ps_json_fixed(double v, int decimals)
 
 /* ---- writers ---------------------------------------------------------- */
 
+struct json_object *ps_jv_num(double v, int decimals)
+{
+	static const double scale[] = { 1,   1e1, 1e2, 1e3, 1e4,
+					1e5, 1e6, 1e7, 1e8, 1e9 };
+
+	if (!isfinite(v))
+		return NULL;
+	if (decimals >= 0 && decimals <= 9)
+		v = round(v * scale[decimals]) / scale[decimals];
+	return json_object_new_double(v);
+}
+
+struct json_object *ps_jv_int(int64_t v)
+{
+	return json_object_new_int64(v);
+}
+
+struct json_object *ps_jv_bool(bool v)
+{
+	return json_object_new_boolean(v);
+}
+
+struct json_object *ps_jv_str(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+struct json_object *ps_jv_str_known(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+void ps_json_put_known(struct json_object *obj, const char *key,
+		       struct json_object *v)
+{
+	if (v)
+		json_object_object_add(obj, key, v);
+}
+
 void ps_json_put_int64(struct json_object *obj, const char *key, int64_t v)
 {
 	json_object_object_add(obj, key, json_object_new_int64(v));
@@ -103,6 +142,40 @@ void ps_json_get_status(struct json_object *obj, const char *key_prefix,
 	key_of(key, sizeof(key), key_prefix, "reason");
 	if (reason && len && ps_json_get_string(obj, key, reason, len))
 		reason[0] = 0;
+}
+
+static void drop_nulls(struct json_object *o, int depth)
+{
+	if (depth > 64)
+		return;
+	if (json_object_is_type(o, json_type_object)) {
+		struct json_object_iter it;
+		const char *gone[64];
+		size_t n;
+
+		do {
+			n = 0;
+			json_object_object_foreachC(o, it)
+			{
+				if (!it.val && n < 64)
+					gone[n++] = it.key;
+				else
+					drop_nulls(it.val, depth + 1);
+			}
+			for (size_t i = 0; i < n; i++)
+				json_object_object_del(o, gone[i]);
+		} while (n == 64);
+	} else if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+
+		for (size_t i = 0; i < n; i++)
+			drop_nulls(json_object_array_get_idx(o, i), depth + 1);
+	}
+}
+
+void ps_json_drop_nulls(struct json_object *o)
+{
+	drop_nulls(o, 0);
 }
 
 /* ---- getters: one type policy (jsonutil.h) ----------------------------- */
@@ -338,6 +411,22 @@ static bool not_reported(const struct ps_jfield *f, enum ps_jtype type,
 	}
 }
 
+/* PS_JF_POSITIVE: a value > 0 */
+static bool positive(enum ps_jtype type, size_t size, const void *p)
+{
+	if (type == PS_JT_INT)
+		return rd_int(p, size) > 0;
+	if (type == PS_JT_UINT)
+		return rd_uint(p, size) > 0;
+	return true;
+}
+
+/* the entry is there for the struct at base (its .when) */
+static bool present(const struct ps_jfield *f, const void *base)
+{
+	return !f->when || f->when(base);
+}
+
 static size_t count_of(const struct ps_jfield *f, const void *base)
 {
 	const char *p = (const char *)base + f->off2;
@@ -373,7 +462,8 @@ static struct json_object *array_of(const struct ps_jfield *f, const void *base)
 	for (size_t k = 0; v && k < n; k++) {
 		struct json_object *e =
 			value_of(f, f->elem, f->elem_size,
-				 f->flags & PS_JF_FIXED, v + k * f->elem_size);
+				 f->flags & (PS_JF_FIXED | PS_JF_ROUND),
+				 v + k * f->elem_size);
 
 		json_object_array_add(a, e ? e : json_object_new_null());
 	}
@@ -387,6 +477,8 @@ static struct json_object *value_of(const struct ps_jfield *f,
 {
 	if ((flags & PS_JF_NA) && not_reported(f, type, size, p))
 		return NULL;
+	if ((flags & PS_JF_POSITIVE) && !positive(type, size, p))
+		return NULL;
 	switch (type) {
 	case PS_JT_INT:
 		return json_object_new_int64(rd_int(p, size));
@@ -397,6 +489,8 @@ static struct json_object *value_of(const struct ps_jfield *f,
 							   : (int64_t)v);
 	}
 	case PS_JT_DOUBLE:
+		if (flags & PS_JF_ROUND)
+			return ps_jv_num(*(const double *)p, f->decimals);
 		return flags & PS_JF_FIXED
 			       ? ps_json_fixed(*(const double *)p, f->decimals)
 			       : json_object_new_double(*(const double *)p);
@@ -452,13 +546,25 @@ static void put_status(struct json_object *obj, const struct ps_jfield *f,
 void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
 		   const void *base)
 {
+	ps_jtable_put_n(obj, t, SIZE_MAX, base);
+}
+
+void ps_jtable_put_n(struct json_object *obj, const struct ps_jfield *t,
+		     size_t n, const void *base)
+{
 	enum ps_status st = ps_jtable_status(t, base);
 
-	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
+	for (const struct ps_jfield *f = t; f->type != PS_JT_END && n;
+	     f++, n--) {
 		struct json_object *v = NULL;
 
+		if ((f->flags & PS_JF_INLINE) && present(f, base)) {
+			ps_jtable_put(obj, f->sub, (const char *)base + f->off);
+			continue;
+		}
 		if (!f->key || (f->flags & PS_JF_NOJSON) ||
-		    ((f->flags & PS_JF_OK) && st != PS_ST_OK))
+		    ((f->flags & PS_JF_OK) && st != PS_ST_OK) ||
+		    !present(f, base))
 			continue;
 		if (f->codec && f->codec->put) {
 			f->codec->put(obj, f, base);
@@ -472,7 +578,8 @@ void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
 			if ((f->flags & PS_JF_IFSET) &&
 			    !*PS_JAT_C(base, f->off2, bool))
 				continue;
-			v = ps_jtable_to_json(f->sub, base);
+			v = ps_jtable_to_json(f->sub,
+					      (const char *)base + f->off);
 			break;
 		case PS_JT_ARRAY:
 			if ((f->flags & PS_JF_NA) && !count_of(f, base))
@@ -498,12 +605,29 @@ struct json_object *ps_jtable_to_json(const struct ps_jfield *t,
 	return o;
 }
 
+struct json_object *ps_jtable_array(const struct ps_jfield *t, const void *v,
+				    size_t size, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; v && i < n; i++)
+		json_object_array_add(
+			a, ps_jtable_to_json(t, (const char *)v + i * size));
+	return a;
+}
+
 /* ---- tables: loading ------------------------------------------------------
  */
 
-/* load the JSON value v into the field at p; untouched when v does not fit */
-static void load_value(const struct ps_jfield *f, enum ps_jtype type,
-		       size_t size, struct json_object *v, void *p)
+/*
+ * Load the JSON value v into the field at p; untouched when v does not fit.
+ * 0, or -EINVAL when v is of another type or out of range (an ENUM: not a
+ * string; an unknown name is no error); an OBJECT: -EINVAL when a required
+ * entry inside failed.
+ */
+static int load_value(const struct ps_jfield *f, enum ps_jtype type,
+		      size_t size, unsigned flags, struct json_object *v,
+		      void *p)
 {
 	int64_t i;
 	uint64_t u;
@@ -513,39 +637,51 @@ static void load_value(const struct ps_jfield *f, enum ps_jtype type,
 
 	switch (type) {
 	case PS_JT_INT:
-		if (!val_int64(v, &i))
-			wr_int(p, size, i);
-		break;
+		if (val_int64(v, &i))
+			return -EINVAL;
+		if (((flags & PS_JF_POSITIVE) && i <= 0) ||
+		    (f->max && f->type != PS_JT_ARRAY && i >= (int64_t)f->max))
+			return 0;
+		return wr_int(p, size, i) ? -EINVAL : 0;
 	case PS_JT_UINT:
-		if (!val_uint64(v, &u))
-			wr_uint(p, size, u);
-		break;
+		if (val_uint64(v, &u))
+			return -EINVAL;
+		if (((flags & PS_JF_POSITIVE) && !u) ||
+		    (f->max && f->type != PS_JT_ARRAY && u >= f->max))
+			return 0;
+		return wr_uint(p, size, u) ? -EINVAL : 0;
 	case PS_JT_DOUBLE:
-		if (!val_double(v, &d))
-			*(double *)p = d;
-		break;
+		if (val_double(v, &d))
+			return -EINVAL;
+		*(double *)p = d;
+		return 0;
 	case PS_JT_BOOL:
-		if (!val_bool(v, &b))
-			*(bool *)p = b;
-		break;
+		if (val_bool(v, &b))
+			return -EINVAL;
+		*(bool *)p = b;
+		return 0;
 	case PS_JT_TRIBOOL:
-		if (!val_bool(v, &b))
-			*(int *)p = b;
-		break;
+		if (val_bool(v, &b))
+			return -EINVAL;
+		*(int *)p = b;
+		return 0;
 	case PS_JT_STRING:
-		val_string(v, p, size);
-		break;
+		return val_string(v, p, size);
 	case PS_JT_ENUM:
+		if (!json_object_is_type(v, json_type_string))
+			return -EINVAL;
 		if (!val_enum(v, f->names, &e))
 			*(int *)p = e;
-		break;
+		return 0;
 	case PS_JT_OBJECT:
-		ps_jtable_get(json_object_is_type(v, json_type_object) ? v
-								       : NULL,
-			      f->sub, p);
-		break;
+		return ps_jtable_load(json_object_is_type(v, json_type_object)
+					      ? v
+					      : NULL,
+				      f->sub, p)
+			       ? -EINVAL
+			       : 0;
 	default:
-		break;
+		return 0;
 	}
 }
 
@@ -566,7 +702,7 @@ static void load_array(const struct ps_jfield *f, struct json_object *a,
 		*PS_JAT(base, f->off, void *) = v;
 	}
 	for (size_t k = 0; k < n; k++)
-		load_value(f, f->elem, f->elem_size,
+		load_value(f, f->elem, f->elem_size, 0,
 			   json_object_array_get_idx(a, k),
 			   v + k * f->elem_size);
 	if (f->size2 >= 8)
@@ -575,9 +711,32 @@ static void load_array(const struct ps_jfield *f, struct json_object *a,
 		wr_int((char *)base + f->off2, f->size2, (int64_t)n);
 }
 
-void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
-		   void *base)
+/* the first entry of t that a missing object fails (an entry read only
+ * when the table's status is ok does not, once that is not_recorded) */
+static const struct ps_jfield *first_required(const struct ps_jfield *t,
+					      const void *base)
 {
+	bool ok = ps_jtable_status(t, base) == PS_ST_OK;
+
+	for (; t->type != PS_JT_END; t++)
+		if ((t->flags & PS_JF_REQUIRED) &&
+		    (ok || !(t->flags & PS_JF_OK)))
+			return t;
+	return NULL;
+}
+
+const struct ps_jfield *ps_jtable_load(struct json_object *obj,
+				       const struct ps_jfield *t, void *base)
+{
+	return ps_jtable_load_n(obj, t, SIZE_MAX, base);
+}
+
+const struct ps_jfield *ps_jtable_load_n(struct json_object *obj,
+					 const struct ps_jfield *t, size_t n,
+					 void *base)
+{
+	const struct ps_jfield *bad = NULL;
+
 	if (!obj || !json_object_is_type(obj, json_type_object)) {
 		const struct ps_jfield *s = status_entry(t);
 
@@ -587,15 +746,31 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 			snprintf(PS_JAT(base, s->off2, char), s->size2, "%s",
 				 _("not in the saved snapshot"));
 		}
-		return;
+		return first_required(t, base);
 	}
-	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
+	for (const struct ps_jfield *f = t; f->type != PS_JT_END && n;
+	     f++, n--) {
 		struct json_object *v;
+		int rc = 0;
 
+		if ((f->flags & PS_JF_INLINE) && present(f, base)) {
+			if (ps_jtable_load(obj, f->sub,
+					   (char *)base + f->off) &&
+			    !bad)
+				bad = f;
+			continue;
+		}
 		if (!f->key || (f->flags & PS_JF_NOJSON) ||
 		    ((f->flags & PS_JF_OK) &&
-		     ps_jtable_status(t, base) != PS_ST_OK))
+		     ps_jtable_status(t, base) != PS_ST_OK) ||
+		    !present(f, base))
 			continue;
+		if (f->load) {
+			rc = f->load(obj, f, base);
+			if (rc && !bad && (f->flags & PS_JF_REQUIRED))
+				bad = f;
+			continue;
+		}
 		if (f->codec && f->codec->get) {
 			f->codec->get(obj, f, base);
 			continue;
@@ -613,20 +788,36 @@ void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 					break;
 				*PS_JAT(base, f->off2, bool) = true;
 			}
-			ps_jtable_get(v, f->sub, base);
+			if (ps_jtable_load(v, f->sub, (char *)base + f->off))
+				rc = -EINVAL;
 			break;
 		case PS_JT_ARRAY:
 			v = ps_json_get_obj(obj, f->key, json_type_array);
 			if (v)
 				load_array(f, v, base);
+			else
+				rc = -ENOENT;
 			break;
 		default:
-			if (!member(obj, f->key, &v))
-				load_value(f, f->type, f->size, v,
-					   (char *)base + f->off);
+			if (member(obj, f->key, &v))
+				rc = -ENOENT;
+			else
+				rc = load_value(f, f->type, f->size, f->flags,
+						v, (char *)base + f->off);
 			break;
 		}
+		if (rc && !bad &&
+		    ((f->flags & PS_JF_REQUIRED) ||
+		     (f->type == PS_JT_OBJECT && rc == -EINVAL)))
+			bad = f;
 	}
+	return bad;
+}
+
+void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
+		   void *base)
+{
+	ps_jtable_load(obj, t, base);
 }
 
 void ps_json_put_array(struct json_object *obj, const char *key,
@@ -662,7 +853,8 @@ int ps_json_get_array(struct json_object *obj, const char *key,
 	if (n > max)
 		n = max;
 	for (size_t k = 0; k < n; k++)
-		load_value(&f, et, elem_size, json_object_array_get_idx(a, k),
+		load_value(&f, et, elem_size, 0,
+			   json_object_array_get_idx(a, k),
 			   (char *)v + k * elem_size);
 	return (int)n;
 }
@@ -703,7 +895,7 @@ static void value_text(FILE *out, const struct ps_jfield *f, enum ps_jtype type,
 		fprintf(out, "%" PRIu64, rd_uint(p, size));
 		break;
 	case PS_JT_DOUBLE:
-		if (f->flags & PS_JF_FIXED)
+		if (f->flags & (PS_JF_FIXED | PS_JF_ROUND))
 			fprintf(out, "%.*f", f->decimals, *(const double *)p);
 		else
 			fprintf(out, "%g", *(const double *)p);
@@ -733,7 +925,7 @@ static void array_text(FILE *out, const struct ps_jfield *f, const void *base)
 	size_t n = count_of(f, base);
 	const char *v = elems_of(f, base);
 
-	fprintf(out, "  %-20s", _(f->label));
+	fprintf(out, "  %-*s", f->width ? f->width : 20, _(f->label));
 	if (!n || !v)
 		fprintf(out, " %s", f->na_text ? _(f->na_text) : _("none"));
 	for (size_t k = 0; v && k < n; k++) {
@@ -748,6 +940,8 @@ void ps_jfield_print(FILE *out, const struct ps_jfield *f, const void *base)
 	const void *p = (const char *)base + f->off;
 	bool na;
 
+	if (!present(f, base))
+		return;
 	if (f->codec && f->codec->print) {
 		f->codec->print(out, f, base);
 		return;
@@ -763,7 +957,7 @@ void ps_jfield_print(FILE *out, const struct ps_jfield *f, const void *base)
 	      (f->flags & PS_JF_NA));
 	if (na && (f->flags & PS_JF_SKIPNA))
 		return;
-	fprintf(out, "  %-20s ", _(f->label));
+	fprintf(out, "  %-*s ", f->width ? f->width : 20, _(f->label));
 	if (na)
 		fputs(f->na_text ? _(f->na_text) : _("n/a"), out);
 	else
@@ -776,20 +970,22 @@ void ps_jfield_print(FILE *out, const struct ps_jfield *f, const void *base)
 void ps_jtable_print(FILE *out, const struct ps_jfield *t, const void *base)
 {
 	for (const struct ps_jfield *f = t; f->type != PS_JT_END; f++) {
-		if (f->flags & PS_JF_NOTEXT)
+		const char *sub = (const char *)base + f->off;
+
+		if ((f->flags & PS_JF_NOTEXT) || !present(f, base))
 			continue;
 		if (f->type == PS_JT_OBJECT && f->label) {
 			const struct ps_jfield *s = status_entry(f->sub);
 
 			if (ps_text_group(out, _(f->label),
-					  ps_jtable_status(f->sub, base),
-					  s ? PS_JAT_C(base, s->off2, char)
+					  ps_jtable_status(f->sub, sub),
+					  s ? PS_JAT_C(sub, s->off2, char)
 					    : NULL))
-				ps_jtable_print(out, f->sub, base);
+				ps_jtable_print(out, f->sub, sub);
 			continue;
 		}
 		if (f->type == PS_JT_OBJECT)
-			ps_jtable_print(out, f->sub, base);
+			ps_jtable_print(out, f->sub, sub);
 		else if (f->type != PS_JT_STATUS)
 			ps_jfield_print(out, f, base);
 	}

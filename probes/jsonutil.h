@@ -14,13 +14,18 @@
 #include "status.h"
 
 /*
- * The conventions (doc/snapshot.md "Conventions"):
+ * The conventions (doc/snapshot.md "Conventions" and "Not known"):
  *
- * - NOT REPORTED is "key absent", never null. A field that may be not
- *   reported holds PS_NA (integers, tri-state booleans, enums), "" (strings),
- *   NaN (doubles) or a count of 0 (arrays), and its table entry has
- *   PS_JF_NA: the writer leaves the key out. A field without PS_JF_NA is
- *   always written (e.g. PCIe's "0 = unknown" numbers).
+ * - NOT REPORTED is "key absent", never null, in every document pipescope
+ *   writes (snapshot, check report, history, compare, -J's pipescope
+ *   object; iperf3's own keys keep iperf3's shape). A field that may be
+ *   not reported holds PS_NA (integers, tri-state booleans, enums), ""
+ *   (strings), NaN (doubles) or a count of 0 (arrays), and its table entry
+ *   has PS_JF_NA (PS_JF_ROUND: not finite): the writer leaves the key out;
+ *   outside tables, ps_json_put_known does. An array element not known is
+ *   null (its position is its meaning). A field without PS_JF_NA is always
+ *   written (e.g. PCIe's "0 = unknown" numbers). Loaders take null as
+ *   missing.
  * - A part that can be empty says why with "status" (ps_status_name) and,
  *   when not empty, "reason"; a missing "status" loads as not_recorded, a
  *   missing group (object) as not_recorded "not in the saved snapshot".
@@ -42,6 +47,31 @@
 /* a number printed with a fixed count of decimals, so that a loaded and
  * re-saved snapshot prints the same text */
 struct json_object *ps_json_fixed(double v, int decimals);
+
+/*
+ * Values for json_object_object_add and json_object_array_add: the one set
+ * of JSON helpers of every document (the snapshot, the check report, the
+ * history, -J). NULL is "not known" (json-c writes null where it is added;
+ * ps_json_put_known leaves the key out).
+ */
+#define PS_JV_EXACT (-1) /* ps_jv_num: not rounded */
+/* v rounded to decimals places (0 to 9), or PS_JV_EXACT: as it is,
+ * json-c's shortest round-trip form; NULL when v is not finite */
+struct json_object *ps_jv_num(double v, int decimals);
+struct json_object *ps_jv_int(int64_t v);
+struct json_object *ps_jv_bool(bool v);
+/* s, "" when NULL */
+struct json_object *ps_jv_str(const char *s);
+/* s, or NULL (not known) when s is NULL or "" */
+struct json_object *ps_jv_str_known(const char *s);
+/* obj[key] = v, or no key at all when v is NULL (not known) */
+void ps_json_put_known(struct json_object *obj, const char *key,
+		       struct json_object *v);
+/* a document written when "not known" was null (a check report recorded
+ * by pipescope 0.1): every member that is null left out, at any
+ * depth (array elements stay: their position is their meaning); o may be
+ * NULL */
+void ps_json_drop_nulls(struct json_object *o);
 
 /* writers: add obj[key] (an existing key is replaced) */
 void ps_json_put_int64(struct json_object *obj, const char *key, int64_t v);
@@ -105,6 +135,17 @@ enum ps_jtype {
 #define PS_JF_NOJSON 0x10 /* text only (another entry carries the key) */
 #define PS_JF_NOTEXT 0x20 /* JSON only (another entry prints it) */
 #define PS_JF_IFSET 0x40  /* OBJECT: only while the bool at .off2 is true */
+/* loading: a missing key or a value of another type fails ps_jtable_load
+ * (an ENUM: not a string; an unknown name keeps the field as it is) */
+#define PS_JF_REQUIRED 0x80
+/* INT, UINT: only a value > 0 is reported (written, loaded) */
+#define PS_JF_POSITIVE 0x100
+/* DOUBLE: rounded to .decimals places (ps_jv_num); not finite is not
+ * reported, a key left out (an array element: null) */
+#define PS_JF_ROUND 0x200
+/* OBJECT: its entries go into the object of the table that holds it (no
+ * key of its own); with .when, a group of entries under one condition */
+#define PS_JF_INLINE 0x400
 
 struct ps_jfield;
 
@@ -128,7 +169,8 @@ struct ps_jfield {
 	const char *label;   /* N_("rx-usecs:"); NULL: not in the text */
 	const char *unit;    /* N_("us") after the value; NULL: none */
 	const char *na_text; /* N_() when not reported; NULL: "n/a" */
-	int decimals;	     /* PS_JF_FIXED */
+	int width;	     /* text: the label's column; 0: 20 */
+	int decimals;	     /* PS_JF_FIXED, PS_JF_ROUND */
 	/* PS_JT_ENUM: JSON names by value (NULL-terminated); PS_JT_ENUM,
 	 * PS_JT_BOOL, PS_JT_TRIBOOL: N_() texts by value (NULL: the names,
 	 * or "off"/"on") */
@@ -140,10 +182,23 @@ struct ps_jfield {
 	 * PS_JSON_ARRAY_MAX elements; the probe's free releases it) */
 	enum ps_jtype elem;
 	size_t elem_size;
+	/* ARRAY: as above; INT, UINT: when not 0, a loaded value >= max is
+	 * not reported (the field keeps its value) */
 	unsigned max;
 	const struct ps_jfield *sub; /* OBJECT; ARRAY of PS_JT_OBJECT */
 	const struct ps_jcodec *codec;
 	const void *data; /* the codec's own (e.g. a second offset) */
+	/* NULL, or: the entry is written, loaded and printed only while
+	 * when(base) is true (base: the table's struct, as loaded so far) */
+	bool (*when)(const void *base);
+	/* PS_JF_REQUIRED, or an OBJECT holding such entries: N_() message
+	 * of ps_jtable_load's caller when it fails */
+	const char *bad;
+	/* NULL, or the loader of a value whose shape no type covers, used
+	 * instead of .codec->get: 0, or -EINVAL (malformed) / -ENOENT
+	 * (missing), which fails a PS_JF_REQUIRED entry */
+	int (*load)(struct json_object *obj, const struct ps_jfield *f,
+		    void *base);
 };
 
 #define PS_JSON_ARRAY_MAX 65536
@@ -166,6 +221,12 @@ struct ps_jfield {
 	{ .key = (k), .type = PS_JT_ENUM, .flags = (fl),                      \
 	  .off = offsetof(T, m), .size = PS_JSIZE(T, m), .names = (nm),       \
 	  .texts = (tx), .label = (lbl) }
+/* a JSON object of its own holding the fields of table sb for the
+ * struct T.m (a member struct) */
+#define PS_JSUB(T, m, k, fl, sb, lbl)                                       \
+	{ .key = (k), .type = PS_JT_OBJECT, .flags = (fl),                    \
+	  .off = offsetof(T, m), .size = PS_JSIZE(T, m), .sub = (sb),         \
+	  .label = (lbl) }
 /* a JSON object of its own holding the fields of table sb */
 #define PS_JOBJECT(k, fl, sb, lbl)                                          \
 	{ .key = (k), .type = PS_JT_OBJECT, .flags = (fl), .sub = (sb),       \
@@ -207,6 +268,12 @@ int ps_json_get_array(struct json_object *obj, const char *key,
 /* write every entry of t for the struct at base into obj */
 void ps_jtable_put(struct json_object *obj, const struct ps_jfield *t,
 		   const void *base);
+/* a new array of n structs of size bytes each at v, each by table t */
+struct json_object *ps_jtable_array(const struct ps_jfield *t, const void *v,
+				    size_t size, size_t n);
+/* only the first n entries of t (e.g. the columns a file has) */
+void ps_jtable_put_n(struct json_object *obj, const struct ps_jfield *t,
+		     size_t n, const void *base);
 /* a new object holding ps_jtable_put's entries */
 struct json_object *ps_jtable_to_json(const struct ps_jfield *t,
 				      const void *base);
@@ -218,6 +285,19 @@ struct json_object *ps_jtable_to_json(const struct ps_jfield *t,
  */
 void ps_jtable_get(struct json_object *obj, const struct ps_jfield *t,
 		   void *base);
+/*
+ * ps_jtable_get that also says whether every PS_JF_REQUIRED entry was
+ * there with its type: NULL, or the first entry of t that failed (the
+ * OBJECT entry when the failure is inside it; its .bad says what). obj
+ * NULL or not an object fails at the first required entry (not at one
+ * read only when the status is ok: that is not_recorded then).
+ * ps_jtable_load_n: only the first n entries of t.
+ */
+const struct ps_jfield *ps_jtable_load(struct json_object *obj,
+				       const struct ps_jfield *t, void *base);
+const struct ps_jfield *ps_jtable_load_n(struct json_object *obj,
+					 const struct ps_jfield *t, size_t n,
+					 void *base);
 
 /*
  * Text: one line per entry with a label, "  %-20s value[ unit]", value

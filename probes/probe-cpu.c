@@ -17,12 +17,13 @@
 #include "sysroot.h"
 #include "xmalloc.h"
 
-static const char *const field_names[PS_CPU_NFIELDS] = {
+static const char *const field_names[PS_CPU_NFIELDS + 1] = {
 	[PS_CPU_USER] = "user",	      [PS_CPU_NICE] = "nice",
 	[PS_CPU_SYSTEM] = "system",   [PS_CPU_IDLE] = "idle",
 	[PS_CPU_IOWAIT] = "iowait",   [PS_CPU_IRQ] = "irq",
 	[PS_CPU_SOFTIRQ] = "softirq", [PS_CPU_STEAL] = "steal",
 	[PS_CPU_GUEST] = "guest",     [PS_CPU_GUEST_NICE] = "guest_nice",
+	[PS_CPU_NFIELDS] = NULL,
 };
 
 /* the labels of the text output (translated) */
@@ -43,6 +44,7 @@ static const char *const basis_names[] = {
 	[PS_CPU_BASIS_NONE] = "none",
 	[PS_CPU_BASIS_INTERVAL] = "interval",
 	[PS_CPU_BASIS_SINCE_BOOT] = "since_boot",
+	NULL,
 };
 
 const char *ps_cpu_field_name(enum ps_cpu_field f)
@@ -50,14 +52,6 @@ const char *ps_cpu_field_name(enum ps_cpu_field f)
 	if ((unsigned)f >= PS_CPU_NFIELDS)
 		return "?";
 	return field_names[f];
-}
-
-static int field_parse(const char *name)
-{
-	for (int i = 0; i < PS_CPU_NFIELDS; i++)
-		if (!strcmp(name, field_names[i]))
-			return i;
-	return -1;
 }
 
 static void core_init(struct ps_cpu_core *c, int id)
@@ -559,209 +553,324 @@ void ps_cpu_busiest_text(const struct ps_cpu_info *info, char *buf, size_t len)
 		 _(field_labels[info->busiest_main]));
 }
 
-/* ---- JSON ---- */
+/* ---- JSON: tables (doc/snapshot.md "cpu") ---- */
 
-static struct json_object *core_to_json(const struct ps_cpu_info *info,
-					const struct ps_cpu_core *c)
+#define CI struct ps_cpu_info
+#define CC struct ps_cpu_core
+
+static bool core_numbered(const void *base)
 {
-	struct json_object *o = json_object_new_object(), *t;
+	return ((const CC *)base)->id >= 0;
+}
 
-	if (c->id >= 0)
-		json_object_object_add(o, "cpu", json_object_new_int(c->id));
-	if (c->id >= 0 && c->node >= 0)
-		json_object_object_add(o, "node", json_object_new_int(c->node));
+/* a core's "cpu" and "node" (not the all-CPU line's), ... */
+static const struct ps_jfield core_head[] = { { .key = "cpu",
+						.type = PS_JT_INT,
+						.flags = PS_JF_REQUIRED,
+						.off = offsetof(CC, id),
+						.size = PS_JSIZE(CC, id),
+						.when = core_numbered },
+					      { .key = "node",
+						.type = PS_JT_INT,
+						.flags = PS_JF_NA,
+						.off = offsetof(CC, node),
+						.size = PS_JSIZE(CC, node),
+						.when = core_numbered },
+					      PS_JEND };
+
+/* ... its "ticks" and "pct": the first ncolumns columns (the info's) ... */
+#define TICK(f, k)                                                             \
+	{                                                                      \
+		.key = (k), .type = PS_JT_UINT, .flags = PS_JF_REQUIRED,       \
+		.off = offsetof(CC, ticks[f]), .size = sizeof(uint64_t)        \
+	}
+#define PCT(f, k)                                                              \
+	{                                                                      \
+		.key = (k), .type = PS_JT_DOUBLE,                              \
+		.flags = PS_JF_REQUIRED | PS_JF_FIXED, .decimals = 1,          \
+		.off = offsetof(CC, pct[f]), .size = sizeof(double)            \
+	}
+#define COLUMNS(X)                                                             \
+	X(PS_CPU_USER, "user"), X(PS_CPU_NICE, "nice"),                        \
+		X(PS_CPU_SYSTEM, "system"), X(PS_CPU_IDLE, "idle"),            \
+		X(PS_CPU_IOWAIT, "iowait"), X(PS_CPU_IRQ, "irq"),              \
+		X(PS_CPU_SOFTIRQ, "softirq"), X(PS_CPU_STEAL, "steal"),        \
+		X(PS_CPU_GUEST, "guest"), X(PS_CPU_GUEST_NICE, "guest_nice")
+static const struct ps_jfield ticks_table[] = { COLUMNS(TICK), PS_JEND };
+static const struct ps_jfield pct_table[] = { COLUMNS(PCT), PS_JEND };
+static const struct ps_jfield busy_table[] = { { .key = "busy",
+						 .type = PS_JT_DOUBLE,
+						 .flags = PS_JF_REQUIRED |
+							  PS_JF_FIXED,
+						 .decimals = 1,
+						 .off = offsetof(CC, busy_pct),
+						 .size = sizeof(double) },
+					       PS_JEND };
+
+/* ... and its cpufreq */
+static const struct ps_jfield core_tail[] = {
+	PS_JFIELD(CC, governor, "governor", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(CC, cur_khz, "cur_khz", PS_JT_INT, PS_JF_POSITIVE, NULL,
+		  NULL),
+	PS_JEND
+};
+
+static struct json_object *core_to_json(const CI *info, const CC *c)
+{
+	struct json_object *o = ps_jtable_to_json(core_head, c), *t;
+	size_t n = (size_t)info->ncolumns;
+
 	t = json_object_new_object();
-	for (int f = 0; f < info->ncolumns && f < PS_CPU_NFIELDS; f++)
-		json_object_object_add(t, field_names[f],
-				       json_object_new_uint64(c->ticks[f]));
+	ps_jtable_put_n(t, ticks_table, n, c);
 	json_object_object_add(o, "ticks", t);
 	if (c->pct_valid) {
 		t = json_object_new_object();
-		for (int f = 0; f < info->ncolumns && f < PS_CPU_NFIELDS; f++)
-			json_object_object_add(t, field_names[f],
-					       ps_json_fixed(c->pct[f], 1));
-		json_object_object_add(t, "busy",
-				       ps_json_fixed(c->busy_pct, 1));
+		ps_jtable_put_n(t, pct_table, n, c);
+		ps_jtable_put(t, busy_table, c);
 		json_object_object_add(o, "pct", t);
 	}
-	if (c->governor[0])
-		json_object_object_add(o, "governor",
-				       json_object_new_string(c->governor));
-	if (c->cur_khz > 0)
-		json_object_object_add(o, "cur_khz",
-				       json_object_new_int64(c->cur_khz));
+	ps_jtable_put(o, core_tail, c);
 	return o;
 }
 
-struct json_object *ps_cpu_to_json(const struct ps_cpu_info *info)
+/* 0, or -EINVAL: a core as the writer writes it, nothing missing */
+static int core_from_json(struct json_object *o, CC *c, int ncolumns,
+			  bool is_all)
 {
-	struct json_object *o = json_object_new_object(), *a, *b;
+	struct json_object *t;
 
-	ps_json_add_status(o, NULL, info->status, info->reason);
-	if (info->status != PS_ST_OK)
-		return o;
-	json_object_object_add(o, "columns",
-			       json_object_new_int(info->ncolumns));
-	json_object_object_add(
-		o, "basis", json_object_new_string(basis_names[info->basis]));
-	if (info->basis == PS_CPU_BASIS_INTERVAL)
-		json_object_object_add(o, "interval_s",
-				       ps_json_fixed(info->interval_s, 3));
-	json_object_object_add(o, "all", core_to_json(info, &info->all));
-	a = json_object_new_array();
-	for (int i = 0; i < info->ncores; i++)
-		json_object_array_add(a, core_to_json(info, &info->cores[i]));
-	json_object_object_add(o, "cores", a);
-	a = json_object_new_array();
-	for (int i = 0; i < info->noffline; i++)
-		json_object_array_add(a, json_object_new_int(info->offline[i]));
-	json_object_object_add(o, "offline", a);
-	if (info->busiest >= 0 && info->busiest < info->ncores) {
-		const struct ps_cpu_core *c = &info->cores[info->busiest];
-
-		b = json_object_new_object();
-		json_object_object_add(b, "cpu", json_object_new_int(c->id));
-		json_object_object_add(b, "busy_pct",
-				       ps_json_fixed(c->busy_pct, 1));
-		json_object_object_add(
-			b, "main",
-			json_object_new_string(
-				field_names[info->busiest_main]));
-		json_object_object_add(
-			b, "main_pct",
-			ps_json_fixed(c->pct[info->busiest_main], 1));
-		json_object_object_add(o, "busiest", b);
-	}
-	b = json_object_new_object();
-	ps_json_add_status(b, NULL, info->numa_status, info->numa_reason);
-	json_object_object_add(b, "nodes", json_object_new_int(info->nnodes));
-	json_object_object_add(o, "numa", b);
-	b = json_object_new_object();
-	ps_json_add_status(b, NULL, info->freq_status, info->freq_reason);
-	json_object_object_add(o, "cpufreq", b);
-	return o;
-}
-
-static int core_from_json(struct json_object *o, struct ps_cpu_core *c,
-			  int ncolumns, bool is_all)
-{
-	struct json_object *t, *v;
-	int64_t khz;
-
-	core_init(c, -1);
-	if (!is_all) {
-		if (ps_json_get_int(o, "cpu", &c->id) || c->id < 0 ||
-		    c->id > PS_CPU_MAX_ID)
-			return -EINVAL;
-		if (ps_json_get_int(o, "node", &c->node))
-			c->node = -1;
-	}
-	t = ps_json_get_obj(o, "ticks", json_type_object);
-	if (!t)
+	core_init(c, is_all ? -1 : 0);
+	if (!json_object_is_type(o, json_type_object) ||
+	    ps_jtable_load(o, core_head, c) || c->id > PS_CPU_MAX_ID ||
+	    (!is_all && c->id < 0))
 		return -EINVAL;
-	for (int f = 0; f < ncolumns; f++) {
-		if (!json_object_object_get_ex(t, field_names[f], &v) ||
-		    !json_object_is_type(v, json_type_int))
-			return -EINVAL;
-		c->ticks[f] = json_object_get_uint64(v);
-	}
+	t = ps_json_get_obj(o, "ticks", json_type_object);
+	if (!t || ps_jtable_load_n(t, ticks_table, (size_t)ncolumns, c))
+		return -EINVAL;
 	t = ps_json_get_obj(o, "pct", json_type_object);
 	if (t) {
-		for (int f = 0; f < ncolumns; f++)
-			if (ps_json_get_double(t, field_names[f], &c->pct[f]))
-				return -EINVAL;
-		if (ps_json_get_double(t, "busy", &c->busy_pct))
+		if (ps_jtable_load_n(t, pct_table, (size_t)ncolumns, c) ||
+		    ps_jtable_load(t, busy_table, c))
 			return -EINVAL;
 		c->pct_valid = true;
 	}
-	if (ps_json_get_string(o, "governor", c->governor, sizeof(c->governor)))
-		c->governor[0] = 0;
-	if (!ps_json_get_int64(o, "cur_khz", &khz) && khz > 0)
-		c->cur_khz = (long)khz;
+	ps_jtable_load(o, core_tail, c);
 	return 0;
+}
+
+/* "all" */
+static void all_put(struct json_object *obj, const struct ps_jfield *f,
+		    const void *base)
+{
+	json_object_object_add(obj, f->key,
+			       core_to_json(base, &((const CI *)base)->all));
+}
+
+static int all_load(struct json_object *obj, const struct ps_jfield *f,
+		    void *base)
+{
+	CI *info = base;
+
+	return core_from_json(ps_json_get_obj(obj, f->key, json_type_object),
+			      &info->all, info->ncolumns, true);
+}
+
+/* "cores": one per row of /proc/stat */
+static void cores_put(struct json_object *obj, const struct ps_jfield *f,
+		      const void *base)
+{
+	const CI *info = base;
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < info->ncores; i++)
+		json_object_array_add(a, core_to_json(info, &info->cores[i]));
+	json_object_object_add(obj, f->key, a);
+}
+
+static int cores_load(struct json_object *obj, const struct ps_jfield *f,
+		      void *base)
+{
+	struct json_object *a = ps_json_get_obj(obj, f->key, json_type_array);
+	CI *info = base;
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	if (!a || n > PS_CPU_MAX_ID + 1)
+		return -EINVAL;
+	info->ncores = (int)n;
+	info->cores = xcalloc(n + 1, sizeof(*info->cores));
+	for (size_t i = 0; i < n; i++)
+		if (core_from_json(json_object_array_get_idx(a, i),
+				   &info->cores[i], info->ncolumns, false))
+			return -EINVAL;
+	return 0;
+}
+
+/* "offline": CPU ids */
+static int offline_load(struct json_object *obj, const struct ps_jfield *f,
+			void *base)
+{
+	struct json_object *a = ps_json_get_obj(obj, f->key, json_type_array);
+	CI *info = base;
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	if (!n)
+		return 0;
+	if (n > PS_CPU_MAX_ID + 1)
+		return -EINVAL;
+	info->offline = xcalloc(n, sizeof(int));
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(v, json_type_int))
+			return -EINVAL;
+		info->offline[info->noffline++] = json_object_get_int(v);
+	}
+	return 0;
+}
+
+/* "busiest": the core (by its id) and its largest non-idle column */
+struct busiest {
+	int cpu;
+	double busy_pct;
+	int main;
+	double main_pct;
+};
+
+static const struct ps_jfield busiest_table[] = {
+	PS_JFIELD(struct busiest, cpu, "cpu", PS_JT_INT, PS_JF_REQUIRED, NULL,
+		  NULL),
+	{ .key = "busy_pct",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_FIXED,
+	  .decimals = 1,
+	  .off = offsetof(struct busiest, busy_pct),
+	  .size = sizeof(double) },
+	PS_JENUM(struct busiest, main, "main", PS_JF_REQUIRED, field_names,
+		 NULL, NULL),
+	{ .key = "main_pct",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_FIXED,
+	  .decimals = 1,
+	  .off = offsetof(struct busiest, main_pct),
+	  .size = sizeof(double) },
+	PS_JEND
+};
+
+static void busiest_put(struct json_object *obj, const struct ps_jfield *f,
+			const void *base)
+{
+	const CI *info = base;
+	const CC *c;
+	struct busiest b;
+
+	if (info->busiest < 0 || info->busiest >= info->ncores)
+		return;
+	c = &info->cores[info->busiest];
+	b = (struct busiest){ c->id, c->busy_pct, (int)info->busiest_main,
+			      c->pct[info->busiest_main] };
+	json_object_object_add(obj, f->key,
+			       ps_jtable_to_json(busiest_table, &b));
+}
+
+static int busiest_load(struct json_object *obj, const struct ps_jfield *f,
+			void *base)
+{
+	struct json_object *o = ps_json_get_obj(obj, f->key, json_type_object);
+	struct busiest b = { .main = PS_NA };
+	CI *info = base;
+
+	if (!o)
+		return 0;
+	if (ps_jtable_load(o, busiest_table, &b) || b.main < 0)
+		return -EINVAL;
+	for (int i = 0; i < info->ncores; i++)
+		if (info->cores[i].id == b.cpu)
+			info->busiest = i;
+	if (info->busiest < 0)
+		return -EINVAL;
+	info->busiest_main = (enum ps_cpu_field)b.main;
+	return 0;
+}
+
+static const struct ps_jcodec all_codec = { .put = all_put };
+static const struct ps_jcodec cores_codec = { .put = cores_put };
+static const struct ps_jcodec busiest_codec = { .put = busiest_put };
+
+static bool interval_basis(const void *base)
+{
+	return ((const CI *)base)->basis == PS_CPU_BASIS_INTERVAL;
+}
+
+static const struct ps_jfield numa_table[] = {
+	PS_JSTATUS(CI, numa_status, numa_reason, PS_JF_NA),
+	PS_JFIELD(CI, nnodes, "nodes", PS_JT_INT, 0, NULL, NULL), PS_JEND
+};
+
+static const struct ps_jfield freq_table[] = {
+	PS_JSTATUS(CI, freq_status, freq_reason, PS_JF_NA), PS_JEND
+};
+
+/* an entry of the section when it is ok, written by its codec; its .load
+ * says what is malformed (a missing "busiest" is not) */
+#define CUSTOM(k, cod, ld)                                                     \
+	{                                                                      \
+		.key = (k), .type = PS_JT_CUSTOM,                              \
+		.flags = PS_JF_OK | PS_JF_REQUIRED, .codec = (cod),            \
+		.load = (ld)                                                   \
+	}
+
+static const struct ps_jfield cpu_table[] = {
+	PS_JSTATUS(CI, status, reason, PS_JF_NA),
+	PS_JFIELD(CI, ncolumns, "columns", PS_JT_INT, PS_JF_OK | PS_JF_REQUIRED,
+		  NULL, NULL),
+	PS_JENUM(CI, basis, "basis", PS_JF_OK | PS_JF_REQUIRED, basis_names,
+		 NULL, NULL),
+	{ .key = "interval_s",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_OK | PS_JF_REQUIRED | PS_JF_FIXED,
+	  .decimals = 3,
+	  .off = offsetof(CI, interval_s),
+	  .size = PS_JSIZE(CI, interval_s),
+	  .when = interval_basis },
+	CUSTOM("all", &all_codec, all_load),
+	CUSTOM("cores", &cores_codec, cores_load),
+	{ .key = "offline",
+	  .type = PS_JT_ARRAY,
+	  .flags = PS_JF_OK | PS_JF_REQUIRED, /* malformed: refused */
+	  .off = offsetof(CI, offline),
+	  .size = PS_JSIZE(CI, offline),
+	  .off2 = offsetof(CI, noffline),
+	  .size2 = PS_JSIZE(CI, noffline),
+	  .elem = PS_JT_INT,
+	  .elem_size = sizeof(int),
+	  .load = offline_load },
+	CUSTOM("busiest", &busiest_codec, busiest_load),
+	PS_JOBJECT("numa", PS_JF_OK, numa_table, NULL),
+	PS_JOBJECT("cpufreq", PS_JF_OK, freq_table, NULL),
+	PS_JEND
+};
+
+#undef CUSTOM
+#undef COLUMNS
+#undef PCT
+#undef TICK
+#undef CC
+#undef CI
+
+struct json_object *ps_cpu_to_json(const struct ps_cpu_info *info)
+{
+	return ps_jtable_to_json(cpu_table, info);
 }
 
 int ps_cpu_from_json(struct json_object *obj, struct ps_cpu_info *out)
 {
-	struct json_object *o, *a;
-	char name[32];
-	int cpu;
-
 	info_init(out);
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return -EINVAL;
-	ps_json_get_status(obj, NULL, &out->status, out->reason,
-			   sizeof(out->reason));
-	if (out->status != PS_ST_OK)
+	if (!ps_jtable_load(obj, cpu_table, out) &&
+	    (out->status != PS_ST_OK ||
+	     (out->ncolumns >= 4 && out->ncolumns <= PS_CPU_NFIELDS)))
 		return 0;
-	if (ps_json_get_int(obj, "columns", &out->ncolumns) ||
-	    out->ncolumns < 4 || out->ncolumns > PS_CPU_NFIELDS)
-		goto bad;
-	if (ps_json_get_string(obj, "basis", name, sizeof(name)))
-		goto bad;
-	for (int i = 0; i <= PS_CPU_BASIS_SINCE_BOOT; i++)
-		if (!strcmp(name, basis_names[i]))
-			out->basis = (enum ps_cpu_basis)i;
-	if (out->basis == PS_CPU_BASIS_INTERVAL &&
-	    ps_json_get_double(obj, "interval_s", &out->interval_s))
-		goto bad;
-	o = ps_json_get_obj(obj, "all", json_type_object);
-	if (!o || core_from_json(o, &out->all, out->ncolumns, true))
-		goto bad;
-	a = ps_json_get_obj(obj, "cores", json_type_array);
-	if (!a)
-		goto bad;
-	out->ncores = (int)json_object_array_length(a);
-	if (out->ncores > PS_CPU_MAX_ID + 1)
-		goto bad;
-	out->cores = xcalloc((size_t)out->ncores + 1, sizeof(*out->cores));
-	for (int i = 0; i < out->ncores; i++)
-		if (core_from_json(json_object_array_get_idx(a, (size_t)i),
-				   &out->cores[i], out->ncolumns, false))
-			goto bad;
-	a = ps_json_get_obj(obj, "offline", json_type_array);
-	if (a && json_object_array_length(a)) {
-		size_t n = json_object_array_length(a);
-
-		if (n > PS_CPU_MAX_ID + 1)
-			goto bad;
-		out->offline = xcalloc(n, sizeof(int));
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *v = json_object_array_get_idx(a, i);
-
-			if (!json_object_is_type(v, json_type_int))
-				goto bad;
-			out->offline[out->noffline++] = json_object_get_int(v);
-		}
-	}
-	o = ps_json_get_obj(obj, "busiest", json_type_object);
-	if (o) {
-		int f;
-
-		if (ps_json_get_int(o, "cpu", &cpu) ||
-		    ps_json_get_string(o, "main", name, sizeof(name)))
-			goto bad;
-		f = field_parse(name);
-		for (int i = 0; i < out->ncores; i++)
-			if (out->cores[i].id == cpu)
-				out->busiest = i;
-		if (out->busiest < 0 || f < 0)
-			goto bad;
-		out->busiest_main = (enum ps_cpu_field)f;
-	}
-	o = ps_json_get_obj(obj, "numa", json_type_object);
-	if (o) {
-		ps_json_get_status(o, NULL, &out->numa_status, out->numa_reason,
-				   sizeof(out->numa_reason));
-		if (ps_json_get_int(o, "nodes", &out->nnodes))
-			out->nnodes = 0;
-	}
-	o = ps_json_get_obj(obj, "cpufreq", json_type_object);
-	if (o)
-		ps_json_get_status(o, NULL, &out->freq_status, out->freq_reason,
-				   sizeof(out->freq_reason));
-	return 0;
-bad:
 	ps_cpu_free(out);
 	out->status = PS_ST_ERROR;
 	snprintf(out->reason, sizeof(out->reason), "%s",

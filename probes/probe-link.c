@@ -576,7 +576,21 @@ void ps_link_chain_text(const struct ps_link_info *info, char *buf, size_t len,
 #define LINK_U64(m)                                                            \
 	PS_JFIELD(LI, counters.c.m, #m, PS_JT_UINT, PS_JF_OK, NULL, NULL)
 #define LINK_RATE(m) PS_JFIELD(LI, rates.m, #m, PS_JT_DOUBLE, 0, NULL, NULL)
-#define LINK_NUM(m) PS_JFIELD(LI, m, #m, PS_JT_INT, PS_JF_NA, NULL, NULL)
+/* a number of the link, and its line of the text ("MTU:  1500") */
+#define LINK_NUM(m, lbl)                                                       \
+	{                                                                      \
+		.key = #m, .type = PS_JT_INT, .flags = PS_JF_NA,               \
+		.off = offsetof(LI, m), .size = PS_JSIZE(LI, m),               \
+		.label = (lbl), .width = TEXT_WIDTH                            \
+	}
+/* a line of the text only (the JSON has the value at its own place) */
+#define LINK_TEXT(m, fl, lbl, na)                                              \
+	{                                                                      \
+		.type = PS_JT_STRING, .flags = (fl), .off = offsetof(LI, m),   \
+		.size = PS_JSIZE(LI, m), .label = (lbl), .na_text = (na),      \
+		.width = TEXT_WIDTH                                            \
+	}
+#define TEXT_WIDTH 22
 #define LINK_OK(m, ty) PS_JFIELD(LI, m, #m, ty, PS_JF_OK, NULL, NULL)
 
 static const struct ps_jfield counters_table[] = {
@@ -631,6 +645,21 @@ static const struct ps_jfield lower_table[] = {
 	PS_JEND
 };
 
+/* "state: up (no carrier)": the text's first line */
+static void state_print(FILE *out, const struct ps_jfield *f, const void *base)
+{
+	const LI *i = base;
+
+	(void)f;
+	fprintf(out, "  %-*s %s%s%s\n", TEXT_WIDTH, _("state:"), i->operstate,
+		i->admin_up ? "" : _(" (administratively down)"),
+		i->carrier ? "" : _(" (no carrier)"));
+}
+
+static const struct ps_jcodec state_codec = { .print = state_print };
+
+/* the JSON and the loader; the text of an ok link, the lines with a
+ * label (ps_link_print writes the rest) */
 static const struct ps_jfield link_table[] = {
 	PS_JFIELD(LI, ifname, "ifname", PS_JT_STRING, 0, NULL, NULL),
 	PS_JFIELD(LI, ifindex, "ifindex", PS_JT_INT, 0, NULL, NULL),
@@ -641,13 +670,16 @@ static const struct ps_jfield link_table[] = {
 	LINK_OK(carrier, PS_JT_BOOL),
 	LINK_OK(physical, PS_JT_BOOL),
 	LINK_OK(qdisc, PS_JT_STRING),
-	LINK_NUM(mtu),
-	LINK_NUM(txqlen),
-	LINK_NUM(num_rx_queues),
-	LINK_NUM(num_tx_queues),
-	LINK_NUM(gso_max_size),
-	LINK_NUM(gso_max_segs),
-	LINK_NUM(gro_max_size),
+	{ .type = PS_JT_CUSTOM, .codec = &state_codec },
+	LINK_TEXT(kind, PS_JF_NA | PS_JF_SKIPNA, N_("kind:"), NULL),
+	LINK_NUM(mtu, N_("MTU:")),
+	LINK_TEXT(qdisc, PS_JF_NA, N_("qdisc:"), N_("none")),
+	LINK_NUM(txqlen, N_("txqueuelen:")),
+	LINK_NUM(num_rx_queues, N_("RX queues:")),
+	LINK_NUM(num_tx_queues, N_("TX queues:")),
+	LINK_NUM(gso_max_size, N_("gso_max_size:")),
+	LINK_NUM(gso_max_segs, N_("gso_max_segs:")),
+	LINK_NUM(gro_max_size, N_("gro_max_size:")),
 	PS_JOBJECT("counters", 0, counters_table, NULL),
 	PS_JOBJECT_IF(struct ps_link_info, rates.valid, "rates", rates_table),
 	PS_JOBJECT("lower", 0, lower_table, NULL),
@@ -673,16 +705,6 @@ int ps_link_from_json(struct json_object *obj, struct ps_link_info *i)
 /* ---- text
  * -------------------------------------------------------------------------------
  */
-
-static void p_num(FILE *out, const char *label, int64_t v)
-{
-	fprintf(out, "  %-22s ", label);
-	if (v == PS_LINK_NA)
-		fputs(_("n/a"), out);
-	else
-		fprintf(out, "%" PRId64, v);
-	fputc('\n', out);
-}
 
 static void p_rate(FILE *out, const char *label, double bps, double pps,
 		   double drops)
@@ -718,20 +740,7 @@ void ps_link_print(FILE *out, const struct ps_link_info *i)
 		}
 		return;
 	}
-	fprintf(out, "  %-22s %s%s%s\n", _("state:"), i->operstate,
-		i->admin_up ? "" : _(" (administratively down)"),
-		i->carrier ? "" : _(" (no carrier)"));
-	if (i->kind[0])
-		fprintf(out, "  %-22s %s\n", _("kind:"), i->kind);
-	p_num(out, _("MTU:"), i->mtu);
-	fprintf(out, "  %-22s %s\n", _("qdisc:"),
-		i->qdisc[0] ? i->qdisc : _("none"));
-	p_num(out, _("txqueuelen:"), i->txqlen);
-	p_num(out, _("RX queues:"), i->num_rx_queues);
-	p_num(out, _("TX queues:"), i->num_tx_queues);
-	p_num(out, _("gso_max_size:"), i->gso_max_size);
-	p_num(out, _("gso_max_segs:"), i->gso_max_segs);
-	p_num(out, _("gro_max_size:"), i->gro_max_size);
+	ps_jtable_print(out, link_table, i);
 	if (i->lower.status == PS_ST_OK) {
 		ps_link_chain_text(i, chain, sizeof(chain), codeset_utf8());
 		fprintf(out, "  %-22s %s\n", _("device chain:"), chain);

@@ -17,40 +17,35 @@
 #include "sysroot.h"
 #include "xmalloc.h"
 
+/* every setting: its id, name (the JSON key) and kind */
+#define SYSCTLS(X)                                                             \
+	X(RMEM_MAX, "net.core.rmem_max", INT)                                  \
+	X(WMEM_MAX, "net.core.wmem_max", INT)                                  \
+	X(RMEM_DEFAULT, "net.core.rmem_default", INT)                          \
+	X(WMEM_DEFAULT, "net.core.wmem_default", INT)                          \
+	X(TCP_RMEM, "net.ipv4.tcp_rmem", TRIPLE)                               \
+	X(TCP_WMEM, "net.ipv4.tcp_wmem", TRIPLE)                               \
+	X(TCP_CC, "net.ipv4.tcp_congestion_control", WORD)                     \
+	X(TCP_CC_AVAILABLE, "net.ipv4.tcp_available_congestion_control",       \
+	  WORDS)                                                               \
+	X(DEFAULT_QDISC, "net.core.default_qdisc", WORD)                       \
+	X(NETDEV_MAX_BACKLOG, "net.core.netdev_max_backlog", INT)              \
+	X(NETDEV_BUDGET, "net.core.netdev_budget", INT)                        \
+	X(NETDEV_BUDGET_USECS, "net.core.netdev_budget_usecs", INT)            \
+	X(TCP_MTU_PROBING, "net.ipv4.tcp_mtu_probing", INT)                    \
+	X(BUSY_POLL, "net.core.busy_poll", INT)                                \
+	X(BUSY_READ, "net.core.busy_read", INT)                                \
+	X(TCP_TIMESTAMPS, "net.ipv4.tcp_timestamps", INT)                      \
+	X(TCP_SACK, "net.ipv4.tcp_sack", INT)                                  \
+	X(TCP_WINDOW_SCALING, "net.ipv4.tcp_window_scaling", INT)              \
+	X(TCP_ADV_WIN_SCALE, "net.ipv4.tcp_adv_win_scale", INT)
+
+#define NAME_KIND(id, name, kind) [PS_SYSCTL_##id] = { name, PS_SYSCTL_##kind },
 static const struct {
 	const char *name;
 	enum ps_sysctl_kind kind;
-} table[PS_SYSCTL_COUNT] = {
-	[PS_SYSCTL_RMEM_MAX] = { "net.core.rmem_max", PS_SYSCTL_INT },
-	[PS_SYSCTL_WMEM_MAX] = { "net.core.wmem_max", PS_SYSCTL_INT },
-	[PS_SYSCTL_RMEM_DEFAULT] = { "net.core.rmem_default", PS_SYSCTL_INT },
-	[PS_SYSCTL_WMEM_DEFAULT] = { "net.core.wmem_default", PS_SYSCTL_INT },
-	[PS_SYSCTL_TCP_RMEM] = { "net.ipv4.tcp_rmem", PS_SYSCTL_TRIPLE },
-	[PS_SYSCTL_TCP_WMEM] = { "net.ipv4.tcp_wmem", PS_SYSCTL_TRIPLE },
-	[PS_SYSCTL_TCP_CC] = { "net.ipv4.tcp_congestion_control",
-			       PS_SYSCTL_WORD },
-	[PS_SYSCTL_TCP_CC_AVAILABLE] = { "net.ipv4.tcp_available_congestion_"
-					 "control",
-					 PS_SYSCTL_WORDS },
-	[PS_SYSCTL_DEFAULT_QDISC] = { "net.core.default_qdisc",
-				      PS_SYSCTL_WORD },
-	[PS_SYSCTL_NETDEV_MAX_BACKLOG] = { "net.core.netdev_max_backlog",
-					   PS_SYSCTL_INT },
-	[PS_SYSCTL_NETDEV_BUDGET] = { "net.core.netdev_budget", PS_SYSCTL_INT },
-	[PS_SYSCTL_NETDEV_BUDGET_USECS] = { "net.core.netdev_budget_usecs",
-					    PS_SYSCTL_INT },
-	[PS_SYSCTL_TCP_MTU_PROBING] = { "net.ipv4.tcp_mtu_probing",
-					PS_SYSCTL_INT },
-	[PS_SYSCTL_BUSY_POLL] = { "net.core.busy_poll", PS_SYSCTL_INT },
-	[PS_SYSCTL_BUSY_READ] = { "net.core.busy_read", PS_SYSCTL_INT },
-	[PS_SYSCTL_TCP_TIMESTAMPS] = { "net.ipv4.tcp_timestamps",
-				       PS_SYSCTL_INT },
-	[PS_SYSCTL_TCP_SACK] = { "net.ipv4.tcp_sack", PS_SYSCTL_INT },
-	[PS_SYSCTL_TCP_WINDOW_SCALING] = { "net.ipv4.tcp_window_scaling",
-					   PS_SYSCTL_INT },
-	[PS_SYSCTL_TCP_ADV_WIN_SCALE] = { "net.ipv4.tcp_adv_win_scale",
-					  PS_SYSCTL_INT },
-};
+} table[PS_SYSCTL_COUNT] = { SYSCTLS(NAME_KIND) };
+#undef NAME_KIND
 
 const char *ps_sysctl_name(enum ps_sysctl_id id)
 {
@@ -225,140 +220,145 @@ void ps_sysctl_free(struct ps_sysctl_info *info)
 	(void)info; /* nothing allocated */
 }
 
-struct json_object *ps_sysctl_to_json(const struct ps_sysctl_info *info)
+/* ---- JSON: one object per setting, its "value" by kind ---- */
+
+#define SV struct ps_sysctl_value
+
+/* TRIPLE: [min, default, max] */
+static void triple_put(struct json_object *obj, const struct ps_jfield *f,
+		       const void *base)
 {
-	struct json_object *o = json_object_new_object(), *vals;
-
-	ps_json_add_status(o, NULL, info->status, info->reason);
-	vals = json_object_new_object();
-	for (int id = 0; id < PS_SYSCTL_COUNT; id++) {
-		const struct ps_sysctl_value *v = &info->val[id];
-		struct json_object *e = json_object_new_object(), *x = NULL;
-
-		ps_json_add_status(e, NULL, v->status, v->reason);
-		if (v->status == PS_ST_OK) {
-			switch (table[id].kind) {
-			case PS_SYSCTL_INT:
-				x = json_object_new_int64(v->v[0]);
-				break;
-			case PS_SYSCTL_TRIPLE:
-				x = json_object_new_array();
-				for (int i = 0; i < 3; i++)
-					json_object_array_add(
-						x,
-						json_object_new_int64(v->v[i]));
-				break;
-			case PS_SYSCTL_WORD:
-				x = json_object_new_string(v->text);
-				break;
-			case PS_SYSCTL_WORDS: {
-				char buf[sizeof(v->text)], *save = NULL, *w;
-
-				x = json_object_new_array();
-				snprintf(buf, sizeof(buf), "%s", v->text);
-				for (w = strtok_r(buf, " ", &save); w;
-				     w = strtok_r(NULL, " ", &save))
-					json_object_array_add(
-						x, json_object_new_string(w));
-				break;
-			}
-			}
-			json_object_object_add(e, "value", x);
-		}
-		json_object_object_add(vals, table[id].name, e);
-	}
-	json_object_object_add(o, "values", vals);
-	return o;
+	ps_json_put_array(obj, f->key, PS_JT_INT, sizeof(long long),
+			  ((const SV *)base)->v, 3);
 }
 
-static int value_from_json(enum ps_sysctl_id id, struct json_object *e,
-			   struct ps_sysctl_value *v)
+static int triple_load(struct json_object *obj, const struct ps_jfield *f,
+		       void *base)
 {
-	struct json_object *x;
+	struct json_object *a = ps_json_get_obj(obj, f->key, json_type_array);
+	long long v[3];
+
+	if (!a || json_object_array_length(a) != 3)
+		return -EINVAL;
+	for (size_t i = 0; i < 3; i++)
+		if (!json_object_is_type(json_object_array_get_idx(a, i),
+					 json_type_int))
+			return -EINVAL;
+	ps_json_get_array(obj, f->key, PS_JT_INT, sizeof(long long), v, 3);
+	memcpy(((SV *)base)->v, v, sizeof(v));
+	return 0;
+}
+
+/* WORD: one word */
+static int word_load(struct json_object *obj, const struct ps_jfield *f,
+		     void *base)
+{
+	SV *v = base;
+
+	if (ps_json_get_string(obj, f->key, v->text, sizeof(v->text)) ||
+	    strchr(v->text, ' ')) {
+		v->text[0] = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* WORDS: ["reno", "cubic"] for the text "reno cubic" */
+static void words_put(struct json_object *obj, const struct ps_jfield *f,
+		      const void *base)
+{
+	const SV *v = base;
+	char buf[sizeof(v->text)], *save = NULL, *w;
+	struct json_object *a = json_object_new_array();
+
+	snprintf(buf, sizeof(buf), "%s", v->text);
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		json_object_array_add(a, ps_jv_str(w));
+	json_object_object_add(obj, f->key, a);
+}
+
+static int words_load(struct json_object *obj, const struct ps_jfield *f,
+		      void *base)
+{
+	struct json_object *a = ps_json_get_obj(obj, f->key, json_type_array);
+	SV *v = base;
 	size_t len = 0;
 
-	memset(v, 0, sizeof(*v));
-	ps_json_get_status(e, NULL, &v->status, v->reason, sizeof(v->reason));
-	if (v->status != PS_ST_OK)
-		return 0;
-	if (!json_object_object_get_ex(e, "value", &x) || !x)
+	if (!a)
 		return -EINVAL;
-	switch (table[id].kind) {
-	case PS_SYSCTL_INT:
-		if (!json_object_is_type(x, json_type_int))
-			return -EINVAL;
-		v->v[0] = json_object_get_int64(x);
-		return 0;
-	case PS_SYSCTL_TRIPLE:
-		if (!json_object_is_type(x, json_type_array) ||
-		    json_object_array_length(x) != 3)
-			return -EINVAL;
-		for (size_t i = 0; i < 3; i++) {
-			struct json_object *n = json_object_array_get_idx(x, i);
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *n = json_object_array_get_idx(a, i);
+		const char *w;
+		size_t wl;
 
-			if (!json_object_is_type(n, json_type_int))
-				return -EINVAL;
-			v->v[i] = json_object_get_int64(n);
-		}
-		return 0;
-	case PS_SYSCTL_WORD:
-		if (!json_object_is_type(x, json_type_string) ||
-		    strchr(json_object_get_string(x), ' '))
+		if (!json_object_is_type(n, json_type_string))
 			return -EINVAL;
-		snprintf(v->text, sizeof(v->text), "%s",
-			 json_object_get_string(x));
-		return 0;
-	case PS_SYSCTL_WORDS:
-		if (!json_object_is_type(x, json_type_array))
+		w = json_object_get_string(n);
+		wl = strlen(w);
+		if (!wl || strchr(w, ' ') || len + wl + 2 > sizeof(v->text))
 			return -EINVAL;
-		for (size_t i = 0; i < json_object_array_length(x); i++) {
-			struct json_object *n = json_object_array_get_idx(x, i);
-			const char *w;
-			size_t wl;
-
-			if (!json_object_is_type(n, json_type_string))
-				return -EINVAL;
-			w = json_object_get_string(n);
-			wl = strlen(w);
-			if (!wl || strchr(w, ' ') ||
-			    len + wl + 2 > sizeof(v->text))
-				return -EINVAL;
-			if (len)
-				v->text[len++] = ' ';
-			memcpy(v->text + len, w, wl + 1);
-			len += wl;
-		}
-		return 0;
+		if (len)
+			v->text[len++] = ' ';
+		memcpy(v->text + len, w, wl + 1);
+		len += wl;
 	}
-	return -EINVAL;
+	return 0;
+}
+
+static const struct ps_jcodec triple_codec = { .put = triple_put };
+static const struct ps_jcodec words_codec = { .put = words_put };
+
+/* "value" is there, and required, when the setting was read */
+/* clang-format off */
+#define VALUE(ty, m, cod, ld)                                               \
+	{ .key = "value", .type = (ty), .flags = PS_JF_OK | PS_JF_REQUIRED,   \
+	  .off = offsetof(SV, m), .size = PS_JSIZE(SV, m), .codec = (cod),    \
+	  .load = (ld) }
+#define VALUE_TABLE(kind, ty, m, cod, ld)                                   \
+	static const struct ps_jfield kind##_table[] = {                      \
+		PS_JSTATUS(SV, status, reason, PS_JF_NA),                     \
+		VALUE(ty, m, cod, ld), PS_JEND                                \
+	};
+/* clang-format on */
+VALUE_TABLE(INT, PS_JT_INT, v[0], NULL, NULL)
+VALUE_TABLE(TRIPLE, PS_JT_CUSTOM, v, &triple_codec, triple_load)
+VALUE_TABLE(WORD, PS_JT_STRING, text, NULL, word_load)
+VALUE_TABLE(WORDS, PS_JT_CUSTOM, text, &words_codec, words_load)
+
+/* "values": {"net.core.rmem_max": {...}, ...} */
+#define VALUE_ENTRY(id, name, kind)                                            \
+	{ .key = (name),                                                       \
+	  .type = PS_JT_OBJECT,                                                \
+	  .sub = kind##_table,                                                 \
+	  .off = offsetof(struct ps_sysctl_info, val[PS_SYSCTL_##id]),         \
+	  .size = sizeof(SV) },
+static const struct ps_jfield values_table[] = { SYSCTLS(VALUE_ENTRY) PS_JEND };
+
+static const struct ps_jfield sysctl_table[] = {
+	PS_JSTATUS(struct ps_sysctl_info, status, reason, PS_JF_NA),
+	PS_JOBJECT("values", 0, values_table, NULL), PS_JEND
+};
+
+#undef VALUE_ENTRY
+#undef VALUE_TABLE
+#undef VALUE
+#undef SV
+
+struct json_object *ps_sysctl_to_json(const struct ps_sysctl_info *info)
+{
+	return ps_jtable_to_json(sysctl_table, info);
 }
 
 int ps_sysctl_from_json(struct json_object *obj, struct ps_sysctl_info *out)
 {
-	struct json_object *vals;
-
 	memset(out, 0, sizeof(*out));
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return -EINVAL;
-	ps_json_get_status(obj, NULL, &out->status, out->reason,
-			   sizeof(out->reason));
-	vals = ps_json_get_obj(obj, "values", json_type_object);
-	for (int id = 0; id < PS_SYSCTL_COUNT; id++) {
-		struct json_object *e =
-			vals ? ps_json_get_obj(vals, table[id].name,
-					       json_type_object)
-			     : NULL;
-
-		if (!e) {
-			/* an older snapshot without this setting */
-			out->val[id].status = PS_ST_NOT_RECORDED;
-			continue;
-		}
-		if (value_from_json((enum ps_sysctl_id)id, e, &out->val[id]))
-			goto bad;
-	}
-	return 0;
-bad:
+	/* an older snapshot without a setting (or without "values") */
+	for (int id = 0; id < PS_SYSCTL_COUNT; id++)
+		out->val[id].status = PS_ST_NOT_RECORDED;
+	if (!ps_jtable_load(obj, sysctl_table, out))
+		return 0;
 	memset(out, 0, sizeof(*out));
 	out->status = PS_ST_ERROR;
 	snprintf(out->reason, sizeof(out->reason), "%s",

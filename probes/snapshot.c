@@ -158,50 +158,114 @@ static void fmt_time(char *buf, size_t len, int64_t ns)
 		 tm.tm_min, tm.tm_sec, (int)(ns % 1000000000 / 1000000));
 }
 
-struct json_object *ps_snapshot_to_json(const struct ps_snapshot *s)
+/* ---- the header: JSON and loader (doc/snapshot.md "Top level") ---- */
+
+#define HDR struct ps_snapshot_header
+
+static bool hdr_sysroot(const void *base)
 {
-	const struct ps_snapshot_header *h = &s->hdr;
-	struct json_object *o = json_object_new_object(), *x;
+	return ((const HDR *)base)->source == PS_SNAP_SYSROOT;
+}
+
+static bool hdr_rates(const void *base)
+{
+	return ((const HDR *)base)->rates;
+}
+
+static bool hdr_no_rates(const void *base)
+{
+	return !((const HDR *)base)->rates;
+}
+
+/* "timestamp": time_ns as text, for people; the loader reads time_ns */
+static void timestamp_put(struct json_object *obj, const struct ps_jfield *f,
+			  const void *base)
+{
 	char ts[64];
 
-	json_object_object_add(o, "snapshot_version",
-			       json_object_new_int(h->version));
-	json_object_object_add(o, "pipescope_version",
-			       json_object_new_string(h->pipescope_version));
-	fmt_time(ts, sizeof(ts), h->time_ns);
-	json_object_object_add(o, "timestamp", json_object_new_string(ts));
-	json_object_object_add(o, "timestamp_ns",
-			       json_object_new_int64(h->time_ns));
-	x = json_object_new_object();
-	json_object_object_add(x, "hostname",
-			       json_object_new_string(h->hostname));
-	json_object_object_add(x, "kernel", json_object_new_string(h->kernel));
-	if (h->boot_id[0])
-		json_object_object_add(x, "boot_id",
-				       json_object_new_string(h->boot_id));
-	if (h->affinity[0])
-		json_object_object_add(x, "affinity",
-				       json_object_new_string(h->affinity));
-	json_object_object_add(x, "root", json_object_new_boolean(h->root));
-	json_object_object_add(o, "host", x);
-	x = json_object_new_object();
-	json_object_object_add(x, "mode",
-			       json_object_new_string(source_names[h->source]));
-	if (h->source == PS_SNAP_SYSROOT)
-		json_object_object_add(x, "sysroot",
-				       json_object_new_string(h->sysroot));
-	json_object_object_add(o, "source", x);
-	x = json_object_new_object();
-	json_object_object_add(x, "available",
-			       json_object_new_boolean(h->rates));
-	if (h->rates)
-		json_object_object_add(x, "interval_s",
-				       ps_json_fixed(h->interval_s, 3));
-	else
-		json_object_object_add(x, "reason",
-				       json_object_new_string(h->rates_reason));
-	json_object_object_add(o, "rates", x);
-	json_object_object_add(o, "iface", ps_iface_to_json(&h->iface));
+	fmt_time(ts, sizeof(ts), ((const HDR *)base)->time_ns);
+	ps_json_put_string(obj, f->key, ts);
+}
+
+static const struct ps_jcodec timestamp_codec = { .put = timestamp_put };
+
+static const struct ps_jfield host_table[] = {
+	PS_JFIELD(HDR, hostname, "hostname", PS_JT_STRING, PS_JF_REQUIRED, NULL,
+		  NULL),
+	PS_JFIELD(HDR, kernel, "kernel", PS_JT_STRING, PS_JF_REQUIRED, NULL,
+		  NULL),
+	PS_JFIELD(HDR, boot_id, "boot_id", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(HDR, affinity, "affinity", PS_JT_STRING, PS_JF_NA, NULL,
+		  NULL),
+	PS_JFIELD(HDR, root, "root", PS_JT_BOOL, PS_JF_REQUIRED, NULL, NULL),
+	PS_JEND
+};
+
+static const struct ps_jfield source_table[] = {
+	PS_JENUM(HDR, source, "mode", PS_JF_REQUIRED, source_names, NULL, NULL),
+	{ .key = "sysroot",
+	  .type = PS_JT_STRING,
+	  .off = offsetof(HDR, sysroot),
+	  .size = PS_JSIZE(HDR, sysroot),
+	  .when = hdr_sysroot },
+	PS_JEND
+};
+
+static const struct ps_jfield rates_table[] = {
+	PS_JFIELD(HDR, rates, "available", PS_JT_BOOL, PS_JF_REQUIRED, NULL,
+		  NULL),
+	{ .key = "interval_s",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_FIXED | PS_JF_REQUIRED,
+	  .off = offsetof(HDR, interval_s),
+	  .size = PS_JSIZE(HDR, interval_s),
+	  .decimals = 3,
+	  .when = hdr_rates },
+	{ .key = "reason",
+	  .type = PS_JT_STRING,
+	  .off = offsetof(HDR, rates_reason),
+	  .size = PS_JSIZE(HDR, rates_reason),
+	  .when = hdr_no_rates },
+	PS_JEND
+};
+
+static const char *const header_incomplete =
+	N_("the snapshot header is incomplete (pipescope_version, "
+	   "timestamp_ns)");
+
+/* clang-format off */
+static const struct ps_jfield header_table[] = {
+	{ .key = "snapshot_version", .type = PS_JT_INT,
+	  .flags = PS_JF_REQUIRED, .off = offsetof(HDR, version),
+	  .size = PS_JSIZE(HDR, version),
+	  .bad = N_("not a pipescope snapshot (no snapshot_version)") },
+	{ .key = "pipescope_version", .type = PS_JT_STRING,
+	  .flags = PS_JF_REQUIRED, .off = offsetof(HDR, pipescope_version),
+	  .size = PS_JSIZE(HDR, pipescope_version), .bad = header_incomplete },
+	{ .key = "timestamp", .type = PS_JT_CUSTOM,
+	  .codec = &timestamp_codec },
+	{ .key = "timestamp_ns", .type = PS_JT_INT, .flags = PS_JF_REQUIRED,
+	  .off = offsetof(HDR, time_ns), .size = PS_JSIZE(HDR, time_ns),
+	  .bad = header_incomplete },
+	{ .key = "host", .type = PS_JT_OBJECT, .sub = host_table,
+	  .bad = N_("the snapshot's host section is malformed") },
+	{ .key = "source", .type = PS_JT_OBJECT, .sub = source_table,
+	  .bad = N_("the snapshot's source section is malformed") },
+	{ .key = "rates", .type = PS_JT_OBJECT, .sub = rates_table,
+	  .bad = N_("the snapshot's rates section is malformed") },
+	{ .key = "iface", .type = PS_JT_OBJECT, .sub = ps_iface_table,
+	  .off = offsetof(HDR, iface), .size = PS_JSIZE(HDR, iface),
+	  .bad = N_("the snapshot's iface section is malformed") },
+	PS_JEND
+};
+/* clang-format on */
+
+#undef HDR
+
+struct json_object *ps_snapshot_to_json(const struct ps_snapshot *s)
+{
+	struct json_object *o = ps_jtable_to_json(header_table, &s->hdr);
+
 	for (size_t i = 0; i < ps_probe_count; i++)
 		json_object_object_add(o, ps_probe_registry[i]->name,
 				       ps_probe_registry[i]->to_json(s));
@@ -237,63 +301,20 @@ static int errf(char *err, size_t len, const char *fmt, ...)
 static int header_from_json(struct json_object *o, struct ps_snapshot_header *h,
 			    char *err, size_t errlen)
 {
-	struct json_object *x;
-	char mode[32];
+	const struct ps_jfield *bad = ps_jtable_load(o, header_table, h);
 
-	if (ps_json_get_int(o, "snapshot_version", &h->version))
-		return errf(
-			err, errlen, "%s",
-			_("not a pipescope snapshot (no snapshot_version)"));
+	if (bad == header_table)
+		return errf(err, errlen, "%s", _(bad->bad));
 	if (h->version < 1 || h->version > PS_SNAPSHOT_VERSION)
 		return errf(err, errlen,
 			    _("snapshot version %d is not one this pipescope "
 			      "reads (1 to %d)"),
 			    h->version, PS_SNAPSHOT_VERSION);
-	if (ps_json_get_string(o, "pipescope_version", h->pipescope_version,
-			       sizeof(h->pipescope_version)) ||
-	    ps_json_get_int64(o, "timestamp_ns", &h->time_ns))
-		return errf(err, errlen, "%s",
-			    _("the snapshot header is incomplete "
-			      "(pipescope_version, timestamp_ns)"));
-	x = ps_json_get_obj(o, "host", json_type_object);
-	if (!x ||
-	    ps_json_get_string(x, "hostname", h->hostname,
-			       sizeof(h->hostname)) ||
-	    ps_json_get_string(x, "kernel", h->kernel, sizeof(h->kernel)) ||
-	    ps_json_get_bool(x, "root", &h->root))
-		return errf(err, errlen, "%s",
-			    _("the snapshot's host section is malformed"));
-	if (ps_json_get_string(x, "boot_id", h->boot_id, sizeof(h->boot_id)))
-		h->boot_id[0] = 0;
+	if (bad)
+		return errf(err, errlen, "%s", _(bad->bad));
 	/* a CPU list, or nothing: digits, commas and ranges only */
-	if (ps_json_get_string(x, "affinity", h->affinity,
-			       sizeof(h->affinity)) ||
-	    strspn(h->affinity, "0123456789,-") != strlen(h->affinity))
+	if (strspn(h->affinity, "0123456789,-") != strlen(h->affinity))
 		h->affinity[0] = 0;
-	x = ps_json_get_obj(o, "source", json_type_object);
-	if (!x || ps_json_get_string(x, "mode", mode, sizeof(mode)))
-		return errf(err, errlen, "%s",
-			    _("the snapshot's source section is malformed"));
-	if (!strcmp(mode, "sysroot")) {
-		h->source = PS_SNAP_SYSROOT;
-		if (ps_json_get_string(x, "sysroot", h->sysroot,
-				       sizeof(h->sysroot)))
-			h->sysroot[0] = 0;
-	} else {
-		h->source = PS_SNAP_LIVE;
-	}
-	x = ps_json_get_obj(o, "rates", json_type_object);
-	if (!x || ps_json_get_bool(x, "available", &h->rates) ||
-	    (h->rates && ps_json_get_double(x, "interval_s", &h->interval_s)))
-		return errf(err, errlen, "%s",
-			    _("the snapshot's rates section is malformed"));
-	if (!h->rates && ps_json_get_string(x, "reason", h->rates_reason,
-					    sizeof(h->rates_reason)))
-		h->rates_reason[0] = 0;
-	if (ps_iface_from_json(ps_json_get_obj(o, "iface", json_type_object),
-			       &h->iface))
-		return errf(err, errlen, "%s",
-			    _("the snapshot's iface section is malformed"));
 	h->seq = 1;
 	return 0;
 }

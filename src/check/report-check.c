@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "answer.h"
+#include "jsonutil.h"
 #include "nls.h"
 #include "sanitize.h"
 #include "report-check.h"
@@ -48,19 +49,18 @@ void ps_check_step_title(const struct ps_step_result *s, char *buf, size_t len)
 	step_title(s, buf, len);
 }
 
+static const char *const step_state_names[] = {
+	[PS_STEP_PENDING] = "pending",
+	[PS_STEP_DONE] = "done",
+	[PS_STEP_SKIPPED] = "skipped",
+	[PS_STEP_FAILED] = "failed",
+	NULL,
+};
+
 static const char *step_state_name(enum ps_step_state st)
 {
-	switch (st) {
-	case PS_STEP_DONE:
-		return "done";
-	case PS_STEP_SKIPPED:
-		return "skipped";
-	case PS_STEP_FAILED:
-		return "failed";
-	case PS_STEP_PENDING:
-		break;
-	}
-	return "pending";
+	return (unsigned)st <= PS_STEP_FAILED ? step_state_names[st]
+					      : "pending";
 }
 
 static const char *state_name(enum ps_check_state st)
@@ -88,52 +88,358 @@ static void step_core(const struct ps_step_result *s, char *buf, size_t len,
 
 /* ---- JSON ------------------------------------------------------------ */
 
-static struct json_object *jnum(double v)
+/* a step: its JSON (and loader) from tables (doc/check.md) */
+
+#define S struct ps_step_result
+#define Q struct ps_step_qdisc
+#define K struct ps_cpu_core
+
+/* a number to a thousandth, left out when not known (NaN) */
+#define NUM(T, m, k)                                                           \
+	{                                                                      \
+		.key = (k), .type = PS_JT_DOUBLE,                              \
+		.flags = PS_JF_ROUND | PS_JF_NA, .decimals = 3,                \
+		.off = offsetof(T, m), .size = PS_JSIZE(T, m)                  \
+	}
+#define INT(T, m, k) PS_JFIELD(T, m, k, PS_JT_INT, 0, NULL, NULL)
+#define UINT(T, m, k) PS_JFIELD(T, m, k, PS_JT_UINT, 0, NULL, NULL)
+#define BOOL(T, m, k) PS_JFIELD(T, m, k, PS_JT_BOOL, 0, NULL, NULL)
+#define STR(T, m, k, fl) PS_JFIELD(T, m, k, PS_JT_STRING, fl, NULL, NULL)
+
+static bool q_shaper(const void *base)
 {
-	return isfinite(v) ? json_object_new_double(round(v * 1000) / 1000)
-			   : NULL;
+	return ((const Q *)base)->shaper[0];
 }
 
-/* the NIC's own counters over a step: per-queue packets/s, drops/s by
- * class, pause frames/s; what the driver does not report is left out */
-static struct json_object *step_nic_json(const struct ps_step_result *s)
-{
-	struct json_object *n = json_object_new_object();
-	struct json_object *d = json_object_new_object();
-	struct json_object *q[PS_NIC_NDIR];
-	const double *pps[PS_NIC_NDIR] = { s->nic_rxq_pps, s->nic_txq_pps };
-	int nq[PS_NIC_NDIR] = { s->nic_nrxq, s->nic_ntxq };
-	static const char *const qkeys[PS_NIC_NDIR] = { "rx_queue_pps",
-							"tx_queue_pps" };
+/* the root qdisc over a step, and its shaper */
+static const struct ps_jfield step_qdisc_shaper[] = {
+	STR(Q, shaper, "shaper", 0),
+	STR(Q, handle, "handle", 0),
+	NUM(Q, rate_bps, "rate_bps"),
+	BOOL(Q, per_class, "per_class"),
+	PS_JFIELD(Q, limit_bytes, "limit_bytes", PS_JT_INT, PS_JF_NA, NULL,
+		  NULL),
+	PS_JFIELD(Q, limit_packets, "limit_packets", PS_JT_INT, PS_JF_NA, NULL,
+		  NULL),
+	PS_JFIELD(Q, burst_bytes, "burst_bytes", PS_JT_INT, PS_JF_NA, NULL,
+		  NULL),
+	PS_JEND
+};
 
-	for (int dir = 0; dir < PS_NIC_NDIR; dir++) {
-		q[dir] = json_object_new_array();
-		for (int i = 0; i < nq[dir] && i < PS_STEP_MAX_QUEUES; i++)
-			json_object_array_add(q[dir],
-					      isfinite(pps[dir][i])
-						      ? jnum(pps[dir][i])
-						      : NULL);
-		json_object_object_add(n, qkeys[dir], q[dir]);
+static const struct ps_jfield step_qdisc_table[] = {
+	STR(Q, kind, "kind", 0),
+	{ .type = PS_JT_OBJECT,
+	  .flags = PS_JF_INLINE,
+	  .sub = step_qdisc_shaper,
+	  .when = q_shaper },
+	NUM(Q, seconds, "seconds"),
+	UINT(Q, drops, "drops"),
+	UINT(Q, overlimits, "overlimits"),
+	UINT(Q, requeues, "requeues"),
+	NUM(Q, sent_bps, "sent_bps"),
+	NUM(Q, drop_rate, "drop_rate"),
+	NUM(Q, overlimit_rate, "overlimit_rate"),
+	NUM(Q, backlog_peak, "backlog_peak"),
+	NUM(Q, backlog_mean, "backlog_mean"),
+	PS_JEND
+};
+
+/* "drops_per_s": {"rx_missed": n, ...}, the classes the driver reports */
+static void nic_drops_put(struct json_object *obj, const struct ps_jfield *f,
+			  const void *base)
+{
+	const S *s = base;
+	struct json_object *d = json_object_new_object();
+
+	for (int dir = 0; dir < PS_NIC_NDIR; dir++)
 		for (int k = 0; k < PS_NIC_NDROP; k++) {
 			char key[40];
 
-			if (!isfinite(s->nic_drops[dir][k]))
-				continue;
 			snprintf(key, sizeof(key), "%s_%s",
 				 ps_nic_dir_name(dir), ps_nic_drop_name(k));
-			json_object_object_add(d, key,
-					       jnum(s->nic_drops[dir][k]));
+			ps_json_put_known(d, key,
+					  ps_jv_num(s->nic_drops[dir][k], 3));
 		}
-	}
-	json_object_object_add(n, "drops_per_s", d);
-	if (isfinite(s->nic_pause_rx))
-		json_object_object_add(n, "pause_rx_per_s",
-				       jnum(s->nic_pause_rx));
-	if (isfinite(s->nic_pause_tx))
-		json_object_object_add(n, "pause_tx_per_s",
-				       jnum(s->nic_pause_tx));
-	return n;
+	json_object_object_add(obj, f->key, d);
 }
+
+static const struct ps_jcodec nic_drops_codec = { .put = nic_drops_put };
+
+/* the NIC's own counters over a step: per-queue packets/s (null for a
+ * queue the driver does not count), drops/s by class, pause frames/s */
+static const struct ps_jfield step_nic_table[] = {
+	{ .key = "rx_queue_pps",
+	  .type = PS_JT_ARRAY,
+	  .flags = PS_JF_ROUND,
+	  .decimals = 3,
+	  .off = offsetof(S, nic_rxq_pps),
+	  .size = PS_JSIZE(S, nic_rxq_pps),
+	  .off2 = offsetof(S, nic_nrxq),
+	  .size2 = PS_JSIZE(S, nic_nrxq),
+	  .elem = PS_JT_DOUBLE,
+	  .elem_size = sizeof(double),
+	  .max = PS_STEP_MAX_QUEUES },
+	{ .key = "tx_queue_pps",
+	  .type = PS_JT_ARRAY,
+	  .flags = PS_JF_ROUND,
+	  .decimals = 3,
+	  .off = offsetof(S, nic_txq_pps),
+	  .size = PS_JSIZE(S, nic_txq_pps),
+	  .off2 = offsetof(S, nic_ntxq),
+	  .size2 = PS_JSIZE(S, nic_ntxq),
+	  .elem = PS_JT_DOUBLE,
+	  .elem_size = sizeof(double),
+	  .max = PS_STEP_MAX_QUEUES },
+	{ .key = "drops_per_s",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &nic_drops_codec },
+	NUM(S, nic_pause_rx, "pause_rx_per_s"),
+	NUM(S, nic_pause_tx, "pause_tx_per_s"),
+	PS_JEND
+};
+
+/* a core of this host over the step */
+static const struct ps_jfield step_core_table[] = {
+	INT(K, id, "cpu"),
+	NUM(K, busy_pct, "busy"),
+	NUM(K, pct[PS_CPU_SOFTIRQ], "softirq"),
+	NUM(K, pct[PS_CPU_IRQ], "irq"),
+	NUM(K, pct[PS_CPU_SYSTEM], "system"),
+	NUM(K, pct[PS_CPU_USER], "user"),
+	PS_JEND
+};
+
+/* "cores": the cores with percentages; "test_core", "test_core_busy":
+ * the busiest of the test's (ps_step_test_core) */
+static void step_cores_put(struct json_object *obj, const struct ps_jfield *f,
+			   const void *base)
+{
+	const S *s = base;
+	struct json_object *a = json_object_new_array();
+	char core[32];
+	double busy;
+	int id;
+
+	(void)f;
+	for (int i = 0; i < s->cpu.ncores; i++)
+		if (s->cpu.cores[i].pct_valid)
+			json_object_array_add(
+				a, ps_jtable_to_json(step_core_table,
+						     &s->cpu.cores[i]));
+	json_object_object_add(obj, "cores", a);
+	step_core(s, core, sizeof(core), &id, &busy);
+	if (id >= 0) {
+		json_object_object_add(obj, "test_core", ps_jv_int(id));
+		ps_json_put_known(obj, "test_core_busy", ps_jv_num(busy, 3));
+	}
+}
+
+static const struct ps_jcodec step_cores_codec = { .put = step_cores_put };
+
+static const struct ps_jfield step_cpu_table[] = {
+	{ .key = "cores", .type = PS_JT_CUSTOM, .codec = &step_cores_codec },
+	PS_JARRAY_IN(S, thread_cpu, nthread_cpu, "thread_cpus", PS_JT_INT, 0,
+		     NULL),
+	PS_JARRAY_IN(S, rx_cpu, nrx_cpu, "rx_cpus", PS_JT_INT, 0, NULL),
+	PS_JEND
+};
+
+static const struct ps_jfield step_tcpinfo_table[] = {
+	NUM(S, rtt_us, "rtt_us"),
+	NUM(S, min_rtt_us, "min_rtt_us"),
+	NUM(S, cwnd_bytes, "cwnd_bytes"),
+	NUM(S, snd_wnd_bytes, "snd_wnd_bytes"),
+	UINT(S, mss, "mss"),
+	UINT(S, pmtu, "pmtu"),
+	INT(S, retrans, "retransmits"),
+	UINT(S, bytes, "bytes"),
+	NUM(S, rwnd_limited, "rwnd_limited"),
+	NUM(S, sndbuf_limited, "sndbuf_limited"),
+	PS_JEND
+};
+
+static const struct ps_jfield step_irq_table[] = {
+	INT(S, irq_lines, "queue_lines"),
+	NUM(S, irq_rate, "rate"),
+	INT(S, irq_busiest_cpu, "busiest_cpu"),
+	NUM(S, irq_busiest_share, "busiest_share"),
+	NUM(S, softnet_drop_rate, "softnet_drop_rate"),
+	NUM(S, squeeze_rate, "squeeze_rate"),
+	PS_JEND
+};
+
+static const struct ps_jfield step_peer_cpu_table[] = {
+	INT(S, peer_core, "busiest_core"),   NUM(S, peer_busy, "busy_pct"),
+	NUM(S, peer_softirq, "softirq_pct"), NUM(S, peer_others, "others_pct"),
+	INT(S, peer_ncores, "cores"),	     PS_JEND
+};
+
+static const struct ps_jfield step_udp_table[] = { INT(S, udp_sent, "sent"),
+						   INT(S, udp_lost, "lost"),
+						   PS_JEND };
+
+/* the kernel's counters' deltas (probe-netstat.h) at .off */
+static void netstat_put(struct json_object *obj, const struct ps_jfield *f,
+			const void *base)
+{
+	json_object_object_add(
+		obj, f->key,
+		ps_netstat_counters_json(
+			PS_JAT_C(base, f->off, struct ps_netstat_counters)));
+}
+
+static const struct ps_jcodec netstat_codec = { .put = netstat_put };
+
+static void spread_put(struct json_object *obj, const struct ps_jfield *f,
+		       const void *base)
+{
+	ps_json_put_known(obj, f->key, ps_jv_num(ps_step_spread(base), 3));
+}
+
+static const struct ps_jcodec spread_codec = { .put = spread_put };
+
+/* the busiest other processes of this end over the test (probe-procs.h's
+ * own list of {pid, comm, cpu_pct}) */
+static void busy_put(struct json_object *obj, const struct ps_jfield *f,
+		     const void *base)
+{
+	const S *s = base;
+
+	json_object_object_add(obj, f->key,
+			       ps_procs_list_json(s->busy, s->nbusy));
+}
+
+static const struct ps_jcodec busy_codec = { .put = busy_put };
+
+static bool step_busy(const void *base)
+{
+	return ((const S *)base)->have_busy;
+}
+
+static bool step_bidir(const void *base)
+{
+	return ((const S *)base)->bidir;
+}
+
+static bool step_runs(const void *base)
+{
+	return ((const S *)base)->nruns > 1;
+}
+
+static bool step_netstat(const void *base)
+{
+	return ((const S *)base)->have_netstat;
+}
+
+static bool step_peer_netstat(const void *base)
+{
+	return ((const S *)base)->have_peer_netstat;
+}
+
+static bool step_done(const void *base)
+{
+	return ((const S *)base)->state == PS_STEP_DONE;
+}
+
+/* an object of its own while the bool T.v is true */
+#define OBJ_IF(T, v, k, sb)                                                    \
+	{                                                                      \
+		.key = (k), .type = PS_JT_OBJECT, .flags = PS_JF_IFSET,        \
+		.sub = (sb), .off2 = offsetof(T, v), .size2 = PS_JSIZE(T, v)   \
+	}
+
+/* a qdisc over the step (struct ps_step_qdisc T.m) while T.m.have */
+#define QDISC(m, k)                                                            \
+	{                                                                      \
+		.key = (k), .type = PS_JT_OBJECT, .flags = PS_JF_IFSET,        \
+		.sub = step_qdisc_table, .off = offsetof(S, m),                \
+		.size = PS_JSIZE(S, m), .off2 = offsetof(S, m.have),           \
+		.size2 = PS_JSIZE(S, m.have)                                   \
+	}
+
+/* what a test that ran measured */
+static const struct ps_jfield step_done_table[] = {
+	NUM(S, seconds, "seconds"),
+	NUM(S, bps, "bps"),
+	{ .key = "bps_back",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_ROUND | PS_JF_NA,
+	  .decimals = 3,
+	  .off = offsetof(S, bps_back),
+	  .size = PS_JSIZE(S, bps_back),
+	  .when = step_bidir },
+	NUM(S, stream_min_bps, "stream_min_bps"),
+	NUM(S, stream_max_bps, "stream_max_bps"),
+	{ .key = "runs_bps",
+	  .type = PS_JT_ARRAY,
+	  .flags = PS_JF_ROUND,
+	  .decimals = 3,
+	  .off = offsetof(S, run_bps),
+	  .size = PS_JSIZE(S, run_bps),
+	  .off2 = offsetof(S, nruns),
+	  .size2 = PS_JSIZE(S, nruns),
+	  .elem = PS_JT_DOUBLE,
+	  .elem_size = sizeof(double),
+	  .max = PS_STEP_MAX_RUNS,
+	  .when = step_runs },
+	{ .key = "spread_bps",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &spread_codec,
+	  .when = step_runs },
+	NUM(S, cpu_local, "cpu_local_pct"),
+	NUM(S, cpu_remote, "cpu_remote_pct"),
+	OBJ_IF(S, have_tcpinfo, "tcp_info", step_tcpinfo_table),
+	OBJ_IF(S, have_irq, "irq", step_irq_table),
+	OBJ_IF(S, have_nicstats, "nic", step_nic_table),
+	OBJ_IF(S, have_cpu, "cpu", step_cpu_table),
+	OBJ_IF(S, have_peer_cpu, "far_end_cpu", step_peer_cpu_table),
+	QDISC(qdisc, "qdisc"),
+	QDISC(peer_qdisc, "far_end_qdisc"),
+	OBJ_IF(S, udp, "udp", step_udp_table),
+	{ .key = "netstat",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &netstat_codec,
+	  .off = offsetof(S, netstat),
+	  .when = step_netstat },
+	{ .key = "far_end_netstat",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &netstat_codec,
+	  .off = offsetof(S, peer_netstat),
+	  .when = step_peer_netstat },
+	{ .key = "busy_processes",
+	  .type = PS_JT_CUSTOM,
+	  .codec = &busy_codec,
+	  .when = step_busy },
+	PS_JEND
+};
+
+/* steps[] of the JSON report (doc/check.md), and its loader (the tests'
+ * round trip; runs_bps, spread_bps, cpu.cores, nic.drops_per_s and the
+ * netstat deltas are written only) */
+const struct ps_jfield ps_step_table[] = {
+	STR(S, id, "id", 0),
+	PS_JENUM(S, state, "state", 0, step_state_names, NULL, NULL),
+	STR(S, note, "note", PS_JF_NA),
+	INT(S, streams, "streams"),
+	BOOL(S, reverse, "reverse"),
+	BOOL(S, bidir, "bidir"),
+	{ .type = PS_JT_OBJECT,
+	  .flags = PS_JF_INLINE,
+	  .sub = step_done_table,
+	  .when = step_done },
+	PS_JEND
+};
+
+#undef S
+#undef Q
+#undef K
+#undef NUM
+#undef INT
+#undef UINT
+#undef BOOL
+#undef STR
+#undef OBJ_IF
+#undef QDISC
 
 static struct json_object *
 answer_ceiling_json(const struct ps_answer_ceiling *c)
@@ -145,7 +451,7 @@ answer_ceiling_json(const struct ps_answer_ceiling *c)
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_string(c->id));
 	json_object_object_add(o, "what", json_object_new_string(c->what));
-	json_object_object_add(o, "bps", jnum(c->bps));
+	ps_json_put_known(o, "bps", ps_jv_num(c->bps, 3));
 	json_object_object_add(o, "scope",
 			       json_object_new_string(ps_scope_name(c->scope)));
 	return o;
@@ -161,208 +467,6 @@ static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
 	return answer_ceiling_json(&c);
 }
 
-/* the root qdisc over a step, and its shaper (doc/check.md) */
-static struct json_object *step_qdisc_json(const struct ps_step_qdisc *q)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "kind", json_object_new_string(q->kind));
-	if (q->shaper[0]) {
-		json_object_object_add(o, "shaper",
-				       json_object_new_string(q->shaper));
-		json_object_object_add(o, "handle",
-				       json_object_new_string(q->handle));
-		json_object_object_add(o, "rate_bps", jnum(q->rate_bps));
-		json_object_object_add(o, "per_class",
-				       json_object_new_boolean(q->per_class));
-		if (q->limit_bytes >= 0)
-			json_object_object_add(
-				o, "limit_bytes",
-				json_object_new_int64(q->limit_bytes));
-		if (q->limit_packets >= 0)
-			json_object_object_add(
-				o, "limit_packets",
-				json_object_new_int64(q->limit_packets));
-		if (q->burst_bytes >= 0)
-			json_object_object_add(
-				o, "burst_bytes",
-				json_object_new_int64(q->burst_bytes));
-	}
-	json_object_object_add(o, "seconds", jnum(q->seconds));
-	json_object_object_add(o, "drops",
-			       json_object_new_int64((int64_t)q->drops));
-	json_object_object_add(o, "overlimits",
-			       json_object_new_int64((int64_t)q->overlimits));
-	json_object_object_add(o, "requeues",
-			       json_object_new_int64((int64_t)q->requeues));
-	json_object_object_add(o, "sent_bps", jnum(q->sent_bps));
-	json_object_object_add(o, "drop_rate", jnum(q->drop_rate));
-	json_object_object_add(o, "overlimit_rate", jnum(q->overlimit_rate));
-	json_object_object_add(o, "backlog_peak", jnum(q->backlog_peak));
-	json_object_object_add(o, "backlog_mean", jnum(q->backlog_mean));
-	return o;
-}
-
-static struct json_object *step_json(const struct ps_step_result *s)
-{
-	struct json_object *o = json_object_new_object(), *a;
-	char core[32];
-	double busy;
-	int id;
-
-	json_object_object_add(o, "id", json_object_new_string(s->id));
-	json_object_object_add(
-		o, "state", json_object_new_string(step_state_name(s->state)));
-	if (s->note[0])
-		json_object_object_add(o, "note",
-				       json_object_new_string(s->note));
-	json_object_object_add(o, "streams", json_object_new_int(s->streams));
-	json_object_object_add(o, "reverse",
-			       json_object_new_boolean(s->reverse));
-	json_object_object_add(o, "bidir", json_object_new_boolean(s->bidir));
-	if (s->state != PS_STEP_DONE)
-		return o;
-	json_object_object_add(o, "seconds", jnum(s->seconds));
-	json_object_object_add(o, "bps", jnum(s->bps));
-	if (s->bidir)
-		json_object_object_add(o, "bps_back", jnum(s->bps_back));
-	json_object_object_add(o, "stream_min_bps", jnum(s->stream_min_bps));
-	json_object_object_add(o, "stream_max_bps", jnum(s->stream_max_bps));
-	if (s->nruns > 1) {
-		struct json_object *runs = json_object_new_array();
-
-		for (int i = 0; i < s->nruns && i < PS_STEP_MAX_RUNS; i++)
-			json_object_array_add(runs, jnum(s->run_bps[i]));
-		json_object_object_add(o, "runs_bps", runs);
-		json_object_object_add(o, "spread_bps",
-				       jnum(ps_step_spread(s)));
-	}
-	json_object_object_add(o, "cpu_local_pct", jnum(s->cpu_local));
-	json_object_object_add(o, "cpu_remote_pct", jnum(s->cpu_remote));
-	if (s->have_tcpinfo) {
-		struct json_object *t = json_object_new_object();
-
-		json_object_object_add(t, "rtt_us", jnum(s->rtt_us));
-		json_object_object_add(t, "min_rtt_us", jnum(s->min_rtt_us));
-		json_object_object_add(t, "cwnd_bytes", jnum(s->cwnd_bytes));
-		json_object_object_add(t, "snd_wnd_bytes",
-				       jnum(s->snd_wnd_bytes));
-		json_object_object_add(t, "mss",
-				       json_object_new_int((int)s->mss));
-		json_object_object_add(t, "pmtu",
-				       json_object_new_int((int)s->pmtu));
-		json_object_object_add(t, "retransmits",
-				       json_object_new_int64(s->retrans));
-		json_object_object_add(
-			t, "bytes", json_object_new_int64((int64_t)s->bytes));
-		json_object_object_add(t, "rwnd_limited",
-				       jnum(s->rwnd_limited));
-		json_object_object_add(t, "sndbuf_limited",
-				       jnum(s->sndbuf_limited));
-		json_object_object_add(o, "tcp_info", t);
-	}
-	if (s->have_irq) {
-		struct json_object *q = json_object_new_object();
-
-		json_object_object_add(q, "queue_lines",
-				       json_object_new_int(s->irq_lines));
-		json_object_object_add(q, "rate", jnum(s->irq_rate));
-		json_object_object_add(q, "busiest_cpu",
-				       json_object_new_int(s->irq_busiest_cpu));
-		json_object_object_add(q, "busiest_share",
-				       jnum(s->irq_busiest_share));
-		json_object_object_add(q, "softnet_drop_rate",
-				       jnum(s->softnet_drop_rate));
-		json_object_object_add(q, "squeeze_rate",
-				       jnum(s->squeeze_rate));
-		json_object_object_add(o, "irq", q);
-	}
-	if (s->have_nicstats)
-		json_object_object_add(o, "nic", step_nic_json(s));
-	step_core(s, core, sizeof(core), &id, &busy);
-	if (s->have_cpu) {
-		struct json_object *c = json_object_new_object();
-
-		a = json_object_new_array();
-		for (int i = 0; i < s->cpu.ncores; i++) {
-			const struct ps_cpu_core *k = &s->cpu.cores[i];
-			struct json_object *e;
-
-			if (!k->pct_valid)
-				continue;
-			e = json_object_new_object();
-			json_object_object_add(e, "cpu",
-					       json_object_new_int(k->id));
-			json_object_object_add(e, "busy", jnum(k->busy_pct));
-			json_object_object_add(e, "softirq",
-					       jnum(k->pct[PS_CPU_SOFTIRQ]));
-			json_object_object_add(e, "irq",
-					       jnum(k->pct[PS_CPU_IRQ]));
-			json_object_object_add(e, "system",
-					       jnum(k->pct[PS_CPU_SYSTEM]));
-			json_object_object_add(e, "user",
-					       jnum(k->pct[PS_CPU_USER]));
-			json_object_array_add(a, e);
-		}
-		json_object_object_add(c, "cores", a);
-		if (id >= 0) {
-			json_object_object_add(c, "test_core",
-					       json_object_new_int(id));
-			json_object_object_add(c, "test_core_busy", jnum(busy));
-		}
-		a = json_object_new_array();
-		for (int i = 0; i < s->nthread_cpu; i++)
-			json_object_array_add(
-				a, json_object_new_int(s->thread_cpu[i]));
-		json_object_object_add(c, "thread_cpus", a);
-		a = json_object_new_array();
-		for (int i = 0; i < s->nrx_cpu; i++)
-			json_object_array_add(
-				a, json_object_new_int(s->rx_cpu[i]));
-		json_object_object_add(c, "rx_cpus", a);
-		json_object_object_add(o, "cpu", c);
-	}
-	if (s->have_peer_cpu) {
-		struct json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "busiest_core",
-				       json_object_new_int(s->peer_core));
-		json_object_object_add(c, "busy_pct", jnum(s->peer_busy));
-		json_object_object_add(c, "softirq_pct", jnum(s->peer_softirq));
-		json_object_object_add(c, "others_pct", jnum(s->peer_others));
-		json_object_object_add(c, "cores",
-				       json_object_new_int(s->peer_ncores));
-		json_object_object_add(o, "far_end_cpu", c);
-	}
-	if (s->qdisc.have)
-		json_object_object_add(o, "qdisc", step_qdisc_json(&s->qdisc));
-	if (s->peer_qdisc.have)
-		json_object_object_add(o, "far_end_qdisc",
-				       step_qdisc_json(&s->peer_qdisc));
-	if (s->udp) {
-		struct json_object *u = json_object_new_object();
-
-		json_object_object_add(u, "sent",
-				       json_object_new_int64(s->udp_sent));
-		json_object_object_add(u, "lost",
-				       json_object_new_int64(s->udp_lost));
-		json_object_object_add(o, "udp", u);
-	}
-	/* the kernel counters' deltas over the test, each end */
-	if (s->have_netstat)
-		json_object_object_add(o, "netstat",
-				       ps_netstat_counters_json(&s->netstat));
-	if (s->have_peer_netstat)
-		json_object_object_add(
-			o, "far_end_netstat",
-			ps_netstat_counters_json(&s->peer_netstat));
-	/* the busiest other processes of this end over the test */
-	if (s->have_busy)
-		json_object_object_add(o, "busy_processes",
-				       ps_procs_list_json(s->busy, s->nbusy));
-	return o;
-}
-
 /* the evidence's numbers: [{"key", "value", "unit"}] */
 static struct json_object *facts_json(const struct ps_finding *f)
 {
@@ -375,12 +479,13 @@ static struct json_object *facts_json(const struct ps_finding *f)
 				       json_object_new_string(f->facts[i].key));
 		/* a share to a millionth: 0.0096 lost is not 1% (the
 		 * verdicts compare the unrounded number with 0.01) */
-		json_object_object_add(
+		ps_json_put_known(
 			o, "value",
-			f->facts[i].unit && !strcmp(f->facts[i].unit, "share")
-				? json_object_new_double(
-					  round(f->facts[i].value * 1e6) / 1e6)
-				: jnum(f->facts[i].value));
+			ps_jv_num(f->facts[i].value,
+				  f->facts[i].unit && !strcmp(f->facts[i].unit,
+							      "share")
+					  ? 6
+					  : 3));
 		json_object_object_add(
 			o, "unit", json_object_new_string(f->facts[i].unit));
 		json_object_array_add(a, o);
@@ -431,21 +536,15 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 	json_object_object_add(j, "evidence",
 			       json_object_new_string(f->evidence));
 	json_object_object_add(j, "remedy", json_object_new_string(f->remedy));
-	json_object_object_add(j, "ceiling_bps",
-			       f->ceiling_bps > 0 ? jnum(f->ceiling_bps)
-						  : NULL);
+	ps_json_put_known(j, "ceiling_bps",
+			  f->ceiling_bps > 0 ? ps_jv_num(f->ceiling_bps, 3)
+					     : NULL);
 	json_object_object_add(j, "scope",
 			       json_object_new_string(ps_scope_name(f->scope)));
-	json_object_object_add(j, "explains", jnum(o->explains));
+	ps_json_put_known(j, "explains", ps_jv_num(o->explains, 3));
 	json_object_object_add(j, "facts", facts_json(f));
 	json_object_object_add(j, "thresholds", thresholds_json(f));
 	return j;
-}
-
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k,
-			       v && *v ? json_object_new_string(v) : NULL);
 }
 
 static struct json_object *settings_json(const struct ps_evidence *ev)
@@ -489,17 +588,19 @@ static struct json_object *settings_json(const struct ps_evidence *ev)
 	if (ev->link && ev->link->status == PS_ST_OK) {
 		json_object_object_add(o, "mtu",
 				       json_object_new_int64(ev->link->mtu));
-		add_str(o, "qdisc", ev->link->qdisc);
-		add_str(o, "kind", ev->link->kind);
+		ps_json_put_known(o, "qdisc", ps_jv_str_known(ev->link->qdisc));
+		ps_json_put_known(o, "kind", ps_jv_str_known(ev->link->kind));
 	}
 	if (ev->eth && ev->eth->drvinfo.status == PS_ST_OK)
-		add_str(o, "driver", ev->eth->drvinfo.driver);
+		ps_json_put_known(o, "driver",
+				  ps_jv_str_known(ev->eth->drvinfo.driver));
 	if (ps_ev_line_bps(ev) > 0)
-		json_object_object_add(o, "line_bps", jnum(ps_ev_line_bps(ev)));
+		ps_json_put_known(o, "line_bps",
+				  ps_jv_num(ps_ev_line_bps(ev), 3));
 	if (ev->pci && ev->pci->status == PS_ST_OK &&
 	    ev->pci->link_status == PS_ST_OK)
-		json_object_object_add(o, "pcie_usable_bps",
-				       jnum(ev->pci->usable_bps));
+		ps_json_put_known(o, "pcie_usable_bps",
+				  ps_jv_num(ev->pci->usable_bps, 3));
 	return o;
 }
 
@@ -508,7 +609,18 @@ struct json_object *ps_check_settings_json(const struct ps_evidence *ev)
 	return settings_json(ev);
 }
 
-/* "far_end": what a pipescope server told of itself, or null */
+/* who an end is, from its snapshot's header (host.* and far_end.*) */
+#define H struct ps_snapshot_header
+static const struct ps_jfield end_id_table[] = {
+	PS_JFIELD(H, hostname, "hostname", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(H, kernel, "kernel", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(H, iface.name, "iface", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(H, iface.nic, "nic", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JEND
+};
+#undef H
+
+/* "far_end": what a pipescope server told of itself, or NULL */
 static struct json_object *far_end_json(const struct ps_evidence *ev)
 {
 	struct json_object *o;
@@ -519,10 +631,7 @@ static struct json_object *far_end_json(const struct ps_evidence *ev)
 		return NULL;
 	ps_evidence_of(ev->peer, NULL, &pev);
 	o = json_object_new_object();
-	add_str(o, "hostname", p->hdr.hostname);
-	add_str(o, "kernel", p->hdr.kernel);
-	add_str(o, "iface", p->hdr.iface.name);
-	add_str(o, "nic", p->hdr.iface.nic);
+	ps_jtable_put(o, end_id_table, &p->hdr);
 	json_object_object_add(
 		o, "same_host",
 		json_object_new_boolean(ps_ev_peer_same_host(ev)));
@@ -552,14 +661,12 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       json_object_new_string(ps_check_report_mode(r)));
 	json_object_object_add(root, "static_only",
 			       json_object_new_boolean(d->static_only));
-	add_str(root, "snapshot_file", r->snapshot_file);
+	ps_json_put_known(root, "snapshot_file",
+			  ps_jv_str_known(r->snapshot_file));
 
 	o = json_object_new_object();
 	if (ev->snap) {
-		add_str(o, "hostname", ev->snap->hdr.hostname);
-		add_str(o, "kernel", ev->snap->hdr.kernel);
-		add_str(o, "iface", ev->snap->hdr.iface.name);
-		add_str(o, "nic", ev->snap->hdr.iface.nic);
+		ps_jtable_put(o, end_id_table, &ev->snap->hdr);
 		json_object_object_add(
 			o, "iface_source",
 			json_object_new_string(ps_iface_source_name(
@@ -567,18 +674,21 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 	}
 	json_object_object_add(o, "settings", settings_json(ev));
 	json_object_object_add(root, "host", o);
-	json_object_object_add(root, "far_end", far_end_json(ev));
+	ps_json_put_known(root, "far_end", far_end_json(ev));
 
 	if (res) {
 		o = json_object_new_object();
-		add_str(o, "host", res->loopback ? "127.0.0.1" : res->peer);
-		add_str(o, "kind", res->peer_kind);
-		add_str(o, "version", res->peer_version);
-		add_str(o, "congestion_local", res->cc_local);
-		add_str(o, "congestion_remote", res->cc_remote);
+		ps_json_put_known(o, "host",
+				  ps_jv_str_known(res->loopback ? "127.0.0.1"
+								: res->peer));
+		ps_json_put_known(o, "kind", ps_jv_str_known(res->peer_kind));
+		ps_json_put_known(o, "version",
+				  ps_jv_str_known(res->peer_version));
+		ps_json_put_known(o, "congestion_local",
+				  ps_jv_str_known(res->cc_local));
+		ps_json_put_known(o, "congestion_remote",
+				  ps_jv_str_known(res->cc_remote));
 		json_object_object_add(root, "peer", o);
-	} else {
-		json_object_object_add(root, "peer", NULL);
 	}
 
 	o = json_object_new_object();
@@ -588,24 +698,27 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 			       json_object_new_boolean(d->explained));
 	json_object_object_add(o, "link_full",
 			       json_object_new_boolean(d->link_full));
-	json_object_object_add(o, "measured_bps",
-			       ans.measured_bps > 0 ? jnum(ans.measured_bps)
-						    : NULL);
-	json_object_object_add(o, "single_stream_bps",
-			       ans.single_bps > 0 ? jnum(ans.single_bps)
-						  : NULL);
-	json_object_object_add(o, "binding", answer_ceiling_json(&ans.binding));
-	json_object_object_add(o, "next", answer_ceiling_json(&ans.next));
-	add_str(o, "top", ans.top);
+	ps_json_put_known(o, "measured_bps",
+			  ans.measured_bps > 0 ? ps_jv_num(ans.measured_bps, 3)
+					       : NULL);
+	ps_json_put_known(o, "single_stream_bps",
+			  ans.single_bps > 0 ? ps_jv_num(ans.single_bps, 3)
+					     : NULL);
+	ps_json_put_known(o, "binding", answer_ceiling_json(&ans.binding));
+	ps_json_put_known(o, "next", answer_ceiling_json(&ans.next));
+	ps_json_put_known(o, "top", ps_jv_str_known(ans.top));
 	if (d->ceil.flow_bps > 0)
-		json_object_object_add(o, "flow_bps", jnum(d->ceil.flow_bps));
+		ps_json_put_known(o, "flow_bps",
+				  ps_jv_num(d->ceil.flow_bps, 3));
 	if (ans.reverse_bps > 0)
-		json_object_object_add(o, "reverse_bps", jnum(ans.reverse_bps));
+		ps_json_put_known(o, "reverse_bps",
+				  ps_jv_num(ans.reverse_bps, 3));
 	if (ps_answer_confidence(&ans)) {
-		add_str(o, "confidence", ps_answer_confidence(&ans));
+		ps_json_put_known(o, "confidence",
+				  ps_jv_str_known(ps_answer_confidence(&ans)));
 		json_object_object_add(o, "runs",
 				       json_object_new_int(ans.runs));
-		json_object_object_add(o, "spread", jnum(ans.spread));
+		ps_json_put_known(o, "spread", ps_jv_num(ans.spread, 3));
 	}
 	json_object_object_add(root, "answer", o);
 
@@ -614,10 +727,10 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 		json_object_array_add(a, ceiling_json(&d->ceil, i));
 	json_object_object_add(root, "ceilings", a);
 
-	a = json_object_new_array();
-	for (int i = 0; res && i < res->nsteps; i++)
-		json_object_array_add(a, step_json(&res->steps[i]));
-	json_object_object_add(root, "steps", a);
+	json_object_object_add(
+		root, "steps",
+		ps_jtable_array(ps_step_table, res ? res->steps : NULL,
+				sizeof(*res->steps), res ? res->nsteps : 0));
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < d->nrank; i++)

@@ -7,6 +7,7 @@
 
 #include "ceiling.h"
 #include "check.h"
+#include "jsonutil.h"
 #include "options.h"
 
 #define PS_CHECK_SCHEMA_VERSION 1
@@ -30,6 +31,9 @@ void ps_check_step_title(const struct ps_step_result *s, char *buf, size_t len);
 struct json_object *ps_check_settings_json(const struct ps_evidence *ev);
 
 struct json_object *ps_check_report_json(const struct ps_check_report *r);
+/* one of the report's steps[] (struct ps_step_result): its JSON writer and
+ * loader (jsonutil.h) */
+extern const struct ps_jfield ps_step_table[];
 void ps_check_report_print(FILE *out, enum ps_report_format fmt,
 			   const struct ps_check_report *r);
 

@@ -15,6 +15,7 @@
 #include "compare.h"
 #include "exitcodes.h"
 #include "history.h"
+#include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
 #include "report-html.h"
@@ -68,11 +69,6 @@ static int flush_stdout(void)
 
 /* ---- history ----------------------------------------------------------- */
 
-static struct json_object *jstr(const char *s)
-{
-	return s && *s ? json_object_new_string(s) : NULL;
-}
-
 static void print_rows(const struct ps_hist_rec *v, int n)
 {
 	printf(_("%-6s %-16s %-7s %-24s %-8s %3s %13s  %s\n"), _("id"),
@@ -100,16 +96,18 @@ static struct json_object *parsed(const char *text)
 	return text ? json_tokener_parse(text) : NULL;
 }
 
-static struct json_object *end_json(const struct ps_hist_end *e)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "host", jstr(e->host));
-	json_object_object_add(o, "boot_id", jstr(e->boot_id));
-	json_object_object_add(o, "kernel", jstr(e->kernel));
-	json_object_object_add(o, "version", jstr(e->version));
-	return o;
-}
+/* an end of a record; not known: no key */
+static const struct ps_jfield end_table[] = {
+	PS_JFIELD(struct ps_hist_end, host, "host", PS_JT_STRING, PS_JF_NA,
+		  NULL, NULL),
+	PS_JFIELD(struct ps_hist_end, boot_id, "boot_id", PS_JT_STRING,
+		  PS_JF_NA, NULL, NULL),
+	PS_JFIELD(struct ps_hist_end, kernel, "kernel", PS_JT_STRING, PS_JF_NA,
+		  NULL, NULL),
+	PS_JFIELD(struct ps_hist_end, version, "version", PS_JT_STRING,
+		  PS_JF_NA, NULL, NULL),
+	PS_JEND
+};
 
 /* -J's pipescope.peer_snapshot is kept once, as the far end's snapshot:
  * put back where -J had it */
@@ -127,14 +125,14 @@ static void peer_snapshot_back(struct json_object *doc,
 	    !json_object_object_get_ex(doc, "pipescope", &ext) ||
 	    !json_object_is_type(ext, json_type_object))
 		return;
-	json_object_object_add(ext, "peer_snapshot", parsed(r->snap[1]));
+	ps_json_put_known(ext, "peer_snapshot", parsed(r->snap[1]));
 }
 
 /* one line of --export jsonl: -J's document (or {} for a check) with the
  * record's own keys under "pipescope_history" and an "@timestamp" */
 static void export_one(const struct ps_hist_rec *r, void *arg)
 {
-	struct json_object *doc = parsed(r->result), *x, *snaps;
+	struct json_object *doc = parsed(r->result), *x, *snaps, *check;
 	time_t t = (time_t)(r->time_ns / 1000000000);
 	char ts[40];
 	struct tm tm;
@@ -151,14 +149,20 @@ static void export_one(const struct ps_hist_rec *r, void *arg)
 	json_object_object_add(doc, "@timestamp", json_object_new_string(ts));
 	peer_snapshot_back(doc, r);
 	x = ps_hist_rec_json(r);
-	json_object_object_add(x, "local", end_json(&r->end[0]));
-	json_object_object_add(x, "remote", end_json(&r->end[1]));
-	json_object_object_add(x, "params", parsed(r->params));
-	json_object_object_add(x, "extras", parsed(r->extras));
-	json_object_object_add(x, "check", parsed(r->check));
+	json_object_object_add(x, "local",
+			       ps_jtable_to_json(end_table, &r->end[0]));
+	json_object_object_add(x, "remote",
+			       ps_jtable_to_json(end_table, &r->end[1]));
+	ps_json_put_known(x, "params", parsed(r->params));
+	ps_json_put_known(x, "extras", parsed(r->extras));
+	/* a check recorded before "not known" was a key left out had null
+	 * there: read both as the same document */
+	check = parsed(r->check);
+	ps_json_drop_nulls(check);
+	ps_json_put_known(x, "check", check);
 	snaps = json_object_new_object();
-	json_object_object_add(snaps, "local", parsed(r->snap[0]));
-	json_object_object_add(snaps, "remote", parsed(r->snap[1]));
+	ps_json_put_known(snaps, "local", parsed(r->snap[0]));
+	ps_json_put_known(snaps, "remote", parsed(r->snap[1]));
 	json_object_object_add(x, "snapshots", snaps);
 	json_object_object_add(doc, "pipescope_history", x);
 	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));

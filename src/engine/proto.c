@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "jsonutil.h"
 #include "net.h"
 #include "nls.h"
 #include "proto.h"
@@ -240,11 +241,6 @@ int64_t ps_json_int(struct json_object *obj)
 	return 0;
 }
 
-static void add_int(struct json_object *o, const char *k, int64_t v)
-{
-	json_object_object_add(o, k, json_object_new_int64(v));
-}
-
 static void add_true(struct json_object *o, const char *k, bool v)
 {
 	if (v)
@@ -256,13 +252,7 @@ static void add_true(struct json_object *o, const char *k, bool v)
 static void add_one(struct json_object *o, const char *k, bool v)
 {
 	if (v)
-		add_int(o, k, 1);
-}
-
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	if (v[0])
-		json_object_object_add(o, k, json_object_new_string(v));
+		ps_json_put_int64(o, k, 1);
 }
 
 struct json_object *ps_params_to_json(const struct ps_params *p)
@@ -270,46 +260,47 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 	struct json_object *o = json_object_new_object();
 
 	add_true(o, p->proto == PS_PROTO_UDP ? "udp" : "tcp", true);
-	add_int(o, "omit", p->omit);
+	ps_json_put_int64(o, "omit", p->omit);
 	if (p->server_affinity >= 0)
-		add_int(o, "server_affinity", p->server_affinity);
-	add_int(o, "time", (int64_t)p->duration);
-	add_int(o, "num", (int64_t)p->bytes);
-	add_int(o, "blockcount", (int64_t)p->blocks);
+		ps_json_put_int64(o, "server_affinity", p->server_affinity);
+	ps_json_put_int64(o, "time", (int64_t)p->duration);
+	ps_json_put_int64(o, "num", (int64_t)p->bytes);
+	ps_json_put_int64(o, "blockcount", (int64_t)p->blocks);
 	if (p->mss)
-		add_int(o, "MSS", p->mss);
+		ps_json_put_int64(o, "MSS", p->mss);
 	add_true(o, "nodelay", p->nodelay);
-	add_int(o, "parallel", p->parallel);
+	ps_json_put_int64(o, "parallel", p->parallel);
 	add_true(o, "reverse", p->reverse);
 	add_true(o, "bidirectional", p->bidir);
 	if (p->window)
-		add_int(o, "window", (int64_t)p->window);
+		ps_json_put_int64(o, "window", (int64_t)p->window);
 	if (p->len) /* 0: the default, which the reader picks */
-		add_int(o, "len", p->len);
+		ps_json_put_int64(o, "len", p->len);
 	if (p->rate)
-		add_int(o, "bandwidth", (int64_t)p->rate);
+		ps_json_put_int64(o, "bandwidth", (int64_t)p->rate);
 	if (p->fq_rate)
-		add_int(o, "fqrate", (int64_t)p->fq_rate);
-	add_int(o, "pacing_timer", 1000);
+		ps_json_put_int64(o, "fqrate", (int64_t)p->fq_rate);
+	ps_json_put_int64(o, "pacing_timer", 1000);
 	if (p->burst)
-		add_int(o, "burst", p->burst);
+		ps_json_put_int64(o, "burst", p->burst);
 	if (p->tos >= 0)
-		add_int(o, "TOS", p->tos);
+		ps_json_put_int64(o, "TOS", p->tos);
 	if (p->proto == PS_PROTO_UDP) {
 		/* as iperf3 3.21: always, 0 unless --gsro; a datagram size and
 		 * a buffer of whole datagrams */
 		uint32_t dg = p->iperf_gsro ? p->len : 0;
 
-		add_int(o, "gso", p->iperf_gsro);
-		add_int(o, "gso_dg_size", dg);
-		add_int(o, "gso_bf_size",
-			dg ? PS_MAX_UDP_LEN / dg * dg : PS_MAX_UDP_LEN);
-		add_int(o, "gro", p->iperf_gsro);
-		add_int(o, "gro_bf_size", PS_MAX_UDP_LEN);
+		ps_json_put_int64(o, "gso", p->iperf_gsro);
+		ps_json_put_int64(o, "gso_dg_size", dg);
+		ps_json_put_int64(o, "gso_bf_size",
+				  dg ? PS_MAX_UDP_LEN / dg * dg
+				     : PS_MAX_UDP_LEN);
+		ps_json_put_int64(o, "gro", p->iperf_gsro);
+		ps_json_put_int64(o, "gro_bf_size", PS_MAX_UDP_LEN);
 	}
-	add_str(o, "title", p->title);
-	add_str(o, "extra_data", p->extra_data);
-	add_str(o, "congestion", p->congestion);
+	ps_json_put_known(o, "title", ps_jv_str_known(p->title));
+	ps_json_put_known(o, "extra_data", ps_jv_str_known(p->extra_data));
+	ps_json_put_known(o, "congestion", ps_jv_str_known(p->congestion));
 	add_one(o, "get_server_output", p->get_server_output);
 	add_one(o, "udp_counters_64bit", p->udp64);
 	add_one(o, "repeating_payload", p->repeating_payload);
@@ -324,10 +315,10 @@ struct json_object *ps_params_to_json(const struct ps_params *p)
 	if (p->ps_ext) {
 		struct json_object *x = json_object_new_object();
 
-		add_int(x, "ext", PS_EXT_VERSION);
+		ps_json_put_int64(x, "ext", PS_EXT_VERSION);
 		add_true(x, "gsro", p->gsro);
 		if (p->ps_len)
-			add_int(x, "len", p->ps_len);
+			ps_json_put_int64(x, "len", p->ps_len);
 		add_true(x, "probes", p->peer_probes);
 		if (p->boot_id[0])
 			json_object_object_add(
@@ -491,7 +482,8 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 			       json_object_new_double(r->cpu_user));
 	json_object_object_add(o, "cpu_util_system",
 			       json_object_new_double(r->cpu_system));
-	add_int(o, "sender_has_retransmits", r->sender_has_retransmits);
+	ps_json_put_int64(o, "sender_has_retransmits",
+			  r->sender_has_retransmits);
 	if (r->congestion_used[0])
 		json_object_object_add(
 			o, "congestion_used",
@@ -500,18 +492,18 @@ struct json_object *ps_results_to_json(const struct ps_results *r)
 		const struct ps_stream_result *s = &r->streams[i];
 		struct json_object *j = json_object_new_object();
 
-		add_int(j, "id", s->id);
-		add_int(j, "bytes", (int64_t)s->bytes);
-		add_int(j, "retransmits", s->retransmits);
+		ps_json_put_int64(j, "id", s->id);
+		ps_json_put_int64(j, "bytes", (int64_t)s->bytes);
+		ps_json_put_int64(j, "retransmits", s->retransmits);
 		json_object_object_add(j, "jitter",
 				       json_object_new_double(s->jitter));
-		add_int(j, "errors", s->errors);
-		add_int(j, "omitted_errors", s->omitted_errors);
+		ps_json_put_int64(j, "errors", s->errors);
+		ps_json_put_int64(j, "omitted_errors", s->omitted_errors);
 		/* iperf3's count: a receiver's highest number, the lost
 		 * ones included (this end counts what arrived) */
-		add_int(j, "packets",
-			s->packets + (s->errors > 0 ? s->errors : 0));
-		add_int(j, "omitted_packets", s->omitted_packets);
+		ps_json_put_int64(j, "packets",
+				  s->packets + (s->errors > 0 ? s->errors : 0));
+		ps_json_put_int64(j, "omitted_packets", s->omitted_packets);
 		json_object_object_add(j, "start_time",
 				       json_object_new_double(s->start_time));
 		json_object_object_add(j, "end_time",

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "jsonutil.h"
 #include "net.h"
 #include "sanitize.h"
 #include "snapshot.h"
@@ -29,20 +30,6 @@ struct jrep {
 	bool failed;	 /* an error was reported */
 	char title[256]; /* a server's: the client's -T */
 };
-
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-static struct json_object *jint(int64_t v)
-{
-	return json_object_new_int64(v);
-}
-static struct json_object *jdbl(double v)
-{
-	return json_object_new_double(v);
-}
 
 /* JSON has no NaN or Infinity (json-c would write them bare) */
 static bool not_finite(struct json_object *v)
@@ -79,21 +66,12 @@ static void nulls_for_nonfinite(struct json_object *o)
 		}
 	}
 }
-static struct json_object *jstr(const char *s)
-{
-	return json_object_new_string(s ? s : "");
-}
-static struct json_object *jbool(bool b)
-{
-	return json_object_new_boolean(b);
-}
-
 static void emit(struct jrep *x, const char *event, struct json_object *data)
 {
 	struct json_object *o = json_object_new_object();
 
-	add(o, "event", jstr(event));
-	add(o, "data", json_object_get(data));
+	json_object_object_add(o, "event", ps_jv_str(event));
+	json_object_object_add(o, "data", json_object_get(data));
 	nulls_for_nonfinite(o);
 	fprintf(x->out, "%s\n",
 		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
@@ -107,38 +85,53 @@ static struct json_object *stream_obj(const struct ps_stream_iv *v, bool udp,
 	struct json_object *o = json_object_new_object();
 
 	if (!sum)
-		add(o, "socket", jint(v->fd));
-	add(o, "start", jdbl(v->start));
-	add(o, "end", jdbl(v->end));
-	add(o, "seconds", jdbl(v->end - v->start));
-	add(o, "bytes", jint((int64_t)v->bytes));
-	add(o, "bits_per_second", jdbl(v->bps));
+		json_object_object_add(o, "socket", ps_jv_int(v->fd));
+	json_object_object_add(o, "start", ps_jv_num(v->start, PS_JV_EXACT));
+	json_object_object_add(o, "end", ps_jv_num(v->end, PS_JV_EXACT));
+	json_object_object_add(o, "seconds",
+			       ps_jv_num(v->end - v->start, PS_JV_EXACT));
+	json_object_object_add(o, "bytes", ps_jv_int((int64_t)v->bytes));
+	json_object_object_add(o, "bits_per_second",
+			       ps_jv_num(v->bps, PS_JV_EXACT));
 	if (udp) {
 		if (v->sender) {
-			add(o, "packets", jint((int64_t)v->packets));
+			json_object_object_add(o, "packets",
+					       ps_jv_int((int64_t)v->packets));
 		} else {
 			uint64_t total = v->packets +
 					 (v->lost > 0 ? (uint64_t)v->lost : 0);
 
-			add(o, "jitter_ms", jdbl(v->jitter_ms));
-			add(o, "lost_packets", jint(v->lost));
-			add(o, "packets", jint((int64_t)total));
-			add(o, "lost_percent",
-			    jdbl(total ? 100.0 * v->lost / (double)total : 0));
+			json_object_object_add(
+				o, "jitter_ms",
+				ps_jv_num(v->jitter_ms, PS_JV_EXACT));
+			json_object_object_add(o, "lost_packets",
+					       ps_jv_int(v->lost));
+			json_object_object_add(o, "packets",
+					       ps_jv_int((int64_t)total));
+			json_object_object_add(
+				o, "lost_percent",
+				ps_jv_num(total ? 100.0 * v->lost /
+							  (double)total
+						: 0,
+					  PS_JV_EXACT));
 		}
 	} else if (v->sender && v->has_tcpinfo) {
-		add(o, "retransmits", jint(v->retrans));
+		json_object_object_add(o, "retransmits", ps_jv_int(v->retrans));
 		if (!sum) {
-			add(o, "snd_cwnd", jint((int64_t)v->cwnd));
-			add(o, "snd_wnd", jint((int64_t)v->snd_wnd));
-			add(o, "rtt", jint(v->rtt_us));
-			add(o, "rttvar", jint(v->rttvar_us));
-			add(o, "pmtu", jint(v->pmtu));
-			add(o, "reorder", jint(v->reorder));
+			json_object_object_add(o, "snd_cwnd",
+					       ps_jv_int((int64_t)v->cwnd));
+			json_object_object_add(o, "snd_wnd",
+					       ps_jv_int((int64_t)v->snd_wnd));
+			json_object_object_add(o, "rtt", ps_jv_int(v->rtt_us));
+			json_object_object_add(o, "rttvar",
+					       ps_jv_int(v->rttvar_us));
+			json_object_object_add(o, "pmtu", ps_jv_int(v->pmtu));
+			json_object_object_add(o, "reorder",
+					       ps_jv_int(v->reorder));
 		}
 	}
-	add(o, "omitted", jbool(v->omitted));
-	add(o, "sender", jbool(v->sender));
+	json_object_object_add(o, "omitted", ps_jv_bool(v->omitted));
+	json_object_object_add(o, "sender", ps_jv_bool(v->sender));
 	return o;
 }
 
@@ -148,24 +141,30 @@ static struct json_object *extra_obj(const struct ps_stream_iv *v)
 	struct json_object *o = json_object_new_object();
 	const char *why = ps_limit_reason(v);
 
-	add(o, "socket", jint(v->fd));
-	add(o, "id", jint(v->id));
-	add(o, "sender", jbool(v->sender));
-	add(o, "cpu", jint(v->cpu));
-	add(o, "rx_cpu", jint(v->rx_cpu));
+	json_object_object_add(o, "socket", ps_jv_int(v->fd));
+	json_object_object_add(o, "id", ps_jv_int(v->id));
+	json_object_object_add(o, "sender", ps_jv_bool(v->sender));
+	json_object_object_add(o, "cpu", ps_jv_int(v->cpu));
+	json_object_object_add(o, "rx_cpu", ps_jv_int(v->rx_cpu));
 	if (!v->sender && v->rx_batch > 0)
-		add(o, "rx_batch", jint(v->rx_batch));
+		json_object_object_add(o, "rx_batch", ps_jv_int(v->rx_batch));
 	if (v->has_tcpinfo) {
-		add(o, "min_rtt", jint(v->min_rtt_us));
-		add(o, "mss", jint(v->mss));
-		add(o, "delivery_rate", jint((int64_t)v->delivery_bps));
-		add(o, "pacing_rate", jint((int64_t)v->pacing_bps));
-		add(o, "busy_us", jint((int64_t)v->busy_us));
-		add(o, "rwnd_limited_us", jint((int64_t)v->rwnd_limited_us));
-		add(o, "sndbuf_limited_us",
-		    jint((int64_t)v->sndbuf_limited_us));
-		add(o, "app_limited", jbool(v->app_limited));
-		add(o, "limited_by", why ? jstr(why) : NULL);
+		json_object_object_add(o, "min_rtt", ps_jv_int(v->min_rtt_us));
+		json_object_object_add(o, "mss", ps_jv_int(v->mss));
+		json_object_object_add(o, "delivery_rate",
+				       ps_jv_int((int64_t)v->delivery_bps));
+		json_object_object_add(o, "pacing_rate",
+				       ps_jv_int((int64_t)v->pacing_bps));
+		json_object_object_add(o, "busy_us",
+				       ps_jv_int((int64_t)v->busy_us));
+		json_object_object_add(o, "rwnd_limited_us",
+				       ps_jv_int((int64_t)v->rwnd_limited_us));
+		json_object_object_add(
+			o, "sndbuf_limited_us",
+			ps_jv_int((int64_t)v->sndbuf_limited_us));
+		json_object_object_add(o, "app_limited",
+				       ps_jv_bool(v->app_limited));
+		ps_json_put_known(o, "limited_by", ps_jv_str_known(why));
 	}
 	return o;
 }
@@ -176,12 +175,13 @@ static void start_basics(struct json_object *st, struct json_object *conn)
 	struct utsname u;
 	char sys[400];
 
-	add(st, "connected", conn);
-	add(st, "version", jstr("pipescope " PACKAGE_VERSION));
+	json_object_object_add(st, "connected", conn);
+	json_object_object_add(st, "version",
+			       ps_jv_str("pipescope " PACKAGE_VERSION));
 	uname(&u);
 	snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname, u.nodename,
 		 u.release, u.version, u.machine);
-	add(st, "system_info", jstr(sys));
+	json_object_object_add(st, "system_info", ps_jv_str(sys));
 }
 
 static void j_start(void *arg, const struct ps_test_info *in)
@@ -206,11 +206,15 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	for (int i = 0; i < in->nconn; i++) {
 		struct json_object *c = json_object_new_object();
 
-		add(c, "socket", jint(in->conn[i].fd));
-		add(c, "local_host", jstr(in->conn[i].local));
-		add(c, "local_port", jint(in->conn[i].lport));
-		add(c, "remote_host", jstr(in->conn[i].remote));
-		add(c, "remote_port", jint(in->conn[i].rport));
+		json_object_object_add(c, "socket", ps_jv_int(in->conn[i].fd));
+		json_object_object_add(c, "local_host",
+				       ps_jv_str(in->conn[i].local));
+		json_object_object_add(c, "local_port",
+				       ps_jv_int(in->conn[i].lport));
+		json_object_object_add(c, "remote_host",
+				       ps_jv_str(in->conn[i].remote));
+		json_object_object_add(c, "remote_port",
+				       ps_jv_int(in->conn[i].rport));
 		json_object_array_add(conn, c);
 	}
 	start_basics(st, conn);
@@ -219,73 +223,99 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	now = tsv.tv_sec;
 	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT",
 		 gmtime_r(&now, &tmv));
-	add(ts, "time", jstr(tbuf));
-	add(ts, "timesecs", jint(now));
-	add(ts, "timemillisecs",
-	    jint((int64_t)now * 1000 + tsv.tv_nsec / 1000000));
-	add(st, "timestamp", ts);
+	json_object_object_add(ts, "time", ps_jv_str(tbuf));
+	json_object_object_add(ts, "timesecs", ps_jv_int(now));
+	json_object_object_add(
+		ts, "timemillisecs",
+		ps_jv_int((int64_t)now * 1000 + tsv.tv_nsec / 1000000));
+	json_object_object_add(st, "timestamp", ts);
 	if (!in->server && in->ntargets) {
-		add(ct, "host", jstr(in->target_host[0]));
-		add(ct, "port", jint(in->target_port[0]));
-		add(st, "connecting_to", ct);
+		json_object_object_add(ct, "host",
+				       ps_jv_str(in->target_host[0]));
+		json_object_object_add(ct, "port",
+				       ps_jv_int(in->target_port[0]));
+		json_object_object_add(st, "connecting_to", ct);
 	} else if (in->server && in->ctrl_remote[0]) {
-		add(ct, "host", jstr(in->ctrl_remote));
-		add(ct, "port", jint(in->ctrl_rport));
-		add(st, "accepted_connection", ct);
+		json_object_object_add(ct, "host", ps_jv_str(in->ctrl_remote));
+		json_object_object_add(ct, "port", ps_jv_int(in->ctrl_rport));
+		json_object_object_add(st, "accepted_connection", ct);
 	} else {
 		json_object_put(ct);
 	}
-	add(st, "cookie", jstr(in->cookie));
+	json_object_object_add(st, "cookie", ps_jv_str(in->cookie));
 	if (in->proto != PS_PROTO_UDP)
-		add(st, "tcp_mss_default", jint(in->mss_default));
-	add(st, "target_bitrate", jint((int64_t)in->rate));
-	add(st, "fq_rate", jint((int64_t)in->fq_rate));
-	add(st, "sock_bufsize", jint((int64_t)in->window_req));
-	add(st, "sndbuf_actual", jint(in->sndbuf_actual));
-	add(st, "rcvbuf_actual", jint(in->rcvbuf_actual));
-	add(tst, "protocol", jstr(in->proto == PS_PROTO_UDP ? "UDP" : "TCP"));
-	add(tst, "num_streams", jint(in->parallel));
-	add(tst, "blksize", jint(in->len));
-	add(tst, "omit", jint(in->omit));
-	add(tst, "duration", jint((int64_t)in->duration));
-	add(tst, "bytes", jint((int64_t)in->bytes));
-	add(tst, "blocks", jint((int64_t)in->blocks));
-	add(tst, "reverse", jint(in->reverse));
-	add(tst, "tos", jint(x->o->tos > 0 ? x->o->tos : 0));
-	add(tst, "target_bitrate", jint((int64_t)in->rate));
-	add(tst, "bidir", jint(in->bidir));
-	add(tst, "fqrate", jint((int64_t)in->fq_rate));
-	add(tst, "interval", jdbl(x->o->interval));
-	add(tst, "gso", jint(in->gsro));
-	add(tst, "gro", jint(in->gsro));
-	add(st, "test_start", tst);
-	add(x->doc, "start", st);
+		json_object_object_add(st, "tcp_mss_default",
+				       ps_jv_int(in->mss_default));
+	json_object_object_add(st, "target_bitrate",
+			       ps_jv_int((int64_t)in->rate));
+	json_object_object_add(st, "fq_rate", ps_jv_int((int64_t)in->fq_rate));
+	json_object_object_add(st, "sock_bufsize",
+			       ps_jv_int((int64_t)in->window_req));
+	json_object_object_add(st, "sndbuf_actual",
+			       ps_jv_int(in->sndbuf_actual));
+	json_object_object_add(st, "rcvbuf_actual",
+			       ps_jv_int(in->rcvbuf_actual));
+	json_object_object_add(
+		tst, "protocol",
+		ps_jv_str(in->proto == PS_PROTO_UDP ? "UDP" : "TCP"));
+	json_object_object_add(tst, "num_streams", ps_jv_int(in->parallel));
+	json_object_object_add(tst, "blksize", ps_jv_int(in->len));
+	json_object_object_add(tst, "omit", ps_jv_int(in->omit));
+	json_object_object_add(tst, "duration",
+			       ps_jv_int((int64_t)in->duration));
+	json_object_object_add(tst, "bytes", ps_jv_int((int64_t)in->bytes));
+	json_object_object_add(tst, "blocks", ps_jv_int((int64_t)in->blocks));
+	json_object_object_add(tst, "reverse", ps_jv_int(in->reverse));
+	json_object_object_add(tst, "tos",
+			       ps_jv_int(x->o->tos > 0 ? x->o->tos : 0));
+	json_object_object_add(tst, "target_bitrate",
+			       ps_jv_int((int64_t)in->rate));
+	json_object_object_add(tst, "bidir", ps_jv_int(in->bidir));
+	json_object_object_add(tst, "fqrate", ps_jv_int((int64_t)in->fq_rate));
+	json_object_object_add(tst, "interval",
+			       ps_jv_num(x->o->interval, PS_JV_EXACT));
+	json_object_object_add(tst, "gso", ps_jv_int(in->gsro));
+	json_object_object_add(tst, "gro", ps_jv_int(in->gsro));
+	json_object_object_add(st, "test_start", tst);
+	json_object_object_add(x->doc, "start", st);
 	{
 		struct json_object *socks = json_object_new_array();
 
 		for (int i = 0; i < in->nconn; i++) {
 			struct json_object *c = json_object_new_object();
 
-			add(c, "socket", jint(in->conn[i].fd));
-			add(c, "nodelay", jint(in->conn[i].nodelay));
-			add(c, "mss", jint(in->conn[i].mss));
-			add(c, "sndbuf", jint(in->conn[i].sndbuf));
-			add(c, "rcvbuf", jint(in->conn[i].rcvbuf));
-			add(c, "tos", jint(in->conn[i].tos));
-			add(c, "congestion", jstr(in->conn[i].congestion));
+			json_object_object_add(c, "socket",
+					       ps_jv_int(in->conn[i].fd));
+			json_object_object_add(c, "nodelay",
+					       ps_jv_int(in->conn[i].nodelay));
+			json_object_object_add(c, "mss",
+					       ps_jv_int(in->conn[i].mss));
+			json_object_object_add(c, "sndbuf",
+					       ps_jv_int(in->conn[i].sndbuf));
+			json_object_object_add(c, "rcvbuf",
+					       ps_jv_int(in->conn[i].rcvbuf));
+			json_object_object_add(c, "tos",
+					       ps_jv_int(in->conn[i].tos));
+			json_object_object_add(
+				c, "congestion",
+				ps_jv_str(in->conn[i].congestion));
 			json_object_array_add(socks, c);
 		}
-		add(x->extra, "sockets", socks);
-		add(x->extra, "window_capped",
-		    jbool(in->window_req && in->sndbuf_actual &&
-			  (uint64_t)in->sndbuf_actual < in->window_req));
+		json_object_object_add(x->extra, "sockets", socks);
+		json_object_object_add(x->extra, "window_capped",
+				       ps_jv_bool(in->window_req &&
+						  in->sndbuf_actual &&
+						  (uint64_t)in->sndbuf_actual <
+							  in->window_req));
 	}
-	add(x->extra, "version", jstr(PACKAGE_VERSION));
-	add(x->extra, "peer", jstr(in->peer_kind));
-	add(x->extra, "peer_version", jstr(in->peer_version));
-	add(x->extra, "threads", jint(in->threads));
+	json_object_object_add(x->extra, "version", ps_jv_str(PACKAGE_VERSION));
+	json_object_object_add(x->extra, "peer", ps_jv_str(in->peer_kind));
+	json_object_object_add(x->extra, "peer_version",
+			       ps_jv_str(in->peer_version));
+	json_object_object_add(x->extra, "threads", ps_jv_int(in->threads));
 	if (in->send_piece)
-		add(x->extra, "send_piece", jint((int64_t)in->send_piece));
+		json_object_object_add(x->extra, "send_piece",
+				       ps_jv_int((int64_t)in->send_piece));
 	if (x->stream)
 		emit(x, "start", st);
 }
@@ -304,17 +334,17 @@ static void j_interval(void *arg, const struct ps_interval *iv)
 				      stream_obj(&iv->streams[i], udp, false));
 		json_object_array_add(ext, extra_obj(&iv->streams[i]));
 	}
-	add(o, "streams", arr);
+	json_object_object_add(o, "streams", arr);
 	/* iperf3: "sum" is the client's sending direction (or the only one) */
 	fwd = x->bidir ? (x->server ? 1 : 0) : (iv->have_sum[0] ? 0 : 1);
-	add(o, "sum", stream_obj(&iv->sum[fwd], udp, true));
+	json_object_object_add(o, "sum", stream_obj(&iv->sum[fwd], udp, true));
 	if (x->bidir)
-		add(o, "sum_bidir_reverse",
-		    stream_obj(&iv->sum[!fwd], udp, true));
+		json_object_object_add(o, "sum_bidir_reverse",
+				       stream_obj(&iv->sum[!fwd], udp, true));
 	{
 		struct json_object *pe = json_object_new_object();
 
-		add(pe, "streams", ext);
+		json_object_object_add(pe, "streams", ext);
 		if (iv->nremote) {
 			struct json_object *rem = json_object_new_array();
 
@@ -322,18 +352,23 @@ static void j_interval(void *arg, const struct ps_interval *iv)
 				struct json_object *r =
 					extra_obj(&iv->remote[i]);
 
-				add(r, "bits_per_second",
-				    jdbl(iv->remote[i].bps));
-				add(r, "rtt", jint(iv->remote[i].rtt_us));
-				add(r, "snd_cwnd",
-				    jint((int64_t)iv->remote[i].cwnd));
-				add(r, "retransmits",
-				    jint(iv->remote[i].retrans));
+				ps_json_put_known(r, "bits_per_second",
+						  ps_jv_num(iv->remote[i].bps,
+							    PS_JV_EXACT));
+				json_object_object_add(
+					r, "rtt",
+					ps_jv_int(iv->remote[i].rtt_us));
+				json_object_object_add(
+					r, "snd_cwnd",
+					ps_jv_int((int64_t)iv->remote[i].cwnd));
+				json_object_object_add(
+					r, "retransmits",
+					ps_jv_int(iv->remote[i].retrans));
 				json_object_array_add(rem, r);
 			}
-			add(pe, "remote_streams", rem);
+			json_object_object_add(pe, "remote_streams", rem);
 		}
-		add(o, "pipescope", pe);
+		json_object_object_add(o, "pipescope", pe);
 	}
 	json_object_array_add(x->intervals, o);
 	if (x->stream)
@@ -345,14 +380,15 @@ static struct json_object *sum_obj(double dur, uint64_t bytes, int64_t retrans,
 {
 	struct json_object *o = json_object_new_object();
 
-	add(o, "start", jdbl(0));
-	add(o, "end", jdbl(dur));
-	add(o, "seconds", jdbl(dur));
-	add(o, "bytes", jint((int64_t)bytes));
-	add(o, "bits_per_second", jdbl(bytes * 8.0 / dur));
+	json_object_object_add(o, "start", ps_jv_num(0, PS_JV_EXACT));
+	json_object_object_add(o, "end", ps_jv_num(dur, PS_JV_EXACT));
+	json_object_object_add(o, "seconds", ps_jv_num(dur, PS_JV_EXACT));
+	json_object_object_add(o, "bytes", ps_jv_int((int64_t)bytes));
+	json_object_object_add(o, "bits_per_second",
+			       ps_jv_num(bytes * 8.0 / dur, PS_JV_EXACT));
 	if (with_retrans)
-		add(o, "retransmits", jint(retrans));
-	add(o, "sender", jbool(sender));
+		json_object_object_add(o, "retransmits", ps_jv_int(retrans));
+	json_object_object_add(o, "sender", ps_jv_bool(sender));
 	return o;
 }
 
@@ -361,10 +397,12 @@ static struct json_object *sum_obj(double dur, uint64_t bytes, int64_t retrans,
 static void udp_loss(struct json_object *o, double jitter, int64_t lost,
 		     int64_t packets)
 {
-	add(o, "jitter_ms", jdbl(jitter));
-	add(o, "lost_packets", jint(lost));
-	add(o, "packets", jint(packets));
-	add(o, "lost_percent", jdbl(packets ? 100.0 * lost / packets : 0));
+	json_object_object_add(o, "jitter_ms", ps_jv_num(jitter, PS_JV_EXACT));
+	json_object_object_add(o, "lost_packets", ps_jv_int(lost));
+	json_object_object_add(o, "packets", ps_jv_int(packets));
+	json_object_object_add(
+		o, "lost_percent",
+		ps_jv_num(packets ? 100.0 * lost / packets : 0, PS_JV_EXACT));
 }
 
 /*
@@ -381,17 +419,25 @@ static void tcp_sender_fields(struct json_object *snd,
 
 	if (!mine && (server || v->sender))
 		return;
-	add(snd, "retransmits",
-	    jint(mine ? v->retrans
-		      : (sum->remote_valid && sum->remote_retrans[i] > 0
-				 ? sum->remote_retrans[i]
-				 : 0)));
-	add(snd, "reorder", jint(mine ? v->reorder : 0));
-	add(snd, "max_snd_cwnd", jint(mine ? (int64_t)v->cwnd : 0));
-	add(snd, "max_snd_wnd", jint(mine ? (int64_t)v->snd_wnd : 0));
-	add(snd, "max_rtt", jint(mine ? v->rttvar_us : 0));
-	add(snd, "min_rtt", jint(mine ? v->min_rtt_us : 0));
-	add(snd, "mean_rtt", jint(mine ? v->rtt_us : 0));
+	json_object_object_add(
+		snd, "retransmits",
+		ps_jv_int(
+			mine ? v->retrans
+			     : (sum->remote_valid && sum->remote_retrans[i] > 0
+					? sum->remote_retrans[i]
+					: 0)));
+	json_object_object_add(snd, "reorder",
+			       ps_jv_int(mine ? v->reorder : 0));
+	json_object_object_add(snd, "max_snd_cwnd",
+			       ps_jv_int(mine ? (int64_t)v->cwnd : 0));
+	json_object_object_add(snd, "max_snd_wnd",
+			       ps_jv_int(mine ? (int64_t)v->snd_wnd : 0));
+	json_object_object_add(snd, "max_rtt",
+			       ps_jv_int(mine ? v->rttvar_us : 0));
+	json_object_object_add(snd, "min_rtt",
+			       ps_jv_int(mine ? v->min_rtt_us : 0));
+	json_object_object_add(snd, "mean_rtt",
+			       ps_jv_int(mine ? v->rtt_us : 0));
 }
 
 static void j_end(void *arg, const struct ps_test_info *in,
@@ -438,18 +484,28 @@ static void j_end(void *arg, const struct ps_test_info *in,
 		if (udp) {
 			struct json_object *u = json_object_new_object();
 
-			add(u, "socket", jint(v->fd));
-			add(u, "start", jdbl(0));
-			add(u, "end", jdbl(d));
-			add(u, "seconds", jdbl(d));
-			add(u, "bytes",
-			    jint((int64_t)(v->sender ? sent : received)));
-			add(u, "bits_per_second",
-			    jdbl((v->sender ? sent : received) * 8.0 / d));
+			json_object_object_add(u, "socket", ps_jv_int(v->fd));
+			json_object_object_add(u, "start",
+					       ps_jv_num(0, PS_JV_EXACT));
+			json_object_object_add(u, "end",
+					       ps_jv_num(d, PS_JV_EXACT));
+			json_object_object_add(u, "seconds",
+					       ps_jv_num(d, PS_JV_EXACT));
+			json_object_object_add(
+				u, "bytes",
+				ps_jv_int((int64_t)(v->sender ? sent
+							      : received)));
+			json_object_object_add(
+				u, "bits_per_second",
+				ps_jv_num((v->sender ? sent : received) * 8.0 /
+						  d,
+					  PS_JV_EXACT));
 			udp_loss(u, jit, lost, packets);
-			add(u, "out_of_order", jint((int64_t)v->ooo));
-			add(u, "sender", jbool(v->sender));
-			add(s, "udp", u);
+			json_object_object_add(u, "out_of_order",
+					       ps_jv_int((int64_t)v->ooo));
+			json_object_object_add(u, "sender",
+					       ps_jv_bool(v->sender));
+			json_object_object_add(s, "udp", u);
 			glost[g] += lost;
 			gpk[g] += packets;
 			gj[g] += jit;
@@ -459,12 +515,12 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			struct json_object *rcv =
 				sum_obj(d, received, 0, false, v->sender);
 
-			add(snd, "socket", jint(v->fd));
-			add(rcv, "socket", jint(v->fd));
+			json_object_object_add(snd, "socket", ps_jv_int(v->fd));
+			json_object_object_add(rcv, "socket", ps_jv_int(v->fd));
 			tcp_sender_fields(snd, v, x->server, sum, i);
 			gretr[g] |= !x->server || v->sender;
-			add(s, "sender", snd);
-			add(s, "receiver", rcv);
+			json_object_object_add(s, "sender", snd);
+			json_object_object_add(s, "receiver", rcv);
 		}
 		json_object_array_add(streams, s);
 		gs[g] += sent;
@@ -475,7 +531,7 @@ static void j_end(void *arg, const struct ps_test_info *in,
 				   : v->retrans;
 		gn[g]++;
 	}
-	add(end, "streams", streams);
+	json_object_object_add(end, "streams", streams);
 	for (int g = 0; g < (x->bidir ? 2 : 1); g++) {
 		const char *ks = g ? "sum_sent_bidir_reverse" : "sum_sent";
 		const char *kr =
@@ -491,31 +547,39 @@ static void j_end(void *arg, const struct ps_test_info *in,
 
 			json_object_object_del(u, "sender");
 			udp_loss(u, jit, glost[g], gpk[g]);
-			add(u, "sender", jbool(gsnd[g]));
-			add(end, g ? "sum_bidir_reverse" : "sum", u);
+			json_object_object_add(u, "sender",
+					       ps_jv_bool(gsnd[g]));
+			json_object_object_add(
+				end, g ? "sum_bidir_reverse" : "sum", u);
 			ss = sum_obj(sum->duration, gs[g], 0, false, true);
 			sr = sum_obj(sum->duration, gr[g], 0, false, false);
 			json_object_object_del(ss, "sender");
 			json_object_object_del(sr, "sender");
 			udp_loss(ss, 0, 0, gpk[g]);
 			udp_loss(sr, jit, glost[g], gpk[g]);
-			add(ss, "sender", jbool(true));
-			add(sr, "sender", jbool(false));
+			json_object_object_add(ss, "sender", ps_jv_bool(true));
+			json_object_object_add(sr, "sender", ps_jv_bool(false));
 		} else {
 			ss = sum_obj(sum->duration, gs[g], gret[g], gretr[g],
 				     gsnd[g]);
 			sr = sum_obj(sum->duration, gr[g], 0, false, gsnd[g]);
 		}
-		add(end, ks, ss);
-		add(end, kr, sr);
+		json_object_object_add(end, ks, ss);
+		json_object_object_add(end, kr, sr);
 	}
-	add(cpu, "host_total", jdbl(sum->cpu_local_total));
-	add(cpu, "host_user", jdbl(sum->cpu_local_user));
-	add(cpu, "host_system", jdbl(sum->cpu_local_system));
-	add(cpu, "remote_total", jdbl(sum->cpu_remote_total));
-	add(cpu, "remote_user", jdbl(sum->cpu_remote_user));
-	add(cpu, "remote_system", jdbl(sum->cpu_remote_system));
-	add(end, "cpu_utilization_percent", cpu);
+	json_object_object_add(cpu, "host_total",
+			       ps_jv_num(sum->cpu_local_total, PS_JV_EXACT));
+	json_object_object_add(cpu, "host_user",
+			       ps_jv_num(sum->cpu_local_user, PS_JV_EXACT));
+	json_object_object_add(cpu, "host_system",
+			       ps_jv_num(sum->cpu_local_system, PS_JV_EXACT));
+	json_object_object_add(cpu, "remote_total",
+			       ps_jv_num(sum->cpu_remote_total, PS_JV_EXACT));
+	json_object_object_add(cpu, "remote_user",
+			       ps_jv_num(sum->cpu_remote_user, PS_JV_EXACT));
+	json_object_object_add(cpu, "remote_system",
+			       ps_jv_num(sum->cpu_remote_system, PS_JV_EXACT));
+	json_object_object_add(end, "cpu_utilization_percent", cpu);
 	if (!udp) {
 		bool local_snd = x->server ? local_sends : !in->reverse;
 		const char *snd_cc = local_snd ? sum->congestion_local
@@ -525,32 +589,38 @@ static void j_end(void *arg, const struct ps_test_info *in,
 
 		/* a server knows its own only, as iperf3's */
 		if (!x->server || local_sends)
-			add(end, "sender_tcp_congestion", jstr(snd_cc));
+			json_object_object_add(end, "sender_tcp_congestion",
+					       ps_jv_str(snd_cc));
 		if (!x->server || !local_sends)
-			add(end, "receiver_tcp_congestion", jstr(rcv_cc));
+			json_object_object_add(end, "receiver_tcp_congestion",
+					       ps_jv_str(rcv_cc));
 	}
-	add(x->doc, "end", end);
-	add(x->extra, "cpu_seconds_per_gb", jdbl(sum->cpu_seconds_per_gb));
-	add(x->extra, "partial", jbool(sum->partial));
+	json_object_object_add(x->doc, "end", end);
+	ps_json_put_known(x->extra, "cpu_seconds_per_gb",
+			  ps_jv_num(sum->cpu_seconds_per_gb, PS_JV_EXACT));
+	json_object_object_add(x->extra, "partial", ps_jv_bool(sum->partial));
 	/* an iperf3 peer is dated by its results ("<=3.13") */
-	add(x->extra, "peer_version", jstr(in->peer_version));
+	json_object_object_add(x->extra, "peer_version",
+			       ps_jv_str(in->peer_version));
 	/* a pipescope server's latest probe snapshot (doc/snapshot.md) */
 	if (sum->peer_snap)
-		add(x->extra, "peer_snapshot",
-		    ps_snapshot_to_json(sum->peer_snap));
+		json_object_object_add(x->extra, "peer_snapshot",
+				       ps_snapshot_to_json(sum->peer_snap));
 	{
 		struct json_object *ext = json_object_new_array();
 
 		for (int i = 0; i < sum->nstreams; i++)
 			json_object_array_add(ext, extra_obj(&sum->local[i]));
-		add(x->extra, "streams", ext);
+		json_object_object_add(x->extra, "streams", ext);
 	}
 	/* as iperf3: the server's text only when asked for */
 	if (sum->server_output && x->o->get_server_output)
-		add(x->doc, "server_output_text", jstr(sum->server_output));
+		json_object_object_add(x->doc, "server_output_text",
+				       ps_jv_str(sum->server_output));
 	if (sum->server_output_json && x->o->get_server_output)
-		add(x->doc, "server_output_json",
-		    json_object_get(sum->server_output_json));
+		json_object_object_add(
+			x->doc, "server_output_json",
+			json_object_get(sum->server_output_json));
 	x->ended = true;
 	if (x->stream)
 		emit(x, "end", end);
@@ -560,10 +630,10 @@ static void j_error(void *arg, const char *msg)
 {
 	struct jrep *x = arg;
 
-	add(x->doc, "error", jstr(msg));
+	json_object_object_add(x->doc, "error", ps_jv_str(msg));
 	x->failed = true;
 	if (x->stream) {
-		struct json_object *s = jstr(msg);
+		struct json_object *s = ps_jv_str(msg);
 
 		emit(x, "error", s);
 		json_object_put(s);
@@ -586,23 +656,26 @@ static void j_destroy(void *arg)
 	if (!json_object_object_get_ex(x->doc, "start", &v)) {
 		v = json_object_new_object();
 		start_basics(v, json_object_new_array());
-		add(x->doc, "start", v);
+		json_object_object_add(x->doc, "start", v);
 	}
 	if (!x->ended) {
-		add(x->doc, "end", json_object_new_object());
+		json_object_object_add(x->doc, "end", json_object_new_object());
 		/* --json-stream: the closing end after the error, as iperf3 */
 		if (x->stream && x->failed)
 			emit(x, "end", json_object_object_get(x->doc, "end"));
 	}
 	if (!x->stream) {
-		add(x->doc, "intervals", x->intervals);
+		json_object_object_add(x->doc, "intervals", x->intervals);
 		x->intervals = NULL;
 		if (x->o->title || x->title[0])
-			add(x->doc, "title",
-			    jstr(x->o->title ? x->o->title : x->title));
+			json_object_object_add(x->doc, "title",
+					       ps_jv_str(x->o->title
+								 ? x->o->title
+								 : x->title));
 		if (x->o->extra_data)
-			add(x->doc, "extra_data", jstr(x->o->extra_data));
-		add(x->doc, "pipescope", x->extra);
+			json_object_object_add(x->doc, "extra_data",
+					       ps_jv_str(x->o->extra_data));
+		json_object_object_add(x->doc, "pipescope", x->extra);
 		x->extra = NULL;
 		nulls_for_nonfinite(x->doc);
 		fprintf(x->out, "%s\n",

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "compare.h"
+#include "jsonutil.h"
 #include "nls.h"
 #include "sanitize.h"
 #include "units.h"
@@ -176,8 +177,13 @@ static void flatten(struct leaves *l, struct json_object *o, char *path,
 	if (json_object_is_type(o, json_type_object)) {
 		json_object_object_foreach(o, k, v)
 		{
-			int n = snprintf(path + at, cap - at, "%s%s",
-					 at ? "." : "", k);
+			int n;
+
+			/* null is a key left out (doc/snapshot.md) */
+			if (!v)
+				continue;
+			n = snprintf(path + at, cap - at, "%s%s", at ? "." : "",
+				     k);
 
 			if (n > 0 && (size_t)n < cap - at)
 				flatten(l, v, path, at + (size_t)n, cap,
@@ -608,51 +614,25 @@ void ps_compare_print(FILE *out, const struct ps_cmp *c)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static struct json_object *jnum(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
+/* a change and a finding (doc/history.md); not known: no key */
+static const struct ps_jfield change_table[] = {
+	PS_JFIELD(struct ps_cmp_change, what, "what", PS_JT_STRING, 0, NULL,
+		  NULL),
+	PS_JFIELD(struct ps_cmp_change, key, "key", PS_JT_STRING, 0, NULL,
+		  NULL),
+	PS_JFIELD(struct ps_cmp_change, before, "before", PS_JT_STRING,
+		  PS_JF_NA, NULL, NULL),
+	PS_JFIELD(struct ps_cmp_change, after, "after", PS_JT_STRING, PS_JF_NA,
+		  NULL, NULL),
+	PS_JEND
+};
 
-static struct json_object *changes_json(const struct ps_cmp_change *v, size_t n)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "what",
-				       json_object_new_string(v[i].what));
-		json_object_object_add(o, "key",
-				       json_object_new_string(v[i].key));
-		json_object_object_add(
-			o, "before",
-			v[i].before[0] ? json_object_new_string(v[i].before)
-				       : NULL);
-		json_object_object_add(
-			o, "after",
-			v[i].after[0] ? json_object_new_string(v[i].after)
-				      : NULL);
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
-static struct json_object *findings_json(const struct ps_cmp_finding *v,
-					 size_t n)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "id",
-				       json_object_new_string(v[i].id));
-		json_object_object_add(o, "title",
-				       json_object_new_string(v[i].title));
-		json_object_array_add(a, o);
-	}
-	return a;
-}
+static const struct ps_jfield finding_table[] = {
+	PS_JFIELD(struct ps_cmp_finding, id, "id", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(struct ps_cmp_finding, title, "title", PS_JT_STRING, 0, NULL,
+		  NULL),
+	PS_JEND
+};
 
 struct json_object *ps_compare_json(const struct ps_cmp *c)
 {
@@ -661,11 +641,13 @@ struct json_object *ps_compare_json(const struct ps_cmp *c)
 
 	json_object_object_add(o, "a", ps_hist_rec_json(&c->run[0]));
 	json_object_object_add(o, "b", ps_hist_rec_json(&c->run[1]));
-	json_object_object_add(o, "change_pct", jnum(c->change_pct));
-	json_object_object_add(o, "noise_pct", jnum(c->noise_pct));
+	ps_json_put_known(o, "change_pct",
+			  ps_jv_num(c->change_pct, PS_JV_EXACT));
+	ps_json_put_known(o, "noise_pct", ps_jv_num(c->noise_pct, PS_JV_EXACT));
 	json_object_object_add(o, "noise", json_object_new_boolean(c->noise));
 	json_object_object_add(o, "params",
-			       changes_json(c->params, c->nparams));
+			       ps_jtable_array(change_table, c->params,
+					       sizeof(*c->params), c->nparams));
 	ends = json_object_new_object();
 	for (int s = 0; s < 2; s++) {
 		struct json_object *e = json_object_new_object();
@@ -680,13 +662,19 @@ struct json_object *ps_compare_json(const struct ps_cmp *c)
 			e, "rebooted",
 			json_object_new_boolean(c->side[s].rebooted));
 		json_object_object_add(
-			e, "changes", changes_json(c->side[s].v, c->side[s].n));
+			e, "changes",
+			ps_jtable_array(change_table, c->side[s].v,
+					sizeof(*c->side[s].v), c->side[s].n));
 		json_object_object_add(ends, side_key[s], e);
 	}
 	json_object_object_add(o, "ends", ends);
 	json_object_object_add(o, "appeared",
-			       findings_json(c->appeared, c->nappeared));
-	json_object_object_add(o, "gone", findings_json(c->gone, c->ngone));
+			       ps_jtable_array(finding_table, c->appeared,
+					       sizeof(*c->appeared),
+					       c->nappeared));
+	json_object_object_add(o, "gone",
+			       ps_jtable_array(finding_table, c->gone,
+					       sizeof(*c->gone), c->ngone));
 	return o;
 }
 

@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "history.h"
+#include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
 #include "xmalloc.h"
@@ -761,34 +762,39 @@ void ps_hist_end_from_snap(struct ps_hist_end *e, const char *snap_json)
 
 /* ---- shared by the renderers ------------------------------------------- */
 
-static struct json_object *jstr(const char *s)
-{
-	return s && *s ? json_object_new_string(s) : NULL;
-}
-
-static struct json_object *jnum(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
+/* history --format json's object (doc/history.md); not known: no key */
+#define HR struct ps_hist_rec
+static const struct ps_jfield rec_table[] = {
+	PS_JFIELD(HR, id, "id", PS_JT_INT, 0, NULL, NULL),
+	PS_JFIELD(HR, time_ns, "time_ns", PS_JT_INT, 0, NULL, NULL),
+	PS_JFIELD(HR, kind, "kind", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(HR, target, "target", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JFIELD(HR, port, "port", PS_JT_INT, 0, NULL, NULL),
+	PS_JFIELD(HR, proto, "protocol", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(HR, direction, "direction", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(HR, streams, "streams", PS_JT_INT, 0, NULL, NULL),
+	{ .key = "bits_per_second",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_ROUND | PS_JF_NA,
+	  .decimals = PS_JV_EXACT,
+	  .off = offsetof(HR, bps),
+	  .size = PS_JSIZE(HR, bps) },
+	{ .key = "spread",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_ROUND | PS_JF_NA,
+	  .decimals = PS_JV_EXACT,
+	  .off = offsetof(HR, spread),
+	  .size = PS_JSIZE(HR, spread) },
+	PS_JFIELD(HR, top_finding, "top_finding", PS_JT_STRING, PS_JF_NA, NULL,
+		  NULL),
+	PS_JFIELD(HR, end[0].host, "host", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JEND
+};
+#undef HR
 
 struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "id", json_object_new_int64(r->id));
-	json_object_object_add(o, "time_ns", json_object_new_int64(r->time_ns));
-	json_object_object_add(o, "kind", json_object_new_string(r->kind));
-	json_object_object_add(o, "target", jstr(r->target));
-	json_object_object_add(o, "port", json_object_new_int(r->port));
-	json_object_object_add(o, "protocol", json_object_new_string(r->proto));
-	json_object_object_add(o, "direction",
-			       json_object_new_string(r->direction));
-	json_object_object_add(o, "streams", json_object_new_int(r->streams));
-	json_object_object_add(o, "bits_per_second", jnum(r->bps));
-	json_object_object_add(o, "spread", jnum(r->spread));
-	json_object_object_add(o, "top_finding", jstr(r->top_finding));
-	json_object_object_add(o, "host", jstr(r->end[0].host));
-	return o;
+	return ps_jtable_to_json(rec_table, r);
 }
 
 void ps_hist_when(int64_t ns, bool seconds, char *buf, size_t len)

@@ -1814,6 +1814,214 @@ static void test_report(void **state)
 	ps_host_free(&h);
 }
 
+/* the steps[] of the JSON report: every kind of entry of the step's
+ * table, written as before the table (doc/check.md) */
+static void fill_steps(struct ps_run *r)
+{
+	struct ps_step_result *s = add_step(r, 1, 2.5);
+	static const double busy[] = { 40, 90.1234 };
+
+	s->nruns = 2;
+	s->run_bps[0] = 2.4e9;
+	s->run_bps[1] = 2.6000004e9;
+	s->stream_min_bps = 1.25e9;
+	s->stream_max_bps = 1.5e9;
+	s->cpu_local = 12.3456;
+	s->cpu_remote = 7;
+	s->min_rtt_us = 80.5;
+	s->snd_wnd_bytes = 65536;
+	s->retrans = -3;
+	s->rwnd_limited = 0.1;
+	s->have_irq = true;
+	s->irq_lines = 4;
+	s->irq_rate = 1234.5678;
+	s->irq_busiest_cpu = -1;
+	s->irq_busiest_share = 0.5;
+	step_cpu(s, 2, busy, 20);
+	s->nthread_cpu = 2;
+	s->thread_cpu[0] = 1;
+	s->thread_cpu[1] = 0;
+	s->nrx_cpu = 1;
+	s->rx_cpu[0] = 1;
+	s->have_peer_cpu = true;
+	s->peer_ncores = 8;
+	s->peer_core = 3;
+	s->peer_busy = 50;
+	s->have_nicstats = true;
+	s->nic_nrxq = 2;
+	s->nic_rxq_pps[0] = 100.00049;
+	s->nic_rxq_pps[1] = NAN;
+	s->nic_ntxq = 0;
+	for (int dir = 0; dir < PS_NIC_NDIR; dir++)
+		for (int k = 0; k < PS_NIC_NDROP; k++)
+			s->nic_drops[dir][k] = NAN;
+	s->nic_drops[0][0] = 5;
+	s->nic_pause_rx = NAN;
+	s->nic_pause_tx = 2;
+	s->qdisc.have = true;
+	snprintf(s->qdisc.kind, sizeof(s->qdisc.kind), "tbf");
+	snprintf(s->qdisc.shaper, sizeof(s->qdisc.shaper), "tbf");
+	snprintf(s->qdisc.handle, sizeof(s->qdisc.handle), "8001:");
+	s->qdisc.rate_bps = 5e8;
+	s->qdisc.limit_bytes = 61440;
+	s->qdisc.limit_packets = -1;
+	s->qdisc.burst_bytes = 65500;
+	s->qdisc.seconds = 2;
+	s->qdisc.drops = 7;
+	s->udp = true;
+	s->udp_sent = 1000;
+	s->udp_lost = 10;
+
+	s = add_step(r, 4, 1);
+	s->bidir = true;
+	s->bps_back = 0.5e9;
+	s->peer_qdisc.have = true;
+	snprintf(s->peer_qdisc.kind, sizeof(s->peer_qdisc.kind), "fq");
+
+	s = &r->steps[r->nsteps++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->id, sizeof(s->id), "reverse");
+	s->state = PS_STEP_SKIPPED;
+	s->reverse = true;
+	s->streams = 1;
+	snprintf(s->note, sizeof(s->note), "not asked");
+	s->bps = 5; /* not written: the step did not run */
+}
+
+static void test_step_json(void **state)
+{
+	struct ps_host h;
+	struct ps_evidence ev;
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	struct ps_check_report rep = { 0 };
+	struct ps_run r = { 0 };
+	struct json_object *j;
+	const char *text;
+
+	(void)state;
+	machine_evidence(&h, "pcie-downgraded", &ev);
+	fill_steps(&r);
+	ev.res = &r;
+	ps_diagnose(&ev, d);
+	rep.ev = &ev;
+	rep.d = d;
+	j = ps_check_report_json(&rep);
+	/* as step_json wrote it before the table */
+	assert_string_equal(json_object_to_json_string_ext(
+				    json_object_object_get(j, "steps"),
+				    JSON_C_TO_STRING_PLAIN),
+			    "[{\"id\":\"single\",\"state\":\"done\","
+			    "\"streams\":1,\"reverse\":false,"
+			    "\"bidir\":false,\"seconds\":2.0,\"bps\":"
+			    "2500000000.0,\"stream_min_bps\":1250000000.0,"
+			    "\"stream_max_bps\":1500000000.0,\"runs_bps\":["
+			    "2400000000.0,2600000400.0],"
+			    "\"spread_bps\":0.0,\"cpu_local_pct\":100.0,\"cpu_"
+			    "remote_pct\":7.0,"
+			    "\"tcp_info\":{\"rtt_us\":100.0,\"min_rtt_us\":80."
+			    "5,\"cwnd_bytes\":1000000.0,"
+			    "\"snd_wnd_bytes\":65536.0,\"mss\":1448,\"pmtu\":"
+			    "1500,\"retransmits\":-3,"
+			    "\"bytes\":625000000,\"rwnd_limited\":0."
+			    "10000000000000001,\"sndbuf_limited\":0.0},"
+			    "\"irq\":{\"queue_lines\":4,\"rate\":1234.568,"
+			    "\"busiest_cpu\":-1,\"busiest_share\":0.5,"
+			    "\"softnet_drop_rate\":0.0,\"squeeze_rate\":0.0},"
+			    "\"nic\":{\"rx_queue_pps\":[100.0,"
+			    "null],\"tx_queue_pps\":[],\"drops_per_s\":{\"rx_"
+			    "missed\":5.0},\"pause_tx_per_s\":2.0},"
+			    "\"cpu\":{\"cores\":[{\"cpu\":0,\"busy\":40.0,"
+			    "\"softirq\":800.0,\"irq\":0.0,"
+			    "\"system\":-760.0,\"user\":0.0},{\"cpu\":1,"
+			    "\"busy\":90.123000000000005,"
+			    "\"softirq\":1802.4680000000001,\"irq\":0.0,"
+			    "\"system\":-1712.345,"
+			    "\"user\":0.0}],\"test_core\":1,\"test_core_busy\":"
+			    "90.123000000000005,"
+			    "\"thread_cpus\":[1,0],\"rx_cpus\":[1]},\"far_end_"
+			    "cpu\":{\"busiest_core\":3,"
+			    "\"busy_pct\":50.0,\"softirq_pct\":0.0,\"others_"
+			    "pct\":0.0,\"cores\":8},"
+			    "\"qdisc\":{\"kind\":\"tbf\",\"shaper\":\"tbf\","
+			    "\"handle\":\"8001:\",\"rate_bps\":500000000.0,"
+			    "\"per_class\":false,\"limit_bytes\":61440,\"burst_"
+			    "bytes\":65500,"
+			    "\"seconds\":2.0,\"drops\":7,\"overlimits\":0,"
+			    "\"requeues\":0,\"sent_bps\":0.0,"
+			    "\"drop_rate\":0.0,\"overlimit_rate\":0.0,"
+			    "\"backlog_peak\":0.0,\"backlog_mean\":0.0},"
+			    "\"udp\":{\"sent\":1000,\"lost\":10}},{\"id\":"
+			    "\"sweep\",\"state\":\"done\","
+			    "\"streams\":4,\"reverse\":false,\"bidir\":true,"
+			    "\"seconds\":2.0,\"bps\":1000000000.0,"
+			    "\"bps_back\":500000000.0,\"stream_min_bps\":0.0,"
+			    "\"stream_max_bps\":0.0,"
+			    "\"cpu_local_pct\":0.0,\"cpu_remote_pct\":0.0,"
+			    "\"tcp_info\":{\"rtt_us\":100.0,"
+			    "\"min_rtt_us\":0.0,\"cwnd_bytes\":1000000.0,\"snd_"
+			    "wnd_bytes\":0.0,"
+			    "\"mss\":1448,\"pmtu\":1500,\"retransmits\":0,"
+			    "\"bytes\":250000000,\"rwnd_limited\":0.0,"
+			    "\"sndbuf_limited\":0.0},\"far_end_qdisc\":{"
+			    "\"kind\":\"fq\",\"seconds\":0.0,"
+			    "\"drops\":0,\"overlimits\":0,\"requeues\":0,"
+			    "\"sent_bps\":0.0,\"drop_rate\":0.0,"
+			    "\"overlimit_rate\":0.0,\"backlog_peak\":0.0,"
+			    "\"backlog_mean\":0.0}},"
+			    "{\"id\":\"reverse\",\"state\":\"skipped\","
+			    "\"note\":\"not asked\",\"streams\":1,"
+			    "\"reverse\":true,\"bidir\":false}]");
+	json_object_put(j);
+
+	/* not known: the key is left out, in an array null */
+	r.steps[0].seconds = NAN;
+	r.steps[0].rtt_us = INFINITY;
+	r.steps[0].run_bps[1] = NAN;
+	j = ps_jtable_to_json(ps_step_table, &r.steps[0]);
+	text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+	assert_non_null(strstr(text, "\"bidir\":false,\"bps\":"));
+	assert_null(strstr(text, "\"rtt_us\""));
+	assert_non_null(strstr(text, "\"runs_bps\":[2400000000.0,null]"));
+	assert_non_null(strstr(text, "\"min_rtt_us\":80.5"));
+	json_object_put(j);
+
+	/* the loader: what the table writes, it reads back (a step without
+	 * the entries that are written only) */
+	{
+		struct ps_step_result *a = &r.steps[1],
+				      *b = xcalloc(1, sizeof(*b));
+		char *t1;
+
+		a->nruns = 0;
+		a->rtt_us = NAN;
+		a->have_irq = true;
+		a->irq_busiest_cpu = 2;
+		a->have_nicstats = false;
+		a->udp = true;
+		a->udp_lost = -1;
+		j = ps_jtable_to_json(ps_step_table, a);
+		t1 = strdup(json_object_to_json_string(j));
+		ps_jtable_get(j, ps_step_table, b);
+		json_object_put(j);
+		assert_true(isnan(a->rtt_us) && b->rtt_us == 0); /* absent */
+		assert_true(b->have_tcpinfo && b->have_irq && b->udp);
+		assert_true(b->peer_qdisc.have && !b->qdisc.have);
+		assert_int_equal(b->state, PS_STEP_DONE);
+		assert_int_equal(b->mss, 1448);
+		assert_int_equal(b->udp_lost, -1);
+		b->rtt_us = NAN;
+		j = ps_jtable_to_json(ps_step_table, b);
+		assert_string_equal(json_object_to_json_string(j), t1);
+		json_object_put(j);
+		free(t1);
+		free(b);
+	}
+	for (int i = 0; i < r.nsteps; i++)
+		ps_cpu_free(&r.steps[i].cpu);
+	free(d);
+	ps_host_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1843,6 +2051,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_accounting),
 		cmocka_unit_test(test_contradicted),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_step_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "compare-html.h"
 #include "compare.h"
@@ -117,6 +118,101 @@ static void test_compare_noise(void **state)
 	ps_compare_build(&c);
 	assert_true(c.noise); /* +3.3% within a 5% spread */
 	assert_int_equal(c.side[0].n, 0);
+	ps_compare_free(&c);
+}
+
+/* history --format json's object: its keys in order; not known: none */
+static void test_rec_json(void **state)
+{
+	struct ps_hist_rec r;
+	struct json_object *j;
+
+	(void)state;
+	rec(&r, 9.5e9, 0.25, NULL, NULL);
+	r.id = 7;
+	r.port = 5201;
+	snprintf(r.top_finding, sizeof(r.top_finding), "mtu_small");
+	snprintf(r.end[0].host, sizeof(r.end[0].host), "a");
+	j = ps_hist_rec_json(&r);
+	assert_string_equal(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"{\"id\":7,\"time_ns\":0,\"kind\":\"check\",\"target\":"
+		"\"10.0.0.2\",\"port\":5201,\"protocol\":\"tcp\","
+		"\"direction\":\"forward\",\"streams\":1,"
+		"\"bits_per_second\":9500000000.0,\"spread\":0.25,"
+		"\"top_finding\":\"mtu_small\",\"host\":\"a\"}");
+	json_object_put(j);
+	r.bps = NAN;
+	r.spread = INFINITY;
+	r.target[0] = r.top_finding[0] = r.end[0].host[0] = 0;
+	j = ps_hist_rec_json(&r);
+	assert_string_equal(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"{\"id\":7,\"time_ns\":0,\"kind\":\"check\",\"port\":5201,"
+		"\"protocol\":\"tcp\",\"direction\":\"forward\","
+		"\"streams\":1}");
+	json_object_put(j);
+	ps_hist_rec_free(&r);
+}
+
+/* records of the time "not known" was null read as those where it is a
+ * key left out (doc/history.md) */
+static void test_null_is_absent(void **state)
+{
+	static const char old_snap[] =
+		"{\"host\":{\"hostname\":\"h\",\"boot_id\":null},"
+		"\"link\":{\"mtu\":1500,\"qdisc\":null}}";
+	static const char new_snap[] = "{\"host\":{\"hostname\":\"h\"},"
+				       "\"link\":{\"mtu\":1500}}";
+	static const char mtu_snap[] =
+		"{\"host\":{\"hostname\":\"h\"},"
+		"\"link\":{\"mtu\":9000,\"qdisc\":\"fq\"}}";
+	struct ps_cmp c = { 0 };
+	struct json_object *j, *ch, *e;
+
+	(void)state;
+	rec(&c.run[0], 1e9, NAN, old_snap,
+	    "{\"peer\":null,\"answer\":{\"top\":null},\"findings\":[{\"id\":"
+	    "\"x\",\"title\":\"t\",\"ceiling_bps\":null}]}");
+	rec(&c.run[1], 1e9, NAN, new_snap,
+	    "{\"answer\":{},\"findings\":[{\"id\":\"x\",\"title\":\"t\"}]}");
+	ps_compare_build(&c);
+	assert_true(c.side[0].have);
+	assert_int_equal(c.side[0].n, 0);
+	assert_int_equal(c.nappeared, 0);
+	assert_int_equal(c.ngone, 0);
+	/* not known in the JSON: no key (spread NaN, top_finding "") */
+	j = ps_compare_json(&c);
+	assert_null(strstr(json_object_to_json_string(j), "null"));
+	json_object_put(j);
+	ps_compare_free(&c);
+
+	/* a setting that one run has not: before or after left out */
+	memset(&c, 0, sizeof(c));
+	rec(&c.run[0], 1e9, 0.01, old_snap, NULL);
+	rec(&c.run[1], 1e9, 0.01, mtu_snap, NULL);
+	ps_compare_build(&c);
+	j = ps_compare_json(&c);
+	ch = json_object_object_get(
+		json_object_object_get(json_object_object_get(j, "ends"),
+				       "local"),
+		"changes");
+	assert_non_null(ch);
+	for (size_t i = 0; i < json_object_array_length(ch); i++) {
+		e = json_object_array_get_idx(ch, i);
+		if (!strcmp(json_object_get_string(
+				    json_object_object_get(e, "key")),
+			    "link.qdisc")) {
+			assert_false(
+				json_object_object_get_ex(e, "before", NULL));
+			assert_string_equal(
+				json_object_get_string(
+					json_object_object_get(e, "after")),
+				"fq");
+		}
+	}
+	assert_null(strstr(json_object_to_json_string(j), "null"));
+	json_object_put(j);
 	ps_compare_free(&c);
 }
 
@@ -320,6 +416,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_names_settings),
 		cmocka_unit_test(test_compare_noise),
+		cmocka_unit_test(test_null_is_absent),
+		cmocka_unit_test(test_rec_json),
 		cmocka_unit_test(test_compare_html_hostile),
 		cmocka_unit_test(test_compare_html_streams),
 		cmocka_unit_test(test_file_roundtrip),

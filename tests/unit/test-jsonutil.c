@@ -116,6 +116,77 @@ static void test_plain_arrays(void **state)
 	json_object_put(o);
 }
 
+/* the value helpers every document is written with */
+static const char *plain(struct json_object *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s",
+		 v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN)
+		   : "NULL");
+	json_object_put(v);
+	return buf;
+}
+
+static double num_of(struct json_object *v)
+{
+	double d;
+
+	assert_non_null(v);
+	d = json_object_get_double(v);
+	json_object_put(v);
+	return d;
+}
+
+static void test_values(void **state)
+{
+	struct json_object *o = json_object_new_object();
+	char b[64];
+
+	(void)state;
+	/* rounding is a parameter: a thousandth, a millionth, none */
+	assert_true(num_of(ps_jv_num(0.0096, 3)) == 0.01);
+	assert_true(num_of(ps_jv_num(0.0096, 6)) == 0.0096);
+	assert_true(num_of(ps_jv_num(0.0000004, 6)) == 0);
+	assert_string_equal(plain(ps_jv_num(2.5, 0), b, sizeof(b)), "3.0");
+	assert_true(num_of(ps_jv_num(1.0 / 3, PS_JV_EXACT)) == 1.0 / 3);
+	/* not finite: not known, whatever the rounding */
+	assert_null(ps_jv_num(NAN, 3));
+	assert_null(ps_jv_num(INFINITY, PS_JV_EXACT));
+	assert_null(ps_jv_num(-INFINITY, 6));
+	assert_string_equal(plain(ps_jv_int(-5), b, sizeof(b)), "-5");
+	assert_string_equal(plain(ps_jv_bool(true), b, sizeof(b)), "true");
+	assert_string_equal(plain(ps_jv_str(NULL), b, sizeof(b)), "\"\"");
+	assert_string_equal(plain(ps_jv_str("a"), b, sizeof(b)), "\"a\"");
+	assert_null(ps_jv_str_known(""));
+	assert_null(ps_jv_str_known(NULL));
+	assert_string_equal(plain(ps_jv_str_known("x"), b, sizeof(b)), "\"x\"");
+	/* not known is no key */
+	ps_json_put_known(o, "a", ps_jv_num(NAN, 3));
+	ps_json_put_known(o, "b", ps_jv_int(1));
+	assert_string_equal(
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+		"{\"b\":1}");
+	json_object_put(o);
+
+	/* a document of the time null was "not known": read as one without */
+	o = parse("{\"a\": null, \"b\": {\"c\": null, \"d\": [1, null, "
+		  "{\"e\": null, \"f\": 2}]}, \"g\": 0}");
+	ps_json_drop_nulls(o);
+	assert_string_equal(
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+		"{\"b\":{\"d\":[1,null,{\"f\":2}]},\"g\":0}");
+	json_object_put(o);
+	ps_json_drop_nulls(NULL);
+	/* more nulls than one pass removes */
+	o = json_object_new_object();
+	for (int i = 0; i < 200; i++) {
+		snprintf(b, sizeof(b), "k%d", i);
+		json_object_object_add(o, b, i % 2 ? NULL : ps_jv_int(i));
+	}
+	ps_json_drop_nulls(o);
+	assert_int_equal(json_object_object_length(o), 100);
+	json_object_put(o);
+}
+
 /* a probe group, described once */
 struct hop {
 	char name[8];
@@ -390,15 +461,119 @@ static void test_text(void **state)
 	free(buf);
 }
 
+/* required entries, conditional entries, a member struct, bounds */
+struct pair {
+	int a;
+	unsigned mtu; /* 0 unknown, < 9000 */
+};
+
+struct outer {
+	bool on;
+	double when_on;
+	char name[8];
+	struct pair p;
+};
+
+static bool outer_on(const void *base)
+{
+	return ((const struct outer *)base)->on;
+}
+
+static const struct ps_jfield pair_table[] = {
+	PS_JFIELD(struct pair, a, "a", PS_JT_INT, PS_JF_REQUIRED, NULL, NULL),
+	{ .key = "mtu",
+	  .type = PS_JT_UINT,
+	  .flags = PS_JF_POSITIVE,
+	  .off = offsetof(struct pair, mtu),
+	  .size = sizeof(unsigned),
+	  .max = 9000 },
+	PS_JEND
+};
+
+static const struct ps_jfield outer_table[] = {
+	PS_JFIELD(struct outer, on, "on", PS_JT_BOOL, PS_JF_REQUIRED, NULL,
+		  NULL),
+	{ .key = "when_on",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_REQUIRED,
+	  .off = offsetof(struct outer, when_on),
+	  .size = sizeof(double),
+	  .when = outer_on },
+	PS_JFIELD(struct outer, name, "name", PS_JT_STRING, PS_JF_NA, NULL,
+		  NULL),
+	PS_JSUB(struct outer, p, "p", 0, pair_table, NULL),
+	PS_JEND
+};
+
+static const struct ps_jfield *load_outer(const char *text, struct outer *o)
+{
+	struct json_object *j = parse(text);
+	const struct ps_jfield *bad;
+
+	memset(o, 0, sizeof(*o));
+	bad = ps_jtable_load(j, outer_table, o);
+	json_object_put(j);
+	return bad;
+}
+
+static void test_load(void **state)
+{
+	struct outer o = { .on = true, .when_on = 2.5, .p = { 7, 1500 } };
+	struct json_object *j = ps_jtable_to_json(outer_table, &o);
+
+	(void)state;
+	/* the member struct at its offset; "" name absent */
+	assert_string_equal(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"{\"on\":true,\"when_on\":2.5,\"p\":{\"a\":7,\"mtu\":1500}}");
+	json_object_put(j);
+	o.on = false;
+	o.p.mtu = 0;
+	j = ps_jtable_to_json(outer_table, &o);
+	/* .when false: not written; PS_JF_POSITIVE 0: not written */
+	assert_string_equal(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"{\"on\":false,\"p\":{\"a\":7}}");
+	json_object_put(j);
+
+	assert_null(load_outer("{\"on\": true, \"when_on\": 1, "
+			       "\"p\": {\"a\": 3, \"mtu\": 9001}}",
+			       &o));
+	assert_true(o.on);
+	assert_true(o.when_on == 1);
+	assert_int_equal(o.p.a, 3);
+	assert_int_equal(o.p.mtu, 0); /* out of bounds: not reported */
+	assert_null(load_outer("{\"on\": false, \"p\": {\"a\": 3, "
+			       "\"mtu\": 0}}",
+			       &o));
+	assert_int_equal(o.p.mtu, 0);
+	/* the first required entry that failed, or the object holding it */
+	assert_ptr_equal(load_outer("{\"p\": {\"a\": 3}}", &o),
+			 &outer_table[0]);
+	assert_ptr_equal(load_outer("{\"on\": \"yes\", \"p\": {\"a\": 3}}", &o),
+			 &outer_table[0]);
+	assert_ptr_equal(load_outer("{\"on\": true, \"p\": {\"a\": 3}}", &o),
+			 &outer_table[1]);
+	assert_ptr_equal(load_outer("{\"on\": false, \"p\": {\"a\": 3.5}}", &o),
+			 &outer_table[3]);
+	assert_ptr_equal(load_outer("{\"on\": false}", &o), &outer_table[3]);
+	assert_ptr_equal(load_outer("[]", &o), &outer_table[0]);
+	/* null is not a value: as missing */
+	assert_ptr_equal(load_outer("{\"on\": null, \"p\": {\"a\": 3}}", &o),
+			 &outer_table[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_type_policy),
 		cmocka_unit_test(test_plain_arrays),
+		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_not_reported),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -210,6 +210,33 @@ static void test_print(void **state)
 	assert_non_null(strstr(text, "9000"));
 	assert_non_null(strstr(text, "kind:                  veth"));
 	assert_non_null(strstr(text, "device chain:          vA"));
+	/* the lines of the table (link_table's labels), as before it */
+	assert_non_null(strstr(text, "Interface vA (link)\n"
+				     "  state:                 up\n"
+				     "  kind:                  veth\n"
+				     "  MTU:                   9000\n"
+				     "  qdisc:                 noqueue\n"
+				     "  txqueuelen:            1000\n"
+				     "  RX queues:             2\n"
+				     "  TX queues:             2\n"
+				     "  gso_max_size:          65536\n"
+				     "  gso_max_segs:          65535\n"
+				     "  gro_max_size:          65536\n"
+				     "  device chain:          vA\n"));
+	free(text);
+	/* not reported: n/a; no kind: no line; no qdisc: none */
+	a.mtu = PS_LINK_NA;
+	a.kind[0] = 0;
+	a.qdisc[0] = 0;
+	a.admin_up = false;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ps_link_print(f, &a);
+	fclose(f);
+	assert_non_null(strstr(text, "  state:                 up "
+				     "(administratively down)\n"
+				     "  MTU:                   n/a\n"
+				     "  qdisc:                 none\n"));
 	free(text);
 	ps_link_free(&a);
 }

@@ -395,6 +395,88 @@ static void test_json_round_trip(void **state)
 	ps_cpu_free(&a);
 }
 
+/* the cpu table's loader: what it refuses, what it takes as not known */
+static struct json_object *small_cpu(void)
+{
+	return json_tokener_parse(
+		"{\"status\": \"ok\", \"columns\": 4, \"basis\": "
+		"\"since_boot\","
+		" \"all\": {\"ticks\": {\"user\": 1, \"nice\": 2, "
+		"\"system\": 3, \"idle\": 4}},"
+		" \"cores\": [{\"cpu\": 3, \"node\": 1, \"ticks\": "
+		"{\"user\": 1, \"nice\": 0, \"system\": 1, \"idle\": 8},"
+		" \"pct\": {\"user\": 10, \"nice\": 0, \"system\": 10, "
+		"\"idle\": 80, \"busy\": 20.0}, \"cur_khz\": 0}],"
+		" \"offline\": [], \"busiest\": {\"cpu\": 3, \"busy_pct\": "
+		"20.0,"
+		" \"main\": \"user\", \"main_pct\": 10.0}}");
+}
+
+static void expect_cpu_bad(const char *part, const char *key,
+			   struct json_object *v)
+{
+	struct json_object *o = small_cpu(), *p = o;
+	struct ps_cpu_info b;
+
+	if (part && !strcmp(part, "core"))
+		p = json_object_array_get_idx(
+			json_object_object_get(o, "cores"), 0);
+	else if (part)
+		p = json_object_object_get(o, part);
+	if (v)
+		json_object_object_add(p, key, v);
+	else
+		json_object_object_del(p, key);
+	if (ps_cpu_from_json(o, &b) != -EINVAL)
+		fail_msg("%s.%s: not refused", part ? part : "cpu", key);
+	assert_int_equal(b.status, PS_ST_ERROR);
+	json_object_put(o);
+}
+
+static void test_json_table(void **state)
+{
+	struct json_object *o = small_cpu();
+	struct ps_cpu_info b;
+
+	(void)state;
+	assert_non_null(o);
+	assert_int_equal(ps_cpu_from_json(o, &b), 0);
+	assert_int_equal(b.ncores, 1);
+	assert_int_equal(b.cores[0].id, 3);
+	assert_int_equal(b.cores[0].node, 1);
+	assert_true(b.cores[0].pct_valid);
+	assert_true(b.cores[0].cur_khz == -1); /* 0: not reported */
+	assert_int_equal(b.busiest, 0);
+	assert_int_equal(b.basis, PS_CPU_BASIS_SINCE_BOOT);
+	assert_true(b.all.ticks[PS_CPU_IDLE] == 4);
+	/* numa and cpufreq not in the file: not recorded */
+	assert_int_equal(b.numa_status, PS_ST_NOT_RECORDED);
+	assert_int_equal(b.freq_status, PS_ST_NOT_RECORDED);
+	ps_cpu_free(&b);
+	json_object_put(o);
+
+	expect_cpu_bad(NULL, "columns", json_object_new_int(11));
+	expect_cpu_bad(NULL, "basis", NULL);
+	expect_cpu_bad(NULL, "all", NULL);
+	expect_cpu_bad(NULL, "cores", json_object_new_object());
+	expect_cpu_bad(NULL, "offline", json_tokener_parse("[\"1\"]"));
+	expect_cpu_bad("all", "ticks", json_tokener_parse("{\"user\": 1}"));
+	expect_cpu_bad("core", "cpu", json_object_new_int(65536));
+	expect_cpu_bad("core", "cpu", NULL);
+	expect_cpu_bad("core", "pct", json_tokener_parse("{\"user\": 1}"));
+	expect_cpu_bad("busiest", "main", json_object_new_string("lunch"));
+	expect_cpu_bad("busiest", "cpu", json_object_new_int(4));
+
+	/* without status: not recorded, nothing else read */
+	o = small_cpu();
+	json_object_object_del(o, "status");
+	json_object_object_del(o, "cores");
+	assert_int_equal(ps_cpu_from_json(o, &b), 0);
+	assert_int_equal(b.status, PS_ST_NOT_RECORDED);
+	assert_int_equal(b.ncores, 0);
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_numa_freq_offline),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

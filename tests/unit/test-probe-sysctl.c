@@ -162,6 +162,54 @@ static void test_json_round_trip(void **state)
 		assert_int_equal(ps_sysctl_from_json(ja, &b), 0);
 		assert_int_equal(b.val[PS_SYSCTL_TCP_RMEM].status,
 				 PS_ST_NOT_RECORDED);
+		/* each kind's own rules: one word, words without blanks,
+		 * three integers */
+		e = json_object_object_get(vals,
+					   "net.ipv4.tcp_congestion_control");
+		if (json_object_object_get_ex(e, "value", NULL)) {
+			json_object_object_add(e, "value",
+					       json_object_new_string("a b"));
+			assert_int_equal(ps_sysctl_from_json(ja, &b), -EINVAL);
+			json_object_object_add(e, "value",
+					       json_object_new_string("bbr"));
+			assert_int_equal(ps_sysctl_from_json(ja, &b), 0);
+			assert_string_equal(b.val[PS_SYSCTL_TCP_CC].text,
+					    "bbr");
+		}
+		e = json_object_object_get(
+			vals, "net.ipv4.tcp_available_congestion_control");
+		if (json_object_object_get_ex(e, "value", NULL)) {
+			struct json_object *w = json_object_new_array();
+
+			json_object_array_add(w, json_object_new_string("x"));
+			json_object_array_add(w, json_object_new_string(""));
+			json_object_object_add(e, "value", w);
+			assert_int_equal(ps_sysctl_from_json(ja, &b), -EINVAL);
+			json_object_array_del_idx(w, 1, 1);
+			assert_int_equal(ps_sysctl_from_json(ja, &b), 0);
+			assert_string_equal(
+				b.val[PS_SYSCTL_TCP_CC_AVAILABLE].text, "x");
+		}
+		e = json_object_object_get(vals, "net.ipv4.tcp_wmem");
+		if (json_object_object_get_ex(e, "value", NULL)) {
+			struct json_object *w = json_object_new_array();
+
+			json_object_array_add(w, json_object_new_int(1));
+			json_object_array_add(w, json_object_new_int(2));
+			json_object_object_add(e, "value", w);
+			assert_int_equal(ps_sysctl_from_json(ja, &b), -EINVAL);
+			json_object_array_add(w, json_object_new_int(3));
+			assert_int_equal(ps_sysctl_from_json(ja, &b), 0);
+			assert_true(b.val[PS_SYSCTL_TCP_WMEM].v[2] == 3);
+		}
+		/* a setting that was read needs its value */
+		e = json_object_object_get(vals, "net.core.rmem_max");
+		assert_string_equal(
+			json_object_get_string(
+				json_object_object_get(e, "status")),
+			"ok");
+		json_object_object_del(e, "value");
+		assert_int_equal(ps_sysctl_from_json(ja, &b), -EINVAL);
 		json_object_put(ja);
 		free(sa);
 	}

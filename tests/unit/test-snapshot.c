@@ -150,6 +150,66 @@ static void test_load_errors(void **state)
 	expect_bad(bad, strlen(bad), "cpu section");
 	json_object_put(o);
 
+	/* each part of the header names itself (the header's table) */
+	{
+		static const struct {
+			const char *part, *key, *words;
+		} cut[] = {
+			{ NULL, "timestamp_ns", "header" },
+			{ "host", "root", "host section" },
+			{ "source", "mode", "source section" },
+			{ "rates", "available", "rates section" },
+			{ "iface", "name", "iface section" },
+		};
+
+		for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+			struct json_object *p;
+
+			o = ps_snapshot_to_json(s);
+			p = cut[i].part ? json_object_object_get(o, cut[i].part)
+					: o;
+			assert_true(
+				json_object_object_get_ex(p, cut[i].key, NULL));
+			/* of another type is as bad as missing */
+			json_object_object_add(p, cut[i].key,
+					       json_object_new_array());
+			bad = json_object_to_json_string(o);
+			expect_bad(bad, strlen(bad), cut[i].words);
+			json_object_object_del(p, cut[i].key);
+			bad = json_object_to_json_string(o);
+			expect_bad(bad, strlen(bad), cut[i].words);
+			json_object_put(o);
+		}
+	}
+	/* with rates, their interval is required */
+	o = ps_snapshot_to_json(s);
+	assert_false(s->hdr.rates);
+	json_object_object_add(json_object_object_get(o, "rates"), "available",
+			       json_object_new_boolean(true));
+	bad = json_object_to_json_string(o);
+	expect_bad(bad, strlen(bad), "rates section");
+	json_object_put(o);
+	/* what the header may lack or not know */
+	o = ps_snapshot_to_json(s);
+	json_object_object_add(json_object_object_get(o, "source"), "mode",
+			       json_object_new_string("replay"));
+	json_object_object_del(json_object_object_get(o, "host"), "boot_id");
+	json_object_object_add(json_object_object_get(o, "host"), "affinity",
+			       json_object_new_string("0-3; rm"));
+	json_object_object_add(json_object_object_get(o, "iface"), "pmtu",
+			       json_object_new_int64(1 << 20));
+	bad = json_object_to_json_string(o);
+	assert_int_equal(ps_snapshot_from_string(bad, strlen(bad), &back, err,
+						 sizeof(err)),
+			 0);
+	assert_int_equal(back.hdr.source, PS_SNAP_LIVE);
+	assert_string_equal(back.hdr.boot_id, "");
+	assert_string_equal(back.hdr.affinity, "");
+	assert_int_equal(back.hdr.iface.pmtu, 0);
+	assert_string_equal(back.hdr.iface.name, s->hdr.iface.name);
+	ps_snapshot_free(&back);
+	json_object_put(o);
+
 	/* NaN or Infinity anywhere: it could not be written back as JSON */
 	o = ps_snapshot_to_json(s);
 	json_object_object_add(json_object_object_get(o, "rates"), "interval_s",
