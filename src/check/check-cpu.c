@@ -488,6 +488,8 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 	size_t n = ps_run_sweep(r, sw, 24);
 	const char *v;
 
+	/* about the far end, whatever it finds there */
+	f->far = true;
 	if (!r || !r->peer_kind[0]) {
 		PS_SET(f->evidence, "%s", _("the peer's kind is unknown"));
 		return PS_CHECK_NA;
@@ -569,6 +571,8 @@ static enum ps_check_state eval_far_cpu(const struct ps_evidence *ev,
 	int nwith = 0;
 	char rate[32];
 
+	/* about the far end, whatever it finds there */
+	f->far = true;
 	if (!r || r->loopback || ps_ev_peer_same_host(ev)) {
 		PS_SET(f->evidence, "%s",
 		       _("the far end is this machine (loopback or another "

@@ -259,6 +259,8 @@ static enum ps_check_state eval_udp_loss(const struct ps_evidence *ev,
 	if (rcvbuf > 0 && buf_share >= rules[R_RCVBUF_PART].value * share) {
 		ps_crossed(f, &rules[R_RCVBUF_PART]);
 		f->severity = serious ? PS_SEV_BOTTLENECK : PS_SEV_WARNING;
+		/* the receiver's buffer: the far end's in a forward test */
+		f->far = far;
 		PS_SET(f->title,
 		       _("Of %.1f%% lost, %.1f%% were dropped by the "
 			 "receiver's "
@@ -510,6 +512,7 @@ static enum ps_check_state eval_tcp_memory(const struct ps_evidence *ev,
 						   : _("the far end");
 		int64_t pruned = both(&here, &far, PS_ND_TCP_PRUNED);
 
+		f->far = !mem_any(&here);
 		f->severity = here.pressures + far.pressures + pruned > 0
 				      ? PS_SEV_WARNING
 				      : PS_SEV_INFO;

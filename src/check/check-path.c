@@ -587,6 +587,7 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	f->scope = PS_SCOPE_FLOW;
 	f->ceiling_bps = ceil;
 	far = kind == WND_RECEIVER ? !rev : rev;
+	f->far = far;
 	end_name(ev, far, who, sizeof(who));
 	if (target > ceil) {
 		bdp = target / 8 * rtt;

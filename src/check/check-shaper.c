@@ -383,6 +383,8 @@ static enum ps_check_state eval_far(const struct ps_evidence *ev,
 	char name[48], rate[32], got[32];
 	double share;
 
+	/* about the far end, whatever it finds there */
+	f->far = true;
 	if (!p) {
 		PS_SET(f->evidence, "%s",
 		       _("no snapshot of the far end (it is not a pipescope "

@@ -258,8 +258,11 @@ struct ps_finding {
 	 * core carried), not a configured or computed limit */
 	bool ceiling_measured;
 	char title[200];
-	char evidence[1024];		    /* the numbers */
-	char remedy[400];		    /* a command, or what to do */
+	char evidence[1024]; /* the numbers */
+	char remedy[400];    /* a command, or what to do */
+	/* about the far end (its setting, its counters, its tool), whatever
+	 * end's readings told it: JSON "end": "far" */
+	bool far;
 	struct ps_fact facts[PS_MAX_FACTS]; /* the evidence's numbers */
 	int nfacts;
 	/* the thresholds (rules.h) whose crossing made it fire, and set its

@@ -525,8 +525,10 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 		json_object_object_add(j, "rank", json_object_new_int(rank));
 	json_object_object_add(j, "id", json_object_new_string(f->id));
 	json_object_object_add(j, "check", json_object_new_string(o->ops->id));
-	json_object_object_add(
-		j, "end", json_object_new_string(o->far_end ? "far" : "local"));
+	json_object_object_add(j, "end",
+			       json_object_new_string(o->far_end || o->f.far
+							      ? "far"
+							      : "local"));
 	json_object_object_add(j, "family",
 			       json_object_new_string(o->ops->family));
 	json_object_object_add(

@@ -84,6 +84,7 @@ static void test_udp_split(void **state)
 	assert_non_null(strstr(f.title, "Of 4.1% lost, 3.9% were dropped by "
 					"the receiver's socket buffer "
 					"(UdpRcvbufErrors +3900, far end)"));
+	assert_true(f.far); /* the report's end too */
 	assert_non_null(strstr(f.evidence, "the rest (0.20%) on the path"));
 	assert_non_null(strstr(f.remedy, "-w"));
 	assert_non_null(strstr(f.remedy, "rmem_max"));
@@ -100,6 +101,7 @@ static void test_udp_split(void **state)
 	snprintf(r.peer, sizeof(r.peer), "127.0.0.1");
 	assert_int_equal(run(&ps_check_udp_loss, &ev, &f), PS_CHECK_FIRED);
 	assert_non_null(strstr(f.title, "this end"));
+	assert_false(f.far);
 	r.peer[0] = 0;
 	/* with -R this end receives */
 	s->reverse = true;
@@ -200,6 +202,7 @@ static void test_tcp_memory(void **state)
 	snap.netstat.sock.tcp_mem = 30000;
 	assert_int_equal(run(&ps_check_tcp_memory, &ev, &f), PS_CHECK_FIRED);
 	assert_non_null(strstr(f.title, "30000 of 28243 pages"));
+	assert_false(f.far);
 	snap.netstat.sock.tcp_mem = 22016;
 	/* a test whose far end pruned its receive queues */
 	s = udp_step(&r, 1, 0, false);
@@ -214,6 +217,7 @@ static void test_tcp_memory(void **state)
 	assert_non_null(strstr(f.title, "the far end"));
 	assert_non_null(strstr(f.title, "2 memory-pressure events, 120 "
 					"segments pruned"));
+	assert_true(f.far);
 	assert_true(ps_fact_get(&f, "tcp_rcv_pruned") == 120);
 	assert_non_null(strstr(f.remedy, "tcp_rmem"));
 	/* a hostile far end's numbers: bounded, no sum wraps (UBSan) */

@@ -778,6 +778,32 @@ static void test_window(void **state)
 	assert_non_null(strstr(f.remedy, "farhost"));
 	assert_non_null(strstr(f.remedy, "tcp_rmem"));
 	assert_null(strstr(f.remedy, "tcp_wmem"));
+	/* and its end says so: the far end's, in the report's JSON too */
+	assert_true(f.far);
+	{
+		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+		struct ps_check_report rep = { .ev = &ev, .d = d };
+		struct json_object *j, *fs, *x;
+		bool seen = false;
+
+		ps_diagnose(&ev, d);
+		j = ps_check_report_json(&rep);
+		assert_true(json_object_object_get_ex(j, "findings", &fs));
+		for (size_t i = 0; i < json_object_array_length(fs); i++) {
+			struct json_object *o =
+				json_object_array_get_idx(fs, i);
+
+			if (!json_object_object_get_ex(o, "check", &x) ||
+			    strcmp(json_object_get_string(x), "window_rtt"))
+				continue;
+			assert_true(json_object_object_get_ex(o, "end", &x));
+			assert_string_equal(json_object_get_string(x), "far");
+			seen = true;
+		}
+		assert_true(seen);
+		json_object_put(j);
+		free(d);
+	}
 	/* the window is why each flow is capped: it ranks above the sweep's
 	 * per-flow limit */
 	{
@@ -833,6 +859,7 @@ static void test_window(void **state)
 	assert_non_null(strstr(f.remedy, "tcp_wmem"));
 	assert_non_null(strstr(f.remedy, "this end"));
 	assert_null(strstr(f.remedy, "tcp_rmem"));
+	assert_false(f.far);
 	assert_true(fabs(f.ceiling_bps - 131072 * 0.9 * 8 / 0.0104) < 1);
 
 	/* -R only: this end receives, its own tcp_rmem is the window */
@@ -843,6 +870,7 @@ static void test_window(void **state)
 	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_FIRED);
 	assert_non_null(strstr(f.title, "this end's tcp_rmem max 131072"));
 	assert_non_null(strstr(f.remedy, "this end"));
+	assert_false(f.far);
 	s->reverse = false;
 
 	/* a 1 Gbit/s shaper, 10 ms base, default buffers: the RTT holds
@@ -1007,6 +1035,7 @@ static void test_peer_tool(void **state)
 	strcpy(r.peer_kind, "iperf3");
 	strcpy(r.peer_version, "3.12");
 	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_FIRED);
+	assert_true(f.far); /* about the far end's tool */
 	/* the sum did not grow: the single thread is a prime suspect */
 	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
 	assert_non_null(strstr(f.title, "3.12"));

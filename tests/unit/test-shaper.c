@@ -550,6 +550,7 @@ static void test_far(void **state)
 	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_NA);
 	ev.peer = p;
 	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_FIRED);
+	assert_true(f.far); /* the far end's shaper: its end */
 	assert_int_equal(f.severity, PS_SEV_WARNING);
 	assert_non_null(strstr(f.title, "far end"));
 	assert_non_null(strstr(f.title, "tbf 8049:"));
