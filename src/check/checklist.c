@@ -494,10 +494,17 @@ static int step_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 		memcpy(x->id, out->id, sizeof(x->id));
 		rc = ps_checklist_test(cfg, res, x, streams, reverse, bidir);
 		if (rc == -EINTR) {
-			if (!ok)
+			/* s skips the step, whichever of its runs it came
+			 * in: the runs that finished are let go too (x, the
+			 * end of the whole run, keeps what ran: below) */
+			if (!ok || !aborted(cfg)) {
+				for (int j = 0; j < ok; j++)
+					ps_step_result_free(&runs[j]);
 				*out = *x;
-			else if (x->have_cpu)
-				ps_cpu_free(&x->cpu);
+				ok = 0;
+			} else {
+				ps_step_result_free(x);
+			}
 			break;
 		}
 		if (x->state != PS_STEP_DONE) {
