@@ -331,6 +331,7 @@ void ps_procs_print(FILE *out, const struct ps_procs_info *info)
 		if (info->top[i].pct < 2) {
 			if (!i)
 				fprintf(out, "  %s\n",
+					/* xgettext:no-c-format */
 					_("none used more than 2% of a core"));
 			break;
 		}
