@@ -28,6 +28,7 @@ static const char *const source_names[] = {
 	[PS_IFACE_ROUTE_PEER] = "route_to_peer",
 	[PS_IFACE_DEFAULT_ROUTE] = "default_route",
 	[PS_IFACE_LOOPBACK] = "loopback",
+	NULL, /* the loader reads up to here */
 };
 
 const char *ps_iface_source_name(enum ps_iface_source s)

@@ -142,6 +142,7 @@ void ps_snapshot_fill_header(struct ps_snapshot *s,
 static const char *const source_names[] = {
 	[PS_SNAP_LIVE] = "live",
 	[PS_SNAP_SYSROOT] = "sysroot",
+	NULL, /* the loader reads up to here */
 };
 
 static void fmt_time(char *buf, size_t len, int64_t ns)
