@@ -146,9 +146,13 @@ int ps_procs_busiest(const struct ps_procs_info *a,
 		      100;
 		if (!(pct > 0))
 			continue;
-		/* insertion into the sorted few */
-		k = n < max ? n++ : max - 1;
-		if (k == max - 1 && n == max && out[k].pct >= pct)
+		/* insertion into the sorted few: a free slot, or the last
+		 * one's place when it took less */
+		if (n < max)
+			k = n++;
+		else if (out[max - 1].pct < pct)
+			k = max - 1;
+		else
 			continue;
 		while (k > 0 && out[k - 1].pct < pct) {
 			out[k] = out[k - 1];

@@ -107,6 +107,16 @@ static void test_busiest(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(top[0].pid, 30);
 	assert_int_equal(top[1].pid, 20);
+	/* whatever out held before is not a process: the last free slot
+	 * is filled, not compared with */
+	for (int i = 0; i < 3; i++)
+		top[i].pct = 1e9;
+	n = ps_procs_busiest(&a, &b, 2.0, NULL, 0, top, 2);
+	assert_int_equal(n, 2);
+	assert_int_equal(top[0].pid, 30);
+	assert_int_equal(top[1].pid, 20);
+	for (int i = 0; i < 3; i++)
+		top[i].pct = 1e9;
 	/* only the max busiest kept */
 	n = ps_procs_busiest(&a, &b, 2.0, NULL, 0, top, 1);
 	assert_int_equal(n, 1);
