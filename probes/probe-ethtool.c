@@ -249,10 +249,11 @@ int64_t ps_ethtool_pause_frames(const struct ps_ethtool_info *info,
 	return info->nic.valid ? info->nic.pause[d] : PS_NA;
 }
 
-void ps_ethtool_rates(const struct ps_ethtool_info *prev,
-		      struct ps_ethtool_info *cur, double seconds)
+void ps_ethtool_nic_rates(const struct ps_ethtool_info *prev,
+			  const struct ps_ethtool_info *cur, double seconds,
+			  struct ps_nic_rates *out)
 {
-	ps_nic_rates_compute(&prev->nic, &cur->nic, seconds, &cur->nic_rate);
+	ps_nic_rates_compute(&prev->nic, &cur->nic, seconds, out);
 	if (!(seconds > 0))
 		return;
 	for (int d = 0; d < PS_NIC_NDIR; d++) {
@@ -260,11 +261,17 @@ void ps_ethtool_rates(const struct ps_ethtool_info *prev,
 		int64_t b = ps_ethtool_pause_frames(cur, d);
 
 		if (a != PS_NA && b != PS_NA && b >= a) {
-			cur->nic_rate.rated = true;
-			cur->nic_rate.seconds = seconds;
-			cur->nic_rate.pause[d] = (double)(b - a) / seconds;
+			out->rated = true;
+			out->seconds = seconds;
+			out->pause[d] = (double)(b - a) / seconds;
 		}
 	}
+}
+
+void ps_ethtool_rates(const struct ps_ethtool_info *prev,
+		      struct ps_ethtool_info *cur, double seconds)
+{
+	ps_ethtool_nic_rates(prev, cur, seconds, &cur->nic_rate);
 }
 
 void ps_ethtool_record(const char *dir)

@@ -276,6 +276,11 @@ void ps_ethtool_print(FILE *out, const struct ps_ethtool_info *info);
  * netlink pause statistics, which win over the driver's names) */
 void ps_ethtool_rates(const struct ps_ethtool_info *prev,
 		      struct ps_ethtool_info *cur, double seconds);
+/* the same rates into out, from any two samples seconds apart (a test's
+ * first and last reading) */
+void ps_ethtool_nic_rates(const struct ps_ethtool_info *prev,
+			  const struct ps_ethtool_info *cur, double seconds,
+			  struct ps_nic_rates *out);
 /* the standard statistics' frames lost to the MAC's internal errors
  * (eth-mac FramesLostDueToIntMAC{Rcv,Xmit}Error) as the rx/tx fifo drop
  * class where the driver's own counters have none */

@@ -388,16 +388,7 @@ static void local_deltas(const struct ps_snapshot *a,
 	if (a->ethtool.nic.valid && b->ethtool.nic.valid) {
 		struct ps_nic_rates r;
 
-		ps_nic_rates_compute(&a->ethtool.nic, &b->ethtool.nic, dt, &r);
-		for (int d = 0; d < PS_NIC_NDIR; d++) {
-			int64_t x = ps_ethtool_pause_frames(&a->ethtool, d);
-			int64_t y = ps_ethtool_pause_frames(&b->ethtool, d);
-
-			if (x != PS_NA && y != PS_NA && y >= x) {
-				r.rated = true;
-				r.pause[d] = (double)(y - x) / dt;
-			}
-		}
+		ps_ethtool_nic_rates(&a->ethtool, &b->ethtool, dt, &r);
 		ps_step_set_nic(st, &r);
 	}
 	busy_procs(a, b, peer, dt, st);
