@@ -386,6 +386,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 	struct ps_opts co = *cfg->client;
 	struct ps_cl_collect *c = ps_cl_collect_new(cfg, res);
 	struct ps_reporter rep;
+	char error[200];
 	atomic_bool own_stop = false;
 	int rc;
 
@@ -430,8 +431,7 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 	out->streams = streams;
 	out->reverse = reverse;
 	out->bidir = bidir;
-	if (c->error[0])
-		snprintf(out->note, sizeof(out->note), "%s", c->error);
+	snprintf(error, sizeof(error), "%s", c->error);
 	ps_cl_collect_free(c);
 	/* the whole run ended (x): what this test measured so far counts */
 	if (cfg->skip && atomic_load(cfg->skip) && cfg->abort &&
@@ -450,12 +450,10 @@ int ps_checklist_test(const struct ps_checklist_cfg *cfg, struct ps_run *res,
 	}
 	if (rc) {
 		out->state = PS_STEP_FAILED;
-		if (!out->note[0])
-			snprintf(out->note, sizeof(out->note), "%s",
-				 _("the test failed"));
+		snprintf(out->note, sizeof(out->note), "%s",
+			 error[0] ? error : _("the test failed"));
 		return -EIO;
 	}
-	out->note[0] = 0;
 	out->state = PS_STEP_DONE;
 	return 0;
 }
