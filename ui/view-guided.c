@@ -259,6 +259,7 @@ static void answer_lines(const struct ui *ui, const struct ps_diagnosis *d,
 			at = A_BOLD;
 			break;
 		case PS_ANSWER_NEXT:
+		case PS_ANSWER_DIRECTION:
 			break;
 		case PS_ANSWER_VERDICT:
 			at = ui_attr(a.verdict == PS_VERDICT_BOTTLENECK

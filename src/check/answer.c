@@ -59,6 +59,79 @@ void ps_answer_of(const struct ps_diagnosis *d, struct ps_answer *a)
 	a->runs = d->static_only ? 0 : d->runs;
 	a->spread = d->spread;
 	a->reverse_bps = d->reverse_bps;
+	for (int i = 0; i < PS_DIR_N; i++) {
+		const struct ps_dir_answer *x = &d->dirs[i];
+		struct ps_answer_dir *o = &a->dirs[a->ndirs];
+
+		if (!x->have)
+			continue;
+		a->ndirs++;
+		o->dir = x->dir;
+		o->measured_bps = x->measured_bps;
+		o->back_bps = x->back_bps;
+		o->slower = x->slower;
+		if (x->binding.id) {
+			o->binding.id = x->binding.id;
+			ps_sanitize(o->binding.what, sizeof(o->binding.what),
+				    x->binding.what, 0);
+			o->binding.bps = x->binding.bps;
+			o->binding.scope = x->binding.scope;
+		}
+		o->verdict = x->bottleneck  ? PS_VERDICT_BOTTLENECK
+			     : x->link_full ? PS_VERDICT_LINK_FULL
+					    : PS_VERDICT_UNEXPLAINED;
+		if (x->top_ops) {
+			o->top = x->top.id;
+			o->top_title = x->top.title;
+			o->top_remedy = x->top.remedy;
+			o->top_far = x->top.far || x->top_far_end;
+		}
+	}
+}
+
+const char *ps_dir_text(enum ps_dir d)
+{
+	switch (d) {
+	case PS_DIR_IN:
+		return _("the far end sending");
+	case PS_DIR_BOTH:
+		return _("both at once");
+	default:
+		break;
+	}
+	return _("this end sending");
+}
+
+/* "the far end sending: 645 Mbit/s, the slower direction; binding: rate
+ * of htb 1:10 on the far end's veth, 700 Mbit/s; top: ..." */
+static void direction_line(const struct ps_answer_dir *x,
+			   enum ps_answer_style st, char *buf, size_t len)
+{
+	bool md = st == PS_ANSWER_MARKDOWN, tx = st == PS_ANSWER_TEXT;
+	char r[32], b[32];
+	const char *what = x->binding.what;
+
+	ps_fmt_bps(r, sizeof(r), x->measured_bps);
+	snprintf(buf, len, md ? "- **%s:** " : tx ? "  %s: " : "%s: ",
+		 ps_dir_text(x->dir));
+	if (x->dir == PS_DIR_BOTH) {
+		ps_fmt_bps(b, sizeof(b), x->back_bps);
+		ps_appendf(buf, len, _("%s out + %s in"), r, b);
+	} else {
+		ps_appendf(buf, len, "%s", r);
+	}
+	if (x->slower)
+		ps_appendf(buf, len, "%s", _(", the slower direction"));
+	if (x->binding.id) {
+		ps_fmt_bps(b, sizeof(b), x->binding.bps);
+		ps_appendf(buf, len, _("; binding: %s, %s"),
+			   md ? ps_md_safe(what) : what, b);
+	}
+	if (x->top_title)
+		ps_appendf(buf, len, _("; top finding: %s"),
+			   md ? ps_md_safe(x->top_title) : x->top_title);
+	if (st != PS_ANSWER_SCREEN)
+		ps_appendf(buf, len, "\n");
 }
 
 const char *ps_answer_confidence(const struct ps_answer *a)
@@ -152,7 +225,7 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 				 "stream\n")
 			     : _("Measured: %s at best, %s with one stream"),
 			r1, r2);
-		if (a->reverse_bps > 0) {
+		if (a->reverse_bps > 0 && a->ndirs < 2) {
 			/* a faster reverse step is not "the best": say why */
 			size_t k = strlen(l->text);
 			char r3[32];
@@ -198,6 +271,10 @@ int ps_answer_phrase(const struct ps_answer *a, enum ps_answer_style st,
 				"higher ceiling was computed)\n")
 			    : _("  Next after fixing: not known (no higher "
 				"ceiling was computed)\n"));
+	}
+	for (int i = 0; a->ndirs > 1 && i < a->ndirs; i++) {
+		l = line(out, &n, PS_ANSWER_DIRECTION);
+		direction_line(&a->dirs[i], st, l->text, sizeof(l->text));
 	}
 	l = line(out, &n, PS_ANSWER_VERDICT);
 	snprintf(l->text, sizeof(l->text),

@@ -34,10 +34,25 @@ struct ps_answer {
 	int runs;
 	double spread;
 	double reverse_bps; /* a faster reverse step, 0 none */
+	/* each direction the run measured (out, in, both at once), with its
+	 * own answer; shown when there is more than one */
+	int ndirs;
+	struct ps_answer_dir {
+		enum ps_dir dir;
+		double measured_bps, back_bps; /* back: both's far end */
+		bool slower; /* short of the other beyond the spread */
+		struct ps_answer_ceiling binding;
+		enum ps_verdict verdict;
+		/* the top finding: id, title, remedy, end; NULL: none */
+		const char *top, *top_title, *top_remedy;
+		bool top_far;
+	} dirs[PS_DIR_N];
 };
 
 /* the answer of d (which must outlive it: ids point into d) */
 void ps_answer_of(const struct ps_diagnosis *d, struct ps_answer *a);
+/* "this end sending", "the far end sending", "both at once" (translated) */
+const char *ps_dir_text(enum ps_dir d);
 /* "high", "medium", "low" (JSON), or NULL when nothing ran */
 const char *ps_answer_confidence(const struct ps_answer *a);
 /* "bottleneck", "link_full", "static", "unexplained" (JSON) */
@@ -55,10 +70,11 @@ enum ps_answer_part {
 	PS_ANSWER_MEASURED,
 	PS_ANSWER_BINDING,
 	PS_ANSWER_NEXT,
+	PS_ANSWER_DIRECTION, /* one line a direction, when more than one */
 	PS_ANSWER_VERDICT, /* and how sure, when tests ran */
 };
 
-#define PS_ANSWER_MAX_LINES 5
+#define PS_ANSWER_MAX_LINES (5 + PS_DIR_N)
 
 struct ps_answer_line {
 	enum ps_answer_part part;

@@ -10,6 +10,7 @@
 
 #include "ceiling.h"
 #include "nls.h"
+#include "xmalloc.h"
 
 #define CONTRADICTED (PS_CHECK_RULE(CONTRADICTED)->value)
 #define NOTHING_BPS (PS_CHECK_RULE(NOTHING_MOVED)->value)
@@ -182,7 +183,7 @@ void ps_diagnosis_rank(struct ps_diagnosis *d)
 {
 	d->nrank = 0;
 	for (size_t i = 0; i < d->n; i++)
-		if (d->out[i].state == PS_CHECK_FIRED)
+		if (d->out[i].state == PS_CHECK_FIRED && !d->out[i].folded_into)
 			d->rank[d->nrank++] = i;
 	qsort_r(d->rank, d->nrank, sizeof(d->rank[0]), cmp_rank, d);
 }
@@ -408,7 +409,61 @@ static void moved_nothing(struct ps_diagnosis *d)
 	}
 }
 
-void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
+/*
+ * One finding per cause: a fired finding whose ceiling is only a measured
+ * rate (a plateau, what a saturated core carried) is folded into the
+ * bottleneck whose configured or computed ceiling of the same scope
+ * explains that rate (within the ceiling_configured margin, not
+ * contradicted): the shaper behind a shared plateau, the window behind a
+ * per-flow limit. The explaining finding quotes it; it is not ranked.
+ */
+static void fold(struct ps_diagnosis *d)
+{
+	const struct ps_ceiling_model *m = &d->ceil;
+
+	for (int x = 0; x < m->n; x++) {
+		int fx = m->c[x].finding, by = -1;
+		double best = 0;
+		struct ps_outcome *ox, *ob;
+
+		if (fx < 0 || !m->c[x].measured)
+			continue;
+		ox = &d->out[fx];
+		if (ox->state != PS_CHECK_FIRED || ox->folded_into)
+			continue;
+		for (int c = 0; c < m->n; c++) {
+			int fc = m->c[c].finding;
+			double r;
+
+			if (fc < 0 || fc == fx || m->c[c].measured ||
+			    m->c[c].scope != m->c[x].scope)
+				continue;
+			ob = &d->out[fc];
+			if (ob->state != PS_CHECK_FIRED || ob->contradicted ||
+			    ob->folded_into ||
+			    ob->f.severity != PS_SEV_BOTTLENECK)
+				continue;
+			r = m->c[c].bps / m->c[x].bps;
+			if (r < CONTRADICTED || r > CONFIGURED)
+				continue;
+			/* the nearest explains it */
+			if (by < 0 || fabs(r - 1) < best) {
+				by = fc;
+				best = fabs(r - 1);
+			}
+		}
+		if (by < 0)
+			continue;
+		ob = &d->out[by];
+		ox->folded_into = by + 1;
+		if (ob->explains < ox->explains)
+			ob->explains = ox->explains;
+		PS_APPEND(ob->f.evidence, _("; it explains what %s found: %s"),
+			  ox->f.id, ox->f.title);
+	}
+}
+
+static void diagnose_one(const struct ps_evidence *ev, struct ps_diagnosis *d)
 {
 	const struct ps_step_result *single = ps_run_single(ev->res);
 	const struct ps_step_result *best = ps_run_best(ev->res);
@@ -547,12 +602,119 @@ void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
 	    m->measured_bps >= rules[R_LINK_FULL].value * line)
 		d->link_full = true;
 	d->explained = d->bottleneck || d->link_full;
+	fold(d);
 	if (d->link_full)
 		add_link_full(d, line);
 	else if (!d->explained)
 		add_unexplained(ev, d);
 
 	ps_diagnosis_rank(d);
+}
+
+/* the summary of a diagnosis of its own direction */
+static void dir_answer(const struct ps_diagnosis *x, struct ps_dir_answer *a)
+{
+	const struct ps_outcome *top = ps_diagnosis_ranked(x, 0);
+
+	memset(a, 0, sizeof(*a));
+	a->have = x->ceil.measured_bps > 0;
+	a->dir = x->dir;
+	a->measured_bps = x->ceil.measured_bps;
+	a->single_bps = x->ceil.single_bps;
+	a->runs = x->runs;
+	a->spread = x->spread;
+	if (x->ceil.binding >= 0)
+		a->binding = x->ceil.c[x->ceil.binding];
+	a->bottleneck = x->bottleneck;
+	a->link_full = x->link_full;
+	if (top) {
+		a->top_ops = top->ops;
+		a->top = top->f;
+		a->top_far_end = top->far_end;
+	}
+}
+
+/* both at once: the bidir step with the highest sum, and the finding that
+ * compares it with the directions alone */
+static void both_answer(const struct ps_run *r, const struct ps_diagnosis *d,
+			struct ps_dir_answer *a)
+{
+	const struct ps_step_result *best = NULL;
+
+	memset(a, 0, sizeof(*a));
+	a->dir = PS_DIR_BOTH;
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct ps_step_result *s = &r->steps[i];
+
+		if (s->state == PS_STEP_DONE && s->bidir &&
+		    (!best || s->bps + s->bps_back > best->bps + best->bps_back))
+			best = s;
+	}
+	if (!best)
+		return;
+	a->have = true;
+	a->measured_bps = best->bps;
+	a->back_bps = best->bps_back;
+	a->runs = best->nruns > 1 ? best->nruns : 1;
+	a->spread = best->bps > 0 ? ps_step_spread(best) / best->bps : 0;
+	for (size_t i = 0; i < d->nrank; i++) {
+		const struct ps_outcome *o = ps_diagnosis_ranked(d, i);
+
+		if (o->ops == &ps_check_bidir) {
+			a->top_ops = o->ops;
+			a->top = o->f;
+			a->bottleneck = o->f.severity == PS_SEV_BOTTLENECK;
+		}
+	}
+}
+
+void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d)
+{
+	struct ps_run *view = NULL;
+	struct ps_evidence vev = *ev;
+	enum ps_dir main = PS_DIR_OUT;
+
+	if (ev->res) {
+		if (!ps_run_has_dir(ev->res, PS_DIR_OUT) &&
+		    ps_run_has_dir(ev->res, PS_DIR_IN))
+			main = PS_DIR_IN;
+		/* a view of the run whose steps of that direction count */
+		view = xmalloc(sizeof(*view));
+		*view = *ev->res;
+		view->dir = main;
+		vev.res = view;
+	}
+	diagnose_one(&vev, d);
+	d->dir = main;
+	if (!view)
+		return;
+	dir_answer(d, &d->dirs[main]);
+	if (main == PS_DIR_OUT && ps_run_has_dir(ev->res, PS_DIR_IN)) {
+		struct ps_diagnosis *x = xcalloc(1, sizeof(*x));
+
+		view->dir = PS_DIR_IN;
+		diagnose_one(&vev, x);
+		x->dir = PS_DIR_IN;
+		dir_answer(x, &d->dirs[PS_DIR_IN]);
+		free(x);
+	}
+	both_answer(ev->res, d, &d->dirs[PS_DIR_BOTH]);
+	/* the one-way direction that falls short of the other */
+	{
+		const struct ps_step_result *o, *i;
+
+		view->dir = PS_DIR_OUT;
+		o = ps_run_has_dir(view, PS_DIR_OUT) ? ps_run_best(view) : NULL;
+		view->dir = PS_DIR_IN;
+		i = ps_run_best(view);
+		if (o && i && ps_step_differs(o, i)) {
+			if (o->bps < i->bps)
+				d->dirs[PS_DIR_OUT].slower = true;
+			else
+				d->dirs[PS_DIR_IN].slower = true;
+		}
+	}
+	free(view);
 }
 
 const struct ps_outcome *ps_diagnosis_ranked(const struct ps_diagnosis *d,

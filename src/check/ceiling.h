@@ -65,6 +65,32 @@ struct ps_outcome {
 	/* its ceiling lies more than 15% below what was measured: never a
 	 * bottleneck, explains nothing */
 	bool contradicted;
+	/* one finding per cause: 1 + the index of the outcome whose
+	 * configured ceiling explains this one's measured ceiling (a
+	 * plateau, what a core carried), which carries it as evidence; 0
+	 * none. A folded outcome is not ranked. */
+	int folded_into;
+};
+
+/* the answer for one direction of the run (out, in, both at once): its
+ * own measured rate, binding ceiling and top finding */
+struct ps_dir_answer {
+	bool have; /* a step of that direction finished */
+	enum ps_dir dir;
+	double measured_bps; /* its best sum; both: this end sending */
+	double back_bps;     /* both: the far end sending at the same time */
+	double single_bps;
+	int runs;
+	double spread;
+	/* below the other one-way direction by more than their spreads */
+	bool slower;
+	/* out and in: the binding ceiling (id NULL: none) and verdict */
+	struct ps_ceiling binding;
+	bool bottleneck, link_full;
+	/* the top finding (NULL: none), a copy of it */
+	const struct ps_check_ops *top_ops;
+	struct ps_finding top;
+	bool top_far_end;
 };
 
 struct ps_diagnosis {
@@ -84,12 +110,20 @@ struct ps_diagnosis {
 	/* the fastest reverse step when it beat measured_bps (which is the
 	 * direction asked about: this end sending), else 0 */
 	double reverse_bps;
+	/* the direction this diagnosis is about (out when a forward test
+	 * finished, else in), and the answer of every direction the run
+	 * measured, each diagnosed on its own (dirs[PS_DIR_OUT] ...) */
+	enum ps_dir dir;
+	struct ps_dir_answer dirs[PS_DIR_N];
 };
 
 /*
  * Evaluate every registered check on the evidence, build the ceiling model,
- * rank the findings, and add the "unexplained" finding when nothing
- * explains the rate (never a false all clear).
+ * fold the findings another one explains into it, rank the rest, and add
+ * the "unexplained" finding when nothing explains the rate (never a false
+ * all clear). That for the direction asked about (out, or in when only
+ * reverse tests finished); then each other direction the run measured is
+ * diagnosed the same way on its own steps into d->dirs.
  */
 void ps_diagnose(const struct ps_evidence *ev, struct ps_diagnosis *d);
 /* the same machine: the far end's snapshot has this host's boot id (two

@@ -301,9 +301,9 @@ static long long snap_max(const struct ps_snapshot *s, enum ps_sysctl_id id)
 	return ps_sysctl_get(&s->sysctl, id, -1);
 }
 
-/* the step a window is judged on: the forward step where a flow got the
- * most (its TCP_INFO and RTT belong to that rate), else the reverse
- * one-stream step when no forward test finished */
+/* the step a window is judged on: the step of the run's direction where a
+ * flow got the most (its TCP_INFO and RTT belong to that rate), else the
+ * reverse one-stream step when no forward test finished */
 static const struct ps_step_result *window_step(const struct ps_run *r)
 {
 	const struct ps_step_result *s = NULL;
@@ -311,8 +311,8 @@ static const struct ps_step_result *window_step(const struct ps_run *r)
 	for (int i = 0; r && i < r->nsteps; i++) {
 		const struct ps_step_result *x = &r->steps[i];
 
-		if (x->state != PS_STEP_DONE || x->reverse || x->bidir ||
-		    x->streams < 1 || !x->have_tcpinfo)
+		if (!ps_step_in_dir(r, x) || x->bidir || x->streams < 1 ||
+		    !x->have_tcpinfo)
 			continue;
 		if (!s || x->bps / x->streams > s->bps / s->streams)
 			s = x;

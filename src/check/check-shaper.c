@@ -165,6 +165,14 @@ static enum ps_check_state eval_shaper(const struct ps_evidence *ev,
 	}
 	shaper_name(&sh, name, sizeof(name));
 	ps_fmt_bps(rate, sizeof(rate), sh.rate_bps);
+	if (ev->res && ev->res->dir == PS_DIR_IN) {
+		/* an egress shaper of this end caps what it sends only */
+		PS_SET(f->evidence,
+		       _("%s on %s (%s) shapes what this end sends, not the "
+			 "direction judged here (the far end sending)"),
+		       name, ifn(ev->snap), rate);
+		return PS_CHECK_CLEAR;
+	}
 	f->scope = PS_SCOPE_SHARED;
 	f->ceiling_bps = sh.rate_bps;
 	if (sh.per_class)
@@ -275,8 +283,11 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 	char name[48], rate[32], got[32], lim[64] = "";
 	int64_t want;
 
-	if (!any) {
-		PS_SET(f->evidence, "%s", _("no test read this end's qdiscs"));
+	if (!any || (ev->res && ev->res->dir == PS_DIR_IN)) {
+		PS_SET(f->evidence, "%s",
+		       any ? _("this end's qdiscs shape what it sends, not the "
+			       "direction judged here")
+			   : _("no test read this end's qdiscs"));
 		return PS_CHECK_NA;
 	}
 	if (!s) {

@@ -258,9 +258,28 @@ void ps_run_free(struct ps_run *r)
 	r->peer_snap = NULL;
 }
 
-static bool forward(const struct ps_step_result *s)
+enum ps_dir ps_step_dir(const struct ps_step_result *s)
 {
-	return s->state == PS_STEP_DONE && !s->reverse && !s->bidir;
+	return s->bidir ? PS_DIR_BOTH : s->reverse ? PS_DIR_IN : PS_DIR_OUT;
+}
+
+const char *ps_dir_name(enum ps_dir d)
+{
+	return d == PS_DIR_IN ? "in" : d == PS_DIR_BOTH ? "both" : "out";
+}
+
+bool ps_run_has_dir(const struct ps_run *r, enum ps_dir d)
+{
+	for (int i = 0; r && i < r->nsteps; i++)
+		if (r->steps[i].state == PS_STEP_DONE &&
+		    ps_step_dir(&r->steps[i]) == d)
+			return true;
+	return false;
+}
+
+bool ps_step_in_dir(const struct ps_run *r, const struct ps_step_result *s)
+{
+	return s->state == PS_STEP_DONE && ps_step_dir(s) == r->dir;
 }
 
 const struct ps_step_result *ps_run_single(const struct ps_run *r)
@@ -268,7 +287,8 @@ const struct ps_step_result *ps_run_single(const struct ps_run *r)
 	if (!r)
 		return NULL;
 	for (int i = 0; i < r->nsteps; i++)
-		if (forward(&r->steps[i]) && r->steps[i].streams == 1)
+		if (ps_step_in_dir(r, &r->steps[i]) &&
+		    r->steps[i].streams == 1)
 			return &r->steps[i];
 	return NULL;
 }
@@ -281,7 +301,7 @@ size_t ps_run_sweep(const struct ps_run *r, const struct ps_step_result **out,
 	if (!r)
 		return 0;
 	for (int i = 0; i < r->nsteps && n < max; i++)
-		if (forward(&r->steps[i]))
+		if (ps_step_in_dir(r, &r->steps[i]))
 			out[n++] = &r->steps[i];
 	return n;
 }
@@ -292,13 +312,16 @@ const struct ps_step_result *ps_run_best(const struct ps_run *r)
 
 	if (!r)
 		return NULL;
-	/* the direction asked about first; reverse only when it is all */
+	/* the run's direction first; out falls back to reverse only when
+	 * it is all there is */
 	for (int pass = 0; pass < 2 && !best; pass++) {
+		if (pass && r->dir != PS_DIR_OUT)
+			break;
 		for (int i = 0; i < r->nsteps; i++) {
 			const struct ps_step_result *s = &r->steps[i];
 
 			if (s->state != PS_STEP_DONE || s->bidir ||
-			    (!pass && s->reverse))
+			    (!pass && !ps_step_in_dir(r, s)))
 				continue;
 			if (!best || s->bps > best->bps)
 				best = s;
@@ -312,7 +335,8 @@ double ps_run_flow_bps(const struct ps_run *r)
 	double best = 0;
 
 	for (int i = 0; r && i < r->nsteps; i++)
-		if (forward(&r->steps[i]) && r->steps[i].streams > 0 &&
+		if (ps_step_in_dir(r, &r->steps[i]) &&
+		    r->steps[i].streams > 0 &&
 		    r->steps[i].bps / r->steps[i].streams > best)
 			best = r->steps[i].bps / r->steps[i].streams;
 	return best;
@@ -322,13 +346,10 @@ bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s)
 {
 	if (s->state != PS_STEP_DONE)
 		return false;
-	if (!s->reverse && !s->bidir)
+	if (ps_step_in_dir(r, s))
 		return true;
-	/* reverse and bidir count only when no forward test finished */
-	for (int i = 0; i < r->nsteps; i++)
-		if (forward(&r->steps[i]))
-			return false;
-	return true;
+	/* out: reverse and bidir count only when no forward test finished */
+	return r->dir == PS_DIR_OUT && !ps_run_has_dir(r, PS_DIR_OUT);
 }
 
 double ps_step_spread(const struct ps_step_result *s)

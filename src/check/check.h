@@ -161,7 +161,21 @@ struct ps_step_result {
 	double wnd_rate_bps;
 };
 
+/* the direction a diagnosis is about: out (this end sending, the forward
+ * tests), in (the far end sending, -R) or both at once (--bidir) */
+enum ps_dir {
+	PS_DIR_OUT = 0,
+	PS_DIR_IN,
+	PS_DIR_BOTH,
+	PS_DIR_N
+};
+
 struct ps_run {
+	/* the direction whose steps speak for "the measured rate" (the
+	 * diagnosis of one direction sets it on its view of the run): out
+	 * also falls back to the other directions when no forward test
+	 * finished, as a run of -R alone is diagnosed */
+	enum ps_dir dir;
 	bool loopback;	    /* the in-process server on 127.0.0.1 */
 	char peer[256];	    /* the -c host */
 	char peer_kind[16]; /* "pipescope", "iperf3", "" unknown */
@@ -179,19 +193,29 @@ struct ps_run {
 };
 
 void ps_run_free(struct ps_run *r);
-/* the first finished step with 1 forward stream, or NULL */
+/* the direction of a step */
+enum ps_dir ps_step_dir(const struct ps_step_result *s);
+/* "out", "in", "both" (JSON) */
+const char *ps_dir_name(enum ps_dir d);
+/* whether a finished step of that direction is in the run */
+bool ps_run_has_dir(const struct ps_run *r, enum ps_dir d);
+/* a finished step of the run's direction (r->dir) */
+bool ps_step_in_dir(const struct ps_run *r, const struct ps_step_result *s);
+/* the first finished step with 1 stream of the run's direction, or NULL */
 const struct ps_step_result *ps_run_single(const struct ps_run *r);
-/* the finished forward (not reverse, not bidir) steps, in order; count */
+/* the finished steps of the run's direction (forward: not reverse, not
+ * bidir), in order; count */
 size_t ps_run_sweep(const struct ps_run *r, const struct ps_step_result **out,
 		    size_t max);
-/* the finished forward step with the highest rate (a reverse one when no
- * forward test finished), or NULL: "the measured rate" */
+/* the finished step of the run's direction with the highest rate (out: a
+ * reverse one when no forward test finished), or NULL: "the measured
+ * rate" */
 const struct ps_step_result *ps_run_best(const struct ps_run *r);
-/* what one flow got at best: the most per stream of the finished forward
- * steps (one stream's rate is noisy on a loaded host), 0 none */
+/* what one flow got at best: the most per stream of the finished steps of
+ * the run's direction (one stream's rate is noisy on a loaded host), 0 none */
 double ps_run_flow_bps(const struct ps_run *r);
-/* whether a step's readings speak for the measured rate (forward steps;
- * reverse/bidir only when no forward test finished) */
+/* whether a step's readings speak for the measured rate (the steps of the
+ * run's direction; out: reverse/bidir too when no forward test finished) */
 bool ps_step_counts(const struct ps_run *r, const struct ps_step_result *s);
 void ps_step_add_cpu(struct ps_step_result *s, bool rx, int cpu);
 /* the noise of a step: half the range of its runs' rates (0: one run) */

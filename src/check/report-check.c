@@ -457,6 +457,47 @@ answer_ceiling_json(const struct ps_answer_ceiling *c)
 	return o;
 }
 
+/* answer.directions[]: each direction the run measured, its own answer */
+static struct json_object *directions_json(const struct ps_answer *a)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < a->ndirs; i++) {
+		const struct ps_answer_dir *x = &a->dirs[i];
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(
+			o, "direction",
+			json_object_new_string(ps_dir_name(x->dir)));
+		ps_json_put_known(o, "measured_bps",
+				  ps_jv_num(x->measured_bps, 3));
+		if (x->dir == PS_DIR_BOTH)
+			ps_json_put_known(o, "back_bps",
+					  ps_jv_num(x->back_bps, 3));
+		json_object_object_add(o, "slower",
+				       json_object_new_boolean(x->slower));
+		ps_json_put_known(o, "binding",
+				  answer_ceiling_json(&x->binding));
+		if (x->dir != PS_DIR_BOTH)
+			json_object_object_add(
+				o, "verdict",
+				json_object_new_string(
+					ps_verdict_name(x->verdict)));
+		ps_json_put_known(o, "top", ps_jv_str_known(x->top));
+		if (x->top)
+			json_object_object_add(
+				o, "top_end",
+				json_object_new_string(x->top_far ? "far"
+								  : "local"));
+		ps_json_put_known(o, "top_title",
+				  ps_jv_str_known(x->top_title));
+		ps_json_put_known(o, "top_remedy",
+				  ps_jv_str_known(x->top_remedy));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static struct json_object *ceiling_json(const struct ps_ceiling_model *m, int i)
 {
 	struct ps_answer_ceiling c = { .id = m->c[i].id,
@@ -516,7 +557,32 @@ static struct json_object *thresholds_json(const struct ps_finding *f)
 	return a;
 }
 
-static struct json_object *finding_json(const struct ps_outcome *o, int rank)
+/* the findings folded into o (one finding per cause): [{"id","title"}] */
+static struct json_object *folded_json(const struct ps_diagnosis *d,
+				       const struct ps_outcome *o)
+{
+	struct json_object *a = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		struct json_object *x;
+
+		if (!d->out[i].folded_into ||
+		    &d->out[d->out[i].folded_into - 1] != o)
+			continue;
+		if (!a)
+			a = json_object_new_array();
+		x = json_object_new_object();
+		json_object_object_add(x, "id",
+				       json_object_new_string(d->out[i].f.id));
+		json_object_object_add(
+			x, "title", json_object_new_string(d->out[i].f.title));
+		json_object_array_add(a, x);
+	}
+	return a;
+}
+
+static struct json_object *finding_json(const struct ps_diagnosis *d,
+					const struct ps_outcome *o, int rank)
 {
 	struct json_object *j = json_object_new_object();
 	const struct ps_finding *f = &o->f;
@@ -546,6 +612,7 @@ static struct json_object *finding_json(const struct ps_outcome *o, int rank)
 	ps_json_put_known(j, "explains", ps_jv_num(o->explains, 3));
 	json_object_object_add(j, "facts", facts_json(f));
 	json_object_object_add(j, "thresholds", thresholds_json(f));
+	ps_json_put_known(j, "folded", folded_json(d, o));
 	return j;
 }
 
@@ -722,6 +789,7 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 				       json_object_new_int(ans.runs));
 		ps_json_put_known(o, "spread", ps_jv_num(ans.spread, 3));
 	}
+	json_object_object_add(o, "directions", directions_json(&ans));
 	json_object_object_add(root, "answer", o);
 
 	a = json_object_new_array();
@@ -737,7 +805,7 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 	a = json_object_new_array();
 	for (size_t i = 0; i < d->nrank; i++)
 		json_object_array_add(
-			a, finding_json(ps_diagnosis_ranked(d, i), (int)i + 1));
+			a, finding_json(d, ps_diagnosis_ranked(d, i), (int)i + 1));
 	json_object_object_add(root, "findings", a);
 
 	a = json_object_new_array();

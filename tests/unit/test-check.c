@@ -804,8 +804,8 @@ static void test_window(void **state)
 		json_object_put(j);
 		free(d);
 	}
-	/* the window is why each flow is capped: it ranks above the sweep's
-	 * per-flow limit */
+	/* the window is why each flow is capped: the sweep's per-flow limit
+	 * is folded into it (one finding per cause), quoted in its evidence */
 	{
 		struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
 
@@ -825,8 +825,19 @@ static void test_window(void **state)
 		assert_true(fabs(d->ceil.flow_bps - 0.05e9) < 1);
 		assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
 				    "window_rtt");
-		assert_string_equal(ps_diagnosis_ranked(d, 1)->f.id,
-				    "per_flow_limit");
+		for (size_t i = 0; i < d->nrank; i++)
+			assert_string_not_equal(ps_diagnosis_ranked(d, i)->f.id,
+						"per_flow_limit");
+		for (size_t i = 0; i < d->n; i++)
+			if (!strcmp(d->out[i].f.id, "per_flow_limit")) {
+				assert_int_equal(d->out[i].state,
+						 PS_CHECK_FIRED);
+				assert_ptr_equal(
+					&d->out[d->out[i].folded_into - 1],
+					ps_diagnosis_ranked(d, 0));
+			}
+		assert_non_null(strstr(ps_diagnosis_ranked(d, 0)->f.evidence,
+				       "per_flow_limit"));
 		/* the remedy sizes for what the sweep reached: 2 × 0.2
 		 * Gbit/s × 9.9 ms */
 		assert_true(fabs(ps_fact_get(&ps_diagnosis_ranked(d, 0)->f,

@@ -17,10 +17,12 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "answer.h"
 #include "ceiling.h"
 #include "check.h"
 #include "fixture.h"
 #include "probe-qdisc.h"
+#include "report-check.h"
 #include "snapshot.h"
 #include "step-qdisc.h"
 #include "sysroot.h"
@@ -448,6 +450,17 @@ static const struct ps_outcome *outcome_of(const struct ps_diagnosis *d,
 	return NULL;
 }
 
+/* a fired outcome, ranked or folded */
+static const struct ps_outcome *fired_of(const struct ps_diagnosis *d,
+					 const char *id)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->out[i].state == PS_CHECK_FIRED &&
+		    !strcmp(d->out[i].f.id, id))
+			return &d->out[i];
+	return NULL;
+}
+
 static enum ps_check_state run(const struct ps_check_ops *ops,
 			       const struct ps_evidence *ev,
 			       struct ps_finding *f)
@@ -513,9 +526,16 @@ static void test_checks(void **state)
 	assert_true(d->ceil.binding >= 0);
 	assert_string_equal(d->ceil.c[d->ceil.binding].id, "shaper_rate");
 	assert_true(d->ceil.c[d->ceil.binding].bps == 5e8);
-	assert_true(outcome_of(d, "shared_limit") != NULL);
+	/* one finding per cause: the plateau the shaper explains is folded
+	 * into it, quoted in its evidence, and not ranked beside it */
+	assert_null(outcome_of(d, "shared_limit"));
+	assert_non_null(fired_of(d, "shared_limit"));
+	assert_ptr_equal(&d->out[fired_of(d, "shared_limit")->folded_into - 1],
+			 outcome_of(d, "shaper_rate"));
+	assert_non_null(strstr(outcome_of(d, "shaper_rate")->f.evidence,
+			       "shared_limit"));
 	assert_true(outcome_of(d, "shaper_rate")->explains >=
-		    outcome_of(d, "shared_limit")->explains);
+		    fired_of(d, "shared_limit")->explains);
 
 	/* no shaper: pfifo */
 	free(s);
@@ -571,6 +591,109 @@ static void test_far(void **state)
 	p = snap_of("tc-s-qdisc_mq-fq_codel_ena-ens5_requeues.txt", "ens5");
 	ev.peer = p;
 	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_CLEAR);
+	free(p);
+	free(me);
+	free(r);
+}
+
+/* an answer per direction: the far end's egress shaper binds the reverse
+ * direction's answer, with its ceiling; the forward answer is what it is
+ * without a reverse test */
+static void test_directions(void **state)
+{
+	struct ps_snapshot *p = snap_of(
+		"tc-s-qdisc-class_tbf-short-limit_veth_pipescope.txt", "pqb1");
+	struct ps_snapshot *me =
+		snap_of("tc-s-qdisc_pfifo_e1000e_netdev2021.txt", "eno1");
+	struct ps_run *r = xcalloc(1, sizeof(*r));
+	struct ps_evidence ev = { .snap = me, .res = r, .peer = p };
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d)),
+			    *fwd = xcalloc(1, sizeof(*fwd));
+	const struct ps_dir_answer *in, *out;
+	struct ps_check_report rep = { .ev = &ev, .d = d };
+	struct json_object *j, *a, *dirs, *x, *v;
+	struct ps_answer ans;
+
+	(void)state;
+	step(r, 1, 4.4e9, false);
+	step(r, 4, 6.8e9, false);
+	/* the forward answer alone */
+	ps_diagnose(&ev, fwd);
+	assert_false(fwd->dirs[PS_DIR_IN].have);
+	step_qdisc(&step(r, 4, 462e6, true)->peer_qdisc, 5e8, 0, 1 << 20);
+	ps_diagnose(&ev, d);
+	assert_int_equal(d->dir, PS_DIR_OUT);
+	out = &d->dirs[PS_DIR_OUT];
+	in = &d->dirs[PS_DIR_IN];
+	assert_true(out->have && in->have);
+	assert_false(d->dirs[PS_DIR_BOTH].have);
+	/* the reverse direction: its rate, its binding shaper, its top */
+	assert_true(in->measured_bps == 462e6);
+	assert_true(in->slower);
+	assert_false(out->slower);
+	assert_non_null(in->binding.id);
+	assert_string_equal(in->binding.id, "far_shaper");
+	assert_true(in->binding.bps == 5e8);
+	assert_true(fabs(in->binding.bps / in->measured_bps - 1) < 0.15);
+	assert_non_null(in->top_ops);
+	assert_string_equal(in->top.id, "far_shaper");
+	assert_int_equal(in->top.severity, PS_SEV_BOTTLENECK);
+	assert_true(in->top.far);
+	/* the forward answer is unchanged by the reverse test */
+	assert_true(out->measured_bps == fwd->dirs[PS_DIR_OUT].measured_bps);
+	assert_true(d->ceil.measured_bps == fwd->ceil.measured_bps);
+	assert_true((d->ceil.binding < 0) == (fwd->ceil.binding < 0));
+	if (d->ceil.binding >= 0)
+		assert_string_equal(d->ceil.c[d->ceil.binding].id,
+				    fwd->ceil.c[fwd->ceil.binding].id);
+	assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id,
+			    ps_diagnosis_ranked(fwd, 0)->f.id);
+	/* every renderer: the answer's lines, and answer.directions[] */
+	ps_answer_of(d, &ans);
+	assert_int_equal(ans.ndirs, 2);
+	{
+		struct ps_answer_line l[PS_ANSWER_MAX_LINES];
+		int n = ps_answer_phrase(&ans, PS_ANSWER_TEXT, l), k = 0;
+
+		for (int i = 0; i < n; i++)
+			if (l[i].part == PS_ANSWER_DIRECTION) {
+				k++;
+				if (strstr(l[i].text, "far end sending")) {
+					assert_non_null(
+						strstr(l[i].text, "slower"));
+					assert_non_null(strstr(l[i].text,
+							       "500.0 Mbit/s"));
+					assert_non_null(
+						strstr(l[i].text, "tbf 8049:"));
+				}
+			}
+		assert_int_equal(k, 2);
+	}
+	j = ps_check_report_json(&rep);
+	assert_true(json_object_object_get_ex(j, "answer", &a));
+	assert_true(json_object_object_get_ex(a, "directions", &dirs));
+	assert_int_equal(json_object_array_length(dirs), 2);
+	x = json_object_array_get_idx(dirs, 1);
+	assert_true(json_object_object_get_ex(x, "direction", &v));
+	assert_string_equal(json_object_get_string(v), "in");
+	assert_true(json_object_object_get_ex(x, "top", &v));
+	assert_string_equal(json_object_get_string(v), "far_shaper");
+	assert_true(json_object_object_get_ex(x, "top_end", &v));
+	assert_string_equal(json_object_get_string(v), "far");
+	assert_true(json_object_object_get_ex(x, "binding", &v));
+	assert_true(json_object_object_get_ex(v, "bps", &v));
+	assert_true(json_object_get_double(v) == 5e8);
+	json_object_put(j);
+
+	/* a run of the reverse direction alone is diagnosed as such */
+	r->nsteps = 0;
+	step_qdisc(&step(r, 4, 462e6, true)->peer_qdisc, 5e8, 0, 1 << 20);
+	ps_diagnose(&ev, d);
+	assert_int_equal(d->dir, PS_DIR_IN);
+	assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id, "far_shaper");
+	assert_false(d->dirs[PS_DIR_OUT].have);
+	free(d);
+	free(fwd);
 	free(p);
 	free(me);
 	free(r);
@@ -657,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_step_deltas),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_far),
+		cmocka_unit_test(test_directions),
 		cmocka_unit_test(test_cc_qdisc),
 		cmocka_unit_test(test_fork_tbf),
 	};
