@@ -6,6 +6,9 @@
 #   tbf 700 Mbit/s, default buffers -> shaper_rate (its configured rate
 #                                     is the answer's binding ceiling; no
 #                                     window/buffer finding)
+#   htb on the far end's egress only -> the reverse direction's answer
+#                                     binds on far_shaper at its rate; the
+#                                     forward answer is not about it
 #   htb, one class per flow        -> per_flow_limit (the sum grows)
 #   offloads off on both ends      -> offloads_off
 #   both ends and RPS on one CPU   -> cpu_core_saturated
@@ -88,6 +91,21 @@ run_check() {
 	d=$(artifacts)
 	cp "$tmp/$name.json" "$d/check-scenario-$name.json" 2>/dev/null
 	cp "$tmp/$name.err" "$d/check-scenario-$name.err" 2>/dev/null
+	expect_one_per_cause "$name"
+}
+
+# expect_one_per_cause NAME: no two bottlenecks for one cause: no two
+# bottleneck findings of one scope whose ceilings lie within 15% of each
+# other (the plateau a shaper causes is folded into the shaper)
+expect_one_per_cause() {
+	T_COUNT=$((T_COUNT + 1))
+	pairs=$(q "$1" '[.findings[] | select(.severity == "bottleneck" and
+		(.ceiling_bps // 0) > 0)] as $b | [range(0; $b | length) as $i |
+		range($i + 1; $b | length) as $j | select($b[$i].scope ==
+		$b[$j].scope and ($b[$i].ceiling_bps / $b[$j].ceiling_bps) as $r |
+		$r >= 0.85 and $r <= 1.15) | $b[$i].id + "+" + $b[$j].id] |
+		join(", ")')
+	[ -z "$pairs" ] || fail "$1: two bottlenecks for one cause: $pairs"
 }
 
 # the value of a jq filter on scenario NAME's report
@@ -169,6 +187,37 @@ num_le "$r" 0.75 && num_ge "$r" 0.4 || fail "tbf: measured $r Gbit/s, wanted at 
 T_COUNT=$((T_COUNT + 1))
 [ "$(q tbf '[.findings[] | select(.id == "window_rtt" or .id == "socket_buffers")] | length')" = 0 ] ||
 	fail "tbf: a window or buffer finding behind a shaper with default buffers: $(q tbf '[.findings[] | .id] | join(", ")')"
+fi
+
+# ---- an htb on the far end's egress only: the reverse direction's answer -----
+if scenario farhtb; then
+tc -n "$NB" qdisc add dev "$VB" root handle 1: htb default 10
+tc -n "$NB" class add dev "$VB" parent 1: classid 1:10 htb rate 450mbit ceil 450mbit
+start_server && run_check farhtb
+expect_backed farhtb
+inq='.answer.directions[] | select(.direction == "in")'
+outq='.answer.directions[] | select(.direction == "out")'
+echo "farhtb: in $(q farhtb -c "$inq | [.top, .binding.bps, .measured_bps]"), out $(q farhtb -c "$outq | [.top, .measured_bps]")"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q farhtb "$inq | .top")" = far_shaper ] && [ "$(q farhtb "$inq | .top_end")" = far ] ||
+	fail "farhtb: the reverse direction's top is $(q farhtb -c "$inq | [.top, .top_end]"), wanted the far end's far_shaper"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q farhtb "$inq | .binding | \"\(.id) \(.bps)\"")" = "far_shaper 450000000" ] ||
+	fail "farhtb: the reverse direction binds on $(q farhtb -c "$inq | .binding"), wanted the far end's 450 Mbit/s class"
+T_COUNT=$((T_COUNT + 1))
+m=$(q farhtb "$inq | .measured_bps // 0")
+awk -v m="$m" 'BEGIN { exit !(m >= 0.85 * 450e6 && m <= 1.15 * 450e6) }' ||
+	fail "farhtb: the reverse direction measured $m, not within 15% of its 450 Mbit/s ceiling"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q farhtb "$inq | .slower")" = true ] || fail "farhtb: the reverse direction is not the slower one"
+# the forward direction's answer is not about the far end's shaper
+T_COUNT=$((T_COUNT + 1))
+case "$(q farhtb '.answer.top') $(q farhtb "$outq | .top")" in
+*far_shaper*) fail "farhtb: the forward answer names the far end's egress shaper" ;;
+esac
+T_COUNT=$((T_COUNT + 1))
+num_gt "$(q farhtb "$outq | .measured_bps // 0")" 1e9 ||
+	fail "farhtb: the forward direction measured $(q farhtb "$outq | .measured_bps"), wanted the unshaped rate"
 fi
 
 # ---- htb: one class per flow, a per-flow limit ------------------------------
