@@ -415,7 +415,9 @@ static void moved_nothing(struct ps_diagnosis *d)
  * bottleneck whose configured or computed ceiling of the same scope
  * explains that rate (within the ceiling_configured margin, not
  * contradicted): the shaper behind a shared plateau, the window behind a
- * per-flow limit. The explaining finding quotes it; it is not ranked.
+ * per-flow limit. An effect (the fork's plateau) is folded into a measured
+ * cause too: the saturated cores that carried that rate. The explaining
+ * finding quotes it; it is not ranked.
  */
 static void fold(struct ps_diagnosis *d)
 {
@@ -435,10 +437,12 @@ static void fold(struct ps_diagnosis *d)
 			int fc = m->c[c].finding;
 			double r;
 
-			if (fc < 0 || fc == fx || m->c[c].measured ||
-			    m->c[c].scope != m->c[x].scope)
+			if (fc < 0 || fc == fx || m->c[c].scope != m->c[x].scope)
 				continue;
 			ob = &d->out[fc];
+			if (m->c[c].measured &&
+			    (!ox->ops->effect || ob->ops->effect))
+				continue;
 			if (ob->state != PS_CHECK_FIRED || ob->contradicted ||
 			    ob->folded_into ||
 			    ob->f.severity != PS_SEV_BOTTLENECK)

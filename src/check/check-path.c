@@ -937,6 +937,7 @@ const struct ps_check_ops ps_check_fork = {
 	.title = N_("the stream-count fork (per-flow or shared limit)"),
 	.weight = 20,
 	.needs_test = true,
+	.effect = true,
 	.eval = eval_fork,
 };
 

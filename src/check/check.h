@@ -325,6 +325,10 @@ struct ps_check_ops {
 	/* caps each flow on its own (a window): when it is a bottleneck it
 	 * explains as much as the per-flow limit the sweep found */
 	bool flow_cause;
+	/* classifies what the tests saw (the stream-count fork's plateau
+	 * or per-flow limit): an effect, folded into any bottleneck whose
+	 * ceiling explains it, measured or not (ceiling.c) */
+	bool effect;
 	/* fill f (id, severity, texts); for NA and CLEAR f->evidence says
 	 * what was seen; pure: reads only the evidence */
 	enum ps_check_state (*eval)(const struct ps_evidence *ev,
