@@ -23,6 +23,7 @@
 #include "fixture.h"
 #include "probe-qdisc.h"
 #include "report-check.h"
+#include "report-html.h"
 #include "snapshot.h"
 #include "step-qdisc.h"
 #include "sysroot.h"
@@ -684,6 +685,22 @@ static void test_directions(void **state)
 	assert_true(json_object_object_get_ex(v, "bps", &v));
 	assert_true(json_object_get_double(v) == 5e8);
 	json_object_put(j);
+	/* the markdown report and the HTML page carry the same lines */
+	for (int k = 0; k < 2; k++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mf = open_memstream(&buf, &len);
+
+		if (k)
+			ps_check_report_html(mf, &rep);
+		else
+			ps_check_report_print(mf, PS_FORMAT_MARKDOWN, &rep);
+		fclose(mf);
+		assert_non_null(strstr(buf, k ? "the far end sending: "
+					       : "- **the far end sending:** "));
+		assert_non_null(strstr(buf, "the slower direction"));
+		free(buf);
+	}
 
 	/* a run of the reverse direction alone is diagnosed as such */
 	r->nsteps = 0;
