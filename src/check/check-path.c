@@ -31,6 +31,7 @@ enum {
 	R_BIDIR_TOGETHER,
 	R_RETRANS_INFO,
 	R_RETRANS_WARNING,
+	R_SUM_STEADY,
 };
 static const struct ps_rule rules[] = {
 	[R_JUMBO_MTU] = {
@@ -120,6 +121,14 @@ static const struct ps_rule rules[] = {
 		.unit = "share",
 		.why = N_("retransmitting this share of the segments is a "
 			  "warning"),
+	},
+	[R_SUM_STEADY] = {
+		.name = "sum_steady",
+		.value = 1.05,
+		.unit = "ratio",
+		.why = N_("a sum within this factor of one stream's stays "
+			  "where it was; beyond it the words say how much it "
+			  "grew or fell"),
 	},
 };
 PS_RULE_FAMILY(path, rules);
@@ -894,10 +903,27 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	f->ceiling_measured = true;
 	PS_SET(f->ceiling_what, "%s",
 	       _("shared limit (the sum does not grow)"));
-	PS_SET(f->title,
-	       _("Shared limit: the sum stays at %s from 1 to %d streams "
-		 "(×%.2f)"),
-	       b, sw[n - 1]->streams, growth);
+	/* the words follow the numbers: a sum that grew within the noise
+	 * of the runs did grow, and says by how much */
+	if (growth >= rules[R_SUM_STEADY].value)
+		PS_SET(f->title,
+		       _("Shared limit: the sum grew %.0f%% from 1 to %d "
+			 "streams (to %s), within the ±%.0f%% spread of the "
+			 "runs"),
+		       100 * (growth - 1), best->streams, b,
+		       100 * (ps_step_spread(one) + ps_step_spread(best)) /
+			       one->bps);
+	else if (sw[n - 1]->bps <= one->bps / rules[R_SUM_STEADY].value)
+		PS_SET(f->title,
+		       _("Shared limit: the sum fell %.0f%% from 1 to %d "
+			 "streams (%s at best, with one)"),
+		       100 * (1 - sw[n - 1]->bps / one->bps),
+		       sw[n - 1]->streams, b);
+	else
+		PS_SET(f->title,
+		       _("Shared limit: the sum stays at %s from 1 to %d "
+			 "streams (×%.2f)"),
+		       b, sw[n - 1]->streams, growth);
 	PS_APPEND(f->evidence,
 		  _("; more streams do not add up, so all flows share one "
 		    "limit: the link, a shaper, the PCIe link or a CPU"));

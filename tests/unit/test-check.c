@@ -669,6 +669,12 @@ static void test_stream_fork(void **state)
 	assert_int_equal(f.scope, PS_SCOPE_SHARED);
 	assert_true(fabs(f.ceiling_bps - 1.91e9) < 1e6);
 	assert_backed(&f);
+	assert_non_null(strstr(f.title, "stays at 1.91 Gbit/s"));
+	/* a sum that fell says so */
+	r.steps[2].bps = 1.5e9;
+	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.title, "fell 21% from 1 to 4 streams"));
+	r.steps[2].bps = 1.90e9;
 
 	/* htb 300 Mbit/s per flow: 0.29, 0.58, 1.15 */
 	r.nsteps = 0;
@@ -1668,6 +1674,11 @@ static void test_repeats(void **state)
 	assert_int_equal(run(&ps_check_fork, &ev, &f), PS_CHECK_FIRED);
 	assert_string_equal(f.id, "shared_limit");
 	assert_non_null(strstr(f.evidence, "within the spread"));
+	/* the words follow the numbers: it grew, within the runs' spread
+	 * ((9.55 + 1) / 13.8), never "stays" beside ×1.30 */
+	assert_null(strstr(f.title, "stays"));
+	assert_non_null(strstr(f.title, "grew 30% from 1 to 2 streams"));
+	assert_non_null(strstr(f.title, "within the ±76% spread"));
 	/* the same medians, runs close together: a per-flow limit */
 	set_runs(one, 13.5, 14.1);
 	assert_true(ps_step_differs(one, two));
