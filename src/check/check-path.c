@@ -32,6 +32,7 @@ enum {
 	R_RETRANS_INFO,
 	R_RETRANS_WARNING,
 	R_SUM_STEADY,
+	R_RTT_RESOLUTION,
 };
 static const struct ps_rule rules[] = {
 	[R_JUMBO_MTU] = {
@@ -129,6 +130,14 @@ static const struct ps_rule rules[] = {
 		.why = N_("a sum within this factor of one stream's stays "
 			  "where it was; beyond it the words say how much it "
 			  "grew or fell"),
+	},
+	[R_RTT_RESOLUTION] = {
+		.name = "rtt_resolution",
+		.value = 10,
+		.unit = "us",
+		.why = N_("an RTT below this is within ten ticks of TCP's "
+			  "microsecond clock (loopback, one host): no window "
+			  "or BDP computed from it is a ceiling"),
 	},
 };
 PS_RULE_FAMILY(path, rules);
@@ -303,6 +312,29 @@ const struct ps_check_ops ps_check_mtu = {
 /* TCP_INFO's share of the time limited by a window that counts as proof */
 #define LIMITED (rules[R_LIMITED].value)
 
+/* an RTT of TCP_INFO (µs) as the reports print it: "87 µs", "10.40 ms" */
+static const char *rtt_text(char *buf, size_t len, double us)
+{
+	ps_fmt_usec(buf, len, us);
+	return buf;
+}
+#define US(b, us) rtt_text((b), sizeof(b), (us))
+
+/* the RTT is too short for a window ceiling: said in f, true */
+static bool rtt_unresolved(double rtt_s, struct ps_finding *f)
+{
+	char u[32];
+
+	if (rtt_s * 1e6 >= rules[R_RTT_RESOLUTION].value)
+		return false;
+	PS_SET(f->evidence,
+	       _("the RTT TCP measured, %s, is below what its clock resolves "
+		 "(%.0f µs): no window or BDP computed from it is a ceiling"),
+	       US(u, rtt_s * 1e6), rules[R_RTT_RESOLUTION].value);
+	ps_fact(f, "rtt", rtt_s * 1e6, "us");
+	return true;
+}
+
 static long long snap_max(const struct ps_snapshot *s, enum ps_sysctl_id id)
 {
 	if (!s || s->sysctl.val[id].status != PS_ST_OK)
@@ -398,7 +430,7 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	long long rmem, wmem;
 	double rtt, r, wnd, ceil_w = 0, ceil_r = 0, ceil_s = 0, ceil = 0;
 	double target, bdp, want;
-	char rt[32], cs[32], ws[32], bs[32], ts[32], who[300];
+	char rt[32], cs[32], ws[32], bs[32], ts[32], who[300], u1[32], u2[32];
 	const char *twhat = "";
 	enum wnd_kind kind = WND_NONE;
 	bool base, rev, far;
@@ -416,6 +448,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	rmem = snap_max(rs_snap, PS_SYSCTL_TCP_RMEM);
 	wmem = snap_max(ss_snap, PS_SYSCTL_TCP_WMEM);
 	rtt = path_rtt_s(s, &base);
+	if (rtt_unresolved(rtt, f))
+		return PS_CHECK_NA;
 	/* what a flow got in that step */
 	r = s->bps / s->streams;
 	wnd = s->snd_wnd_bytes;
@@ -456,21 +490,19 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 	       100 * s->rwnd_limited, 100 * s->sndbuf_limited);
 	if (base)
 		PS_APPEND(f->evidence,
-			  _("; the path's RTT is min_rtt %.2f ms (the smoothed "
-			    "RTT, %.2f ms, holds the queue the test "
-			    "builds)"),
-			  rtt * 1e3, s->rtt_us / 1e3);
+			  _("; the path's RTT is min_rtt %s (the smoothed "
+			    "RTT, %s, holds the queue the test builds)"),
+			  US(u1, rtt * 1e6), US(u2, s->rtt_us));
 	else
 		PS_APPEND(f->evidence,
-			  _("; RTT %.2f ms (smoothed: TCP_INFO had no "
-			    "min_rtt)"),
-			  rtt * 1e3);
+			  _("; RTT %s (smoothed: TCP_INFO had no min_rtt)"),
+			  US(u1, rtt * 1e6));
 	if (wnd > 0) {
 		ps_fmt_bytes10(ws, sizeof(ws), wnd);
 		ps_fmt_bps(cs, sizeof(cs), ceil_w);
 		PS_APPEND(f->evidence,
-			  _("; the receiver's window %s × 8 / %.2f ms = %s"),
-			  ws, rtt * 1e3, cs);
+			  _("; the receiver's window %s × 8 / %s = %s"), ws,
+			  US(u1, rtt * 1e6), cs);
 	}
 	end_name(ev, !rev, who, sizeof(who));
 	if (rmem > 0) {
@@ -544,10 +576,10 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 			ps_fmt_bps(cs, sizeof(cs), ceil);
 			PS_APPEND(f->evidence,
 				  _("; while TCP waited on it the flow saw a "
-				    "smoothed RTT of %.2f ms on average: the "
+				    "smoothed RTT of %s on average: the "
 				    "window over the RTT, sample by sample, "
 				    "carries at most %s"),
-				  s->rtt_us / 1e3, cs);
+				  US(u1, s->rtt_us), cs);
 		} else {
 			if (kind == WND_RECEIVER && ceil_w > 0)
 				ceil = ceil_w;
@@ -555,8 +587,8 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 			ps_fmt_bps(cs, sizeof(cs), ceil);
 			PS_APPEND(f->evidence,
 				  _("; while TCP waited on it the flow saw the "
-				    "smoothed RTT of %.2f ms: at most %s"),
-				  s->rtt_us / 1e3, cs);
+				    "smoothed RTT of %s: at most %s"),
+				  US(u1, s->rtt_us), cs);
 		}
 	}
 	if (kind == WND_NONE || !(ceil > 0)) {
@@ -621,15 +653,14 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 		if (rmem > 0)
 			PS_SET(f->title,
 			       _("The receiver's window caps each stream at "
-				 "about %s: %s tcp_rmem max %lld at RTT %.2f "
-				 "ms"),
+				 "about %s: %s tcp_rmem max %lld at RTT %s"),
 			       cs, far ? _("the far end's") : _("this end's"),
-			       rmem, rtt * 1e3);
+			       rmem, US(u1, rtt * 1e6));
 		else
 			PS_SET(f->title,
 			       _("The receiver's window caps each stream at "
-				 "about %s (%s, RTT %.2f ms)"),
-			       cs, who, rtt * 1e3);
+				 "about %s (%s, RTT %s)"),
+			       cs, who, US(u1, rtt * 1e6));
 		PS_SET(f->remedy,
 		       _("on %s (the receiver): sysctl -w "
 			 "net.ipv4.tcp_rmem='4096 131072 %.0f' "
@@ -640,9 +671,9 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 		       far ? _("far end") : _("this end"));
 		PS_SET(f->title,
 		       _("%s send buffer caps each stream at about %s: "
-			 "tcp_wmem max %lld at RTT %.2f ms"),
+			 "tcp_wmem max %lld at RTT %s"),
 		       far ? _("The far end's") : _("This end's"), cs, wmem,
-		       rtt * 1e3);
+		       US(u1, rtt * 1e6));
 		PS_SET(f->remedy,
 		       _("on %s (the sender): sysctl -w "
 			 "net.ipv4.tcp_wmem='4096 16384 %.0f' "
@@ -673,7 +704,7 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 	long long rmax = sysctl_max(ev, PS_SYSCTL_RMEM_MAX);
 	long long wmax = sysctl_max(ev, PS_SYSCTL_WMEM_MAX);
 	double rtt, target, bdp, want;
-	char bs[32], ts[32], r1[32], w1[32];
+	char bs[32], ts[32], r1[32], w1[32], u1[32];
 	const char *twhat = "";
 	bool base;
 
@@ -686,6 +717,8 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 		return PS_CHECK_NA;
 	}
 	rtt = path_rtt_s(s, &base);
+	if (rtt_unresolved(rtt, f))
+		return PS_CHECK_NA;
 	/* a rate the buffers would have to carry, or no finding */
 	target = target_bps(ev, best_sum(ev), &twhat);
 	if (!(target > 0)) {
@@ -705,10 +738,10 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 	ps_fact(f, "tcp_rmem_max", (double)rmem, "bytes");
 	ps_fact(f, "tcp_wmem_max", (double)wmem, "bytes");
 	PS_SET(f->evidence,
-	       _("BDP at %s (%s) × %s %.2f ms = %s; this end's tcp_rmem max "
-		 "%s, tcp_wmem max %s"),
-	       ts, twhat, base ? _("min RTT") : _("RTT"), rtt * 1e3, bs, r1,
-	       w1);
+	       _("BDP at %s (%s) × %s %s = %s; this end's tcp_rmem max %s, "
+		 "tcp_wmem max %s"),
+	       ts, twhat, base ? _("min RTT") : _("RTT"), US(u1, rtt * 1e6),
+	       bs, r1, w1);
 	if (rmax > 0 && wmax > 0)
 		PS_APPEND(f->evidence,
 			  _(", rmem_max %lld, wmem_max %lld (for -w)"), rmax,
@@ -719,8 +752,8 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 	f->severity = PS_SEV_WARNING;
 	ps_crossed(f, &rules[R_BUFFERS_BDP]);
 	PS_SET(f->title,
-	       _("Socket buffers below %g × BDP (%s at %s, RTT %.2f ms)"),
-	       rules[R_BUFFERS_BDP].value, bs, ts, rtt * 1e3);
+	       _("Socket buffers below %g × BDP (%s at %s, RTT %s)"),
+	       rules[R_BUFFERS_BDP].value, bs, ts, US(u1, rtt * 1e6));
 	PS_SET(f->remedy,
 	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' "
 	       "net.ipv4.tcp_wmem='4096 16384 %.0f' net.core.rmem_max=%.0f "
@@ -816,7 +849,7 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	size_t n = ps_run_sweep(ev->res, sw, 24);
 	const char *qd =
 		ev->link && ev->link->status == PS_ST_OK ? ev->link->qdisc : "";
-	char a[32], b[32], row[64], note[160];
+	char a[32], b[32], row[64], note[160], u1[32];
 	double growth;
 
 	if (n < 2 || sw[0]->streams != 1) {
@@ -880,9 +913,10 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 			PS_APPEND(f->evidence,
 				  _("; one stream was receive-window limited "
 				    "%.0f%% and send-buffer limited %.0f%% of "
-				    "the time at RTT %.2f ms"),
+				    "the time at RTT %s"),
 				  100 * one->rwnd_limited,
-				  100 * one->sndbuf_limited, one->rtt_us / 1e3);
+				  100 * one->sndbuf_limited,
+				  US(u1, one->rtt_us));
 		ps_ev_far_placement(ev, f);
 		if (qd[0])
 			PS_APPEND(f->evidence, _("; qdisc on %s: %s%s"),

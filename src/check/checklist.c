@@ -571,7 +571,10 @@ static void summary_of(const struct ps_step_result *s, char *buf, size_t len)
 		ps_fmt_bps(b, sizeof(b), s->bps_back);
 		snprintf(buf, len, "%s + %s", r, b);
 	} else if (s->have_tcpinfo) {
-		snprintf(buf, len, _("%s, RTT %.2f ms"), r, s->rtt_us / 1e3);
+		char u[32];
+
+		ps_fmt_usec(u, sizeof(u), s->rtt_us);
+		snprintf(buf, len, _("%s, RTT %s"), r, u);
 	} else if (s->udp && s->udp_sent > 0) {
 		snprintf(buf, len,
 			 _("%s, %lld of %lld datagrams lost (%.1f%%)"), r,

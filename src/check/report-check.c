@@ -988,12 +988,16 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 			continue;
 		}
 		fprintf(out, "  %-28s %14s", t, rate);
-		if (s->have_tcpinfo)
+		if (s->have_tcpinfo) {
+			char u[32];
+
+			ps_fmt_usec(u, sizeof(u), s->rtt_us);
 			fprintf(out,
-				_("  RTT %.2f ms, %lld retrans, rwnd-limited "
-				  "%.0f%%, sndbuf-limited %.0f%%"),
-				s->rtt_us / 1e3, (long long)s->retrans,
+				_("  RTT %s, %lld retrans, rwnd-limited %.0f%%, "
+				  "sndbuf-limited %.0f%%"),
+				u, (long long)s->retrans,
 				100 * s->rwnd_limited, 100 * s->sndbuf_limited);
+		}
 		if (core[0])
 			fprintf(out, _(", busiest core %s"), core);
 		if (s->have_peer_cpu)

@@ -89,6 +89,7 @@ static const char *const si[] = { "", "k", "M", "G", "T" };
 static const char *const bin[] = { "", "K", "M", "G", "T" };
 static const char *const bytes10[] = { "B", "KB", "MB", "GB" };
 static const char *const rtt[] = { "us", "ms", "s" };
+static const char *const rtt_report[] = { "µs", "ms", "s" };
 
 /* decimals: none, one, two, or three significant digits ("9.41", "94.1",
  * "941") */
@@ -105,6 +106,8 @@ static const struct ps_digits rbps[] = { D0, D1, D1, D2 };
 static const struct ps_digits rbytes[] = { D0, D0, D2 };
 /* an RTT: "87us", "1.25ms", "12.5ms", "1.02s" */
 static const struct ps_digits usec[] = { D0, { 10, INFINITY }, D2 };
+/* the reports' RTT: "87 µs", "10.40 ms", "1.25 s" */
+static const struct ps_digits rusec[] = { D0, D2, D2 };
 
 #define N(a) (int)(sizeof(a) / sizeof(a[0]))
 #define SCALE(name, base, first, up, units, sep, width, zero, digits)	\
@@ -128,6 +131,8 @@ SCALE(screen_bps,         1000, 1,   0.9995, bitps,      " ", 0, BAD,   isig3);
 SCALE(screen_bps_short,   1000, 1,   0.9995, si,         "",  0, BAD,   isig3);
 SCALE(screen_bytes_short, 1024, 1,   0.9995, bin,        "",  0, BAD,   isig3);
 SCALE(screen_usec,        1000, 1,   1,      rtt,        "",  0, NONPOS, usec);
+/* the check report's RTTs: below a millisecond in µs */
+SCALE(report_usec,        1000, 1,   1,      rtt_report, " ", 0, AS_IS, rusec);
 /* the guided sweep's "1: 23.4, 2: 41.0 Gbit/s": one unit for the list */
 SCALE(sweep_bps,          1000, 1,   1,      bitps,      " ", 0, AS_IS, one);
 /* clang-format on */
@@ -212,6 +217,11 @@ void ps_fmt_bytes(char *buf, size_t len, double bytes, char fmt)
 void ps_fmt_bps(char *buf, size_t len, double bps)
 {
 	ps_fmt_scaled(buf, len, bps, &ps_scale_report_bps, -1);
+}
+
+void ps_fmt_usec(char *buf, size_t len, double us)
+{
+	ps_fmt_scaled(buf, len, us, &ps_scale_report_usec, -1);
 }
 
 void ps_fmt_bytes10(char *buf, size_t len, double bytes)

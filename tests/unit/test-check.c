@@ -924,11 +924,23 @@ static void test_window(void **state)
 	 * base RTT is 3 µs: the receiver was busy, the window is no limit */
 	s->bps = 13.93e9;
 	s->rtt_us = 119.25;
-	s->min_rtt_us = 3;
+	s->min_rtt_us = 15;
 	s->snd_wnd_bytes = 218624;
 	s->rwnd_limited = 0.444;
 	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_CLEAR);
 	assert_non_null(strstr(f.evidence, "far more than the rate"));
+	/* sub-millisecond RTTs in µs, never "0.00 ms" */
+	assert_non_null(strstr(f.evidence, "min_rtt 15 µs"));
+	assert_non_null(strstr(f.evidence, "119 µs"));
+	assert_null(strstr(f.evidence, "0.00 ms"));
+	/* a base RTT of 3 µs is below what TCP's clock resolves: no window
+	 * or BDP ceiling is computed from it (not 218 KB × 8 / 0.00 ms) */
+	s->min_rtt_us = 3;
+	assert_int_equal(run(&ps_check_window, &ev, &f), PS_CHECK_NA);
+	assert_non_null(strstr(f.evidence, "below what its clock resolves"));
+	assert_true(f.ceiling_bps == 0);
+	assert_int_equal(run(&ps_check_buffers, &ev, &f), PS_CHECK_NA);
+	assert_non_null(strstr(f.evidence, "3 µs"));
 }
 
 static void test_cpu(void **state)
