@@ -1172,6 +1172,30 @@ const struct ps_check_ops ps_check_bidir = {
 
 /* ---- congestion control and qdisc ------------------------------------ */
 
+/* the kernel release rel ("6.1.0-18-amd64") is before maj.min: 1, 0 when
+ * not, -1 when it cannot be told */
+static int kernel_before(const char *rel, int maj, int min)
+{
+	int a, b;
+
+	if (!rel || sscanf(rel, "%d.%d", &a, &b) != 2 || a < 2 || a > 99 ||
+	    b < 0 || b > 999)
+		return -1;
+	return a < maj || (a == maj && b < min);
+}
+
+/* a root qdisc the kernel puts there by itself, nobody's configuration */
+static bool default_qdisc(const char *qd)
+{
+	static const char *const kinds[] = { "pfifo_fast", "mq", "noqueue",
+					     "fq_codel", "pfifo", "noop" };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(qd, kinds[i]))
+			return true;
+	return false;
+}
+
 static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
 					 struct ps_finding *f)
 {
@@ -1236,12 +1260,49 @@ static enum ps_check_state eval_cc_qdisc(const struct ps_evidence *ev,
 	}
 	if (!strcmp(cc, "bbr") && qd[0] && strcmp(qd, "fq") &&
 	    strcmp(dq, "fq")) {
+		const char *kr = ev->snap ? ev->snap->hdr.kernel : "";
+		int k = kernel_before(kr, 4, 13);
+
+		/* TCP paces by itself since 4.13: nothing to fix there */
+		if (k == 0) {
+			PS_APPEND(f->evidence,
+				  _("; bbr without fq: kernel %s paces TCP by "
+				    "itself (since 4.13)"),
+				  kr);
+			return PS_CHECK_CLEAR;
+		}
 		f->severity = PS_SEV_INFO;
 		PS_SET(f->title, "%s", _("bbr without the fq qdisc"));
-		PS_SET(f->remedy,
-		       _("tc qdisc replace dev %s root fq (kernels before 4.13 "
-			 "need fq for bbr's pacing)"),
-		       ifn_or(ev));
+		PS_APPEND(f->evidence,
+			  k > 0 ? _("; kernel %s: before 4.13 bbr needs fq to "
+				    "pace")
+				: _("; kernel %s not known: before 4.13 bbr "
+				    "needs fq to pace"),
+			  kr[0] ? kr : "?");
+		/* never a remedy that removes what the user configured:
+		 * under a shaper (or any qdisc not a default one) fq goes
+		 * beneath it, not in its place */
+		if (r > 0)
+			PS_SET(f->remedy,
+			       _("put fq beneath the shaper, keeping it: tc "
+				 "qdisc add dev %s parent %s fq (its leaf "
+				 "class; tc -s class show dev %s)"),
+			       ifn_or(ev),
+			       sh.class ? sh.class->handle : sh.q->handle,
+			       ifn_or(ev));
+		else if (default_qdisc(qd))
+			PS_SET(f->remedy,
+			       _("tc qdisc replace dev %s root fq (or sysctl "
+				 "-w net.core.default_qdisc=fq before the "
+				 "interface comes up)"),
+			       ifn_or(ev));
+		else
+			PS_SET(f->remedy,
+			       _("%s on %s is a qdisc someone configured: "
+				 "keep it, and put fq beneath it (tc qdisc add "
+				 "dev %s parent HANDLE fq); tc -s qdisc show "
+				 "dev %s"),
+			       qd, ifn_or(ev), ifn_or(ev), ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
 	if (line >= rules[R_FAST_LINE].value &&

@@ -738,6 +738,35 @@ static void test_cc_qdisc(void **state)
 	snprintf(l->qdisc, sizeof(l->qdisc), "tbf");
 	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_CLEAR);
 	assert_non_null(strstr(f.evidence, "500.0 Mbit/s"));
+	/* bbr without fq: nothing to fix where TCP paces by itself (4.13
+	 * on), and never a remedy that replaces the user's shaper */
+	s->sysctl.status = PS_ST_OK;
+	s->sysctl.val[PS_SYSCTL_TCP_CC].status = PS_ST_OK;
+	snprintf(s->sysctl.val[PS_SYSCTL_TCP_CC].text,
+		 sizeof(s->sysctl.val[PS_SYSCTL_TCP_CC].text), "bbr");
+	snprintf(s->hdr.kernel, sizeof(s->hdr.kernel), "6.18.0-1-amd64");
+	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "paces TCP by itself"));
+	snprintf(s->hdr.kernel, sizeof(s->hdr.kernel), "4.9.0-8-amd64");
+	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_FIRED);
+	assert_string_equal(f.title, "bbr without the fq qdisc");
+	assert_null(strstr(f.remedy, "replace"));
+	assert_null(strstr(f.remedy, "del"));
+	assert_non_null(strstr(f.remedy, "beneath the shaper"));
+	/* the kernel's own qdisc may be replaced */
+	snprintf(l->qdisc, sizeof(l->qdisc), "pfifo_fast");
+	s->qdisc.status = PS_ST_NOT_RECORDED;
+	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.remedy, "tc qdisc replace dev qra root fq"));
+	/* a qdisc someone configured stays */
+	snprintf(l->qdisc, sizeof(l->qdisc), "sfq");
+	assert_int_equal(run(&ps_check_cc_qdisc, &ev, &f), PS_CHECK_FIRED);
+	assert_null(strstr(f.remedy, "replace"));
+	assert_non_null(strstr(f.remedy, "keep it"));
+	s->sysctl.val[PS_SYSCTL_TCP_CC].status = PS_ST_ERROR;
+	s->qdisc.status = PS_ST_OK;
+	snprintf(l->qdisc, sizeof(l->qdisc), "tbf");
+
 	/* without the qdisc probe (an older snapshot): the kind's name only,
 	 * said as such */
 	s->qdisc.status = PS_ST_NOT_RECORDED;
