@@ -20,4 +20,25 @@ T_COUNT=$((T_COUNT + 1))
 grep -q '^    \./bootstrap && make check$' "$top_srcdir/README.md" ||
 	fail "README does not give the test command './bootstrap && make check'"
 grep -q 'make.*check' "$top_srcdir/.ci/run" || fail ".ci/run does not run make check"
+
+# the usage lines name every format: html for check and compare
+h=$("$PIPESCOPE" --help)
+for c in "check \[-c HOST\].*--format text\|markdown\|json\|html\]" \
+	"compare .*--format text\|json\|html\]"; do
+	T_COUNT=$((T_COUNT + 1))
+	printf '%s\n' "$h" | grep -Eq "^ +pipescope $c" || fail "--help's usage line for $c"
+done
+# a sub-command's --help is its own: its usage, its options, not the
+# server's or the client's lists
+for c in check compare history probe; do
+	T_COUNT=$((T_COUNT + 1))
+	h=$("$PIPESCOPE" $c --help) || fail "$c --help exits non-zero"
+	first=$(printf '%s\n' "$h" | head -1)
+	case $first in "Usage: pipescope $c "*) ;; *) fail "$c --help begins '$first'" ;; esac
+	T_COUNT=$((T_COUNT + 1))
+	printf '%s\n' "$h" | grep -q '^Server options:' && fail "$c --help prints the whole help"
+	printf '%s\n' "$h" | grep -q '^Client options:' && fail "$c --help lists the client options"
+done
+T_COUNT=$((T_COUNT + 1))
+"$PIPESCOPE" check --help | grep -q -- '--format html' || fail "check --help does not name --format html"
 finish

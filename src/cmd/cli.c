@@ -1291,7 +1291,7 @@ void ps_cli_version(FILE *out)
 		       "server).\n"));
 }
 
-void ps_cli_help(FILE *out)
+static void help_usage(FILE *out)
 {
 	fputs(_("Usage: pipescope [options]              workstation; loopback "
 		"self-test\n"
@@ -1301,7 +1301,7 @@ void ps_cli_help(FILE *out)
 		"and iperf3 clients\n"
 		"       pipescope probe [--iface IF] [--json] [--sysroot DIR]\n"
 		"       pipescope check [-c HOST] [--iface IF] [--format "
-		"text|markdown|json]\n"
+		"text|markdown|json|html]\n"
 		"       pipescope check --snapshot FILE\n"
 		"       pipescope check --rules [--format "
 		"text|markdown|json]\n"),
@@ -1310,9 +1310,13 @@ void ps_cli_help(FILE *out)
 		"text|json]\n"
 		"       pipescope history --export jsonl\n"
 		"       pipescope compare [A [B]] [-c HOST] [--format "
-		"text|json]\n"
+		"text|json|html]\n"
 		"\n"),
 	      out);
+}
+
+static void help_common(FILE *out)
+{
 	fputs(_("Common options:\n"
 		"  -p, --port N              server port (default 5201)\n"
 		"  -f, --format [kmgtaKMGTA] units for rates: bits (lower "
@@ -1350,6 +1354,10 @@ void ps_cli_help(FILE *out)
 		"  -6, --version6            IPv6 only\n"
 		"\n"),
 	      out);
+}
+
+static void help_server(FILE *out)
+{
 	fputs(_("Server options:\n"
 		"  -s, --server              run as a server\n"
 		"  -D, --daemon              run in the background\n"
@@ -1382,6 +1390,10 @@ void ps_cli_help(FILE *out)
 		"clients\n"
 		"\n"),
 	      out);
+}
+
+static void help_client(FILE *out)
+{
 	fputs(_("Client options:\n"
 		"  -c, --client HOST[:PORT]  test against HOST (repeat for "
 		"several targets)\n"
@@ -1442,6 +1454,10 @@ void ps_cli_help(FILE *out)
 		"      --connect-timeout MS  give up connecting after MS\n"
 		"\n"),
 	      out);
+}
+
+static void help_check_pictures(FILE *out)
+{
 	/* its own string: the translations of the others stay whole */
 	fputs(_("Check's reports with pictures:\n"
 		"      --format html         (check) one HTML page: the "
@@ -1456,6 +1472,10 @@ void ps_cli_help(FILE *out)
 		"report links them\n"
 		"\n"),
 	      out);
+}
+
+static void help_compare_pictures(FILE *out)
+{
 	/* its own string too: the translated blocks stay whole */
 	fputs(_("Compare's page with pictures:\n"
 		"      --format html         (compare) one HTML page: the "
@@ -1466,6 +1486,10 @@ void ps_cli_help(FILE *out)
 		"DIR/compare.svg\n"
 		"\n"),
 	      out);
+}
+
+static void help_history(FILE *out)
+{
 	fputs(_("The run history (every test and check; doc/history.md):\n"
 		"      --history FILE        its file (default "
 		"$PIPESCOPE_HISTORY or\n"
@@ -1477,6 +1501,10 @@ void ps_cli_help(FILE *out)
 		"document a line\n"
 		"\n"),
 	      out);
+}
+
+static void help_own(FILE *out)
+{
 	fputs(_("pipescope's own options:\n"
 		"      --no-tui              plain text (as iperf3) even on a "
 		"terminal\n"
@@ -1486,7 +1514,7 @@ void ps_cli_help(FILE *out)
 		"      --sysroot DIR         read /proc and /sys from a "
 		"recorded tree\n"
 		"      --json                (probe) the snapshot as JSON\n"
-		"      --format FMT          (check) text, markdown or json\n"
+		"      --format FMT          (check) text, markdown, json or html\n"
 		"      --snapshot FILE       (check) evaluate a saved 'probe "
 		"--json'\n"
 		"      --quick               (check) the short form of the "
@@ -1505,4 +1533,79 @@ void ps_cli_help(FILE *out)
 		"Exit status: 0 done, 1 failure, 2 bad command line,\n"
 		"3 (check) a bottleneck was found.\n"),
 	      out);
+}
+
+void ps_cli_help(FILE *out)
+{
+	help_usage(out);
+	help_common(out);
+	help_server(out);
+	help_client(out);
+	help_check_pictures(out);
+	help_compare_pictures(out);
+	help_history(out);
+	help_own(out);
+}
+
+/* the help of one sub-command: its usage lines and its blocks */
+void ps_cli_help_mode(FILE *out, enum ps_mode mode)
+{
+	switch (mode) {
+	case PS_MODE_CHECK:
+		fputs(_("Usage: pipescope check [-c HOST] [--iface IF] [--format "
+			"text|markdown|json|html]\n"
+			"       pipescope check --snapshot FILE\n"
+			"       pipescope check --rules [--format "
+			"text|markdown|json]\n"
+			"\n"
+			"The guided checklist: one stream, more streams, "
+			"reverse and both\n"
+			"directions against HOST (the loopback self-test "
+			"without -c), then\n"
+			"the findings, the ceilings and the answer. Its tests "
+			"take the client\n"
+			"options (-u, -t, -P, -b, ...): pipescope --help lists "
+			"them all.\n"
+			"\n"),
+		      out);
+		help_check_pictures(out);
+		help_history(out);
+		help_own(out);
+		return;
+	case PS_MODE_COMPARE:
+		fputs(_("Usage: pipescope compare [A [B]] [-c HOST] [--format "
+			"text|json|html]\n"
+			"\n"
+			"Two runs of the history side by side (the newest two "
+			"without A and B,\n"
+			"of HOST with -c): the rates, what changed on each "
+			"end, the findings.\n"
+			"\n"),
+		      out);
+		help_compare_pictures(out);
+		help_history(out);
+		return;
+	case PS_MODE_HISTORY:
+		fputs(_("Usage: pipescope history [-c HOST] [--last N] [--format "
+			"text|json]\n"
+			"       pipescope history --export jsonl\n"
+			"\n"),
+		      out);
+		help_history(out);
+		return;
+	case PS_MODE_PROBE:
+		fputs(_("Usage: pipescope probe [--iface IF] [--json] "
+			"[--sysroot DIR]\n"
+			"\n"
+			"One snapshot of every probe (CPU, IRQs, NIC, PCIe, "
+			"qdiscs, sysctls,\n"
+			"counters, processes), then exit.\n"
+			"\n"),
+		      out);
+		help_own(out);
+		return;
+	default:
+		break;
+	}
+	ps_cli_help(out);
 }

@@ -26,6 +26,9 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 				char *err, size_t errlen);
 
 void ps_cli_help(FILE *out);
+/* the help of a sub-command (check, compare, history, probe); the whole
+ * help for the others */
+void ps_cli_help_mode(FILE *out, enum ps_mode mode);
 void ps_cli_version(FILE *out);
 
 /* argv[0] names "iperf3": pipescope runs as a drop-in for it */

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 		ps_opts_free(&opts);
 		ps_usage_error("%s", err);
 	case PS_CLI_HELP:
-		ps_cli_help(stdout);
+		ps_cli_help_mode(stdout, opts.mode);
 		goto out;
 	case PS_CLI_VERSION:
 		if (opts.iperf3_mode)
