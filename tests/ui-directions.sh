@@ -4,7 +4,8 @@
 # server) shapes its egress only with an htb class; after g, the answer on
 # the screen has a line for each direction, the far end sending marked the
 # slower one and bound by the far end's shaper with its rate, this end
-# sending not. At 120x40, then the same answer at 80x24.
+# sending not; the header says how the last step ended (the median of its
+# runs, done). At 120x40, then the same answer at 80x24.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root "network namespaces and qdiscs"
 need_cmd tc iproute2
@@ -36,6 +37,11 @@ for size in "120 40" "80 24"; do
 	ui_keys g
 	ui_expect "$1x$2: the guided run starts" '^ Guided checklist ' 10
 	ui_expect "$1x$2: the run ends" 'done; w writes the report' 60
+	# the header describes the last step as it ended (issue 25 item 2)
+	ui_expect "$1x$2: the header: the last step's median and runs, done" \
+		' sum [0-9.]+ [kMG]?bit/s, the median of 2 runs of [0-9.]+ s each \(done\)' 5
+	ui_absent "$1x$2: no 'last known (failed)' for a step that is done" \
+		'last known \(failed\)'
 	ui_expect "$1x$2: this end sending has its line" \
 		'^ +this end sending: [0-9.]+ [kMG]?bit/s' 5
 	ui_expect "$1x$2: the far end sending is the slower direction" \

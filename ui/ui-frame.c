@@ -298,6 +298,24 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 	if (v->have_end &&
 	    (v->state == UI_TEST_DONE || v->state == UI_TEST_FAILED)) {
 		x = end_line(ui, r, h);
+	} else if (v->have_step && v->state == UI_TEST_DONE) {
+		/* a guided step as its row says it ended: its rate (the
+		 * median of its runs) over its measured time */
+		ui_fmt_bps(avg, sizeof(avg), v->step_bps);
+		if (v->step_runs > 1)
+			snprintf(line, sizeof(line),
+				 P_(" sum %s, the median of %d run of %.1f s "
+				    "(done)",
+				    " sum %s, the median of %d runs of %.1f s "
+				    "each (done)",
+				    v->step_runs),
+				 avg, v->step_runs, v->step_seconds);
+		else
+			snprintf(line, sizeof(line),
+				 _(" sum %s average over %.1f s (done)"), avg,
+				 v->step_seconds);
+		ui_put(r->y + 1, 0, r->w, h, line);
+		x = ui_text_width(line) + 2;
 	} else if (v->state == UI_TEST_DONE || v->state == UI_TEST_FAILED) {
 		/* it ended before the engine summed it up */
 		ui_fmt_bps(avg, sizeof(avg),
@@ -307,7 +325,9 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 		snprintf(line, sizeof(line),
 			 _(" sum %s average over %.1f s, last known (%s)"), avg,
 			 v->time_total,
-			 v->stopped ? _("stopped") : _("failed"));
+			 v->stopped		      ? _("stopped")
+			 : v->state == UI_TEST_FAILED ? _("failed")
+						      : _("done"));
 		ui_put(r->y + 1, 0, r->w, h | ui_attr(UI_C_WARN), line);
 		x = ui_text_width(line) + 2;
 	} else {

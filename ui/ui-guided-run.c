@@ -97,8 +97,7 @@ static void cb_end(void *arg, const struct ps_step_result *s,
 	changed(r);
 	/* the peer's kind and version come from the test's start */
 	if (s)
-		ui_model_feed_end(r->model, s->state != PS_STEP_FAILED,
-				  r->run.res->peer_kind,
+		ui_model_feed_end(r->model, s, r->run.res->peer_kind,
 				  r->run.res->peer_version);
 }
 

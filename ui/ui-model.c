@@ -444,6 +444,7 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->now_bps = v->bytes_total = v->time_total = 0;
 	v->have_end = false;
 	v->end_known = v->end_partial = v->stopped = v->rows_avg = false;
+	v->have_step = false;
 	v->target_bps = (double)co->rate;
 	v->rx_lost = v->rx_packets = 0;
 	v->rx_lost_here = v->rx_packets_here = 0;
@@ -566,11 +567,16 @@ void ui_model_feed_interval(struct ui_model *m, const struct ps_interval *iv)
 	on_interval(m, iv);
 }
 
-void ui_model_feed_end(struct ui_model *m, bool ok, const char *peer_kind,
-		       const char *peer_version)
+void ui_model_feed_end(struct ui_model *m, const struct ps_step_result *s,
+		       const char *peer_kind, const char *peer_version)
 {
 	pthread_mutex_lock(&m->lock);
-	m->v.state = ok ? UI_TEST_DONE : UI_TEST_FAILED;
+	m->v.state = s->state != PS_STEP_FAILED ? UI_TEST_DONE : UI_TEST_FAILED;
+	m->v.stopped = s->state == PS_STEP_SKIPPED;
+	m->v.have_step = s->state == PS_STEP_DONE;
+	m->v.step_bps = s->bps + (s->bidir ? s->bps_back : 0);
+	m->v.step_seconds = s->seconds;
+	m->v.step_runs = s->nruns > 1 ? s->nruns : 1;
 	if (peer_kind && *peer_kind) {
 		snprintf(m->v.peer_kind, sizeof(m->v.peer_kind), "%s",
 			 peer_kind);

@@ -66,6 +66,12 @@ struct ui_test_view {
 	bool end_known;
 	bool end_partial; /* ended by s or a fault: numbers up to then */
 	bool stopped;	  /* s (or a restart) ended it */
+	/* a guided run's test, as its step ended: the step's rate (the
+	 * median of its runs), its measured seconds and its runs; the
+	 * intervals fed are those of every run */
+	bool have_step;
+	double step_bps, step_seconds;
+	int step_runs;
 	/* the streams rows are the test's averages (after the end) */
 	bool rows_avg;
 	/* the -b target of each stream, bit/s (0: none) */
@@ -162,8 +168,8 @@ void ui_model_say(struct ui_model *m, int level, const char *msg);
 void ui_model_feed_begin(struct ui_model *m, const struct ps_opts *co,
 			 double duration);
 void ui_model_feed_interval(struct ui_model *m, const struct ps_interval *iv);
-void ui_model_feed_end(struct ui_model *m, bool ok, const char *peer_kind,
-		       const char *peer_version);
+void ui_model_feed_end(struct ui_model *m, const struct ps_step_result *s,
+		       const char *peer_kind, const char *peer_version);
 
 /* the guided run's test as its session stands (after each interval and
  * at the end; the engine's thread): the step the checks read from now on,
