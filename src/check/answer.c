@@ -112,7 +112,10 @@ static void direction_line(const struct ps_answer_dir *x,
 	const char *what = x->binding.what;
 
 	ps_fmt_bps(r, sizeof(r), x->measured_bps);
-	snprintf(buf, len, md ? "- **%s:** " : tx ? "  %s: " : "%s: ",
+	snprintf(buf, len,
+		 md   ? "- **%s:** "
+		 : tx ? "  %s: "
+		      : "%s: ",
 		 ps_dir_text(x->dir));
 	if (x->dir == PS_DIR_BOTH) {
 		ps_fmt_bps(b, sizeof(b), x->back_bps);

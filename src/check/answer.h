@@ -71,7 +71,7 @@ enum ps_answer_part {
 	PS_ANSWER_BINDING,
 	PS_ANSWER_NEXT,
 	PS_ANSWER_DIRECTION, /* one line a direction, when more than one */
-	PS_ANSWER_VERDICT, /* and how sure, when tests ran */
+	PS_ANSWER_VERDICT,   /* and how sure, when tests ran */
 };
 
 #define PS_ANSWER_MAX_LINES (5 + PS_DIR_N)

@@ -437,7 +437,8 @@ static void fold(struct ps_diagnosis *d)
 			int fc = m->c[c].finding;
 			double r;
 
-			if (fc < 0 || fc == fx || m->c[c].scope != m->c[x].scope)
+			if (fc < 0 || fc == fx ||
+			    m->c[c].scope != m->c[x].scope)
 				continue;
 			ob = &d->out[fc];
 			if (m->c[c].measured &&
@@ -651,7 +652,8 @@ static void both_answer(const struct ps_run *r, const struct ps_diagnosis *d,
 		const struct ps_step_result *s = &r->steps[i];
 
 		if (s->state == PS_STEP_DONE && s->bidir &&
-		    (!best || s->bps + s->bps_back > best->bps + best->bps_back))
+		    (!best ||
+		     s->bps + s->bps_back > best->bps + best->bps_back))
 			best = s;
 	}
 	if (!best)

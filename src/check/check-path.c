@@ -740,8 +740,8 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 	PS_SET(f->evidence,
 	       _("BDP at %s (%s) × %s %s = %s; this end's tcp_rmem max %s, "
 		 "tcp_wmem max %s"),
-	       ts, twhat, base ? _("min RTT") : _("RTT"), US(u1, rtt * 1e6),
-	       bs, r1, w1);
+	       ts, twhat, base ? _("min RTT") : _("RTT"), US(u1, rtt * 1e6), bs,
+	       r1, w1);
 	if (rmax > 0 && wmax > 0)
 		PS_APPEND(f->evidence,
 			  _(", rmem_max %lld, wmem_max %lld (for -w)"), rmax,
@@ -751,8 +751,7 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
 	ps_crossed(f, &rules[R_BUFFERS_BDP]);
-	PS_SET(f->title,
-	       _("Socket buffers below %g × BDP (%s at %s, RTT %s)"),
+	PS_SET(f->title, _("Socket buffers below %g × BDP (%s at %s, RTT %s)"),
 	       rules[R_BUFFERS_BDP].value, bs, ts, US(u1, rtt * 1e6));
 	PS_SET(f->remedy,
 	       "sysctl -w net.ipv4.tcp_rmem='4096 131072 %.0f' "
@@ -1187,8 +1186,8 @@ static int kernel_before(const char *rel, int maj, int min)
 /* a root qdisc the kernel puts there by itself, nobody's configuration */
 static bool default_qdisc(const char *qd)
 {
-	static const char *const kinds[] = { "pfifo_fast", "mq", "noqueue",
-					     "fq_codel", "pfifo", "noop" };
+	static const char *const kinds[] = { "pfifo_fast", "mq",    "noqueue",
+					     "fq_codel",   "pfifo", "noop" };
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(qd, kinds[i]))

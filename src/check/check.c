@@ -287,8 +287,7 @@ const struct ps_step_result *ps_run_single(const struct ps_run *r)
 	if (!r)
 		return NULL;
 	for (int i = 0; i < r->nsteps; i++)
-		if (ps_step_in_dir(r, &r->steps[i]) &&
-		    r->steps[i].streams == 1)
+		if (ps_step_in_dir(r, &r->steps[i]) && r->steps[i].streams == 1)
 			return &r->steps[i];
 	return NULL;
 }

@@ -163,12 +163,7 @@ struct ps_step_result {
 
 /* the direction a diagnosis is about: out (this end sending, the forward
  * tests), in (the far end sending, -R) or both at once (--bidir) */
-enum ps_dir {
-	PS_DIR_OUT = 0,
-	PS_DIR_IN,
-	PS_DIR_BOTH,
-	PS_DIR_N
-};
+enum ps_dir { PS_DIR_OUT = 0, PS_DIR_IN, PS_DIR_BOTH, PS_DIR_N };
 
 struct ps_run {
 	/* the direction whose steps speak for "the measured rate" (the

@@ -805,7 +805,8 @@ struct json_object *ps_check_report_json(const struct ps_check_report *r)
 	a = json_object_new_array();
 	for (size_t i = 0; i < d->nrank; i++)
 		json_object_array_add(
-			a, finding_json(d, ps_diagnosis_ranked(d, i), (int)i + 1));
+			a,
+			finding_json(d, ps_diagnosis_ranked(d, i), (int)i + 1));
 	json_object_object_add(root, "findings", a);
 
 	a = json_object_new_array();
@@ -993,10 +994,11 @@ static void print_steps(FILE *out, const struct ps_check_report *r, bool md)
 
 			ps_fmt_usec(u, sizeof(u), s->rtt_us);
 			fprintf(out,
-				_("  RTT %s, %lld retrans, rwnd-limited %.0f%%, "
+				_("  RTT %s, %lld retrans, rwnd-limited "
+				  "%.0f%%, "
 				  "sndbuf-limited %.0f%%"),
-				u, (long long)s->retrans,
-				100 * s->rwnd_limited, 100 * s->sndbuf_limited);
+				u, (long long)s->retrans, 100 * s->rwnd_limited,
+				100 * s->sndbuf_limited);
 		}
 		if (core[0])
 			fprintf(out, _(", busiest core %s"), core);

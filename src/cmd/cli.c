@@ -1514,7 +1514,8 @@ static void help_own(FILE *out)
 		"      --sysroot DIR         read /proc and /sys from a "
 		"recorded tree\n"
 		"      --json                (probe) the snapshot as JSON\n"
-		"      --format FMT          (check) text, markdown, json or html\n"
+		"      --format FMT          (check) text, markdown, json or "
+		"html\n"
 		"      --snapshot FILE       (check) evaluate a saved 'probe "
 		"--json'\n"
 		"      --quick               (check) the short form of the "
@@ -1552,7 +1553,8 @@ void ps_cli_help_mode(FILE *out, enum ps_mode mode)
 {
 	switch (mode) {
 	case PS_MODE_CHECK:
-		fputs(_("Usage: pipescope check [-c HOST] [--iface IF] [--format "
+		fputs(_("Usage: pipescope check [-c HOST] [--iface IF] "
+			"[--format "
 			"text|markdown|json|html]\n"
 			"       pipescope check --snapshot FILE\n"
 			"       pipescope check --rules [--format "
@@ -1586,7 +1588,8 @@ void ps_cli_help_mode(FILE *out, enum ps_mode mode)
 		help_history(out);
 		return;
 	case PS_MODE_HISTORY:
-		fputs(_("Usage: pipescope history [-c HOST] [--last N] [--format "
+		fputs(_("Usage: pipescope history [-c HOST] [--last N] "
+			"[--format "
 			"text|json]\n"
 			"       pipescope history --export jsonl\n"
 			"\n"),

@@ -1737,10 +1737,10 @@ static void test_repeats(void **state)
 		for (int i = 0, k = 0; i < n; i++) {
 			if (l[i].part != PS_ANSWER_DIRECTION)
 				continue;
-			assert_non_null(strstr(l[i].text,
-					       k ? "the far end sending: "
-						   "28.00 Gbit/s"
-						 : "this end sending: "));
+			assert_non_null(
+				strstr(l[i].text, k ? "the far end sending: "
+						      "28.00 Gbit/s"
+						    : "this end sending: "));
 			k++;
 		}
 	}

@@ -697,7 +697,7 @@ static void test_directions(void **state)
 			ps_check_report_print(mf, PS_FORMAT_MARKDOWN, &rep);
 		fclose(mf);
 		assert_non_null(strstr(buf, k ? "the far end sending: "
-					       : "- **the far end sending:** "));
+					      : "- **the far end sending:** "));
 		assert_non_null(strstr(buf, "the slower direction"));
 		free(buf);
 	}
