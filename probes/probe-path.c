@@ -781,7 +781,7 @@ static const struct ps_jfield dev_table[] = {
 	PS_JFIELD(PD, kind, "kind", PS_JT_STRING, 0, N_("kind:"), NULL),
 	PS_JENUM(PD, role, "role", 0, ps_path_role_names, NULL, N_("role:")),
 	PS_JFIELD(PD, via, "via", PS_JT_STRING, PS_JF_NA, N_("via:"), NULL),
-	PS_JSTATUS(PD, status, reason, 0),
+	PS_JSTATUS(PD, status, reason, PS_JF_NA),
 	PS_JFIELD(PD, mtu, "mtu", PS_JT_INT, PS_JF_NA | PS_JF_SKIPNA,
 		  N_("MTU:"), NULL),
 	PS_JFIELD(PD, encap_overhead, "encap_overhead", PS_JT_INT, 0,
