@@ -515,9 +515,9 @@ static void live_dev(struct nl_sock *sk, struct ps_path_dev *d,
 	rtnl_link_put(l);
 }
 
-static int raw_dump(struct nl_sock *sk, int type, int family,
-		    const void *hdr, size_t hlen, int attr, uint32_t val,
-		    unsigned char **buf, int *len)
+static int raw_dump(struct nl_sock *sk, int type, int family, const void *hdr,
+		    size_t hlen, int attr, uint32_t val, unsigned char **buf,
+		    int *len)
 {
 	struct nl_msg *req = nlmsg_alloc_simple(type, NLM_F_DUMP);
 	int err;
@@ -608,8 +608,8 @@ static bool has_ingress_qdisc(const struct ps_qdisc_info *q)
 }
 
 /* the devices under device k (by role), the ifb its ingress feeds */
-static void expand(struct ps_path_probe *pp, struct ps_path_info *i,
-		   unsigned k, const char *peer, const char *underlay)
+static void expand(struct ps_path_probe *pp, struct ps_path_info *i, unsigned k,
+		   const char *peer, const char *underlay)
 {
 	char names[LOWER_MAX][IF_NAMESIZE], name[IF_NAMESIZE];
 	char kind[16], port[IF_NAMESIZE] = "";
@@ -630,14 +630,15 @@ static void expand(struct ps_path_probe *pp, struct ps_path_info *i,
 	}
 	/* an ingress that redirects */
 	if (i->dev[k].has_ingress) {
-		char (*r)[IF_NAMESIZE] = names;
+		char(*r)[IF_NAMESIZE] = names;
 
 		if (live) {
 			n = live_redirects(sk, i->dev[k].ifindex, r, 4);
 		} else {
 			char path[96], *text;
 
-			snprintf(path, sizeof(path), "/tc/%s.ingress.txt", name);
+			snprintf(path, sizeof(path), "/tc/%s.ingress.txt",
+				 name);
 			text = ps_read_file(path, NULL);
 			n = text ? ps_path_parse_filter_text(text, r, 4) : 0;
 			free(text);
@@ -765,8 +766,7 @@ static void qdisc_get(struct json_object *obj, const struct ps_jfield *f,
 static void dir_put(struct json_object *obj, const struct ps_jfield *f,
 		    const void *base)
 {
-	ps_json_put_string(obj, f->key,
-			   dev_ifb(base) ? "ingress" : "egress");
+	ps_json_put_string(obj, f->key, dev_ifb(base) ? "ingress" : "egress");
 }
 
 static const struct ps_jcodec qdisc_codec = { .put = qdisc_put,
@@ -860,8 +860,7 @@ static void devs_get(struct json_object *obj, const struct ps_jfield *f,
 	}
 }
 
-static const struct ps_jcodec devs_codec = { .put = devs_put,
-					     .get = devs_get };
+static const struct ps_jcodec devs_codec = { .put = devs_put, .get = devs_get };
 
 static const struct ps_jfield path_table[] = {
 	PS_JFIELD(PI, ifname, "ifname", PS_JT_STRING, 0, NULL, NULL),
@@ -869,7 +868,9 @@ static const struct ps_jfield path_table[] = {
 	PS_JFIELD(PI, truncated, "truncated", PS_JT_BOOL, PS_JF_OK, NULL, NULL),
 	PS_JFIELD(PI, ports_guessed, "ports_guessed", PS_JT_BOOL, PS_JF_OK,
 		  NULL, NULL),
-	{ .key = "devices", .type = PS_JT_CUSTOM, .flags = PS_JF_OK,
+	{ .key = "devices",
+	  .type = PS_JT_CUSTOM,
+	  .flags = PS_JF_OK,
 	  .codec = &devs_codec },
 	PS_JEND
 };

@@ -18,9 +18,10 @@
 
 struct json_object;
 
-#define PS_PATH_MAX 24	     /* devices kept on one path */
-#define PS_PATH_GUESS_MAX 8  /* bridge ports listed when the one toward the
-			      * peer cannot be told */
+#define PS_PATH_MAX 24 /* devices kept on one path */
+#define PS_PATH_GUESS_MAX                                                      \
+	8 /* bridge ports listed when the one toward the                       \
+	   * peer cannot be told */
 #define PS_PATH_REASON 160
 
 enum ps_path_role {
@@ -41,8 +42,8 @@ extern const char *const ps_path_role_names[];
 
 struct ps_path_dev {
 	char name[IF_NAMESIZE];
-	int ifindex;	/* 0 unknown */
-	char kind[16];	/* IFLA_INFO_KIND ("bridge", "vxlan", "ifb", "") */
+	int ifindex;   /* 0 unknown */
+	char kind[16]; /* IFLA_INFO_KIND ("bridge", "vxlan", "ifb", "") */
 	enum ps_path_role role;
 	char via[IF_NAMESIZE]; /* the device it was reached from: the upper,
 				* the bridge, the overlay, the redirecting
@@ -53,11 +54,11 @@ struct ps_path_dev {
 	int encap_overhead; /* vxlan/geneve: 50 over IPv4, 70 over IPv6 */
 	bool physical;	    /* a NIC (/sys/class/net/X/device) */
 	bool up;	    /* IFF_UP (operstate up, recorded) */
-	char redirect_to[IF_NAMESIZE]; /* its ingress redirects (mirred
-					* egress redirect/mirror) to it */
-	bool has_ingress;	       /* an ingress or clsact qdisc */
-	struct ps_qdisc_info qdisc;    /* its qdiscs and classes: what it
-					* does to the packets it sends */
+	char redirect_to[IF_NAMESIZE];	/* its ingress redirects (mirred
+					 * egress redirect/mirror) to it */
+	bool has_ingress;		/* an ingress or clsact qdisc */
+	struct ps_qdisc_info qdisc;	/* its qdiscs and classes: what it
+					 * does to the packets it sends */
 	int64_t rx_dropped, tx_dropped; /* link counters, PS_NA unknown */
 };
 
@@ -82,8 +83,7 @@ enum ps_path_dir {
 void ps_path_init(struct ps_path_info *info, const char *ifname);
 void ps_path_free(struct ps_path_info *info);
 
-enum ps_path_dir ps_path_direction(const struct ps_path_info *info,
-				   unsigned i);
+enum ps_path_dir ps_path_direction(const struct ps_path_info *info, unsigned i);
 /* "egress" / "ingress" */
 const char *ps_path_dir_name(enum ps_path_dir d);
 /* where device i shapes, translated: "veth1", "ingress of veth1,

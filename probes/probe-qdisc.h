@@ -75,8 +75,8 @@ int ps_qdisc_parse_tc(const char *text, struct ps_qdisc_info *out);
 
 /*
  * Live: one RTM_GETQDISC dump filtered by the interface's index (parsed
- * by libnl) and one RTM_GETTCLASS dump (libnl's class cache) of it; with --sysroot, DIR/tc/IF.txt in the
- * recorded form (not_recorded when missing).
+ * by libnl) and one RTM_GETTCLASS dump (libnl's class cache) of it; with
+ * --sysroot, DIR/tc/IF.txt in the recorded form (not_recorded when missing).
  */
 struct ps_qdisc_probe;
 struct ps_rtnl;

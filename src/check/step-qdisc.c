@@ -97,16 +97,15 @@ void ps_step_path_reset(struct ps_step_path_acc *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void ps_step_path_add(struct ps_step_path_acc *a,
-		      const struct ps_path_info *p, double t)
+void ps_step_path_add(struct ps_step_path_acc *a, const struct ps_path_info *p,
+		      double t)
 {
 	if (!p || p->status != PS_ST_OK)
 		return; /* not read this time: nothing said about any */
 	for (int k = 0; k < a->n; k++) {
 		const struct ps_path_dev *d = ps_path_find(p, a->d[k].dev);
 
-		if (!d || d->status != PS_ST_OK ||
-		    d->qdisc.status != PS_ST_OK)
+		if (!d || d->status != PS_ST_OK || d->qdisc.status != PS_ST_OK)
 			a->d[k].gone = true;
 	}
 	for (unsigned i = 0; i < p->n; i++) {

@@ -46,8 +46,8 @@ void ps_step_path_reset(struct ps_step_path_acc *a);
 /* one snapshot's path at time t: each device with a shaper is added to
  * its own accumulator; a device seen before that is absent now (or not
  * on the path any more) is gone, and nothing later is added to it */
-void ps_step_path_add(struct ps_step_path_acc *a,
-		      const struct ps_path_info *p, double t);
+void ps_step_path_add(struct ps_step_path_acc *a, const struct ps_path_info *p,
+		      double t);
 /* append the devices with two samples to st->shapers (far: whose end) */
 void ps_step_path_finish(const struct ps_step_path_acc *a, bool far,
 			 struct ps_step_result *st);

@@ -22,8 +22,7 @@
 #include "step-qdisc.h"
 #include "xmalloc.h"
 
-static const unsigned char peer_mac[6] = { 0xfe, 0xa4, 0xe5,
-					   0x1d, 0x8e, 0xd6 };
+static const unsigned char peer_mac[6] = { 0xfe, 0xa4, 0xe5, 0x1d, 0x8e, 0xd6 };
 
 static void test_filters(void **state)
 {
@@ -52,23 +51,23 @@ static void test_filter_text(void **state)
 	assert_int_equal(ps_path_parse_filter_text(text, names, 4), 1);
 	assert_string_equal(names[0], "ifb0");
 	free(text);
-	assert_int_equal(ps_path_parse_filter_text(
-				 "mirred (Egress Redirect to device "
-				 "\x1b[31mevil/../x) stolen\n",
-				 names, 4),
-			 1);
+	assert_int_equal(
+		ps_path_parse_filter_text("mirred (Egress Redirect to device "
+					  "\x1b[31mevil/../x) stolen\n",
+					  names, 4),
+		1);
 	assert_null(strchr(names[0], '\x1b'));
 	assert_null(strchr(names[0], '/'));
-	assert_int_equal(ps_path_parse_filter_text(
-				 "mirred (Ingress Redirect to device x)\n",
-				 names, 4),
-			 0);
+	assert_int_equal(
+		ps_path_parse_filter_text(
+			"mirred (Ingress Redirect to device x)\n", names, 4),
+		0);
 }
 
 static void test_neigh_fdb(void **state)
 {
-	unsigned char mac[6], addr[4] = { 10, 66, 0, 2 }, other[4] = { 10, 66,
-									 0, 9 };
+	unsigned char mac[6], addr[4] = { 10, 66, 0, 2 },
+			      other[4] = { 10, 66, 0, 9 };
 	size_t nlen, flen;
 	char *n = netlink_fixture("path", "neigh", &nlen);
 	char *f = netlink_fixture("path", "fdb", &flen);
@@ -170,7 +169,7 @@ static void test_step(void **state)
 	assert_true(st.shapers[0].q.have);
 	assert_string_equal(st.shapers[0].q.shaper, "tbf");
 	assert_int_equal((int)st.shapers[0].q.rate_bps, 300000000);
-	assert_int_equal(st.shapers[0].q.drops, 40);	    /* 45 - 5 */
+	assert_int_equal(st.shapers[0].q.drops, 40); /* 45 - 5 */
 	assert_int_equal(st.shapers[0].q.overlimits, 400);
 	assert_int_equal((int)st.shapers[0].q.backlog_peak, 4500);
 
@@ -229,9 +228,12 @@ static void test_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_filters),	  cmocka_unit_test(test_filter_text),
-		cmocka_unit_test(test_neigh_fdb), cmocka_unit_test(test_place),
-		cmocka_unit_test(test_step),	  cmocka_unit_test(test_json),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_filter_text),
+		cmocka_unit_test(test_neigh_fdb),
+		cmocka_unit_test(test_place),
+		cmocka_unit_test(test_step),
+		cmocka_unit_test(test_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
