@@ -357,6 +357,12 @@ static bool step_done(const void *base)
 		.size2 = PS_JSIZE(S, m.have)                                   \
 	}
 
+/* only a step whose paths had a shaper */
+static bool step_shapers(const void *base)
+{
+	return ((const S *)base)->nshapers > 0;
+}
+
 static const char *const shaper_dirs[] = { "egress", "ingress", NULL };
 
 /* a shaper of a path device over the step (struct ps_step_shaper) */
@@ -412,8 +418,17 @@ static const struct ps_jfield step_done_table[] = {
 	OBJ_IF(S, have_peer_cpu, "far_end_cpu", step_peer_cpu_table),
 	QDISC(qdisc, "qdisc"),
 	QDISC(peer_qdisc, "far_end_qdisc"),
-	PS_JARRAY_IN(S, shapers, nshapers, "path_shapers", PS_JT_OBJECT, 0,
-		     step_shaper_table),
+	{ .key = "path_shapers",
+	  .type = PS_JT_ARRAY,
+	  .off = offsetof(S, shapers),
+	  .size = PS_JSIZE(S, shapers),
+	  .off2 = offsetof(S, nshapers),
+	  .size2 = PS_JSIZE(S, nshapers),
+	  .elem = PS_JT_OBJECT,
+	  .elem_size = sizeof(struct ps_step_shaper),
+	  .max = PS_STEP_MAX_SHAPERS,
+	  .sub = step_shaper_table,
+	  .when = step_shapers },
 	OBJ_IF(S, udp, "udp", step_udp_table),
 	{ .key = "netstat",
 	  .type = PS_JT_CUSTOM,

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "fixture.h"
 #include "probe-path.h"
+#include "report-check.h"
 #include "step-qdisc.h"
 #include "xmalloc.h"
 
@@ -172,6 +173,24 @@ static void test_step(void **state)
 	assert_int_equal(st.shapers[0].q.drops, 40); /* 45 - 5 */
 	assert_int_equal(st.shapers[0].q.overlimits, 400);
 	assert_int_equal((int)st.shapers[0].q.backlog_peak, 4500);
+	/* the step's JSON (the check report) carries it */
+	st.state = PS_STEP_DONE;
+	{
+		struct json_object *o = ps_jtable_to_json(ps_step_table, &st);
+		struct json_object *sh = json_object_array_get_idx(
+			json_object_object_get(o, "path_shapers"), 0);
+
+		assert_non_null(sh);
+		assert_string_equal(
+			json_object_get_string(
+				json_object_object_get(sh, "direction")),
+			"ingress");
+		assert_string_equal(
+			json_object_get_string(
+				json_object_object_get(sh, "place")),
+			"ingress of v0, redirected to ifb0");
+		json_object_put(o);
+	}
 
 	/* the ifb goes away: gone, and a later reading (counters reset)
 	 * of a device of that name adds nothing */
