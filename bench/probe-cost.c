@@ -8,6 +8,8 @@
  *   probe-cost mem [N] [DIR]   N samples (10000) back to back, as the
  *                              sampler takes them: RSS before and after
  *   probe-cost time [N] [DIR]  mean wall time of one full sample
+ *   probe-cost path [N] IF     the path probe alone on IF, N samples (60)
+ *                              at 1 Hz: CPU / wall (% of a core), devices
  * DIR is a recorded tree (--sysroot); default the live machine.
  */
 #include "config.h"
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "probe-path.h"
 #include "probe.h"
 #include "sampler.h"
 #include "sysroot.h"
@@ -67,6 +70,33 @@ static int rate(long n)
 	return 0;
 }
 
+/* the path probe alone at 1 Hz: what walking IF's path costs */
+static int path_rate(long n, const char *ifname)
+{
+	struct ps_path_probe *pp = ps_path_open_on(NULL);
+	struct ps_path_info info;
+	double t0 = ps_now(), c0 = cpu_s(), busy = 0;
+	unsigned devs = 0;
+
+	for (long i = 0; i < n; i++) {
+		double a = ps_now();
+
+		ps_path_sample_peer(pp, ifname, NULL, &info);
+		devs = info.n;
+		ps_path_free(&info);
+		busy += ps_now() - a;
+		if (i + 1 < n)
+			ps_sleep(1.0 - (ps_now() - a) > 0 ? 1.0 - (ps_now() - a)
+							  : 0);
+	}
+	printf("path: %ld samples at 1 Hz over %.1f s of %s (%u devices): "
+	       "CPU %.3f s = %.3f%% of one core, %.3f ms wall per sample\n",
+	       n, ps_now() - t0, ifname, devs, cpu_s() - c0,
+	       100.0 * (cpu_s() - c0) / (ps_now() - t0), 1000.0 * busy / n);
+	ps_path_close(pp);
+	return 0;
+}
+
 /* the sampler's own loop, without the sleeps */
 static int loop(long n, bool report_mem)
 {
@@ -108,6 +138,8 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "time";
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
+	if (!strcmp(mode, "path") && argc > 3)
+		return path_rate(n > 0 ? n : 60, argv[3]);
 	if (argc > 3)
 		ps_sysroot_set(argv[3]);
 	if (!strcmp(mode, "rate"))
@@ -116,6 +148,7 @@ int main(int argc, char **argv)
 		return loop(n > 0 ? n : 10000, true);
 	if (!strcmp(mode, "time"))
 		return loop(n > 0 ? n : 100, false);
-	fprintf(stderr, "usage: probe-cost rate|mem|time [N] [SYSROOT]\n");
+	fprintf(stderr, "usage: probe-cost rate|mem|time [N] [SYSROOT], "
+			"probe-cost path [N] IF\n");
 	return 2;
 }

@@ -355,13 +355,11 @@ static int name_cmp(const void *a, const void *b)
 /*
  * The lower_* links of a device in sysfs: bond slaves, bridge ports, the
  * device under a vlan or macvlan. Sorted, so the chain reads the same on
- * every run.
+ * every run. The count, or -errno.
  */
-static int sysfs_lowers(struct nl_sock *sk, struct ps_link_info *info,
-			const char *name, int depth)
+static int sysfs_names(const char *name, char (*names)[IF_NAMESIZE], int max)
 {
 	char path[512];
-	char names[MAX_LOWER][IF_NAMESIZE];
 	struct dirent *de;
 	DIR *d;
 	int found = 0;
@@ -370,33 +368,32 @@ static int sysfs_lowers(struct nl_sock *sk, struct ps_link_info *info,
 	d = ps_opendir(path);
 	if (!d)
 		return -errno;
-	while ((de = readdir(d)) && found < MAX_LOWER) {
-		if (strncmp(de->d_name, "lower_", 6) || !de->d_name[6])
+	while ((de = readdir(d)) && found < max) {
+		if (strncmp(de->d_name, "lower_", 6) || !de->d_name[6] ||
+		    strlen(de->d_name + 6) >= IF_NAMESIZE)
 			continue;
 		snprintf(names[found++], IF_NAMESIZE, "%s", de->d_name + 6);
 	}
 	closedir(d);
 	qsort(names, (size_t)found, IF_NAMESIZE, name_cmp);
-	for (int k = 0; k < found; k++)
-		add_lower(sk, info, names[k], depth);
 	return found;
 }
 
-/* IFLA_LINK of a stacked device (vlan, macvlan, ...) in this namespace */
-static void iflink_lower(struct nl_sock *sk, struct ps_link_info *info,
-			 const char *name, int depth)
+/* IFLA_LINK of a stacked device (vlan, macvlan, ...) in this namespace:
+ * 1 and its name, else 0 */
+static int iflink_name(struct nl_sock *sk, const char *name,
+		       char lname[IF_NAMESIZE])
 {
 	static const char *const stacked[] = {
 		"vlan", "macvlan", "macvtap", "ipvlan", "ipvtap",
 	};
 	struct rtnl_link *link = NULL;
 	int32_t nsid;
-	char lname[IF_NAMESIZE];
 	char *kind;
-	int idx;
+	int idx, found = 0;
 
-	if (rtnl_link_get_kernel(sk, 0, name, &link) < 0)
-		return;
+	if (!sk || rtnl_link_get_kernel(sk, 0, name, &link) < 0)
+		return 0;
 	kind = rtnl_link_get_type(link);
 	idx = rtnl_link_get_link(link);
 	for (size_t k = 0; kind && k < sizeof(stacked) / sizeof(*stacked); k++)
@@ -404,8 +401,39 @@ static void iflink_lower(struct nl_sock *sk, struct ps_link_info *info,
 		    idx != rtnl_link_get_ifindex(link) &&
 		    rtnl_link_get_link_netnsid(link, &nsid) < 0 &&
 		    if_indextoname((unsigned)idx, lname))
-			add_lower(sk, info, lname, depth);
+			found = 1;
 	rtnl_link_put(link);
+	return found;
+}
+
+int ps_link_lowers(struct nl_sock *sk, const char *name,
+		   char (*names)[IF_NAMESIZE], int max)
+{
+	int n = sysfs_names(name, names, max);
+
+	if (n == 0 && max > 0 && ps_sysroot_is_live())
+		n = iflink_name(sk, name, names[0]);
+	return n;
+}
+
+static int sysfs_lowers(struct nl_sock *sk, struct ps_link_info *info,
+			const char *name, int depth)
+{
+	char names[MAX_LOWER][IF_NAMESIZE];
+	int found = sysfs_names(name, names, MAX_LOWER);
+
+	for (int k = 0; k < found; k++)
+		add_lower(sk, info, names[k], depth);
+	return found;
+}
+
+static void iflink_lower(struct nl_sock *sk, struct ps_link_info *info,
+			 const char *name, int depth)
+{
+	char lname[IF_NAMESIZE];
+
+	if (iflink_name(sk, name, lname))
+		add_lower(sk, info, lname, depth);
 }
 
 static void sample_lower(struct nl_sock *sk, struct ps_link_info *info)

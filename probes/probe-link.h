@@ -109,6 +109,17 @@ void ps_link_free(struct ps_link_info *info);
  * DIR/link.bin; NULL stops */
 void ps_link_record(const char *dir);
 
+/*
+ * The devices directly under one: its /sys/class/net/NAME/lower_* links
+ * (through the sysroot; sorted), else, live, the IFLA_LINK of a vlan or
+ * macvlan in this namespace (sk: a raw rtnetlink socket, rtnl.h; NULL:
+ * sysfs only). At most max names; the count or -errno (-ENOENT: no such
+ * device in sysfs). What sample_lower walks; the path probe too.
+ */
+struct nl_sock;
+int ps_link_lowers(struct nl_sock *sk, const char *name,
+		   char (*names)[IF_NAMESIZE], int max);
+
 /* fill cur->rates from the counters of two samples `seconds` apart */
 void ps_link_rates(const struct ps_link_info *prev, struct ps_link_info *cur,
 		   double seconds);

@@ -9,6 +9,7 @@
 #include "probe-irq.h"
 #include "probe-link.h"
 #include "probe-netstat.h"
+#include "probe-path.h"
 #include "probe-pci.h"
 #include "probe-procs.h"
 #include "probe-qdisc.h"
@@ -28,6 +29,7 @@
 	X(cpu)                                                                 \
 	X(sysctl)                                                              \
 	X(qdisc)                                                               \
+	X(path)                                                                \
 	X(netstat)                                                             \
 	X(procs)
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/rtnetlink.h>
+#include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/route/class.h>
 #include <netlink/route/qdisc.h>
@@ -501,14 +503,61 @@ static void root_first(struct ps_qdisc_info *i)
 		}
 }
 
-static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
+/* libnl's qdisc parser on each RTM_NEWQDISC of a dump's bytes */
+static void parse_qdiscs(const unsigned char *buf, int len, struct walk *w)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+	int rem = len;
+
+	for (; NLMSG_OK(nlh, rem); nlh = NLMSG_NEXT(nlh, rem)) {
+		struct nl_msg *msg;
+
+		if (nlh->nlmsg_type != RTM_NEWQDISC ||
+		    nlh->nlmsg_len < NLMSG_LENGTH(sizeof(struct tcmsg)))
+			continue;
+		msg = nlmsg_convert((struct nlmsghdr *)nlh);
+		if (!msg)
+			continue;
+		nlmsg_set_proto(msg, NETLINK_ROUTE);
+		nl_msg_parse(msg, qdisc_cb, w);
+		nlmsg_free(msg);
+	}
+}
+
+/* one RTM_GETQDISC dump of one device (tcm_ifindex, which the kernel
+ * honours; qdisc_cb checks it again), not of every interface */
+static int dump_qdiscs(struct nl_sock *sk, struct walk *w)
+{
+	struct tcmsg tcm = { .tcm_family = AF_UNSPEC,
+			     .tcm_ifindex = w->ifindex };
+	struct nl_msg *req = nlmsg_alloc_simple(RTM_GETQDISC, NLM_F_DUMP);
+	unsigned char *buf = NULL;
+	int len = 0, err;
+
+	if (!req)
+		return -ENOMEM;
+	if (nlmsg_append(req, &tcm, sizeof(tcm), NLMSG_ALIGNTO) < 0) {
+		nlmsg_free(req);
+		return -ENOMEM;
+	}
+	err = ps_rtnl_dump(sk, req, &buf, &len);
+	nlmsg_free(req);
+	if (err < 0)
+		return err;
+	parse_qdiscs(buf, len, w);
+	free(buf);
+	return 0;
+}
+
+static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out,
+		       int ifindex)
 {
 	struct nl_cache *cache = NULL;
 	struct walk w = { .out = out };
 	struct nl_sock *sk;
 	int err;
 
-	w.ifindex = (int)if_nametoindex(out->ifname);
+	w.ifindex = ifindex > 0 ? ifindex : (int)if_nametoindex(out->ifname);
 	if (w.ifindex <= 0) {
 		char msg[PS_QDISC_REASON];
 
@@ -524,16 +573,18 @@ static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out)
 			   _("cannot talk to the kernel over rtnetlink"));
 		return -EPROTO;
 	}
-	err = rtnl_qdisc_alloc_cache(sk, &cache);
+	err = dump_qdiscs(sk, &w);
 	if (err < 0) {
 		ps_rtnl_unlock(qp->rt);
-		set_status(out, PS_ST_ERROR, nl_geterror(err));
+		if (err == -ENODEV || err == -EINVAL) {
+			set_status(out, PS_ST_ABSENT,
+				   _("the interface went away"));
+			return 0;
+		}
+		set_status(out, PS_ST_ERROR, strerror(-err));
 		return -EIO;
 	}
-	nl_cache_foreach(cache, qdisc_cb, &w);
-	nl_cache_free(cache);
 	root_first(out);
-	cache = NULL;
 	w.classes = true;
 	if (rtnl_class_alloc_cache(sk, w.ifindex, &cache) == 0) {
 		nl_cache_foreach(cache, qdisc_cb, &w);
@@ -568,8 +619,8 @@ static int recorded_sample(struct ps_qdisc_info *out)
 	return 0;
 }
 
-int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
-			 struct ps_qdisc_info *out)
+int ps_qdisc_sample_dev(struct ps_qdisc_probe *qp, const char *ifname,
+			int ifindex, struct ps_qdisc_info *out)
 {
 	ps_qdisc_init(out, ifname);
 	if (!ifname || !*ifname || strlen(ifname) >= IF_NAMESIZE ||
@@ -580,7 +631,13 @@ int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
 	}
 	if (!ps_sysroot_is_live())
 		return recorded_sample(out);
-	return live_sample(qp, out);
+	return live_sample(qp, out, ifindex);
+}
+
+int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
+			 struct ps_qdisc_info *out)
+{
+	return ps_qdisc_sample_dev(qp, ifname, 0, out);
 }
 
 int ps_qdisc_sample(const char *ifname, struct ps_qdisc_info *out)

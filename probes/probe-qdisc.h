@@ -74,9 +74,9 @@ void ps_qdisc_handle_text(uint32_t h, bool is_class, char *buf, size_t len);
 int ps_qdisc_parse_tc(const char *text, struct ps_qdisc_info *out);
 
 /*
- * Live: one RTM_GETQDISC and one RTM_GETTCLASS dump (libnl's qdisc and
- * class caches) of the interface; with --sysroot, DIR/tc/IF.txt in the
- * recorded form (not_recorded when missing).
+ * Live: one RTM_GETQDISC dump filtered by the interface's index (parsed
+ * by libnl) and one RTM_GETTCLASS dump (libnl's class cache) of it; with
+ * --sysroot, DIR/tc/IF.txt in the recorded form (not_recorded when missing).
  */
 struct ps_qdisc_probe;
 struct ps_rtnl;
@@ -87,6 +87,12 @@ struct ps_qdisc_probe *ps_qdisc_open_on(struct ps_rtnl *rt);
 void ps_qdisc_close(struct ps_qdisc_probe *qp);
 int ps_qdisc_sample_with(struct ps_qdisc_probe *qp, const char *ifname,
 			 struct ps_qdisc_info *out);
+/* one device's qdiscs and classes (ifindex > 0: that device, which the
+ * name only labels; 0: looked up by name): a dump of that one device,
+ * never of every interface; the path probe (probe-path.h) reads each
+ * device of a path with it */
+int ps_qdisc_sample_dev(struct ps_qdisc_probe *qp, const char *ifname,
+			int ifindex, struct ps_qdisc_info *out);
 int ps_qdisc_sample(const char *ifname, struct ps_qdisc_info *out);
 void ps_qdisc_free(struct ps_qdisc_info *info);
 void ps_qdisc_rates(const struct ps_qdisc_info *prev, struct ps_qdisc_info *cur,

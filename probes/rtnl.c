@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <linux/netlink.h>
 #include <netlink/msg.h>
@@ -12,6 +13,7 @@
 #include <netlink/socket.h>
 
 #include "rtnl.h"
+#include "xmalloc.h"
 
 int ps_rtnl_connect(struct nl_sock **out, bool raw)
 {
@@ -71,6 +73,70 @@ int ps_rtnl_get(struct nl_sock *sk, struct nl_msg *req, unsigned char **out,
 		}
 		free(buf); /* a stale reply of an earlier request */
 	}
+}
+
+#define DUMP_MAX (4 << 20)
+
+int ps_rtnl_dump(struct nl_sock *sk, struct nl_msg *req, unsigned char **out,
+		 int *outlen)
+{
+	unsigned char *all = NULL;
+	int len = 0;
+	uint32_t seq;
+
+	*out = NULL;
+	*outlen = 0;
+	nl_complete_msg(sk, req);
+	seq = nlmsg_hdr(req)->nlmsg_seq;
+	if (nl_send(sk, req) < 0)
+		return -EIO;
+	for (;;) {
+		struct sockaddr_nl nla;
+		unsigned char *buf = NULL;
+		int n = nl_recv(sk, &nla, &buf, NULL), rem = n;
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+		bool done = false;
+
+		if (n <= 0) {
+			free(buf);
+			free(all);
+			return n == 0 ? -ENODATA : -EIO;
+		}
+		if (!NLMSG_OK(nlh, n) || nlh->nlmsg_seq != seq) {
+			free(buf); /* a stale reply of an earlier request */
+			continue;
+		}
+		for (; NLMSG_OK(nlh, rem); nlh = NLMSG_NEXT(nlh, rem)) {
+			if (nlh->nlmsg_type == NLMSG_DONE)
+				done = true;
+			if (nlh->nlmsg_type == NLMSG_ERROR &&
+			    nlh->nlmsg_len >=
+				    NLMSG_LENGTH(sizeof(struct nlmsgerr))) {
+				const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+				if (e->error < 0 && e->error > -4096) {
+					free(buf);
+					free(all);
+					return e->error;
+				}
+				done = true;
+			}
+		}
+		if (len + n > DUMP_MAX) {
+			free(buf);
+			free(all);
+			return -E2BIG;
+		}
+		all = xrealloc(all, (size_t)(len + n));
+		memcpy(all + len, buf, (size_t)n);
+		len += n;
+		free(buf);
+		if (done)
+			break;
+	}
+	*out = all;
+	*outlen = len;
+	return 0;
 }
 
 void ps_rtnl_init(struct ps_rtnl *r, bool raw)

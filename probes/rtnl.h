@@ -32,6 +32,14 @@ int ps_rtnl_get(struct nl_sock *sk, struct nl_msg *req, unsigned char **out,
 		int *outlen);
 
 /*
+ * The same for a dump request (NLM_F_DUMP): every reply message up to
+ * NLMSG_DONE, concatenated in *out (free it), at most 4 MiB. 0, -EIO,
+ * -ENODATA, -E2BIG, or the kernel's error (-errno) when it refused.
+ */
+int ps_rtnl_dump(struct nl_sock *sk, struct nl_msg *req, unsigned char **out,
+		 int *outlen);
+
+/*
  * A socket kept between samples: a probe set's, which its link and qdisc
  * probes share (each set has its own, so closing one set never shuts
  * another's), or a lone probe's. Opened at its first use, one user at a

@@ -56,6 +56,25 @@ struct ps_step_qdisc {
 	double backlog_peak, backlog_mean;
 	int samples;
 };
+/* a shaper on a device of one end's path (probe-path.h) over one step */
+#define PS_STEP_MAX_SHAPERS 8
+struct ps_step_shaper {
+	bool far;		/* the far end's path, else this end's */
+	char dev[16];		/* the device (IF_NAMESIZE) */
+	int role;		/* enum ps_path_role */
+	char via[16];		/* the device it was reached from */
+	int direction;		/* enum ps_path_dir: PS_PATH_INGRESS
+				 * shapes what its end receives (an ifb
+				 * behind an ingress redirect),
+				 * PS_PATH_EGRESS what its end sends */
+	char place[96];		/* ps_path_place: "bridge port vp1 of br0" */
+	bool gone;		/* it went away during the step: q holds
+				 * its figures up to then, never a stale
+				 * reading after */
+	struct ps_step_qdisc q; /* kind, shaper, handle, rate_bps,
+				 * per_class, limits, drops, overlimits,
+				 * backlog_peak ... over the step */
+};
 #define PS_STEP_MAX_RUNS 9  /* check --repeat N, at most */
 #define PS_STEP_MAX_PROCS 5 /* other processes a step names */
 
@@ -119,6 +138,10 @@ struct ps_step_result {
 	 * end's (from the snapshots a pipescope server sent): qdisc.drops is
 	 * what the root qdisc dropped during the test */
 	struct ps_step_qdisc qdisc, peer_qdisc;
+	/* every device of either end's path with a shaper (a tbf, an htb
+	 * with a default class) in its root tree, this end's first */
+	int nshapers;
+	struct ps_step_shaper shapers[PS_STEP_MAX_SHAPERS];
 	/* the kernel's counters over the step (probe-netstat.h): each
 	 * member the delta, PS_NA when either reading lacked it. netstat is
 	 * this end's namespace; peer_netstat the far end's (a pipescope

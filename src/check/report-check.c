@@ -357,6 +357,29 @@ static bool step_done(const void *base)
 		.size2 = PS_JSIZE(S, m.have)                                   \
 	}
 
+/* only a step whose paths had a shaper */
+static bool step_shapers(const void *base)
+{
+	return ((const S *)base)->nshapers > 0;
+}
+
+static const char *const shaper_dirs[] = { "egress", "ingress", NULL };
+
+/* a shaper of a path device over the step (struct ps_step_shaper) */
+#define SH struct ps_step_shaper
+static const struct ps_jfield step_shaper_table[] = {
+	PS_JFIELD(SH, far, "far_end", PS_JT_BOOL, 0, NULL, NULL),
+	PS_JFIELD(SH, dev, "device", PS_JT_STRING, 0, NULL, NULL),
+	PS_JENUM(SH, role, "role", 0, ps_path_role_names, NULL, NULL),
+	PS_JFIELD(SH, via, "via", PS_JT_STRING, PS_JF_NA, NULL, NULL),
+	PS_JENUM(SH, direction, "direction", 0, shaper_dirs, NULL, NULL),
+	PS_JFIELD(SH, place, "place", PS_JT_STRING, 0, NULL, NULL),
+	PS_JFIELD(SH, gone, "gone", PS_JT_BOOL, 0, NULL, NULL),
+	PS_JSUB(SH, q, "qdisc", 0, step_qdisc_table, NULL),
+	PS_JEND
+};
+#undef SH
+
 /* what a test that ran measured */
 static const struct ps_jfield step_done_table[] = {
 	NUM(S, seconds, "seconds"),
@@ -395,6 +418,17 @@ static const struct ps_jfield step_done_table[] = {
 	OBJ_IF(S, have_peer_cpu, "far_end_cpu", step_peer_cpu_table),
 	QDISC(qdisc, "qdisc"),
 	QDISC(peer_qdisc, "far_end_qdisc"),
+	{ .key = "path_shapers",
+	  .type = PS_JT_ARRAY,
+	  .off = offsetof(S, shapers),
+	  .size = PS_JSIZE(S, shapers),
+	  .off2 = offsetof(S, nshapers),
+	  .size2 = PS_JSIZE(S, nshapers),
+	  .elem = PS_JT_OBJECT,
+	  .elem_size = sizeof(struct ps_step_shaper),
+	  .max = PS_STEP_MAX_SHAPERS,
+	  .sub = step_shaper_table,
+	  .when = step_shapers },
 	OBJ_IF(S, udp, "udp", step_udp_table),
 	{ .key = "netstat",
 	  .type = PS_JT_CUSTOM,

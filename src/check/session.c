@@ -62,6 +62,8 @@ void ps_session_begin(struct ps_session *s, const struct ps_test_info *info)
 	ps_step_acc_reset(&s->acc);
 	ps_step_qdisc_reset(&s->qacc);
 	ps_step_qdisc_reset(&s->qpeer);
+	ps_step_path_reset(&s->pacc);
+	ps_step_path_reset(&s->ppeer);
 	s->series = xcalloc(1, sizeof(*s->series));
 	snprintf(s->series->id, sizeof(s->series->id), "%s", step_id(s));
 	s->series->streams = s->streams;
@@ -78,6 +80,8 @@ static void peer_qdisc(struct ps_session *s, const struct ps_snapshot *snap)
 	s->qpeer_time = snap->hdr.time_ns;
 	ps_step_qdisc_add(&s->qpeer, &snap->qdisc,
 			  (double)snap->hdr.time_ns / 1e9);
+	ps_step_path_add(&s->ppeer, &snap->path,
+			 (double)snap->hdr.time_ns / 1e9);
 }
 
 /* its counters count from snap (its first of the test, or its newest at
@@ -89,6 +93,7 @@ static void peer_rebase(struct ps_session *s, const struct ps_snapshot *snap)
 	set_ref(&s->peer_base, snap);
 	ps_step_peer_netstat(&s->peer, snap, true);
 	ps_step_qdisc_reset(&s->qpeer);
+	ps_step_path_reset(&s->ppeer);
 	s->qpeer_time = 0;
 	peer_qdisc(s, snap);
 }
@@ -306,9 +311,11 @@ bool ps_session_local(struct ps_session *s, struct ps_snapshot *snap)
 		s->rebase = false;
 		set_ref(&s->base, snap);
 		ps_step_qdisc_reset(&s->qacc);
+		ps_step_path_reset(&s->pacc);
 	}
 	set_ref(&s->last, snap);
 	ps_step_qdisc_add(&s->qacc, &snap->qdisc, (double)t / 1e9);
+	ps_step_path_add(&s->pacc, &snap->path, (double)t / 1e9);
 	return true;
 }
 
@@ -455,6 +462,10 @@ void ps_session_step(const struct ps_session *s, struct ps_step_result *st)
 	ps_step_qdisc_finish(&s->qacc, &st->qdisc);
 	ps_step_peer_finish(&s->peer, st);
 	ps_step_qdisc_finish(&s->qpeer, &st->peer_qdisc);
+	/* the shapers of both ends' paths: this end's, then the far end's */
+	st->nshapers = 0;
+	ps_step_path_finish(&s->pacc, false, st);
+	ps_step_path_finish(&s->ppeer, true, st);
 }
 
 void ps_step_result_free(struct ps_step_result *st)

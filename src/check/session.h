@@ -42,11 +42,13 @@ struct ps_session {
 	int64_t begin_ns, end_ns; /* CLOCK_MONOTONIC of the start, end */
 	bool closed;		  /* a reading after the end came: no more */
 	struct ps_step_qdisc_acc qacc;
+	struct ps_step_path_acc pacc; /* the shapers of its path */
 	/* the far end: its base and latest snapshots (references), its
 	 * cores over the snapshots, its qdiscs */
 	struct ps_snapshot *peer_base, *peer_last;
 	struct ps_step_peer peer;
 	struct ps_step_qdisc_acc qpeer;
+	struct ps_step_path_acc ppeer; /* the shapers of the far path */
 	int64_t qpeer_time; /* the far snapshot last added to qpeer */
 	/* the intervals not omitted */
 	struct ps_step_acc acc;

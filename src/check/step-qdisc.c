@@ -89,3 +89,72 @@ void ps_step_qdisc_finish(const struct ps_step_qdisc_acc *a,
 	out->backlog_peak = a->backlog_peak;
 	out->backlog_mean = a->backlog_sum / a->n;
 }
+
+/* ---- the shapers of a path ---------------------------------------------- */
+
+void ps_step_path_reset(struct ps_step_path_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void ps_step_path_add(struct ps_step_path_acc *a, const struct ps_path_info *p,
+		      double t)
+{
+	if (!p || p->status != PS_ST_OK)
+		return; /* not read this time: nothing said about any */
+	for (int k = 0; k < a->n; k++) {
+		const struct ps_path_dev *d = ps_path_find(p, a->d[k].dev);
+
+		if (!d || d->status != PS_ST_OK || d->qdisc.status != PS_ST_OK)
+			a->d[k].gone = true;
+	}
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct ps_path_dev *d = &p->dev[i];
+		struct ps_qdisc_shaper sh;
+		int k;
+
+		if (d->status != PS_ST_OK)
+			continue;
+		for (k = 0; k < a->n; k++)
+			if (!strcmp(a->d[k].dev, d->name))
+				break;
+		if (k == a->n) {
+			if (a->n >= PS_STEP_PATH_DEVS ||
+			    !ps_qdisc_shaper(&d->qdisc, &sh))
+				continue;
+			memset(&a->d[k], 0, sizeof(a->d[k]));
+			snprintf(a->d[k].dev, sizeof(a->d[k].dev), "%s",
+				 d->name);
+			snprintf(a->d[k].via, sizeof(a->d[k].via), "%s",
+				 d->via);
+			a->d[k].role = (int)d->role;
+			a->d[k].direction = (int)ps_path_direction(p, i);
+			ps_path_place(p, i, a->d[k].place,
+				      sizeof(a->d[k].place));
+			a->n++;
+		}
+		if (!a->d[k].gone)
+			ps_step_qdisc_add(&a->d[k].acc, &d->qdisc, t);
+	}
+}
+
+void ps_step_path_finish(const struct ps_step_path_acc *a, bool far,
+			 struct ps_step_result *st)
+{
+	for (int k = 0; k < a->n && st->nshapers < PS_STEP_MAX_SHAPERS; k++) {
+		struct ps_step_shaper *o = &st->shapers[st->nshapers];
+
+		memset(o, 0, sizeof(*o));
+		ps_step_qdisc_finish(&a->d[k].acc, &o->q);
+		if (!o->q.have && !a->d[k].gone)
+			continue;
+		o->far = far;
+		snprintf(o->dev, sizeof(o->dev), "%s", a->d[k].dev);
+		snprintf(o->via, sizeof(o->via), "%s", a->d[k].via);
+		snprintf(o->place, sizeof(o->place), "%s", a->d[k].place);
+		o->role = a->d[k].role;
+		o->direction = a->d[k].direction;
+		o->gone = a->d[k].gone;
+		st->nshapers++;
+	}
+}

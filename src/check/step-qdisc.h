@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "check.h"
+#include "probe-path.h"
 #include "probe-qdisc.h"
 
 /* the sums of one step; plain data */
@@ -26,5 +27,29 @@ void ps_step_qdisc_add(struct ps_step_qdisc_acc *a,
 /* the step's figures (out->have when two samples were added) */
 void ps_step_qdisc_finish(const struct ps_step_qdisc_acc *a,
 			  struct ps_step_qdisc *out);
+
+/* the shapers of one end's path over a step: one accumulator per device
+ * (the same as the root's above), found by name */
+#define PS_STEP_PATH_DEVS 8
+struct ps_step_path_acc {
+	int n;
+	struct {
+		char dev[16], via[16], place[96];
+		int role;
+		int direction;
+		bool gone;
+		struct ps_step_qdisc_acc acc;
+	} d[PS_STEP_PATH_DEVS];
+};
+
+void ps_step_path_reset(struct ps_step_path_acc *a);
+/* one snapshot's path at time t: each device with a shaper is added to
+ * its own accumulator; a device seen before that is absent now (or not
+ * on the path any more) is gone, and nothing later is added to it */
+void ps_step_path_add(struct ps_step_path_acc *a, const struct ps_path_info *p,
+		      double t);
+/* append the devices with two samples to st->shapers (far: whose end) */
+void ps_step_path_finish(const struct ps_step_path_acc *a, bool far,
+			 struct ps_step_result *st);
 
 #endif

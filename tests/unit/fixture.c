@@ -90,6 +90,13 @@ char *slurp(const char *tree, const char *rel)
 	return text;
 }
 
+char *fixture_text(const char *rel)
+{
+	size_t len;
+
+	return fixture(rel, &len);
+}
+
 char *counters_fixture(const char *name)
 {
 	char *path, *text;

@@ -19,6 +19,8 @@ bool have_machines_at(const char *rel);
 const char *machine_or_skip(const char *name);
 /* the whole of TREE/REL read live (no sysroot); the test fails if absent */
 char *slurp(const char *tree, const char *rel);
+/* tests/fixtures/REL, whole (the test fails if absent) */
+char *fixture_text(const char *rel);
 /* a recorded counter output, tests/fixtures/counters/NAME, whole (the
  * test fails if absent) */
 char *counters_fixture(const char *name);
