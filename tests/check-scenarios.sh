@@ -9,6 +9,11 @@
 #   htb on the far end's egress only -> the reverse direction's answer
 #                                     binds on far_shaper at its rate; the
 #                                     forward answer is not about it
+#   ingress shaped through an ifb on both ends -> each direction binds on
+#                                     the shaper of its receiving end, named
+#                                     "ingress of VETH, redirected to IFB"
+#   the server's address on a bridge, its veth port shaped -> the reverse
+#                                     direction binds on "bridge port ..."
 #   htb, one class per flow        -> per_flow_limit (the sum grows)
 #   offloads off on both ends      -> offloads_off
 #   both ends and RPS on one CPU   -> cpu_core_saturated
@@ -218,6 +223,81 @@ esac
 T_COUNT=$((T_COUNT + 1))
 num_gt "$(q farhtb "$outq | .measured_bps // 0")" 1e9 ||
 	fail "farhtb: the forward direction measured $(q farhtb "$outq | .measured_bps"), wanted the unshaped rate"
+fi
+
+# ---- ingress shaping through an ifb on both ends --------------------------
+# (tc's usual way: an ingress qdisc, a u32 match-all filter with a mirred
+# redirect to an ifb device, a tbf on the ifb) the far end's caps what this
+# end sends, this end's what it receives: each direction binds on its own,
+# named with both devices
+if scenario ifb; then
+IA=pcki$$ IB=pckj$$
+ifb_in() {	# NS DEV IFB RATE
+	ip -n "$1" link add "$3" type ifb && ip -n "$1" link set "$3" up &&
+	tc -n "$1" qdisc add dev "$2" ingress &&
+	tc -n "$1" filter add dev "$2" parent ffff: protocol all u32 \
+		match u32 0 0 action mirred egress redirect dev "$3" &&
+	tc -n "$1" qdisc add dev "$3" root tbf rate "$4" burst 256kb latency 50ms
+}
+ifb_in "$NB" "$VB" "$IB" 420mbit && ifb_in "$NA" "$VA" "$IA" 260mbit ||
+	fail "ifb: cannot build the ingress redirects"
+start_server && run_check ifb
+expect_backed ifb
+inq='.answer.directions[] | select(.direction == "in")'
+outq='.answer.directions[] | select(.direction == "out")'
+echo "ifb: out $(q ifb -c "$outq | [.top, .binding.bps, .measured_bps]"), in $(q ifb -c "$inq | [.top, .binding.bps, .measured_bps]")"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q ifb "$outq | .binding | \"\(.id) \(.bps)\"")" = "far_shaper 420000000" ] &&
+	[ "$(q ifb "$outq | .top")" = far_shaper ] ||
+	fail "ifb: the forward direction binds on $(q ifb -c "$outq | [.top, .binding]"), wanted the far end's ifb at 420 Mbit/s"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q ifb "$inq | .binding | \"\(.id) \(.bps)\"")" = "shaper_rate 260000000" ] &&
+	[ "$(q ifb "$inq | .top")" = shaper_rate ] ||
+	fail "ifb: the reverse direction binds on $(q ifb -c "$inq | [.top, .binding]"), wanted this end's ifb at 260 Mbit/s"
+for d in out:420e6 in:260e6; do
+	T_COUNT=$((T_COUNT + 1))
+	m=$(q ifb ".answer.directions[] | select(.direction == \"${d%%:*}\") | .measured_bps // 0")
+	awk -v m="$m" -v c="${d#*:}" 'BEGIN { exit !(m >= 0.85 * c && m <= 1.15 * c) }' ||
+		fail "ifb: the ${d%%:*} direction measured $m, not within 15% of its ${d#*:} ceiling"
+done
+T_COUNT=$((T_COUNT + 1))
+q ifb ".findings[] | select(.id == \"far_shaper\") | .title" |
+	grep -q "ingress of $VB, redirected to $IB" ||
+	fail "ifb: the far end's shaper is not named with both devices: $(q ifb '.findings[] | select(.id == "far_shaper") | .title')"
+T_COUNT=$((T_COUNT + 1))
+q ifb '[.findings[] | .remedy] | join(" ")' | grep -q 'qdisc del' &&
+	fail "ifb: a remedy removes the user's shaper"
+fi
+
+# ---- a hypervisor-like far end: its address on a bridge, a port shaped ------
+# (the server's address on a bridge, as a hypervisor's vmbr0, whose port is
+# the veth; an htb on that port shapes what the far end sends)
+if scenario bridge; then
+BR=pckr$$
+{ ip -n "$NB" link add "$BR" type bridge forward_delay 0 &&
+  ip -n "$NB" link set "$VB" master "$BR" &&
+  ip -n "$NB" addr del "$ADDR_B/24" dev "$VB" &&
+  ip -n "$NB" addr add "$ADDR_B/24" dev "$BR" &&
+  ip -n "$NB" link set "$BR" up &&
+  tc -n "$NB" qdisc add dev "$VB" root handle 1: htb default 10 &&
+  tc -n "$NB" class add dev "$VB" parent 1: classid 1:10 htb rate 380mbit ceil 380mbit; } ||
+	fail "bridge: cannot build the bridge"
+start_server && run_check bridge
+expect_backed bridge
+inq='.answer.directions[] | select(.direction == "in")'
+echo "bridge: in $(q bridge -c "$inq | [.top, .binding.bps, .measured_bps]")"
+T_COUNT=$((T_COUNT + 1))
+[ "$(q bridge "$inq | .binding | \"\(.id) \(.bps)\"")" = "far_shaper 380000000" ] &&
+	[ "$(q bridge "$inq | .top")" = far_shaper ] ||
+	fail "bridge: the reverse direction binds on $(q bridge -c "$inq | [.top, .binding]"), wanted the far end's bridge port at 380 Mbit/s"
+T_COUNT=$((T_COUNT + 1))
+q bridge ".findings[] | select(.id == \"far_shaper\") | .title" |
+	grep -q "bridge port $VB of $BR" ||
+	fail "bridge: the port's shaper is not named with its device: $(q bridge '.findings[] | select(.id == "far_shaper") | .title')"
+T_COUNT=$((T_COUNT + 1))
+case "$(q bridge '.answer.top')" in
+far_shaper) fail "bridge: the forward answer names the far end's egress shaper" ;;
+esac
 fi
 
 # ---- htb: one class per flow, a per-flow limit ------------------------------

@@ -13,7 +13,7 @@
 #include "probe-qdisc.h"
 
 /* the thresholds of the shaper checks ("pipescope check --rules") */
-enum { R_BINDS, R_MIN_DROPS };
+enum { R_BINDS, R_MIN_DROPS, R_CARRIED };
 static const struct ps_rule rules[] = {
 	[R_BINDS] = {
 		.name = "shaper_binds",
@@ -31,10 +31,19 @@ static const struct ps_rule rules[] = {
 			  "test below its rate has a queue too short; fewer "
 			  "are noise"),
 	},
+	[R_CARRIED] = {
+		.name = "shaper_carried_min",
+		.value = 0.3,
+		.unit = "share",
+		.why = N_("a shaper whose device sent less than this share of "
+			  "a test's bytes is off that traffic's path (a bridge "
+			  "port toward another host, another class)"),
+	},
 };
 PS_RULE_FAMILY(shaper, rules);
 #define BINDS (rules[R_BINDS].value)
 #define MIN_DROPS (rules[R_MIN_DROPS].value)
+#define OFF_PATH (rules[R_CARRIED].value)
 
 static const char *ifn(const struct ps_snapshot *s)
 {
@@ -82,18 +91,19 @@ static void queue_text(struct ps_finding *f, const struct ps_step_qdisc *q,
 	}
 }
 
-/* the drops and overlimits of a step as evidence */
+/* the drops and overlimits of a step on device dev as evidence */
 static void counters_text(struct ps_finding *f, const struct ps_step_qdisc *q,
-			  const char *prefix)
+			  const char *dev)
 {
 	char a[32];
 
 	if (!q || !q->have)
 		return;
 	PS_APPEND(f->evidence,
-		  _("; %sduring the test the root qdisc dropped %llu packets "
-		    "(%.0f/s), overlimits %llu (%.0f/s), requeues %llu"),
-		  prefix, (unsigned long long)q->drops, q->drop_rate,
+		  _("; during the test the root qdisc of %s dropped %llu "
+		    "packets (%.0f/s), overlimits %llu (%.0f/s), requeues "
+		    "%llu"),
+		  dev, (unsigned long long)q->drops, q->drop_rate,
 		  (unsigned long long)q->overlimits, q->overlimit_rate,
 		  (unsigned long long)q->requeues);
 	if (q->backlog_peak > 0) {
@@ -107,27 +117,174 @@ static void counters_text(struct ps_finding *f, const struct ps_step_qdisc *q,
 	ps_fact(f, "qdisc_backlog_peak", q->backlog_peak, "bytes");
 }
 
-/* the forward step with the highest rate that read the qdiscs, or NULL */
-static const struct ps_step_result *best_fwd(const struct ps_run *r)
+/* ---- the shapers of one end's path -------------------------------------- */
+
+/* a shaper on a device of one end's path and the direction of the test it
+ * caps */
+struct end_shaper {
+	struct ps_qdisc_shaper sh;
+	char dev[IF_NAMESIZE];
+	char place[96];	  /* "ingress of veth1, redirected to ifb0" */
+	bool ingress;	  /* it shapes what its end receives (an ifb) */
+	bool routed;	  /* the routed interface (step: qdisc, peer_qdisc) */
+	bool guessed;	  /* a bridge port that may not be the peer's */
+	enum ps_dir caps; /* out: what this end sends; in: what it receives */
+};
+
+/* the direction of the test a shaper caps: this end's egress and the far
+ * end's ingress cap what this end sends */
+static enum ps_dir caps_of(bool far, bool ingress)
+{
+	return far != ingress ? PS_DIR_IN : PS_DIR_OUT;
+}
+
+/* every shaper of the path of snapshot s (far: the far end's), or of its
+ * routed interface alone when the path was not read; count */
+static int end_shapers(const struct ps_snapshot *s, bool far,
+		       struct end_shaper *out, int max)
+{
+	const struct ps_path_info *p = &s->path;
+	int n = 0;
+
+	if (p->status == PS_ST_OK && p->n > 0 && p->dev) {
+		for (unsigned i = 0; i < p->n && n < max; i++) {
+			const struct ps_path_dev *d = &p->dev[i];
+			/* the routed interface: the qdisc probe's reading */
+			const struct ps_qdisc_info *q =
+				i == 0 && s->qdisc.status == PS_ST_OK
+					? &s->qdisc
+					: &d->qdisc;
+			struct end_shaper *e = &out[n];
+
+			if (d->status != PS_ST_OK || q->status != PS_ST_OK ||
+			    !ps_qdisc_shaper(q, &e->sh) ||
+			    !(e->sh.rate_bps > 0))
+				continue;
+			ps_path_clean_name(e->dev, d->name);
+			ps_path_place(p, i, e->place, sizeof(e->place));
+			e->ingress = ps_path_direction(p, i) == PS_PATH_INGRESS;
+			e->routed = i == 0;
+			e->guessed =
+				p->ports_guessed && d->role == PS_PATH_PORT;
+			e->caps = caps_of(far, e->ingress);
+			n++;
+		}
+		return n;
+	}
+	if (max > 0 && s->qdisc.status == PS_ST_OK &&
+	    ps_qdisc_shaper(&s->qdisc, &out[0].sh) && out[0].sh.rate_bps > 0) {
+		snprintf(out[0].dev, sizeof(out[0].dev), "%s", ifn(s));
+		snprintf(out[0].place, sizeof(out[0].place), "%s", ifn(s));
+		out[0].ingress = false;
+		out[0].routed = true;
+		out[0].guessed = false;
+		out[0].caps = caps_of(far, false);
+		n = 1;
+	}
+	return n;
+}
+
+/* what the step counted on that shaper's device (NULL: not read), and
+ * whether the device went away during the step */
+static const struct ps_step_qdisc *step_counters(const struct ps_step_result *s,
+						 bool far,
+						 const struct end_shaper *e,
+						 bool *gone)
+{
+	const struct ps_step_qdisc *q;
+
+	*gone = false;
+	if (!s)
+		return NULL;
+	for (int k = 0; k < s->nshapers && k < PS_STEP_MAX_SHAPERS; k++)
+		if (s->shapers[k].far == far &&
+		    !strcmp(s->shapers[k].dev, e->dev)) {
+			*gone = s->shapers[k].gone;
+			return s->shapers[k].q.have ? &s->shapers[k].q : NULL;
+		}
+	if (!e->routed)
+		return NULL;
+	q = far ? &s->peer_qdisc : &s->qdisc;
+	return q->have ? q : NULL;
+}
+
+/* the finished one-way step of direction d with the highest rate, or NULL */
+static const struct ps_step_result *best_of_dir(const struct ps_run *r,
+						enum ps_dir d)
 {
 	const struct ps_step_result *best = NULL;
 
 	for (int i = 0; r && i < r->nsteps; i++) {
 		const struct ps_step_result *s = &r->steps[i];
 
-		if (s->state != PS_STEP_DONE || s->reverse || s->bidir ||
-		    !ps_step_counts(r, s))
-			continue;
-		if (!best || s->bps > best->bps)
+		if (s->state == PS_STEP_DONE && ps_step_dir(s) == d &&
+		    (!best || s->bps > best->bps))
 			best = s;
 	}
 	return best;
 }
 
+/* the share of the step's rate the shaper's device carried (its root
+ * qdisc's bytes over the step), or NAN when not counted */
+static double carried(const struct ps_step_result *s,
+		      const struct ps_step_qdisc *q)
+{
+	if (!s || !q || q->samples < 2 || !(q->seconds > 0) || !(s->bps > 0))
+		return NAN;
+	return q->sent_bps / s->bps;
+}
+
+/* a shaper the step's traffic cannot have crossed: the step measured more
+ * than its rate, or its device carried little of the step's bytes */
+static bool off_path(const struct ps_step_result *s, bool far,
+		     const struct end_shaper *e)
+{
+	bool gone;
+	const struct ps_step_qdisc *q = step_counters(s, far, e, &gone);
+	double c = carried(s, q);
+
+	if (s && s->bps > (2 - BINDS) * e->sh.rate_bps)
+		return true;
+	return isfinite(c) && c < OFF_PATH;
+}
+
+/* the shaper of one end's path that bounds direction d: the lowest rate of
+ * those capping d that the step's traffic crossed (else the lowest of
+ * those capping d, off its path); NULL none caps d */
+static const struct end_shaper *pick(const struct end_shaper *v, int n,
+				     enum ps_dir d,
+				     const struct ps_step_result *s, bool far,
+				     bool *on_path)
+{
+	const struct end_shaper *best = NULL, *any = NULL;
+
+	for (int i = 0; i < n; i++) {
+		if (v[i].caps != d)
+			continue;
+		if (!any || v[i].sh.rate_bps < any->sh.rate_bps)
+			any = &v[i];
+		if (!off_path(s, far, &v[i]) &&
+		    (!best || v[i].sh.rate_bps < best->sh.rate_bps))
+			best = &v[i];
+	}
+	*on_path = best != NULL;
+	return best ? best : any;
+}
+
+/* "the forward direction (this end sending)" */
+static const char *dir_text(enum ps_dir d)
+{
+	return d == PS_DIR_IN ? _("the reverse direction (the far end sending)")
+			      : _("the forward direction (this end sending)");
+}
+
 static bool read_ok(const struct ps_snapshot *s, struct ps_finding *f)
 {
-	if (!s || s->qdisc.status == PS_ST_OK)
-		return s != NULL;
+	if (!s)
+		return false;
+	if (s->qdisc.status == PS_ST_OK ||
+	    (s->path.status == PS_ST_OK && s->path.n > 0))
+		return true;
 	PS_SET(f->evidence, _("the qdiscs of %s were not read: %s"), ifn(s),
 	       s->qdisc.reason[0] ? s->qdisc.reason
 				  : ps_status_text(s->qdisc.status));
@@ -142,161 +299,290 @@ static void no_shaper(const struct ps_snapshot *s, struct ps_finding *f)
 	       _("root qdisc of %s: %s; no tbf, and no htb with a default "
 		 "class: nothing sets a rate"),
 	       ifn(s), root ? root->kind : "?");
+	if (s->path.status == PS_ST_OK && s->path.n > 1)
+		PS_APPEND(f->evidence,
+			  _("; nor on the %u other device(s) of its path"),
+			  s->path.n - 1);
 }
 
-/* ---- the shaper's rate ------------------------------------------------ */
-
-static enum ps_check_state eval_shaper(const struct ps_evidence *ev,
-				       struct ps_finding *f)
+/* the remedy: raise the rate where it is set (never remove what the user
+ * configured), on the far end for its operator */
+static void shaper_remedy(struct ps_finding *f, const struct end_shaper *e,
+			  bool far, const char *who)
 {
-	const struct ps_step_result *s = best_fwd(ev->res);
-	struct ps_qdisc_shaper sh;
-	char name[48], rate[32], got[32];
-	double share = 0;
+	char cmd[300];
 
-	if (!read_ok(ev->snap, f)) {
-		if (!ev->snap)
-			PS_SET(f->evidence, "%s", _("no snapshot"));
+	if (e->sh.per_class)
+		snprintf(cmd, sizeof(cmd),
+			 _("raise the class's rate and ceil: tc class change "
+			   "dev %s classid %s htb rate RATE ceil RATE (tc -s "
+			   "class show dev %s)"),
+			 e->dev, e->sh.class->handle, e->dev);
+	else
+		snprintf(cmd, sizeof(cmd),
+			 _("raise its rate: tc qdisc change dev %s handle %s "
+			   "tbf rate RATE burst BYTES limit BYTES (tc -s qdisc "
+			   "show dev %s)"),
+			 e->dev, e->sh.q->handle, e->dev);
+	if (far)
+		PS_SET(f->remedy, _("on the far end (%s): %s"), who, cmd);
+	else
+		PS_SET(f->remedy, "%s", cmd);
+}
+
+/* shaper_rate (this end's path) and far_shaper (the far end's): the
+ * lowest shaper of that end's path on the direction judged, as the ceiling
+ * of that direction; one that caps the other direction only as a warning
+ * about that one */
+static enum ps_check_state eval_end(const struct ps_evidence *ev,
+				    struct ps_finding *f, bool far)
+{
+	const struct ps_snapshot *sn = far ? ev->peer : ev->snap;
+	const char *who =
+		far && sn && sn->hdr.hostname[0] ? sn->hdr.hostname : "?";
+	struct end_shaper v[PS_PATH_MAX];
+	const struct end_shaper *e;
+	const struct ps_step_result *s = ev->res ? ps_run_best(ev->res) : NULL;
+	enum ps_dir dj = s	   ? ps_step_dir(s)
+			 : ev->res ? ev->res->dir
+				   : PS_DIR_OUT;
+	bool on_path, other = false, gone;
+	const struct ps_step_qdisc *q;
+	char name[48], rate[32], got[32], wt[160];
+	double share = 0, c;
+	int n;
+
+	f->far = far;
+	if (!sn) {
+		PS_SET(f->evidence, "%s",
+		       far ? _("no snapshot of the far end (it is not a "
+			       "pipescope server)")
+			   : _("no snapshot"));
 		return PS_CHECK_NA;
 	}
-	if (!ps_qdisc_shaper(&ev->snap->qdisc, &sh)) {
-		no_shaper(ev->snap, f);
+	if (!read_ok(sn, f))
+		return PS_CHECK_NA;
+	n = end_shapers(sn, far, v, PS_PATH_MAX);
+	if (n == 0) {
+		no_shaper(sn, f);
+		if (far)
+			PS_APPEND(f->evidence, "%s", _(" (the far end)"));
 		return PS_CHECK_CLEAR;
 	}
-	shaper_name(&sh, name, sizeof(name));
-	ps_fmt_bps(rate, sizeof(rate), sh.rate_bps);
-	if (ev->res && ev->res->dir == PS_DIR_IN) {
-		/* an egress shaper of this end caps what it sends only */
-		PS_SET(f->evidence,
-		       _("%s on %s (%s) shapes what this end sends, not the "
-			 "direction judged here (the far end sending)"),
-		       name, ifn(ev->snap), rate);
-		return PS_CHECK_CLEAR;
+	if (dj == PS_DIR_BOTH)
+		dj = PS_DIR_OUT;
+	e = pick(v, n, dj, s, far, &on_path);
+	if (!e) {
+		/* it caps the other direction: said about that one, as its
+		 * best test saw it, never as this direction's ceiling */
+		other = true;
+		dj = dj == PS_DIR_IN ? PS_DIR_OUT : PS_DIR_IN;
+		s = best_of_dir(ev->res, dj);
+		e = pick(v, n, dj, s, far, &on_path);
 	}
-	f->scope = PS_SCOPE_SHARED;
-	f->ceiling_bps = sh.rate_bps;
-	if (sh.per_class)
-		PS_SET(f->ceiling_what, _("ceil of %s on %s (the default)"),
-		       name, ifn(ev->snap));
+	shaper_name(&e->sh, name, sizeof(name));
+	ps_fmt_bps(rate, sizeof(rate), e->sh.rate_bps);
+	/* where, opening the title */
+	if (far)
+		snprintf(wt, sizeof(wt), _("The far end's %s (%s, %s)"), name,
+			 who, e->place);
 	else
-		PS_SET(f->ceiling_what, _("rate of %s on %s"), name,
-		       ifn(ev->snap));
-	ps_fact(f, "shaper_rate", sh.rate_bps, "bit/s");
-	if (sh.per_class)
+		snprintf(wt, sizeof(wt), _("%s on %s"), name, e->place);
+	ps_fact(f, "shaper_rate", e->sh.rate_bps, "bit/s");
+	f->scope = PS_SCOPE_SHARED;
+	if (e->sh.per_class)
 		PS_SET(f->evidence,
 		       _("%s, the default class of the htb on %s, may send at "
 			 "most %s (its ceil, or a lower one above it): every "
 			 "flow that no filter sends elsewhere shares it"),
-		       name, ifn(ev->snap), rate);
+		       name, e->place, rate);
 	else
 		PS_SET(f->evidence,
 		       _("%s on %s sends at most %s: one rate shared by every "
 			 "flow (tbf has no classes)"),
-		       name, ifn(ev->snap), rate);
-	queue_text(f, s && s->qdisc.have ? &s->qdisc : NULL, &sh);
+		       name, e->place, rate);
+	PS_APPEND(f->evidence, _("; it caps %s"), dir_text(dj));
+	if (far)
+		PS_APPEND(f->evidence, _(" (on the far end, %s)"), who);
+	if (e->guessed)
+		PS_APPEND(f->evidence, "%s",
+			  _(" (the bridge port toward the peer could not be "
+			    "told: this is one of its ports that are up)"));
+	q = step_counters(s, far, e, &gone);
+	queue_text(f, q, &e->sh);
 	if (s) {
 		ps_fmt_bps(got, sizeof(got), s->bps);
-		share = s->bps / sh.rate_bps;
+		share = s->bps / e->sh.rate_bps;
 		ps_fact(f, "measured_rate", s->bps, "bit/s");
 		ps_fact(f, "share_of_rate", share, "share");
 		PS_APPEND(f->evidence,
 			  _("; %d stream(s) measured %s (%.0f%% of the rate)"),
 			  s->streams, got, 100 * share);
-		counters_text(f, &s->qdisc, "");
+		counters_text(f, q, e->dev);
+		c = carried(s, q);
+		if (isfinite(c))
+			ps_fact(f, "carried_share", c, "share");
+		if (gone)
+			PS_APPEND(f->evidence,
+				  _("; %s went away during the test: its "
+				    "figures up to then"),
+				  e->dev);
 	}
+	shaper_remedy(f, e, far, who);
 	if (!s) {
-		f->severity = PS_SEV_WARNING;
-		PS_SET(f->title, _("%s on %s shapes the traffic to %s"), name,
-		       ifn(ev->snap), rate);
-	} else if (share >= BINDS) {
-		f->severity = PS_SEV_BOTTLENECK;
-		ps_crossed(f, &rules[R_BINDS]);
-		PS_SET(f->title,
-		       _("%s on %s caps the rate at %s (measured %s)"), name,
-		       ifn(ev->snap), rate, got);
-	} else {
+		/* no test of that direction: what it will cap */
+		f->severity = other || far ? PS_SEV_INFO : PS_SEV_WARNING;
+		if (!other)
+			f->ceiling_bps = e->sh.rate_bps;
+		PS_SET(f->title, _("%s shapes %s to %s"), wt, dir_text(dj),
+		       rate);
+	} else if (!on_path) {
 		f->severity = PS_SEV_INFO;
 		PS_SET(f->title,
-		       _("%s on %s sets %s, above the measured %s: it does not "
-			 "bind"),
-		       name, ifn(ev->snap), rate, got);
+		       _("%s sets %s, but %s measured %s: this traffic does "
+			 "not cross it (another class, or a device off the "
+			 "path)"),
+		       wt, rate, dir_text(dj), got);
+	} else if (share >= BINDS) {
+		ps_crossed(f, &rules[R_BINDS]);
+		f->severity = other ? PS_SEV_WARNING : PS_SEV_BOTTLENECK;
+		if (!other)
+			f->ceiling_bps = e->sh.rate_bps;
+		PS_SET(f->title, _("%s caps %s at %s (measured %s)"), wt,
+		       dir_text(dj), rate, got);
+	} else {
+		f->severity = PS_SEV_INFO;
+		if (!other)
+			f->ceiling_bps = e->sh.rate_bps;
+		PS_SET(f->title,
+		       _("%s sets %s, above %s's %s: it does not bind"), wt,
+		       rate, dir_text(dj), got);
 	}
-	if (sh.per_class)
-		PS_SET(f->remedy,
-		       _("raise the class's rate and ceil: tc class change dev "
-			 "%s classid %s htb rate RATE ceil RATE (tc -s class "
-			 "show dev %s)"),
-		       ifn(ev->snap), sh.class->handle, ifn(ev->snap));
+	if (far)
+		PS_SET(f->ceiling_what, _("rate of %s on the far end's %s"),
+		       name, e->place);
+	else if (e->sh.per_class)
+		PS_SET(f->ceiling_what, _("ceil of %s on %s (the default)"),
+		       name, e->place);
 	else
-		PS_SET(f->remedy,
-		       _("raise its rate: tc qdisc change dev %s handle %s tbf "
-			 "rate RATE burst BYTES limit BYTES, or remove it: tc "
-			 "qdisc del dev %s %s"),
-		       ifn(ev->snap), sh.q->handle, ifn(ev->snap),
-		       sh.q->pid == PS_QDISC_ROOT ? "root" : sh.q->handle);
+		PS_SET(f->ceiling_what, _("rate of %s on %s"), name, e->place);
 	return PS_CHECK_FIRED;
+}
+
+static enum ps_check_state eval_shaper(const struct ps_evidence *ev,
+				       struct ps_finding *f)
+{
+	return eval_end(ev, f, false);
 }
 
 const struct ps_check_ops ps_check_shaper = {
 	.id = "shaper_rate",
 	.family = "path",
-	.title = N_("a shaper's configured rate (tbf, htb)"),
+	.title = N_("a shaper on this end's path (tbf, htb; egress or "
+		    "ingress through an ifb)"),
 	.weight = 85,
 	.eval = eval_shaper,
 };
 
 /* ---- a queue too short for the rate ----------------------------------- */
 
-/* the step whose shaper dropped most while the sum stayed below its rate */
-static const struct ps_step_result *short_queue_step(const struct ps_run *r,
-						     bool far, bool *any)
-{
-	const struct ps_step_result *worst = NULL;
+/* a shaper's counters over a step, on either end's path */
+struct step_q {
+	const struct ps_step_result *s;
+	const struct ps_step_qdisc *q;
+	bool far;
+	char dev[IF_NAMESIZE];
+	char place[96];
+};
 
-	for (int i = 0; r && i < r->nsteps; i++) {
-		const struct ps_step_result *s = &r->steps[i];
+/* the shapers of step s that cap its own direction (the routed interface's
+ * root qdisc when that end's path listed none): at most max into out */
+static int step_shapers(const struct ps_evidence *ev,
+			const struct ps_step_result *s, struct step_q *out,
+			int max)
+{
+	enum ps_dir d = ps_step_dir(s);
+	bool listed[2] = { false, false };
+	int n = 0;
+
+	for (int k = 0; k < s->nshapers && k < PS_STEP_MAX_SHAPERS; k++) {
+		const struct ps_step_shaper *x = &s->shapers[k];
+
+		listed[x->far] = true;
+		if (n >= max || !x->q.have ||
+		    caps_of(x->far, x->direction == PS_PATH_INGRESS) != d)
+			continue;
+		out[n] = (struct step_q){ .s = s, .q = &x->q, .far = x->far };
+		ps_path_clean_name(out[n].dev, x->dev);
+		snprintf(out[n].place, sizeof(out[n].place), "%s", x->place);
+		n++;
+	}
+	for (int far = 0; far < 2; far++) {
 		const struct ps_step_qdisc *q =
 			far ? &s->peer_qdisc : &s->qdisc;
+		const struct ps_snapshot *sn = far ? ev->peer : ev->snap;
 
-		if (s->state != PS_STEP_DONE || !q->have || s->bidir ||
-		    s->reverse != far)
+		if (listed[far] || n >= max || !q->have ||
+		    caps_of(far, false) != d)
 			continue;
-		*any = true;
-		if (q->rate_bps <= 0 || (double)q->drops < MIN_DROPS ||
-		    s->bps >= BINDS * q->rate_bps)
-			continue;
-		if (!worst || q->drops > (far ? worst->peer_qdisc.drops
-					      : worst->qdisc.drops))
-			worst = s;
+		out[n] = (struct step_q){ .s = s, .q = q, .far = far };
+		snprintf(out[n].dev, sizeof(out[n].dev), "%s", ifn(sn));
+		snprintf(out[n].place, sizeof(out[n].place), "%s", ifn(sn));
+		n++;
 	}
-	return worst;
+	return n;
 }
 
 static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 				      struct ps_finding *f)
 {
 	bool any = false;
-	const struct ps_step_result *s = short_queue_step(ev->res, false, &any);
+	struct step_q v[PS_STEP_MAX_SHAPERS + 2], w = { 0 };
+	const struct ps_snapshot *sn;
+	const struct ps_step_result *s;
+	const struct ps_step_qdisc *q;
 	struct ps_qdisc_shaper sh = { 0 };
 	struct ps_qdisc_entry e;
-	const struct ps_step_qdisc *q;
-	char name[48], rate[32], got[32], lim[64] = "";
+	char name[48], rate[32], got[32], lim[64] = "", cmd[300];
+	const char *who;
 	int64_t want;
 
-	if (!any || (ev->res && ev->res->dir == PS_DIR_IN)) {
+	/* the step and shaper that dropped most while the sum stayed below
+	 * its rate, among the steps of the direction judged */
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *x = &ev->res->steps[i];
+		int n;
+
+		if (x->bidir || !ps_step_counts(ev->res, x))
+			continue;
+		n = step_shapers(ev, x, v, (int)(sizeof(v) / sizeof(v[0])));
+		for (int k = 0; k < n; k++) {
+			any = true;
+			if (v[k].q->rate_bps <= 0 ||
+			    (double)v[k].q->drops < MIN_DROPS ||
+			    x->bps >= BINDS * v[k].q->rate_bps)
+				continue;
+			if (!w.q || v[k].q->drops > w.q->drops)
+				w = v[k];
+		}
+	}
+	if (!any) {
 		PS_SET(f->evidence, "%s",
-		       any ? _("this end's qdiscs shape what it sends, not the "
-			       "direction judged here")
-			   : _("no test read this end's qdiscs"));
+		       _("no test of the direction judged read a shaper's "
+			 "counters on its path"));
 		return PS_CHECK_NA;
 	}
-	if (!s) {
+	if (!w.q) {
 		PS_SET(f->evidence, "%s",
 		       _("no shaper dropped packets while the rate stayed "
 			 "below its own"));
 		return PS_CHECK_CLEAR;
 	}
-	q = &s->qdisc;
+	s = w.s;
+	q = w.q;
+	f->far = w.far;
+	sn = w.far ? ev->peer : ev->snap;
+	who = sn && sn->hdr.hostname[0] ? sn->hdr.hostname : "?";
 	/* the shaper as the step saw it (the snapshot may be older) */
 	memset(&e, 0, sizeof(e));
 	snprintf(e.kind, sizeof(e.kind), "%s", q->shaper);
@@ -316,18 +602,25 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 	f->ceiling_bps = s->bps;
 	f->ceiling_measured = true;
 	PS_SET(f->ceiling_what, _("the short queue of %s on %s"), name,
-	       ifn(ev->snap));
-	PS_SET(f->title,
-	       _("The queue of %s on %s is too short for its rate: %llu drops "
-		 "at %s, below its %s"),
-	       name, ifn(ev->snap), (unsigned long long)q->drops, got, rate);
+	       w.place);
+	if (w.far)
+		PS_SET(f->title,
+		       _("The queue of the far end's %s (%s, %s) is too short "
+			 "for its rate: %llu drops at %s, below its %s"),
+		       name, who, w.place, (unsigned long long)q->drops, got,
+		       rate);
+	else
+		PS_SET(f->title,
+		       _("The queue of %s on %s is too short for its rate: "
+			 "%llu drops at %s, below its %s"),
+		       name, w.place, (unsigned long long)q->drops, got, rate);
 	PS_SET(f->evidence,
 	       _("%d stream(s) reached %s (%.0f%% of the configured %s) while "
 		 "the shaper dropped: each drop makes TCP back off before the "
 		 "rate is reached"),
 	       s->streams, got, 100 * s->bps / q->rate_bps, rate);
 	queue_text(f, q, &sh);
-	counters_text(f, q, "");
+	counters_text(f, q, w.dev);
 	ps_fact(f, "measured_rate", s->bps, "bit/s");
 	ps_fact(f, "shaper_rate", q->rate_bps, "bit/s");
 	/* room for 20 ms at the rate, at least four times what it has */
@@ -337,24 +630,29 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 	if (want < 65536)
 		want = 65536;
 	if (q->per_class)
-		PS_SET(f->remedy,
-		       _("give the class a longer queue: tc qdisc replace dev "
-			 "%s parent %s pfifo limit %lld (packets), or more "
-			 "burst: tc class change dev %s classid %s htb ... "
-			 "burst BYTES"),
-		       ifn(ev->snap), q->handle,
-		       (long long)(want / 1500 > 100 ? want / 1500 : 100),
-		       ifn(ev->snap), q->handle);
+		snprintf(cmd, sizeof(cmd),
+			 _("give the class a longer queue: tc qdisc replace "
+			   "dev %s parent %s pfifo limit %lld (packets), or "
+			   "more burst: tc class change dev %s classid %s htb "
+			   "... burst BYTES"),
+			 w.dev, q->handle,
+			 (long long)(want / 1500 > 100 ? want / 1500 : 100),
+			 w.dev, q->handle);
 	else {
 		snprintf(lim, sizeof(lim), "%lld", (long long)want);
-		PS_SET(f->remedy,
-		       _("lengthen its queue: tc qdisc change dev %s handle %s "
-			 "tbf rate %.0fbit burst %lld limit %s (about 20 ms at "
-			 "the rate)"),
-		       ifn(ev->snap), q->handle, q->rate_bps,
-		       (long long)(q->burst_bytes > 0 ? q->burst_bytes : 65536),
-		       lim);
+		snprintf(cmd, sizeof(cmd),
+			 _("lengthen its queue: tc qdisc change dev %s handle "
+			   "%s tbf rate %.0fbit burst %lld limit %s (about 20 "
+			   "ms at the rate)"),
+			 w.dev, q->handle, q->rate_bps,
+			 (long long)(q->burst_bytes > 0 ? q->burst_bytes
+							: 65536),
+			 lim);
 	}
+	if (w.far)
+		PS_SET(f->remedy, _("on the far end (%s): %s"), who, cmd);
+	else
+		PS_SET(f->remedy, "%s", cmd);
 	return PS_CHECK_FIRED;
 }
 
@@ -369,115 +667,16 @@ const struct ps_check_ops ps_check_short_queue = {
 
 /* ---- the far end's shaper --------------------------------------------- */
 
-/* the reverse step with the highest rate, or NULL */
-static const struct ps_step_result *best_rev(const struct ps_run *r)
-{
-	const struct ps_step_result *best = NULL;
-
-	for (int i = 0; r && i < r->nsteps; i++) {
-		const struct ps_step_result *s = &r->steps[i];
-
-		if (s->state == PS_STEP_DONE && s->reverse && !s->bidir &&
-		    (!best || s->bps > best->bps))
-			best = s;
-	}
-	return best;
-}
-
 static enum ps_check_state eval_far(const struct ps_evidence *ev,
 				    struct ps_finding *f)
 {
-	const struct ps_snapshot *p = ev->peer;
-	const struct ps_step_result *s = best_rev(ev->res);
-	const char *who = p && p->hdr.hostname[0] ? p->hdr.hostname : "?";
-	struct ps_qdisc_shaper sh;
-	char name[48], rate[32], got[32];
-	double share;
-
-	/* about the far end, whatever it finds there */
-	f->far = true;
-	if (!p) {
-		PS_SET(f->evidence, "%s",
-		       _("no snapshot of the far end (it is not a pipescope "
-			 "server)"));
-		return PS_CHECK_NA;
-	}
-	if (!read_ok(p, f))
-		return PS_CHECK_NA;
-	if (!ps_qdisc_shaper(&p->qdisc, &sh)) {
-		no_shaper(p, f);
-		PS_APPEND(f->evidence, "%s", _(" (the far end)"));
-		return PS_CHECK_CLEAR;
-	}
-	shaper_name(&sh, name, sizeof(name));
-	ps_fmt_bps(rate, sizeof(rate), sh.rate_bps);
-	ps_fact(f, "shaper_rate", sh.rate_bps, "bit/s");
-	f->scope = PS_SCOPE_SHARED;
-	PS_SET(f->evidence,
-	       _("the far end (%s) shapes its egress with %s on %s at %s: it "
-		 "caps what it sends, the reverse direction"),
-	       who, name, ifn(p), rate);
-	queue_text(f, s && s->peer_qdisc.have ? &s->peer_qdisc : NULL, &sh);
-	if (!s) {
-		f->severity = PS_SEV_INFO;
-		PS_SET(f->title,
-		       _("The far end (%s) shapes its egress: %s on %s at %s"),
-		       who, name, ifn(p), rate);
-	} else {
-		share = s->bps / sh.rate_bps;
-		ps_fmt_bps(got, sizeof(got), s->bps);
-		ps_fact(f, "measured_rate", s->bps, "bit/s");
-		ps_fact(f, "share_of_rate", share, "share");
-		PS_APPEND(f->evidence,
-			  _("; the reverse test measured %s (%.0f%% of the "
-			    "rate)"),
-			  got, 100 * share);
-		counters_text(f, &s->peer_qdisc, _("on the far end "));
-		if (share >= BINDS) {
-			ps_crossed(f, &rules[R_BINDS]);
-			f->severity = ps_step_counts(ev->res, s)
-					      ? PS_SEV_BOTTLENECK
-					      : PS_SEV_WARNING;
-			PS_SET(f->title,
-			       _("The far end's %s (%s, %s) caps the reverse "
-				 "direction at %s (measured %s)"),
-			       name, who, ifn(p), rate, got);
-		} else if (s->peer_qdisc.have &&
-			   (double)s->peer_qdisc.drops >= MIN_DROPS) {
-			f->severity = PS_SEV_WARNING;
-			ps_crossed(f, &rules[R_MIN_DROPS]);
-			PS_SET(f->title,
-			       _("The far end's %s (%s, %s) dropped %llu "
-				 "packets in the reverse test at %s, below its "
-				 "%s: its queue is too short"),
-			       name, who, ifn(p),
-			       (unsigned long long)s->peer_qdisc.drops, got,
-			       rate);
-		} else {
-			f->severity = PS_SEV_INFO;
-			PS_SET(f->title,
-			       _("The far end's %s (%s, %s) sets %s, above the "
-				 "reverse test's %s"),
-			       name, who, ifn(p), rate, got);
-		}
-		/* it is the measured rate's ceiling only when the reverse
-		 * test is what was measured */
-		if (ps_step_counts(ev->res, s))
-			f->ceiling_bps = sh.rate_bps;
-	}
-	PS_SET(f->ceiling_what, _("rate of %s on the far end's %s"), name,
-	       ifn(p));
-	PS_SET(f->remedy,
-	       _("on the far end (%s): tc -s qdisc show dev %s; raise the "
-		 "rate of %s or remove it (tc qdisc del dev %s root)"),
-	       who, ifn(p), name, ifn(p));
-	return PS_CHECK_FIRED;
+	return eval_end(ev, f, true);
 }
 
 const struct ps_check_ops ps_check_far_shaper = {
 	.id = "far_shaper",
 	.family = "path",
-	.title = N_("a shaper on the far end's egress"),
+	.title = N_("a shaper on the far end's path (a pipescope server's)"),
 	.weight = 84,
 	.needs_test = true,
 	.eval = eval_far,

@@ -582,11 +582,25 @@ static void test_far(void **state)
 	assert_true(ps_fact_get(&f, "shaper_rate") == 5e8);
 	/* this end's shaper checks see none here */
 	assert_int_equal(run(&ps_check_shaper, &ev, &f), PS_CHECK_CLEAR);
-	/* a short queue on the far end */
+	/* the reverse direction judged: its ceiling */
+	r->dir = PS_DIR_IN;
+	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_true(f.ceiling_bps == 5e8);
+	/* a short queue on the far end: the short-queue check says it,
+	 * about the far end, with the remedy for its operator */
 	rv->bps = 90e6;
 	step_qdisc(&rv->peer_qdisc, 5e8, 5000, 61440);
-	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_FIRED);
+	assert_true(f.far);
 	assert_non_null(strstr(f.title, "too short"));
+	assert_non_null(strstr(f.title, "far end"));
+	assert_non_null(strstr(f.remedy, "on the far end (far)"));
+	assert_non_null(strstr(f.remedy, "dev pqb1"));
+	/* and the far end's shaper itself: no longer what binds */
+	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_INFO);
+	r->dir = PS_DIR_OUT;
 	/* no shaper on the far end */
 	free(p);
 	p = snap_of("tc-s-qdisc_mq-fq_codel_ena-ens5_requeues.txt", "ens5");
@@ -594,6 +608,157 @@ static void test_far(void **state)
 	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_CLEAR);
 	free(p);
 	free(me);
+	free(r);
+}
+
+/* the recorded bridge-ifb snapshot (tests/fixtures/golden): br0 routed,
+ * its ports vp1 (an htb, class 1:10 at 200 Mbit/s) and vp2, whose ingress
+ * redirects to ifb0 (a tbf at 300 Mbit/s); the port toward the peer not
+ * told (no peer address): both ports listed */
+static struct ps_snapshot *bridge_snap(void)
+{
+	struct ps_snapshot *s = ps_snapshot_new();
+	char *text = fixture_text("golden/bridge-ifb.json");
+	char err[256] = "";
+
+	assert_int_equal(ps_snapshot_from_string(text, strlen(text), s, err,
+						 sizeof(err)),
+			 0);
+	free(text);
+	assert_int_equal(s->path.status, PS_ST_OK);
+	assert_int_equal(s->path.n, 4);
+	return s;
+}
+
+/* a step's counters on a device of one end's path */
+static struct ps_step_shaper *step_shaper(struct ps_step_result *st, bool far,
+					  const char *dev, int direction,
+					  double rate, double sent_bps)
+{
+	struct ps_step_shaper *x = &st->shapers[st->nshapers++];
+
+	memset(x, 0, sizeof(*x));
+	x->far = far;
+	snprintf(x->dev, sizeof(x->dev), "%s", dev);
+	x->direction = direction;
+	snprintf(x->place, sizeof(x->place), "%s", dev);
+	step_qdisc(&x->q, rate, 0, 1 << 20);
+	x->q.samples = 3;
+	x->q.sent_bps = sent_bps;
+	return x;
+}
+
+static struct ps_finding f; /* the last finding of expect_binds */
+
+/* ops fires a bottleneck of that end whose ceiling is bps, its title
+ * naming dir and its ceiling the ifb */
+static void expect_binds(const struct ps_check_ops *ops,
+			 const struct ps_evidence *ev, bool far, double bps,
+			 const char *dir)
+{
+	assert_int_equal(run(ops, ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.far, far);
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_true(f.ceiling_bps == bps);
+	assert_non_null(strstr(f.title, dir));
+	assert_non_null(strstr(f.ceiling_what, "ifb0"));
+}
+
+/* shapers anywhere on either end's path: an ingress redirect to an ifb
+ * and a bridge port, each the ceiling of the direction it shapes, named
+ * with its devices; one off the test's path is said to be so */
+static void test_path_shapers(void **state)
+{
+	struct ps_snapshot *p = bridge_snap(),
+			   *me = snap_of(
+				   "tc-s-qdisc_pfifo_e1000e_netdev2021.txt",
+				   "eno1");
+	struct ps_run *r = xcalloc(1, sizeof(*r));
+	struct ps_evidence ev = { .snap = me, .res = r, .peer = p };
+	struct ps_diagnosis *d = xcalloc(1, sizeof(*d));
+	struct ps_step_result *st;
+
+	(void)state;
+	/* the far end's ingress (vp2 -> ifb0, 300 Mbit/s) caps what this end
+	 * sends: the forward direction binds on it */
+	st = step(r, 1, 270e6, false);
+	step_shaper(st, true, "ifb0", PS_PATH_INGRESS, 3e8, 268e6);
+	st = step(r, 4, 281e6, false);
+	step_shaper(st, true, "ifb0", PS_PATH_INGRESS, 3e8, 280e6);
+	expect_binds(&ps_check_far_shaper, &ev, true, 3e8, "forward direction");
+	assert_non_null(strstr(f.title, "ingress of vp2, redirected to ifb0"));
+	assert_non_null(strstr(f.remedy, "on the far end (bridge-ifb)"));
+	assert_non_null(strstr(f.remedy, "tc qdisc change dev ifb0"));
+	assert_null(strstr(f.remedy, " del "));
+	assert_true(fabs(ps_fact_get(&f, "carried_share") - 280.0 / 281) <
+		    1e-9);
+	/* this end has no shaper anywhere */
+	assert_int_equal(run(&ps_check_shaper, &ev, &f), PS_CHECK_CLEAR);
+	ps_diagnose(&ev, d);
+	assert_string_equal(ps_diagnosis_ranked(d, 0)->f.id, "far_shaper");
+	assert_true(d->ceil.binding >= 0);
+	assert_string_equal(d->ceil.c[d->ceil.binding].id, "far_shaper");
+	assert_true(d->ceil.c[d->ceil.binding].bps == 3e8);
+	/* the plateau it causes is folded into it, not ranked beside it */
+	assert_null(outcome_of(d, "shared_limit"));
+
+	/* the bridge port's htb (200 Mbit/s) caps what the far end sends:
+	 * the reverse direction's answer binds on it */
+	st = step(r, 4, 192e6, true);
+	step_shaper(st, true, "vp1", PS_PATH_EGRESS, 2e8, 191e6);
+	ps_diagnose(&ev, d);
+	assert_true(d->dirs[PS_DIR_IN].have);
+	assert_string_equal(d->dirs[PS_DIR_IN].binding.id, "far_shaper");
+	assert_true(d->dirs[PS_DIR_IN].binding.bps == 2e8);
+	assert_string_equal(d->dirs[PS_DIR_IN].top.id, "far_shaper");
+	assert_non_null(
+		strstr(d->dirs[PS_DIR_IN].top.title, "bridge port vp1 of br0"));
+	assert_non_null(
+		strstr(d->dirs[PS_DIR_IN].top.evidence, "could not be told"));
+	assert_non_null(strstr(d->dirs[PS_DIR_IN].top.remedy,
+			       "tc class change dev vp1 classid 1:10"));
+	/* the forward answer is still the ifb's */
+	assert_string_equal(d->ceil.c[d->ceil.binding].id, "far_shaper");
+	assert_true(d->ceil.c[d->ceil.binding].bps == 3e8);
+
+	/* the reverse test ran far above the port's rate: that port is not
+	 * on the path (the other port is toward the peer) */
+	r->dir = PS_DIR_IN;
+	st->bps = 1.9e9;
+	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_INFO);
+	assert_true(f.ceiling_bps == 0);
+	assert_non_null(strstr(f.title, "does not cross it"));
+	/* below its rate, but its device carried little of the bytes */
+	st->bps = 150e6;
+	st->shapers[0].q.sent_bps = 4e6;
+	assert_int_equal(run(&ps_check_far_shaper, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_INFO);
+	assert_true(f.ceiling_bps == 0);
+	assert_non_null(strstr(f.title, "does not cross it"));
+
+	/* the same tree as this end: its ifb caps what it receives */
+	ev.snap = p;
+	ev.peer = NULL;
+	st->bps = 285e6;
+	st->shapers[0] = (struct ps_step_shaper){ 0 };
+	st->nshapers = 0;
+	step_shaper(st, false, "ifb0", PS_PATH_INGRESS, 3e8, 284e6);
+	expect_binds(&ps_check_shaper, &ev, false, 3e8, "reverse direction");
+	/* its queue too short: drops well below the rate, on the ifb */
+	st->bps = 90e6;
+	st->shapers[0].q.drops = 4000;
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_FIRED);
+	assert_false(f.far);
+	assert_non_null(strstr(f.remedy, "tc qdisc change dev ifb0"));
+	/* the forward direction: that ifb shapes the other one; the forward
+	 * steps' own shaper (the far end's ifb) dropped nothing */
+	r->dir = PS_DIR_OUT;
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_CLEAR);
+	ps_snapshot_free(p);
+	free(p);
+	free(me);
+	free(d);
 	free(r);
 }
 
@@ -827,6 +992,7 @@ int main(void)
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_far),
 		cmocka_unit_test(test_directions),
+		cmocka_unit_test(test_path_shapers),
 		cmocka_unit_test(test_cc_qdisc),
 		cmocka_unit_test(test_fork_tbf),
 	};
