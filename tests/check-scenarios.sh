@@ -14,6 +14,8 @@
 #                                     "ingress of VETH, redirected to IFB"
 #   the server's address on a bridge, its veth port shaped -> the reverse
 #                                     direction binds on "bridge port ..."
+#   a VXLAN overlay at the underlay's MTU -> mtu_overlay naming the
+#                                     overlay and the MTU 1450, both ends
 #   htb, one class per flow        -> per_flow_limit (the sum grows)
 #   offloads off on both ends      -> offloads_off
 #   both ends and RPS on one CPU   -> cpu_core_saturated
@@ -298,6 +300,33 @@ T_COUNT=$((T_COUNT + 1))
 case "$(q bridge '.answer.top')" in
 far_shaper) fail "bridge: the forward answer names the far end's egress shaper" ;;
 esac
+fi
+
+# ---- a VXLAN overlay with its inner MTU left at the underlay's ------------
+# (no "dev": the underlay is the route to the remote; the overlay keeps the
+# default 1500 on a 1500 veth) the MTU finding names the overlay and the
+# MTU it needs, on each end
+if scenario vxlan; then
+XA=pckx$$ XB=pcky$$
+OV=10.78.$(($$ % 200))
+{ ip -n "$NA" link add "$XA" type vxlan id 42 local "$ADDR_A" remote "$ADDR_B" dstport 4789 &&
+  ip -n "$NB" link add "$XB" type vxlan id 42 local "$ADDR_B" remote "$ADDR_A" dstport 4789 &&
+  ip -n "$NA" link set "$XA" mtu 1500 up && ip -n "$NB" link set "$XB" mtu 1500 up &&
+  ip -n "$NA" addr add "$OV.1/24" dev "$XA" && ip -n "$NB" addr add "$OV.2/24" dev "$XB"; } ||
+	fail "vxlan: cannot build the overlay"
+start_server
+ADDR_SAVED=$ADDR_B ADDR_B=$OV.2
+run_check vxlan
+ADDR_B=$ADDR_SAVED
+echo "vxlan: $(q vxlan -c '[.findings[] | select(.id == "mtu_overlay") | [.end, .title, .remedy]]')"
+T_COUNT=$((T_COUNT + 1))
+q vxlan '.findings[] | select(.id == "mtu_overlay" and .end == "local") | .title + " " + .remedy' |
+	grep "$XA" | grep -q "mtu 1450" ||
+	fail "vxlan: no mtu_overlay finding naming $XA and the MTU 1450 it needs: $(q vxlan -c '[.findings[] | [.id, .end, .title]]')"
+# the far end's overlay is the same cause: said in the same finding
+T_COUNT=$((T_COUNT + 1))
+q vxlan '.findings[] | select(.id == "mtu_overlay") | .evidence' | grep -q "far end's overlay likewise: The overlay $XB" ||
+	fail "vxlan: the far end's overlay $XB is not named: $(q vxlan '.findings[] | select(.id == "mtu_overlay") | .evidence')"
 fi
 
 # ---- htb: one class per flow, a per-flow limit ------------------------------

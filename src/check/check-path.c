@@ -158,6 +158,68 @@ static long long sysctl_max(const struct ps_evidence *ev, enum ps_sysctl_id id)
 
 /* ---- MTU ------------------------------------------------------------- */
 
+/* an overlay (vxlan, geneve) on one end's path whose MTU plus its
+ * encapsulation is more than its underlay carries: the finding, true */
+static bool overlay_mtu(const struct ps_snapshot *sn, bool far,
+			struct ps_finding *f)
+{
+	const struct ps_path_info *p = sn ? &sn->path : NULL;
+
+	if (!p || p->status != PS_ST_OK || !p->dev)
+		return false;
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct ps_path_dev *o = &p->dev[i], *u = NULL;
+		int64_t need, fit;
+		char on[IF_NAMESIZE], un[IF_NAMESIZE];
+
+		if (o->status != PS_ST_OK || o->encap_overhead <= 0 ||
+		    o->mtu <= 0)
+			continue;
+		for (unsigned k = 0; k < p->n && !u; k++)
+			if (p->dev[k].role == PS_PATH_UNDERLAY &&
+			    !strcmp(p->dev[k].via, o->name) &&
+			    p->dev[k].status == PS_ST_OK && p->dev[k].mtu > 0)
+				u = &p->dev[k];
+		if (!u)
+			continue;
+		need = o->mtu + o->encap_overhead;
+		fit = u->mtu - o->encap_overhead;
+		if (need <= u->mtu)
+			continue;
+		ps_path_clean_name(on, o->name);
+		ps_path_clean_name(un, u->name);
+		f->id = "mtu_overlay";
+		f->far = far;
+		f->severity = PS_SEV_WARNING;
+		ps_fact(f, "overlay_mtu", (double)o->mtu, "bytes");
+		ps_fact(f, "encap_overhead", o->encap_overhead, "bytes");
+		ps_fact(f, "underlay_mtu", (double)u->mtu, "bytes");
+		ps_fact(f, "overlay_mtu_needed", (double)fit, "bytes");
+		PS_SET(f->title,
+		       _("%sThe overlay %s has MTU %lld: with its %d bytes of "
+			 "encapsulation it needs %lld on its underlay %s, "
+			 "which "
+			 "has %lld"),
+		       far ? _("far end: ") : "", on, (long long)o->mtu,
+		       o->encap_overhead, (long long)need, un,
+		       (long long)u->mtu);
+		PS_APPEND(
+			f->evidence,
+			_("; the overlay %s (%s) sends through %s (MTU %lld): "
+			  "a full-sized inner packet becomes %lld bytes on "
+			  "the wire, fragmented or dropped"),
+			on, o->kind[0] ? o->kind : "?", un, (long long)u->mtu,
+			(long long)need);
+		PS_SET(f->remedy,
+		       _("%sip link set %s mtu %lld (or raise the underlay's "
+			 "MTU to %lld on every hop)"),
+		       far ? _("on the far end: ") : "", on, (long long)fit,
+		       (long long)need);
+		return true;
+	}
+	return false;
+}
+
 static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 				    struct ps_finding *f)
 {
@@ -233,6 +295,18 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
+	if (overlay_mtu(ev->snap, false, f)) {
+		struct ps_finding x = { 0 };
+
+		/* the far end's overlay too: one cause, said once */
+		if (overlay_mtu(ev->peer, true, &x))
+			PS_APPEND(f->evidence,
+				  _("; the far end's overlay likewise: %s"),
+				  x.title + strlen(_("far end: ")));
+		return PS_CHECK_FIRED;
+	}
+	if (overlay_mtu(ev->peer, true, f))
+		return PS_CHECK_FIRED;
 	if (mtu > 0 && far_mtu > 0 && far_mtu != mtu) {
 		int64_t low = far_mtu < mtu ? far_mtu : mtu;
 
