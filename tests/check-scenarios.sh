@@ -14,6 +14,8 @@
 #                                     "ingress of VETH, redirected to IFB"
 #   the server's address on a bridge, its veth port shaped -> the reverse
 #                                     direction binds on "bridge port ..."
+#   two busy loops beside the server -> host_busy first: other work's
+#                                     share of the saturated cores, by name
 #   a VXLAN overlay at the underlay's MTU -> mtu_overlay naming the
 #                                     overlay and the MTU 1450, both ends
 #   htb, one class per flow        -> per_flow_limit (the sum grows)
@@ -54,6 +56,8 @@ tmp=$(mktemp -d)
 SRV=""
 
 teardown() {
+	for p in ${BUSY:-}; do stop_pid "$p"; done
+	BUSY=""
 	stop_pid "$DL"
 	stop_pid "$SRV"
 	DL="" SRV=""
@@ -327,6 +331,29 @@ q vxlan '.findings[] | select(.id == "mtu_overlay" and .end == "local") | .title
 T_COUNT=$((T_COUNT + 1))
 q vxlan '.findings[] | select(.id == "mtu_overlay") | .evidence' | grep -q "far end's overlay likewise: The overlay $XB" ||
 	fail "vxlan: the far end's overlay $XB is not named: $(q vxlan '.findings[] | select(.id == "mtu_overlay") | .evidence')"
+fi
+
+# ---- other tenants: busy loops beside the server ---------------------------
+# (one a core, in the server's namespace) the cores are saturated and other
+# work has its share: the top finding names it, its share and the processes
+if scenario tenants; then
+BUSY=""
+for k in 1 2; do
+	ip netns exec "$NB" sh -c 'while :; do :; done' &
+	BUSY="$BUSY $!"
+done
+start_server && run_check tenants
+for p in $BUSY; do stop_pid "$p"; done
+BUSY=""
+echo "tenants: top $(q tenants -c '.answer.top'), $(q tenants -c '[.findings[] | select(.id == "host_busy") | [.severity, .title]]')"
+expect_top tenants host_busy
+expect_backed tenants
+T_COUNT=$((T_COUNT + 1))
+q tenants '.findings[] | select(.id == "host_busy") | .evidence' | grep -q "sh (pid [0-9]*) [0-9]*% of a core" ||
+	fail "tenants: the busy processes are not named: $(q tenants '.findings[] | select(.id == "host_busy") | .evidence')"
+T_COUNT=$((T_COUNT + 1))
+q tenants '.findings[] | select(.id == "host_busy") | .remedy' | grep -q "stop or move the other work" ||
+	fail "tenants: the remedy is not about the other work: $(q tenants '.findings[] | select(.id == "host_busy") | .remedy')"
 fi
 
 # ---- htb: one class per flow, a per-flow limit ------------------------------

@@ -12,7 +12,7 @@
 #include "nls.h"
 #include "sanitize.h"
 
-enum { R_OTHER_WORK, R_NAMED };
+enum { R_OTHER_WORK, R_NAMED, R_SATURATED_OTHER, R_TEST_MIN };
 static const struct ps_rule rules[] = {
 	[R_OTHER_WORK] = {
 		.name = "host_other_work",
@@ -28,6 +28,24 @@ static const struct ps_rule rules[] = {
 		.why = N_("a process beside the test that used at least this "
 			  "much of one core over a test is named as other "
 			  "work"),
+	},
+	[R_SATURATED_OTHER] = {
+		.name = "cpu_other_work_saturated",
+		.value = 30,
+		.unit = "%",
+		.why = N_("with every core saturated, other work taking at "
+			  "least this share of all cores is the CPU limit's "
+			  "cause, said first (cpu_all_saturated defers to it)"),
+	},
+	[R_TEST_MIN] = {
+		.name = "cpu_other_work_test_min",
+		.value = 25,
+		.unit = "%",
+		.why = N_("other work is the cause of saturated cores only when "
+			  "the test itself used at least this share of all "
+			  "cores: a test that used less was not short of CPU "
+			  "(something else bounds it, whatever the load beside "
+			  "it)"),
 	},
 };
 PS_RULE_FAMILY(tenants, rules);
@@ -54,6 +72,35 @@ static void busy_facts(struct ps_finding *f, const struct ps_step_result *s)
 	ps_fact(f, "busy_processes_cpu", sum, "%");
 	if (s->nbusy > 0)
 		ps_fact(f, "busiest_process_cpu", s->busy[0].pct, "%");
+}
+
+/* every core of the step at least saturated-busy */
+static bool all_cores_saturated(const struct ps_step_result *s)
+{
+	int n = 0;
+
+	for (int k = 0; s->cpu.cores && k < s->cpu.ncores; k++) {
+		if (!s->cpu.cores[k].pct_valid)
+			continue;
+		if (s->cpu.cores[k].busy_pct <
+		    PS_CHECK_RULE(CORE_SATURATED)->value)
+			return false;
+		n++;
+	}
+	return n >= 1;
+}
+
+bool ps_step_other_work_saturates(const struct ps_evidence *ev,
+				  const struct ps_step_result *s)
+{
+	double own;
+
+	if (!s->have_cpu || !s->cpu.all.pct_valid || s->cpu.ncores <= 0 ||
+	    !all_cores_saturated(s))
+		return false;
+	own = ps_step_test_share(ev, s);
+	return own >= rules[R_TEST_MIN].value &&
+	       s->cpu.all.busy_pct - own >= rules[R_SATURATED_OTHER].value;
 }
 
 static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
@@ -99,6 +146,69 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 	name_them(hit, who, sizeof(who));
 	if (hit->have_busy)
 		busy_facts(f, hit);
+	if (ps_step_counts(ev->res, hit) &&
+	    hit->bps >= PS_CHECK_RULE(NOTHING_MOVED)->value &&
+	    ps_step_other_work_saturates(ev, hit)) {
+		/* the cores were the limit and other work took its share of
+		 * them: that work is the cause. The test's own CPU cost per
+		 * bit times the cores it could have had is what the CPU would
+		 * allow it alone */
+		char rate[32], alone[32];
+		double a = own > 0 ? hit->bps * busy / own : 0, most = 0;
+
+		/* the most the cores left carried in any such test */
+		for (int i = 0; i < ev->res->nsteps; i++) {
+			const struct ps_step_result *x = &ev->res->steps[i];
+
+			if (ps_step_counts(ev->res, x) &&
+			    ps_step_other_work_saturates(ev, x) &&
+			    x->bps > most)
+				most = x->bps;
+		}
+
+		ps_fmt_bps(rate, sizeof(rate), hit->bps);
+		ps_fmt_bps(alone, sizeof(alone), a);
+		f->severity = PS_SEV_BOTTLENECK;
+		ps_crossed(f, PS_CHECK_RULE(CORE_SATURATED));
+		ps_crossed(f, &rules[R_SATURATED_OTHER]);
+		f->scope = PS_SCOPE_SHARED;
+		f->ceiling_bps = most > hit->bps ? most : hit->bps;
+		f->ceiling_measured = true;
+		ps_fact(f, "rate", hit->bps, "bit/s");
+		ps_fact(f, "rate_alone", a, "bit/s");
+		PS_SET(f->ceiling_what,
+		       _("what the cores other work left carried"));
+		PS_SET(f->title,
+		       _("Other work took %.0f%% of the saturated cores: the "
+			 "test had %.0f%% and moved %s"),
+		       worst, own, rate);
+		PS_APPEND(f->evidence,
+			  _("; every core was saturated during the %d-stream "
+			    "test"),
+			  hit->streams);
+		if (who[0])
+			PS_APPEND(f->evidence,
+				  _("; the busiest other processes: %s"), who);
+		if (a > 0)
+			PS_APPEND(
+				f->evidence,
+				_("; at its own CPU cost per bit, the test "
+				  "alone on these cores would reach about %s"),
+				alone);
+		if (who[0])
+			PS_SET(f->remedy,
+			       _("stop or move the other work (%s), or pin the "
+				 "test to cores it leaves idle (-A), then run "
+				 "the check again"),
+			       who);
+		else
+			PS_SET(f->remedy, "%s",
+			       _("find and stop the other work (top -o %CPU), "
+				 "or pin the test to cores it leaves idle "
+				 "(-A), "
+				 "then run the check again"));
+		return PS_CHECK_FIRED;
+	}
 	if (worst < rules[R_OTHER_WORK].value)
 		return PS_CHECK_CLEAR;
 	f->severity = PS_SEV_WARNING;
@@ -130,7 +240,8 @@ const struct ps_check_ops ps_check_host_busy = {
 	.id = "host_busy",
 	.family = "tool",
 	.title = N_("other work on the host during the tests"),
-	.weight = 10,
+	/* a cause of saturated cores, above the CPU checks it explains */
+	.weight = 63,
 	.needs_test = true,
 	.eval = eval_host_busy,
 };

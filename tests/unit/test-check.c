@@ -1004,6 +1004,7 @@ static void test_cpu(void **state)
 	r.nsteps = 0;
 	s = add_step(&r, 2, 40);
 	step_cpu(s, 2, all_hot, 0.3);
+	s->cpu.all.pct[PS_CPU_SOFTIRQ] = 30; /* the packets' */
 	ps_step_add_cpu(s, false, 0);
 	ps_step_add_cpu(s, false, 1);
 	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_FIRED);
@@ -1614,6 +1615,18 @@ static void test_cpu_accounting(void **state)
 	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_CLEAR);
 	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_FIRED);
 	assert_true(ps_fact_get(&f, "other_work") > 80);
+	assert_int_equal(f.severity, PS_SEV_WARNING); /* the test used 15% */
+	/* the test short of CPU (45% of the cores) beside other work (55%):
+	 * the other work is the saturated cores' cause, said first, with
+	 * what the test's own cost per bit would reach alone */
+	s->cpu_local = 80;
+	assert_int_equal(run(&ps_check_cpu_core, &ev, &f), PS_CHECK_CLEAR);
+	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_BOTTLENECK);
+	assert_true(fabs(f.ceiling_bps - 9e9) < 1);
+	assert_true(fabs(ps_fact_get(&f, "rate_alone") - 9e9 * 100 / 45) < 1e3);
+	assert_non_null(strstr(f.title, "Other work took 55%"));
+	s->cpu_local = 20;
 
 	/* the far end in another namespace, pinned to cpu1, RPS to cpu0 */
 	s->cpu.all.pct[PS_CPU_SOFTIRQ] = 60;
