@@ -147,7 +147,6 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	const struct ps_step_result *hit = NULL;
 	double low = 0, sat_best = 0;
 	char rate[32];
-	bool other = false;
 
 	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
 		const struct ps_step_result *s = &ev->res->steps[i];
@@ -170,22 +169,18 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 		    ps_step_test_share(ev, s) <
 			    rules[R_ALL_TEST_SHARE].value * s->cpu.all.busy_pct)
 			continue;
-		/* other work took its share of them: host_busy's */
-		if (ps_step_other_work_saturates(ev, s)) {
-			other = true;
-			continue;
-		}
 		if (!hit || s->bps > hit->bps) {
 			hit = s;
 			low = min;
 		}
 	}
-	if (!hit) {
-		if (other)
-			PS_SET(f->evidence, "%s",
-			       _("every core was saturated, with other work "
-				 "taking its share of them: host_busy says "
-				 "which"));
+	if (!hit)
+		return PS_CHECK_CLEAR;
+	/* other work took its share of the saturated cores: host_busy's */
+	if (ps_run_other_work(ev)) {
+		PS_SET(f->evidence, "%s",
+		       _("every core was saturated, with other work taking its "
+			 "share of them: host_busy says which"));
 		return PS_CHECK_CLEAR;
 	}
 	ps_fmt_bps(rate, sizeof(rate), hit->bps);

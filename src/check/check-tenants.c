@@ -90,8 +90,8 @@ static bool all_cores_saturated(const struct ps_step_result *s)
 	return n >= 1;
 }
 
-bool ps_step_other_work_saturates(const struct ps_evidence *ev,
-				  const struct ps_step_result *s)
+static bool other_work_saturates(const struct ps_evidence *ev,
+				 const struct ps_step_result *s)
 {
 	double own;
 
@@ -103,10 +103,26 @@ bool ps_step_other_work_saturates(const struct ps_evidence *ev,
 	       s->cpu.all.busy_pct - own >= rules[R_SATURATED_OTHER].value;
 }
 
+const struct ps_step_result *ps_run_other_work(const struct ps_evidence *ev)
+{
+	const struct ps_step_result *best = NULL;
+
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *x = &ev->res->steps[i];
+
+		if (ps_step_counts(ev->res, x) &&
+		    x->bps >= PS_CHECK_RULE(NOTHING_MOVED)->value &&
+		    other_work_saturates(ev, x) &&
+		    (!best || x->bps > best->bps))
+			best = x;
+	}
+	return best;
+}
+
 static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 					  struct ps_finding *f)
 {
-	const struct ps_step_result *hit = NULL;
+	const struct ps_step_result *hit = NULL, *sat = ps_run_other_work(ev);
 	double worst = -1, busy = 0, own = 0;
 	char who[400];
 	int n = 0;
@@ -134,6 +150,14 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 		PS_SET(f->evidence, "%s", _("no CPU readings of a test"));
 		return PS_CHECK_NA;
 	}
+	/* the fastest test whose saturated cores other work shared speaks
+	 * for the run (cpu_all_saturated defers to it) */
+	if (sat) {
+		hit = sat;
+		busy = sat->cpu.all.busy_pct;
+		own = ps_step_test_share(ev, sat);
+		worst = busy - own;
+	}
 	ps_fact(f, "cores", hit->cpu.ncores, "count");
 	ps_fact(f, "busy", busy, "%");
 	ps_fact(f, "test_share", own, "%");
@@ -146,25 +170,13 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 	name_them(hit, who, sizeof(who));
 	if (hit->have_busy)
 		busy_facts(f, hit);
-	if (ps_step_counts(ev->res, hit) &&
-	    hit->bps >= PS_CHECK_RULE(NOTHING_MOVED)->value &&
-	    ps_step_other_work_saturates(ev, hit)) {
+	if (sat) {
 		/* the cores were the limit and other work took its share of
 		 * them: that work is the cause. The test's own CPU cost per
 		 * bit times the cores it could have had is what the CPU would
 		 * allow it alone */
 		char rate[32], alone[32];
-		double a = own > 0 ? hit->bps * busy / own : 0, most = 0;
-
-		/* the most the cores left carried in any such test */
-		for (int i = 0; i < ev->res->nsteps; i++) {
-			const struct ps_step_result *x = &ev->res->steps[i];
-
-			if (ps_step_counts(ev->res, x) &&
-			    ps_step_other_work_saturates(ev, x) &&
-			    x->bps > most)
-				most = x->bps;
-		}
+		double a = own > 0 ? hit->bps * busy / own : 0;
 
 		ps_fmt_bps(rate, sizeof(rate), hit->bps);
 		ps_fmt_bps(alone, sizeof(alone), a);
@@ -172,7 +184,7 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 		ps_crossed(f, PS_CHECK_RULE(CORE_SATURATED));
 		ps_crossed(f, &rules[R_SATURATED_OTHER]);
 		f->scope = PS_SCOPE_SHARED;
-		f->ceiling_bps = most > hit->bps ? most : hit->bps;
+		f->ceiling_bps = hit->bps;
 		f->ceiling_measured = true;
 		ps_fact(f, "rate", hit->bps, "bit/s");
 		ps_fact(f, "rate_alone", a, "bit/s");

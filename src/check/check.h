@@ -374,11 +374,11 @@ const char *ps_scope_name(enum ps_scope s);	  /* "flow", "shared" */
 double ps_step_test_share(const struct ps_evidence *ev,
 			  const struct ps_step_result *s);
 
-/* every core of the step saturated while other work took a share of them
- * that makes it the cause (check-tenants.c, rule cpu_other_work_saturated):
- * host_busy says so first, the CPU checks defer to it */
-bool ps_step_other_work_saturates(const struct ps_evidence *ev,
-				  const struct ps_step_result *s);
+/* the fastest step of the direction judged whose cores were all saturated
+ * while other work took a share of them that makes it the cause, or NULL
+ * (check-tenants.c, rules cpu_other_work_*): host_busy says so first, the
+ * CPU checks defer to it */
+const struct ps_step_result *ps_run_other_work(const struct ps_evidence *ev);
 
 /* ps_fmt_bps ("3.52 Gbit/s") and ps_fmt_bytes10 ("12.5 MB") are in units.h */
 /* append to a fixed buffer, never past its end */
