@@ -224,6 +224,54 @@ expect_exit 0 "compare a v1 run with a v1 run" -- "$PIPESCOPE" compare 1 2 --his
 check "the rates side by side" \
 	sh -c 'printf "%s\n" "$1" | grep -q "rate change: +54.1%"' - "$OUT"
 
+# ---- stored times at the ends of int64 (issue 24): no overflow ----
+T2=$TMP/times.db
+cp "$top_srcdir/tests/fixtures/history-v1.db" "$T2"
+sqlite3 "$T2" "UPDATE runs SET time_ns = -9223372036854775807 WHERE id = 1;
+	UPDATE runs SET time_ns = 9223372036854775807 WHERE id = 2"
+expect_exit 0 "compare of runs stored at the ends of time" -- \
+	"$PIPESCOPE" compare 1 2 --history "$T2"
+check "the rates are still compared" \
+	sh -c 'printf "%s\n" "$1" | grep -q "rate change: +54.1%"' - "$OUT"
+expect_exit 0 "history of runs stored at the ends of time" -- \
+	"$PIPESCOPE" history --history "$T2"
+
+# ---- escape sequences stored in a record never reach the terminal ----
+E=$TMP/esc.db
+cp "$top_srcdir/tests/fixtures/history-v1.db" "$E"
+sqlite3 "$E" "UPDATE runs SET direction = char(27) || '[31mEVIL',
+	target = char(27) || ']0;x' || char(7), top_finding = char(27) || '[2J'
+	WHERE id = 1"
+for cmd in "history" "compare 1 2" "compare 1 2 --format json" "history --format json"; do
+	# shellcheck disable=SC2086
+	"$PIPESCOPE" $cmd --history "$E" >"$TMP/esc.out" 2>&1
+	check "no escape byte from the file in '$cmd'" \
+		sh -c '! LC_ALL=C grep -q "$(printf "\033")" "$1"' - "$TMP/esc.out"
+done
+
+# ---- a hand-made file with a negative schema version (issue 24) ----
+# never an index into the migrations: one line saying what it is, exit 1,
+# for the commands that read it and for a test that would write to it
+for ver in -1 -100000 -2147483648; do
+	N=$TMP/neg$ver.db
+	cp "$top_srcdir/tests/fixtures/history-v1.db" "$N"
+	sqlite3 "$N" "PRAGMA user_version = $ver"
+	expect_exit 1 "history of a file at schema $ver" -- \
+		"$PIPESCOPE" history --history "$N"
+	check "it says the file is not a pipescope history ($ver)" \
+		sh -c 'printf "%s\n" "$1" | grep -q "is not a pipescope history (schema version $2)"' - "$ERR" "$ver"
+	check "in one line, nothing else ($ver)" [ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ]
+done
+# a test that would record into it still runs and says so once
+port=$(free_port 3)
+serve "$port"
+wait_listen "$port" || fail "the server did not start again"
+expect_exit 0 "a -J test with a negative-schema history still runs" -- \
+	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -J --history "$N"
+check "its stdout is the whole -J document (negative schema)" \
+	sh -c 'printf "%s\n" "$1" | jq -e ".end.sum_received.bits_per_second > 0" >/dev/null' - "$OUT"
+kill_bg
+
 # ---- bad command lines ----
 expect_exit 2 "--last needs a count" -- "$PIPESCOPE" history --last x
 expect_exit 2 "--export takes jsonl" -- "$PIPESCOPE" history --export csv

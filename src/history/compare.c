@@ -512,7 +512,9 @@ void ps_compare_free(struct ps_cmp *c)
 
 void ps_compare_ago(int64_t then_ns, int64_t now_ns, char *buf, size_t len)
 {
-	double s = (double)(now_ns - then_ns) / 1e9;
+	/* in double: a stored time may be anything (-(2^63-1) overflows
+	 * a difference of int64_t) */
+	double s = ((double)now_ns - (double)then_ns) / 1e9;
 
 	if (s < 0)
 		s = 0;
@@ -560,8 +562,9 @@ void ps_compare_print(FILE *out, const struct ps_cmp *c)
 		const struct ps_hist_rec *x = &c->run[i];
 		char streams[32];
 
+		/* what comes back from the file is untrusted too */
 		snprintf(streams, sizeof(streams), "%d %s", x->streams,
-			 x->direction);
+			 ps_safe(x->direction));
 		fprintf(out, "%c %-8lld %-8s %-20s %-10s %-24s %s\n",
 			i ? 'B' : 'A', (long long)x->id, ps_safe(x->kind), w[i],
 			streams, x->target[0] ? ps_safe(x->target) : "-", r[i]);

@@ -231,7 +231,16 @@ static int user_version(struct ps_hist *h, int *v, char *err, size_t errlen)
 		}
 		sqlite3_finalize(st);
 	}
-	return rc == SQLITE_OK ? 0 : db_error(h->db, rc, h->path, err, errlen);
+	if (rc != SQLITE_OK)
+		return db_error(h->db, rc, h->path, err, errlen);
+	/* a version no pipescope writes: never an index into migrations */
+	if (*v < 0) {
+		snprintf(err, errlen,
+			 _("%s is not a pipescope history (schema version %d)"),
+			 h->path, *v);
+		return -EPROTO;
+	}
+	return 0;
 }
 
 /* bring the schema to PS_HIST_SCHEMA, each step in a transaction */
