@@ -1051,9 +1051,9 @@ static enum ps_check_state eval_fork(const struct ps_evidence *ev,
 	ps_ev_far_placement(ev, f);
 	if (shapes(ev, qd))
 		PS_SET(f->remedy,
-		       _("the %s qdisc on %s shapes the traffic: tc qdisc show "
-			 "dev %s; raise its rate or remove it (tc qdisc del "
-			 "dev %s root)"),
+		       _("the %s qdisc on %s shapes the traffic: tc -s qdisc "
+			 "show dev %s; raise its rate (tc qdisc change dev %s "
+			 "...)"),
 		       qd, ifn_or(ev), ifn_or(ev), ifn_or(ev));
 	else
 		PS_SET(f->remedy, "%s",
