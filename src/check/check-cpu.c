@@ -150,17 +150,12 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 
 	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
 		const struct ps_step_result *s = &ev->res->steps[i];
-		double min = 101;
-		int n = 0;
+		double min;
+		int n;
 
 		if (!cpu_step(ev->res, s) || !s->have_cpu || s->cpu.ncores < 2)
 			continue;
-		for (int k = 0; k < s->cpu.ncores; k++)
-			if (s->cpu.cores[k].pct_valid) {
-				n++;
-				if (s->cpu.cores[k].busy_pct < min)
-					min = s->cpu.cores[k].busy_pct;
-			}
+		min = ps_step_least_busy(s, &n);
 		if (n >= 2 && min >= SATURATED->value && s->bps > sat_best)
 			sat_best = s->bps;
 		/* the test itself (its processes and its packets' softirq

@@ -159,70 +159,94 @@ static long long sysctl_max(const struct ps_evidence *ev, enum ps_sysctl_id id)
 /* ---- MTU ------------------------------------------------------------- */
 
 /* an overlay (vxlan, geneve) on one end's path whose MTU plus its
- * encapsulation is more than its underlay carries: the finding, true */
-static bool overlay_mtu(const struct ps_snapshot *sn, bool far,
-			struct ps_finding *f)
+ * encapsulation is more than its underlay carries, and that underlay:
+ * true when there is one */
+static bool overlay_too_big(const struct ps_snapshot *sn,
+			    const struct ps_path_dev **ov,
+			    const struct ps_path_dev **un)
 {
 	const struct ps_path_info *p = sn ? &sn->path : NULL;
 
 	if (!p || p->status != PS_ST_OK || !p->dev)
 		return false;
 	for (unsigned i = 0; i < p->n; i++) {
-		const struct ps_path_dev *o = &p->dev[i], *u = NULL;
-		int64_t need, fit;
-		char on[IF_NAMESIZE], un[IF_NAMESIZE];
+		const struct ps_path_dev *o = &p->dev[i];
 
 		if (o->status != PS_ST_OK || o->encap_overhead <= 0 ||
 		    o->mtu <= 0)
 			continue;
-		for (unsigned k = 0; k < p->n && !u; k++)
-			if (p->dev[k].role == PS_PATH_UNDERLAY &&
-			    !strcmp(p->dev[k].via, o->name) &&
-			    p->dev[k].status == PS_ST_OK && p->dev[k].mtu > 0)
-				u = &p->dev[k];
-		if (!u)
-			continue;
-		need = o->mtu + o->encap_overhead;
-		fit = u->mtu - o->encap_overhead;
-		if (need <= u->mtu)
-			continue;
-		ps_path_clean_name(on, o->name);
-		ps_path_clean_name(un, u->name);
-		f->id = "mtu_overlay";
-		f->far = far;
-		f->severity = PS_SEV_WARNING;
-		ps_fact(f, "overlay_mtu", (double)o->mtu, "bytes");
-		ps_fact(f, "encap_overhead", o->encap_overhead, "bytes");
-		ps_fact(f, "underlay_mtu", (double)u->mtu, "bytes");
-		ps_fact(f, "overlay_mtu_needed", (double)fit, "bytes");
-		PS_SET(f->title,
-		       _("%sThe overlay %s has MTU %lld: with its %d bytes of "
-			 "encapsulation it needs %lld on its underlay %s, "
-			 "which "
-			 "has %lld"),
-		       far ? _("far end: ") : "", on, (long long)o->mtu,
-		       o->encap_overhead, (long long)need, un,
-		       (long long)u->mtu);
-		PS_APPEND(
-			f->evidence,
-			_("; the overlay %s (%s) sends through %s (MTU %lld): "
-			  "a full-sized inner packet becomes %lld bytes on "
-			  "the wire, fragmented or dropped"),
-			on, o->kind[0] ? o->kind : "?", un, (long long)u->mtu,
-			(long long)need);
-		PS_SET(f->remedy,
-		       _("%sip link set %s mtu %lld (or raise the underlay's "
-			 "MTU to %lld on every hop)"),
-		       far ? _("on the far end: ") : "", on, (long long)fit,
-		       (long long)need);
-		return true;
+		for (unsigned k = 0; k < p->n; k++) {
+			const struct ps_path_dev *u = &p->dev[k];
+
+			if (u->role == PS_PATH_UNDERLAY &&
+			    !strcmp(u->via, o->name) && u->status == PS_ST_OK &&
+			    u->mtu > 0) {
+				if (o->mtu + o->encap_overhead <= u->mtu)
+					break;
+				*ov = o;
+				*un = u;
+				return true;
+			}
+		}
 	}
 	return false;
+}
+
+/* "The overlay vx0 has MTU 1500: with its 50 bytes of encapsulation it
+ * needs 1550 on its underlay eth0, which has 1500" */
+static void overlay_text(char *buf, size_t len, const struct ps_path_dev *o,
+			 const struct ps_path_dev *u)
+{
+	char on[IF_NAMESIZE], un[IF_NAMESIZE];
+
+	ps_path_clean_name(on, o->name);
+	ps_path_clean_name(un, u->name);
+	snprintf(buf, len,
+		 _("The overlay %s has MTU %lld: with its %d bytes of "
+		   "encapsulation it needs %lld on its underlay %s, which has "
+		   "%lld"),
+		 on, (long long)o->mtu, o->encap_overhead,
+		 (long long)(o->mtu + o->encap_overhead), un,
+		 (long long)u->mtu);
+}
+
+/* the mtu_overlay finding of one end's overlay o over underlay u */
+static void overlay_finding(struct ps_finding *f, bool far,
+			    const struct ps_path_dev *o,
+			    const struct ps_path_dev *u)
+{
+	int64_t need = o->mtu + o->encap_overhead,
+		fit = u->mtu - o->encap_overhead;
+	char on[IF_NAMESIZE], un[IF_NAMESIZE], what[200];
+
+	ps_path_clean_name(on, o->name);
+	ps_path_clean_name(un, u->name);
+	overlay_text(what, sizeof(what), o, u);
+	f->id = "mtu_overlay";
+	f->far = far;
+	f->severity = PS_SEV_WARNING;
+	ps_fact(f, "overlay_mtu", (double)o->mtu, "bytes");
+	ps_fact(f, "encap_overhead", o->encap_overhead, "bytes");
+	ps_fact(f, "underlay_mtu", (double)u->mtu, "bytes");
+	ps_fact(f, "overlay_mtu_needed", (double)fit, "bytes");
+	PS_SET(f->title, "%s%s", far ? _("far end: ") : "", what);
+	PS_APPEND(f->evidence,
+		  _("; the overlay %s (%s) sends through %s (MTU %lld): a "
+		    "full-sized inner packet becomes %lld bytes on the wire, "
+		    "fragmented or dropped"),
+		  on, o->kind[0] ? o->kind : "?", un, (long long)u->mtu,
+		  (long long)need);
+	PS_SET(f->remedy,
+	       _("%sip link set %s mtu %lld (or raise the underlay's MTU to "
+		 "%lld on every hop)"),
+	       far ? _("on the far end: ") : "", on, (long long)fit,
+	       (long long)need);
 }
 
 static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 				    struct ps_finding *f)
 {
+	const struct ps_path_dev *ov, *un;
 	const struct ps_step_result *sw[24];
 	size_t n = ps_run_sweep(ev->res, sw, 24);
 	const struct ps_step_result *s = n ? sw[0] : NULL;
@@ -295,18 +319,23 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 		       ifn_or(ev));
 		return PS_CHECK_FIRED;
 	}
-	if (overlay_mtu(ev->snap, false, f)) {
-		struct ps_finding x = { 0 };
-
+	if (overlay_too_big(ev->snap, &ov, &un)) {
+		overlay_finding(f, false, ov, un);
 		/* the far end's overlay too: one cause, said once */
-		if (overlay_mtu(ev->peer, true, &x))
+		if (overlay_too_big(ev->peer, &ov, &un)) {
+			char what[200];
+
+			overlay_text(what, sizeof(what), ov, un);
 			PS_APPEND(f->evidence,
 				  _("; the far end's overlay likewise: %s"),
-				  x.title + strlen(_("far end: ")));
+				  what);
+		}
 		return PS_CHECK_FIRED;
 	}
-	if (overlay_mtu(ev->peer, true, f))
+	if (overlay_too_big(ev->peer, &ov, &un)) {
+		overlay_finding(f, true, ov, un);
 		return PS_CHECK_FIRED;
+	}
 	if (mtu > 0 && far_mtu > 0 && far_mtu != mtu) {
 		int64_t low = far_mtu < mtu ? far_mtu : mtu;
 

@@ -305,6 +305,17 @@ static void no_shaper(const struct ps_snapshot *s, struct ps_finding *f)
 			  s->path.n - 1);
 }
 
+/* a remedy's command, for the far end's operator when it is about the far
+ * end */
+static void set_remedy(struct ps_finding *f, bool far, const char *who,
+		       const char *cmd)
+{
+	if (far)
+		PS_SET(f->remedy, _("on the far end (%s): %s"), who, cmd);
+	else
+		PS_SET(f->remedy, "%s", cmd);
+}
+
 /* the remedy: raise the rate where it is set (never remove what the user
  * configured), on the far end for its operator */
 static void shaper_remedy(struct ps_finding *f, const struct end_shaper *e,
@@ -324,10 +335,7 @@ static void shaper_remedy(struct ps_finding *f, const struct end_shaper *e,
 			   "tbf rate RATE burst BYTES limit BYTES (tc -s qdisc "
 			   "show dev %s)"),
 			 e->dev, e->sh.q->handle, e->dev);
-	if (far)
-		PS_SET(f->remedy, _("on the far end (%s): %s"), who, cmd);
-	else
-		PS_SET(f->remedy, "%s", cmd);
+	set_remedy(f, far, who, cmd);
 }
 
 /* shaper_rate (this end's path) and far_shaper (the far end's): the
@@ -432,8 +440,6 @@ static enum ps_check_state eval_end(const struct ps_evidence *ev,
 	if (!s) {
 		/* no test of that direction: what it will cap */
 		f->severity = other || far ? PS_SEV_INFO : PS_SEV_WARNING;
-		if (!other)
-			f->ceiling_bps = e->sh.rate_bps;
 		PS_SET(f->title, _("%s shapes %s to %s"), wt, dir_text(dj),
 		       rate);
 	} else if (!on_path) {
@@ -446,18 +452,18 @@ static enum ps_check_state eval_end(const struct ps_evidence *ev,
 	} else if (share >= BINDS) {
 		ps_crossed(f, &rules[R_BINDS]);
 		f->severity = other ? PS_SEV_WARNING : PS_SEV_BOTTLENECK;
-		if (!other)
-			f->ceiling_bps = e->sh.rate_bps;
 		PS_SET(f->title, _("%s caps %s at %s (measured %s)"), wt,
 		       dir_text(dj), rate, got);
 	} else {
 		f->severity = PS_SEV_INFO;
-		if (!other)
-			f->ceiling_bps = e->sh.rate_bps;
 		PS_SET(f->title,
 		       _("%s sets %s, above %s's %s: it does not bind"), wt,
 		       rate, dir_text(dj), got);
 	}
+	/* the ceiling of the direction judged, when its traffic crossed it
+	 * (without a test: what it will cap) */
+	if (!other && on_path)
+		f->ceiling_bps = e->sh.rate_bps;
 	if (far)
 		PS_SET(f->ceiling_what, _("rate of %s on the far end's %s"),
 		       name, e->place);
@@ -649,10 +655,7 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 							: 65536),
 			 lim);
 	}
-	if (w.far)
-		PS_SET(f->remedy, _("on the far end (%s): %s"), who, cmd);
-	else
-		PS_SET(f->remedy, "%s", cmd);
+	set_remedy(f, w.far, who, cmd);
 	return PS_CHECK_FIRED;
 }
 

@@ -77,17 +77,10 @@ static void busy_facts(struct ps_finding *f, const struct ps_step_result *s)
 /* every core of the step at least saturated-busy */
 static bool all_cores_saturated(const struct ps_step_result *s)
 {
-	int n = 0;
+	int n;
+	double min = ps_step_least_busy(s, &n);
 
-	for (int k = 0; s->cpu.cores && k < s->cpu.ncores; k++) {
-		if (!s->cpu.cores[k].pct_valid)
-			continue;
-		if (s->cpu.cores[k].busy_pct <
-		    PS_CHECK_RULE(CORE_SATURATED)->value)
-			return false;
-		n++;
-	}
-	return n >= 1;
+	return n >= 1 && min >= PS_CHECK_RULE(CORE_SATURATED)->value;
 }
 
 static bool other_work_saturates(const struct ps_evidence *ev,

@@ -394,6 +394,20 @@ static bool step_uses(const struct ps_step_result *s, int cpu)
 	return false;
 }
 
+double ps_step_least_busy(const struct ps_step_result *s, int *n)
+{
+	double min = 101;
+
+	*n = 0;
+	for (int k = 0; s->have_cpu && s->cpu.cores && k < s->cpu.ncores; k++)
+		if (s->cpu.cores[k].pct_valid) {
+			(*n)++;
+			if (s->cpu.cores[k].busy_pct < min)
+				min = s->cpu.cores[k].busy_pct;
+		}
+	return min;
+}
+
 int ps_step_test_core(const struct ps_step_result *s, double *others_avg)
 {
 	const struct ps_cpu_info *c = &s->cpu;

@@ -402,6 +402,9 @@ const char *ps_ev_nicname(const struct ps_evidence *ev);
 bool ps_ev_virtual(const struct ps_evidence *ev);
 /* the line rate in bit/s of a physical NIC, 0 unknown or virtual */
 double ps_ev_line_bps(const struct ps_evidence *ev);
+/* the busy % of the step's least busy core (101 when none was read) and in
+ * *n how many cores were read */
+double ps_step_least_busy(const struct ps_step_result *s, int *n);
 /* busiest core of a step among the ones the test used: index into
  * s->cpu.cores or -1; others_avg gets the mean busy % of the other cores */
 int ps_step_test_core(const struct ps_step_result *s, double *others_avg);
