@@ -195,20 +195,27 @@ else
 	echo "skipped: the read-only disk (needs root and unshare)"
 fi
 
+# jtest_with_history FILE WHAT: a 1 s -J test against a fresh server,
+# recording into FILE, exits 0 with the whole -J document on stdout ($OUT,
+# $ERR kept for the caller)
+jtest_with_history() {
+	port=$(free_port 3)
+	serve "$port"
+	wait_listen "$port" || fail "the server did not start again"
+	expect_exit 0 "a -J test with $2 still runs" -- \
+		"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -J --history "$1"
+	check "its stdout is the whole -J document ($2)" \
+		sh -c 'printf "%s\n" "$1" | jq -e ".end.sum_received.bits_per_second > 0" >/dev/null' - "$OUT"
+	kill_bg
+}
+
 # ---- a corrupt file: -J still complete, one line why ----
 X=$TMP/x.db
 head -c 8192 /dev/urandom >"$X"
-port=$(free_port 3)
-serve "$port"
-wait_listen "$port" || fail "the server did not start again"
-expect_exit 0 "a -J test with a corrupt history still runs" -- \
-	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -J --history "$X"
-check "its stdout is the whole -J document" \
-	sh -c 'printf "%s\n" "$1" | jq -e ".end.sum_received.bits_per_second > 0" >/dev/null' - "$OUT"
+jtest_with_history "$X" "a corrupt history"
 check "one line on stderr says the file is damaged" \
 	[ "$(printf '%s\n' "$ERR" | grep -c 'not in the history.*damaged')" = 1 ] &&
 	[ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ]
-kill_bg
 
 # ---- a v1 file is migrated ----
 V=$TMP/v1.db
@@ -263,14 +270,10 @@ for ver in -1 -100000 -2147483648; do
 	check "in one line, nothing else ($ver)" [ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ]
 done
 # a test that would record into it still runs and says so once
-port=$(free_port 3)
-serve "$port"
-wait_listen "$port" || fail "the server did not start again"
-expect_exit 0 "a -J test with a negative-schema history still runs" -- \
-	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -J --history "$N"
-check "its stdout is the whole -J document (negative schema)" \
-	sh -c 'printf "%s\n" "$1" | jq -e ".end.sum_received.bits_per_second > 0" >/dev/null' - "$OUT"
-kill_bg
+jtest_with_history "$N" "a negative-schema history"
+check "one line on stderr says it is not a history" \
+	[ "$(printf '%s\n' "$ERR" | grep -c 'not a pipescope history')" = 1 ] &&
+	[ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ]
 
 # ---- bad command lines ----
 expect_exit 2 "--last needs a count" -- "$PIPESCOPE" history --last x
