@@ -91,6 +91,11 @@ static bool other_work_saturates(const struct ps_evidence *ev,
 	if (!s->have_cpu || !s->cpu.all.pct_valid || s->cpu.ncores <= 0 ||
 	    !all_cores_saturated(s))
 		return false;
+	/* the test pinned to fewer cores (taskset, -A) could not use the
+	 * others: work there takes nothing from it (cpu_core_saturated) */
+	if (ev->res && ev->res->affinity_ncpus > 0 &&
+	    ev->res->affinity_ncpus < s->cpu.ncores)
+		return false;
 	own = ps_step_test_share(ev, s);
 	return own >= rules[R_TEST_MIN].value &&
 	       s->cpu.all.busy_pct - own >= rules[R_SATURATED_OTHER].value;

@@ -1626,6 +1626,11 @@ static void test_cpu_accounting(void **state)
 	assert_true(fabs(f.ceiling_bps - 9e9) < 1);
 	assert_true(fabs(ps_fact_get(&f, "rate_alone") - 9e9 * 100 / 45) < 1e3);
 	assert_non_null(strstr(f.title, "Other work took 55%"));
+	/* pinned to one core: the other core's work took nothing from it */
+	r.affinity_ncpus = 1;
+	assert_int_equal(run(&ps_check_host_busy, &ev, &f), PS_CHECK_FIRED);
+	assert_int_equal(f.severity, PS_SEV_WARNING);
+	r.affinity_ncpus = 0;
 	s->cpu_local = 20;
 
 	/* the far end in another namespace, pinned to cpu1, RPS to cpu0 */
