@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -129,12 +130,37 @@ static int json_within(const char *s, size_t len,
 	return 0;
 }
 
+int ps_json_parse_lim(const char *buf, size_t len,
+		      const struct ps_json_limit *lim, struct json_object **obj)
+{
+	struct json_tokener *tok;
+	int rc;
+
+	*obj = NULL;
+	if (len == 0 || len > lim->bytes || len > INT_MAX)
+		return -EMSGSIZE;
+	rc = json_within(buf, len, lim);
+	if (rc)
+		return rc;
+	tok = json_tokener_new_ex(32); /* nesting depth bound */
+	if (!tok)
+		return -ENOMEM;
+	*obj = json_tokener_parse_ex(tok, buf, (int)len);
+	if (json_tokener_get_error(tok) != json_tokener_success || !*obj ||
+	    !json_object_is_type(*obj, json_type_object)) {
+		json_object_put(*obj);
+		*obj = NULL;
+		rc = -EBADMSG;
+	}
+	json_tokener_free(tok);
+	return rc;
+}
+
 int ps_recv_json_lim(int fd, struct json_object **obj,
 		     const struct ps_json_limit *lim, int timeout_ms,
 		     atomic_bool *stop)
 {
 	uint32_t nlen, len;
-	struct json_tokener *tok;
 	char *buf;
 	int rc;
 
@@ -152,20 +178,7 @@ int ps_recv_json_lim(int fd, struct json_object **obj,
 		return rc;
 	}
 	buf[len] = 0;
-	rc = json_within(buf, len, lim);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	tok = json_tokener_new_ex(32); /* nesting depth bound */
-	*obj = json_tokener_parse_ex(tok, buf, (int)len);
-	if (json_tokener_get_error(tok) != json_tokener_success || !*obj ||
-	    !json_object_is_type(*obj, json_type_object)) {
-		json_object_put(*obj);
-		*obj = NULL;
-		rc = -EBADMSG;
-	}
-	json_tokener_free(tok);
+	rc = ps_json_parse_lim(buf, len, lim, obj);
 	free(buf);
 	return rc;
 }

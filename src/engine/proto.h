@@ -149,6 +149,14 @@ extern const struct ps_json_limit ps_lim_results, ps_lim_ext_data, ps_lim_probe,
 int ps_recv_json_lim(int fd, struct json_object **obj,
 		     const struct ps_json_limit *lim, int timeout_ms,
 		     atomic_bool *stop);
+/*
+ * The same limits on a text already in memory (len bytes, not counting a
+ * terminating NUL it must have): 0 and *obj a JSON object, or -EMSGSIZE,
+ * -E2BIG, -EBADMSG as ps_recv_json_lim
+ */
+int ps_json_parse_lim(const char *buf, size_t len,
+		      const struct ps_json_limit *lim,
+		      struct json_object **obj);
 /* ps_recv_state, giving up with -EINTR as soon as *stop is set */
 int ps_recv_state_stop(int fd, signed char *state, int timeout_ms,
 		       atomic_bool *stop);
