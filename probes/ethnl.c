@@ -414,7 +414,7 @@ void ps_nl_record_file(const char *dir, const char *name, const void *buf,
 	xasprintf(&path, "%s/%s.bin", dir, name);
 	f = fopen(path, "wb");
 	if (!f || fwrite(buf, 1, len, f) != len)
-		ps_warn(_("cannot record %s: %s"), path, strerror(errno));
+		ps_warn(_("cannot record %s: %s"), path, ps_strerror(errno));
 	if (f)
 		fclose(f);
 	free(path);
@@ -601,7 +601,7 @@ int ps_ethnl_open(void)
 	if (ret < 0)
 		ret = fetch_strsets(3);
 	if (ret < 0)
-		ps_debug("ethtool string sets: %s", strerror(-ret));
+		ps_debug("ethtool string sets: %s", ps_strerror(-ret));
 	return 0;
 
 out_close:

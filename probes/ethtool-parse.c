@@ -17,6 +17,7 @@
 
 #include "ethnl.h"
 #include "ethtool-internal.h"
+#include "log.h"
 #include "nls.h"
 #include "probe-ethtool.h"
 #include "xmalloc.h"
@@ -413,7 +414,7 @@ void ps_eth_group_error(enum ps_status *st, char *reason, int err,
 	default:
 		*st = PS_ST_ERROR;
 		snprintf(base, sizeof(base), _("reading %s failed: %s"), what,
-			 strerror(-err));
+			 ps_strerror(-err));
 		break;
 	}
 	if (ext && *ext)

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "jsonutil.h"
+#include "log.h"
 #include "nls.h"
 #include "probe-cpu.h"
 #include "probe.h"
@@ -398,7 +399,7 @@ int ps_cpu_sample(const char *ifname, struct ps_cpu_info *out)
 			      : e == EACCES ? PS_ST_NEEDS_ROOT
 					    : PS_ST_ERROR;
 		snprintf(out->reason, sizeof(out->reason),
-			 _("cannot read /proc/stat: %s"), strerror(e));
+			 _("cannot read /proc/stat: %s"), ps_strerror(e));
 		return -e;
 	}
 	rc = ps_cpu_parse_stat(text, out);

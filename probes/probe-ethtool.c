@@ -498,7 +498,7 @@ int ps_ethtool_sample(const char *ifname, struct ps_ethtool_info *out)
 			snprintf(msg, sizeof(msg),
 				 _("cannot talk to the kernel over generic "
 				   "netlink: %s"),
-				 strerror(-ret));
+				 ps_strerror(-ret));
 		ps_eth_set_status(
 			&out->status, out->reason,
 			ret == -ENOENT ? PS_ST_UNSUPPORTED : PS_ST_ERROR, msg);

@@ -17,6 +17,7 @@
 
 #include "brief.h"
 #include "jsonutil.h"
+#include "log.h"
 #include "nls.h"
 #include "probe-irq.h"
 #include "probe-pci.h"
@@ -40,7 +41,7 @@ static void set_unreadable(enum ps_status *st, char *reason, size_t len,
 	} else {
 		*st = PS_ST_ERROR;
 		snprintf(reason, len, _("cannot read %s: %s"), path,
-			 strerror(err));
+			 ps_strerror(err));
 	}
 }
 

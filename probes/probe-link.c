@@ -177,7 +177,7 @@ int ps_link_parse(const void *buf, size_t len, struct ps_link_info *out)
 
 				snprintf(msgbuf, sizeof(msgbuf),
 					 _("reading the link failed: %s"),
-					 strerror(code));
+					 ps_strerror(code));
 				set_status(&out->status, out->reason,
 					   PS_ST_ERROR, msgbuf);
 			}
@@ -459,7 +459,7 @@ static void sample_lower(struct nl_sock *sk, struct ps_link_info *info)
 
 		snprintf(msg, sizeof(msg),
 			 _("cannot read /sys/class/net/%s: %s"), info->ifname,
-			 strerror(-ret));
+			 ps_strerror(-ret));
 		set_status(&info->lower.status, info->lower.reason, PS_ST_ERROR,
 			   msg);
 		return;
@@ -515,7 +515,7 @@ int ps_link_sample_with(struct ps_link_probe *lp, const char *ifname,
 		ps_rtnl_unlock(lp->rt);
 		snprintf(msg, sizeof(msg),
 			 _("cannot talk to the kernel over rtnetlink: %s"),
-			 strerror(-ret));
+			 ps_strerror(-ret));
 		set_status(&out->status, out->reason, PS_ST_ERROR, msg);
 		set_status(&out->counters.status, out->counters.reason,
 			   PS_ST_ERROR, msg);

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "jsonutil.h"
+#include "log.h"
 #include "nls.h"
 #include "probe-netstat.h"
 #include "probe.h"
@@ -352,7 +353,7 @@ static char *read_one(const char *path, char *why, size_t len, int *nrec)
 	snprintf(why + used, len - used, "%s%s: %s", used ? "; " : "", path,
 		 errno == ENOENT && !ps_sysroot_is_live()
 			 ? _("not in the recorded tree")
-			 : strerror(errno));
+			 : ps_strerror(errno));
 	return NULL;
 }
 

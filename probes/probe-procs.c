@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "jsonutil.h"
+#include "log.h"
 #include "nls.h"
 #include "probe-procs.h"
 #include "probe.h"
@@ -192,7 +193,7 @@ int ps_procs_sample(const char *ifname, struct ps_procs_info *out)
 		out->status =
 			ps_sysroot_is_live() ? PS_ST_ERROR : PS_ST_NOT_RECORDED;
 		snprintf(out->reason, sizeof(out->reason),
-			 _("/proc cannot be listed: %s"), strerror(errno));
+			 _("/proc cannot be listed: %s"), ps_strerror(errno));
 		return -errno;
 	}
 	while ((de = readdir(d))) {

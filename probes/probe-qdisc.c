@@ -22,6 +22,7 @@
 #include <netlink/route/tc.h>
 
 #include "jsonutil.h"
+#include "log.h"
 #include "nls.h"
 #include "probe-qdisc.h"
 #include "probe.h"
@@ -216,13 +217,15 @@ static uint64_t counter(const char *tok)
 
 #define MAX_TOKENS 96
 
-/* the words of a line (cut in place), at most MAX_TOKENS */
+/* the words of a line (cut in place), at most MAX_TOKENS; strtok_r: two
+ * threads may parse at once (strtok's one cursor gave wrong parses) */
 static int split(char *line, char **tok)
 {
+	char *save = NULL;
 	int n = 0;
 
-	for (char *p = strtok(line, " \t\r,()"); p && n < MAX_TOKENS;
-	     p = strtok(NULL, " \t\r,()"))
+	for (char *p = strtok_r(line, " \t\r,()", &save); p && n < MAX_TOKENS;
+	     p = strtok_r(NULL, " \t\r,()", &save))
 		tok[n++] = p;
 	return n;
 }
@@ -581,7 +584,7 @@ static int live_sample(struct ps_qdisc_probe *qp, struct ps_qdisc_info *out,
 				   _("the interface went away"));
 			return 0;
 		}
-		set_status(out, PS_ST_ERROR, strerror(-err));
+		set_status(out, PS_ST_ERROR, ps_strerror(-err));
 		return -EIO;
 	}
 	root_first(out);

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "jsonutil.h"
+#include "log.h"
 #include "nls.h"
 #include "probe-sysctl.h"
 #include "probe.h"
@@ -198,7 +199,7 @@ int ps_sysctl_sample(const char *ifname, struct ps_sysctl_info *out)
 		} else {
 			v->status = PS_ST_ERROR;
 			snprintf(v->reason, sizeof(v->reason),
-				 _("cannot read it: %s"), strerror(e));
+				 _("cannot read it: %s"), ps_strerror(e));
 		}
 	}
 	if (nok) {

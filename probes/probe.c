@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "log.h"
 #include "nls.h"
 #include "probe.h"
 #include "rtnl.h"
@@ -92,7 +93,7 @@ int ps_probes_sample(struct ps_probe_set *set, struct ps_snapshot *cur,
 		}
 		if (p->open_rc) {
 			snprintf(why, sizeof(why), _("cannot start: %s"),
-				 strerror(-p->open_rc));
+				 ps_strerror(-p->open_rc));
 			ops->mark(cur,
 				  p->open_rc == -EPERM || p->open_rc == -EACCES
 					  ? PS_ST_NEEDS_ROOT

@@ -5,10 +5,13 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "exitcodes.h"
 #include "log.h"
+#include "nls.h"
 #include "sanitize.h"
 
 static ps_log_hook log_hook;
@@ -18,6 +21,39 @@ static bool log_debug;
 static bool log_flush;
 static void (*log_atexit)(void);
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* strerror_r is the GNU one (a pointer, maybe not into buf) with
+ * _GNU_SOURCE on glibc, the POSIX one (0 or an error) elsewhere */
+static const char *strerror_gnu(const char *r, const char *buf)
+{
+	(void)buf;
+	return r;
+}
+
+static const char *strerror_posix(int r, const char *buf)
+{
+	return r ? NULL : buf;
+}
+
+#define STRERROR_PICK(r, buf)                                                  \
+	_Generic((r), char * : strerror_gnu, int : strerror_posix)(r, buf)
+
+const char *ps_strerror(int err)
+{
+	static _Thread_local char slot[4][128];
+	static _Thread_local unsigned next;
+	char *buf = slot[next++ % 4];
+	const char *r;
+
+	if (err < 0)
+		err = -err;
+	r = STRERROR_PICK(strerror_r(err, buf, sizeof(slot[0])), buf);
+	if (!r || !*r) {
+		snprintf(buf, sizeof(slot[0]), _("Unknown error %d"), err);
+		r = buf;
+	}
+	return r;
+}
 
 void ps_log_set_hook(ps_log_hook hook, void *arg)
 {

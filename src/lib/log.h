@@ -26,6 +26,14 @@ void ps_log(enum ps_level level, const char *fmt, ...)
 #define ps_err(...) ps_log(PS_LOG_ERR, __VA_ARGS__)
 #define ps_debug(...) ps_log(PS_LOG_DEBUG, __VA_ARGS__)
 
+/*
+ * strerror for any thread: the text of errno value @err (either sign) in
+ * one of a few per-thread buffers (strerror's one is shared: two threads
+ * reporting at once may read each other's text). Valid until the fourth
+ * next call in the same thread.
+ */
+const char *ps_strerror(int err);
+
 /* print the message, restore what must be restored, exit 1 */
 void ps_fatal(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));

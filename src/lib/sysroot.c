@@ -44,7 +44,7 @@ int ps_sysroot_use(const char *dir)
 
 	if (dir && *dir) {
 		if (stat(dir, &st)) {
-			ps_err(_("--sysroot %s: %s"), dir, strerror(errno));
+			ps_err(_("--sysroot %s: %s"), dir, ps_strerror(errno));
 			return -1;
 		}
 		if (!S_ISDIR(st.st_mode)) {
