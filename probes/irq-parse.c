@@ -48,12 +48,21 @@ static const char *next_token(const char *p, size_t *n)
 	return p;
 }
 
-/* "CPU0 CPU1 ..." header: fills ids, returns the count or -EINVAL */
-static int parse_cpu_header(const char *line, const char *end, int **ids)
+/*
+ * "CPU0 CPU1 ..." header: the ids of its first columns, up to the first
+ * whose id is at or past @ncpu (or @ncpu columns: a real header lists each
+ * online CPU once, in order); *nhdr counts every column, kept or not, so
+ * that a row's values past the kept ones can be skipped. Returns the kept
+ * count or -EINVAL.
+ */
+static int parse_cpu_header(const char *line, const char *end, int ncpu,
+			    int **ids, int *nhdr)
 {
 	const char *p = line;
 	int n = 0, cap = 16;
+	bool full = false;
 
+	*nhdr = 0;
 	*ids = xmalloc(cap * sizeof(**ids));
 	for (;;) {
 		size_t len;
@@ -69,19 +78,47 @@ static int parse_cpu_header(const char *line, const char *end, int **ids)
 		id = strtol(p + 3, &e, 10);
 		if (e != p + len || id < 0 || id > 65535)
 			goto bad;
+		if (*nhdr == INT32_MAX)
+			goto bad;
+		(*nhdr)++;
+		p += len;
+		if (full || id >= ncpu || n == ncpu) {
+			full = true;
+			continue;
+		}
 		if (n == cap) {
 			cap *= 2;
 			*ids = xrealloc(*ids, cap * sizeof(**ids));
 		}
 		(*ids)[n++] = (int)id;
-		p += len;
 	}
 	if (n)
 		return n;
 bad:
 	free(*ids);
 	*ids = NULL;
+	*nhdr = 0;
 	return -EINVAL;
+}
+
+static int clamp_cpus(int ncpu)
+{
+	return ncpu > 0 && ncpu < PS_IRQ_MAX_CPUS ? ncpu : PS_IRQ_MAX_CPUS;
+}
+
+/* skips up to @n whitespace-separated numbers: where the next token starts */
+static const char *skip_numbers(const char *q, const char *eol, long n)
+{
+	while (n-- > 0) {
+		const char *s = skip_ws(q);
+
+		if (s >= eol || !isdigit((unsigned char)*s))
+			break;
+		while (s < eol && isdigit((unsigned char)*s))
+			s++;
+		q = s;
+	}
+	return q;
 }
 
 /* ------------------------------------------------------------------ */
@@ -130,10 +167,13 @@ static void parse_descriptor(struct ps_irq_row *r, const char *p)
 	copy_trim(r->actions, sizeof(r->actions), p, strcspn(p, "\n"));
 }
 
-int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
+int ps_irq_parse_interrupts_n(const char *text, int ncpu,
+			      struct ps_irq_table *out)
 {
 	const char *p = text, *eol;
-	int cap = 64;
+	uint64_t *vals;
+	long cells = 0;
+	int cap = 64, nhdr;
 
 	memset(out, 0, sizeof(*out));
 	/* header: the first line that is not blank */
@@ -146,19 +186,22 @@ int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
 	if (!*p)
 		return -EINVAL;
 	eol = strchrnul(p, '\n');
-	out->ncol = parse_cpu_header(p, eol, &out->col_cpu);
+	ncpu = clamp_cpus(ncpu);
+	out->ncol = parse_cpu_header(p, eol, ncpu, &out->col_cpu, &nhdr);
 	if (out->ncol < 0) {
 		out->ncol = 0;
 		return -EINVAL;
 	}
+	out->header_cols = nhdr;
 	out->max_cpu = 0;
 	for (int i = 0; i < out->ncol; i++)
 		if (out->col_cpu[i] > out->max_cpu)
 			out->max_cpu = out->col_cpu[i];
 	out->rows = xcalloc(cap, sizeof(*out->rows));
+	vals = xmalloc(out->ncol * sizeof(*vals));
 	p = *eol ? eol + 1 : eol;
 
-	while (*p) {
+	for (; *p; p = *eol ? eol + 1 : eol) {
 		struct ps_irq_row *r;
 		const char *colon, *q;
 		char *e;
@@ -166,9 +209,12 @@ int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
 		eol = strchrnul(p, '\n');
 		q = skip_ws(p);
 		colon = memchr(q, ':', eol - q);
-		if (!colon || colon == q || colon - q >= 16) {
-			p = *eol ? eol + 1 : eol;
+		if (!colon || colon == q || colon - q >= 16)
 			continue;
+		if (out->nrows == PS_IRQ_MAX_ROWS ||
+		    cells >= PS_IRQ_MAX_CELLS) {
+			out->truncated = true;
+			break;
 		}
 		if (out->nrows == cap) {
 			cap *= 2;
@@ -185,7 +231,6 @@ int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
 			if (*e == 0 && v >= 0 && v < INT32_MAX)
 				r->irq = (int)v;
 		}
-		r->count = xcalloc(out->ncol, sizeof(*r->count));
 		q = colon + 1;
 		while (r->ncount < out->ncol) {
 			const char *s = skip_ws(q);
@@ -198,9 +243,16 @@ int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
 			if (errno ||
 			    (*e != ' ' && *e != '\t' && *e != '\n' && *e != 0))
 				break;
-			r->count[r->ncount++] = v;
+			vals[r->ncount++] = v;
 			q = e;
 		}
+		/* the values of the columns past the kept ones */
+		if (r->ncount == out->ncol)
+			q = skip_numbers(q, eol, (long)nhdr - out->ncol);
+		/* a short row (ERR, MIS) keeps only the values it has */
+		r->count = xmalloc((r->ncount ? r->ncount : 1) * sizeof(*vals));
+		memcpy(r->count, vals, r->ncount * sizeof(*vals));
+		cells += r->ncount + 1;
 		{
 			/* the descriptor, bounded by the end of the line */
 			size_t n = eol - q;
@@ -212,9 +264,14 @@ int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
 			free(d);
 		}
 		out->nrows++;
-		p = *eol ? eol + 1 : eol;
 	}
+	free(vals);
 	return 0;
+}
+
+int ps_irq_parse_interrupts(const char *text, struct ps_irq_table *out)
+{
+	return ps_irq_parse_interrupts_n(text, PS_IRQ_MAX_CPUS, out);
 }
 
 void ps_irq_table_free(struct ps_irq_table *t)
@@ -381,14 +438,15 @@ void ps_irq_softirqs_free(struct ps_softirq_counts *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int ps_irq_parse_softirqs(const char *text, struct ps_softirq_counts *out)
+int ps_irq_parse_softirqs_n(const char *text, int ncpu,
+			    struct ps_softirq_counts *out)
 {
 	const char *p = text, *eol;
-	int *ids, n, found = 0;
+	int *ids, n, nhdr, found = 0;
 
 	memset(out, 0, sizeof(*out));
 	eol = strchrnul(p, '\n');
-	n = parse_cpu_header(p, eol, &ids);
+	n = parse_cpu_header(p, eol, clamp_cpus(ncpu), &ids, &nhdr);
 	if (n < 0)
 		return -EINVAL;
 	for (int i = 0; i < n; i++)
@@ -435,10 +493,18 @@ int ps_irq_parse_softirqs(const char *text, struct ps_softirq_counts *out)
 	return 0;
 }
 
-int ps_irq_parse_softnet(const char *text, struct ps_softnet_table *out)
+int ps_irq_parse_softirqs(const char *text, struct ps_softirq_counts *out)
+{
+	return ps_irq_parse_softirqs_n(text, PS_IRQ_MAX_CPUS, out);
+}
+
+int ps_irq_parse_softnet_n(const char *text, int ncpu,
+			   struct ps_softnet_table *out)
 {
 	const char *p = text;
-	int cap = 16;
+	int cap = 16, seen = 0;
+
+	ncpu = clamp_cpus(ncpu);
 
 	memset(out, 0, sizeof(*out));
 	out->rows = xcalloc(cap, sizeof(*out->rows));
@@ -466,9 +532,19 @@ int ps_irq_parse_softnet(const char *text, struct ps_softnet_table *out)
 		if (nc) {
 			struct ps_softnet_row *r;
 
+			int cpu = nc >= 13 ? (int)col[12] : seen;
+
 			if (nc < 3 || (out->ncols && nc != out->ncols))
 				goto bad;
 			out->ncols = nc;
+			if (seen++ == INT32_MAX || (uint32_t)cpu > 65535)
+				goto bad;
+			/* a CPU the tree does not have, or more rows than it
+			 * has CPUs: not kept */
+			if (cpu >= ncpu || out->nrows == ncpu) {
+				p = *eol ? eol + 1 : eol;
+				continue;
+			}
 			if (out->nrows == cap) {
 				cap *= 2;
 				out->rows = xrealloc(out->rows,
@@ -478,9 +554,7 @@ int ps_irq_parse_softnet(const char *text, struct ps_softnet_table *out)
 			r->processed = col[0];
 			r->dropped = col[1];
 			r->time_squeeze = col[2];
-			r->cpu = nc >= 13 ? (int)col[12] : out->nrows;
-			if (r->cpu > 65535)
-				goto bad;
+			r->cpu = cpu;
 			out->nrows++;
 		}
 		p = *eol ? eol + 1 : eol;
@@ -493,6 +567,11 @@ bad:
 	free(out->rows);
 	memset(out, 0, sizeof(*out));
 	return -EINVAL;
+}
+
+int ps_irq_parse_softnet(const char *text, struct ps_softnet_table *out)
+{
+	return ps_irq_parse_softnet_n(text, PS_IRQ_MAX_CPUS, out);
 }
 
 /* ------------------------------------------------------------------ */

@@ -383,6 +383,56 @@ static void add_offline(int id, void *arg)
 	info->offline[info->noffline++] = id;
 }
 
+static void max_id(int id, void *arg)
+{
+	int *n = arg;
+
+	if (id + 1 > *n)
+		*n = id + 1;
+}
+
+/* one past the highest N of the "cpuN " lines of /proc/stat's text */
+static int stat_ids(const char *text)
+{
+	int n = 0;
+
+	for (const char *l = text; *l; l = strchrnul(l, '\n'), l += !!*l) {
+		char *end;
+		long id;
+
+		if (strncmp(l, "cpu", 3) || !isdigit((unsigned char)l[3]))
+			continue;
+		errno = 0;
+		id = strtol(l + 3, &end, 10);
+		if (!errno && id <= PS_CPU_MAX_ID &&
+		    (*end == ' ' || *end == '\t'))
+			max_id((int)id, &n);
+	}
+	return n;
+}
+
+int ps_cpu_known_ids(void)
+{
+	static const char *const lists[] = {
+		"/sys/devices/system/cpu/possible",
+		"/sys/devices/system/cpu/present",
+	};
+	char *text;
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]) && !n; i++) {
+		text = ps_read_file(lists[i], NULL);
+		if (text && ps_cpu_parse_list(text, max_id, &n))
+			n = 0;
+		free(text);
+	}
+	if (!n && (text = ps_read_file("/proc/stat", NULL))) {
+		n = stat_ids(text);
+		free(text);
+	}
+	return n;
+}
+
 int ps_cpu_sample(const char *ifname, struct ps_cpu_info *out)
 {
 	struct offline_arg oa = { .info = out };

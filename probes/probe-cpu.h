@@ -86,6 +86,14 @@ int ps_cpu_parse_stat(const char *text, struct ps_cpu_info *out);
 int ps_cpu_parse_list(const char *text, void (*fn)(int id, void *arg),
 		      void *arg);
 
+/*
+ * One past the highest CPU id the tree says exists: the kernel's
+ * /sys/devices/system/cpu/possible, else present, else the cpuN lines of
+ * /proc/stat; 0 when none of them says (sysroot-aware). What the per-CPU
+ * tables of other files (/proc/interrupts, softirqs) are bounded by.
+ */
+int ps_cpu_known_ids(void);
+
 /* read /proc/stat, NUMA nodes and cpufreq (sysroot-aware); 0 or -errno */
 int ps_cpu_sample(const char *ifname, struct ps_cpu_info *out);
 void ps_cpu_free(struct ps_cpu_info *info);

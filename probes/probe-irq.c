@@ -19,6 +19,7 @@
 #include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
+#include "probe-cpu.h"
 #include "probe-irq.h"
 #include "probe-pci.h"
 #include "probe.h"
@@ -326,19 +327,22 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 	struct ps_softnet_table sn = { 0 };
 	char devpath[256] = "", *text;
 	bool have_t = false, have_si = false, have_sn = false;
-	int fnrc;
+	int fnrc, ncpu;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
 	out->busiest_cpu = -1;
 	snprintf(out->share_basis, sizeof(out->share_basis), "counts");
 
-	/* host-wide tables first: they decide how many CPUs there are */
+	/* host-wide tables first: they decide how many CPUs there are, up
+	 * to as many as the tree says it has (a header of 65536 CPUs in a
+	 * recording of two is not 65536 columns of zeros) */
+	ncpu = ps_cpu_known_ids();
 	text = ps_read_file("/proc/interrupts", NULL);
 	if (!text) {
 		set_unreadable(&out->status, out->reason, sizeof(out->reason),
 			       "/proc/interrupts", errno);
-	} else if (ps_irq_parse_interrupts(text, &t)) {
+	} else if (ps_irq_parse_interrupts_n(text, ncpu, &t)) {
 		out->status = PS_ST_ERROR;
 		snprintf(out->reason, sizeof(out->reason),
 			 _("/proc/interrupts has no CPU header"));
@@ -355,7 +359,7 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 		set_unreadable(&out->softirq_status, out->softirq_reason,
 			       sizeof(out->softirq_reason), "/proc/softirqs",
 			       errno);
-	} else if (ps_irq_parse_softirqs(text, &si)) {
+	} else if (ps_irq_parse_softirqs_n(text, ncpu, &si)) {
 		out->softirq_status = PS_ST_ERROR;
 		snprintf(out->softirq_reason, sizeof(out->softirq_reason),
 			 _("/proc/softirqs has no NET_RX/NET_TX rows"));
@@ -370,7 +374,7 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 		set_unreadable(&out->softnet_status, out->softnet_reason,
 			       sizeof(out->softnet_reason),
 			       "/proc/net/softnet_stat", errno);
-	} else if (ps_irq_parse_softnet(text, &sn)) {
+	} else if (ps_irq_parse_softnet_n(text, ncpu, &sn)) {
 		out->softnet_status = PS_ST_ERROR;
 		snprintf(out->softnet_reason, sizeof(out->softnet_reason),
 			 _("/proc/net/softnet_stat is not in a known format"));
