@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -465,9 +466,68 @@ static void no_pcie(struct ps_pci_info *o, const char *why)
 	set_reason(o->payload_reason, sizeof(o->payload_reason), "%s", why);
 }
 
+/*
+ * Loading pci.ids costs ~10 ms; the names of a device do not change, so the
+ * last few are kept, for every probe set: the sampler, the history
+ * recorder's thread and a guided run's inventory each sample PCIe, so the
+ * cache has a lock (held for the copy, not for libpci's lookup).
+ */
+#define NAME_CACHE 8
+static struct {
+	pthread_mutex_t lock;
+	struct pci_names {
+		unsigned vendor_id, device_id;
+		char vendor[96], device[160];
+	} e[NAME_CACHE];
+	unsigned next;
+} names = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* the cached names of vendor:device into o: true when they were there */
+static bool names_cached(struct ps_pci_info *o)
+{
+	bool hit = false;
+
+	pthread_mutex_lock(&names.lock);
+	for (unsigned k = 0; k < NAME_CACHE && !hit; k++) {
+		const struct pci_names *c = &names.e[k];
+
+		if (c->vendor_id == o->vendor_id &&
+		    c->device_id == o->device_id) {
+			snprintf(o->vendor, sizeof(o->vendor), "%s", c->vendor);
+			snprintf(o->device, sizeof(o->device), "%s", c->device);
+			hit = true;
+		}
+	}
+	pthread_mutex_unlock(&names.lock);
+	return hit;
+}
+
+static void names_lookup(struct pci_access *a, struct ps_pci_info *o)
+{
+	struct pci_names *c;
+	char buf[256];
+	char *n;
+
+	n = pci_lookup_name(a, buf, sizeof(buf),
+			    PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_HWDB,
+			    o->vendor_id);
+	snprintf(o->vendor, sizeof(o->vendor), "%s", n ? n : "");
+	n = pci_lookup_name(a, buf, sizeof(buf),
+			    PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_HWDB,
+			    o->vendor_id, o->device_id);
+	snprintf(o->device, sizeof(o->device), "%s", n ? n : "");
+	pthread_mutex_lock(&names.lock);
+	c = &names.e[names.next++ % NAME_CACHE];
+	c->vendor_id = o->vendor_id;
+	c->device_id = o->device_id;
+	snprintf(c->vendor, sizeof(c->vendor), "%s", o->vendor);
+	snprintf(c->device, sizeof(c->device), "%s", o->device);
+	pthread_mutex_unlock(&names.lock);
+}
+
 static void read_names(struct pci_access *a, struct ps_pci_info *o)
 {
-	char p[512], buf[256];
+	char p[512];
 	long v;
 
 	snprintf(p, sizeof(p), "%s/vendor", o->devpath);
@@ -476,43 +536,8 @@ static void read_names(struct pci_access *a, struct ps_pci_info *o)
 	snprintf(p, sizeof(p), "%s/device", o->devpath);
 	if (!ps_read_long(p, &v))
 		o->device_id = (unsigned)v;
-	if (o->vendor_id) {
-		/*
-		 * Loading pci.ids costs ~10 ms; the names of a device do not
-		 * change, so the last few are kept (the sampler is one thread).
-		 */
-		static struct {
-			unsigned vendor_id, device_id;
-			char vendor[96], device[160];
-		} cache[8];
-		static unsigned next;
-		unsigned k;
-		char *n;
-
-		for (k = 0; k < 8; k++)
-			if (cache[k].vendor_id == o->vendor_id &&
-			    cache[k].device_id == o->device_id)
-				break;
-		if (k == 8) {
-			k = next++ % 8;
-			cache[k].vendor_id = o->vendor_id;
-			cache[k].device_id = o->device_id;
-			n = pci_lookup_name(a, buf, sizeof(buf),
-					    PCI_LOOKUP_VENDOR |
-						    PCI_LOOKUP_NO_HWDB,
-					    o->vendor_id);
-			snprintf(cache[k].vendor, sizeof(cache[k].vendor), "%s",
-				 n ? n : "");
-			n = pci_lookup_name(a, buf, sizeof(buf),
-					    PCI_LOOKUP_DEVICE |
-						    PCI_LOOKUP_NO_HWDB,
-					    o->vendor_id, o->device_id);
-			snprintf(cache[k].device, sizeof(cache[k].device), "%s",
-				 n ? n : "");
-		}
-		memcpy(o->vendor, cache[k].vendor, sizeof(o->vendor));
-		memcpy(o->device, cache[k].device, sizeof(o->device));
-	}
+	if (o->vendor_id && !names_cached(o))
+		names_lookup(a, o);
 	snprintf(p, sizeof(p), "%s/numa_node", o->devpath);
 	if (ps_read_long(p, &v))
 		v = -1;
