@@ -75,7 +75,7 @@ static void load(struct ui *ui)
 			 _("no run history (--no-history)"));
 		return;
 	}
-	if (!ps_hist_open(path, PS_HIST_READ, &h, hv->why, sizeof(hv->why))) {
+	if (!ps_hist_open(path, PS_HIST_GLANCE, &h, hv->why, sizeof(hv->why))) {
 		n = ps_hist_list(h, target, 500, &hv->rows, hv->why,
 				 sizeof(hv->why));
 		hv->n = n > 0 ? n : 0;
@@ -206,7 +206,7 @@ static void compare_selected(struct ui *ui)
 		fprintf(f, "%s\n",
 			_("this is the newest run: pick an older one "
 			  "to compare with it"));
-	else if (ps_hist_open(path, PS_HIST_READ, &h, err, sizeof(err)))
+	else if (ps_hist_open(path, PS_HIST_GLANCE, &h, err, sizeof(err)))
 		fprintf(f, "%s\n", err);
 	else {
 		if (ps_compare_runs(h, hv->rows[hv->sel].id,

@@ -735,7 +735,7 @@ int ps_compare_since_last(const char *path, int64_t id, char *buf, size_t len)
 
 	buf[0] = 0;
 	if (!path || !id ||
-	    ps_hist_open(path, PS_HIST_READ, &h, err, sizeof(err)))
+	    ps_hist_open(path, PS_HIST_GLANCE, &h, err, sizeof(err)))
 		return -ENOENT;
 	rc = ps_hist_get(h, id, &cur, err, sizeof(err));
 	if (!rc) {

@@ -4,7 +4,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
+#include <limits.h>
+#include <pwd.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
@@ -15,20 +18,35 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "clock.h"
 #include "history.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
+#include "selftest.h"
 #include "xmalloc.h"
 
-/* how long a writer waits for another one */
+/* how long a writer waits for another one, in steps that look at signals */
 #define BUSY_TIMEOUT_MS 3000
+#define BUSY_STEP_MS 10
+/*
+ * How long a test may spend on the history, all statements and waits
+ * together (a record takes milliseconds; a hand-made file must not hold
+ * a test): writing a record, and a glance (the screen's list, check's
+ * "since the last run"). The history commands have no deadline: a signal
+ * stops them.
+ */
+#define WRITE_DEADLINE_S 5
+#define GLANCE_DEADLINE_S 2
+/* SQLite's virtual machine looks at the deadline and signals this often */
+#define PROGRESS_OPS 64
 /* a snapshot larger than this is not a snapshot of ours */
 #define SNAP_MAX (16u << 20)
 
 struct ps_hist {
 	sqlite3 *db;
 	char *path;
+	int64_t deadline_ns; /* CLOCK_MONOTONIC; 0: none */
 };
 
 /*
@@ -115,6 +133,13 @@ static int db_error(sqlite3 *db, int rc, const char *path, char *err,
 	switch (rc & 0xff) {
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
+		/* the wait for the lock ends at a signal */
+		if (atomic_load(&ps_stop_requested)) {
+			snprintf(err, errlen, _("%s: stopped by a signal"),
+				 path);
+			e = -EINTR;
+			break;
+		}
 		snprintf(err, errlen, _("%s is locked by another process"),
 			 path);
 		e = -EBUSY;
@@ -126,6 +151,17 @@ static int db_error(sqlite3 *db, int rc, const char *path, char *err,
 	case SQLITE_FULL:
 		snprintf(err, errlen, _("the disk holding %s is full"), path);
 		e = -ENOSPC;
+		break;
+	case SQLITE_INTERRUPT:
+		if (atomic_load(&ps_stop_requested))
+			snprintf(err, errlen, _("%s: stopped by a signal"),
+				 path);
+		else
+			snprintf(err, errlen,
+				 _("%s took too long to read or write "
+				   "(given up)"),
+				 path);
+		e = -ETIMEDOUT;
 		break;
 	case SQLITE_CORRUPT:
 	case SQLITE_NOTADB:
@@ -217,6 +253,65 @@ static int exec_sql(struct ps_hist *h, const char *sql, char *err,
 	return rc == SQLITE_OK ? 0 : db_error(h->db, rc, h->path, err, errlen);
 }
 
+/* every object of a database's schema, one line each, in one text
+ * (xmalloc'ed; NULL when it cannot be read) */
+static char *schema_text(sqlite3 *db)
+{
+	static const char q[] =
+		"SELECT group_concat(x, char(10)) FROM (SELECT type || ' ' ||"
+		" name || ' ' || tbl_name || ' ' || ifnull(sql, '') AS x"
+		" FROM sqlite_master ORDER BY type, name)";
+	sqlite3_stmt *st;
+	char *t = NULL;
+
+	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *s = sqlite3_column_text(st, 0);
+
+		t = xstrdup(s ? (const char *)s : "");
+	}
+	sqlite3_finalize(st);
+	return t;
+}
+
+/*
+ * The file's schema is exactly what pipescope's migrations make for its
+ * version (0: nothing at all): a table, index, trigger or view of anyone
+ * else's (an index on an expression makes every insert as slow as its
+ * author wishes) is not ours to write or trust.
+ */
+static int schema_ours(struct ps_hist *h, int v, char *err, size_t errlen)
+{
+	sqlite3 *mem = NULL;
+	char *want = NULL, *have;
+	int rc = sqlite3_open_v2(":memory:", &mem,
+				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+				 NULL);
+
+	for (int i = 0; rc == SQLITE_OK && i < v; i++)
+		rc = sqlite3_exec(mem, migrations[i], NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		want = schema_text(mem);
+	sqlite3_close(mem);
+	have = schema_text(h->db);
+	if (!have) {
+		rc = db_error(h->db, sqlite3_errcode(h->db), h->path, err,
+			      errlen);
+	} else if (!want || strcmp(want, have)) {
+		snprintf(err, errlen,
+			 _("%s is not a pipescope history (its tables are not "
+			   "those of schema %d)"),
+			 h->path, v);
+		rc = -EPROTO;
+	} else {
+		rc = 0;
+	}
+	free(want);
+	free(have);
+	return rc;
+}
+
 static int user_version(struct ps_hist *h, int *v, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
@@ -240,7 +335,7 @@ static int user_version(struct ps_hist *h, int *v, char *err, size_t errlen)
 			 h->path, *v);
 		return -EPROTO;
 	}
-	return 0;
+	return *v <= PS_HIST_SCHEMA ? schema_ours(h, *v, err, errlen) : 0;
 }
 
 /* bring the schema to PS_HIST_SCHEMA, each step in a transaction */
@@ -275,6 +370,8 @@ static int migrate(struct ps_hist *h, char *err, size_t errlen)
 	return rc;
 }
 
+static void harden(struct ps_hist *h);
+
 /*
  * A history on a read-only disk: WAL cannot make its files beside it, so it
  * is read as it is (nobody can be writing it), when its schema is ours.
@@ -291,11 +388,12 @@ static int open_readonly(struct ps_hist *h, char *err, size_t errlen)
 	xasprintf(&uri, "file:%s?immutable=1", h->path);
 	rc = sqlite3_open_v2(uri, &h->db,
 			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-				     SQLITE_OPEN_NOMUTEX,
+				     SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
 			     NULL);
 	free(uri);
 	if (rc != SQLITE_OK)
 		return db_error(h->db, rc, h->path, err, errlen);
+	harden(h);
 	rc = user_version(h, &v, err, errlen);
 	if (!rc && v != PS_HIST_SCHEMA) {
 		snprintf(err, errlen,
@@ -307,22 +405,221 @@ static int open_readonly(struct ps_hist *h, char *err, size_t errlen)
 	return rc;
 }
 
+/* ---- who may have put the file there ---------------------------------- */
+
+static bool trusted_owner(uid_t uid)
+{
+	return uid == geteuid() || uid == 0;
+}
+
+/* a name for a user, for a message */
+static void user_name(uid_t uid, char *buf, size_t len)
+{
+	struct passwd pw, *res = NULL;
+	char tmp[1024];
+
+	if (!getpwuid_r(uid, &pw, tmp, sizeof(tmp), &res) && res)
+		snprintf(buf, len, "%s", res->pw_name);
+	else
+		snprintf(buf, len, "uid %u", (unsigned)uid);
+}
+
+/*
+ * One folder on the way to the file (already resolved: no links): owned by
+ * this user or root, and nobody else can replace what is in it; an upper
+ * folder others may write only with the sticky bit (as /tmp), the history's
+ * own folder not at all.
+ */
+static int safe_folder(const char *dir, bool own, char *err, size_t errlen)
+{
+	struct stat st;
+	char who[64];
+
+	if (lstat(dir, &st)) {
+		int e = errno;
+
+		snprintf(err, errlen, _("cannot open the folder %s: %s"), dir,
+			 strerror(e));
+		return -e;
+	}
+	if (!trusted_owner(st.st_uid)) {
+		user_name(st.st_uid, who, sizeof(who));
+		snprintf(err, errlen,
+			 _("the folder %s belongs to %s: the history is kept "
+			   "only in folders of its own user or root"),
+			 dir, who);
+		return -EPERM;
+	}
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+	    (own || !(st.st_mode & S_ISVTX))) {
+		snprintf(err, errlen,
+			 _("other users may write in the folder %s: keep the "
+			   "history in a folder only you can write"),
+			 dir);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* every folder from / down to the file's own one */
+static int safe_folders(const char *path, char *err, size_t errlen)
+{
+	char *d = xstrdup(path), *s = strrchr(d, '/'), *real;
+	size_t n;
+	int rc;
+
+	if (s)
+		*(s == d ? s + 1 : s) = 0;
+	else
+		snprintf(d, 2, ".");
+	real = realpath(d, NULL);
+	if (!real) {
+		rc = -errno;
+		snprintf(err, errlen, _("cannot open the folder %s: %s"), d,
+			 strerror(-rc));
+		free(d);
+		return rc;
+	}
+	free(d);
+	n = strlen(real);
+	rc = safe_folder("/", n == 1, err, errlen);
+	for (size_t i = 1; !rc && i <= n; i++) {
+		char c = real[i];
+
+		if (c && c != '/')
+			continue;
+		real[i] = 0;
+		rc = safe_folder(real, i == n, err, errlen);
+		real[i] = c;
+	}
+	free(real);
+	return rc;
+}
+
+/*
+ * The file and the ones SQLite makes beside it: regular files, never links,
+ * and this user's when they are to be written. A missing file is made
+ * here, private (never a chmod by name afterwards).
+ */
+static int safe_files(const char *path, enum ps_hist_mode mode, char *err,
+		      size_t errlen)
+{
+	static const char *const beside[] = { "", "-wal", "-shm", "-journal" };
+	char name[PATH_MAX + 16], who[64];
+	struct stat st;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(beside) / sizeof(*beside); i++) {
+		snprintf(name, sizeof(name), "%s%s", path, beside[i]);
+		if (lstat(name, &st)) {
+			if (errno == ENOENT)
+				continue;
+			snprintf(err, errlen, _("cannot open %s: %s"), name,
+				 strerror(errno));
+			return -errno;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen,
+				 _("%s is a symbolic link: name the file "
+				   "itself"),
+				 name);
+			return -ELOOP;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, _("%s is not a file"), name);
+			return -EINVAL;
+		}
+		if (mode == PS_HIST_WRITE && st.st_uid != geteuid()) {
+			user_name(st.st_uid, who, sizeof(who));
+			snprintf(err, errlen,
+				 _("%s belongs to %s: a history is written "
+				   "only by its own user"),
+				 name, who);
+			return -EPERM;
+		}
+	}
+	if (mode != PS_HIST_WRITE)
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd >= 0)
+		close(fd);
+	else if (errno != EEXIST) {
+		snprintf(err, errlen, _("cannot make %s: %s"), path,
+			 strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* ---- the connection ---------------------------------------------------- */
+
+static bool past_deadline(const struct ps_hist *h)
+{
+	return h->deadline_ns && ps_mono_ns() > h->deadline_ns;
+}
+
+/* SQLite's virtual machine asks: non-zero interrupts the statement */
+static int progress(void *arg)
+{
+	return atomic_load(&ps_stop_requested) || past_deadline(arg);
+}
+
+/* another process holds the lock: wait in short steps, never past a
+ * signal, the deadline or BUSY_TIMEOUT_MS */
+static int busy(void *arg, int n)
+{
+	struct timespec ts = { 0, BUSY_STEP_MS * 1000000L };
+
+	if (atomic_load(&ps_stop_requested) || past_deadline(arg) ||
+	    n >= BUSY_TIMEOUT_MS / BUSY_STEP_MS)
+		return 0;
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
+/*
+ * What a file handed to us cannot make SQLite do: run triggers or views of
+ * its own (we use neither), call functions its schema names, write the
+ * schema, attach other files, or hold a value larger than a record may be.
+ */
+static void harden(struct ps_hist *h)
+{
+	sqlite3 *db = h->db;
+
+	sqlite3_extended_result_codes(db, 0);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_limit(db, SQLITE_LIMIT_LENGTH, PS_HIST_VALUE_MAX);
+	sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+	/* our own statements nest a few levels; a schema's expression
+	 * thousands of terms long is no history of ours */
+	sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, 100);
+	sqlite3_busy_handler(db, busy, h);
+	sqlite3_progress_handler(db, PROGRESS_OPS, progress, h);
+}
+
 int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **out,
 		 char *err, size_t errlen)
 {
 	struct ps_hist *h;
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-	bool fresh = access(path, F_OK) != 0;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+		    SQLITE_OPEN_NOFOLLOW;
+	int64_t budget = mode == PS_HIST_WRITE	  ? WRITE_DEADLINE_S
+			 : mode == PS_HIST_GLANCE ? GLANCE_DEADLINE_S
+						  : 0;
+	bool safe;
 	int rc;
 
 	*out = NULL;
-	if (mode == PS_HIST_READ && access(path, F_OK)) {
+	if (mode != PS_HIST_WRITE && access(path, F_OK)) {
 		snprintf(err, errlen, _("no history yet: %s does not exist"),
 			 path);
 		return -ENOENT;
 	}
 	if (mode == PS_HIST_WRITE) {
-		flags |= SQLITE_OPEN_CREATE;
 		rc = make_parents(path);
 		if (rc) {
 			snprintf(err, errlen,
@@ -331,24 +628,37 @@ int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **out,
 			return rc;
 		}
 	}
+	/* a file another user could have put or swapped is never written;
+	 * it can still be read, as it is (nothing is made beside it) */
+	rc = safe_folders(path, err, errlen);
+	if (!rc)
+		rc = safe_files(path, mode, err, errlen);
+	if (rc && (mode == PS_HIST_WRITE || rc == -ELOOP))
+		return rc;
+	safe = !rc;
 	h = xcalloc(1, sizeof(*h));
 	h->path = xstrdup(path);
+	h->deadline_ns = budget ? ps_mono_ns() + budget * 1000000000LL : 0;
+	if (!safe) {
+		rc = open_readonly(h, err, errlen);
+		if (rc)
+			goto out_close;
+		*out = h;
+		return 0;
+	}
 	rc = sqlite3_open_v2(path, &h->db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		rc = db_error(h->db, rc, path, err, errlen);
-		if (rc == -EROFS && mode == PS_HIST_READ)
+		if (rc == -EROFS && mode != PS_HIST_WRITE)
 			rc = open_readonly(h, err, errlen);
 		if (rc)
 			goto out_close;
 		*out = h;
 		return 0;
 	}
-	sqlite3_extended_result_codes(h->db, 0);
-	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
-	/* a new file: private; WAL: readers and writers do not block each
-	 * other, and a killed writer leaves the file as it was */
-	if (mode == PS_HIST_WRITE && fresh)
-		chmod(path, 0600);
+	harden(h);
+	/* WAL: readers and writers do not block each other, and a killed
+	 * writer leaves the file as it was */
 	rc = exec_sql(h, "PRAGMA journal_mode = WAL", err, errlen);
 	if (!rc)
 		rc = exec_sql(h, "PRAGMA synchronous = NORMAL", err, errlen);
@@ -356,7 +666,7 @@ int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **out,
 		rc = exec_sql(h, "PRAGMA foreign_keys = ON", err, errlen);
 	if (!rc)
 		rc = migrate(h, err, errlen);
-	if (rc == -EROFS && mode == PS_HIST_READ)
+	if (rc == -EROFS && mode != PS_HIST_WRITE)
 		rc = open_readonly(h, err, errlen);
 	if (rc)
 		goto out_close;

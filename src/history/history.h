@@ -26,11 +26,23 @@ struct json_object;
 char *ps_hist_path(const struct ps_opts *o);
 
 enum ps_hist_mode {
-	PS_HIST_READ,  /* an existing file; migrated when it can be */
-	PS_HIST_WRITE, /* created (and its folder, 0700) when missing */
+	PS_HIST_READ,	/* an existing file; migrated when it can be */
+	PS_HIST_GLANCE, /* READ from within a test or the screen: given up
+			 * after 2 s */
+	PS_HIST_WRITE,	/* created (and its folder, 0700) when missing;
+			 * given up after 5 s */
 };
 
-/* 0, or -errno with one translated line in err (-ENOENT: no such file) */
+/* no value stored in a history (a document, a compressed snapshot) is
+ * larger than this */
+#define PS_HIST_VALUE_MAX (8 << 20)
+
+/*
+ * 0, or -errno with one translated line in err (-ENOENT: no such file).
+ * A file in a folder others may write, or not this user's, is never
+ * written: WRITE refuses it, READ reads it as it is. A signal
+ * (ps_stop_requested) stops any statement.
+ */
 int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **h,
 		 char *err, size_t errlen);
 void ps_hist_close(struct ps_hist *h);
