@@ -100,8 +100,8 @@ int ps_recv_state_stop(int fd, signed char *state, int timeout_ms,
  * is a container, every ',' and ':' outside strings one more value (a
  * member or an element), which bounds the objects, keys and array slots.
  */
-static int json_within(const char *s, size_t len,
-		       const struct ps_json_limit *lim)
+int ps_json_within(const char *s, size_t len, const struct ps_json_limit *lim,
+		   struct ps_json_limit *used)
 {
 	uint32_t values = 0, containers = 0;
 	bool in_str = false;
@@ -127,6 +127,11 @@ static int json_within(const char *s, size_t len,
 		if (values > lim->values || containers > lim->containers)
 			return -E2BIG;
 	}
+	if (used) {
+		used->bytes = (uint32_t)len;
+		used->values = values;
+		used->containers = containers;
+	}
 	return 0;
 }
 
@@ -139,7 +144,7 @@ int ps_json_parse_lim(const char *buf, size_t len,
 	*obj = NULL;
 	if (len == 0 || len > lim->bytes || len > INT_MAX)
 		return -EMSGSIZE;
-	rc = json_within(buf, len, lim);
+	rc = ps_json_within(buf, len, lim, NULL);
 	if (rc)
 		return rc;
 	tok = json_tokener_new_ex(32); /* nesting depth bound */

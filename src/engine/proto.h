@@ -150,6 +150,14 @@ int ps_recv_json_lim(int fd, struct json_object **obj,
 		     const struct ps_json_limit *lim, int timeout_ms,
 		     atomic_bool *stop);
 /*
+ * 0 when the JSON text s (len bytes) holds no more values and containers
+ * than lim says (its bytes are not looked at), and then what it holds in
+ * *used (may be NULL); -E2BIG when it holds more. Counted without
+ * building anything.
+ */
+int ps_json_within(const char *s, size_t len, const struct ps_json_limit *lim,
+		   struct ps_json_limit *used);
+/*
  * The same limits on a text already in memory (len bytes, not counting a
  * terminating NUL it must have): 0 and *obj a JSON object, or -EMSGSIZE,
  * -E2BIG, -EBADMSG as ps_recv_json_lim
