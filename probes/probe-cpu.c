@@ -127,9 +127,15 @@ int ps_cpu_parse_stat(const char *text, struct ps_cpu_info *out)
 
 			errno = 0;
 			id = strtol(p, &end, 10);
-			if (errno || id > PS_CPU_MAX_ID ||
-			    (*end != ' ' && *end != '\t'))
+			if (errno || (*end != ' ' && *end != '\t'))
 				goto bad;
+			if (id > PS_CPU_MAX_ID) {
+				snprintf(out->reason, sizeof(out->reason),
+					 _("/proc/stat line %d names CPU %ld; "
+					   "Linux has at most %d CPUs"),
+					 lineno, id, PS_CPU_MAX_ID + 1);
+				goto bad_said;
+			}
 			p = end;
 		} else if (*p != ' ' && *p != '\t') {
 			goto bad;
@@ -176,6 +182,7 @@ bad:
 	snprintf(out->reason, sizeof(out->reason),
 		 _("/proc/stat line %d is not a cpu line of 4 to 10 counters"),
 		 lineno);
+bad_said:
 	free(out->cores);
 	out->cores = NULL;
 	out->ncores = 0;

@@ -32,7 +32,10 @@ enum ps_cpu_basis {
 	PS_CPU_BASIS_SINCE_BOOT, /* one sample: average since boot */
 };
 
-#define PS_CPU_MAX_ID 65535
+/* the highest CPU id read from a tree or a snapshot: Linux builds at most
+ * 8192 CPUs (NR_CPUS, x86-64 MAXSMP and ppc64), as irq-parse.h's
+ * PS_IRQ_MAX_CPUS; a recording of cpu0 ... cpu65535 is not a machine */
+#define PS_CPU_MAX_ID 8191
 
 struct ps_cpu_core {
 	int id; /* N of "cpuN"; -1 for the all-CPU line */
