@@ -123,7 +123,7 @@ static void add_job(const char *name, char *text,
 	j->want = render(text, &j->want_len);
 }
 
-/* every recorded tc text, then all of them at once 20 times over (a long
+/* every recorded tc text, then all of them at once 5 times over (a long
  * parse: the two threads' overlap), two /proc/interrupts and a /proc/stat */
 static int setup(void **state)
 {
@@ -146,7 +146,7 @@ static int setup(void **state)
 		add_job(xstrdup(de->d_name), fixture_text(rel),
 			strstr(de->d_name, "filter") ? render_filters
 						     : render_qdisc);
-		for (int k = 0; k < 20; k++)
+		for (int k = 0; k < 5; k++)
 			fputs(jobs[njobs - 1].text, f);
 	}
 	closedir(d);
