@@ -5,7 +5,8 @@
 # free again and SIGTERM still stops the server within 2 s; a stray byte in
 # UDP set-up does not hold up another client's UDP test. -F refuses
 # --skip-rx-copy (both ends) and a second upload into its file at the same
-# time; --cport past 65535 is refused.
+# time; --cport past 65535 is refused. A client that trickles bytes after
+# TEST_END holds its test no longer than --server-max-duration allows.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd python3 python3
 FAKE=$top_srcdir/tests/tools/ps-fakeclient.py
@@ -157,6 +158,43 @@ check "the server says why it ended that set-up" \
 	grep -q "data streams did not arrive: Protocol error" "$dir/u.log"
 beside udp-silent 5500 "a client that sends no hello"
 term_within "$srv" 2 "UDP"
+
+# --- the end of a test is bounded too (issue 24 item 9): an upload that
+# says TEST_END, then trickles a byte every 20 ms and never closes its
+# stream, to a -F server with --server-max-duration 2 and one test slot:
+# the drain and the results end at the limit (2 s + 5 s), not 60 s later
+port=$(free_port 55)
+bg "$PIPESCOPE" -s -p "$port" -F "$dir/trickled" --max-tests 1 \
+	--server-max-duration 2 >"$dir/t.out" 2>"$dir/t.log"
+srv=$LAST_PID
+if wait_listen "$port"; then
+	t0=$(now_ms)
+	python3 "$top_srcdir/tests/fuzz/fake-server.py" trickle "$port" 70 \
+		>"$dir/trickle.out" 2>&1 &
+	fk=$!
+	wait_for 5 grep -qs trickling "$dir/trickle.out"
+	# the next client, tried each second until the slot is free again
+	ok=0
+	while [ $(( $(now_ms) - t0 )) -lt 75000 ]; do
+		if timeout 15 "$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -i 0 \
+			>/dev/null 2>&1; then
+			ok=1
+			break
+		fi
+		sleep 1
+	done
+	took=$(( $(now_ms) - t0 ))
+	check "a client that trickles after TEST_END: the next client is served" [ $ok = 1 ]
+	check "the slot is free at the limit (${took} ms, at most 11000)" \
+		[ "$took" -le 11000 ]
+	wait_for 5 grep -qs held "$dir/trickle.out"
+	echo "trickling client: $(grep held "$dir/trickle.out"); next client served after $took ms"
+	kill "$fk" 2>/dev/null
+	wait "$fk" 2>/dev/null
+	term_within "$srv" 2 "a client that trickles after TEST_END"
+else
+	fail "the -F server did not start"
+fi
 
 # one_line WHAT: the refusal of the last expect_exit is one line that says why
 one_line() {

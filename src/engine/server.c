@@ -746,6 +746,15 @@ static void capture_json(struct srv_test *st, struct ps_results *mine)
 	ps_summary_free(&sum);
 }
 
+/* a wait of at most ms for the client, and never past the test's limit
+ * (at least 1 ms: 0 would be no deadline at all) */
+static int ctl_wait_ms(const struct srv_test *st, int ms)
+{
+	double left = st->limit ? (st->limit - ps_now()) * 1000 : ms;
+
+	return left >= ms ? ms : left >= 1 ? (int)left : 1;
+}
+
 static int serve_results(struct srv_test *st)
 {
 	struct ps_test *t = &st->t;
@@ -756,7 +765,8 @@ static int serve_results(struct srv_test *st)
 
 	if ((rc = ctl_state(st, PS_EXCHANGE_RESULTS)))
 		return rc;
-	rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON, 10000);
+	rc = ps_recv_json(t->ctrl_fd, &obj, PS_MAX_RESULTS_JSON,
+			  ctl_wait_ms(st, 10000));
 	if (rc)
 		return rc;
 	if (ps_results_from_json(obj, &t->remote, st->err, sizeof(st->err)) ==
@@ -781,7 +791,7 @@ static int serve_results(struct srv_test *st)
 	if ((rc = ctl_state(st, PS_DISPLAY_RESULTS)))
 		return rc;
 	/* IPERF_DONE, or the client just closes */
-	ps_recv_state(t->ctrl_fd, &s, 5000);
+	ps_recv_state(t->ctrl_fd, &s, ctl_wait_ms(st, 5000));
 	return 0;
 }
 
@@ -898,12 +908,15 @@ void *srv_test_main(void *arg)
 		rc = -1;
 	} else
 		rc = serve_running(st);
-	st->quiet_until = st->limit = 0; /* the results: their own bound */
+	/* the results have bounds of their own, and --server-max-duration's
+	 * end (st->limit, kept) bounds them and the drain too: a client that
+	 * trickles a byte at a time after TEST_END holds no longer */
+	st->quiet_until = 0;
 	atomic_store(&st->ending, true);
 	/* the last bytes may still be on the way (the client's socket
 	 * buffer, the path): its senders' FINs say when they are in */
 	if (rc == 0)
-		ps_streams_drain(t);
+		ps_streams_drain(t, st->limit);
 	ps_streams_stop(t, true, true);
 	/* the last interval before the results, as iperf3's server: a -J
 	 * server's copy for --get-server-output has it */

@@ -765,7 +765,7 @@ void ps_streams_stop(struct ps_test *t, bool senders, bool receivers)
 		worker_stop(&t->workers[i], senders, receivers);
 }
 
-void ps_streams_drain(struct ps_test *t)
+void ps_streams_drain(struct ps_test *t, double until)
 {
 	double start = ps_now(), last = start;
 	double idle_max = 0.05, hard_max = 2;
@@ -794,7 +794,8 @@ void ps_streams_drain(struct ps_test *t)
 		}
 		/* an iperf3 sender sends no FIN before the end: stop once
 		 * nothing more comes */
-		if (ps_now() - last > idle_max || ps_now() - start > hard_max)
+		if (ps_now() - last > idle_max || ps_now() - start > hard_max ||
+		    (until > 0 && ps_now() >= until))
 			return;
 		usleep(2000);
 	}

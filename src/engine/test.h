@@ -166,9 +166,11 @@ void ps_streams_stop(struct ps_test *t, bool senders, bool receivers);
  * until each sender's FIN (a pipescope sender closes its side before
  * TEST_END), while bytes keep coming: 50 ms without a byte ends the wait,
  * 0.5 s for a stream that writes a file (-F), and 2 s (60 s with -F) at
- * most. So -n's last bytes are counted, not cut by the stop.
+ * most, and never past until (ps_now() time; 0: no such bound, else the
+ * server's --server-max-duration end). So -n's last bytes are counted,
+ * not cut by the stop.
  */
-void ps_streams_drain(struct ps_test *t);
+void ps_streams_drain(struct ps_test *t, double until);
 
 /* the control thread's periodic work */
 void ps_test_begin(struct ps_test *t);

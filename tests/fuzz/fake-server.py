@@ -446,9 +446,60 @@ def hostile_client(port, pid, kind):
     print("server VmHWM before %d KiB after %d KiB" % (before, peak_kib(pid)))
 
 
+def trickle_client(port, seconds):
+    """a 1 s upload that says TEST_END and then keeps its data stream open,
+    one byte every 20 ms for seconds, and never answers the results; prints
+    "trickling", then how long the server kept its control connection"""
+    import uuid
+    cookie = (uuid.uuid4().hex + "abcd")[:36].encode() + b"\0"
+    s = socket.create_connection(("127.0.0.1", port))
+    conn = Conn(s)
+    s.sendall(cookie)
+    d = None
+    while True:
+        st = struct.unpack("b", conn.read_exact(1, 10))[0]
+        if st == 9:
+            conn.frame('{"tcp":true,"omit":0,"time":1,"num":0,'
+                       '"blockcount":0,"parallel":1,"len":16384,'
+                       '"client_version":"3.12"}')
+        elif st == 10:
+            d = socket.create_connection(("127.0.0.1", port))
+            d.sendall(cookie)
+        elif st == 1:
+            continue
+        elif st == 2:
+            d.sendall(b"x" * 65536)
+            time.sleep(0.5)
+            conn.state(4)
+            break
+        else:
+            print("state %d before the test ran" % st, flush=True)
+            return
+    t0 = time.time()
+    print("trickling", flush=True)
+    s.setblocking(False)
+    while time.time() - t0 < seconds:
+        try:
+            d.send(b"x")
+        except OSError:
+            break
+        try:
+            if s.recv(1 << 16) == b"":
+                break
+        except BlockingIOError:
+            pass
+        except OSError:
+            break
+        time.sleep(0.02)
+    print("held %.1f s after TEST_END" % (time.time() - t0), flush=True)
+
+
 def main(argv):
     if len(argv) >= 5 and argv[1] == "client":
         hostile_client(int(argv[2]), int(argv[3]), argv[4])
+        return 0
+    if len(argv) >= 4 and argv[1] == "trickle":
+        trickle_client(int(argv[2]), float(argv[3]))
         return 0
     if len(argv) >= 3 and argv[1] == "script":
         steps, args = argv[3:], []
