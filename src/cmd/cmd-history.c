@@ -128,6 +128,18 @@ static void peer_snapshot_back(struct json_object *doc,
 	ps_json_put_known(ext, "peer_snapshot", parsed(r->snap[1]));
 }
 
+/* one line on stderr when a record was read without some of its parts */
+static void say_left_out(const struct ps_hist_rec *r)
+{
+	char what[256];
+
+	if (!r->left_out)
+		return;
+	ps_hist_left_out_text(r, what, sizeof(what));
+	ps_warn(_("run %lld: %s larger than a record may be, left out"),
+		(long long)r->id, what);
+}
+
 /* one line of --export jsonl: -J's document (or {} for a check) with the
  * record's own keys under "pipescope_history" and an "@timestamp" */
 static void export_one(const struct ps_hist_rec *r, void *arg)
@@ -138,6 +150,7 @@ static void export_one(const struct ps_hist_rec *r, void *arg)
 	struct tm tm;
 
 	(void)arg;
+	say_left_out(r);
 	if (!doc || !json_object_is_type(doc, json_type_object)) {
 		json_object_put(doc);
 		doc = json_object_new_object();
@@ -257,6 +270,8 @@ int ps_cmd_compare(const struct ps_opts *o)
 		ps_err("%s", err);
 		return PS_EXIT_FAIL;
 	}
+	say_left_out(&c.run[0]);
+	say_left_out(&c.run[1]);
 	if (o->plot_dir && ps_compare_plot(o->plot_dir, &c))
 		rc = PS_EXIT_FAIL;
 	if (o->report_format == PS_FORMAT_HTML) {

@@ -345,7 +345,8 @@ int ps_compare_plot(const char *dir, const struct ps_cmp *c)
 	xasprintf(&path, "%s/compare.svg", dir);
 	rc = ps_write_atomic(path, plot_fn, c);
 	if (rc)
-		ps_err(_("cannot write %s: %s"), ps_safe(path), strerror(-rc));
+		ps_err(_("cannot write %s: %s"), ps_safe(path),
+		       ps_strerror(-rc));
 	free(path);
 	return rc;
 }

@@ -130,10 +130,23 @@ struct leaf {
 struct leaves {
 	struct leaf *v;
 	size_t n, cap;
+	size_t bytes; /* of the paths and values kept */
 };
 
+/* what one snapshot's settings may take (a real one: under 100 KB) */
+#define LEAVES_MAX_BYTES (4u << 20)
+
+/* a leaf that is a setting (the others are never compared), while the
+ * snapshot's settings fit LEAVES_MAX_BYTES */
 static void leaf_add(struct leaves *l, const char *path, const char *value)
 {
+	char what[128];
+	size_t b = strlen(path) + strlen(value) + 2 + sizeof(*l->v);
+
+	if (l->bytes + b > LEAVES_MAX_BYTES ||
+	    !setting_name(path, what, sizeof(what)))
+		return;
+	l->bytes += b;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 256;
 		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));

@@ -23,6 +23,7 @@
 #include "jsonutil.h"
 #include "log.h"
 #include "nls.h"
+#include "proto.h"
 #include "selftest.h"
 #include "xmalloc.h"
 
@@ -40,8 +41,6 @@
 #define GLANCE_DEADLINE_S 2
 /* SQLite's virtual machine looks at the deadline and signals this often */
 #define PROGRESS_OPS 64
-/* a snapshot larger than this is not a snapshot of ours */
-#define SNAP_MAX (16u << 20)
 
 struct ps_hist {
 	sqlite3 *db;
@@ -439,7 +438,7 @@ static int safe_folder(const char *dir, bool own, char *err, size_t errlen)
 		int e = errno;
 
 		snprintf(err, errlen, _("cannot open the folder %s: %s"), dir,
-			 strerror(e));
+			 ps_strerror(e));
 		return -e;
 	}
 	if (!trusted_owner(st.st_uid)) {
@@ -476,7 +475,7 @@ static int safe_folders(const char *path, char *err, size_t errlen)
 	if (!real) {
 		rc = -errno;
 		snprintf(err, errlen, _("cannot open the folder %s: %s"), d,
-			 strerror(-rc));
+			 ps_strerror(-rc));
 		free(d);
 		return rc;
 	}
@@ -512,11 +511,13 @@ static int safe_files(const char *path, enum ps_hist_mode mode, char *err,
 	for (size_t i = 0; i < sizeof(beside) / sizeof(*beside); i++) {
 		snprintf(name, sizeof(name), "%s%s", path, beside[i]);
 		if (lstat(name, &st)) {
-			if (errno == ENOENT)
+			int e = errno;
+
+			if (e == ENOENT)
 				continue;
 			snprintf(err, errlen, _("cannot open %s: %s"), name,
-				 strerror(errno));
-			return -errno;
+				 ps_strerror(e));
+			return -e;
 		}
 		if (S_ISLNK(st.st_mode)) {
 			snprintf(err, errlen,
@@ -542,12 +543,14 @@ static int safe_files(const char *path, enum ps_hist_mode mode, char *err,
 		return 0;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
-	if (fd >= 0)
+	if (fd >= 0) {
 		close(fd);
-	else if (errno != EEXIST) {
+	} else if (errno != EEXIST) {
+		int e = errno;
+
 		snprintf(err, errlen, _("cannot make %s: %s"), path,
-			 strerror(errno));
-		return -errno;
+			 ps_strerror(e));
+		return -e;
 	}
 	return 0;
 }
@@ -624,7 +627,7 @@ int ps_hist_open(const char *path, enum ps_hist_mode mode, struct ps_hist **out,
 		if (rc) {
 			snprintf(err, errlen,
 				 _("cannot make the folder of %s: %s"), path,
-				 strerror(-rc));
+				 ps_strerror(-rc));
 			return rc;
 		}
 	}
@@ -775,17 +778,131 @@ static int insert_snap(struct ps_hist *h, int64_t id, int side,
 	return rc;
 }
 
-int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *r, int64_t *id,
+/* what a JSON text holds (values and containers), or false when it is
+ * more than one part may be */
+static bool part_size(const char *text, struct ps_json_limit *used)
+{
+	static const struct ps_json_limit part = {
+		.values = PS_HIST_REC_VALUES,
+		.containers = PS_HIST_REC_CONTAINERS,
+	};
+	size_t n = text ? strlen(text) : 0;
+
+	memset(used, 0, sizeof(*used));
+	return n <= PS_HIST_VALUE_MAX &&
+	       (!n || !ps_json_within(text, n, &part, used));
+}
+
+static bool fits(const struct ps_json_limit *a, const struct ps_json_limit *b)
+{
+	return (uint64_t)a->bytes + b->bytes <= PS_HIST_REC_BYTES &&
+	       (uint64_t)a->values + b->values <= PS_HIST_REC_VALUES &&
+	       (uint64_t)a->containers + b->containers <=
+		       PS_HIST_REC_CONTAINERS;
+}
+
+static void add_size(struct ps_json_limit *sum, const struct ps_json_limit *x)
+{
+	sum->bytes += x->bytes;
+	sum->values += x->values;
+	sum->containers += x->containers;
+}
+
+/*
+ * The -J document made smaller, for a record that would be larger than
+ * a record may be read back: the intervals' streams first (their sums
+ * stay), then the intervals; "pipescope"."history_trimmed" says which.
+ * xmalloc'ed, or NULL when even that does not fit `room`.
+ */
+static char *trim_result(const char *result, const struct ps_json_limit *room)
+{
+	static const char *const steps[] = { "streams", "intervals" };
+	struct json_object *doc = json_tokener_parse(result), *iv, *ext;
+	char *out = NULL;
+
+	if (!doc || !json_object_is_type(doc, json_type_object)) {
+		json_object_put(doc);
+		return NULL;
+	}
+	for (size_t k = 0; k < 2 && !out; k++) {
+		struct ps_json_limit used;
+		const char *t;
+
+		if (json_object_object_get_ex(doc, "intervals", &iv) &&
+		    json_object_is_type(iv, json_type_array)) {
+			if (k == 0)
+				for (size_t i = 0;
+				     i < json_object_array_length(iv); i++)
+					json_object_object_del(
+						json_object_array_get_idx(iv,
+									  i),
+						"streams");
+			else
+				json_object_object_del(doc, "intervals");
+		}
+		if (json_object_object_get_ex(doc, "pipescope", &ext) &&
+		    json_object_is_type(ext, json_type_object))
+			json_object_object_add(
+				ext, "history_trimmed",
+				json_object_new_string(steps[k]));
+		t = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+		if (part_size(t, &used) && fits(room, &used))
+			out = xstrdup(t);
+	}
+	json_object_put(doc);
+	return out;
+}
+
+/*
+ * A record as it will be read back whole: the snapshots and the small
+ * documents first, the -J document trimmed to what is left, and when even
+ * the rest is too large (no real record is), the far end's snapshot, then
+ * this end's, left out. w's texts are r's, but a trimmed result (*own,
+ * freed by the caller).
+ */
+static void fit_record(const struct ps_hist_rec *r, struct ps_hist_rec *w,
+		       char **own)
+{
+	struct ps_json_limit sum = { 0 }, size[5], res;
+	char **part[] = { &w->params, &w->extras, &w->check, &w->snap[0],
+			  &w->snap[1] };
+
+	*w = *r;
+	*own = NULL;
+	for (int j = 0; j < 5; j++) {
+		if (!part_size(*part[j], &size[j])) {
+			*part[j] = NULL;
+			memset(&size[j], 0, sizeof(size[j]));
+		}
+		add_size(&sum, &size[j]);
+	}
+	for (int j = 4; j >= 3 && !fits(&sum, &(struct ps_json_limit){ 0 });
+	     j--) {
+		sum.bytes -= size[j].bytes;
+		sum.values -= size[j].values;
+		sum.containers -= size[j].containers;
+		*part[j] = NULL;
+	}
+	if (!w->result || (part_size(w->result, &res) && fits(&sum, &res)))
+		return;
+	*own = trim_result(w->result, &sum);
+	w->result = *own;
+}
+
+int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *rec, int64_t *id,
 		  char *err, size_t errlen)
 {
-	const struct ps_hist_end *l = &r->end[0], *f = &r->end[1];
+	struct ps_hist_rec fitted, *r = &fitted;
+	const struct ps_hist_end *l = &rec->end[0], *f = &rec->end[1];
 	sqlite3_stmt *st = NULL;
 	int64_t rowid = 0;
+	char *trimmed;
 	int rc, i = 1;
 
 	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return db_error(h->db, rc, h->path, err, errlen);
+	fit_record(rec, &fitted, &trimmed);
 	rc = sqlite3_prepare_v2(h->db, insert_run, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		goto out_rollback;
@@ -827,10 +944,12 @@ int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *r, int64_t *id,
 		goto out_rollback;
 	if (id)
 		*id = rowid;
+	free(trimmed);
 	return 0;
 out_rollback:
 	rc = db_error(h->db, rc, h->path, err, errlen);
 	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	free(trimmed);
 	return rc;
 }
 
@@ -921,13 +1040,56 @@ int ps_hist_list(struct ps_hist *h, const char *target, int last,
 	return (int)n;
 }
 
-/* a snapshot's JSON back from its stored form, or NULL */
+/* what is left of a record's bounds while its parts are read */
+struct budget {
+	struct ps_json_limit left;
+};
+
+static void budget_init(struct budget *b)
+{
+	b->left.bytes = PS_HIST_REC_BYTES;
+	b->left.values = PS_HIST_REC_VALUES;
+	b->left.containers = PS_HIST_REC_CONTAINERS;
+}
+
+/* the part's size (before it is read or inflated) fits what is left */
+static bool budget_room(const struct budget *b, int64_t size)
+{
+	return size > 0 && size <= PS_HIST_VALUE_MAX && size <= b->left.bytes;
+}
+
+/* *text kept when it fits what is left of the record (its bytes, values
+ * and containers, counted without building anything), else freed and
+ * named in r->left_out */
+static void budget_take(struct budget *b, struct ps_hist_rec *r, char **text,
+			unsigned part)
+{
+	struct ps_json_limit used;
+	size_t n;
+
+	if (!*text)
+		return;
+	n = strlen(*text);
+	if (budget_room(b, (int64_t)n) &&
+	    !ps_json_within(*text, n, &b->left, &used)) {
+		b->left.bytes -= used.bytes;
+		b->left.values -= used.values;
+		b->left.containers -= used.containers;
+		return;
+	}
+	free(*text);
+	*text = NULL;
+	r->left_out |= part;
+}
+
+/* a snapshot's JSON back from its stored form, or NULL (size is what it
+ * says it inflates to, bounded by the caller before anything is made) */
 static char *snap_text(const char *enc, const void *data, int len, int64_t size)
 {
 	uLongf out;
 	char *s;
 
-	if (!data || len <= 0 || size <= 0 || size > SNAP_MAX)
+	if (!data || len <= 0 || size <= 0 || size > PS_HIST_VALUE_MAX)
 		return NULL;
 	if (!strcmp(enc, "json")) {
 		s = xmalloc((size_t)len + 1);
@@ -948,7 +1110,8 @@ static char *snap_text(const char *enc, const void *data, int len, int64_t size)
 	return s;
 }
 
-static int read_snaps(struct ps_hist *h, struct ps_hist_rec *r)
+static int read_snaps(struct ps_hist *h, struct ps_hist_rec *r,
+		      struct budget *b)
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(h->db,
@@ -963,12 +1126,22 @@ static int read_snaps(struct ps_hist *h, struct ps_hist_rec *r)
 		int side = sqlite3_column_int(st, 0);
 		const unsigned char *enc = sqlite3_column_text(st, 1);
 
+		unsigned part;
+
 		if (side < 0 || side > 1 || r->snap[side])
 			continue;
+		part = side ? PS_HIST_LEFT_SNAP_REMOTE
+			    : PS_HIST_LEFT_SNAP_LOCAL;
+		/* bounded by what it says it inflates to, before inflating */
+		if (!budget_room(b, sqlite3_column_int64(st, 2))) {
+			r->left_out |= part;
+			continue;
+		}
 		r->snap[side] = snap_text(enc ? (const char *)enc : "",
 					  sqlite3_column_blob(st, 3),
 					  sqlite3_column_bytes(st, 3),
 					  sqlite3_column_int64(st, 2));
+		budget_take(b, r, &r->snap[side], part);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
@@ -980,12 +1153,30 @@ static int read_snaps(struct ps_hist *h, struct ps_hist_rec *r)
 		  " d.params, d.extras, d.check_report"                        \
 		  " FROM runs LEFT JOIN documents d ON d.run = runs.id"
 
-static void row_full(sqlite3_stmt *st, struct ps_hist_rec *r)
+/* a document column, when it fits what is left of the record */
+static char *col_doc(sqlite3_stmt *st, int i, struct budget *b,
+		     struct ps_hist_rec *r, unsigned part)
+{
+	char *t;
+
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return NULL;
+	if (!budget_room(b, sqlite3_column_bytes(st, i))) {
+		r->left_out |= part;
+		return NULL;
+	}
+	t = col_dup(st, i);
+	budget_take(b, r, &t, part);
+	return t;
+}
+
+static void row_full(sqlite3_stmt *st, struct ps_hist_rec *r, struct budget *b)
 {
 	int i = 12;
 
 	row_list(st, r);
-	r->result = col_dup(st, i++);
+	budget_init(b);
+	r->result = col_doc(st, i++, b, r, PS_HIST_LEFT_RESULT);
 	col_str(st, i++, r->end[0].boot_id, sizeof(r->end[0].boot_id));
 	col_str(st, i++, r->end[0].kernel, sizeof(r->end[0].kernel));
 	col_str(st, i++, r->end[0].version, sizeof(r->end[0].version));
@@ -993,14 +1184,15 @@ static void row_full(sqlite3_stmt *st, struct ps_hist_rec *r)
 	col_str(st, i++, r->end[1].boot_id, sizeof(r->end[1].boot_id));
 	col_str(st, i++, r->end[1].kernel, sizeof(r->end[1].kernel));
 	col_str(st, i++, r->end[1].version, sizeof(r->end[1].version));
-	r->params = col_dup(st, i++);
-	r->extras = col_dup(st, i++);
-	r->check = col_dup(st, i++);
+	r->params = col_doc(st, i++, b, r, PS_HIST_LEFT_PARAMS);
+	r->extras = col_doc(st, i++, b, r, PS_HIST_LEFT_EXTRAS);
+	r->check = col_doc(st, i++, b, r, PS_HIST_LEFT_CHECK);
 }
 
 int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
 		size_t errlen)
 {
+	struct budget b;
 	sqlite3_stmt *st;
 	int rc;
 
@@ -1012,7 +1204,7 @@ int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		row_full(st, r);
+		row_full(st, r, &b);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE) {
 		snprintf(err, errlen, _("no run %lld in %s"), (long long)id,
@@ -1021,7 +1213,7 @@ int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
 	}
 	if (rc != SQLITE_ROW)
 		return db_error(h->db, rc, h->path, err, errlen);
-	rc = read_snaps(h, r);
+	rc = read_snaps(h, r, &b);
 	if (rc != SQLITE_OK) {
 		ps_hist_rec_free(r);
 		return db_error(h->db, rc, h->path, err, errlen);
@@ -1043,9 +1235,10 @@ int ps_hist_each(struct ps_hist *h,
 		return db_error(h->db, rc, h->path, err, errlen);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ps_hist_rec r;
+		struct budget b;
 
-		row_full(st, &r);
-		if (read_snaps(h, &r) != SQLITE_OK) {
+		row_full(st, &r, &b);
+		if (read_snaps(h, &r, &b) != SQLITE_OK) {
 			ps_hist_rec_free(&r);
 			continue;
 		}
@@ -1114,6 +1307,35 @@ static const struct ps_jfield rec_table[] = {
 struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r)
 {
 	return ps_jtable_to_json(rec_table, r);
+}
+
+void ps_hist_left_out_text(const struct ps_hist_rec *r, char *buf, size_t len)
+{
+	static const struct {
+		unsigned part;
+		const char *what;
+	} parts[] = {
+		{ PS_HIST_LEFT_RESULT, N_("the -J document") },
+		{ PS_HIST_LEFT_PARAMS, N_("the options") },
+		{ PS_HIST_LEFT_EXTRAS, N_("pipescope's extras") },
+		{ PS_HIST_LEFT_CHECK, N_("the check report") },
+		{ PS_HIST_LEFT_SNAP_LOCAL, N_("this end's snapshot") },
+		{ PS_HIST_LEFT_SNAP_REMOTE, N_("the far end's snapshot") },
+	};
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+		int w;
+
+		if (!(r->left_out & parts[i].part) || used >= len)
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+			     _(parts[i].what));
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
 }
 
 void ps_hist_when(int64_t ns, bool seconds, char *buf, size_t len)

@@ -35,7 +35,7 @@ enum ps_hist_mode {
 
 /* no value stored in a history (a document, a compressed snapshot) is
  * larger than this */
-#define PS_HIST_VALUE_MAX (8 << 20)
+#define PS_HIST_VALUE_MAX (4 << 20)
 
 /*
  * 0, or -errno with one translated line in err (-ENOENT: no such file).
@@ -73,7 +73,33 @@ struct ps_hist_rec {
 	 * extras, the check report (doc/check.md), both ends' snapshots */
 	char *params, *result, *extras, *check;
 	char *snap[2];
+	/* the parts read back larger than a record may be, left out
+	 * (PS_HIST_LEFT_*); 0 when whole */
+	unsigned left_out;
 };
+
+/*
+ * What one record may hold, all its parts together, when it is read back
+ * (and what a record is trimmed to when written): the largest real record
+ * (two 256-CPU ends, one with 256 NIC queue interrupts, -P 128) is 1.9 MB
+ * and 190000 values, and the worst record within the bounds keeps
+ * history --export and compare under 64 MiB. One part (a document, a
+ * snapshot) is at most 4 MiB.
+ */
+#define PS_HIST_REC_BYTES (8u << 20)
+#define PS_HIST_REC_VALUES 400000u
+#define PS_HIST_REC_CONTAINERS 12288u
+enum {
+	PS_HIST_LEFT_RESULT = 1,
+	PS_HIST_LEFT_PARAMS = 2,
+	PS_HIST_LEFT_EXTRAS = 4,
+	PS_HIST_LEFT_CHECK = 8,
+	PS_HIST_LEFT_SNAP_LOCAL = 16,
+	PS_HIST_LEFT_SNAP_REMOTE = 32,
+};
+/* the parts r->left_out names, translated: "the far end's snapshot, the
+ * check report" ("" when none) */
+void ps_hist_left_out_text(const struct ps_hist_rec *r, char *buf, size_t len);
 
 void ps_hist_rec_free(struct ps_hist_rec *r);
 

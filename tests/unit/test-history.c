@@ -275,6 +275,112 @@ static void test_file_roundtrip(void **state)
 	}
 }
 
+/* a -J document of `intervals` intervals of `streams` streams, each of
+ * `keys` numbers */
+static char *big_result(int intervals, int streams, int keys)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fputs("{\"start\":{},\"intervals\":[", f);
+	for (int i = 0; i < intervals; i++) {
+		fprintf(f, "%s{\"streams\":[", i ? "," : "");
+		for (int s = 0; s < streams; s++) {
+			fprintf(f, "%s{", s ? "," : "");
+			for (int k = 0; k < keys; k++)
+				fprintf(f, "%s\"k%d\":%d", k ? "," : "", k, i);
+			fputc('}', f);
+		}
+		fprintf(f, "],\"sum\":{\"bytes\":%d}}", i);
+	}
+	fputs("],\"end\":{\"sum\":{\"bytes\":7}},\"pipescope\":{}}", f);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* n zeros in an array under "a" */
+static char *zeros(int n)
+{
+	char *s = xmalloc((size_t)n * 2 + 16);
+	size_t at = (size_t)sprintf(s, "{\"a\":[");
+
+	for (int i = 0; i < n; i++)
+		at += (size_t)sprintf(s + at, "%s0", i ? "," : "");
+	strcpy(s + at, "]}");
+	return s;
+}
+
+/* a record larger than one may be read back is made to fit when written:
+ * the intervals' streams, then the intervals, then the far end's snapshot
+ * give way, and what is kept reads back whole */
+static void test_record_bounds(void **state)
+{
+	char path[] = "/tmp/ps-hist-unit.XXXXXX", db[64], err[512];
+	struct ps_hist *h;
+	struct ps_hist_rec r, back;
+	struct json_object *o, *v;
+	int64_t id[3];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	snprintf(db, sizeof(db), "%s/h.db", path);
+	assert_int_equal(ps_hist_open(db, PS_HIST_WRITE, &h, err, sizeof(err)),
+			 0);
+	for (int i = 0; i < 3; i++) {
+		rec(&r, 1e9, NAN, snap_a, NULL);
+		if (i == 0) /* 400 x 128 streams x 8 keys: 410000 values */
+			r.result = big_result(400, 128, 8);
+		else if (i == 1) /* 450000 intervals' sums alone */
+			r.result = big_result(150000, 0, 0);
+		if (i == 2) { /* two snapshots of 250000 values each */
+			free(r.snap[0]);
+			r.snap[0] = zeros(250000);
+			r.snap[1] = zeros(250000);
+		}
+		assert_int_equal(ps_hist_write(h, &r, &id[i], err, sizeof(err)),
+				 0);
+		ps_hist_rec_free(&r);
+	}
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(ps_hist_get(h, id[i], &back, err, sizeof(err)),
+				 0);
+		assert_int_equal(back.left_out, 0);
+		if (i < 2) {
+			o = json_tokener_parse(back.result);
+			assert_non_null(o);
+			assert_true(
+				json_object_object_get_ex(o, "pipescope", &v));
+			assert_true(json_object_object_get_ex(
+				v, "history_trimmed", &v));
+			assert_string_equal(json_object_get_string(v),
+					    i ? "intervals" : "streams");
+			/* the summary is kept */
+			assert_true(json_object_object_get_ex(o, "end", &v));
+			assert_int_equal(
+				json_object_object_get_ex(o, "intervals", &v),
+				i == 0);
+			json_object_put(o);
+			assert_string_equal(back.snap[0], snap_a);
+		} else {
+			assert_non_null(back.snap[0]);
+			assert_null(back.snap[1]);
+		}
+		ps_hist_rec_free(&back);
+	}
+	ps_hist_close(h);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", path);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 /* the page and its chart into memory */
 static char *page(const struct ps_cmp *c, bool chart_only)
 {
@@ -421,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_compare_html_hostile),
 		cmocka_unit_test(test_compare_html_streams),
 		cmocka_unit_test(test_file_roundtrip),
+		cmocka_unit_test(test_record_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
