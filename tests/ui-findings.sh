@@ -10,7 +10,12 @@ after_cursor() {
 	ui_cap | awk 'found { print; exit } /^>/ { found = 1 }'
 }
 
-ui_start 80 24 "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE -u -b 40G -P 8 -t 2"
+# (a recorded machine whose own readings always give more findings than
+# view 6 holds at 80x24: the squeezes and the narrow PCIe path it recorded;
+# the live test's findings alone depend on the machine's load)
+m="$top_srcdir/tests/fixtures/machines/ixgbe-12cpu-cpu0"
+[ -d "$m" ] || skip "no recorded machine ixgbe-12cpu-cpu0"
+ui_start 80 24 "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm $PIPESCOPE --sysroot $m -u -b 40G -P 8 -t 2"
 # the dashboard's narrow streams panel cannot hold its last line whole
 ui_expect "a cut line ends at a word with an ellipsis" \
 	'rows 1-[0-9]+ of 8: .*(arrows,|PgUp/PgDn,|Home/End|scroll;)…' 10
