@@ -173,12 +173,13 @@ R=$TMP/records.db
 for i in 1 2; do
 	"$PIPESCOPE" check --snapshot "$TMP/snap.json" --history "$R" >/dev/null 2>&1
 done
-# the issue's bound, 64 MiB; a sanitizer's build (a real record's export
-# over 16 MiB) gets what it takes for one and 50 MiB
-peak_of "$TMP/base.out" history --export jsonl --history "$R"
-base=$peak
+# the issue's bound, 64 MiB; in a sanitizer's build (its shadow and
+# quarantine weigh 3-8 times the many small objects json-c makes) figures
+# only, as in reliability-client.sh
 bound=65536
-[ "$base" -gt 16384 ] && bound=$((base + 50 * 1024))
+if ldd "$PIPESCOPE" 2>/dev/null | grep -qE "libasan|libtsan"; then
+	bound=$((1 << 30))
+fi
 # the issue's record: 16 KB on disk, 16 MiB inflated, in both runs
 Z=$TMP/zeros.db
 cp "$R" "$Z"
@@ -208,7 +209,8 @@ for spec in ints:790000 members:1500000 strings:1590000 objects:36000; do
 		peak_of "$TMP/w.out" $cmd --history "$W2"
 		check "'$cmd' of the worst $spec record kept stays small ($peak KiB)" \
 			[ "$peak" -lt "$bound" ]
-		check "and keeps it ('$cmd', $spec)" [ ! -s "$TMP/w.out.err" ]
+		check "and keeps it ('$cmd', $spec)" [ ! -s "$TMP/w.out.err" ] ||
+			head -3 "$TMP/w.out.err"
 	done
 done
 # a snapshot that inflates to more than it says is not read at all

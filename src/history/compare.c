@@ -266,7 +266,8 @@ static void leaves_of(struct leaves *l, const char *json)
 		return;
 	flatten(l, o, path, 0, sizeof(path), 0);
 	json_object_put(o);
-	qsort(l->v, l->n, sizeof(*l->v), leaf_cmp);
+	if (l->n) /* (an object of empty objects has no leaves) */
+		qsort(l->v, l->n, sizeof(*l->v), leaf_cmp);
 }
 
 static void leaves_free(struct leaves *l)

@@ -899,10 +899,19 @@ int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *rec, int64_t *id,
 	char *trimmed;
 	int rc, i = 1;
 
-	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	if (rc != SQLITE_OK)
-		return db_error(h->db, rc, h->path, err, errlen);
+	/* made to fit before the file is locked; the deadline is the file's
+	 * (its statements and waits), so it starts once the record is ready:
+	 * trimming our own record is work bounded by its size, and under a
+	 * sanitizer a record trimmed from 400000 values takes seconds */
 	fit_record(rec, &fitted, &trimmed);
+	if (h->deadline_ns)
+		h->deadline_ns = ps_mono_ns() + WRITE_DEADLINE_S * 1000000000LL;
+	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		rc = db_error(h->db, rc, h->path, err, errlen);
+		free(trimmed);
+		return rc;
+	}
 	rc = sqlite3_prepare_v2(h->db, insert_run, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		goto out_rollback;
