@@ -69,6 +69,7 @@ void ps_snapshot_free(struct ps_snapshot *s)
 		return;
 	for (size_t i = 0; i < ps_probe_count; i++)
 		ps_probe_registry[i]->free(s);
+	free(atomic_exchange(&s->text, NULL));
 }
 
 /* this process's CPUs as a list ("0-3,6"), "" when unknown or cut */
@@ -284,6 +285,31 @@ char *ps_snapshot_to_string(const struct ps_snapshot *s)
 	return text;
 }
 
+const char *ps_snapshot_text(const struct ps_snapshot *s)
+{
+	/* the cache is not the snapshot's content: it may be filled through
+	 * a const pointer (every snapshot is made writable, on the heap or
+	 * the stack) */
+	struct ps_snapshot *w = (struct ps_snapshot *)s;
+	struct json_object *o;
+	char *t, *none = NULL;
+
+	if (!s)
+		return NULL;
+	t = atomic_load_explicit(&w->text, memory_order_acquire);
+	if (t)
+		return t;
+	o = ps_snapshot_to_json(s);
+	t = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	/* two threads at once: the first text stays */
+	if (!atomic_compare_exchange_strong(&w->text, &none, t)) {
+		free(t);
+		return none;
+	}
+	return t;
+}
+
 static int errf(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -369,27 +395,171 @@ int ps_snapshot_from_string(const char *text, size_t len, struct ps_snapshot *s,
 	return rc;
 }
 
-/* JSON has no NaN or Infinity (json-c reads them): a snapshot with one
- * could not be written back as JSON; the depth is the parser's bound */
-static bool all_finite(struct json_object *o)
+/*
+ * What a snapshot may hold, from the largest real one with a margin. A
+ * 256-CPU host whose NIC has 256 queue interrupts (tests/fixtures'
+ * wide-256cpu) writes 326 KB: 258 IRQ lines by 256 CPUs, 256 cores; the
+ * longest lists of real NICs are a driver's counters (mlx5 with 64
+ * channels: about 3000) and an RSS table (ice: 2048). A loader builds a
+ * struct for each entry and a row of every CPU for each IRQ line, whatever
+ * the entries hold, so "[0,0,...]" of 150 KB would become gigabytes: at
+ * most 16384 entries in any list or object, and 163840 cells in the IRQ
+ * table (2.5 times the 256-CPU host's; all that a far end's message of
+ * 327680 values could list, two values a cell).
+ */
+#define SNAP_MAX_ITEMS 16384
+#define SNAP_MAX_IRQ_CELLS (160 * 1024)
+/* a number no counter, time or size reaches (2^62: 4.6 EB, two years of
+ * 800 Gbit/s; the clock in ns until 2116): not known, left out */
+#define SNAP_MAX_NUMBER 4611686018427387904.0
+
+/* a number that no reading can be (2^63-1, 2^64-1 and the like) */
+static bool out_of_range(struct json_object *v)
 {
-	if (json_object_is_type(o, json_type_double))
-		return isfinite(json_object_get_double(o));
+	if (json_object_is_type(v, json_type_int)) {
+		int64_t i = json_object_get_int64(v);
+
+		return i > ((int64_t)1 << 62) || i < -((int64_t)1 << 62);
+	}
+	if (json_object_is_type(v, json_type_double))
+		return fabs(json_object_get_double(v)) > SNAP_MAX_NUMBER;
+	return false;
+}
+
+/*
+ * The document's shape before any loader sees it: no list or object over
+ * SNAP_MAX_ITEMS entries, no NaN or Infinity (JSON has none, json-c reads
+ * them, and such a snapshot could not be written back); a member whose
+ * number is out of range is left out, an element made null, so it reads
+ * as not known. The depth is the parser's bound. 0, or -EINVAL with err.
+ */
+static int shape_check(struct json_object *o, char *err, size_t errlen)
+{
+	size_t n = 0;
+
+	if (json_object_is_type(o, json_type_double) &&
+	    !isfinite(json_object_get_double(o)))
+		return errf(err, errlen, "%s",
+			    _("the snapshot holds a number that is not finite "
+			      "(NaN or Infinity)"));
+	if (json_object_is_type(o, json_type_object))
+		n = (size_t)json_object_object_length(o);
+	else if (json_object_is_type(o, json_type_array))
+		n = json_object_array_length(o);
+	if (n > SNAP_MAX_ITEMS)
+		return errf(err, errlen,
+			    _("the snapshot lists %zu entries in one place; "
+			      "pipescope reads at most %d"),
+			    n, SNAP_MAX_ITEMS);
 	if (json_object_is_type(o, json_type_object)) {
 		json_object_object_foreach(o, k, v)
 		{
-			(void)k;
-			if (!all_finite(v))
-				return false;
+			/* the iteration has the next entry already */
+			if (out_of_range(v))
+				json_object_object_del(o, k);
+			else if (shape_check(v, err, errlen))
+				return -EINVAL;
 		}
 	} else if (json_object_is_type(o, json_type_array)) {
-		size_t n = json_object_array_length(o);
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *v = json_object_array_get_idx(o, i);
 
-		for (size_t i = 0; i < n; i++)
-			if (!all_finite(json_object_array_get_idx(o, i)))
-				return false;
+			if (out_of_range(v))
+				json_object_array_put_idx(o, i, NULL);
+			else if (shape_check(v, err, errlen))
+				return -EINVAL;
+		}
 	}
-	return true;
+	return 0;
+}
+
+/*
+ * Lists whose entries the loaders turn into structs (and write back as
+ * objects) bounded by what hardware has, with room: kernels know about 120
+ * link modes and 70 features, a standard statistics group has about 30
+ * counters, a NIC at most a queue a CPU and a few hundred CPUs. A "*" is
+ * every member of the object there.
+ */
+static const struct {
+	const char *path;
+	size_t max;
+} snap_lists[] = {
+	{ "irq.queues.rx", 2048 },
+	{ "irq.queues.tx", 2048 },
+	{ "ethtool.features.all", 512 },
+	{ "ethtool.link_modes.supported", 512 },
+	{ "ethtool.link_modes.advertised", 512 },
+	{ "ethtool.link_modes.partner", 512 },
+	{ "ethtool.std_stats.groups.*", 512 },
+	{ "ethtool.std_stats.groups", 64 },
+	{ "link.lower.devices", 256 },
+};
+
+static size_t entries(struct json_object *o)
+{
+	if (json_object_is_type(o, json_type_object))
+		return (size_t)json_object_object_length(o);
+	if (json_object_is_type(o, json_type_array))
+		return json_object_array_length(o);
+	return 0;
+}
+
+/* the largest list at path (dotted, "*" = every member) below o */
+static size_t list_at(struct json_object *o, const char *path)
+{
+	const char *dot = strchr(path, '.');
+	size_t klen = dot ? (size_t)(dot - path) : strlen(path);
+	char key[48];
+	size_t most = 0;
+
+	if (!json_object_is_type(o, json_type_object) || klen >= sizeof(key))
+		return 0;
+	if (klen == 1 && path[0] == '*') {
+		json_object_object_foreach(o, k, v)
+		{
+			size_t n = dot ? list_at(v, dot + 1) : entries(v);
+
+			(void)k;
+			if (n > most)
+				most = n;
+		}
+		return most;
+	}
+	memcpy(key, path, klen);
+	key[klen] = 0;
+	if (!json_object_object_get_ex(o, key, &o))
+		return 0;
+	return dot ? list_at(o, dot + 1) : entries(o);
+}
+
+static int lists_check(struct json_object *o, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(snap_lists) / sizeof(snap_lists[0]);
+	     i++) {
+		size_t n = list_at(o, snap_lists[i].path);
+
+		if (n > snap_lists[i].max)
+			return errf(err, errlen,
+				    _("the snapshot lists %zu entries in %s; "
+				      "pipescope reads at most %zu"),
+				    n, snap_lists[i].path, snap_lists[i].max);
+	}
+	return 0;
+}
+
+/* the IRQ table: each of its lines gets a count and a rate for each CPU */
+static int irq_cells_check(struct json_object *o, char *err, size_t errlen)
+{
+	struct json_object *irq = ps_json_get_obj(o, "irq", json_type_object);
+	size_t nl = entries(ps_json_get_obj(irq, "lines", json_type_array));
+	size_t nc = entries(ps_json_get_obj(irq, "cpus", json_type_array));
+
+	if (nl * nc <= SNAP_MAX_IRQ_CELLS)
+		return 0;
+	return errf(err, errlen,
+		    _("the snapshot's IRQ table is %zu lines by %zu CPUs; "
+		      "pipescope reads at most %d cells"),
+		    nl, nc, SNAP_MAX_IRQ_CELLS);
 }
 
 int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
@@ -403,10 +573,9 @@ int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
 	if (!json_object_is_type(o, json_type_object))
 		return errf(err, errlen, "%s",
 			    _("not a pipescope snapshot (not a JSON object)"));
-	if (!all_finite(o))
-		return errf(err, errlen, "%s",
-			    _("the snapshot holds a number that is not finite "
-			      "(NaN or Infinity)"));
+	if (shape_check(o, err, errlen) || lists_check(o, err, errlen) ||
+	    irq_cells_check(o, err, errlen))
+		return -EINVAL;
 	rc = header_from_json(o, &s->hdr, err, errlen);
 	for (size_t i = 0; !rc && i < ps_probe_count; i++) {
 		const struct ps_probe_ops *ops = ps_probe_registry[i];

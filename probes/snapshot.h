@@ -55,6 +55,9 @@ struct ps_snapshot_header {
 
 struct ps_snapshot {
 	atomic_int refs; /* heap snapshots: see ps_snapshot_get */
+	/* its JSON text once asked for (ps_snapshot_text); a snapshot is not
+	 * changed once it is shared */
+	_Atomic(char *) text;
 	struct ps_snapshot_header hdr;
 
 	/*
@@ -88,6 +91,10 @@ void ps_snapshot_fill_header(struct ps_snapshot *s,
 struct json_object *ps_snapshot_to_json(const struct ps_snapshot *s);
 /* the same as text, pretty-printed, xmalloc'ed */
 char *ps_snapshot_to_string(const struct ps_snapshot *s);
+/* its JSON text on one line, made once and kept with the snapshot (the
+ * history and -J write the same far-end snapshot: one text, not two trees
+ * of a snapshot that may hold 160000 IRQ cells); NULL for NULL */
+const char *ps_snapshot_text(const struct ps_snapshot *s);
 
 /*
  * Parse a snapshot document. 0, or -EINVAL with one line in err (bad JSON,
@@ -96,7 +103,9 @@ char *ps_snapshot_to_string(const struct ps_snapshot *s);
  */
 int ps_snapshot_from_string(const char *text, size_t len, struct ps_snapshot *s,
 			    char *err, size_t errlen);
-/* the same from a parsed document (the caller keeps its reference) */
+/* the same from a parsed document (the caller keeps its reference); the
+ * bounds of what a real machine writes apply (snapshot.c), and numbers out
+ * of any reading's range are taken out of o (not known) */
 int ps_snapshot_from_json(struct json_object *o, struct ps_snapshot *s,
 			  char *err, size_t errlen);
 /* the same from a file ("-" = stdin); on error prints one line (ps_err) */

@@ -2,6 +2,9 @@
 #include "config.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -28,8 +31,9 @@ struct client {
 	const char *host;
 	int port;
 	int timeout_ms;
-	unsigned seen; /* the states the server sent, a bit each */
-	int last;      /* the last one */
+	unsigned seen;	     /* the states the server sent, a bit each */
+	int last;	     /* the last one */
+	bool probes_ignored; /* an EXT_PROBE not asked for came, and was said */
 	char err[512];
 };
 
@@ -472,6 +476,27 @@ static const char *server_error_text(const struct client *c, int ierr, int err)
 	return NULL;
 }
 
+/*
+ * The server's probe readings when this client did not ask for them: read
+ * past unparsed (within the message's limit), and said once; 0 or -1
+ */
+static int skip_probe(struct client *c)
+{
+	int rc = ps_recv_skip_lim(c->t.ctrl_fd, &ps_lim_probe, 5000, c->stop);
+
+	if (rc == -EINTR)
+		return fail(c, _("interrupted"));
+	if (rc)
+		return fail(
+			c, _("the server's probe readings were unreadable: %s"),
+			ps_proto_strerror(rc));
+	if (!c->probes_ignored)
+		ps_warn(_("the server sent its probe readings, which this "
+			  "client did not ask for; ignored"));
+	c->probes_ignored = true;
+	return 0;
+}
+
 /* a state from the server during the test; 1 = the test must end */
 static int handle_state(struct client *c, signed char st)
 {
@@ -492,11 +517,19 @@ static int handle_state(struct client *c, signed char st)
 		json_object_put(obj);
 		return 0;
 	case PS_EXT_PROBE:
+		if (!t->p.peer_probes)
+			return skip_probe(c);
 		if (recv_json(c, st, &obj, 5000))
 			return -1;
 		/* a snapshot this version cannot read is left out, not fatal */
 		ps_test_take_probe(t, obj);
 		json_object_put(obj);
+#ifdef __GLIBC__
+		/* the message's tree (up to 25 MB) back to the system: the
+		 * history's thread, which writes the record, cannot reuse
+		 * this thread's free memory */
+		malloc_trim(0);
+#endif
 		return 0;
 	case PS_SERVER_TERMINATE:
 		return fail(c, _("the server has terminated the test"));

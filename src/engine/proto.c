@@ -188,6 +188,28 @@ int ps_recv_json_lim(int fd, struct json_object **obj,
 	return rc;
 }
 
+int ps_recv_skip_lim(int fd, const struct ps_json_limit *lim, int timeout_ms,
+		     atomic_bool *stop)
+{
+	char buf[16384];
+	uint32_t nlen, len;
+	int rc;
+
+	rc = ps_read_full_stop(fd, &nlen, 4, timeout_ms, stop);
+	if (rc)
+		return rc;
+	len = ntohl(nlen);
+	if (len == 0 || len > lim->bytes)
+		return -EMSGSIZE;
+	while (len && !rc) {
+		uint32_t n = len < sizeof(buf) ? len : (uint32_t)sizeof(buf);
+
+		rc = ps_read_full_stop(fd, buf, n, timeout_ms, stop);
+		len -= n;
+	}
+	return rc;
+}
+
 int ps_recv_json(int fd, struct json_object **obj, uint32_t max, int timeout_ms)
 {
 	/*

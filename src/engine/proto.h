@@ -157,6 +157,10 @@ int ps_recv_json_lim(int fd, struct json_object **obj,
  */
 int ps_json_within(const char *s, size_t len, const struct ps_json_limit *lim,
 		   struct ps_json_limit *used);
+/* a message read and dropped unparsed (within lim->bytes), as
+ * ps_recv_json_lim: 0, -EMSGSIZE, -ETIMEDOUT, -EPIPE, -EINTR */
+int ps_recv_skip_lim(int fd, const struct ps_json_limit *lim, int timeout_ms,
+		     atomic_bool *stop);
 /*
  * The same limits on a text already in memory (len bytes, not counting a
  * terminating NUL it must have): 0 and *obj a JSON object, or -EMSGSIZE,

@@ -15,6 +15,7 @@
 
 #include "log.h"
 #include "net.h"
+#include "nls.h"
 #include "snapshot.h"
 #include "test.h"
 #include "xmalloc.h"
@@ -676,7 +677,13 @@ int ps_test_take_probe(struct ps_test *t, struct json_object *obj)
 
 	if (ps_snapshot_from_json(obj, snap, err, sizeof(err))) {
 		free(snap);
-		ps_debug("the server's probe snapshot: %s", err);
+		/* err is pipescope's own words and numbers, never the
+		 * server's bytes; said once a test */
+		if (!t->peer_snap_refused)
+			ps_warn(_("the server's probe snapshot was left out: "
+				  "%s"),
+				err);
+		t->peer_snap_refused = true;
 		return -EINVAL;
 	}
 	if (t->peer_snap)

@@ -132,6 +132,7 @@ struct ps_test {
 				* or the client's parameters) */			/* the peer is pipescope */
 	struct ps_snapshot *peer_snap;	/* its latest probe snapshot, or NULL */
 	struct ps_snapshot *peer_snap0; /* the first (before the test) */
+	bool peer_snap_refused;		/* one was left out, and said */
 	struct ps_results remote;
 	bool remote_valid;
 	/* the stream threads: 0 = one per stream, else that many workers */

@@ -17,7 +17,8 @@ Steps: PE (PARAM_EXCHANGE, read the parameters), ACK (EXT_ACK), CS, TS, TR,
 DR, TERM (the states), STATE=N (any byte), DATA=N (EXT_DATA, N streams),
 PROBE=FILE (EXT_PROBE with a file's bytes), BIGLEN=N (a state 102 and a
 length of N without the bytes), JSON=KIND (EXT_PROBE of a generated
-message: values, containers, string), ERR[=I,E] (SERVER_ERROR: iperf3's
+message: values, containers, string), SNAP=KIND:BASE (EXT_PROBE of a
+snapshot made from the file BASE: amplify, worst, counters), ERR[=I,E] (SERVER_ERROR: iperf3's
 i_errno I and errno E, a number or a name such as EBUSY), END (wait for
 TEST_END), XR[=N|nan] (EXCHANGE_RESULTS with N streams or NaN numbers),
 SLEEP=S, SILENT (say nothing for 30 s), CLOSE.
@@ -147,6 +148,67 @@ def worst(size, values, containers):
     return build(nobj, nzero, size - len(text))
 
 
+# what a snapshot may hold (probes/snapshot.c): entries in a list or an
+# object, IRQ lines, cells (lines x CPUs) in the IRQ table
+SNAP_ITEMS, SNAP_LINES, SNAP_CELLS = 16384, 640, 160 * 1024
+# and the lists bounded by what hardware has (snap_lists there)
+SNAP_QUEUES, SNAP_MODES, SNAP_LOWER = 2048, 512, 256
+
+
+def snapshot(base, kind):
+    """a far end's snapshot from a real one (base: a file of "probe
+    --json"): "amplify", the IRQ table of a hostile server (60000 CPUs by
+    25000 lines of zeros, 170 KB); "worst", what the client still accepts,
+    every list the loaders turn into structs at its bound (zeros: the least
+    text for the most memory), the IRQ table at its cells, and the rest of
+    the message's values in lists no loader reads; "counters", every
+    counter at 2^64-1, 2^63-1 or 2^62+1 in turn"""
+    with open(base) as f:
+        d = json.load(f)
+    irq = d["irq"]
+    if kind == "amplify":
+        irq["cpus"], irq["lines"] = [0] * 60000, [0] * 25000
+        return json.dumps(d, separators=(",", ":"))
+    if kind == "counters":
+        big = [2 ** 64 - 1, 2 ** 63 - 1, 2 ** 62 + 1]
+        k = [0]
+
+        def walk(o):
+            for key in list(o) if isinstance(o, dict) else range(len(o)):
+                v = o[key]
+                if isinstance(v, (dict, list)):
+                    walk(v)
+                elif (isinstance(v, int) and not isinstance(v, bool) and
+                      key != "snapshot_version"):
+                    o[key] = big[k[0] % 3]
+                    k[0] += 1
+        walk(d)
+        return json.dumps(d, separators=(",", ":"))
+    n, q, m = SNAP_ITEMS, SNAP_QUEUES, SNAP_MODES
+    irq["status"] = "ok"
+    irq["lines"] = [0] * SNAP_LINES
+    irq["cpus"] = [0] * (SNAP_CELLS // SNAP_LINES)
+    irq["queues"] = {"status": "ok", "rx": [0] * q, "tx": [0] * q}
+    d["link"]["status"] = "ok"
+    d["link"]["lower"] = {"status": "ok", "devices": [0] * SNAP_LOWER}
+    eth = d["ethtool"]
+    eth["status"] = "ok"
+    eth["link_modes"] = {"status": "ok", "supported": [0] * m,
+                         "advertised": [0] * m, "partner": [0] * m}
+    eth["features"] = {"status": "ok",
+                       "all": {"f%d" % i: 0 for i in range(m)}}
+    eth["driver_stats"] = {"status": "ok", "total": n,
+                           "counters": {"c%d" % i: 0 for i in range(n)}}
+    eth["std_stats"] = {"status": "ok", "groups": {
+        "g%d" % g: {"s%d" % i: 0 for i in range(m)} for g in range(8)}}
+    eth["rss"] = {"status": "ok", "indir": [0] * n}
+    b, v, c = LIMITS["probe"]
+    text = json.dumps(d, separators=(",", ":"))
+    used, _ = budget(text)
+    d["filler"] = [[0] * n for _ in range((v - used) // (n + 1) - 1)]
+    return json.dumps(d, separators=(",", ":"))
+
+
 # what each message may hold (src/engine/proto.c): bytes, values, containers
 LIMITS = {"probe": (4 << 20, 327680, 4096),
           "results": (4 << 20, (4 << 20) // 128 + 256, (4 << 20) // 2048 + 16),
@@ -209,6 +271,10 @@ def serve(lst, steps, log):
                 conn.state(102)
                 with open(arg, "rb") as f:
                     conn.frame(f.read())
+            elif name == "SNAP":	# SNAP=KIND:BASE (snapshot())
+                kind, _, base = arg.partition(":")
+                conn.state(102)
+                conn.frame(snapshot(base, kind))
             elif name == "JSON":
                 kind, _, size = arg.partition(":")
                 conn.state(102)

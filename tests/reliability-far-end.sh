@@ -1,0 +1,80 @@
+#!/bin/bash
+# reliability-far-end.sh: a hostile server's probe snapshots (EXT_PROBE)
+# against "pipescope -c" (issue 24 items 7 and 8). An IRQ table shaped to
+# amplify (60000 CPUs by 25000 lines of zeros, 170 KB) is left out with one
+# line, with -J, with the history and as "iperf3 -c"; a client that did not
+# ask for the far end's probes reads past them unparsed and says so once;
+# the costliest snapshot still accepted keeps the client under 64 MiB.
+# The scripted server is tests/fuzz/fake-server.py (python3, 127.0.0.1).
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_cmd python3 python3
+FAKE="python3 $top_srcdir/tests/fuzz/fake-server.py"
+dir=$(mktemp -d)
+trap 'kill_bg; rm -rf "$dir"' EXIT
+MIB64=65536 # KiB
+# a sanitizer's shadow and quarantine weigh more than the messages: figures
+# only, no 64 MiB bound, in such a build
+if ldd "$PIPESCOPE" 2>/dev/null | grep -qE "libasan|libtsan"; then
+	MIB64=$((1 << 30))
+fi
+export PIPESCOPE_HISTORY="$dir/hist/history.db"
+mkdir -m 700 "$dir/hist"
+
+# a real snapshot to start from: the recorded 4-CPU i40e host
+base=$dir/base.json
+"$PIPESCOPE" probe --sysroot "$top_srcdir/tests/fixtures/machines/i40e-4cpu" \
+	--iface eth0 --json >"$base" ||
+	fail "probe --json of the i40e-4cpu tree"
+
+# serve STEPS -- CLIENT-ARGS: $STATUS $SECS $PEAK (KiB), stderr+stdout in $dir/run
+serve() {
+	$FAKE script "$PIPESCOPE" "$@" >"$dir/run" 2>&1
+	read -r _ STATUS _ SECS _ PEAK <<<"$(head -1 "$dir/run")"
+}
+said() { grep -c -- "$1" "$dir/run"; }
+clean() { ! grep -qE "AddressSanitizer|runtime error:|LeakSanitizer" "$dir/run"; }
+peer_snapshot() { grep -q '"peer_snapshot"' "$dir/run"; }
+T="-t 1 -i 0 --rcv-timeout 3000"
+TEST="PE ACK CS TS TR"
+ENDS="SLEEP=0.5 END XR DR"
+
+# ok NAME: status 0, no sanitizer report, under 64 MiB
+ok() {
+	check "$1: status 0 ($STATUS)" [ "$STATUS" = 0 ]
+	check "$1: no sanitizer report" clean
+	check "$1: client peak $PEAK KiB < 64 MiB" [ "$PEAK" -lt $MIB64 ]
+}
+
+# item 7: the amplifying IRQ table, asked for (-J, the history) and not
+for args in "-J --no-history" "" "-J"; do
+	name="amplifying IRQ table, client ${args:-with the history}"
+	serve $TEST SNAP=amplify:$base SNAP=amplify:$base $ENDS -- $T $args
+	ok "$name"
+	check "$name: said once" \
+		[ "$(said "the server.s probe snapshot was left out: the snapshot lists .* entries in one place; pipescope reads at most 16384")" = 1 ]
+	case $args in *-J*)
+		check "$name: no far-end snapshot in -J" eval '! peer_snapshot' ;;
+	esac
+done
+# not asked for (no -J, no history): read past, one line, nothing parsed
+serve $TEST SNAP=amplify:$base SNAP=amplify:$base $ENDS -- $T --no-history
+ok "EXT_PROBE not asked for"
+check "EXT_PROBE not asked for: said once" \
+	[ "$(said "probe readings, which this client did not ask for; ignored")" = 1 ]
+check "EXT_PROBE not asked for: not parsed" \
+	[ "$(said "left out")" = 0 ]
+# the drop-in "iperf3 -c" that perfSONAR runs, with -J
+ln -s "$(command -v "$PIPESCOPE" || echo "$PIPESCOPE")" "$dir/iperf3"
+$FAKE script "$dir/iperf3" $TEST SNAP=amplify:$base $ENDS -- $T -J >"$dir/run" 2>&1
+read -r _ STATUS _ SECS _ PEAK <<<"$(head -1 "$dir/run")"
+ok "amplifying IRQ table, as iperf3 -c -J"
+
+# the costliest snapshot the client accepts, three times (the first is
+# kept, the newest replaces the one before), with -J and the history
+serve $TEST SNAP=worst:$base SNAP=worst:$base SNAP=worst:$base $ENDS -- $T -J
+ok "the costliest snapshot accepted, -J and the history"
+check "the costliest snapshot accepted: in -J" peer_snapshot
+check "the costliest snapshot accepted: nothing said" \
+	[ "$(said "left out")" = 0 ]
+echo "client peak RSS under the costliest EXT_PROBE accepted (-J, history): $PEAK KiB"
+finish
