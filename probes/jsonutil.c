@@ -59,6 +59,31 @@ struct json_object *ps_jv_str_known(const char *s)
 	return s && *s ? json_object_new_string(s) : NULL;
 }
 
+static int raw_print(struct json_object *o, struct printbuf *pb, int level,
+		     int flags)
+{
+	const char *t = json_object_get_userdata(o);
+
+	(void)level;
+	(void)flags;
+	return printbuf_memappend(pb, t, (int)strlen(t));
+}
+
+static void raw_free(struct json_object *o, void *text)
+{
+	(void)o;
+	free(text);
+}
+
+struct json_object *ps_jv_raw(const char *json)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_set_serializer(o, raw_print, xstrdup(json ? json : "null"),
+				   raw_free);
+	return o;
+}
+
 void ps_json_put_known(struct json_object *obj, const char *key,
 		       struct json_object *v)
 {

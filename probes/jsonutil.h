@@ -64,6 +64,9 @@ struct json_object *ps_jv_bool(bool v);
 struct json_object *ps_jv_str(const char *s);
 /* s, or NULL (not known) when s is NULL or "" */
 struct json_object *ps_jv_str_known(const char *s);
+/* a value written as this JSON text, which the caller made (a tree's own
+ * text: never text from elsewhere unparsed); it reads as an empty object */
+struct json_object *ps_jv_raw(const char *json);
 /* obj[key] = v, or no key at all when v is NULL (not known) */
 void ps_json_put_known(struct json_object *obj, const char *key,
 		       struct json_object *v);

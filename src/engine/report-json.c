@@ -604,8 +604,9 @@ static void j_end(void *arg, const struct ps_test_info *in,
 			       ps_jv_str(in->peer_version));
 	/* a pipescope server's latest probe snapshot (doc/snapshot.md) */
 	if (sum->peer_snap)
-		json_object_object_add(x->extra, "peer_snapshot",
-				       ps_snapshot_to_json(sum->peer_snap));
+		json_object_object_add(
+			x->extra, "peer_snapshot",
+			ps_jv_raw(ps_snapshot_text(sum->peer_snap)));
 	{
 		struct json_object *ext = json_object_new_array();
 

@@ -1259,28 +1259,6 @@ int ps_hist_each(struct ps_hist *h,
 				 : db_error(h->db, rc, h->path, err, errlen);
 }
 
-void ps_hist_end_from_snap(struct ps_hist_end *e, const char *snap_json)
-{
-	struct json_object *o, *host, *v;
-
-	if (!snap_json)
-		return;
-	o = json_tokener_parse(snap_json);
-	if (o && json_object_object_get_ex(o, "host", &host)) {
-		if (json_object_object_get_ex(host, "hostname", &v) &&
-		    !e->host[0])
-			snprintf(e->host, sizeof(e->host), "%s",
-				 json_object_get_string(v));
-		if (json_object_object_get_ex(host, "boot_id", &v))
-			snprintf(e->boot_id, sizeof(e->boot_id), "%s",
-				 json_object_get_string(v));
-		if (json_object_object_get_ex(host, "kernel", &v))
-			snprintf(e->kernel, sizeof(e->kernel), "%s",
-				 json_object_get_string(v));
-	}
-	json_object_put(o);
-}
-
 /* ---- shared by the renderers ------------------------------------------- */
 
 /* history --format json's object (doc/history.md); not known: no key */

@@ -132,7 +132,4 @@ struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r);
 /* local time "2026-12-01 18:07[:07]" */
 void ps_hist_when(int64_t ns, bool seconds, char *buf, size_t len);
 
-/* an end filled from a snapshot's JSON ("host" section) */
-void ps_hist_end_from_snap(struct ps_hist_end *e, const char *snap_json);
-
 #endif

@@ -88,18 +88,10 @@ int64_t ps_hist_save(const struct ps_opts *o, const struct ps_hist_rec *r)
 	return id;
 }
 
+/* (the text -J wrote of the same snapshot, when it did) */
 static char *snap_json(const struct ps_snapshot *s)
 {
-	struct json_object *o;
-	char *text;
-
-	if (!s)
-		return NULL;
-	o = ps_snapshot_to_json(s);
-	text = xstrdup(
-		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	return text;
+	return s ? xstrdup(ps_snapshot_text(s)) : NULL;
 }
 
 static char *json_text(struct json_object *o)
@@ -110,11 +102,23 @@ static char *json_text(struct json_object *o)
 }
 
 /* this end: the snapshot's host, pipescope's version */
-static void local_end(struct ps_hist_end *e, const char *snap)
+/* host, boot id and kernel from the snapshot itself (its text is not
+ * parsed again: a far end's may hold 300000 values) */
+static void end_from_snap(struct ps_hist_end *e, const struct ps_snapshot *s)
+{
+	if (!s)
+		return;
+	if (!e->host[0])
+		snprintf(e->host, sizeof(e->host), "%s", s->hdr.hostname);
+	snprintf(e->boot_id, sizeof(e->boot_id), "%s", s->hdr.boot_id);
+	snprintf(e->kernel, sizeof(e->kernel), "%s", s->hdr.kernel);
+}
+
+static void local_end(struct ps_hist_end *e, const struct ps_snapshot *s)
 {
 	snprintf(e->version, sizeof(e->version), "pipescope %s",
 		 PACKAGE_VERSION);
-	ps_hist_end_from_snap(e, snap);
+	end_from_snap(e, s);
 }
 
 /* the far end: "iperf3 3.12" as it said, the host from its snapshot */
@@ -127,9 +131,10 @@ static void far_version(struct ps_hist_end *e, const char *kind,
 			 version ? version : "");
 }
 
-static void far_end(struct ps_hist_end *e, const char *snap, const char *target)
+static void far_end(struct ps_hist_end *e, const struct ps_snapshot *s,
+		    const char *target)
 {
-	ps_hist_end_from_snap(e, snap);
+	end_from_snap(e, s);
 	if (!e->host[0])
 		snprintf(e->host, sizeof(e->host), "%s", target);
 }
@@ -157,6 +162,7 @@ struct hrep {
 	pthread_t sampler;
 	bool sampling;
 	char *local_snap;
+	struct ps_hist_end local_end;
 	/* the record being written */
 	pthread_t writer;
 	bool writing;
@@ -184,9 +190,12 @@ static void *sample_local(void *arg)
 	struct ps_iface_choice iface;
 	struct ps_host host = { 0 };
 
+	memset(&x->local_end, 0, sizeof(x->local_end));
 	ps_check_iface_choose(x->o, &iface);
-	if (!ps_host_sample(&host, &iface, 0))
+	if (!ps_host_sample(&host, &iface, 0)) {
 		x->local_snap = snap_json(host.snap);
+		local_end(&x->local_end, host.snap);
+	}
 	ps_host_free(&host);
 	return NULL;
 }
@@ -205,10 +214,10 @@ static void *write_record(void *arg)
 	int64_t c0 = ps_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
 	r->snap[1] = snap_json(x->peer);
+	far_end(&r->end[1], x->peer, r->target);
 	if (x->peer)
 		ps_snapshot_put(x->peer);
 	x->peer = NULL;
-	far_end(&r->end[1], r->snap[1], r->target);
 	ps_hist_save(x->o, r);
 	ps_hist_rec_free(r);
 	x->cpu_ns += ps_clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
@@ -379,7 +388,8 @@ static void test_record(struct hrep *x, const struct ps_test_info *in,
 	sampler_join(x);
 	r->snap[0] = x->local_snap;
 	x->local_snap = NULL;
-	local_end(&r->end[0], r->snap[0]);
+	r->end[0] = x->local_end;
+	local_end(&r->end[0], NULL);
 	far_version(&r->end[1], in->peer_kind, in->peer_version);
 	x->peer =
 		sum->peer_snap
@@ -494,10 +504,10 @@ int64_t ps_hist_record_check(const struct ps_opts *o,
 	json_object_put(e);
 	r.snap[0] = snap_json(cr->ev->snap);
 	r.snap[1] = snap_json(res ? res->peer_snap : NULL);
-	local_end(&r.end[0], r.snap[0]);
+	local_end(&r.end[0], cr->ev->snap);
 	if (res) {
 		far_version(&r.end[1], res->peer_kind, res->peer_version);
-		far_end(&r.end[1], r.snap[1], res->peer);
+		far_end(&r.end[1], res->peer_snap, res->peer);
 	}
 	id = ps_hist_save(o, &r);
 	ps_hist_rec_free(&r);
