@@ -91,8 +91,11 @@ refused "SERVER_ERROR of an unknown code" \
 # costliest message within the limits keeps the client under 64 MiB
 refused "EXT_PROBE over 4 MiB" "larger than pipescope accepts" \
 	PE ACK CS TS TR BIGLEN=4194305 SLEEP=1 -- $T
+# (with a history a client asks for the far end's probes; one that did
+# not reads past them unparsed, reliability-far-end.sh)
+mkdir -m 700 "$dir/hist"
 refused "EXT_PROBE one value over" "more JSON values than pipescope accepts" \
-	PE ACK CS TS TR WORST=probe+1 SLEEP=1 -- $T
+	PE ACK CS TS TR WORST=probe+1 SLEEP=1 -- $T --history "$dir/hist/h.db"
 refused "EXT_DATA one value over" "more JSON values than pipescope accepts" \
 	PE ACK CS TS TR WORST=data+1 SLEEP=1 -- $T
 refused "results one value over" "results were unreadable: the message holds more" \
