@@ -426,6 +426,16 @@ static bool out_of_range(struct json_object *v)
 	return false;
 }
 
+/* the entries of a list or an object; 0 for anything else */
+static size_t entries(struct json_object *o)
+{
+	if (json_object_is_type(o, json_type_object))
+		return (size_t)json_object_object_length(o);
+	if (json_object_is_type(o, json_type_array))
+		return json_object_array_length(o);
+	return 0;
+}
+
 /*
  * The document's shape before any loader sees it: no list or object over
  * SNAP_MAX_ITEMS entries, no NaN or Infinity (JSON has none, json-c reads
@@ -435,17 +445,13 @@ static bool out_of_range(struct json_object *v)
  */
 static int shape_check(struct json_object *o, char *err, size_t errlen)
 {
-	size_t n = 0;
+	size_t n = entries(o);
 
 	if (json_object_is_type(o, json_type_double) &&
 	    !isfinite(json_object_get_double(o)))
 		return errf(err, errlen, "%s",
 			    _("the snapshot holds a number that is not finite "
 			      "(NaN or Infinity)"));
-	if (json_object_is_type(o, json_type_object))
-		n = (size_t)json_object_object_length(o);
-	else if (json_object_is_type(o, json_type_array))
-		n = json_object_array_length(o);
 	if (n > SNAP_MAX_ITEMS)
 		return errf(err, errlen,
 			    _("the snapshot lists %zu entries in one place; "
@@ -494,15 +500,6 @@ static const struct {
 	{ "ethtool.std_stats.groups", 64 },
 	{ "link.lower.devices", 256 },
 };
-
-static size_t entries(struct json_object *o)
-{
-	if (json_object_is_type(o, json_type_object))
-		return (size_t)json_object_object_length(o);
-	if (json_object_is_type(o, json_type_array))
-		return json_object_array_length(o);
-	return 0;
-}
 
 /* the largest list at path (dotted, "*" = every member) below o */
 static size_t list_at(struct json_object *o, const char *path)

@@ -173,13 +173,8 @@ R=$TMP/records.db
 for i in 1 2; do
 	"$PIPESCOPE" check --snapshot "$TMP/snap.json" --history "$R" >/dev/null 2>&1
 done
-# the issue's bound, 64 MiB; in a sanitizer's build (its shadow and
-# quarantine weigh 3-8 times the many small objects json-c makes) figures
-# only, as in reliability-client.sh
-bound=65536
-if ldd "$PIPESCOPE" 2>/dev/null | grep -qE "libasan|libtsan"; then
-	bound=$((1 << 30))
-fi
+# the issue's bound, 64 MiB (figures only in a sanitizer's build)
+bound=$(mem_bound_kib)
 # the issue's record: 16 KB on disk, 16 MiB inflated, in both runs
 Z=$TMP/zeros.db
 cp "$R" "$Z"

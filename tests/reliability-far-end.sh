@@ -11,12 +11,7 @@ need_cmd python3 python3
 FAKE="python3 $top_srcdir/tests/fuzz/fake-server.py"
 dir=$(mktemp -d)
 trap 'kill_bg; rm -rf "$dir"' EXIT
-MIB64=65536 # KiB
-# a sanitizer's shadow and quarantine weigh more than the messages: figures
-# only, no 64 MiB bound, in such a build
-if ldd "$PIPESCOPE" 2>/dev/null | grep -qE "libasan|libtsan"; then
-	MIB64=$((1 << 30))
-fi
+MIB64=$(mem_bound_kib)
 export PIPESCOPE_HISTORY="$dir/hist/history.db"
 mkdir -m 700 "$dir/hist"
 

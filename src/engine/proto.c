@@ -161,21 +161,33 @@ int ps_json_parse_lim(const char *buf, size_t len,
 	return rc;
 }
 
+/* a message's length, within the limit's bytes */
+static int recv_len(int fd, const struct ps_json_limit *lim, int timeout_ms,
+		    atomic_bool *stop, uint32_t *len)
+{
+	uint32_t nlen;
+	int rc = ps_read_full_stop(fd, &nlen, 4, timeout_ms, stop);
+
+	if (rc)
+		return rc;
+	*len = ntohl(nlen);
+	if (*len == 0 || *len > lim->bytes)
+		return -EMSGSIZE;
+	return 0;
+}
+
 int ps_recv_json_lim(int fd, struct json_object **obj,
 		     const struct ps_json_limit *lim, int timeout_ms,
 		     atomic_bool *stop)
 {
-	uint32_t nlen, len;
+	uint32_t len;
 	char *buf;
 	int rc;
 
 	*obj = NULL;
-	rc = ps_read_full_stop(fd, &nlen, 4, timeout_ms, stop);
+	rc = recv_len(fd, lim, timeout_ms, stop, &len);
 	if (rc)
 		return rc;
-	len = ntohl(nlen);
-	if (len == 0 || len > lim->bytes)
-		return -EMSGSIZE;
 	buf = xmalloc(len + 1);
 	rc = ps_read_full_stop(fd, buf, len, timeout_ms, stop);
 	if (rc) {
@@ -192,15 +204,9 @@ int ps_recv_skip_lim(int fd, const struct ps_json_limit *lim, int timeout_ms,
 		     atomic_bool *stop)
 {
 	char buf[16384];
-	uint32_t nlen, len;
-	int rc;
+	uint32_t len;
+	int rc = recv_len(fd, lim, timeout_ms, stop, &len);
 
-	rc = ps_read_full_stop(fd, &nlen, 4, timeout_ms, stop);
-	if (rc)
-		return rc;
-	len = ntohl(nlen);
-	if (len == 0 || len > lim->bytes)
-		return -EMSGSIZE;
 	while (len && !rc) {
 		uint32_t n = len < sizeof(buf) ? len : (uint32_t)sizeof(buf);
 
