@@ -1011,6 +1011,27 @@ static void test_cpu(void **state)
 	assert_string_equal(f.id, "cpu_all_saturated");
 	ps_run_free(&r);
 
+	/* the 2-stream step read 1 point under saturated and moved more
+	 * than the 4-stream step at 91%: the faster one is the ceiling,
+	 * not a contradiction of it; 5 points under it is not */
+	for (int k = 0; k < 2; k++) {
+		r.nsteps = 0;
+		s = add_step(&r, 2, 51.9);
+		step_cpu(s, 2, (const double[]){ k ? 85 : 89.3, 91 }, 0.3);
+		s->cpu.all.busy_pct = 90;
+		s->cpu.all.pct[PS_CPU_SOFTIRQ] = 30;
+		s = add_step(&r, 4, 37.5);
+		step_cpu(s, 2, (const double[]){ 91, 91.1 }, 0.3);
+		s->cpu.all.busy_pct = 91;
+		s->cpu.all.pct[PS_CPU_SOFTIRQ] = 30;
+		assert_int_equal(run(&ps_check_cpu_core, &ev, &f),
+				 PS_CHECK_FIRED);
+		assert_string_equal(f.id, "cpu_all_saturated");
+		assert_true(fabs(f.ceiling_bps - (k ? 37.5e9 : 51.9e9)) < 1);
+		assert_true(!strstr(f.evidence, "within 3 points") == k);
+		ps_run_free(&r);
+	}
+
 	/* every core busy, but the test's process used 5% of one: other
 	 * work on the host, not the test's limit */
 	r.nsteps = 0;
