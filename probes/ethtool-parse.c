@@ -319,7 +319,7 @@ static int parse_rss(const struct nlmsghdr *nlh, void *data)
 void ps_eth_add_counter(struct ps_eth_counter **v, unsigned *n,
 			const char *group, const char *name, uint64_t value)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = xgrow(*v, *n, sizeof(**v));
 	memset(&(*v)[*n], 0, sizeof(**v));
 	snprintf((*v)[*n].group, sizeof((*v)[*n].group), "%s", group);
 	snprintf((*v)[*n].name, sizeof((*v)[*n].name), "%s", name);

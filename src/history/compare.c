@@ -284,7 +284,7 @@ static void change_add(struct ps_cmp_change **v, size_t *n, const char *what,
 {
 	struct ps_cmp_change *c;
 
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = xgrow(*v, *n, sizeof(**v));
 	c = &(*v)[(*n)++];
 	snprintf(c->what, sizeof(c->what), "%s", what);
 	snprintf(c->key, sizeof(c->key), "%s", key);

@@ -42,6 +42,17 @@ void *xrealloc(void *ptr, size_t size)
 	return p;
 }
 
+void *xgrow(void *ptr, size_t n, size_t size)
+{
+	size_t cap = n ? 2 * n : 16;
+
+	if (n && (n < 16 || (n & (n - 1))))
+		return ptr; /* room left below the next power of two */
+	if (cap < n || cap > (size_t)-1 / (size ? size : 1))
+		oom((size_t)-1);
+	return xrealloc(ptr, cap * size);
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);

@@ -576,8 +576,9 @@ def main(argv):
         if steps and steps[0].startswith("SIGNAL="):
             name, after = steps.pop(0)[7:].split("@")
             sig = (getattr(__import__("signal"), name), float(after))
-        status, secs, peak, out, err = run(argv[2], steps, args,
-                                           signal_after=sig)
+        status, secs, peak, out, err = run(
+            argv[2], steps, args, signal_after=sig,
+            timeout=float(os.environ.get("FAKE_TIMEOUT", "15")))
         print("status %s seconds %.2f peak_kib %d" % (status, secs, peak))
         sys.stdout.write(err)
         sys.stdout.write(out)
