@@ -338,6 +338,18 @@ void ps_netstat_diff(const struct ps_netstat_counters *prev,
 						     counter_of(cur, i));
 }
 
+int ps_netstat_bound(struct ps_netstat_counters *d, int64_t max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		if (*counter_at(d, i) > max) {
+			*counter_at(d, i) = PS_NA;
+			n++;
+		}
+	return n;
+}
+
 /* ---- sampling ------------------------------------------------------- */
 
 /* read one file; NULL and a word on why into why (appended) */

@@ -391,6 +391,15 @@ void ps_appendf(char *buf, size_t len, const char *fmt, ...)
  * bounded (a far end's numbers are untrusted) so that sums over steps and
  * counters cannot overflow */
 #define PS_GREW_MAX ((int64_t)1 << 48)
+/* what no host's links carry in a second (8 x 800 Gbit/s of minimum
+ * frames is 9.5e9 packets): a far end's counter that grew faster by our
+ * clock, or a rate past it, is not known, never a finding's number */
+#define PS_MAX_PPS 1e10
+#define PS_MAX_BPS 1e13
+/* the most seconds a far end's two readings of a step may span, by this
+ * end's measure of the step: it reads once a second, and one reading may
+ * come before the step and one after it */
+#define PS_PEER_SPAN_MAX(seconds) (2 * (seconds) + 3)
 int64_t ps_grew(int64_t d);
 
 /* the interface the evidence is about, "" when none */

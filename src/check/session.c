@@ -462,6 +462,7 @@ void ps_session_step(const struct ps_session *s, struct ps_step_result *st)
 	ps_step_qdisc_finish(&s->qacc, &st->qdisc);
 	ps_step_peer_finish(&s->peer, st);
 	ps_step_qdisc_finish(&s->qpeer, &st->peer_qdisc);
+	ps_step_qdisc_bound(&st->peer_qdisc, st->seconds);
 	/* the shapers of both ends' paths: this end's, then the far end's */
 	st->nshapers = 0;
 	ps_step_path_finish(&s->pacc, false, st);

@@ -1,6 +1,7 @@
 /* step-qdisc.c: the qdisc counters of one test summed into its step */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,6 +91,20 @@ void ps_step_qdisc_finish(const struct ps_step_qdisc_acc *a,
 	out->backlog_mean = a->backlog_sum / a->n;
 }
 
+bool ps_step_qdisc_bound(struct ps_step_qdisc *q, double seconds)
+{
+	if (!q->have)
+		return true;
+	if (q->seconds <= PS_PEER_SPAN_MAX(seconds) &&
+	    q->sent_bps <= PS_MAX_BPS && q->drop_rate <= PS_MAX_PPS &&
+	    q->overlimit_rate <= PS_MAX_PPS &&
+	    (double)q->requeues <= PS_MAX_PPS * q->seconds &&
+	    q->backlog_peak <= (double)UINT32_MAX)
+		return true;
+	q->have = false;
+	return false;
+}
+
 /* ---- the shapers of a path ---------------------------------------------- */
 
 void ps_step_path_reset(struct ps_step_path_acc *a)
@@ -146,6 +161,8 @@ void ps_step_path_finish(const struct ps_step_path_acc *a, bool far,
 
 		memset(o, 0, sizeof(*o));
 		ps_step_qdisc_finish(&a->d[k].acc, &o->q);
+		if (far)
+			ps_step_qdisc_bound(&o->q, st->seconds);
 		if (!o->q.have && !a->d[k].gone)
 			continue;
 		o->far = far;

@@ -28,6 +28,12 @@ void ps_step_qdisc_add(struct ps_step_qdisc_acc *a,
 void ps_step_qdisc_finish(const struct ps_step_qdisc_acc *a,
 			  struct ps_step_qdisc *out);
 
+/* a far end's figures checked against this end's clock (seconds, the
+ * step's): two readings further apart than the step allows, a counter
+ * past what any link carries in the time, a backlog past the kernel's 32
+ * bits: the whole reading is not known (out->have false); whether it was */
+bool ps_step_qdisc_bound(struct ps_step_qdisc *q, double seconds);
+
 /* the shapers of one end's path over a step: one accumulator per device
  * (the same as the root's above), found by name */
 #define PS_STEP_PATH_DEVS 8

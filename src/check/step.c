@@ -205,12 +205,19 @@ void ps_step_peer_netstat(struct ps_step_peer *p,
 void ps_step_peer_finish(const struct ps_step_peer *p, struct ps_step_result *s)
 {
 	int best = 0;
-	double all = 0;
+	double all = 0, span;
 
-	/* its counters' delta, from two different readings */
-	if (p->have_ns0 && p->have_ns1 && p->ns1_time > p->ns0_time) {
+	/* its counters' delta, from two different readings its clock puts
+	 * no further apart than the step allows; a counter that grew faster
+	 * than any host counts is not known */
+	span = (double)(p->ns1_time - p->ns0_time) / 1e9;
+	if (p->have_ns0 && p->have_ns1 && p->ns1_time > p->ns0_time &&
+	    span <= PS_PEER_SPAN_MAX(s->seconds)) {
 		ps_netstat_diff(&p->ns0, &p->ns1, &s->peer_netstat);
-		s->peer_netstat_s = (double)(p->ns1_time - p->ns0_time) / 1e9;
+		ps_netstat_bound(
+			&s->peer_netstat,
+			(int64_t)(PS_MAX_PPS * PS_PEER_SPAN_MAX(s->seconds)));
+		s->peer_netstat_s = span;
 		s->have_peer_netstat = true;
 	}
 	if (!p->n)

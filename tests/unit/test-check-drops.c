@@ -420,6 +420,32 @@ static void test_step_deltas(void **state)
 	ps_step_peer_finish(&p, &s);
 	assert_false(s.have_peer_netstat);
 	ps_step_peer_free(&p);
+
+	/* a far end whose counter grew 2^50 in a 1 s step (past what any
+	 * host counts), another that went backwards: not known, the rest
+	 * kept; its readings an hour apart by its clock: none of them */
+	for (int k = 0; k < 2; k++) {
+		memset(&p, 0, sizeof(p));
+		memset(&s, 0, sizeof(s));
+		s.seconds = 1;
+		s1 = s0;
+		s1.hdr.time_ns = s0.hdr.time_ns + (k ? 3600 : 1) * 1000000000LL;
+		s0.netstat.c.tcp_timeouts = 7;
+		s1.netstat.c.tcp_timeouts = 3;
+		s1.netstat.c.udp_rcvbuf_errors += (int64_t)1 << 50;
+		s0.netstat.c.udp_in_errors = 100;
+		s1.netstat.c.udp_in_errors = 105;
+		ps_step_peer_netstat(&p, &s0, true);
+		ps_step_peer_netstat(&p, &s1, false);
+		ps_step_peer_finish(&p, &s);
+		assert_int_equal(s.have_peer_netstat, !k);
+		if (!k) {
+			assert_true(s.peer_netstat.udp_rcvbuf_errors == PS_NA);
+			assert_true(s.peer_netstat.tcp_timeouts == PS_NA);
+			assert_true(s.peer_netstat.udp_in_errors == 5);
+		}
+		ps_step_peer_free(&p);
+	}
 }
 
 int main(void)

@@ -391,6 +391,26 @@ static void test_step_deltas(void **state)
 	assert_string_equal(st.shaper, "tbf");
 	assert_true(st.rate_bps == 5e8);
 	assert_true(st.limit_bytes == 60 * 1024);
+	/* as a far end's, by this end's 2 s step: plausible */
+	assert_true(ps_step_qdisc_bound(&st, 2));
+	assert_true(st.have);
+	/* a far end that claims what no link carries, or a backlog past the
+	 * kernel's 32 bits, or readings an hour apart: not known */
+	for (int k = 0; k < 4; k++) {
+		struct ps_step_qdisc bad;
+
+		ps_step_qdisc_finish(&a, &bad);
+		if (k == 0)
+			bad.sent_bps = 2e13;
+		else if (k == 1)
+			bad.drop_rate = 5e10;
+		else if (k == 2)
+			bad.backlog_peak = 5e9;
+		else
+			bad.seconds = 3600;
+		assert_false(ps_step_qdisc_bound(&bad, 2));
+		assert_false(bad.have);
+	}
 	free(q);
 }
 
