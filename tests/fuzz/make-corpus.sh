@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 SHARED=${SHARED_FIXTURES:-/work/shared/fixtures}
 rm -rf "$C"
-for t in params recv-json cpu-stat interrupts softirqs softnet pci link ethtool snapshot netstat nic-stats; do
+for t in params recv-json cpu-stat interrupts softirqs softnet pci link ethtool snapshot netstat nic-stats history; do
 	mkdir -p "$C/fuzz-$t"
 done
 cp_as() { cp "$1" "$C/$2/$(echo "$1" | tr '/' '_' | sed 's/^tests_fixtures_//')"; }
@@ -68,4 +68,7 @@ head -c 2000 "$s/virtio-2cpu" >"$s/truncated"
 sed 's/"snapshot_version":1/"snapshot_version":2/' "$s/i40e-4cpu" >"$s/newer-version"
 sed 's/"interval_s":[0-9.e+-]*/"interval_s":NaN/g; s/"busy":[0-9.]*/"busy":Infinity/g' \
 	"$s/pcie-downgraded" >"$s/nan"
+# the run history: a file of the first schema (migrated when read) and one
+# of two loopback runs recorded by pipescope -c --history (forward, -P 2 -R)
+cp tests/fixtures/history-v1.db tests/fixtures/history-two-runs.db "$C/fuzz-history/"
 echo "corpus: $(find "$C" -type f | wc -l) files, $(du -sk "$C" | cut -f1) KiB"
