@@ -4,7 +4,9 @@
 # amplify (60000 CPUs by 25000 lines of zeros, 170 KB) is left out with one
 # line, with -J, with the history and as "iperf3 -c"; a client that did not
 # ask for the far end's probes reads past them unparsed and says so once;
-# the costliest snapshot still accepted keeps the client under 64 MiB.
+# the costliest snapshot still accepted keeps the client under 64 MiB; a
+# far end whose counters grow past what any host counts, and go back, has
+# none of those numbers in the checklist's findings (item 8).
 # The scripted server is tests/fuzz/fake-server.py (python3, 127.0.0.1).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd python3 python3
@@ -76,4 +78,37 @@ check "the costliest snapshot accepted: in -J" peer_snapshot
 check "the costliest snapshot accepted: nothing said" \
 	[ "$(said "left out")" = 0 ]
 echo "client peak RSS under the costliest EXT_PROBE accepted (-J, history): $PEAK KiB"
+
+# item 8: a far end whose counters no host could count: a real server on a
+# recorded tree (--sysroot) whose /proc/net/snmp, netstat and tc text
+# tests/fuzz/grow-counters.py rewrites every 0.2 s, grown by k * 2^58 and
+# back; the checklist's findings tell none of those numbers
+tree=$dir/tree
+cp -r "$top_srcdir/tests/fixtures/machines/i40e-4cpu" "$tree" &&
+	mkdir -p "$tree/tc" && cp /proc/net/snmp /proc/net/netstat "$tree/proc/net/" &&
+	grep -v '^#' "$top_srcdir/tests/fixtures/tc/tc-s-qdisc-class_tbf-short-limit_veth_pipescope.txt" |
+	sed 's/dev qra//' >"$tree/tc/eth0.txt" || fail "the grown counters' tree"
+bg python3 "$top_srcdir/tests/fuzz/grow-counters.py" "$tree" "$dir/stop"
+grower=$LAST_PID
+PORT8=$(free_port 8)
+bg "$PIPESCOPE" -s -p "$PORT8" --sysroot "$tree" >"$dir/server8.log" 2>&1
+server8=$LAST_PID
+sleep 0.5
+"$PIPESCOPE" check -c 127.0.0.1 -p "$PORT8" --quick -t 1 --format json \
+	--no-history >"$dir/c8.json" 2>"$dir/c8.err" && RC=0 || RC=$?
+touch "$dir/stop"
+stop_pid "$server8"
+stop_pid "$grower"
+check "far end's grown counters: check exit $RC (0 or 3)" eval '[ "$RC" = 0 ] || [ "$RC" = 3 ]'
+check "far end's grown counters: no sanitizer report" \
+	eval '! grep -qE "AddressSanitizer|runtime error:|LeakSanitizer" "$dir/c8.err"'
+check "far end's grown counters: the far end's readings were used" \
+	[ "$(jq '[.steps[] | select(.far_end_cpu != null)] | length' "$dir/c8.json")" -gt 0 ]
+# no count of 11 digits or more in what a finding says, no fact past 2^48
+big=$(jq -r '.findings[] | [.title, .evidence, .remedy] | join(" ")' "$dir/c8.json" |
+	grep -oE '[0-9]{11,}' | head -3 | tr '\n' ' ')
+check "far end's grown counters: no finding tells one (${big:-none})" [ -z "$big" ]
+bigfact=$(jq '[.findings[].facts // [] | .[] | select(.unit == "count" and
+	(.value // 0) > 281474976710656) | .key] | join(",")' -r "$dir/c8.json")
+check "far end's grown counters: no count fact past 2^48 (${bigfact:-none})" [ -z "$bigfact" ]
 finish

@@ -356,6 +356,13 @@ static enum ps_check_state eval_udp_buffers(const struct ps_evidence *ev,
 		PS_SET(f->evidence, "%s", _("no UDP counters"));
 		return PS_CHECK_NA;
 	}
+	if (ns->c.udp_rcvbuf_errors > PS_GREW_MAX ||
+	    ns->c.udp_in_datagrams > PS_GREW_MAX) {
+		PS_SET(f->evidence, "%s",
+		       _("its UDP counters since boot are past what a host "
+			 "counts (2^48): not known"));
+		return PS_CHECK_NA;
+	}
 	drops = ps_grew(ns->c.udp_rcvbuf_errors);
 	dgrams = ps_grew(ns->c.udp_in_datagrams);
 	share = drops + dgrams > 0 ? (double)drops / (double)(drops + dgrams)

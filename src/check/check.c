@@ -115,7 +115,7 @@ void ps_appendf(char *buf, size_t len, const char *fmt, ...)
 
 int64_t ps_grew(int64_t d)
 {
-	return d > 0 ? (d < PS_GREW_MAX ? d : PS_GREW_MAX) : 0;
+	return d > 0 && d <= PS_GREW_MAX ? d : 0;
 }
 
 void ps_fact(struct ps_finding *f, const char *key, double value,

@@ -387,8 +387,9 @@ void ps_appendf(char *buf, size_t len, const char *fmt, ...)
 #define PS_APPEND(arr, ...) ps_appendf((arr), sizeof(arr), __VA_ARGS__)
 #define PS_SET(arr, ...)                                                       \
 	(((arr)[0] = 0), ps_appendf((arr), sizeof(arr), __VA_ARGS__))
-/* a kernel counter's growth over a step, 0 when unknown or negative;
- * bounded (a far end's numbers are untrusted) so that sums over steps and
+/* a kernel counter's growth over a step, 0 when unknown, negative or past
+ * PS_GREW_MAX (no host counts that many: a far end's numbers are
+ * untrusted), so that no such number is told and sums over steps and
  * counters cannot overflow */
 #define PS_GREW_MAX ((int64_t)1 << 48)
 /* what no host's links carry in a second (8 x 800 Gbit/s of minimum
