@@ -243,6 +243,16 @@ check "the rates are still compared" \
 expect_exit 0 "history of runs stored at the ends of time" -- \
 	"$PIPESCOPE" history --history "$T2"
 
+# ---- compare with nothing given, the newest run alone to its target:
+# the runs there are, named (issue 25 item 14) ----
+A2=$TMP/alone.db
+cp "$top_srcdir/tests/fixtures/history-v1.db" "$A2"
+sqlite3 "$A2" "UPDATE runs SET target = '192.0.2.20' WHERE id = 2"
+expect_exit 1 "compare: the newest run is its target's only one" -- \
+	"$PIPESCOPE" compare --history "$A2"
+check "compare says so and names the ids to compare ($ERR)" \
+	sh -c 'printf "%s\n" "$1" | grep -q "the newest run (2, to 192.0.2.20) is the only one to its target; .pipescope compare 1 2. compares it with the run before it (to 192.0.2.10)"' - "$ERR"
+
 # ---- escape sequences stored in a record never reach the terminal ----
 E=$TMP/esc.db
 cp "$top_srcdir/tests/fixtures/history-v1.db" "$E"

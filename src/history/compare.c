@@ -482,6 +482,7 @@ int ps_compare_pick(struct ps_hist *h, const char *target, int64_t *a,
 		    int64_t *b, char *err, size_t errlen)
 {
 	struct ps_hist_rec *rows;
+	bool alone = false;
 	int n;
 
 	n = ps_hist_list(h, target, 1, &rows, err, errlen);
@@ -498,16 +499,33 @@ int ps_compare_pick(struct ps_hist *h, const char *target, int64_t *a,
 			return n;
 		if (n == 2)
 			*a = rows[0].id;
+		alone = n == 1;
 	}
 	free(rows);
-	if (n != 2) {
-		snprintf(err, errlen,
-			 _("fewer than two runs to compare%s%s (see 'pipescope "
-			   "history')"),
-			 target ? _(" to ") : "", target ? target : "");
-		return -ENOENT;
+	if (n == 2)
+		return 0;
+	/* the newest run is its target's only one: name the runs there are */
+	if (alone && !target &&
+	    (n = ps_hist_list(h, NULL, 2, &rows, err, errlen)) >= 0) {
+		if (n == 2)
+			snprintf(err, errlen,
+				 _("the newest run (%lld, to %s) is the only "
+				   "one to its target; 'pipescope compare %lld "
+				   "%lld' compares it with the run before it "
+				   "(to %s), 'pipescope history' lists them "
+				   "all"),
+				 (long long)rows[1].id, rows[1].target,
+				 (long long)rows[0].id, (long long)rows[1].id,
+				 rows[0].target);
+		free(rows);
+		if (n == 2)
+			return -ENOENT;
 	}
-	return 0;
+	snprintf(err, errlen,
+		 _("fewer than two runs to compare%s%s (see 'pipescope "
+		   "history')"),
+		 target ? _(" to ") : "", target ? target : "");
+	return -ENOENT;
 }
 
 void ps_compare_free(struct ps_cmp *c)
