@@ -516,6 +516,22 @@ static bool version_before(const char *v, int major, int minor)
 	return a < major || (a == major && b < minor);
 }
 
+/* the most streams one test of the run moved at once (both directions
+ * of a bidir test: one thread of an old iperf3 serves them all) */
+static int most_streams(const struct ps_run *r)
+{
+	int most = 0;
+
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct ps_step_result *s = &r->steps[i];
+		int n = s->streams * (s->bidir ? 2 : 1);
+
+		if (ps_step_counts(r, s) && n > most)
+			most = n;
+	}
+	return most;
+}
+
 static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 					  struct ps_finding *f)
 {
@@ -542,6 +558,13 @@ static enum ps_check_state eval_peer_tool(const struct ps_evidence *ev,
 		       _("the peer is iperf3 %s: one thread per stream since "
 			 "3.16"),
 		       v);
+		return PS_CHECK_CLEAR;
+	}
+	if (most_streams(r) <= 1) {
+		PS_SET(f->evidence,
+		       _("the peer is iperf3 %s, and every test had one "
+			 "stream: one thread is all it takes"),
+		       v[0] ? v : "");
 		return PS_CHECK_CLEAR;
 	}
 	f->severity = PS_SEV_WARNING;

@@ -1113,6 +1113,16 @@ static void test_peer_tool(void **state)
 	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_CLEAR);
 	r.peer_kind[0] = 0;
 	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_NA);
+	/* one stream only (a plain -P 1 test): one thread is enough; both
+	 * directions of one stream each are two streams in that thread */
+	strcpy(r.peer_kind, "iperf3");
+	strcpy(r.peer_version, "3.12");
+	r.nsteps = 0;
+	add_step(&r, 1, 20);
+	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_CLEAR);
+	assert_non_null(strstr(f.evidence, "one stream"));
+	r.steps[0].bidir = true;
+	assert_int_equal(run(&ps_check_peer_tool, &ev, &f), PS_CHECK_FIRED);
 }
 
 /* the far end: its cores over the steps, and its host and NIC checks on
