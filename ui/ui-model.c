@@ -236,6 +236,21 @@ static void on_interval(void *arg, const struct ps_interval *iv)
  * streams this end sends); a test without the far end's results (stopped,
  * failed) keeps only this end's, and says so.
  */
+/* the final rows are the test's: a stream the far end sent shows its
+ * retransmits of the whole test (its results), not of its last interval */
+static void far_retrans(struct ui_test_view *v, const struct ps_summary *sum,
+			int i)
+{
+	const struct ps_stream_iv *r = &sum->local[i];
+
+	if (r->sender || !sum->remote_valid || !sum->remote_retrans ||
+	    sum->remote_retrans[i] < 0)
+		return;
+	for (int k = 0; k < v->nremote; k++)
+		if (v->remote[k].id == r->id && v->remote[k].has_tcpinfo)
+			v->remote[k].retrans = sum->remote_retrans[i];
+}
+
 static void end_rows(struct ui_test_view *v, const struct ps_summary *sum)
 {
 	int n = sum->nstreams < UI_MAX_ROWS ? sum->nstreams : UI_MAX_ROWS;
@@ -253,8 +268,10 @@ static void end_rows(struct ui_test_view *v, const struct ps_summary *sum)
 		struct ps_stream_iv *r = &v->streams[i];
 
 		*r = sum->local[i];
-		if (v->proto != PS_PROTO_UDP)
+		if (v->proto != PS_PROTO_UDP) {
+			far_retrans(v, sum, i);
 			continue;
+		}
 		if (r->sender) {
 			if (!sum->remote_valid) {
 				r->packets = 0; /* the receiver's: unknown */

@@ -512,6 +512,66 @@ static void test_model(void **state)
 	ui_model_destroy(&m);
 }
 
+/* -R: the final rows show the far end's (the sender's) retransmits of the
+ * whole test, not 0 of this receiving end nor its last interval's */
+static void test_model_far_retrans(void **state)
+{
+	static struct ui_model m;
+	static struct ui_test_view v;
+	static struct ps_test_info info;
+	struct ps_reporter rep;
+	struct ps_stream_iv here[2], far[2];
+	struct ps_interval iv;
+	struct ps_summary sum;
+	uint64_t remote_bytes[2] = { 1000, 1000 };
+	int64_t remote_retrans[2] = { 22, -1 };
+
+	(void)state;
+	assert_int_equal(ui_model_init(&m), 0);
+	ui_model_reporter(&m, &rep);
+	memset(&info, 0, sizeof(info));
+	info.ntargets = 1;
+	info.target_host[0] = "192.0.2.1";
+	info.target_port[0] = 5201;
+	info.parallel = 2;
+	info.reverse = true;
+	info.duration = 2;
+	rep.start(rep.arg, &info);
+	memset(here, 0, sizeof(here));
+	memset(far, 0, sizeof(far));
+	memset(&iv, 0, sizeof(iv));
+	for (int i = 0; i < 2; i++) {
+		here[i].id = far[i].id = 2 * i + 1;
+		here[i].bytes = far[i].bytes = 1000;
+		far[i].sender = true;
+		far[i].has_tcpinfo = true;
+		far[i].retrans = 3 + 5 * i; /* its last interval's */
+		far[i].rtt_us = 120;
+	}
+	iv.end = 1;
+	iv.nstreams = iv.nremote = 2;
+	iv.streams = here;
+	iv.remote = far;
+	rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_true(v.remote[0].retrans == 3);
+	memset(&sum, 0, sizeof(sum));
+	sum.duration = 1;
+	sum.nstreams = 2;
+	sum.local = here;
+	sum.remote_valid = true;
+	sum.remote_bytes = remote_bytes;
+	sum.remote_retrans = remote_retrans;
+	rep.end(rep.arg, &info, &sum);
+	ui_model_copy(&m, &v);
+	assert_true(v.rows_avg);
+	assert_true(v.remote[0].retrans ==
+		    22); /* the test's, from its results */
+	assert_true(v.remote[1].retrans == 8); /* not told: kept */
+	assert_true(v.remote[0].rtt_us == 120);
+	ui_model_destroy(&m);
+}
+
 /* the checks' signs in ASCII, the rest untouched */
 static void test_ascii(void **state)
 {
@@ -724,6 +784,7 @@ int main(void)
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_model),
+		cmocka_unit_test(test_model_far_retrans),
 		cmocka_unit_test(test_footers),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_view_state),
