@@ -67,6 +67,24 @@ expect_exit 0 "a test to two targets runs" -- \
 check "two targets are two records" \
 	[ "$(q "SELECT count(DISTINCT port) FROM runs WHERE id > 2")" = 2 ]
 
+# ---- UDP: the record's rate is what arrived (issue 25 item 3): a 4 KB
+# receive buffer at 5 Gbit/s loses datagrams; the list says udp ----
+mkdir -m 700 "$TMP/udp"
+expect_exit 0 "a lossy UDP test runs" -- \
+	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -u -b 5G -w 4K -l 1400 -t 1 -J \
+	--history "$TMP/udp/h.db"
+printf '%s\n' "$OUT" >"$TMP/udp.json"
+expect_exit 0 "its history" -- "$PIPESCOPE" history --history "$TMP/udp/h.db" --format json
+rec=$(printf '%s\n' "$OUT" | jq '.[0].bits_per_second')
+got=$(jq '.end.sum_received.bits_per_second' "$TMP/udp.json")
+sent=$(jq '.end.sum_sent.bits_per_second' "$TMP/udp.json")
+echo "UDP: sent $sent, received $got, recorded $rec bit/s ($(jq '.end.sum.lost_percent' "$TMP/udp.json")% lost)"
+check "the UDP record's rate is the received one ($rec = $got, sent $sent)" \
+	awk -v a="$rec" -v b="$got" 'BEGIN { d = a - b; exit !(b > 0 && d * d < (b * 1e-6) ^ 2) }'
+expect_exit 0 "its history as text" -- "$PIPESCOPE" history --history "$TMP/udp/h.db"
+check "the list has a protocol column: udp" \
+	sh -c 'printf "%s\n" "$1" | head -1 | grep -q " proto " && printf "%s\n" "$1" | sed -n 2p | grep -q " udp "' - "$OUT"
+
 # ---- history: the list, json, export ----
 expect_exit 0 "history lists the runs" -- "$PIPESCOPE" history
 check "one line a run, and a heading" \

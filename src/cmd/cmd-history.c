@@ -71,9 +71,9 @@ static int flush_stdout(void)
 
 static void print_rows(const struct ps_hist_rec *v, int n)
 {
-	printf(_("%-6s %-16s %-7s %-24s %-8s %3s %13s  %s\n"), _("id"),
-	       _("when"), _("kind"), _("target"), _("dir"), _("P"), _("rate"),
-	       _("top finding"));
+	printf(_("%-6s %-16s %-7s %-24s %-5s %-8s %3s %13s  %s\n"), _("id"),
+	       _("when"), _("kind"), _("target"), _("proto"), _("dir"), _("P"),
+	       _("rate"), _("top finding"));
 	for (int i = 0; i < n; i++) {
 		char w[32], r[32];
 
@@ -82,9 +82,10 @@ static void print_rows(const struct ps_hist_rec *v, int n)
 			ps_fmt_bps(r, sizeof(r), v[i].bps);
 		else
 			snprintf(r, sizeof(r), "-");
-		printf("%-6lld %-16s %-7s %-24s %-8s %3d %13s  %s\n",
+		printf("%-6lld %-16s %-7s %-24s %-5s %-8s %3d %13s  %s\n",
 		       (long long)v[i].id, w, ps_safe(v[i].kind),
 		       v[i].target[0] ? ps_safe(v[i].target) : "-",
+		       v[i].proto[0] ? ps_safe(v[i].proto) : "-",
 		       ps_safe(v[i].direction), v[i].streams, r,
 		       v[i].top_finding[0] ? ps_safe(v[i].top_finding) : "-");
 	}

@@ -341,6 +341,29 @@ static char *test_extras(const struct hrep *x, const struct ps_summary *sum,
 	return t;
 }
 
+/* the run's rate: iperf3's end.sum_received, or sum_sent when nothing was
+ * received here; of UDP what arrived, by the receivers' counts, since a
+ * sender's rate hides its loss */
+static double run_bps(const struct ps_test_info *in,
+		      const struct ps_summary *sum)
+{
+	if (in->proto == PS_PROTO_UDP && sum->duration > 0 &&
+	    (sum->remote_valid || !sum->have_sent)) {
+		double got = 0;
+
+		for (int i = 0; i < sum->nstreams; i++) {
+			uint64_t sent, received;
+
+			ps_summary_stream_bytes(sum, i, &sent, &received);
+			got += (double)received;
+		}
+		return got * 8 / sum->duration;
+	}
+	return sum->have_received ? sum->sum_received.bps
+	       : sum->have_sent	  ? sum->sum_sent.bps
+				  : NAN;
+}
+
 static void test_record(struct hrep *x, const struct ps_test_info *in,
 			const struct ps_summary *sum)
 {
@@ -376,9 +399,7 @@ static void test_record(struct hrep *x, const struct ps_test_info *in,
 		 : in->reverse ? "reverse"
 			       : "forward");
 	r->streams = in->parallel;
-	r->bps = sum->have_received ? sum->sum_received.bps
-		 : sum->have_sent   ? sum->sum_sent.bps
-				    : NAN;
+	r->bps = run_bps(in, sum);
 	r->spread = ps_hist_spread_get(&x->spread);
 	r->result = json_text(doc);
 	r->params = test_params(doc);
