@@ -155,6 +155,29 @@ static void far_udp(struct ui_test_view *v, const struct ps_interval *iv)
 	v->rx_live = true;
 }
 
+/* the graph's rate of an interval: of UDP this end sends, what the
+ * receiver (a pipescope server) said arrived, since the sent rate hides
+ * the loss; else the interval's sum */
+static double plotted(const struct ui_test_view *v,
+		      const struct ps_interval *iv, int r, double now)
+{
+	double got = 0;
+	bool told = false;
+
+	if (v->proto != PS_PROTO_UDP)
+		return now;
+	for (int i = 0; i < r; i++)
+		if (!iv->remote[i].sender) {
+			got += iv->remote[i].bps;
+			told = true;
+		}
+	/* a bidir test: this end's receiving streams count as they are */
+	for (int i = 0; told && i < iv->nstreams && i < UI_MAX_ROWS; i++)
+		if (!iv->streams[i].sender)
+			got += iv->streams[i].bps;
+	return told ? got : now;
+}
+
 static void on_interval(void *arg, const struct ps_interval *iv)
 {
 	struct ui_model *m = arg;
@@ -224,7 +247,7 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 	/* the checks' step, as "pipescope check" sums it */
 	ps_session_interval(&m->sess, iv);
 	v->elapsed = iv->end;
-	hist_add(v, now);
+	hist_add(v, plotted(v, iv, r, now));
 	v->gen++;
 	pthread_mutex_unlock(&m->lock);
 	ui_model_wake(m);

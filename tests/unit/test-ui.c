@@ -572,6 +572,52 @@ static void test_model_far_retrans(void **state)
 	ui_model_destroy(&m);
 }
 
+/* UDP: the graph plots what the receiver said arrived (a flat sent rate
+ * hides a 30% loss); with no receiver's word, the sent rate */
+static void test_model_udp_graph(void **state)
+{
+	static struct ui_model m;
+	static struct ui_test_view v;
+	static struct ps_test_info info;
+	struct ps_reporter rep;
+	struct ps_stream_iv here, far;
+	struct ps_interval iv;
+
+	(void)state;
+	assert_int_equal(ui_model_init(&m), 0);
+	ui_model_reporter(&m, &rep);
+	memset(&info, 0, sizeof(info));
+	info.ntargets = 1;
+	info.target_host[0] = "192.0.2.1";
+	info.target_port[0] = 5201;
+	info.parallel = 1;
+	info.proto = PS_PROTO_UDP;
+	info.duration = 5;
+	rep.start(rep.arg, &info);
+	memset(&here, 0, sizeof(here));
+	memset(&far, 0, sizeof(far));
+	memset(&iv, 0, sizeof(iv));
+	here.id = far.id = 1;
+	here.sender = true;
+	here.bps = 2e9;
+	far.bps = 1.4e9; /* what arrived */
+	iv.end = 1;
+	iv.nstreams = iv.nremote = 1;
+	iv.streams = &here;
+	iv.remote = &far;
+	rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_int_equal(v.nhist, 1);
+	assert_true(v.hist[0] == 1.4e9);
+	iv.start = 1;
+	iv.end = 2;
+	iv.nremote = 0; /* an iperf3 server says nothing while it runs */
+	rep.interval(rep.arg, &iv);
+	ui_model_copy(&m, &v);
+	assert_true(v.hist[1] == 2e9);
+	ui_model_destroy(&m);
+}
+
 /* the checks' signs in ASCII, the rest untouched */
 static void test_ascii(void **state)
 {
@@ -785,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_model_far_retrans),
+		cmocka_unit_test(test_model_udp_graph),
 		cmocka_unit_test(test_footers),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_view_state),
