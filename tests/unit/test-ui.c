@@ -512,6 +512,24 @@ static void test_model(void **state)
 	ui_model_destroy(&m);
 }
 
+/* a model whose test to 192.0.2.1:5201 has started */
+static void model_start(struct ui_model *m, struct ps_reporter *rep,
+			struct ps_test_info *info, enum ps_proto proto,
+			bool reverse, int parallel)
+{
+	assert_int_equal(ui_model_init(m), 0);
+	ui_model_reporter(m, rep);
+	memset(info, 0, sizeof(*info));
+	info->ntargets = 1;
+	info->target_host[0] = "192.0.2.1";
+	info->target_port[0] = 5201;
+	info->parallel = parallel;
+	info->reverse = reverse;
+	info->proto = proto;
+	info->duration = 5;
+	rep->start(rep->arg, info);
+}
+
 /* -R: the final rows show the far end's (the sender's) retransmits of the
  * whole test, not 0 of this receiving end nor its last interval's */
 static void test_model_far_retrans(void **state)
@@ -527,16 +545,7 @@ static void test_model_far_retrans(void **state)
 	int64_t remote_retrans[2] = { 22, -1 };
 
 	(void)state;
-	assert_int_equal(ui_model_init(&m), 0);
-	ui_model_reporter(&m, &rep);
-	memset(&info, 0, sizeof(info));
-	info.ntargets = 1;
-	info.target_host[0] = "192.0.2.1";
-	info.target_port[0] = 5201;
-	info.parallel = 2;
-	info.reverse = true;
-	info.duration = 2;
-	rep.start(rep.arg, &info);
+	model_start(&m, &rep, &info, PS_PROTO_TCP, true, 2);
 	memset(here, 0, sizeof(here));
 	memset(far, 0, sizeof(far));
 	memset(&iv, 0, sizeof(iv));
@@ -584,16 +593,7 @@ static void test_model_udp_graph(void **state)
 	struct ps_interval iv;
 
 	(void)state;
-	assert_int_equal(ui_model_init(&m), 0);
-	ui_model_reporter(&m, &rep);
-	memset(&info, 0, sizeof(info));
-	info.ntargets = 1;
-	info.target_host[0] = "192.0.2.1";
-	info.target_port[0] = 5201;
-	info.parallel = 1;
-	info.proto = PS_PROTO_UDP;
-	info.duration = 5;
-	rep.start(rep.arg, &info);
+	model_start(&m, &rep, &info, PS_PROTO_UDP, false, 1);
 	memset(&here, 0, sizeof(here));
 	memset(&far, 0, sizeof(far));
 	memset(&iv, 0, sizeof(iv));
