@@ -175,12 +175,12 @@ bool ps_netstat_drop_tcp(enum ps_netstat_drop_id id);
 /* cur - prev of one counter, PS_NA when either is missing or it went back */
 int64_t ps_netstat_delta(int64_t prev, int64_t cur);
 /* every counter's delta into d */
-/* every delta of d past max (a count no host reaches in the interval)
- * made PS_NA; the number of them */
-int ps_netstat_bound(struct ps_netstat_counters *d, int64_t max);
 void ps_netstat_diff(const struct ps_netstat_counters *prev,
 		     const struct ps_netstat_counters *cur,
 		     struct ps_netstat_counters *d);
+/* every delta of d past max (a count no host reaches in the interval)
+ * made PS_NA; the number of them */
+int ps_netstat_bound(struct ps_netstat_counters *d, int64_t max);
 
 int ps_netstat_sample(const char *ifname, struct ps_netstat_info *out);
 void ps_netstat_rates(const struct ps_netstat_info *prev,

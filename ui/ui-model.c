@@ -155,27 +155,35 @@ static void far_udp(struct ui_test_view *v, const struct ps_interval *iv)
 	v->rx_live = true;
 }
 
-/* the graph's rate of an interval: of UDP this end sends, what the
- * receiver (a pipescope server) said arrived, since the sent rate hides
- * the loss; else the interval's sum */
-static double plotted(const struct ui_test_view *v,
-		      const struct ps_interval *iv, int r, double now)
+/* what a pipescope server said it received in an interval (true when it
+ * said anything of it) */
+static bool far_received(const struct ps_interval *iv, int r, double *bps)
 {
-	double got = 0;
 	bool told = false;
 
-	if (v->proto != PS_PROTO_UDP)
-		return now;
+	*bps = 0;
 	for (int i = 0; i < r; i++)
 		if (!iv->remote[i].sender) {
-			got += iv->remote[i].bps;
+			*bps += iv->remote[i].bps;
 			told = true;
 		}
+	return told;
+}
+
+/* the graph's rate of an interval: of UDP this end sends, what the
+ * receiver said arrived (far, when told), since the sent rate hides the
+ * loss; else the interval's sum */
+static double plotted(const struct ui_test_view *v,
+		      const struct ps_interval *iv, int n, bool told,
+		      double far, double now)
+{
+	if (v->proto != PS_PROTO_UDP || !told)
+		return now;
 	/* a bidir test: this end's receiving streams count as they are */
-	for (int i = 0; told && i < iv->nstreams && i < UI_MAX_ROWS; i++)
+	for (int i = 0; i < n; i++)
 		if (!iv->streams[i].sender)
-			got += iv->streams[i].bps;
-	return told ? got : now;
+			far += iv->streams[i].bps;
+	return far;
 }
 
 static void on_interval(void *arg, const struct ps_interval *iv)
@@ -184,7 +192,8 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 	struct ui_test_view *v = &m->v;
 	int n = iv->nstreams < UI_MAX_ROWS ? iv->nstreams : UI_MAX_ROWS;
 	int r = iv->nremote < UI_MAX_ROWS ? iv->nremote : UI_MAX_ROWS;
-	double now = 0, bytes = 0;
+	double now = 0, bytes = 0, far;
+	bool far_rx = far_received(iv, r, &far);
 
 	pthread_mutex_lock(&m->lock);
 	set_peer(m, iv->peer_snap);
@@ -214,18 +223,9 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 		v->spark[i][v->nspark % UI_SPARK] = (float)iv->streams[i].bps;
 	v->nspark++;
 	if (!iv->omitted) {
-		bool far_rx = false;
-
 		v->bytes_total += bytes;
 		v->time_total += iv->end - iv->start;
 		/* what a pipescope server said it received, its latest */
-		double far = 0;
-
-		for (int i = 0; i < r; i++)
-			if (!iv->remote[i].sender) {
-				far += iv->remote[i].bps;
-				far_rx = true;
-			}
 		if (far_rx)
 			v->far_rx_bps = far;
 		/* UDP this end receives: its own count of the loss */
@@ -247,18 +247,12 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 	/* the checks' step, as "pipescope check" sums it */
 	ps_session_interval(&m->sess, iv);
 	v->elapsed = iv->end;
-	hist_add(v, plotted(v, iv, r, now));
+	hist_add(v, plotted(v, iv, n, far_rx, far, now));
 	v->gen++;
 	pthread_mutex_unlock(&m->lock);
 	ui_model_wake(m);
 }
 
-/*
- * Under the lock: the rows become the test's averages, and for UDP each
- * carries the receiver's loss and jitter (the far end's results for the
- * streams this end sends); a test without the far end's results (stopped,
- * failed) keeps only this end's, and says so.
- */
 /* the final rows are the test's: a stream the far end sent shows its
  * retransmits of the whole test (its results), not of its last interval */
 static void far_retrans(struct ui_test_view *v, const struct ps_summary *sum,
@@ -274,6 +268,12 @@ static void far_retrans(struct ui_test_view *v, const struct ps_summary *sum,
 			v->remote[k].retrans = sum->remote_retrans[i];
 }
 
+/*
+ * Under the lock: the rows become the test's averages, and for UDP each
+ * carries the receiver's loss and jitter (the far end's results for the
+ * streams this end sends); a test without the far end's results (stopped,
+ * failed) keeps only this end's, and says so.
+ */
 static void end_rows(struct ui_test_view *v, const struct ps_summary *sum)
 {
 	int n = sum->nstreams < UI_MAX_ROWS ? sum->nstreams : UI_MAX_ROWS;
@@ -330,15 +330,9 @@ static void on_end(void *arg, const struct ps_test_info *info,
 	/* as iperf3's end.sum_sent / sum_received: each stream's sender's
 	 * and receiver's count, whichever end that was (both ways summed) */
 	{
-		double sent = 0, received = 0;
+		double sent, received;
 
-		for (int i = 0; i < sum->nstreams; i++) {
-			uint64_t s_b, r_b;
-
-			ps_summary_stream_bytes(sum, i, &s_b, &r_b);
-			sent += (double)s_b;
-			received += (double)r_b;
-		}
+		ps_summary_bytes(sum, &sent, &received);
 		v->end_bps[0] =
 			sum->duration > 0 ? sent * 8 / sum->duration : 0;
 		v->end_bps[1] =

@@ -184,4 +184,7 @@ const char *ps_limit_reason(const struct ps_stream_iv *v);
 /* for a stream in a summary: the bytes its sender and its receiver counted */
 void ps_summary_stream_bytes(const struct ps_summary *sum, int i,
 			     uint64_t *sent, uint64_t *received);
+/* the same summed over every stream (both ways in a bidir test) */
+void ps_summary_bytes(const struct ps_summary *sum, double *sent,
+		      double *received);
 #endif

@@ -722,6 +722,19 @@ void ps_summary_stream_bytes(const struct ps_summary *sum, int i,
 	}
 }
 
+void ps_summary_bytes(const struct ps_summary *sum, double *sent,
+		      double *received)
+{
+	*sent = *received = 0;
+	for (int i = 0; i < sum->nstreams; i++) {
+		uint64_t s, r;
+
+		ps_summary_stream_bytes(sum, i, &s, &r);
+		*sent += (double)s;
+		*received += (double)r;
+	}
+}
+
 void ps_test_info_fill(struct ps_test *t)
 {
 	struct ps_test_info *in = &t->info;

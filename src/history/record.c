@@ -349,15 +349,10 @@ static double run_bps(const struct ps_test_info *in,
 {
 	if (in->proto == PS_PROTO_UDP && sum->duration > 0 &&
 	    (sum->remote_valid || !sum->have_sent)) {
-		double got = 0;
+		double sent, received;
 
-		for (int i = 0; i < sum->nstreams; i++) {
-			uint64_t sent, received;
-
-			ps_summary_stream_bytes(sum, i, &sent, &received);
-			got += (double)received;
-		}
-		return got * 8 / sum->duration;
+		ps_summary_bytes(sum, &sent, &received);
+		return received * 8 / sum->duration;
 	}
 	return sum->have_received ? sum->sum_received.bps
 	       : sum->have_sent	  ? sum->sum_sent.bps
