@@ -79,12 +79,12 @@ static const struct ps_rule rules[] = {
 		.name = "cpu_saturated_resolution",
 		.value = 3,
 		.unit = "%",
-		.why = N_("once every core was saturated in one step, a faster "
-			  "step whose least busy core came within this many "
-			  "points of saturation sets the saturated cores' "
-			  "ceiling (a core's busy time over a 1 s step is read "
-			  "in 1% ticks, and the scheduler's idle moments vary "
-			  "by as much)"),
+		.why = N_("once every core was saturated in one step (of "
+			  "either direction), a faster step whose least busy "
+			  "core came within this many points of saturation "
+			  "sets the saturated cores' ceiling (a core's busy "
+			  "time over a 1 s step is read in 1% ticks, and the "
+			  "scheduler's idle moments vary by as much)"),
 	},
 };
 PS_RULE_FAMILY(cpu, rules);
@@ -152,12 +152,40 @@ static bool in(const int *v, int n, int cpu)
 	return false;
 }
 
+/* the test itself (its processes and its packets' softirq time) is most
+ * of a step's busy time, not a bystander */
+static bool test_is_most(const struct ps_evidence *ev,
+			 const struct ps_step_result *s)
+{
+	return ps_step_test_share(ev, s) >=
+	       rules[R_ALL_TEST_SHARE].value * s->cpu.all.busy_pct;
+}
+
+/* a test of another direction that read these same cores all saturated,
+ * its least busy core in *min: the readings here reach saturation */
+static const struct ps_step_result *
+saturated_elsewhere(const struct ps_evidence *ev, double *min)
+{
+	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
+		const struct ps_step_result *s = &ev->res->steps[i];
+		int n;
+
+		if (s->state != PS_STEP_DONE || ps_step_in_dir(ev->res, s) ||
+		    s->bps < NOTHING_BPS || !s->have_cpu || s->cpu.ncores < 2)
+			continue;
+		*min = ps_step_least_busy(s, &n);
+		if (n >= 2 && *min >= SATURATED->value && test_is_most(ev, s))
+			return s;
+	}
+	return NULL;
+}
+
 /* every core busy during a step: the host's CPU is the limit */
 static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 					 struct ps_finding *f)
 {
-	const struct ps_step_result *hit = NULL, *near = NULL;
-	double low = 0, sat_best = 0, near_min = 0;
+	const struct ps_step_result *hit = NULL, *near = NULL, *other = NULL;
+	double low = 0, sat_best = 0, near_min = 0, other_min = 0;
 	char rate[32];
 
 	for (int i = 0; ev->res && i < ev->res->nsteps; i++) {
@@ -175,16 +203,20 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 			near = s;
 			near_min = min;
 		}
-		/* the test itself (its processes and its packets' softirq
-		 * time) must be most of it, not a bystander */
-		if (n < 2 || min < SATURATED->value ||
-		    ps_step_test_share(ev, s) <
-			    rules[R_ALL_TEST_SHARE].value * s->cpu.all.busy_pct)
+		if (n < 2 || min < SATURATED->value || !test_is_most(ev, s))
 			continue;
 		if (!hit || s->bps > hit->bps) {
 			hit = s;
 			low = min;
 		}
+	}
+	/* no test of this direction read every core saturated, but one of
+	 * the other direction did on the same cores: this direction's
+	 * fastest within the readings' resolution of it is saturated too */
+	if (!hit && near && test_is_most(ev, near) &&
+	    (other = saturated_elsewhere(ev, &other_min))) {
+		hit = near;
+		low = near_min;
 	}
 	if (!hit)
 		return PS_CHECK_CLEAR;
@@ -235,6 +267,17 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 		  _("; the test's processes and its packets' softirq time "
 		    "account for %.0f%% of all cores"),
 		  ps_step_test_share(ev, hit));
+	if (other) {
+		ps_fact(f, "other_direction_least_busy", other_min, "%");
+		PS_APPEND(f->evidence,
+			  _("; no test this way read every core at %.0f%%, "
+			    "but the %d-stream test the other way did on these "
+			    "cores (at least %.0f%%), and this one came within "
+			    "%.0f points of it"),
+			  SATURATED->value, other->streams, other_min,
+			  rules[R_NEAR].value);
+		ps_crossed(f, &rules[R_NEAR]);
+	}
 	if (near) {
 		ps_fmt_bps(rate, sizeof(rate), near->bps);
 		ps_fact(f, "near_rate", near->bps, "bit/s");

@@ -183,6 +183,20 @@ static void step_cpu(struct ps_step_result *s, int ncores, const double *busy,
 	s->cpu_local = 100; /* the test's own process kept a core busy */
 }
 
+/* a step whose two cores read a and b busy, all of them busy% on
+ * average, 30% of it the packets' softirq (the test's) */
+static struct ps_step_result *two_cores(struct ps_run *r, int streams,
+					double gbps, double a, double b,
+					double busy)
+{
+	struct ps_step_result *s = add_step(r, streams, gbps);
+
+	step_cpu(s, 2, (const double[]){ a, b }, 0.3);
+	s->cpu.all.busy_pct = busy;
+	s->cpu.all.pct[PS_CPU_SOFTIRQ] = 30;
+	return s;
+}
+
 /* every check of every family is registered once, with a unique id */
 static void test_registry(void **state)
 {
@@ -1016,19 +1030,37 @@ static void test_cpu(void **state)
 	 * not a contradiction of it; 5 points under it is not */
 	for (int k = 0; k < 2; k++) {
 		r.nsteps = 0;
-		s = add_step(&r, 2, 51.9);
-		step_cpu(s, 2, (const double[]){ k ? 85 : 89.3, 91 }, 0.3);
-		s->cpu.all.busy_pct = 90;
-		s->cpu.all.pct[PS_CPU_SOFTIRQ] = 30;
-		s = add_step(&r, 4, 37.5);
-		step_cpu(s, 2, (const double[]){ 91, 91.1 }, 0.3);
-		s->cpu.all.busy_pct = 91;
-		s->cpu.all.pct[PS_CPU_SOFTIRQ] = 30;
+		two_cores(&r, 2, 51.9, k ? 85 : 89.3, 91, 90);
+		two_cores(&r, 4, 37.5, 91, 91.1, 91);
 		assert_int_equal(run(&ps_check_cpu_core, &ev, &f),
 				 PS_CHECK_FIRED);
 		assert_string_equal(f.id, "cpu_all_saturated");
 		assert_true(fabs(f.ceiling_bps - (k ? 37.5e9 : 51.9e9)) < 1);
 		assert_true(!strstr(f.evidence, "within 3 points") == k);
+		ps_run_free(&r);
+	}
+
+	/* no forward test read every core at 90% (89.3 and 88.0), but the
+	 * reverse one did on the same cores (91): the fastest forward test,
+	 * within 3 points, is saturated too; without the reverse test it is
+	 * not */
+	for (int k = 0; k < 2; k++) {
+		r.nsteps = 0;
+		r.dir = PS_DIR_OUT;
+		two_cores(&r, 2, 60.2, 89.3, 88.3, 89);
+		two_cores(&r, 4, 42.5, 90.1, 88.0, 89);
+		if (!k)
+			two_cores(&r, 2, 62.0, 91, 90.8, 91)->reverse = true;
+		if (k) {
+			assert_int_not_equal(run(&ps_check_cpu_core, &ev, &f),
+					     PS_CHECK_FIRED);
+		} else {
+			assert_int_equal(run(&ps_check_cpu_core, &ev, &f),
+					 PS_CHECK_FIRED);
+			assert_string_equal(f.id, "cpu_all_saturated");
+			assert_true(fabs(f.ceiling_bps - 60.2e9) < 1);
+			assert_non_null(strstr(f.evidence, "the other way"));
+		}
 		ps_run_free(&r);
 	}
 
