@@ -61,6 +61,7 @@ static void core_init(struct ps_cpu_core *c, int id)
 	c->id = id;
 	c->node = -1;
 	c->cur_khz = -1;
+	c->max_khz = -1;
 }
 
 static void info_init(struct ps_cpu_info *out)
@@ -224,6 +225,82 @@ int ps_cpu_parse_list(const char *text, void (*fn)(int id, void *arg),
 	return 0;
 }
 
+static void count_id(int id, void *arg)
+{
+	(void)id;
+	(*(int *)arg)++;
+}
+
+int ps_cpu_list_count(const char *text)
+{
+	int n = 0;
+
+	return ps_cpu_parse_list(text, count_id, &n) ? -1 : n;
+}
+
+int ps_cpu_list_add_range(char *out, size_t len, size_t *used, int a, int b)
+{
+	int w = b > a ? snprintf(out + *used, len - *used, "%s%d-%d",
+				 *used ? "," : "", a, b)
+		      : snprintf(out + *used, len - *used, "%s%d",
+				 *used ? "," : "", a);
+
+	if (w < 0 || (size_t)w >= len - *used) {
+		out[0] = 0;
+		return -ENOSPC;
+	}
+	*used += (size_t)w;
+	return 0;
+}
+
+/* bit id of a mask's digits (most significant first) */
+static bool mask_bit(const char *digits, size_t n, int id)
+{
+	char d = digits[n - 1 - (size_t)(id / 4)];
+	int v = isdigit((unsigned char)d)
+			? d - '0'
+			: tolower((unsigned char)d) - 'a' + 10;
+
+	return (v >> (id % 4)) & 1;
+}
+
+int ps_cpu_mask_to_list(const char *hex, char *out, size_t len)
+{
+	size_t n = 0, used = 0;
+	int start = -1, count = 0, nbits;
+	char digits[PS_CPU_MAX_ID / 4 + 8];
+
+	out[0] = 0;
+	if (!hex)
+		return -EINVAL;
+	/* the groups' digits, most significant first, commas dropped */
+	for (const char *p = hex; *p && *p != '\n'; p++) {
+		if (*p == ',')
+			continue;
+		if (!isxdigit((unsigned char)*p) || n + 1 >= sizeof(digits))
+			return -EINVAL;
+		digits[n++] = *p;
+	}
+	if (!n)
+		return -EINVAL;
+	/* the runs of set bits, lowest first, as sysfs lists them */
+	nbits = (int)n * 4;
+	for (int id = 0; id <= nbits; id++) {
+		bool on = id < nbits && mask_bit(digits, n, id);
+
+		if (on && start < 0)
+			start = id;
+		if (!on && start >= 0) {
+			if (ps_cpu_list_add_range(out, len, &used, start,
+						  id - 1))
+				return -ENOSPC;
+			count += id - start;
+			start = -1;
+		}
+	}
+	return count;
+}
+
 static struct ps_cpu_core *core_by_id(const struct ps_cpu_info *info, int id)
 {
 	for (int i = 0; i < info->ncores; i++)
@@ -353,6 +430,12 @@ static void sample_freq(struct ps_cpu_info *info)
 			c->cur_khz = khz;
 			hits++;
 		}
+		snprintf(rel, sizeof(rel),
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/"
+			 "cpuinfo_max_freq",
+			 c->id);
+		if (!ps_read_long(rel, &khz) && khz > 0)
+			c->max_khz = khz;
 	}
 	if (hits) {
 		info->freq_status = PS_ST_OK;
@@ -670,6 +753,8 @@ static const struct ps_jfield core_tail[] = {
 	PS_JFIELD(CC, governor, "governor", PS_JT_STRING, PS_JF_NA, NULL, NULL),
 	PS_JFIELD(CC, cur_khz, "cur_khz", PS_JT_INT, PS_JF_POSITIVE, NULL,
 		  NULL),
+	PS_JFIELD(CC, max_khz, "max_khz", PS_JT_INT, PS_JF_POSITIVE, NULL,
+		  NULL),
 	PS_JEND
 };
 
@@ -962,6 +1047,8 @@ static void print_core(FILE *out, const struct ps_cpu_info *info,
 		fprintf(out, "  %s %d", _("node"), c->node);
 	if (c->cur_khz > 0)
 		fprintf(out, "  %ld MHz", c->cur_khz / 1000);
+	if (c->max_khz > 0)
+		fprintf(out, _(" (max %ld)"), c->max_khz / 1000);
 	if (c->governor[0])
 		fprintf(out, " %s", c->governor);
 	fputc('\n', out);

@@ -46,6 +46,7 @@ struct ps_cpu_core {
 	int node;		    /* NUMA node, -1 unknown */
 	char governor[32];	    /* cpufreq scaling_governor, "" unknown */
 	long cur_khz;		    /* cpufreq scaling_cur_freq, -1 unknown */
+	long max_khz;		    /* cpufreq cpuinfo_max_freq, -1 unknown */
 };
 
 struct ps_cpu_info {
@@ -88,6 +89,14 @@ int ps_cpu_parse_stat(const char *text, struct ps_cpu_info *out);
 /* parse a sysfs CPU list ("0-3,8,10-11"); calls fn for each id; 0 / -EINVAL */
 int ps_cpu_parse_list(const char *text, void (*fn)(int id, void *arg),
 		      void *arg);
+/* how many ids such a list names, -1 when it is not one */
+int ps_cpu_list_count(const char *text);
+/* the range a-b (or a alone) appended to the list in out, whose *used
+ * bytes are filled; 0, or -ENOSPC with out "" */
+int ps_cpu_list_add_range(char *out, size_t len, size_t *used, int a, int b);
+/* a sysfs hex CPU mask ("00000000,0000000c") as a list ("2-3") in out;
+ * the number of CPUs it names (0: none, out ""), -EINVAL, -ENOSPC */
+int ps_cpu_mask_to_list(const char *hex, char *out, size_t len);
 
 /*
  * One past the highest CPU id the tree says exists: the kernel's

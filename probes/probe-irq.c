@@ -130,6 +130,14 @@ static void add_line(struct ps_irq_info *info, const struct ps_irq_table *t,
 		 l->irq);
 	if (ps_read_line(path, l->effective, sizeof(l->effective)))
 		l->effective[0] = 0;
+	snprintf(path, sizeof(path), "/proc/irq/%d/affinity_hint", l->irq);
+	{
+		char mask[300];
+
+		if (ps_read_line(path, mask, sizeof(mask)) ||
+		    ps_cpu_mask_to_list(mask, l->hint, sizeof(l->hint)) <= 0)
+			l->hint[0] = 0;
+	}
 }
 
 static void find_lines(struct ps_irq_info *info, const struct ps_irq_table *t,
@@ -202,6 +210,14 @@ static void read_queues(struct ps_irq_info *info)
 	int rcap = 0, tcap = 0;
 	DIR *d;
 
+	snprintf(rel, sizeof(rel), "/sys/class/net/%s/napi_defer_hard_irqs",
+		 info->ifname);
+	if (ps_read_long(rel, &info->napi_defer_hard_irqs))
+		info->napi_defer_hard_irqs = -1;
+	snprintf(rel, sizeof(rel), "/sys/class/net/%s/gro_flush_timeout",
+		 info->ifname);
+	if (ps_read_long(rel, &info->gro_flush_timeout))
+		info->gro_flush_timeout = -1;
 	snprintf(rel, sizeof(rel), "/sys/class/net/%s/queues", info->ifname);
 	d = ps_opendir(rel);
 	if (!d) {
@@ -332,6 +348,7 @@ int ps_irq_sample(const char *ifname, struct ps_irq_info *out)
 	memset(out, 0, sizeof(*out));
 	snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
 	out->busiest_cpu = -1;
+	out->napi_defer_hard_irqs = out->gro_flush_timeout = -1;
 	snprintf(out->share_basis, sizeof(out->share_basis), "counts");
 
 	/* host-wide tables first: they decide how many CPUs there are, up
@@ -640,6 +657,7 @@ static const struct ps_jfield line_tail[] = {
 	  .codec = &aff_codec },
 	F(IL, affinity, "smp_affinity_list", PS_JT_STRING),
 	F(IL, effective, "effective_affinity_list", PS_JT_STRING),
+	F(IL, hint, "affinity_hint", PS_JT_STRING),
 	PS_JEND
 };
 
@@ -773,8 +791,13 @@ static const struct ps_jfield txq_table[] = {
 
 static const struct ps_jfield queues_table[] = {
 	PS_JSTATUS(II, queues_status, queues_reason, 0),
+	PS_JFIELD(II, napi_defer_hard_irqs, "napi_defer_hard_irqs", PS_JT_INT,
+		  PS_JF_NA, NULL, NULL),
+	PS_JFIELD(II, gro_flush_timeout, "gro_flush_timeout", PS_JT_INT,
+		  PS_JF_NA, NULL, NULL),
 	PS_JARRAY_PTR(II, rxq, nrxq, "rx", PS_JT_OBJECT, 0, rxq_table),
-	PS_JARRAY_PTR(II, txq, ntxq, "tx", PS_JT_OBJECT, 0, txq_table), PS_JEND
+	PS_JARRAY_PTR(II, txq, ntxq, "tx", PS_JT_OBJECT, 0, txq_table),
+	PS_JEND
 };
 
 static const struct ps_jfield irqbalance_table[] = {
@@ -826,6 +849,7 @@ int ps_irq_from_json(struct json_object *obj, struct ps_irq_info *out)
 		return -EINVAL;
 	out->busiest_cpu = -1;
 	out->irqbalance_pid = -1;
+	out->napi_defer_hard_irqs = out->gro_flush_timeout = -1;
 	ps_jtable_get(obj, irq_table, out);
 	return 0;
 }
@@ -894,7 +918,7 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 			if (info->rated)
 				fprintf(out,
 					_("  IRQ %-5d %-28s %8.0f/s  CPUs %s  "
-					  "affinity %s  effective %s\n"),
+					  "affinity %s  effective %s"),
 					l->irq, l->name, l->total_rate,
 					cpus[0] ? cpus : "-",
 					l->affinity[0] ? l->affinity : "?",
@@ -904,12 +928,15 @@ void ps_irq_print(FILE *out, const struct ps_irq_info *info)
 				fprintf(out,
 					_("  IRQ %-5d %-28s %12" PRIu64
 					  " since boot  CPUs %s  affinity %s  "
-					  "effective %s\n"),
+					  "effective %s"),
 					l->irq, l->name, l->total,
 					cpus[0] ? cpus : "-",
 					l->affinity[0] ? l->affinity : "?",
 					l->effective[0] ? l->effective
 							: _("n/a"));
+			if (l->hint[0])
+				fprintf(out, _("  hint %s"), l->hint);
+			fputc('\n', out);
 		}
 		if (info->busiest_cpu >= 0)
 			fprintf(out,

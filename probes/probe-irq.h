@@ -31,6 +31,10 @@ struct ps_irq_line {
 	enum ps_status aff_status;
 	char affinity[96];  /* smp_affinity_list */
 	char effective[96]; /* effective_affinity_list; "" = unsupported */
+	/* the driver's affinity_hint as a list ("2"; "" when none, zero or
+	 * unsupported): where the driver would have the line, its NUMA
+	 * node's CPUs as a rule */
+	char hint[96];
 };
 
 struct ps_irq_cpu {
@@ -85,6 +89,10 @@ struct ps_irq_info {
 	/* /sys/class/net/IF/queues */
 	enum ps_status queues_status;
 	char queues_reason[160];
+	/* the interface's NAPI deferral
+	 * (/sys/class/net/IF/{napi_defer_hard_irqs, gro_flush_timeout}): -1
+	 * unknown */
+	long napi_defer_hard_irqs, gro_flush_timeout;
 	struct ps_irq_rxq *rxq;
 	int nrxq;
 	struct ps_irq_txq *txq;

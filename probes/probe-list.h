@@ -11,6 +11,7 @@
 #include "probe-netstat.h"
 #include "probe-path.h"
 #include "probe-pci.h"
+#include "probe-platform.h"
 #include "probe-procs.h"
 #include "probe-qdisc.h"
 #include "probe-sysctl.h"
@@ -31,6 +32,7 @@
 	X(qdisc)                                                               \
 	X(path)                                                                \
 	X(netstat)                                                             \
-	X(procs)
+	X(procs)                                                               \
+	X(platform)
 
 #endif

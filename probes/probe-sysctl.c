@@ -39,7 +39,9 @@
 	X(TCP_TIMESTAMPS, "net.ipv4.tcp_timestamps", INT)                      \
 	X(TCP_SACK, "net.ipv4.tcp_sack", INT)                                  \
 	X(TCP_WINDOW_SCALING, "net.ipv4.tcp_window_scaling", INT)              \
-	X(TCP_ADV_WIN_SCALE, "net.ipv4.tcp_adv_win_scale", INT)
+	X(TCP_ADV_WIN_SCALE, "net.ipv4.tcp_adv_win_scale", INT)                \
+	X(RPS_SOCK_FLOW_ENTRIES, "net.core.rps_sock_flow_entries", INT)        \
+	X(TCP_NOTSENT_LOWAT, "net.ipv4.tcp_notsent_lowat", INT)
 
 #define NAME_KIND(id, name, kind) [PS_SYSCTL_##id] = { name, PS_SYSCTL_##kind },
 static const struct {
@@ -459,6 +461,9 @@ void ps_sysctl_print(FILE *out, const struct ps_sysctl_info *info)
 	item(out, info, PS_SYSCTL_TCP_TIMESTAMPS, false, " ");
 	item(out, info, PS_SYSCTL_TCP_SACK, false, "  ");
 	item(out, info, PS_SYSCTL_TCP_WINDOW_SCALING, false, "  ");
+	fputs("\n ", out);
+	item(out, info, PS_SYSCTL_RPS_SOCK_FLOW_ENTRIES, false, " ");
+	item(out, info, PS_SYSCTL_TCP_NOTSENT_LOWAT, false, "  ");
 	fputc('\n', out);
 	for (int id = 0; id < PS_SYSCTL_COUNT; id++)
 		if (info->val[id].status != PS_ST_OK)

@@ -199,6 +199,8 @@ static const struct ps_jfield host_table[] = {
 	PS_JFIELD(HDR, boot_id, "boot_id", PS_JT_STRING, PS_JF_NA, NULL, NULL),
 	PS_JFIELD(HDR, affinity, "affinity", PS_JT_STRING, PS_JF_NA, NULL,
 		  NULL),
+	PS_JFIELD(HDR, data_threads, "data_threads", PS_JT_STRING, PS_JF_NA,
+		  NULL, NULL),
 	PS_JFIELD(HDR, root, "root", PS_JT_BOOL, PS_JF_REQUIRED, NULL, NULL),
 	PS_JEND
 };
@@ -342,6 +344,8 @@ static int header_from_json(struct json_object *o, struct ps_snapshot_header *h,
 	/* a CPU list, or nothing: digits, commas and ranges only */
 	if (strspn(h->affinity, "0123456789,-") != strlen(h->affinity))
 		h->affinity[0] = 0;
+	if (strspn(h->data_threads, "0123456789,-") != strlen(h->data_threads))
+		h->data_threads[0] = 0;
 	h->seq = 1;
 	return 0;
 }

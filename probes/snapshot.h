@@ -51,6 +51,9 @@ struct ps_snapshot_header {
 	/* the CPUs the sampling process may run on (sched_getaffinity) as a
 	 * list, "0-3" or "1"; "" unknown or not live */
 	char affinity[128];
+	/* a pipescope server's snapshot: the CPUs its engine keeps the test's
+	 * data threads to (place.h), "" when it does not place them */
+	char data_threads[128];
 };
 
 struct ps_snapshot {

@@ -6,7 +6,11 @@
 # (xmllint), and headless Chromium renders the page: the screenshot is not
 # blank and has the charts' colours, its DOM has the charts' elements. A bad
 # --plot DIR is one line and exit 1 before any test, nothing written; a
-# hostile snapshot's strings come out escaped.
+# hostile snapshot's strings come out escaped. A check after a test to the
+# same host (root: a namespace of our own, a tbf raised between them) has
+# the header (when, the command line, both hosts), the history's line
+# inside the page and both directions drawn; in Chromium no chart text is
+# clipped or overlaps another (tests/tools/ps-svg-layout.js measures them).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_cmd xmllint libxml2-utils
 need_cmd python3 python3
@@ -149,6 +153,65 @@ for l in $links; do
 done
 check "no temporary file left" sh -c "! ls -A '$TMP/plots' '$TMP/md-plots' | grep -q '^\.'"
 
+# ---- a check after a test to the same host, in a namespace of our own ------
+# (issue 25 item 12) the page says when it ran, the command line and both
+# hosts; the history's line is inside it, styled, and names the tbf whose
+# rate was raised between the runs with its unit; a test of both
+# directions is two lines of the rate chart, its tooltips in units
+B=
+N=
+if [ "$(id -u)" = 0 ] && ip netns add "pch$$" 2>/dev/null; then
+	N=pch$$
+	trap 'kill_bg; [ -z "$N" ] || ip netns del "$N" 2>/dev/null; rm -rf "$TMP"' EXIT
+	netns_watched $N
+	port=$(free_port 1)
+	netns_server $N "$port"
+	H=$TMP/h.db
+	expect_exit 0 "a test to 127.0.0.1 first" -- ip netns exec $N \
+		"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 0.5 --iface va --no-tui \
+		--history "$H"
+	kill_bg
+	tbf_rate $N 900mbit
+	t0=$(date +%s)
+	run_check "check -t 0.5 -P 2 --format html after it" ip netns exec $N \
+		"$PIPESCOPE" check -t 0.5 -P 2 --iface va --history "$H" \
+		--format html --title "it's <b>"
+	t1=$(date +%s)
+	ip netns del $N
+	N=
+	B=$TMP/bidir.html
+	cp "$TMP/out" "$B"
+	cp "$B" "$(artifacts)/check-report-bidir.html" 2>/dev/null
+	self_contained "$B" "the page after a test"
+	started=$(sed -n 's|^<tr><th>started</th><td>\(.*\)</td></tr>$|\1|p' "$B")
+	at=$(date -d "$started" +%s 2>/dev/null || echo 0)
+	check "the page says when the check started ($started)" \
+		test "$at" -ge $((t0 - 1)) -a "$at" -le "$t1"
+	check "and its command line, quoted and escaped" grep -qxF \
+		"<tr><th>command line</th><td><code class=\"cmdline\">pipescope check -t 0.5 -P 2 --iface va --history $H --format html --title &#39;it&#39;\\&#39;&#39;s &lt;b&gt;&#39;</code></td></tr>" "$B"
+	check "and this host" grep -qxF \
+		"<tr><th>this host</th><td>$(cat /proc/sys/kernel/hostname)</td></tr>" "$B"
+	check "and the far end" grep -qxF \
+		"<tr><th>far end</th><td>this host: the in-process server on 127.0.0.1</td></tr>" "$B"
+	check "the line since the last run is inside the page, in its own paragraph" \
+		grep -Eqx '<p class="since">since the last run to 127\.0\.0\.1 \([0-9]+ s ago\): tbf 8009: on va: rate 600 Mbit/s → 900 Mbit/s, .*</p>' "$B"
+	check "and nothing follows the page" [ "$(tail -1 "$B")" = "</html>" ]
+	rate=$(sed -n '/<svg class="ps-chart ps-line" id="chart-rate"/,/<\/svg>/p' "$B")
+	bidir=$(printf '%s\n' "$rate" | grep -c '<text class="legend-label"[^>]*>both directions, [0-9]* streams\{0,1\} each: \(sent\|received\)</text>')
+	check "the test of both directions is two lines of the rate chart ($bidir)" \
+		[ "$bidir" = 2 ]
+	done_b=$(grep -c '<td>done</td>' "$B")
+	check "a line a test and one more ($done_b tests)" [ \
+		"$(printf '%s\n' "$rate" | grep -c '<polyline class="series"')" = $((done_b + 1)) ]
+	tips=$(printf '%s\n' "$rate" | grep -o '<title>[^<]*</title></circle>' | wc -l)
+	raw=$(printf '%s\n' "$rate" | grep -o '<title>[^<]*</title></circle>' |
+		grep -Evc '^<title>[^<]*: [0-9]+(\.[0-9]{1,2})? s, [0-9]+(\.[0-9]+)? [kMG]?bit/s</title></circle>$')
+	check "the rate tooltips ($tips) are seconds and bit/s in their units ($raw not)" \
+		test "$tips" -gt 0 -a "$raw" = 0
+else
+	echo "skipped: the check after a test (needs root and ip netns)"
+fi
+
 # ---- in a real browser ------------------------------------------------------
 if [ -z "$CHROMIUM" ]; then
 	[ "$T_FAILS" -eq 0 ] || finish
@@ -176,4 +239,16 @@ check "the browser's DOM has the series" test \
 check "the browser's DOM has the heat cells" test \
 	"$(grep -o '<rect class="cell"' "$TMP/dom.html" | wc -l)" -ge 2
 check "the browser ran no script" sh -c "! grep -qi '<script' '$TMP/dom.html'"
+# laid out with the fonts the browser has: no chart text clipped by its
+# picture, no legend entry or row label over another
+chromium_layout "$TMP/report.html"
+check "the quick run's charts: no text clipped or overlapping ($LAYOUT)" \
+	sh -c 'case $1 in *"outside 0; overlapping 0") ;; *) exit 1 ;; esac' - "$LAYOUT"
+if [ -n "$B" ]; then
+	chromium_layout "$B"
+	check "the full run's charts: no text clipped or overlapping ($LAYOUT)" \
+		sh -c 'case $1 in *"; texts "[1-9]*"; outside 0; overlapping 0") ;; *) exit 1 ;; esac' - "$LAYOUT"
+	check "the line since the last run is styled ($LAYOUT)" \
+		sh -c 'case $1 in "since rgb("*) ;; *) exit 1 ;; esac' - "$LAYOUT"
+fi
 finish

@@ -203,7 +203,7 @@ fi
 # ---- an htb on the far end's egress only: the reverse direction's answer -----
 if scenario farhtb; then
 tc -n "$NB" qdisc add dev "$VB" root handle 1: htb default 10
-tc -n "$NB" class add dev "$VB" parent 1: classid 1:10 htb rate 450mbit ceil 450mbit
+tc -n "$NB" class add dev "$VB" parent 1: classid 1:10 htb rate 450mbit ceil 450mbit quantum 60000
 start_server && run_check farhtb
 expect_backed farhtb
 inq='.answer.directions[] | select(.direction == "in")'
@@ -286,7 +286,7 @@ BR=pckr$$
   ip -n "$NB" addr add "$ADDR_B/24" dev "$BR" &&
   ip -n "$NB" link set "$BR" up &&
   tc -n "$NB" qdisc add dev "$VB" root handle 1: htb default 10 &&
-  tc -n "$NB" class add dev "$VB" parent 1: classid 1:10 htb rate 380mbit ceil 380mbit; } ||
+  tc -n "$NB" class add dev "$VB" parent 1: classid 1:10 htb rate 380mbit ceil 380mbit quantum 60000; } ||
 	fail "bridge: cannot build the bridge"
 start_server && run_check bridge
 expect_backed bridge
@@ -360,14 +360,14 @@ fi
 if scenario htb; then
 {
 	echo "qdisc add dev $VA root handle 1: htb default 999"
-	echo "class add dev $VA parent 1: classid 1:999 htb rate 10gbit"
+	echo "class add dev $VA parent 1: classid 1:999 htb rate 10gbit quantum 60000"
 	echo "filter add dev $VA parent 1: prio 1 handle 2: protocol ip u32 divisor 256"
 	echo "filter add dev $VA parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x00ff0000 at 20 link 2:"
 	i=0
 	while [ $i -lt 256 ]; do
 		h=$(printf %x $i)
 		c=$(printf %x $((i + 1)))
-		echo "class add dev $VA parent 1: classid 1:$c htb rate 300mbit ceil 300mbit"
+		echo "class add dev $VA parent 1: classid 1:$c htb rate 300mbit ceil 300mbit quantum 60000"
 		echo "filter add dev $VA parent 1: prio 1 protocol ip u32 ht 2:$h: match u32 0 0 flowid 1:$c"
 		i=$((i + 1))
 	done
@@ -428,9 +428,10 @@ fi
 if scenario far-pinned; then
 ip netns exec "$NB" sh -c "echo 1 > /sys/class/net/$VB/queues/rx-0/rps_cpus"
 start_server 1 && run_check farpin
-# (which CPU verdict depends on the machine and its other tenants; what
-# must hold is that the far end's placement is told)
-expect_top farpin "cpu_core_saturated|cpu_all_saturated|shared_limit|per_flow_limit"
+# (which CPU verdict depends on the machine and its other tenants, host_busy
+# when other work shared the saturated cores; what must hold is that the far
+# end's placement is told, whichever leads)
+expect_top farpin "cpu_core_saturated|cpu_all_saturated|shared_limit|per_flow_limit|host_busy"
 expect_backed farpin
 expect_ceiling farpin
 T_COUNT=$((T_COUNT + 1))

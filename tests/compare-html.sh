@@ -2,8 +2,9 @@
 # compare-html.sh: "pipescope compare --format html" on real history files:
 # two checks of saved snapshots that differ in rings, an offload and a
 # sysctl (one with a hostile host name) give one self-contained page that
-# names exactly those, escaped; two real tests in a namespace of our own
-# (tso switched off and a sysctl set between them, two streams each) give
+# names exactly those, escaped, each value with its unit; two real tests in
+# a namespace of our own (tso switched off, a sysctl set and a tbf's rate
+# raised between them, two streams each) give the changes in words and
 # the bars of the sums and of each stream, --plot DIR writes the chart as
 # DIR/compare.svg; every inline SVG is well-formed (xmllint) and headless
 # Chromium renders the page (not blank, the bars' colours).
@@ -51,7 +52,7 @@ check "the page's CSP fetches nothing" \
 	"$TMP/static.html"
 changed=$(sed -n 's|.*<td class="what">\([^<]*\)</td><td class="before">\([^<]*\)</td><td class="after">\([^<]*\)</td>.*|\1: \2 -> \3|p' "$TMP/static.html" | tr '\n' ';')
 check "the page names exactly the ring, the offload and the sysctl ($changed)" \
-	[ "$changed" = "offload tso: on -> off;rx ring: 256 -> 4096;net.core.rmem_max: 212992 -> 4194304;" ]
+	[ "$changed" = "offload tso: on -> off;rx ring: 256 entries -> 4096 entries;net.core.rmem_max: 208 KiB -> 4 MiB;" ]
 check "and the finding that appeared" \
 	grep -q '<li class="appeared"><code>offloads_off</code>' "$TMP/static.html"
 check "the hostile host name escaped" \
@@ -85,19 +86,15 @@ if [ "$(id -u)" != 0 ] || ! command -v ethtool >/dev/null ||
 	skip "two tests in a namespace need root, ethtool and ip netns"
 fi
 N=psc$$
-ip -n $N link set lo up
-ip -n $N link add va type veth peer name vb
-ip -n $N link set va up
-ip -n $N link set vb up
+netns_watched $N
 port=$(free_port 1)
-bg sh -c 'exec env PIPESCOPE_HISTORY=off ip netns exec "$0" "$1" -s -p "$2" \
-	>/dev/null 2>&1' $N "$PIPESCOPE" "$port"
-wait_listen "$port" $N
+netns_server $N "$port"
 T=$TMP/t.db
 expect_exit 0 "a test with two streams" -- ip netns exec $N \
 	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -P 2 --iface va --no-tui \
 	--history "$T"
 ip netns exec $N ethtool -K va tso off
+tbf_rate $N 900mbit
 ip netns exec $N sysctl -qw net.ipv4.tcp_mtu_probing=1
 expect_exit 0 "the same test after the change" -- ip netns exec $N \
 	"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 -P 2 --iface va --no-tui \
@@ -119,7 +116,10 @@ check "the page names the offload" \
 	grep -q '<td class="what">offload tso</td><td class="before">on</td><td class="after">off</td>' \
 	"$TMP/report.html"
 check "and the sysctl" \
-	grep -q '<td class="what">net.ipv4.tcp_mtu_probing</td><td class="before">0</td><td class="after">1</td>' \
+	grep -q '<td class="what">net.ipv4.tcp_mtu_probing</td><td class="before">off</td><td class="after">on after a black hole</td>' \
+	"$TMP/report.html"
+check "and the tbf by its kind, handle and device, its rate in Mbit/s" \
+	grep -q '<td class="what">tbf 8009: on va: rate</td><td class="before">600 Mbit/s</td><td class="after">900 Mbit/s</td>' \
 	"$TMP/report.html"
 inline_svgs_valid "$TMP/report.html" "the tests' page"
 check "--plot wrote compare.svg, and only it" \

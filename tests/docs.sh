@@ -17,9 +17,10 @@ if command -v man >/dev/null 2>&1; then
 	[ -z "$w" ] || fail "man page warnings: $w"
 fi
 T_COUNT=$((T_COUNT + 1))
-grep -q '^    \./bootstrap && make check$' "$top_srcdir/README.md" ||
-	fail "README does not give the test command './bootstrap && make check'"
-grep -q 'make.*check' "$top_srcdir/.ci/run" || fail ".ci/run does not run make check"
+grep -q '^    \./bootstrap && make -j2 check$' "$top_srcdir/README.md" ||
+	fail "README does not give the test command './bootstrap && make -j2 check'"
+grep -q '^\./bootstrap && make -j2 check ' "$top_srcdir/.ci/run" ||
+	fail ".ci/run does not run the README's test command"
 
 # the usage lines name every format: html for check and compare
 h=$("$PIPESCOPE" --help)

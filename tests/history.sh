@@ -149,8 +149,10 @@ if [ "$(id -u)" = 0 ] && command -v ethtool >/dev/null &&
 	check "and the finding that appeared" \
 		sh -c 'printf "%s\n" "$1" | jq -e "[.appeared[].id] | index(\"offloads_off\")" >/dev/null' - "$OUT"
 	expect_exit 0 "compare as text" -- "$PIPESCOPE" compare 1 2 --history "$C"
-	check "the text shows rx ring 256 -> 4096" \
-		sh -c 'printf "%s\n" "$1" | grep -q "rx ring  *256 -> 4096"' - "$OUT"
+	check "the text shows rx ring 256 entries → 4096 entries" \
+		sh -c 'printf "%s\n" "$1" | grep -q "rx ring  *256 entries → 4096 entries$"' - "$OUT"
+	check "and the sysctl's values as words" \
+		sh -c 'printf "%s\n" "$1" | grep -q "net.ipv4.tcp_mtu_probing  *off → on after a black hole$"' - "$OUT"
 else
 	echo "skipped: the veth compare (needs root, ethtool and ip netns)"
 	"$PIPESCOPE" probe --json --iface lo >"$TMP/b2.json"
@@ -242,7 +244,32 @@ expect_exit 0 "history reads a v1 file" -- "$PIPESCOPE" history --history "$V" -
 check "its two runs are listed" \
 	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | [.id, .kind, .target]]')" = '[[1,"test","192.0.2.10"],[2,"check","192.0.2.10"]]' ]
 check "the file is now the current schema" \
-	[ "$(sqlite3 "$V" "PRAGMA user_version")" = 3 ]
+	[ "$(sqlite3 "$V" "PRAGMA user_version")" = 4 ]
+check "a v1 test ended whole, a check has no ending (issue 25 item 6)" \
+	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | .ended]')" = '["done",null]' ]
+# ---- a v3 file: a test its extras call partial is migrated as partial ----
+P3=$TMP/v3.db
+cp "$top_srcdir/tests/fixtures/history-two-runs.db" "$P3"
+sqlite3 "$P3" "UPDATE documents SET extras = json_set(extras, '$.partial', json('true')) WHERE run = 2;
+	UPDATE documents SET extras = '{not json' WHERE run = 1"
+expect_exit 0 "history reads a v3 file" -- "$PIPESCOPE" history --history "$P3" --format json
+check "the partial test is partial, the damaged extras' test done" \
+	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | .ended]')" = '["done","partial"]' ]
+expect_exit 0 "history lists it" -- "$PIPESCOPE" history --history "$P3"
+check "the list has an ended column saying partial" \
+	sh -c 'printf "%s\n" "$1" | grep -Eq "^2 .*bit/s partial "' - "$OUT"
+expect_exit 0 "compare the whole run with the partial one" -- \
+	"$PIPESCOPE" compare 1 2 --history "$P3"
+check "compare says B ran only in part" \
+	sh -c 'printf "%s\n" "$1" | grep -q "^run B ended early (a fault): its rate is of the part it ran"' - "$OUT"
+sqlite3 "$P3" "UPDATE runs SET ended = 'stopped' WHERE id = 1"
+expect_exit 0 "compare a stopped run" -- "$PIPESCOPE" compare 1 2 --history "$P3"
+check "compare says A was stopped" \
+	sh -c 'printf "%s\n" "$1" | grep -q "^run A was stopped before its end"' - "$OUT"
+sqlite3 "$P3" "UPDATE runs SET ended = char(27) || '[31m' WHERE id = 1"
+expect_exit 0 "a foreign word in ended" -- "$PIPESCOPE" history --history "$P3" --format json
+check "is not known, never printed" \
+	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | .ended]')" = '[null,"partial"]' ]
 "$PIPESCOPE" check --snapshot "$TMP/b2.json" --history "$V" >/dev/null 2>&1
 check "and takes new records" [ "$(runs "$V")" = 3 ]
 expect_exit 0 "compare a v1 run with a v1 run" -- "$PIPESCOPE" compare 1 2 --history "$V"

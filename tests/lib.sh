@@ -38,11 +38,19 @@ expect_exit() {
 # sanitizer's build its shadow and quarantine weigh more than the data
 # (3-8 times the small objects json-c makes): figures only, no bound
 mem_bound_kib() {
-	if ldd "$PIPESCOPE" 2>/dev/null | grep -qE "libasan|libtsan"; then
+	if sanitized; then
 		echo $((1 << 30))
 	else
 		echo 65536
 	fi
+}
+
+# SLACK MS: a time bound for "it gives up, it does not hang" checks; a
+# sanitizer's build on a busy machine starts and runs several times slower,
+# so the bound doubles there (the figure printed is the one measured)
+sanitized() { ldd "$PIPESCOPE" 2>/dev/null | grep -qE "libasan|libtsan"; }
+slack_ms() {
+	if sanitized; then echo $(($1 * 2)); else echo "$1"; fi
 }
 
 # a private artefact folder for captures a reviewer may want to see
@@ -105,6 +113,30 @@ netns_pair() {
 BG_PIDS=""
 bg() { "$@" & BG_PIDS="$BG_PIDS $!"; LAST_PID=$!; }
 kill_bg() { for p in $BG_PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+
+# netns_watched NS: in the namespace NS (made already) lo up and a veth
+# pair va/vb up, with a tbf (handle 8009:) of 600mbit on va for a test to
+# change with tbf_rate; tests to 127.0.0.1 with --iface va run over lo, so
+# the shaper is seen in the snapshots and slows nothing
+netns_watched() {
+	ip -n "$1" link set lo up &&
+		ip -n "$1" link add va type veth peer name vb &&
+		ip -n "$1" link set va up && ip -n "$1" link set vb up &&
+		ip netns exec "$1" tc qdisc add dev va root handle 8009: tbf \
+			rate 600mbit burst 64kb limit 100kb
+}
+# tbf_rate NS RATE: that tbf's rate now
+tbf_rate() {
+	ip netns exec "$1" tc qdisc change dev va root handle 8009: tbf \
+		rate "$2" burst 64kb limit 100kb
+}
+# netns_server NS PORT: a pipescope server in NS on PORT (no history),
+# stopped by kill_bg; returns when it listens
+netns_server() {
+	bg sh -c 'exec env PIPESCOPE_HISTORY=off ip netns exec "$0" "$1" -s \
+		-p "$2" >/dev/null 2>&1' "$1" "$PIPESCOPE" "$2"
+	wait_listen "$2" "$1"
+}
 
 # check a condition, counting it: check "what" test-expression...
 check() {
@@ -191,4 +223,22 @@ chromium_page() {
 	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
 		--user-data-dir="$TMP/chrome" --window-size=1200,3000 "$@" \
 		"file://$page" 2>"$TMP/chrome.err"
+}
+
+# chromium_layout PAGE: the charts' texts as headless $CHROMIUM laid them
+# out with the fonts it has, in $LAYOUT: "since COLOUR; texts N; outside
+# N; overlapping N[: which]". The page has no script and its CSP allows none, so a copy
+# without the CSP gets tests/tools/ps-svg-layout.js before </body>.
+chromium_layout() {
+	python3 - "$1" "$top_srcdir/tests/tools/ps-svg-layout.js" \
+		"$TMP/layout.html" <<'PY'
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+js = open(sys.argv[2], encoding="utf-8").read()
+page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+page = page.replace("</body>", "<script>\n" + js + "</script>\n</body>")
+open(sys.argv[3], "w", encoding="utf-8").write(page)
+PY
+	LAYOUT=$(chromium_page "$TMP/layout.html" --dump-dom |
+		sed -n 's|.*<pre id="layout">\(.*\)</pre>.*|\1|p')
 }

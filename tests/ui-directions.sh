@@ -24,7 +24,7 @@ trap 'stop_pid "$SRV"; netns_teardown "$NA" "$NB"; ui_cleanup' EXIT
 netns_pair "$NA" "$NB" "$VA" "$VB" "$ADDR_A" "$ADDR_B" ||
 	skip "cannot create network namespaces"
 tc -n "$NB" qdisc add dev "$VB" root handle 1: htb default 10 &&
-	tc -n "$NB" class add dev "$VB" parent 1: classid 1:10 htb rate 300mbit ceil 300mbit ||
+	tc -n "$NB" class add dev "$VB" parent 1: classid 1:10 htb rate 300mbit ceil 300mbit quantum 60000 ||
 	skip "no htb in this kernel"
 ip netns exec "$NB" "$PIPESCOPE" -s -p $PORT --no-tui >/dev/null 2>&1 &
 SRV=$!

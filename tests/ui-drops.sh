@@ -32,6 +32,9 @@ ui_keys 4
 ui_expect "server: both ends' columns" 'layer +this end +far end *$' 10
 ui_expect "server: the far end's socket buffer drops" \
 	'UDP socket buffer +[0-9]+/s( \+[0-9]+)? +[1-9][0-9]*/s' 10
+# one kernel: its softnet backlog is this end's, not a far end's figure
+ui_expect "server on this host: softnet is said once (issue 25 item 4)" \
+	'softnet backlog +[0-9]+/s.* += this end \(one kernel\)' 5
 ui_save ui-drops-server
 ui_keys q
 ui_expect "server: q ends it" 'EXIT:0' 10

@@ -51,8 +51,8 @@ sleep 0.5
 ui_absent "p again: running" PAUSED "p again: still paused"
 
 ui_keys s
-ui_expect "s: the test stops" '\[(stopping|done)\]' 5
-ui_expect "s: stopped" '\[done\]' 10
+ui_expect "s: the test stops" '\[(stopping|stopped)\]' 5
+ui_expect "s: stopped" '\[stopped\]' 10
 ui_keys s
 ui_expect "s again: a new test" '\[(connecting|running)\]' 5
 
@@ -65,7 +65,7 @@ ui_expect "i: lo's state, its live rate and the route's mark" \
 ui_save ui-keys-picker
 ui_keys Escape
 sleep 0.3
-ui_absent "Escape closes the picker" 'Enter picks'
+ui_absent "Escape closes the picker" 'Esc closes'
 
 ui_keys i Up Up Up Up Up Up Up Up Enter
 ui_expect "i, Enter: the probes watch lo" 'iface lo *$' 5

@@ -78,4 +78,27 @@ if [ -d "$m/softnet-squeeze" ]; then
 	ui_keys q
 	ui_expect "softnet-squeeze: q quits" 'EXIT:0' 10
 fi
+# a Skylake-SP server's platform: SMT, deep idle states, a translating
+# IOMMU, cores at 1.2 of 3.7 GHz (the CPU view's platform line)
+if [ -d "$m/platform-skx" ]; then
+	ui_start 100 30 "env LC_ALL=C TERM=xterm $PIPESCOPE --sysroot $m/platform-skx --iface eth0 -t 10 -b 50M"
+	ui_keys 3
+	ui_expect "platform-skx: the CPU view's platform line" \
+		'platform: SMT on  idle states to 133 us  cpu0 1200 of 3700 MHz powersave  IOMMU translated \(DMA-FQ\)' 10
+	ui_save ui-sysroot-platform-skx-cpu
+	ui_keys 6
+	ui_expect "platform-skx: the checklist tells the IOMMU" 'IOMMU translates every DMA of eth0' 5
+	# view 5's tuning row, counted from the tree's own files: the tx
+	# queues with a non-zero xps_cpus mask, busy_read/busy_poll
+	q=$m/platform-skx/sys/class/net/eth0/queues
+	ntx=$(ls -d "$q"/tx-* | wc -l)
+	nxps=$(cat "$q"/tx-*/xps_cpus | grep -c '[1-9a-f]')
+	br=$(cat "$m/platform-skx/proc/sys/net/core/busy_read")
+	bp=$(cat "$m/platform-skx/proc/sys/net/core/busy_poll")
+	ui_keys 5
+	ui_expect "platform-skx: view 5 has XPS on $nxps of $ntx queues and busy read/poll $br/$bp" \
+		"XPS $nxps/$ntx queues  busy read/poll $br/${bp}us" 5
+	ui_keys q
+	ui_expect "platform-skx: q quits" 'EXIT:0' 10
+fi
 finish

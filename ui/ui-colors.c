@@ -14,6 +14,7 @@
 #define GLYPHS_UTF8(...)                                                       \
 	{                                                                      \
 		.utf8 = true, .hline = "\u2500", .vline = "\u2502",            \
+		.corner = { "\u250c", "\u2510", "\u2514", "\u2518" },          \
 		.bar = { __VA_ARGS__ }, .bar_empty = "\u00b7",                 \
 		.heat = { "\u00b7", "\u2591", "\u2592", "\u2593", "\u2588" },  \
 		.mark = "\u25c0", .arrow = "\u2192", .dash = "\u2014",         \
@@ -23,9 +24,9 @@
 #define GLYPHS_ASCII(...)                                                      \
 	{                                                                      \
 		.utf8 = false, .hline = "-", .vline = "|",                     \
-		.bar = { __VA_ARGS__ }, .bar_empty = " ",                      \
-		.heat = { ".", ":", "+", "*", "#" }, .mark = "<",              \
-		.arrow = "->", .dash = "--",                                   \
+		.corner = { "+", "+", "+", "+" }, .bar = { __VA_ARGS__ },      \
+		.bar_empty = " ", .heat = { ".", ":", "+", "*", "#" },         \
+		.mark = "<", .arrow = "->", .dash = "--",                      \
 		.blocks = { " ", ".", ".", ".", ":", ":", ":", "#", "#" },     \
 	}
 
@@ -66,33 +67,46 @@ void ui_style_choose(bool no_color, struct ui_style *st)
 	st->g = st->utf8 ? &glyphs_utf8 : &glyphs_ascii;
 }
 
+/*
+ * The pairs hold on a dark and on a light background alike (contrast 3:1
+ * or more on black and on white, tests/ui-manners.sh): text on the
+ * terminal's own background is its own colour, red or magenta with eight
+ * colours, or with 256 the darker teal, green, amber and grey that read
+ * on both; the light hues (yellow, cyan, green) only as a background
+ * under black or white text, or on the header's blue. The graph, the bars
+ * and the heat cells are blocks of colour, not text.
+ */
 struct pair_def {
 	enum ui_color c;
 	short fg, bg;
-	attr_t extra;
+	short fg256;	      /* its foreground with 256 colours (0: fg) */
+	attr_t extra, extra8; /* extra8: with eight colours only */
 };
 
 static const struct pair_def pairs[] = {
-	{ UI_C_TITLE, COLOR_CYAN, -1, A_BOLD },
-	{ UI_C_HEADER, COLOR_WHITE, COLOR_BLUE, A_BOLD },
-	{ UI_C_LABEL, COLOR_CYAN, -1, 0 },
-	{ UI_C_VALUE, -1, -1, A_BOLD },
-	{ UI_C_GOOD, COLOR_GREEN, -1, 0 },
-	{ UI_C_WARN, COLOR_YELLOW, -1, A_BOLD },
-	{ UI_C_BAD, COLOR_RED, -1, A_BOLD },
-	{ UI_C_DIM, COLOR_BLUE, -1, A_BOLD },
-	{ UI_C_BAR_USER, COLOR_GREEN, -1, 0 },
-	{ UI_C_BAR_SYSTEM, COLOR_RED, -1, 0 },
-	{ UI_C_BAR_IRQ, COLOR_YELLOW, -1, 0 },
-	{ UI_C_BAR_SOFTIRQ, COLOR_MAGENTA, -1, 0 },
-	{ UI_C_GRAPH, COLOR_GREEN, -1, A_BOLD },
-	{ UI_C_HEAT1, COLOR_BLUE, -1, A_BOLD },
-	{ UI_C_HEAT2, COLOR_GREEN, -1, 0 },
-	{ UI_C_HEAT3, COLOR_YELLOW, -1, A_BOLD },
-	{ UI_C_HEAT4, COLOR_RED, -1, A_BOLD },
-	{ UI_C_KEY, COLOR_BLACK, COLOR_CYAN, 0 },
-	{ UI_C_FOOTER, -1, -1, 0 },
-	{ UI_C_SELECTED, COLOR_BLACK, COLOR_CYAN, 0 },
+	{ UI_C_TITLE, -1, -1, 30, A_BOLD, 0 },
+	{ UI_C_HEADER, COLOR_WHITE, COLOR_BLUE, 0, A_BOLD, 0 },
+	{ UI_C_LABEL, -1, -1, 30, 0, 0 },
+	{ UI_C_VALUE, -1, -1, 0, A_BOLD, 0 },
+	{ UI_C_GOOD, -1, -1, 28, 0, 0 },
+	{ UI_C_WARN, COLOR_MAGENTA, -1, 136, A_BOLD, 0 },
+	{ UI_C_BAD, COLOR_RED, -1, 160, A_BOLD, 0 },
+	{ UI_C_DIM, -1, -1, 244, 0, A_DIM },
+	{ UI_C_BAR_USER, COLOR_GREEN, -1, 0, 0, 0 },
+	{ UI_C_BAR_SYSTEM, COLOR_RED, -1, 0, 0, 0 },
+	{ UI_C_BAR_IRQ, COLOR_YELLOW, -1, 0, 0, 0 },
+	{ UI_C_BAR_SOFTIRQ, COLOR_MAGENTA, -1, 0, 0, 0 },
+	{ UI_C_GRAPH, COLOR_GREEN, -1, 0, A_BOLD, 0 },
+	{ UI_C_HEAT1, COLOR_BLUE, -1, 0, A_BOLD, 0 },
+	{ UI_C_HEAT2, COLOR_GREEN, -1, 0, 0, 0 },
+	{ UI_C_HEAT3, COLOR_YELLOW, -1, 0, A_BOLD, 0 },
+	{ UI_C_HEAT4, COLOR_RED, -1, 0, A_BOLD, 0 },
+	{ UI_C_KEY, COLOR_BLACK, COLOR_CYAN, 0, 0, 0 },
+	{ UI_C_FOOTER, -1, -1, 0, 0, 0 },
+	{ UI_C_SELECTED, COLOR_BLACK, COLOR_CYAN, 0, 0, 0 },
+	{ UI_C_HEAD_GOOD, COLOR_BLACK, COLOR_GREEN, 0, 0, 0 },
+	{ UI_C_HEAD_WARN, COLOR_YELLOW, COLOR_BLUE, 0, A_BOLD, 0 },
+	{ UI_C_HEAD_BAD, COLOR_WHITE, COLOR_RED, 0, A_BOLD, 0 },
 };
 
 static void mono(void)
@@ -109,6 +123,9 @@ static void mono(void)
 	attrs[UI_C_HEAT4] = A_BOLD;
 	attrs[UI_C_KEY] = A_REVERSE;
 	attrs[UI_C_SELECTED] = A_REVERSE;
+	attrs[UI_C_HEAD_GOOD] = A_REVERSE | A_BOLD;
+	attrs[UI_C_HEAD_WARN] = A_REVERSE | A_BOLD;
+	attrs[UI_C_HEAD_BAD] = A_REVERSE | A_BOLD | A_UNDERLINE;
 }
 
 void ui_colors_init(struct ui_style *st)
@@ -119,7 +136,9 @@ void ui_colors_init(struct ui_style *st)
 
 		for (unsigned i = 0; i < sizeof(pairs) / sizeof(pairs[0]);
 		     i++) {
-			short fg = pairs[i].fg, bg = pairs[i].bg;
+			bool wide = COLORS >= 256 && pairs[i].fg256;
+			short fg = wide ? pairs[i].fg256 : pairs[i].fg;
+			short bg = pairs[i].bg;
 			short n = (short)(i + 1);
 
 			if (!dflt) {
@@ -129,7 +148,8 @@ void ui_colors_init(struct ui_style *st)
 			if (n >= COLOR_PAIRS)
 				break;
 			init_pair(n, fg, bg);
-			attrs[pairs[i].c] = COLOR_PAIR(n) | pairs[i].extra;
+			attrs[pairs[i].c] = COLOR_PAIR(n) | pairs[i].extra |
+					    (wide ? 0 : pairs[i].extra8);
 		}
 	} else {
 		st->color = false;
@@ -141,4 +161,18 @@ void ui_colors_init(struct ui_style *st)
 attr_t ui_attr(enum ui_color c)
 {
 	return (unsigned)c < UI_C_COUNT ? attrs[c] : A_NORMAL;
+}
+
+attr_t ui_attr_header(enum ui_color c)
+{
+	switch (c) {
+	case UI_C_GOOD:
+		return attrs[UI_C_HEAD_GOOD];
+	case UI_C_WARN:
+		return attrs[UI_C_HEAD_WARN];
+	case UI_C_BAD:
+		return attrs[UI_C_HEAD_BAD];
+	default:
+		return attrs[UI_C_HEADER] | A_BOLD;
+	}
 }

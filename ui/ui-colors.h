@@ -30,15 +30,21 @@ enum ui_color {
 	UI_C_KEY,      /* footer: the key */
 	UI_C_FOOTER,   /* footer: what it does */
 	UI_C_SELECTED, /* the chosen entry of a list */
+	/* good, warn and bad on the header's background (ui_attr_header) */
+	UI_C_HEAD_GOOD,
+	UI_C_HEAD_WARN,
+	UI_C_HEAD_BAD,
 	UI_C_COUNT
 };
 
 /* the glyphs of one drawing style */
 struct ui_glyphs {
 	bool utf8;
-	const char *hline;  /* titles' rule */
-	const char *vline;  /* between the two halves */
-	const char *bar[4]; /* user, system, irq, softirq */
+	const char *hline;     /* titles' rule */
+	const char *vline;     /* between the two halves */
+	const char *corner[4]; /* a box's: top left, top right, bottom left
+				* and right */
+	const char *bar[4];    /* user, system, irq, softirq */
 	const char *bar_empty;
 	const char *heat[5];   /* none .. most */
 	const char *mark;      /* the busiest core */
@@ -71,5 +77,9 @@ void ui_style_choose(bool no_color, struct ui_style *st);
 void ui_colors_init(struct ui_style *st);
 /* the attributes of a semantic colour in the current style */
 attr_t ui_attr(enum ui_color c);
+/* the same on the header's line: good, warn and bad have pairs of their
+ * own there (a colour pair or'd with the header's is another pair), the
+ * rest is the header's, bold */
+attr_t ui_attr_header(enum ui_color c);
 
 #endif

@@ -173,3 +173,33 @@ void ui_not_sampled(const struct ui_rect *r, int line)
 		ui_put(r->y + line, r->x, r->w, ui_attr(UI_C_DIM),
 		       _("not sampled yet"));
 }
+
+bool ui_scroll_key(int ch, int *top, int page, int end)
+{
+	switch (ch) {
+	case KEY_UP:
+		(*top)--;
+		break;
+	case KEY_DOWN:
+		(*top)++;
+		break;
+	case KEY_PPAGE:
+		*top -= page;
+		break;
+	case KEY_NPAGE:
+		*top += page;
+		break;
+	case KEY_HOME:
+		*top = 0;
+		break;
+	case KEY_END:
+		*top = end;
+		break;
+	default:
+		return false;
+	}
+	/* the draw keeps it to the lines there are */
+	if (*top < 0)
+		*top = 0;
+	return true;
+}

@@ -30,29 +30,32 @@ static const char *state_text(enum ui_test_state st)
 	return "";
 }
 
+/* the state's badge on the header: its own pair over the header's blue */
 static attr_t state_attr(enum ui_test_state st)
 {
 	switch (st) {
 	case UI_TEST_RUNNING:
-		return ui_attr(UI_C_GOOD);
+		return ui_attr_header(UI_C_GOOD);
 	case UI_TEST_FAILED:
-		return ui_attr(UI_C_BAD);
+		return ui_attr_header(UI_C_BAD);
 	case UI_TEST_CONNECTING:
 	case UI_TEST_STOPPING:
-		return ui_attr(UI_C_WARN);
+		return ui_attr_header(UI_C_WARN);
 	default:
-		return ui_attr(UI_C_VALUE);
+		return ui_attr_header(UI_C_VALUE);
 	}
 }
 
-/* the clock: "12/30 s" or "12 s" for a test without end */
+/* the clock: "12/30 s" or "12 s" for a test without end; paused, it
+ * stays where p stopped it */
 static void clock_text(const struct ui *ui, char *buf, size_t len)
 {
 	const struct ui_test_view *v = &ui->tv;
 	double el = v->elapsed, dur = v->duration;
+	int64_t now = ui->paused ? ui->paused_ns : ps_mono_ns();
 
 	if (v->state == UI_TEST_RUNNING || v->state == UI_TEST_STOPPING)
-		el = (double)(ps_mono_ns() - v->started_ns) / 1e9;
+		el = (double)(now - v->started_ns) / 1e9;
 	else if (v->state == UI_TEST_CONNECTING || v->state == UI_TEST_IDLE)
 		el = 0;
 	if (dur > 0 && el > dur)
@@ -153,7 +156,7 @@ static int end_line(struct ui *ui, const struct ui_rect *r, attr_t h)
 			   "is unknown (%s)"),
 			 v->end_duration, why);
 	}
-	ui_put(r->y + 1, 0, r->w, h | ui_attr(UI_C_WARN), line);
+	ui_put(r->y + 1, 0, r->w, ui_attr_header(UI_C_WARN), line);
 	return ui_text_width(line) + 2;
 }
 
@@ -176,11 +179,11 @@ static int udp_line(struct ui *ui, const struct ui_rect *r, int x, attr_t h)
 				 _("lost %.1f%%, jitter %.3f ms"), pct,
 				 v->rx_jitter_ms);
 		if (pct >= 1)
-			a |= ui_attr(pct >= 10 ? UI_C_BAD : UI_C_WARN);
+			a = ui_attr_header(pct >= 10 ? UI_C_BAD : UI_C_WARN);
 	} else if (v->have_end) {
 		snprintf(line, sizeof(line), "%s",
 			 _("receiver's loss: unknown"));
-		a |= ui_attr(UI_C_WARN);
+		a = ui_attr_header(UI_C_WARN);
 	} else if (v->state == UI_TEST_RUNNING) {
 		snprintf(line, sizeof(line), "%s",
 			 _("receiver's loss: at the end"));
@@ -252,7 +255,11 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 			 t->proto == PS_PROTO_UDP ? "UDP" : "TCP", dir, streams,
 			 clk);
 		rw = ui_text_width(right);
-		snprintf(line, sizeof(line), "[%s]", state_text(v->state));
+		/* a test s ended is not one that ran its course */
+		snprintf(line, sizeof(line), "[%s]",
+			 v->state == UI_TEST_DONE && v->stopped
+				 ? _("stopped")
+				 : state_text(v->state));
 		rw += ui_text_width(line) + 1;
 		if (ui->paused)
 			rw += ui_text_width(_("PAUSED")) + 1;
@@ -261,7 +268,7 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 			x = 0;
 		ui_put(r->y, x, r->w - x, h, right);
 		x += ui_text_width(right);
-		ui_put(r->y, x, r->w - x, h | state_attr(v->state), line);
+		ui_put(r->y, x, r->w - x, state_attr(v->state), line);
 		x += ui_text_width(line) + 1;
 		if (ui->paused)
 			ui_put(r->y, x, r->w - x, h | A_BOLD, _("PAUSED"));
@@ -328,7 +335,7 @@ void ui_draw_header(struct ui *ui, const struct ui_rect *r)
 			 v->stopped		      ? _("stopped")
 			 : v->state == UI_TEST_FAILED ? _("failed")
 						      : _("done"));
-		ui_put(r->y + 1, 0, r->w, h | ui_attr(UI_C_WARN), line);
+		ui_put(r->y + 1, 0, r->w, ui_attr_header(UI_C_WARN), line);
 		x = ui_text_width(line) + 2;
 	} else {
 		ui_fmt_bps(now, sizeof(now), v->now_bps);
@@ -395,22 +402,47 @@ void ui_draw_message(struct ui *ui, const struct ui_rect *r)
 		       ui->msg);
 }
 
+/* the width of a footer's keys[0..n), narrow or not */
+static int footer_width(const struct ui_key **keys, int n, bool shorter)
+{
+	char buf[16];
+	int w = 0;
+
+	for (int i = 0; i < n; i++)
+		w += ui_text_width(
+			     ui_key_name(keys[i], shorter, buf, sizeof(buf))) +
+		     1 +
+		     ui_text_width(
+			     _(shorter ? keys[i]->shorter : keys[i]->longer)) +
+		     (shorter ? 1 : 2);
+	return w - (n ? (shorter ? 1 : 2) : 0);
+}
+
 /* "F1 help  q quit ..." or, narrow, "?:help q:quit ..."; the workstation's
- * keys and the view's (ui_footer_keys); items that do not fit are left out
- * whole (the help screen lists them all) */
+ * keys and the view's (ui_footer_keys). Too narrow even so, the keys of
+ * the highest drop go first (d:bidir before p:pause, which stays); what
+ * still does not fit is left out whole (the help screen lists them all) */
 void ui_draw_footer(struct ui *ui, const struct ui_rect *r)
 {
 	const struct ui_key *keys[48];
 	int n = ui_footer_keys(ui, ui->view, keys, 48);
-	int x = 0, need = 0;
+	int x = 0;
 	char buf[16];
-	bool shorter;
+	bool shorter = footer_width(keys, n, false) > r->w;
 
-	for (int i = 0; i < n; i++)
-		need += ui_text_width(
-				ui_key_name(keys[i], false, buf, sizeof(buf))) +
-			1 + ui_text_width(_(keys[i]->longer)) + 2;
-	shorter = need > r->w;
+	while (shorter && footer_width(keys, n, true) > r->w) {
+		int worst = -1;
+
+		for (int i = 0; i < n; i++)
+			if (keys[i]->drop > 0 &&
+			    (worst < 0 || keys[i]->drop >= keys[worst]->drop))
+				worst = i;
+		if (worst < 0)
+			break;
+		memmove(&keys[worst], &keys[worst + 1],
+			(size_t)(n - worst - 1) * sizeof(keys[0]));
+		n--;
+	}
 	move(r->y, 0);
 	attrset(ui_attr(UI_C_FOOTER));
 	clrtoeol();

@@ -325,23 +325,12 @@ int ui_grun_write_report(struct ui_grun *r, const char *dir, char *path,
 			      tm.tm_hour, tm.tm_min, tm.tm_sec, name,
 			      sizeof(name));
 	abs = realpath(dir, NULL);
-	snprintf(path, len, "%s/%s", abs ? abs : dir, name);
+	/* name ends in ".md": the stem before it */
+	snprintf(tmp, sizeof(tmp), "%s/%.*s", abs ? abs : dir,
+		 (int)strlen(name) - 3, name);
 	free(abs);
-	/* a second report within the same second gets its own name */
-	for (int k = 2; k < 100 && access(path, F_OK) == 0; k++) {
-		size_t pl = strlen(path);
-
-		if (pl > 3 && !strcmp(path + pl - 3, ".md")) {
-			path[pl - 3] = 0;
-			if (k > 2) {
-				char *dash = strrchr(path, '-');
-
-				if (dash)
-					*dash = 0;
-			}
-		}
-		ps_appendf(path, len, "-%d.md", k);
-	}
+	ui_free_stem(path, len, tmp, ".md");
+	ps_appendf(path, len, ".md");
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.pipescope-report-XXXXXX",
 			     dir) >= sizeof(tmp))
 		return -ENAMETOOLONG;
@@ -363,6 +352,8 @@ int ui_grun_write_report(struct ui_grun *r, const char *dir, char *path,
 	}
 	rep.ev = &r->run.ev;
 	rep.d = r->run.diag;
+	/* (the page has the history's line inside) */
+	rep.since = r->since[0] ? r->since : NULL;
 	ps_check_report_print(f, PS_FORMAT_MARKDOWN, &rep);
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		err = -(errno ? errno : EIO);

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ui-guided.h"
 #include "ui-text.h"
@@ -323,4 +324,17 @@ void ui_guided_report_name(int year, int mon, int mday, int hour, int min,
 {
 	snprintf(buf, len, "pipescope-report-%04d%02d%02d-%02d%02d%02d.md",
 		 year, mon, mday, hour, min, sec);
+}
+
+void ui_free_stem(char *buf, size_t len, const char *stem, const char *ext)
+{
+	char path[4096];
+
+	snprintf(buf, len, "%s", stem);
+	for (int k = 2; k < 100; k++) {
+		snprintf(path, sizeof(path), "%s%s", buf, ext);
+		if (access(path, F_OK))
+			return;
+		snprintf(buf, len, "%s-%d", stem, k);
+	}
 }

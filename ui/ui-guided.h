@@ -83,6 +83,10 @@ size_t ui_wrap_cut(const char *s, int cols);
 /* "pipescope-report-20261129-230501.md" for a broken-down local time */
 void ui_guided_report_name(int year, int mon, int mday, int hour, int min,
 			   int sec, char *buf, size_t len);
+/* a report's path without its extension: stem, or stem-2, stem-3 ... the
+ * first whose stem + ext names no file (a second report within the same
+ * second gets a name of its own, never another's), into buf */
+void ui_free_stem(char *buf, size_t len, const char *stem, const char *ext);
 
 /* ---- the worker ------------------------------------------------------- */
 

@@ -111,28 +111,51 @@ static void picker_choose(struct ui *ui)
 		ui_say(ui, 0, _("watching %s"), name);
 }
 
+/* the box's frame: its top with the title, its sides, its bottom */
+static void picker_frame(struct ui *ui, int y0, int x0, int w, int h)
+{
+	const struct ui_glyphs *g = ui->style.g;
+	attr_t a = ui_attr(UI_C_HEADER);
+
+	for (int i = 0; i < h; i++) {
+		move(y0 + i, x0);
+		attrset(a);
+		hline(' ', w);
+		ui_put(y0 + i, x0, 1, a,
+		       !i	    ? g->corner[0]
+		       : i == h - 1 ? g->corner[2]
+				    : g->vline);
+		ui_put(y0 + i, x0 + w - 1, 1, a,
+		       !i	    ? g->corner[1]
+		       : i == h - 1 ? g->corner[3]
+				    : g->vline);
+	}
+	ui_repeat(y0, x0 + 1, w - 2, a, g->hline);
+	ui_repeat(y0 + h - 1, x0 + 1, w - 2, a, g->hline);
+	ui_printf(y0, x0 + 2, w - 4, a | A_BOLD, " %s ", _("Interface"));
+}
+
+/* a box in the middle: its top and title, the column names, a line per
+ * interface (those that fit, the chosen one among them), the keys and
+ * its bottom */
 void ui_picker_draw(struct ui *ui)
 {
-	int w = 62, h = ui->nifnames + 3, y0, x0, first = 0;
+	int w = 64, h = ui->nifnames + 4, y0, x0, first = 0, rows;
 
 	if (w > COLS - 2)
 		w = COLS - 2;
 	if (h > LINES - 4)
 		h = LINES - 4;
+	rows = h - 4;
 	y0 = (LINES - h) / 2;
 	x0 = (COLS - w) / 2;
-	if (ui->pick >= h - 3)
-		first = ui->pick - (h - 4);
-	for (int i = 0; i < h; i++) {
-		move(y0 + i, x0);
-		attrset(ui_attr(UI_C_HEADER));
-		hline(' ', w);
-	}
-	ui_put(y0, x0 + 1, w - 2, ui_attr(UI_C_HEADER), _("Interface"));
+	if (ui->pick >= rows)
+		first = ui->pick - rows + 1;
+	picker_frame(ui, y0, x0, w, h);
 	ui_printf(y0 + 1, x0 + 1, w - 2, ui_attr(UI_C_HEADER) | A_BOLD,
 		  " %-15s %-8s %10s %13s", _("name"), _("state"), _("speed"),
 		  _("rate now"));
-	for (int i = 0; i < h - 3 && first + i < ui->nifnames; i++) {
+	for (int i = 0; i < rows && first + i < ui->nifnames; i++) {
 		int k = first + i;
 		const struct ui_ifinfo *f;
 		char sp[32], rate[32];
@@ -153,8 +176,14 @@ void ui_picker_draw(struct ui *ui)
 			  " %-15s %-8s %10s %13s %s", ui->ifnames[k], f->state,
 			  sp, rate, k == ui->ifroute ? _("<- route") : "");
 	}
-	ui_put(y0 + h - 1, x0 + 1, w - 2, ui_attr(UI_C_HEADER),
-	       _("Enter picks, Esc"));
+	if (rows < ui->nifnames)
+		ui_printf(y0 + h - 2, x0 + 1, w - 2, ui_attr(UI_C_HEADER),
+			  _(" %d of %d: Up/Down choose, Enter watches it, Esc "
+			    "closes"),
+			  ui->pick + 1, ui->nifnames);
+	else
+		ui_put(y0 + h - 2, x0 + 1, w - 2, ui_attr(UI_C_HEADER),
+		       _(" Up/Down choose, Enter watches it, Esc closes"));
 	attrset(A_NORMAL);
 }
 

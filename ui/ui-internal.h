@@ -44,6 +44,9 @@ struct ui_key {
 	const char *help;
 	const struct ui_view_ops *ref;
 	int rank;
+	/* a footer too narrow for every key leaves out the highest drop
+	 * first (0: kept while any other can go) */
+	int drop;
 	unsigned flags; /* UI_KEY_* */
 	/* whether its view's footer lists it now (NULL: always) */
 	bool (*shown)(struct ui *ui);
@@ -156,8 +159,11 @@ struct ui {
 	int rows, cols;
 	const struct ui_view_ops *view;
 	const struct ui_view_ops *before_help;
+	int help_top, help_page; /* the help's first line, a page of it */
 	bool paused;
-	bool restart; /* start again once the worker is gone */
+	bool mouse;	   /* clicks are the screen's (m gives them back) */
+	int64_t paused_ns; /* when p paused: the header's clock stops there */
+	bool restart;	   /* start again once the worker is gone */
 	bool quit;
 	int signalled; /* the signal that ended the screen, 0 none */
 
@@ -181,9 +187,12 @@ struct ui {
 
 	/* the guided run (key g, view-guided.c) */
 	struct ui_grun grun;
-	bool guided_pending;	   /* starts once the test has stopped */
-	struct ui_guided gview;	   /* this frame's copy of the rows */
-	enum ui_grun_phase gphase; /* and of the phase */
+	bool guided_pending;	    /* starts once the test has stopped */
+	bool edge_live, edge_ended; /* the test's edges seen (ui-loop.c) */
+	unsigned guided_cap_gen;    /* model.cap.gen when the guided run
+				     * started: a test kept since is newer */
+	struct ui_guided gview;	    /* this frame's copy of the rows */
+	enum ui_grun_phase gphase;  /* and of the phase */
 
 	/* each view's state, as ui_views[] lists them (ui_view_state) */
 	void **vstate;
@@ -205,6 +214,10 @@ void ui_clear(const struct ui_rect *r);
 /* a panel title line " CPU ───────" at the top of r; returns r minus it */
 struct ui_rect ui_title(struct ui *ui, const struct ui_rect *r,
 			const char *title, const char *right);
+/* the arrows, PgUp/PgDn (page lines) and Home/End (end: the last line)
+ * move *top, never below 0 (the draw keeps it to the lines there are);
+ * false: ch is not one of them */
+bool ui_scroll_key(int ch, int *top, int page, int end);
 /* repeat a glyph n times */
 void ui_repeat(int y, int x, int n, attr_t a, const char *glyph);
 /* "label value" pairs on one line; returns the next x */

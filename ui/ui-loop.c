@@ -65,7 +65,9 @@ bool ps_ui_wanted(const struct ps_opts *o)
 {
 	if (o->mode != PS_MODE_SELFTEST && o->mode != PS_MODE_CLIENT)
 		return false;
-	if (o->no_tui || o->json || o->json_stream)
+	/* --diagnose: a test for a scheduler or a script, whose file is
+	 * the answer */
+	if (o->no_tui || o->json || o->json_stream || o->diagnose)
 		return false;
 	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 }
@@ -287,14 +289,15 @@ static void prompt_key(struct ui *ui, int ch)
 			ui->pbuf[n - 1] = 0;
 		ui->ptyped = true;
 	} else if (ch == 't' && ui->prompt == 't') {
-		/* t again: the next of the usual lengths */
+		/* t again: the next of the usual lengths; from a length
+		 * not among them, the first (2 s goes to 10, not 30) */
 		double cur = strtod(ui->pbuf, NULL);
 		int i = 0;
 
 		while (i < nd && durations[i] != cur)
 			i++;
 		snprintf(ui->pbuf, sizeof(ui->pbuf), "%.0f",
-			 durations[(i + 1) % nd]);
+			 durations[i < nd ? (i + 1) % nd : 0]);
 	} else if (ch > 0 && ch < 128 &&
 		   (strchr("0123456789.", ch) ||
 		    (ui->prompt != 't' && strchr("kKmMgGtT", ch))) &&
@@ -314,6 +317,7 @@ static void act_help(struct ui *ui, int ch)
 {
 	(void)ch;
 	ui->before_help = ui->view;
+	ui->help_top = 0;
 	ui->view = &ui_view_help;
 }
 
@@ -395,6 +399,7 @@ static void act_pause(struct ui *ui, int ch)
 {
 	(void)ch;
 	ui->paused = !ui->paused;
+	ui->paused_ns = ps_mono_ns();
 }
 
 /* Tab, BTab: the next view, the one before */
@@ -412,6 +417,22 @@ static void act_mouse(struct ui *ui, int ch)
 {
 	(void)ch;
 	mouse_click(ui);
+}
+
+#define MOUSE_EVENTS (BUTTON1_CLICKED | BUTTON1_PRESSED)
+
+/* m: the clicks are the screen's (a panel's view) or the terminal's (to
+ * select and copy text) */
+static void act_mouse_toggle(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->mouse = !ui->mouse;
+	mousemask(ui->mouse ? MOUSE_EVENTS : 0, NULL);
+	ui_say(ui, 0, "%s",
+	       ui->mouse ? _("mouse: a click opens a panel's view (m: the "
+			     "terminal's, to select text)")
+			 : _("mouse: the terminal's, to select and copy text "
+			     "(m: clicks open views)"));
 }
 
 static void act_redraw(struct ui *ui, int ch)
@@ -479,6 +500,7 @@ const struct ui_key ui_global_keys[] = {
 	  .helpkey = "d",
 	  .help = N_("both directions at once (-d, --bidir)"),
 	  .rank = 51,
+	  .drop = 3,
 	  .act = act_bidir },
 	{ .ch = { 'u', 'U' },
 	  .key = "u",
@@ -488,6 +510,7 @@ const struct ui_key ui_global_keys[] = {
 	  .helpkey = "u",
 	  .help = N_("UDP / TCP (-u)"),
 	  .rank = 52,
+	  .drop = 2,
 	  .act = act_proto },
 	{ .ch = { 't', 'T' },
 	  .key = "t",
@@ -519,6 +542,7 @@ const struct ui_key ui_global_keys[] = {
 	  .help = N_("pick the interface the probes watch "
 		     "(--iface)"),
 	  .rank = 56,
+	  .drop = 1,
 	  .act = act_iface },
 	/* the digits themselves are the views' (ui_views[]) */
 	{ .ch = { '\t', KEY_BTAB },
@@ -541,6 +565,12 @@ const struct ui_key ui_global_keys[] = {
 	  .help = N_("pause the screen (the test goes on)"),
 	  .rank = 90,
 	  .act = act_pause },
+	{ .ch = { 'm', 'M' },
+	  .helpkey = "m",
+	  .help = N_("mouse: clicks open views; m gives it to the terminal to "
+		     "select text"),
+	  .rank = 91,
+	  .act = act_mouse_toggle },
 	{ .ch = { KEY_MOUSE }, .act = act_mouse },
 	{ .ch = { 12, KEY_RESIZE }, .act = act_redraw },
 };
@@ -648,16 +678,21 @@ static void draw(struct ui *ui)
 {
 	struct ui_layout *l = &ui->lay;
 
-	/* paused, the readings stay; a new interface's first one comes */
-	if ((!ui->paused || !ui->snap) && ui->sampler) {
+	/* paused, the readings shown stay (a new interface's first one
+	 * comes); the test's own window takes them all the same */
+	if (ui->sampler) {
 		struct ps_snapshot *s = ps_sampler_latest(ui->sampler);
 
 		if (s) {
-			if (ui->snap)
-				ps_snapshot_put(ui->snap);
-			ui->snap = s;
 			/* the shown test counts from its first reading */
 			ui_model_local(&ui->model, s);
+			if (!ui->paused || !ui->snap) {
+				if (ui->snap)
+					ps_snapshot_put(ui->snap);
+				ui->snap = s;
+			} else {
+				ps_snapshot_put(s);
+			}
 		}
 	}
 	erase();
@@ -694,12 +729,37 @@ static void draw(struct ui *ui)
 	}
 }
 
+/*
+ * A reading as the test starts and as it ends, not at the sampler's next
+ * tick: the test's window (its base and closing readings, session.h) is
+ * then the test's own, not up to a second of the time before or after it
+ */
+static void kick_at_edges(struct ui *ui)
+{
+	bool live, ended;
+
+	pthread_mutex_lock(&ui->model.lock);
+	live = ui->model.v.state == UI_TEST_RUNNING;
+	ended = ui->model.v.have_end || ui->model.v.state == UI_TEST_DONE ||
+		ui->model.v.state == UI_TEST_FAILED;
+	pthread_mutex_unlock(&ui->model.lock);
+	if (ui->sampler && ((live && !ui->edge_live) ||
+			    (ended && !ui->edge_ended && ui->edge_live)))
+		ps_sampler_kick(ui->sampler);
+	if (!live && !ended)
+		ui->edge_live = false; /* a new test */
+	else if (live)
+		ui->edge_live = true;
+	ui->edge_ended = ended;
+}
+
 /* take the model's news: the test view and the message line */
 static void pull_model(struct ui *ui)
 {
 	struct ui_test_view *tv = &ui->tv;
 	uint64_t seen = ui->msg_gen_seen;
 
+	kick_at_edges(ui);
 	if (ui->paused) {
 		/* only the message line moves while the screen is paused */
 		pthread_mutex_lock(&ui->model.lock);
@@ -775,9 +835,11 @@ static bool start_curses(struct ui *ui)
 	define_key("\033[F", KEY_END);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
-	/* optional: a click opens a panel's view (Shift still selects) */
-	if (!getenv("PIPESCOPE_NO_MOUSE"))
-		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	/* optional: a click opens a panel's view (Shift still selects; m
+	 * gives the mouse to the terminal) */
+	ui->mouse = !getenv("PIPESCOPE_NO_MOUSE");
+	if (ui->mouse)
+		mousemask(MOUSE_EVENTS, NULL);
 	mouseinterval(0);
 	curs_set(0);
 	ui_colors_init(&ui->style);

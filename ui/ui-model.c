@@ -22,6 +22,7 @@ int ui_model_init(struct ui_model *m)
 	if (m->wake_fd < 0)
 		return -errno;
 	pthread_mutex_init(&m->lock, NULL);
+	ps_capture_init(&m->cap);
 	return 0;
 }
 
@@ -44,6 +45,7 @@ void ui_model_destroy(struct ui_model *m)
 	m->peer_snap = NULL;
 	ps_session_free(&m->sess);
 	ext_clear(m);
+	ps_capture_free(&m->cap);
 	pthread_mutex_destroy(&m->lock);
 }
 
@@ -239,6 +241,13 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 				v->rx_jitter_ms = iv->streams[i].jitter_ms;
 				v->rx_live = true;
 			}
+		/* UDP: the rows' counts are the test's so far */
+		for (int i = 0; v->proto == PS_PROTO_UDP && i < n; i++) {
+			v->udp_packets[i] += iv->streams[i].packets;
+			v->udp_lost[i] += iv->streams[i].lost > 0
+						  ? iv->streams[i].lost
+						  : 0;
+		}
 		/* UDP a pipescope server receives: its totals so far */
 		far_udp(v, iv);
 		v->rx_lost = v->rx_lost_here + v->rx_lost_far;
@@ -246,6 +255,13 @@ static void on_interval(void *arg, const struct ps_interval *iv)
 	}
 	/* the checks' step, as "pipescope check" sums it */
 	ps_session_interval(&m->sess, iv);
+	for (int i = 0; v->proto == PS_PROTO_UDP && i < n; i++) {
+		/* a receiver's loss is of what was sent: arrived + lost */
+		v->streams[i].packets =
+			v->udp_packets[i] +
+			(v->streams[i].sender ? 0 : (uint64_t)v->udp_lost[i]);
+		v->streams[i].lost = v->udp_lost[i];
+	}
 	v->elapsed = iv->end;
 	hist_add(v, plotted(v, iv, n, far_rx, far, now));
 	v->gen++;
@@ -426,6 +442,8 @@ static void *worker(void *arg)
 	int rc;
 
 	ui_model_reporter(m, &rep);
+	/* its text and -J reports, for w */
+	ps_capture_wrap(&rep, &m->co, &m->cap);
 	/* each finished test into the run history (src/history) */
 	ps_hist_wrap_reporter(&rep, &m->co, "screen");
 	for (int attempt = 0;; attempt++) {
@@ -450,6 +468,9 @@ static void *worker(void *arg)
 	}
 	ps_report_destroy(&rep);
 	pthread_mutex_lock(&m->lock);
+	/* ended without its summary: the readings it had are its window */
+	if (!m->sess.ended)
+		ps_session_freeze(&m->sess);
 	m->rc = rc;
 	m->v.state =
 		rc && !atomic_load(&m->stop) ? UI_TEST_FAILED : UI_TEST_DONE;
@@ -483,6 +504,8 @@ static void view_reset(struct ui_test_view *v, const struct ps_opts *co)
 	v->rx_lost = v->rx_packets = 0;
 	v->rx_lost_here = v->rx_packets_here = 0;
 	v->rx_lost_far = v->rx_packets_far = 0;
+	memset(v->udp_packets, 0, sizeof(v->udp_packets));
+	memset(v->udp_lost, 0, sizeof(v->udp_lost));
 	v->rx_jitter_ms = 0;
 	v->rx_live = false;
 	v->far_rx_bps = -1;

@@ -11,6 +11,7 @@
 
 #include "engine.h"
 #include "options.h"
+#include "report-capture.h"
 #include "snapshot.h"
 #include "session.h"
 #include "step.h"
@@ -85,6 +86,11 @@ struct ui_test_view {
 	/* the parts of rx_lost/rx_packets while the test runs: this end's
 	 * intervals summed, and a pipescope server's totals (its latest) */
 	int64_t rx_lost_here, rx_packets_here, rx_lost_far, rx_packets_far;
+	/* UDP: each of this end's streams' packets and loss so far (the
+	 * rows say the test's counts, as the far end's and the header do;
+	 * the rate beside them is the interval's) */
+	uint64_t udp_packets[UI_MAX_ROWS];
+	int64_t udp_lost[UI_MAX_ROWS];
 	/* what the far end said it received in its latest report (a
 	 * pipescope server's live data), bit/s; -1 none: the last known */
 	double far_rx_bps;
@@ -121,6 +127,9 @@ struct ui_model {
 	bool ext_valid;
 	struct ps_step_result ext_step;
 	struct ps_snapshot *ext_base, *ext_peer_base;
+	/* the last test the worker ran, as its text and -J reports (w
+	 * writes them; its own lock) */
+	struct ps_capture cap;
 
 	/* the worker */
 	pthread_t th;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nls.h"
+#include "sanitize.h"
 #include "ui-internal.h"
 #include "ui-text.h"
 
@@ -203,6 +204,56 @@ static void threads_line(struct ui *ui, int y, const struct ui_rect *r)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "   %s",
 				      _("receive softirq on cpu:"));
 	cpu_list(v, true, line, n, sizeof(line));
+	ui_put(y, r->x, r->w, ui_attr(UI_C_DIM), line);
+}
+
+/* the platform under the cores, one line: SMT, the deepest idle state
+ * enabled, cpu0's clock of its maximum and governor, the IOMMU's mode */
+static void platform_line(struct ui *ui, int y, const struct ui_rect *r)
+{
+	const struct ps_snapshot *s = ui->snap;
+	const struct ps_platform_info *p = &s->platform;
+	const struct ps_cpu_core *c0 = s->cpu.ncores ? &s->cpu.cores[0] : NULL;
+	const char *mode = ps_platform_iommu_mode(p);
+	char line[320];
+	size_t n;
+	long deepest;
+
+	if (p->smt_status != PS_ST_OK && p->idle_status != PS_ST_OK && !*mode &&
+	    !(c0 && c0->cur_khz > 0))
+		return; /* nothing known */
+	n = (size_t)snprintf(line, sizeof(line), "%s", _("platform:"));
+	if (p->smt_status == PS_ST_OK)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %s",
+				      p->smt_active ? _("SMT on")
+						    : _("SMT off"));
+	if (n < sizeof(line) && p->idle_status == PS_ST_OK) {
+		int k = ps_platform_deep_states(p, 10, &deepest);
+
+		if (k)
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      _("  idle states to %ld us"),
+					      deepest);
+		else
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s",
+					      _("  no deep idle state"));
+	}
+	if (n < sizeof(line) && c0 && c0->cur_khz > 0)
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      c0->max_khz > 0
+					      ? _("  cpu0 %ld of %ld MHz")
+					      : _("  cpu0 %ld MHz"),
+				      c0->cur_khz / 1000, c0->max_khz / 1000);
+	if (n < sizeof(line) && c0 && c0->governor[0])
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %s",
+				      ps_safe(c0->governor));
+	if (n < sizeof(line) && *mode)
+		snprintf(line + n, sizeof(line) - n, _("  IOMMU %s%s%s%s"),
+			 !strcmp(mode, "translated")	? _("translated")
+			 : !strcmp(mode, "passthrough") ? _("passthrough")
+							: _("off"),
+			 p->nic_domain[0] ? " (" : "", p->nic_domain,
+			 p->nic_domain[0] ? ")" : "");
 	ui_put(y, r->x, r->w, ui_attr(UI_C_DIM), line);
 }
 
@@ -417,6 +468,9 @@ void ui_panel_cpu(struct ui *ui, const struct ui_rect *r, bool full)
 		if (full) {
 			threads_line(ui, y + 1, &in);
 			far_line(ui, y + 2, &in);
+			/* below, where a line is left */
+			if (y + 3 < in.y + in.h)
+				platform_line(ui, y + 3, &in);
 		}
 	}
 }

@@ -127,6 +127,7 @@ int ui_drops_section(struct ui *ui, int y, int x, int w, int ymax)
 		       ui->tv.state == UI_TEST_STOPPING;
 	int col = w >= 76 ? 30 : 24, cw = (w - col) / 2;
 	struct ps_snapshot *here0, *far0;
+	bool one_kernel = far && ps_snapshot_same_host(here, far);
 
 	if (y >= ymax || !here)
 		return y;
@@ -160,6 +161,12 @@ int ui_drops_section(struct ui *ui, int y, int x, int w, int ymax)
 		       a);
 		if (!far)
 			continue;
+		/* softnet's backlog is the kernel's, not a namespace's */
+		if (l == L_SOFTNET && one_kernel) {
+			ui_put(y, x + col + cw, cw, ui_attr(UI_C_DIM),
+			       _("= this end (one kernel)"));
+			continue;
+		}
 		bad = cell_text(b, sizeof(b), (enum layer)l, far,
 				testing ? far0 : NULL);
 		ui_put(y, x + col + cw, cw,

@@ -7,9 +7,11 @@
  * the cursor on the findings */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <curses.h>
 
@@ -18,9 +20,13 @@
 #include "check.h"
 #include "clock.h"
 #include "nls.h"
+#include "report-html.h"
+#include "report-test-html.h"
 #include "sanitize.h"
 #include "ui-internal.h"
 #include "ui-text.h"
+
+#include <json-c/json.h>
 
 #define STATE_W 9 /* "skipped " and a space */
 #define TITLE_W 18
@@ -506,6 +512,9 @@ void ui_guided_go(struct ui *ui)
 		       strerror(-rc));
 		return;
 	}
+	pthread_mutex_lock(&ui->model.cap.lock);
+	ui->guided_cap_gen = ui->model.cap.gen;
+	pthread_mutex_unlock(&ui->model.cap.lock);
 	/* a new run: the cursor on its findings starts again */
 	cs = cstate(ui);
 	cs->sel = cs->top = cs->nfindings = 0;
@@ -542,24 +551,131 @@ static void guided_key(struct ui *ui)
 	ui_guided_go(ui);
 }
 
-/* w: the guided run's markdown report into a file */
+/* ---- w for a plain test: its text, -J and HTML reports --------------- */
+
+struct test_doc {
+	const char *text;
+	struct json_object *doc;
+};
+
+static void put_text(FILE *out, const void *arg)
+{
+	fputs(((const struct test_doc *)arg)->text, out);
+}
+
+static void put_json(FILE *out, const void *arg)
+{
+	fputs(json_object_to_json_string_ext(
+		      ((const struct test_doc *)arg)->doc,
+		      JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED),
+	      out);
+	fputc('\n', out);
+}
+
+static void put_html(FILE *out, const void *arg)
+{
+	ps_test_report_html(out, ((const struct test_doc *)arg)->doc);
+}
+
+/* DIR/pipescope-test-YYYYMMDD-HHMMSS[-K].{txt,json,html}, each whole or
+ * not at all; 0 (path: the .txt's), 1 when no test has ended, or -errno */
+static int write_test_files(struct ui *ui, const char *dir, char *path,
+			    size_t len)
+{
+	static const char *const ext[3] = { ".txt", ".json", ".html" };
+	static void (*const fn[3])(FILE *, const void *) = { put_text, put_json,
+							     put_html };
+	struct test_doc d = { 0 };
+	char *text, *json, *abs, base[3968], stem[3968];
+	int64_t ns = 0;
+	time_t t;
+	struct tm tm;
+	int rc = 0;
+
+	if (ps_capture_get(&ui->model.cap, &text, &json, &ns))
+		return 1; /* no test has ended */
+	d.text = text;
+	d.doc = json_tokener_parse(json);
+	if (!d.doc) {
+		rc = -EINVAL;
+		goto out;
+	}
+	t = (time_t)(ns / 1000000000LL);
+	localtime_r(&t, &tm);
+	abs = realpath(dir, NULL);
+	snprintf(base, sizeof(base),
+		 "%s/pipescope-test-%04d%02d%02d-%02d%02d%02d", abs ? abs : dir,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+	free(abs);
+	if (strlen(base) >= sizeof(base) - 1 || len < sizeof(base) + 16) {
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	/* the same test written again, or two in one second: a name of its
+	 * own, never over another file */
+	ui_free_stem(stem, sizeof(stem), base, ext[0]);
+	for (int i = 0; i < 3 && !rc; i++) {
+		snprintf(path, len, "%s%s", stem, ext[i]);
+		rc = ps_write_atomic(path, fn[i], &d);
+	}
+	snprintf(path, len, "%s%s", stem, ext[0]);
+out:
+	json_object_put(d.doc);
+	free(text);
+	free(json);
+	return rc;
+}
+
+/* w with no guided report newer: the last test's */
+static void write_test_report(struct ui *ui, const char *dir)
+{
+	char path[4096];
+	int rc;
+
+	if (ui_model_busy(&ui->model)) {
+		ui_say(ui, 1, "%s",
+		       _("the test's report is written once the test has "
+			 "ended"));
+		return;
+	}
+	rc = write_test_files(ui, dir, path, sizeof(path));
+	if (rc > 0)
+		ui_say(ui, 1, "%s",
+		       _("no report yet: no test has ended (g runs the "
+			 "guided checklist)"));
+	else if (rc)
+		ui_say(ui, 2, _("cannot write the report in %s: %s"), dir,
+		       strerror(-rc));
+	else
+		ui_say(ui, 0, _("written: %s, .json, .html"), path);
+}
+
+/* w: the guided run's markdown report into a file, or the last test's
+ * reports when it ended after the guided run began (or none ran) */
 static void write_report(struct ui *ui)
 {
 	const char *dir = getenv("PIPESCOPE_REPORT_DIR");
 	char path[4096];
+	unsigned gen;
 	int rc;
 
-	if (ui->gphase != UI_GR_DONE || ui->grun.th_live) {
-		ui_say(ui, 1, "%s",
-		       ui_grun_busy(&ui->grun)
-			       ? _("the report is written once the guided run "
-				   "has ended")
-			       : _("no report yet: g runs the guided checklist "
-				   "first"));
-		return;
-	}
 	if (!dir || !*dir)
 		dir = ".";
+	if (ui_grun_busy(&ui->grun)) {
+		ui_say(ui, 1, "%s",
+		       _("the report is written once the guided run has "
+			 "ended"));
+		return;
+	}
+	pthread_mutex_lock(&ui->model.cap.lock);
+	gen = ui->model.cap.gen;
+	pthread_mutex_unlock(&ui->model.cap.lock);
+	if (ui->gphase != UI_GR_DONE || ui->grun.th_live ||
+	    gen != ui->guided_cap_gen) {
+		write_test_report(ui, dir);
+		return;
+	}
 	rc = ui_grun_write_report(&ui->grun, dir, path, sizeof(path));
 	if (rc)
 		ui_say(ui, 2, _("cannot write the report in %s: %s"), dir,

@@ -11,7 +11,8 @@
 
 static const char *const help_panels[] = {
 	N_("Header: target, peer, protocol, direction, streams, clock, sum."),
-	N_("Graph: the sum over time; each dot column is one interval."),
+	N_("Graph: the sum; a dot column per interval, several while the test "
+	   "is short."),
 	N_("Streams: rate, RTT, cwnd, retransmits, what held the flow back."),
 	N_("CPU: user, sys, irq, softirq per core; the busiest is marked."),
 	N_("IRQs: queue interrupts per CPU, receive softirqs, softnet drops."),
@@ -19,36 +20,62 @@ static const char *const help_panels[] = {
 	   "NUMA."),
 };
 
+#define NPANELS ((int)(sizeof(help_panels) / sizeof(help_panels[0])))
+
+/* the lines from ui->help_top (kept in range) that fit, "^ more" and
+ * "v more" where more lines are above and below */
 static void draw_help(struct ui *ui, const struct ui_rect *body)
 {
 	struct ui_help_line keys[48];
 	struct ui_rect in;
-	int y, n = ui_help_lines(keys, 48);
+	int n = ui_help_lines(keys, 48), total, top;
+	const char *scroll = _("Up/Down, PgUp/PgDn, j/k scroll");
 
 	ui_clear(body);
-	in = ui_title(ui, body, _("Help: keys"), NULL);
-	y = in.y;
-	for (int i = 0; i < n && y < in.y + in.h; i++, y++) {
-		ui_put(y, in.x + 1, 8, ui_attr(UI_C_TITLE), keys[i].key);
-		ui_put(y, in.x + 10, in.w - 10, A_NORMAL, keys[i].text);
+	/* the keys, a blank line, what the panels show */
+	total = n + 1 + NPANELS;
+	in = ui_title(ui, body, _("Help: keys"),
+		      total > body->h - 1 ? scroll : NULL);
+	if (in.h <= 0)
+		return;
+	ui->help_page = in.h > 1 ? in.h - 1 : 1;
+	top = ui->help_top;
+	if (top > total - in.h)
+		top = total - in.h;
+	if (top < 0)
+		top = 0;
+	ui->help_top = top;
+	for (int k = 0; k < in.h && top + k < total; k++) {
+		int i = top + k, y = in.y + k;
+
+		if (i < n) {
+			ui_put(y, in.x + 1, 8, ui_attr(UI_C_TITLE),
+			       keys[i].key);
+			ui_put(y, in.x + 10, in.w - 10, A_NORMAL, keys[i].text);
+		} else if (i > n) {
+			ui_put(y, in.x + 1, in.w - 1, ui_attr(UI_C_DIM),
+			       _(help_panels[i - n - 1]));
+		}
 	}
-	/* the blank line only when every panel's line still fits */
-	if (y + 1 + (int)(sizeof(help_panels) / sizeof(help_panels[0])) <=
-	    in.y + in.h)
-		y++;
-	for (unsigned i = 0; i < sizeof(help_panels) / sizeof(help_panels[0]) &&
-			     y < in.y + in.h;
-	     i++, y++)
-		ui_put(y, in.x + 1, in.w - 1, ui_attr(UI_C_DIM),
-		       _(help_panels[i]));
+	if (top > 0)
+		ui_printf(in.y, in.x + in.w - 8, 8, ui_attr(UI_C_DIM), "%8s",
+			  _("^ more"));
+	if (top + in.h < total)
+		ui_printf(in.y + in.h - 1, in.x + in.w - 8, 8,
+			  ui_attr(UI_C_DIM), "%8s", _("v more"));
 }
 
-/* any key returns to the view before (q still quits) */
+/* the arrows, j/k, PgUp/PgDn, Home/End scroll; any other key returns to
+ * the view before (q still quits) */
 static bool help_key(struct ui *ui, int ch)
 {
 	if (ch == KEY_RESIZE || ch == 'q' || ch == 'Q')
 		return false;
-	ui->view = ui->before_help ? ui->before_help : &ui_view_dashboard;
+	if (ch == 'j' || ch == 'k')
+		ch = ch == 'j' ? KEY_DOWN : KEY_UP;
+	if (!ui_scroll_key(ch, &ui->help_top, ui->help_page, 1000))
+		ui->view =
+			ui->before_help ? ui->before_help : &ui_view_dashboard;
 	return true;
 }
 

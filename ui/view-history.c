@@ -158,8 +158,9 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 	ui_put(in.y, in.x + 1, 6, ui_attr(UI_C_LABEL), _("rate"));
 	sparkline(ui, in.y, in.x + 7, in.w - 8);
 	ui_printf(in.y + 1, in.x + 1, in.w - 1, ui_attr(UI_C_LABEL),
-		  "%-6s %-16s %-7s %-8s %3s %13s  %s", _("id"), _("when"),
-		  _("kind"), _("dir"), _("P"), _("rate"), _("top finding"));
+		  "%-6s %-16s %-7s %-8s %3s %13s %-7s  %s", _("id"), _("when"),
+		  _("kind"), _("dir"), _("P"), _("rate"), _("ended"),
+		  _("top finding"));
 	rows = in.h - 2;
 	if (rows < 1)
 		return;
@@ -179,9 +180,10 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 			snprintf(rate, sizeof(rate), "-");
 		ui_printf(y, in.x + 1, in.w - 1,
 			  i == hv->sel ? ui_attr(UI_C_SELECTED) : A_NORMAL,
-			  "%-6lld %-16s %-7s %-8s %3d %13s  %s",
+			  "%-6lld %-16s %-7s %-8s %3d %13s %-7s  %s",
 			  (long long)r->id, w, ps_safe(r->kind),
 			  ps_safe(r->direction), r->streams, rate,
+			  ps_hist_ended_text(r),
 			  r->top_finding[0] ? ps_safe(r->top_finding) : "-");
 	}
 }
@@ -286,8 +288,8 @@ const struct ui_view_ops ui_view_history = {
 	.key_handler = history_key,
 	.keys = history_keys,
 	.nkeys = UI_NKEYS(history_keys),
-	/* the test's settings and p make room for the list's keys */
-	.footer_without = "g+Rdutip",
+	/* the test's settings make room for the list's keys */
+	.footer_without = "g+Rduti",
 	.state_size = sizeof(struct hist_state),
 	.free = history_free,
 };

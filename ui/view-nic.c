@@ -12,7 +12,9 @@
 #include "check.h"
 #include "probe-ethtool.h"
 #include "probe-link.h"
+#include "probe-irq.h"
 #include "probe-pci.h"
+#include "probe-sysctl.h"
 #include "sanitize.h"
 #include "ui-internal.h"
 #include "ui-text.h"
@@ -410,6 +412,79 @@ static void counter_items(struct flow *f, const struct ps_ethtool_info *et)
 	}
 }
 
+/* the tuning guides' NIC and stack settings (the nic_tuning, rfs and
+ * busy-poll readings): a row of the full view */
+static void tuning_items(struct flow *f, const struct ps_snapshot *s,
+			 const struct ps_link_info *ln,
+			 const struct ps_ethtool_info *et)
+{
+	const struct ps_irq_info *irq = ui_snap_irq(s);
+	const struct ps_sysctl_info *sc = &s->sysctl;
+	attr_t val = ui_attr(UI_C_VALUE);
+	char v[96];
+
+	if (ln && ln->status == PS_ST_OK) {
+		snprintf(v, sizeof(v), "%lld", (long long)ln->txqlen);
+		flow_item(f, _("txqueuelen"), v, val);
+		if (ln->gso_max_size > 0 || ln->gro_max_size > 0) {
+			snprintf(v, sizeof(v), "%lld/%lld",
+				 (long long)ln->gso_max_size,
+				 (long long)ln->gro_max_size);
+			flow_item(f, _("gso/gro max"), v, val);
+		}
+	}
+	if (et && et->features.status == PS_ST_OK) {
+		static const char *const feat[][2] = {
+			{ "tx-nocache-copy", N_("nocache-copy") },
+			{ "rx-ntuple-filter", N_("ntuple") },
+		};
+
+		for (unsigned i = 0; i < sizeof(feat) / sizeof(feat[0]); i++) {
+			const struct ps_eth_feature *x =
+				ps_ethtool_feature(et, feat[i][0]);
+
+			if (x)
+				flow_item(f, _(feat[i][1]),
+					  x->active ? _("on") : _("off"), val);
+		}
+	}
+	if (sc->val[PS_SYSCTL_RPS_SOCK_FLOW_ENTRIES].status == PS_ST_OK) {
+		long long e =
+			ps_sysctl_get(sc, PS_SYSCTL_RPS_SOCK_FLOW_ENTRIES, 0);
+		long cnt = irq && irq->queues_status == PS_ST_OK && irq->nrxq
+				   ? irq->rxq[0].rps_flow_cnt
+				   : -1;
+
+		if (e > 0 && cnt >= 0)
+			snprintf(v, sizeof(v), _("%lld, rx-0 %ld"), e, cnt);
+		else
+			snprintf(v, sizeof(v), "%s",
+				 e > 0 ? _("on") : _("off"));
+		flow_item(f, _("RFS"), v, val);
+	}
+	if (irq && irq->queues_status == PS_ST_OK && irq->ntxq > 0) {
+		int on = 0;
+
+		for (int i = 0; i < irq->ntxq; i++)
+			on += irq->txq[i].xps_on;
+		snprintf(v, sizeof(v), _("%d/%d queues"), on, irq->ntxq);
+		flow_item(f, _("XPS"), v, val);
+	}
+	if (sc->val[PS_SYSCTL_BUSY_READ].status == PS_ST_OK &&
+	    sc->val[PS_SYSCTL_BUSY_POLL].status == PS_ST_OK) {
+		snprintf(v, sizeof(v), "%lld/%lldus",
+			 ps_sysctl_get(sc, PS_SYSCTL_BUSY_READ, 0),
+			 ps_sysctl_get(sc, PS_SYSCTL_BUSY_POLL, 0));
+		flow_item(f, _("busy read/poll"), v, val);
+	}
+	if (irq && irq->napi_defer_hard_irqs >= 0) {
+		snprintf(v, sizeof(v), _("%ld, gro flush %ldns"),
+			 irq->napi_defer_hard_irqs, irq->gro_flush_timeout);
+		flow_item(f, _("NAPI defer"), v, val);
+	}
+	flow_break(f);
+}
+
 void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full)
 {
 	const struct ps_snapshot *s = ui->snap;
@@ -443,6 +518,8 @@ void ui_panel_nic(struct ui *ui, const struct ui_rect *r, bool full)
 	}
 	offload_items(ui, &f, et);
 	queue_items(ui, &f, et);
+	if (full)
+		tuning_items(&f, s, ln, et);
 	if (full)
 		pci_items(ui, &f, pci);
 	if (full && et)

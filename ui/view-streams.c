@@ -73,12 +73,26 @@ static int stream_no(const struct ps_stream_iv *s)
 	return s->id;
 }
 
-/* how a stream sorts: larger first */
+/* the limit order: the factor the row shows, the receiver's window and
+ * the send buffer first (a setting lifts them), then the congestion
+ * window, the application, no TCP_INFO; the same factor by id (the rate
+ * is its own order) */
+static double limit_key(const struct ps_stream_iv *ti)
+{
+	static const char *const rank[] = { "app", "cwnd", "sndbuf", "rwnd" };
+	const char *why = ti ? ps_limit_reason(ti) : NULL;
+
+	for (int i = 0; why && i < 4; i++)
+		if (!strcmp(why, rank[i]))
+			return i + 1;
+	return 0;
+}
+
+/* how a stream sorts: larger first (equals by id) */
 static double sort_key(const struct ui_test_view *v,
 		       const struct ps_stream_iv *s, int how)
 {
 	const struct ps_stream_iv *ti = tcpinfo_of(v, s);
-	const char *why = ti ? ps_limit_reason(ti) : NULL;
 
 	switch (how) {
 	case UI_SORT_RATE:
@@ -88,12 +102,7 @@ static double sort_key(const struct ui_test_view *v,
 	case UI_SORT_RETR:
 		return ti ? (double)ti->retrans : -1;
 	case UI_SORT_LIMIT:
-		/* held back by a window or buffer first, then any limit,
-		 * the faster first within each */
-		return (why ? (limit_attr(why) == ui_attr(UI_C_WARN) ? 2e15
-								     : 1e15)
-			    : 0) +
-		       s->bps / 1e3;
+		return limit_key(ti);
 	default:
 		return -s->id;
 	}
@@ -103,14 +112,17 @@ static double sort_key(const struct ui_test_view *v,
 static void order_rows(const struct ui *ui, int *out)
 {
 	const struct ui_test_view *v = &ui->tv;
+	const struct ps_stream_iv *st = v->streams;
 	double key[UI_MAX_ROWS];
 
 	for (int i = 0; i < v->nstreams; i++) {
 		int j = i;
 
-		key[i] = sort_key(v, &v->streams[i], sstate(ui)->sort);
-		/* insertion sort, stable: at most 2 x 128 rows */
-		while (j > 0 && key[out[j - 1]] < key[i]) {
+		key[i] = sort_key(v, &st[i], sstate(ui)->sort);
+		/* insertion sort: at most 2 x 128 rows */
+		while (j > 0 && (key[out[j - 1]] < key[i] ||
+				 (key[out[j - 1]] == key[i] &&
+				  st[out[j - 1]].id > st[i].id))) {
 			out[j] = out[j - 1];
 			j--;
 		}
@@ -211,8 +223,8 @@ static void udp_text(const struct ui_test_view *v, const struct ps_stream_iv *s,
 		/* the sender's own figures say nothing of the loss */
 		snprintf(buf, len,
 			 narrow ? _("    -   sent %llu")
-				: _("sent %llu packets; the receiver's loss "
-				    "comes at the end"),
+				: _("sent %llu packets so far; the receiver's "
+				    "loss comes at the end"),
 			 (unsigned long long)s->packets);
 		*a = ui_attr(UI_C_DIM);
 	} else if (s->sender && !s->packets) {
@@ -227,7 +239,10 @@ static void udp_text(const struct ui_test_view *v, const struct ps_stream_iv *s,
 
 		snprintf(buf, len,
 			 narrow ? "%6.3fms %lld/%llu %.1f%%"
-				: _("jitter %.3fms lost %lld/%llu (%.1f%%)"),
+			 : v->rows_avg
+				 ? _("jitter %.3fms lost %lld/%llu (%.1f%%)")
+				 : _("jitter %.3fms lost %lld/%llu (%.1f%%) "
+				     "so far"),
 			 s->jitter_ms, (long long)s->lost,
 			 (unsigned long long)s->packets, pct);
 		if (pct >= 1)
@@ -358,39 +373,14 @@ bool ui_streams_key(struct ui *ui, int ch)
 	struct streams_state *st = sstate(ui);
 	int n = ui->tv.nstreams;
 
-	switch (ch) {
-	case KEY_UP:
-		st->top--;
-		break;
-	case KEY_DOWN:
-		st->top++;
-		break;
-	case KEY_PPAGE:
-		st->top -= st->page_rows;
-		break;
-	case KEY_NPAGE:
-		st->top += st->page_rows;
-		break;
-	case KEY_HOME:
-		st->top = 0;
-		break;
-	case KEY_END:
-		st->top = n;
-		break;
-	case 'o':
-	case 'O':
+	if (ch == 'o' || ch == 'O') {
 		st->sort = (st->sort + 1) % UI_SORT_COUNT;
 		st->top = 0;
 		ui_say(ui, 0, _("streams ordered by %s (o: the next order)"),
 		       _(sort_names[st->sort]));
 		return true;
-	default:
-		return false;
 	}
-	/* the draw clamps it to the rows there are */
-	if (st->top < 0)
-		st->top = 0;
-	return true;
+	return ui_scroll_key(ch, &st->top, st->page_rows, n);
 }
 
 void ui_panel_streams(struct ui *ui, const struct ui_rect *r, bool full)
@@ -513,13 +503,15 @@ static const struct ui_key streams_keys[] = {
 	  .shortkey = "PgUp/Dn",
 	  .longer = N_("page"),
 	  .shorter = N_("page"),
-	  .rank = 32 },
+	  .rank = 32,
+	  .drop = 1 },
 	{ .ch = { KEY_HOME, KEY_END },
 	  .key = "Home/End",
 	  .shortkey = "Hm/End",
 	  .longer = N_("ends"),
 	  .shorter = N_("ends"),
-	  .rank = 33 },
+	  .rank = 33,
+	  .drop = 2 },
 	{ .ch = { 'o', 'O' },
 	  .key = "o",
 	  .shortkey = "o",
@@ -544,8 +536,8 @@ const struct ui_view_ops ui_view_streams = {
 	.key_handler = ui_streams_key,
 	.keys = streams_keys,
 	.nkeys = UI_NKEYS(streams_keys),
-	/* the test's settings and p make room for the scrolling keys */
-	.footer_without = "g+Rdutip",
+	/* the test's settings make room for the scrolling keys */
+	.footer_without = "g+Rduti",
 	.state_size = sizeof(struct streams_state),
 	.init = streams_init,
 };

@@ -306,7 +306,8 @@ bool ps_ev_peer_same_host(const struct ps_evidence *ev)
  * The far end's host and NIC checks, on the snapshot a pipescope server
  * sent: only what fires is added (what is ruled out there is not listed
  * twice), marked as the far end's. On the same machine (namespaces) its
- * host settings are this host's: only the NIC checks of its interface.
+ * host settings and the kernel's own counters (softnet) are this host's:
+ * only the NIC checks of its interface.
  */
 static void far_end_checks(const struct ps_evidence *ev, struct ps_diagnosis *d)
 {
@@ -322,8 +323,9 @@ static void far_end_checks(const struct ps_evidence *ev, struct ps_diagnosis *d)
 		struct ps_outcome o = { .ops = ops, .far_end = true };
 		char t[sizeof(o.f.title)], e[sizeof(o.f.evidence)];
 
-		if (ops->needs_test || (strcmp(ops->family, "nic") &&
-					(same || strcmp(ops->family, "host"))))
+		if (ops->needs_test || (same && ops->host_wide) ||
+		    (strcmp(ops->family, "nic") &&
+		     (same || strcmp(ops->family, "host"))))
 			continue;
 		if (d->n >= sizeof(d->out) / sizeof(d->out[0]))
 			break;

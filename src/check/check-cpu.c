@@ -99,6 +99,40 @@ static bool cpu_step(const struct ps_run *r, const struct ps_step_result *s)
 }
 
 /*
+ * The CPU of the test's processes on this host's cores, in % of one core:
+ * this end's, and the far end's when it runs here as a process of its own
+ * (another namespace). The self-test's server is this process: its
+ * figure is the same process measured again, never added.
+ */
+static double procs_here(const struct ps_evidence *ev,
+			 const struct ps_step_result *s)
+{
+	double own = s->cpu_local > 0 ? s->cpu_local : 0;
+
+	if (ev->res && !ev->res->loopback && ps_ev_peer_same_host(ev) &&
+	    s->cpu_remote > 0)
+		own += s->cpu_remote;
+	return own;
+}
+
+/* "; this end's process used 80% CPU, the far end's 75%", or the one
+ * process of the self-test */
+static void procs_text(struct ps_finding *f, const struct ps_evidence *ev,
+		       const struct ps_step_result *s)
+{
+	if (ev->res && ev->res->loopback)
+		PS_APPEND(f->evidence,
+			  _("; the test's one process (both ends: the "
+			    "self-test) used %.0f%% CPU"),
+			  s->cpu_local);
+	else
+		PS_APPEND(f->evidence,
+			  _("; this end's process used %.0f%% CPU, the far "
+			    "end's %.0f%%"),
+			  s->cpu_local, s->cpu_remote);
+}
+
+/*
  * The test's share of all cores during a step, in % of all of them: its
  * processes (the far end's too when it runs on this machine) and the
  * packet work of softirq and hard interrupt time, which is the test's
@@ -107,12 +141,10 @@ static bool cpu_step(const struct ps_run *r, const struct ps_step_result *s)
 double ps_step_test_share(const struct ps_evidence *ev,
 			  const struct ps_step_result *s)
 {
-	double own = s->cpu_local;
+	double own = procs_here(ev, s);
 
 	if (!s->have_cpu || s->cpu.ncores <= 0)
 		return 0;
-	if (ev->res && !ev->res->loopback && ps_ev_peer_same_host(ev))
-		own += s->cpu_remote;
 	own /= s->cpu.ncores;
 	if (s->bps >= NOTHING_BPS)
 		own += s->cpu.all.pct[PS_CPU_SOFTIRQ] +
@@ -248,7 +280,8 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	ps_fact(f, "streams", hit->streams, "count");
 	ps_fact(f, "rate", hit->bps, "bit/s");
 	ps_fact(f, "cpu_local", hit->cpu_local, "%");
-	ps_fact(f, "cpu_remote", hit->cpu_remote, "%");
+	if (!ev->res || !ev->res->loopback)
+		ps_fact(f, "cpu_remote", hit->cpu_remote, "%");
 	PS_SET(f->ceiling_what, _("all %d cores saturated"), hit->cpu.ncores);
 	PS_SET(f->title,
 	       _("Every core saturated: %d cores at least %.0f%% busy at %s"),
@@ -256,12 +289,11 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 	PS_SET(f->evidence,
 	       _("during the %d-stream test at %s every one of the %d cores "
 		 "was at least %.0f%% busy (all cores: softirq %.0f%%, system "
-		 "%.0f%%, user %.0f%%); this end's process used %.0f%% CPU, "
-		 "the far end's %.0f%%"),
+		 "%.0f%%, user %.0f%%)"),
 	       hit->streams, rate, hit->cpu.ncores, low,
 	       hit->cpu.all.pct[PS_CPU_SOFTIRQ],
-	       hit->cpu.all.pct[PS_CPU_SYSTEM], hit->cpu.all.pct[PS_CPU_USER],
-	       hit->cpu_local, hit->cpu_remote);
+	       hit->cpu.all.pct[PS_CPU_SYSTEM], hit->cpu.all.pct[PS_CPU_USER]);
+	procs_text(f, ev, hit);
 	ps_fact(f, "test_share", ps_step_test_share(ev, hit), "%");
 	PS_APPEND(f->evidence,
 		  _("; the test's processes and its packets' softirq time "
@@ -296,9 +328,7 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
 		 "a larger MTU where the path allows it, or test between two "
 		 "hosts so each end has its own cores"));
 	if (ps_ev_far_placement(ev, f))
-		PS_APPEND(f->remedy, "%s",
-			  _("; on the far end: let its process run on more "
-			    "cores (taskset) and spread its RPS mask"));
+		ps_far_placement_remedy(f);
 	return PS_CHECK_FIRED;
 }
 
@@ -308,15 +338,17 @@ static enum ps_check_state all_saturated(const struct ps_evidence *ev,
  * there while the test's processes kept a fair share of a core busy (on a
  * host busy with other work the scheduler may stack idle threads anywhere).
  */
-static bool pinned_to(const struct ps_run *r, const struct ps_step_result *s,
-		      int cpu)
+static bool pinned_to(const struct ps_evidence *ev,
+		      const struct ps_step_result *s, int cpu)
 {
+	const struct ps_run *r = ev->res;
+
 	if (!all_on_one(s, cpu))
 		return false;
 	if (r->affinity_ncpus == 1 && r->affinity_first == cpu)
 		return true;
 	return s->streams > 1 &&
-	       s->cpu_local + s->cpu_remote >= rules[R_PINNED_SHARE].value;
+	       procs_here(ev, s) >= rules[R_PINNED_SHARE].value;
 }
 
 static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
@@ -342,8 +374,14 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 			continue;
 		nwith++;
 		busy = s->cpu.cores[k].busy_pct;
-		one = s->cpu.ncores > 1 &&
-		      pinned_to(ev->res, s, s->cpu.cores[k].id);
+		one = s->cpu.ncores > 1 && pinned_to(ev, s, s->cpu.cores[k].id);
+		/* the test's threads crowded onto one core while other work
+		 * saturated the rest, the process free to run anywhere: that
+		 * work is the cause, host_busy's finding */
+		if (one && ev->res->affinity_ncpus != 1 && !isnan(oth) &&
+		    oth > busy - rules[R_OTHERS_MARGIN].value &&
+		    ps_run_other_work(ev))
+			one = false;
 		if (busy > top_busy)
 			top_busy = busy;
 		if (busy < SATURATED->value)
@@ -463,9 +501,7 @@ static enum ps_check_state eval_cpu_core(const struct ps_evidence *ev,
 			 "allows it, or a faster core"));
 	}
 	if (told)
-		PS_APPEND(f->remedy, "%s",
-			  _("; on the far end: let its process run on more "
-			    "cores (taskset) and spread its RPS mask"));
+		ps_far_placement_remedy(f);
 	return PS_CHECK_FIRED;
 }
 

@@ -13,7 +13,7 @@
 #include "nls.h"
 
 /* the thresholds of the host checks ("pipescope check --rules") */
-enum { R_SPEED_MARGIN, R_STEAL_INFO, R_STEAL_WARNING };
+enum { R_SPEED_MARGIN, R_STEAL_INFO, R_STEAL_WARNING, R_NUMA_REMOTE };
 static const struct ps_rule rules[] = {
 	[R_SPEED_MARGIN] = {
 		.name = "link_speed_margin",
@@ -35,6 +35,14 @@ static const struct ps_rule rules[] = {
 		.unit = "%",
 		.why = N_("steal time this high (now or during the fastest "
 			  "test) is a warning"),
+	},
+	[R_NUMA_REMOTE] = {
+		.name = "numa_remote_share",
+		.value = 0.25,
+		.unit = "share",
+		.why = N_("a NIC's interrupts, or the busy time of the cores the "
+			  "test used, this much on another NUMA node than the "
+			  "NIC's cross the interconnect for every packet"),
 	},
 };
 PS_RULE_FAMILY(host, rules);
@@ -221,61 +229,260 @@ static int core_node(const struct ps_cpu_info *c, int cpu)
 	return -1;
 }
 
+/* the CPUs of a list by node: on the NIC's, on another, of unknown node */
+struct node_count {
+	const struct ps_cpu_info *cpu;
+	int node, local, remote;
+};
+
+static void count_node(int id, void *arg)
+{
+	struct node_count *nc = arg;
+	int n = core_node(nc->cpu, id);
+
+	if (n == nc->node)
+		nc->local++;
+	else if (n >= 0)
+		nc->remote++;
+}
+
+/* 1: the list names CPUs only off the node, 0: some on it, -1: unknown */
+static int list_remote(const struct ps_cpu_info *c, int node, const char *list)
+{
+	struct node_count nc = { .cpu = c, .node = node };
+
+	if (!list || !list[0] || ps_cpu_parse_list(list, count_node, &nc) ||
+	    nc.local + nc.remote == 0)
+		return -1;
+	return nc.local == 0;
+}
+
+/* one end's NUMA readings: its NIC's node, its queue interrupts' affinity
+ * (the effective one where the kernel has it) against that node, and where
+ * its process may run */
+struct numa_end {
+	const char *who; /* "this end", "the far end" */
+	const struct ps_cpu_info *cpu;
+	const struct ps_pci_info *pci;
+	const struct ps_irq_info *irq;
+	const char *affinity; /* the process's allowed CPUs, "" unknown */
+	int node;
+	int lines, remote_lines;	 /* queue lines, those off the node */
+	const struct ps_irq_line *first; /* the first off the node */
+	bool proc_remote;		 /* may run only off the node */
+};
+
+static bool numa_end_read(struct numa_end *e)
+{
+	e->node = -1;
+	if (!e->cpu || e->cpu->status != PS_ST_OK || e->cpu->nnodes <= 1 ||
+	    !e->pci || e->pci->status != PS_ST_OK || e->pci->numa_node < 0)
+		return false;
+	e->node = e->pci->numa_node;
+	for (int i = 0;
+	     e->irq && e->irq->status == PS_ST_OK && i < e->irq->nlines; i++) {
+		const struct ps_irq_line *l = &e->irq->lines[i];
+		const char *aff = l->effective[0] ? l->effective : l->affinity;
+
+		if (l->queue < 0)
+			continue;
+		e->lines++;
+		if (list_remote(e->cpu, e->node, aff) == 1) {
+			if (!e->remote_lines)
+				e->first = l;
+			e->remote_lines++;
+		}
+	}
+	e->proc_remote = list_remote(e->cpu, e->node, e->affinity) == 1;
+	return true;
+}
+
+/* the NIC's interrupts during the step on CPUs off the node: their share
+ * of all of them, -1 without the step's per-CPU rates */
+static double step_irq_remote(const struct ps_step_result *s,
+			      const struct numa_end *e)
+{
+	double all = 0, off = 0;
+
+	for (int c = 0; s && c < s->irqm_cpus; c++) {
+		int n = core_node(e->cpu, s->irqm_cpu[c]);
+
+		for (int l = 0; l < s->irqm_lines; l++) {
+			all += s->irqm_rate[l][c];
+			if (n >= 0 && n != e->node)
+				off += s->irqm_rate[l][c];
+		}
+	}
+	return all > 0 ? off / all : -1;
+}
+
+/* the busy time of the cores the test's threads and softirqs used during
+ * the step, the share of it on cores off the node; -1 unknown */
+static double step_cpu_remote(const struct ps_step_result *s,
+			      const struct numa_end *e)
+{
+	double all = 0, off = 0;
+
+	for (int k = 0; s && s->have_cpu && k < s->cpu.ncores; k++) {
+		const struct ps_cpu_core *c = &s->cpu.cores[k];
+		bool used = false;
+		int n;
+
+		for (int i = 0; i < s->nthread_cpu; i++)
+			used |= s->thread_cpu[i] == c->id;
+		for (int i = 0; i < s->nrx_cpu; i++)
+			used |= s->rx_cpu[i] == c->id;
+		if (!used || !c->pct_valid)
+			continue;
+		n = core_node(e->cpu, c->id);
+		all += c->busy_pct;
+		if (n >= 0 && n != e->node)
+			off += c->busy_pct;
+	}
+	return all > 0 ? off / all : -1;
+}
+
+/* one end's part of the finding; true when it is placed off the node */
+static bool numa_end_tell(struct ps_finding *f, const struct numa_end *e,
+			  double irq_off, double cpu_off, const char *ifname)
+{
+	bool off = false;
+
+	PS_APPEND(f->evidence,
+		  _("%s%s: %s is on NUMA node %d of %d (local CPUs %s)"),
+		  f->evidence[0] ? "; " : "", e->who, e->pci->bdf, e->node,
+		  e->cpu->nnodes, e->pci->local_cpulist);
+	if (e->remote_lines) {
+		const struct ps_irq_line *l = e->first;
+
+		off = true;
+		PS_APPEND(f->evidence,
+			  _(", %d of its %d queue interrupts may run only off "
+			    "it (IRQ %d on CPUs %s"),
+			  e->remote_lines, e->lines, l->irq,
+			  l->effective[0] ? l->effective : l->affinity);
+		if (l->hint[0])
+			PS_APPEND(f->evidence, _(", the driver's hint %s"),
+				  l->hint);
+		PS_APPEND(f->evidence, "%s", ")");
+		PS_APPEND(f->remedy,
+			  _("%sput %s's queue interrupts on node %d's CPUs "
+			    "(echo %s > /proc/irq/%d/smp_affinity_list, each "
+			    "line; irqbalance moves them back unless told "
+			    "not to)"),
+			  f->remedy[0] ? "; " : "", ifname, e->node,
+			  e->pci->local_cpulist, l->irq);
+	}
+	if (irq_off >= rules[R_NUMA_REMOTE].value) {
+		off = true;
+		PS_APPEND(
+			f->evidence,
+			_(", %.0f%% of its interrupts during the fastest test "
+			  "were taken off it"),
+			100 * irq_off);
+	}
+	if (cpu_off >= rules[R_NUMA_REMOTE].value) {
+		off = true;
+		PS_APPEND(f->evidence,
+			  _(", %.0f%% of the busy time of the cores the test's "
+			    "threads and softirqs used was on other nodes"),
+			  100 * cpu_off);
+	}
+	if (e->proc_remote) {
+		off = true;
+		PS_APPEND(f->evidence,
+			  _(", its test may run only on CPUs %s, off it"),
+			  e->affinity);
+	}
+	if (cpu_off >= rules[R_NUMA_REMOTE].value || e->proc_remote)
+		PS_APPEND(f->remedy,
+			  _("%srun %s's test on node %d (pipescope places its "
+			    "threads there unless -A or --no-numa; numactl -N "
+			    "%d for other tools)"),
+			  f->remedy[0] ? "; " : "", e->who, e->node, e->node);
+	return off;
+}
+
 static enum ps_check_state eval_numa(const struct ps_evidence *ev,
 				     struct ps_finding *f)
 {
-	const struct ps_cpu_info *c = ev->snap ? &ev->snap->cpu : NULL;
-	int node, far_irq = -1, far_thr = -1;
 	const struct ps_step_result *best = ps_run_best(ev->res);
+	const struct ps_snapshot *p = ev->peer;
+	struct numa_end here = {
+		.who = _("this end"),
+		.cpu = ev->snap ? &ev->snap->cpu : NULL,
+		.pci = ev->pci,
+		.irq = ev->irq,
+		.affinity = ev->snap ? ev->snap->hdr.affinity : "",
+	};
+	struct numa_end far = {
+		.who = _("the far end"),
+		.cpu = p ? &p->cpu : NULL,
+		.pci = p ? &p->pci : NULL,
+		.irq = p ? &p->irq : NULL,
+		/* where a pipescope server kept its data threads, else
+		 * where its process may run */
+		.affinity = !p			     ? ""
+			    : p->hdr.data_threads[0] ? p->hdr.data_threads
+						     : p->hdr.affinity,
+	};
+	bool h, r, off = false;
+	double irq_off, cpu_off;
 
-	if (!c || c->status != PS_ST_OK || !ev->pci ||
-	    ev->pci->status != PS_ST_OK) {
+	/* one kernel at both ends (namespaces): its readings once */
+	if (p && ev->snap && ps_snapshot_same_host(ev->snap, p))
+		far.cpu = NULL;
+	h = numa_end_read(&here);
+	r = numa_end_read(&far);
+	if (!h && !r) {
+		if (here.cpu && here.cpu->status == PS_ST_OK &&
+		    here.cpu->nnodes <= 1) {
+			PS_SET(f->evidence, "%s",
+			       _("one NUMA node: nothing is remote"));
+			ps_fact(f, "nodes", here.cpu->nnodes, "count");
+			return PS_CHECK_CLEAR;
+		}
 		PS_SET(f->evidence, "%s",
-		       _("the NIC's PCI function or the CPU topology is "
-			 "unknown"));
+		       _("the NIC's NUMA node or the CPU topology is unknown "
+			 "(a virtual NIC has none)"));
 		return PS_CHECK_NA;
 	}
-	node = ev->pci->numa_node;
-	ps_fact(f, "nic_node", node, "node");
-	ps_fact(f, "nodes", c->nnodes, "count");
-	if (c->nnodes <= 1 || node < 0) {
-		PS_SET(f->evidence, _("one NUMA node (NIC node %d)"), node);
-		return PS_CHECK_CLEAR;
+	f->evidence[0] = 0;
+	f->remedy[0] = 0;
+	if (h) {
+		irq_off = step_irq_remote(best, &here);
+		cpu_off = step_cpu_remote(best, &here);
+		ps_fact(f, "nic_node", here.node, "node");
+		ps_fact(f, "nodes", here.cpu->nnodes, "count");
+		ps_fact(f, "remote_irq_lines", here.remote_lines, "count");
+		if (irq_off >= 0)
+			ps_fact(f, "remote_irq_share", irq_off, "share");
+		if (cpu_off >= 0)
+			ps_fact(f, "remote_cpu_share", cpu_off, "share");
+		off |= numa_end_tell(f, &here, irq_off, cpu_off,
+				     ps_ev_ifname(ev));
 	}
-	if (ev->irq && ev->irq->busiest_cpu >= 0 &&
-	    core_node(c, ev->irq->busiest_cpu) >= 0 &&
-	    core_node(c, ev->irq->busiest_cpu) != node)
-		far_irq = ev->irq->busiest_cpu;
-	if (best)
-		for (int i = 0; i < best->nthread_cpu; i++)
-			if (core_node(c, best->thread_cpu[i]) >= 0 &&
-			    core_node(c, best->thread_cpu[i]) != node)
-				far_thr = best->thread_cpu[i];
-	PS_SET(f->evidence, _("%s is on NUMA node %d (local CPUs %s) of %d"),
-	       ev->pci->bdf, node, ev->pci->local_cpulist, c->nnodes);
-	if (far_irq < 0 && far_thr < 0)
+	if (r) {
+		/* the far end's busiest core during the test, from its
+		 * probes */
+		cpu_off = -1;
+		if (best && best->have_peer_cpu) {
+			int n = core_node(far.cpu, best->peer_core);
+
+			if (n >= 0)
+				cpu_off = n != far.node;
+		}
+		ps_fact(f, "far_nic_node", far.node, "node");
+		ps_fact(f, "far_remote_irq_lines", far.remote_lines, "count");
+		off |= numa_end_tell(f, &far, -1, cpu_off,
+				     p->pci.ifname[0] ? p->pci.ifname : "IF");
+	}
+	if (!off)
 		return PS_CHECK_CLEAR;
-	if (far_irq >= 0)
-		ps_fact(f, "far_irq_cpu", far_irq, "cpu");
-	if (far_thr >= 0)
-		ps_fact(f, "far_thread_cpu", far_thr, "cpu");
-	if (far_irq >= 0)
-		PS_APPEND(f->evidence,
-			  _("; most NIC interrupts go to cpu%d on node %d"),
-			  far_irq, core_node(c, far_irq));
-	if (far_thr >= 0)
-		PS_APPEND(f->evidence,
-			  _("; a test thread ran on cpu%d on node %d"), far_thr,
-			  core_node(c, far_thr));
 	f->severity = PS_SEV_WARNING;
-	PS_SET(f->title,
-	       _("Work runs on the far NUMA node from the NIC (node %d)"),
-	       node);
-	PS_SET(f->remedy,
-	       _("keep interrupts and threads on node %d: set_irq_affinity -x "
-		 "local %s (or write /proc/irq/N/smp_affinity_list), and run "
-		 "the test with numactl -N %d or -A with CPUs from %s"),
-	       node, ps_ev_ifname(ev), node, ev->pci->local_cpulist);
+	ps_crossed(f, &rules[R_NUMA_REMOTE]);
+	PS_SET(f->title, "%s",
+	       _("Work runs on another NUMA node than the NIC's"));
 	return PS_CHECK_FIRED;
 }
 

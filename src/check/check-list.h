@@ -34,6 +34,15 @@
 	X(retrans)                                                             \
 	X(numa)                                                                \
 	X(governor)                                                            \
+	X(busy_clock)                                                          \
+	X(iommu)                                                               \
+	X(cstates)                                                             \
+	X(smt)                                                                 \
+	X(buffers_table)                                                       \
+	X(pcie_payload)                                                        \
+	X(rfs)                                                                 \
+	X(nic_tuning)                                                          \
+	X(queue_tuning)                                                        \
 	X(steal)                                                               \
 	X(virtual_nic)                                                         \
 	X(peer_tool)                                                           \
@@ -58,6 +67,7 @@
 #define PS_RULE_FAMILIES(F)                                                    \
 	F(check)                                                               \
 	F(host)                                                                \
+	F(platform)                                                            \
 	F(pcie)                                                                \
 	F(cpu)                                                                 \
 	F(nic)                                                                 \

@@ -33,6 +33,7 @@ enum {
 	R_RETRANS_WARNING,
 	R_SUM_STEADY,
 	R_RTT_RESOLUTION,
+	R_BIDIR_RTT,
 };
 static const struct ps_rule rules[] = {
 	[R_JUMBO_MTU] = {
@@ -139,6 +140,15 @@ static const struct ps_rule rules[] = {
 			  "microsecond clock (loopback, one host): no window "
 			  "or BDP computed from it is a ceiling"),
 	},
+	[R_BIDIR_RTT] = {
+		.name = "bidir_rtt",
+		.value = 2,
+		.unit = "ratio",
+		.why = N_("both directions at once, a round trip this many "
+			  "times the one-way tests' (and 1 ms longer) is a "
+			  "queue they share: one direction's ACKs wait behind "
+			  "the other's data"),
+	},
 };
 PS_RULE_FAMILY(path, rules);
 
@@ -147,13 +157,6 @@ static const char *ifn_or(const struct ps_evidence *ev)
 	const char *n = ps_ev_ifname(ev);
 
 	return n[0] ? n : "IF";
-}
-
-static long long sysctl_max(const struct ps_evidence *ev, enum ps_sysctl_id id)
-{
-	if (!ev->snap || ev->snap->sysctl.val[id].status != PS_ST_OK)
-		return -1;
-	return ps_sysctl_get(&ev->snap->sysctl, id, -1);
 }
 
 /* ---- MTU ------------------------------------------------------------- */
@@ -253,7 +256,7 @@ static enum ps_check_state eval_mtu(const struct ps_evidence *ev,
 	int64_t mtu =
 		ev->link && ev->link->status == PS_ST_OK ? ev->link->mtu : -1;
 	unsigned pmtu = ev->snap ? ev->snap->hdr.iface.pmtu : 0;
-	long long probing = sysctl_max(ev, PS_SYSCTL_TCP_MTU_PROBING);
+	long long probing = ps_ev_sysctl(ev, PS_SYSCTL_TCP_MTU_PROBING);
 	double line = ps_ev_line_bps(ev);
 	/* a pipescope server sent its own interface's MTU */
 	int64_t far_mtu = ev->peer && ev->peer->link.status == PS_ST_OK &&
@@ -407,11 +410,13 @@ const struct ps_check_ops ps_check_mtu = {
 
 /* ---- window ÷ RTT ---------------------------------------------------- */
 
-/* the part of a send buffer that is data in flight: 0.91 was, sndbuf-
- * limited on veth with TSO (the skbs' overhead is small); without TSO the
- * overhead takes up to half, and the rate lies below the ceiling, which
- * TCP's own word (sndbuf-limited) then lets bind up to 2x the rate */
-#define SNDBUF_SHARE 0.9
+/* the part of a send buffer that is data in flight: between 0.78 and 0.91
+ * was, sndbuf-limited on veth with TSO (the skbs' overhead is small, the
+ * rest is data not yet sent: the writer is woken with a third free), so
+ * the middle; without TSO the overhead takes up to half, and the rate lies
+ * below the ceiling, which TCP's own word (sndbuf-limited) then lets bind
+ * up to 2x the rate */
+#define SNDBUF_SHARE 0.85
 /* TCP_INFO's share of the time limited by a window that counts as proof */
 #define LIMITED (rules[R_LIMITED].value)
 
@@ -624,7 +629,7 @@ static enum ps_check_state eval_window(const struct ps_evidence *ev,
 		ps_fmt_bps(cs, sizeof(cs), ceil_s);
 		PS_APPEND(f->evidence,
 			  _("; the sender, %s, has tcp_wmem max %lld (about "
-			    "nine tenths are data in flight: %s)"),
+			    "85%% are data in flight: %s)"),
 			  who, wmem, cs);
 	}
 
@@ -802,10 +807,10 @@ static enum ps_check_state eval_buffers(const struct ps_evidence *ev,
 					struct ps_finding *f)
 {
 	const struct ps_step_result *s = window_step(ev->res);
-	long long rmem = sysctl_max(ev, PS_SYSCTL_TCP_RMEM);
-	long long wmem = sysctl_max(ev, PS_SYSCTL_TCP_WMEM);
-	long long rmax = sysctl_max(ev, PS_SYSCTL_RMEM_MAX);
-	long long wmax = sysctl_max(ev, PS_SYSCTL_WMEM_MAX);
+	long long rmem = ps_ev_sysctl(ev, PS_SYSCTL_TCP_RMEM);
+	long long wmem = ps_ev_sysctl(ev, PS_SYSCTL_TCP_WMEM);
+	long long rmax = ps_ev_sysctl(ev, PS_SYSCTL_RMEM_MAX);
+	long long wmax = ps_ev_sysctl(ev, PS_SYSCTL_WMEM_MAX);
 	double rtt, target, bdp, want;
 	char bs[32], ts[32], r1[32], w1[32], u1[32];
 	const char *twhat = "";
@@ -1196,6 +1201,139 @@ const struct ps_check_ops ps_check_direction = {
 
 /* ---- both directions at once --------------------------------------- */
 
+/* the shaper whose queue the bidir test filled: this end's root one, else
+ * the first on either path that held a backlog; NULL when none did */
+static const struct ps_step_qdisc *bidir_queue(const struct ps_step_result *bi,
+					       const char **dev)
+{
+	if (bi->qdisc.have && bi->qdisc.shaper[0] &&
+	    bi->qdisc.backlog_peak > 0) {
+		*dev = NULL;
+		return &bi->qdisc;
+	}
+	for (int i = 0; i < bi->nshapers; i++)
+		if (bi->shapers[i].q.backlog_peak > 0) {
+			*dev = bi->shapers[i].dev;
+			return &bi->shapers[i].q;
+		}
+	return NULL;
+}
+
+/*
+ * What the two directions share, from what the tests read: a queue (the
+ * round trip grew, a shaper held a backlog), the cores (saturated only
+ * together), a half-duplex link (ethtool says so), the PCIe link (a real
+ * NIC has one); never a duplex or PCIe guess on a device with neither
+ */
+static void bidir_why(const struct ps_evidence *ev, struct ps_finding *f,
+		      const struct ps_step_result *bi,
+		      const struct ps_step_result *fwd,
+		      const struct ps_step_result *rev)
+{
+	const struct ps_step_qdisc *q;
+	const char *dev = NULL;
+	bool told = false;
+
+	/* each direction's senders against their own one-way test: this
+	 * end's in the forward one, the far end's in the reverse one */
+	for (int d = 0; d < 2 && !told; d++) {
+		const struct ps_step_result *one = d ? rev : fwd;
+		double a = one->rtt_dir_us[d], b = bi->rtt_dir_us[d];
+
+		if (!(a > 0) || !(b >= rules[R_BIDIR_RTT].value * a) ||
+		    b - a < 1000)
+			continue;
+		ps_crossed(f, &rules[R_BIDIR_RTT]);
+		ps_fact(f, "rtt_alone", a, "us");
+		ps_fact(f, "rtt_together", b, "us");
+		PS_APPEND(
+			f->evidence,
+			d ? _("; the far end's senders' round trip grew from "
+			      "%.2f ms alone to %.2f ms both at once: this "
+			      "end's ACKs to them wait in a queue behind this "
+			      "end's data")
+			  : _("; this end's senders' round trip grew from "
+			      "%.2f ms alone to %.2f ms both at once: the far "
+			      "end's ACKs wait in a queue behind its data"),
+			a / 1000, b / 1000);
+		told = true;
+	}
+	/* a queue explains it when the round trip shows the wait */
+	q = told ? bidir_queue(bi, &dev) : NULL;
+	if (q) {
+		char r[32], sz[32];
+
+		ps_fmt_bps(r, sizeof(r), q->rate_bps);
+		ps_fmt_bytes10(sz, sizeof(sz), q->backlog_peak);
+		ps_fact(f, "queue_peak", q->backlog_peak, "bytes");
+		PS_APPEND(f->evidence, _("; the %s on %s held up to %s queued"),
+			  q->shaper, dev ? dev : ps_ev_ifname(ev), sz);
+		if (q->rate_bps > 0)
+			PS_APPEND(f->evidence,
+				  _(" (%.1f ms of queue at its %s)"),
+				  q->backlog_peak * 8 / q->rate_bps * 1000, r);
+		PS_SET(f->remedy,
+		       _("a shorter queue on that %s (tc qdisc change dev %s "
+			 "... latency 5ms, or a smaller limit), so the ACKs of "
+			 "one direction do not wait behind the other's data; "
+			 "the rate it shapes to stays as configured"),
+		       q->shaper, dev ? dev : ps_ev_ifname(ev));
+		return;
+	}
+	if (bi->have_cpu && ps_cpu_saturated(&bi->cpu) &&
+	    !(fwd->have_cpu && ps_cpu_saturated(&fwd->cpu)) &&
+	    !(rev->have_cpu && ps_cpu_saturated(&rev->cpu))) {
+		char b[160];
+
+		ps_cpu_busiest_text(&bi->cpu, b, sizeof(b));
+		PS_APPEND(f->evidence,
+			  _("; a core saturated only with both directions at "
+			    "once (%s): they share this host's CPUs"),
+			  b);
+		PS_SET(f->remedy, "%s",
+		       _("spread the work over more cores (RSS/RPS, -A for "
+			 "the test's threads), or a test host with more of "
+			 "them"));
+		return;
+	}
+	if (ev->eth && ev->eth->linkmodes.status == PS_ST_OK &&
+	    ev->eth->linkmodes.duplex == 0 /* DUPLEX_HALF */ &&
+	    !ps_ev_virtual(ev)) {
+		PS_APPEND(f->evidence, _("; %s runs half duplex"),
+			  ps_ev_ifname(ev));
+		PS_SET(f->remedy,
+		       _("full duplex on %s and its switch port (ethtool -s "
+			 "%s duplex full, or autonegotiation on both sides)"),
+		       ps_ev_ifname(ev), ps_ev_ifname(ev));
+		return;
+	}
+	if (told) {
+		PS_SET(f->remedy, "%s",
+		       _("find the queue on the path (tc -s qdisc on each "
+			 "hop, the switch's buffers): a shorter one, or one "
+			 "that keeps the directions' packets apart"));
+		return;
+	}
+	if (ev->pci && ev->pci->status == PS_ST_OK &&
+	    ev->pci->link_status == PS_ST_OK && !ps_ev_virtual(ev)) {
+		PS_APPEND(f->evidence, "%s",
+			  _("; no queue, core or duplex reading explains it on "
+			    "this host; the NIC's PCIe link carries both "
+			    "directions"));
+		PS_SET(f->remedy, "%s",
+		       _("compare the PCIe link's width and speed with what "
+			 "the NIC needs for both directions (lspci -vv), and "
+			 "the far end's readings (pipescope -s there)"));
+		return;
+	}
+	PS_APPEND(f->evidence, "%s",
+		  _("; no queue, core or link reading of this host explains "
+		    "it: what they share is beyond it"));
+	PS_SET(f->remedy, "%s",
+	       _("run pipescope -s on the far end (its cores and queues are "
+		 "then read too), and look at the hops between the ends"));
+}
+
 static enum ps_check_state eval_bidir(const struct ps_evidence *ev,
 				      struct ps_finding *f)
 {
@@ -1252,14 +1390,7 @@ static enum ps_check_state eval_bidir(const struct ps_evidence *ev,
 	       _("Both directions at once share one limit: %.0f%% of what "
 		 "they do alone"),
 	       100 * together / alone);
-	PS_APPEND(f->evidence, "%s",
-		  _("; a full-duplex link carries both at full rate, so the "
-		    "two directions compete for something else: the CPUs of "
-		    "an end, the PCIe link, or a half-duplex hop"));
-	PS_SET(f->remedy, "%s",
-	       _("compare the busiest cores of the bidir test with the one-way "
-		 "ones (see the tests table); check duplex (ethtool IF) and "
-		 "the PCIe link"));
+	bidir_why(ev, f, bi, fwd, rev);
 	return PS_CHECK_FIRED;
 }
 

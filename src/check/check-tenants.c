@@ -202,6 +202,7 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 		char rate[32], alone[32], most[32];
 		double a = own > 0 ? hit->bps * busy / own : 0;
 		const struct ps_step_result *top = shared_cores_best(ev, hit);
+		bool far;
 
 		ps_fmt_bps(rate, sizeof(rate), hit->bps);
 		ps_fmt_bps(alone, sizeof(alone), a);
@@ -244,6 +245,9 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 				_("; at its own CPU cost per bit, the test "
 				  "alone on these cores would reach about %s"),
 				alone);
+		/* where the far end may run decides which cores saturate:
+		 * told whichever cause leads */
+		far = ps_ev_far_placement(ev, f);
 		if (who[0])
 			PS_SET(f->remedy,
 			       _("stop or move the other work (%s), or pin the "
@@ -256,6 +260,8 @@ static enum ps_check_state eval_host_busy(const struct ps_evidence *ev,
 				 "or pin the test to cores it leaves idle "
 				 "(-A), "
 				 "then run the check again"));
+		if (far)
+			ps_far_placement_remedy(f);
 		return PS_CHECK_FIRED;
 	}
 	if (worst < rules[R_OTHER_WORK].value)

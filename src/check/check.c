@@ -224,6 +224,13 @@ double ps_ev_line_bps(const struct ps_evidence *ev)
 	return (double)ev->eth->linkmodes.speed_bps;
 }
 
+long long ps_ev_sysctl(const struct ps_evidence *ev, enum ps_sysctl_id id)
+{
+	if (!ev->snap || ev->snap->sysctl.val[id].status != PS_ST_OK)
+		return -1;
+	return ps_sysctl_get(&ev->snap->sysctl, id, -1);
+}
+
 int ps_ev_ncores(const struct ps_evidence *ev)
 {
 	if (ev->snap && ev->snap->cpu.status == PS_ST_OK)
@@ -439,6 +446,13 @@ int ps_step_test_core(const struct ps_step_result *s, double *others_avg)
 	return best;
 }
 
+void ps_far_placement_remedy(struct ps_finding *f)
+{
+	PS_APPEND(f->remedy, "%s",
+		  _("; on the far end: let its process run on more cores "
+		    "(taskset) and spread its RPS mask"));
+}
+
 bool ps_ev_far_placement(const struct ps_evidence *ev, struct ps_finding *f)
 {
 	const struct ps_snapshot *p = ev->peer;
@@ -446,7 +460,16 @@ bool ps_ev_far_placement(const struct ps_evidence *ev, struct ps_finding *f)
 
 	if (!p || !ps_snapshot_same_host(ev->snap, p))
 		return false;
-	if (p->hdr.affinity[0]) {
+	/* a process free to run on every core is no placement */
+	if (p->hdr.data_threads[0]) {
+		PS_APPEND(f->evidence,
+			  _("; the far end keeps its data threads on cpus %s "
+			    "(local to its NIC)"),
+			  p->hdr.data_threads);
+		told = true;
+	} else if (p->hdr.affinity[0] &&
+		   !(p->cpu.status == PS_ST_OK && p->cpu.ncores > 0 &&
+		     ps_cpu_list_count(p->hdr.affinity) >= p->cpu.ncores)) {
 		PS_APPEND(f->evidence,
 			  _("; the far end's process may run on cpus %s"),
 			  p->hdr.affinity);

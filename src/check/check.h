@@ -93,6 +93,9 @@ struct ps_step_result {
 	/* TCP_INFO of the sending ends, averaged over the intervals */
 	bool have_tcpinfo;
 	double rtt_us, min_rtt_us;
+	/* the same of each direction's senders: [0] this end's, [1] the
+	 * far end's (a pipescope server's); 0 not known */
+	double rtt_dir_us[2];
 	double cwnd_bytes, snd_wnd_bytes; /* per stream */
 	unsigned mss, pmtu;
 	int64_t retrans;		     /* all streams, the whole step */
@@ -124,10 +127,12 @@ struct ps_step_result {
 	double peer_busy, peer_softirq, peer_irq, peer_system, peer_user;
 	double peer_others; /* mean busy % of its other cores */
 	/* the rate over time: one point an interval not omitted (the
-	 * direction s->bps counts), pairs merged when full (step.c) */
+	 * direction s->bps counts), pairs merged when full (step.c); a
+	 * bidir step's other direction (what this end received, as
+	 * bps_back) in rate_back_bps */
 	int nrate;
 	float rate_t0[PS_STEP_MAX_RATES], rate_t1[PS_STEP_MAX_RATES];
-	float rate_bps[PS_STEP_MAX_RATES];
+	float rate_bps[PS_STEP_MAX_RATES], rate_back_bps[PS_STEP_MAX_RATES];
 	/* interrupts/s of each queue line on each CPU over the step (the
 	 * irq probe's rated sample), the first lines and CPUs that fit */
 	int irqm_lines, irqm_cpus;
@@ -182,7 +187,17 @@ struct ps_step_result {
 	 * the window carried, where snd_wnd_bytes / rtt_us is biased low
 	 * by the RTT's spikes */
 	double wnd_rate_bps;
+	/* this end's clock under the test: each core at least
+	 * PS_FREQ_BUSY_PCT busy in a reading of the test (with cpufreq's
+	 * current and maximum clock), its clock ÷ its maximum, averaged
+	 * (freq_ratio) and the lowest (freq_ratio_min) over freq_samples
+	 * such core readings; 0 samples: not known */
+	int freq_samples;
+	double freq_ratio, freq_ratio_min;
+	long freq_max_khz; /* the highest maximum among them */
 };
+/* a core this busy in a reading counts for the clock under load */
+#define PS_FREQ_BUSY_PCT 50.0
 
 /* the direction a diagnosis is about: out (this end sending, the forward
  * tests), in (the far end sending, -R) or both at once (--bidir) */
@@ -208,6 +223,7 @@ struct ps_run {
 	/* the far end's latest probe snapshot (a reference), or NULL */
 	struct ps_snapshot *peer_snap;
 	double asked_bps; /* -b of the check command, 0 none */
+	int64_t start_ns; /* CLOCK_REALTIME when the run began, 0 unknown */
 };
 
 void ps_run_free(struct ps_run *r);
@@ -347,6 +363,10 @@ struct ps_check_ops {
 	 * or per-flow limit): an effect, folded into any bottleneck whose
 	 * ceiling explains it, measured or not (ceiling.c) */
 	bool effect;
+	/* reads only counters of the whole kernel (softnet_stat, the
+	 * irqbalance process), not of an interface or a namespace: a far
+	 * end on the same kernel (another namespace) is not checked again */
+	bool host_wide;
 	/* fill f (id, severity, texts); for NA and CLEAR f->evidence says
 	 * what was seen; pure: reads only the evidence */
 	enum ps_check_state (*eval)(const struct ps_evidence *ev,
@@ -412,6 +432,8 @@ const char *ps_ev_nicname(const struct ps_evidence *ev);
 bool ps_ev_virtual(const struct ps_evidence *ev);
 /* the line rate in bit/s of a physical NIC, 0 unknown or virtual */
 double ps_ev_line_bps(const struct ps_evidence *ev);
+/* this end's setting (an INT's value, a TRIPLE's max), -1 when not read */
+long long ps_ev_sysctl(const struct ps_evidence *ev, enum ps_sysctl_id id);
 /* the busy % of the step's least busy core (101 when none was read) and in
  * *n how many cores were read */
 double ps_step_least_busy(const struct ps_step_result *s, int *n);
@@ -454,5 +476,7 @@ void ps_step_drops_text(const struct ps_step_result *s, char *buf, size_t len);
  * another network namespace: the CPUs it may run on, where RPS steers its
  * receive work) appended to f's evidence; true when it was told */
 bool ps_ev_far_placement(const struct ps_evidence *ev, struct ps_finding *f);
+/* the far end's part of a remedy when ps_ev_far_placement told something */
+void ps_far_placement_remedy(struct ps_finding *f);
 
 #endif

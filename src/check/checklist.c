@@ -608,6 +608,26 @@ static bool skipped_again(const struct ps_checklist_cfg *cfg, double *last_skip)
 	return again;
 }
 
+void ps_checklist_run_init(const struct ps_checklist_cfg *cfg,
+			   struct ps_run *res)
+{
+	cpu_set_t set;
+
+	res->loopback = cfg->loopback;
+	res->asked_bps = (double)cfg->opts->rate;
+	/* pinned with taskset? the CPU checks want to know */
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set)) {
+		res->affinity_ncpus = CPU_COUNT(&set);
+		res->affinity_first = -1;
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set)) {
+				res->affinity_first = c;
+				break;
+			}
+	}
+}
+
 int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 {
 	const struct ps_checklist_ui *ui = &cfg->ui;
@@ -630,23 +650,7 @@ int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res)
 			ui->end(ui->arg, st, line);                            \
 	} while (0)
 
-	res->loopback = cfg->loopback;
-	res->asked_bps = (double)cfg->opts->rate;
-	{
-		cpu_set_t set;
-
-		/* pinned with taskset? the CPU checks want to know */
-		CPU_ZERO(&set);
-		if (!sched_getaffinity(0, sizeof(set), &set)) {
-			res->affinity_ncpus = CPU_COUNT(&set);
-			res->affinity_first = -1;
-			for (int c = 0; c < CPU_SETSIZE; c++)
-				if (CPU_ISSET(c, &set)) {
-					res->affinity_first = c;
-					break;
-				}
-		}
-	}
+	ps_checklist_run_init(cfg, res);
 
 	/* check -u: one UDP test (-R: the far end sends), where the loss
 	 * and the drop counters are the evidence; no sweep */
@@ -803,6 +807,7 @@ void ps_guided_run(const struct ps_checklist_cfg *cfg,
 {
 	char line[200];
 
+	g->res->start_ns = ps_clock_ns(CLOCK_REALTIME);
 	step_begin(cfg, PS_CL_INVENTORY);
 	ps_host_sample(&g->host, iface, 1.0);
 	ps_check_inventory_line(&g->host, iface, line, sizeof(line));

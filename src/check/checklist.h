@@ -113,6 +113,10 @@ const char *ps_checklist_reason(enum ps_cl_step s);
  * test failed; the steps say why).
  */
 int ps_checklist_run(const struct ps_checklist_cfg *cfg, struct ps_run *res);
+/* what a run knows before its first test: the self-test or not, the -b
+ * asked for, the CPUs this process may use (ps_checklist_run does it) */
+void ps_checklist_run_init(const struct ps_checklist_cfg *cfg,
+			   struct ps_run *res);
 
 /*
  * One test's collector: the reporter the engine feeds, which feeds the

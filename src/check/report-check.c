@@ -380,6 +380,31 @@ static const struct ps_jfield step_shaper_table[] = {
 };
 #undef SH
 
+/* only a step whose busy cores' clocks were read */
+static bool step_freq(const void *base)
+{
+	return ((const S *)base)->freq_samples > 0;
+}
+
+static const struct ps_jfield step_freq_table[] = {
+	PS_JFIELD(S, freq_samples, "samples", PS_JT_INT, 0, NULL, NULL),
+	{ .key = "ratio_mean",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_ROUND,
+	  .decimals = 3,
+	  .off = offsetof(S, freq_ratio),
+	  .size = PS_JSIZE(S, freq_ratio) },
+	{ .key = "ratio_min",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_ROUND,
+	  .decimals = 3,
+	  .off = offsetof(S, freq_ratio_min),
+	  .size = PS_JSIZE(S, freq_ratio_min) },
+	PS_JFIELD(S, freq_max_khz, "max_khz", PS_JT_INT, PS_JF_POSITIVE, NULL,
+		  NULL),
+	PS_JEND
+};
+
 /* what a test that ran measured */
 static const struct ps_jfield step_done_table[] = {
 	NUM(S, seconds, "seconds"),
@@ -430,6 +455,10 @@ static const struct ps_jfield step_done_table[] = {
 	  .sub = step_shaper_table,
 	  .when = step_shapers },
 	OBJ_IF(S, udp, "udp", step_udp_table),
+	{ .key = "busy_clock",
+	  .type = PS_JT_OBJECT,
+	  .sub = step_freq_table,
+	  .when = step_freq },
 	{ .key = "netstat",
 	  .type = PS_JT_CUSTOM,
 	  .codec = &netstat_codec,

@@ -18,6 +18,9 @@ struct ps_check_report {
 	const struct ps_diagnosis *d;
 	/* --plot DIR: the charts are there and the markdown links them */
 	const char *plot_dir;
+	/* the command line (ps_cli_cmdline) and the history's "since the
+	 * last run to HOST ..." line, for the HTML page; NULL: none */
+	const char *cmdline, *since;
 };
 
 /* "static", "loopback" or "remote" */

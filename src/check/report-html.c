@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -34,7 +35,10 @@ static const char css[] =
 	".sev-bottleneck{background:#f4c7c3}.sev-warning{background:#fce8b2}"
 	".sev-info{background:#e3eefa}.nodata{color:#777}"
 	"li.finding{margin-bottom:.8em}"
-	"p.change{font-size:1.2em;font-weight:bold}p.noise{color:#777}";
+	"p.change{font-size:1.2em;font-weight:bold}p.noise{color:#777}"
+	"p.since{background:#eef3fb;border-left:4px solid #1f77b4;"
+	"padding:.5em .8em}"
+	"td code{white-space:pre-wrap;word-break:break-all}";
 
 void ps_html_begin(FILE *out, const char *title)
 {
@@ -71,6 +75,17 @@ void ps_html_end(FILE *out)
 void ps_html_text(FILE *out, const char *s)
 {
 	ps_xml_escape(out, s);
+}
+
+void ps_html_th_row(FILE *out, const char *const *h, int n)
+{
+	fputs("<tr>", out);
+	for (int i = 0; i < n; i++) {
+		fputs("<th>", out);
+		ps_html_text(out, _(h[i]));
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
 }
 
 void ps_html_p(FILE *out, const char *cls, const char *text)
@@ -147,6 +162,18 @@ static const char *const chart_names[PS_CHART_COUNT] = {
 const char *ps_check_chart_name(enum ps_check_chart c)
 {
 	return c < PS_CHART_COUNT ? chart_names[c] : "";
+}
+
+/* a series' name: title, or fmt with title for its %s (96 bytes) */
+static void subst_name(char *name, const char *title, const char *fmt)
+{
+	const char *at = fmt ? strstr(fmt, "%s") : NULL;
+
+	if (!at)
+		snprintf(name, 96, "%s", title);
+	else
+		snprintf(name, 96, "%.*s%s%s", (int)(at - fmt), fmt, title,
+			 at + 2);
 }
 
 static bool done(const struct ps_step_result *s)
@@ -250,18 +277,38 @@ static void chart_sweep(FILE *out, const struct ps_check_report *r, bool sa)
 	ps_svg_line_chart(out, &c, sa);
 }
 
+/* one series of the rate chart: n points of t1 and bps */
+static void rate_series(struct ps_svg_series *s, char *name, const char *title,
+			const char *fmt, const struct ps_step_result *t,
+			const float *bps, double *xy)
+{
+	int n = t->nrate < PS_STEP_MAX_RATES ? t->nrate : PS_STEP_MAX_RATES;
+
+	subst_name(name, title, fmt);
+	for (int k = 0; k < n; k++) {
+		xy[k] = t->rate_t1[k];
+		xy[PS_STEP_MAX_RATES + k] = bps[k];
+	}
+	s->name = name;
+	s->x = xy;
+	s->y = xy + PS_STEP_MAX_RATES;
+	s->n = n;
+}
+
 static void chart_rate(FILE *out, const struct ps_check_report *r, bool sa)
 {
 	const struct ps_run *res = r->ev->res;
-	struct ps_svg_series s[MAXSTEPS];
-	char names[MAXSTEPS][64];
-	double *xy = xcalloc(MAXSTEPS * PS_STEP_MAX_RATES * 2, sizeof(double));
+	/* a line a test, two for a test of both directions */
+	struct ps_svg_series s[2 * MAXSTEPS];
+	char names[2 * MAXSTEPS][96], title[64];
+	double *xy =
+		xcalloc(2 * MAXSTEPS * PS_STEP_MAX_RATES * 2, sizeof(double));
 	struct ps_svg_line_chart c = {
 		.id = "chart-rate",
 		.title = _("The rate over time of each test"),
 		.xlabel = _("seconds into the test"),
 		.ylabel = _("rate"),
-		.xunit = PS_SVG_PLAIN,
+		.xunit = PS_SVG_SECONDS,
 		.yunit = PS_SVG_BPS,
 		.series = s,
 		.xzero = true,
@@ -269,21 +316,19 @@ static void chart_rate(FILE *out, const struct ps_check_report *r, bool sa)
 
 	for (int i = 0; res && i < res->nsteps; i++) {
 		const struct ps_step_result *t = &res->steps[i];
-		double *x = xy + (size_t)c.nseries * PS_STEP_MAX_RATES * 2;
-		double *y = x + PS_STEP_MAX_RATES;
 
 		if (!done(t) || t->nrate <= 0)
 			continue;
-		ps_check_step_title(t, names[c.nseries],
-				    sizeof(names[c.nseries]));
-		for (int k = 0; k < t->nrate && k < PS_STEP_MAX_RATES; k++) {
-			x[k] = t->rate_t1[k];
-			y[k] = t->rate_bps[k];
-		}
-		s[c.nseries].name = names[c.nseries];
-		s[c.nseries].x = x;
-		s[c.nseries].y = y;
-		s[c.nseries].n = t->nrate;
+		ps_check_step_title(t, title, sizeof(title));
+		rate_series(&s[c.nseries], names[c.nseries], title,
+			    t->bidir ? _("%s: sent") : NULL, t, t->rate_bps,
+			    xy + (size_t)c.nseries * PS_STEP_MAX_RATES * 2);
+		c.nseries++;
+		if (!t->bidir)
+			continue;
+		rate_series(&s[c.nseries], names[c.nseries], title,
+			    _("%s: received"), t, t->rate_back_bps,
+			    xy + (size_t)c.nseries * PS_STEP_MAX_RATES * 2);
 		c.nseries++;
 	}
 	ps_svg_line_chart(out, &c, sa);
@@ -371,7 +416,7 @@ static void chart_irq(FILE *out, const struct ps_check_report *r, bool sa)
 		.row_label = rlab,
 		.col_label = clab,
 		.v = v,
-		.unit = PS_SVG_PLAIN,
+		.unit = PS_SVG_PER_S,
 	};
 
 	if (t) {
@@ -427,18 +472,54 @@ static void html_kv(FILE *out, const char *k, const char *v)
 	fputs("</td></tr>\n", out);
 }
 
+/* a wall-clock time in ns as the local "2026-11-29 19:19:57 +0100" */
+static void when_text(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	buf[0] = 0;
+	if (ns > 0 && localtime_r(&t, &tm))
+		strftime(buf, len, "%Y-%m-%d %H:%M:%S %z", &tm);
+}
+
 static void html_header(FILE *out, const struct ps_check_report *r)
 {
 	const struct ps_evidence *ev = r->ev;
 	const struct ps_run *res = ev->res;
 	const struct ps_snapshot *s = ev->snap;
+	char when[64], far[600];
 
 	ps_html_section(out, "host", _("The test"));
 	fputs("<table>\n", out);
+	/* when: the run's start, or when the evaluated snapshot was taken */
+	when_text(res ? res->start_ns
+		  : s ? s->hdr.time_ns
+		      : 0,
+		  when, sizeof(when));
+	if (when[0])
+		html_kv(out, res ? _("started") : _("snapshot taken"), when);
+	if (r->cmdline) {
+		fputs("<tr><th>", out);
+		ps_html_text(out, _("command line"));
+		fputs("</th><td><code class=\"cmdline\">", out);
+		ps_html_text(out, r->cmdline);
+		fputs("</code></td></tr>\n", out);
+	}
 	if (s) {
-		html_kv(out, _("host"), s->hdr.hostname);
+		html_kv(out, _("this host"), s->hdr.hostname);
 		html_kv(out, _("kernel"), s->hdr.kernel);
 		html_kv(out, _("interface"), s->hdr.iface.name);
+	}
+	if (res && res->loopback) {
+		html_kv(out, _("far end"),
+			_("this host: the in-process server on 127.0.0.1"));
+	} else if (res) {
+		const char *name = ev->peer ? ev->peer->hdr.hostname : "";
+
+		snprintf(far, sizeof(far), name[0] ? "%s (%s)" : "%s",
+			 res->peer, name);
+		html_kv(out, _("far end"), far);
 	}
 	html_kv(out, "pipescope", PACKAGE_VERSION);
 	html_kv(out, _("mode"),
@@ -450,7 +531,6 @@ static void html_header(FILE *out, const struct ps_check_report *r)
 	if (!res && r->snapshot_file)
 		html_kv(out, _("evaluated"), r->snapshot_file);
 	if (res && !res->loopback) {
-		html_kv(out, _("peer"), res->peer);
 		html_kv(out, _("peer kind"), res->peer_kind);
 		html_kv(out, _("peer version"), res->peer_version);
 	}
@@ -458,11 +538,19 @@ static void html_header(FILE *out, const struct ps_check_report *r)
 		html_kv(out, _("congestion control here"), res->cc_local);
 		html_kv(out, _("congestion control there"), res->cc_remote);
 	}
-	if (ev->peer) {
-		html_kv(out, _("far end"), ev->peer->hdr.hostname);
+	if (ev->peer)
 		html_kv(out, _("far end's kernel"), ev->peer->hdr.kernel);
-	}
 	fputs("</table>\n", out);
+	ps_html_section_end(out);
+}
+
+/* the history's line: what changed since the last run to the same host */
+static void html_since(FILE *out, const struct ps_check_report *r)
+{
+	if (!r->since || !r->since[0])
+		return;
+	ps_html_section(out, "since", _("Since the last run"));
+	ps_html_p(out, "since", r->since);
 	ps_html_section_end(out);
 }
 
@@ -727,6 +815,7 @@ void ps_check_report_html(FILE *out, const struct ps_check_report *r)
 	ps_html_begin(out, _("pipescope check"));
 	html_header(out, r);
 	html_answer(out, r);
+	html_since(out, r);
 	html_charts(out, r);
 	html_steps(out, r);
 	html_findings(out, r);

@@ -22,6 +22,8 @@ void ps_html_section_end(FILE *out);
 void ps_html_end(FILE *out);
 /* untrusted text, escaped (ps_xml_escape) */
 void ps_html_text(FILE *out, const char *s);
+/* a table's row of headings: h[0..n) translated and escaped */
+void ps_html_th_row(FILE *out, const char *const *h, int n);
 /* <p class="cls">text</p>, escaped */
 void ps_html_p(FILE *out, const char *cls, const char *text);
 

@@ -289,9 +289,37 @@ void ps_session_end(struct ps_session *s, const struct ps_test_info *info,
 /* ---- this end's readings ----------------------------------------------------
  */
 
+void ps_session_freeze(struct ps_session *s)
+{
+	s->closed = true;
+}
+
 bool ps_session_wants_local(const struct ps_session *s)
 {
 	return s->begun && !s->closed;
+}
+
+/* the cores of a reading (its rates over the interval before it) busy
+ * enough to speak for the clock under load */
+static void freq_add(struct ps_session *s, const struct ps_cpu_info *c)
+{
+	if (c->status != PS_ST_OK || c->basis != PS_CPU_BASIS_INTERVAL)
+		return;
+	for (int i = 0; i < c->ncores; i++) {
+		const struct ps_cpu_core *k = &c->cores[i];
+		double r;
+
+		if (!k->pct_valid || k->busy_pct < PS_FREQ_BUSY_PCT ||
+		    k->cur_khz <= 0 || k->max_khz <= 0)
+			continue;
+		r = (double)k->cur_khz / (double)k->max_khz;
+		if (!s->freq_n || r < s->freq_min)
+			s->freq_min = r;
+		s->freq_sum += r;
+		s->freq_n++;
+		if (k->max_khz > s->freq_max_khz)
+			s->freq_max_khz = k->max_khz;
+	}
 }
 
 bool ps_session_local(struct ps_session *s, struct ps_snapshot *snap)
@@ -312,6 +340,12 @@ bool ps_session_local(struct ps_session *s, struct ps_snapshot *snap)
 		set_ref(&s->base, snap);
 		ps_step_qdisc_reset(&s->qacc);
 		ps_step_path_reset(&s->pacc);
+		s->freq_n = 0;
+		s->freq_sum = 0;
+		s->freq_max_khz = 0;
+	} else if (!s->closed) {
+		/* a reading of the test's time: its busy cores' clocks */
+		freq_add(s, &snap->cpu);
 	}
 	set_ref(&s->last, snap);
 	ps_step_qdisc_add(&s->qacc, &snap->qdisc, (double)t / 1e9);
@@ -449,6 +483,13 @@ void ps_session_step(const struct ps_session *s, struct ps_step_result *st)
 		memset(st, 0, sizeof(*st));
 	st->have_cpu = false;
 	st->state = PS_STEP_DONE;
+	st->freq_samples = 0;
+	if (s->freq_n) {
+		st->freq_samples = s->freq_n;
+		st->freq_ratio = s->freq_sum / s->freq_n;
+		st->freq_ratio_min = s->freq_min;
+		st->freq_max_khz = s->freq_max_khz;
+	}
 	if (s->ended)
 		final_rate(s->final, st);
 	else

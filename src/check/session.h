@@ -60,6 +60,10 @@ struct ps_session {
 	int64_t udp_out_packets, udp_here_lost, udp_here_packets;
 	int64_t udp_far_lost, udp_far_packets;
 	bool udp_all_send; /* every stream of this end sends */
+	/* the busy cores' clock over the readings (check.h freq_*) */
+	int freq_n;
+	double freq_sum, freq_min;
+	long freq_max_khz;
 	/* the rate over time (nrate, rate_*) of the step being built */
 	struct ps_step_result *series;
 	/* the end */
@@ -78,6 +82,10 @@ void ps_session_end(struct ps_session *s, const struct ps_test_info *info,
 /* a reading of this end (a reference is taken); false when the session
  * did not take it (not begun, an older one, closed) */
 bool ps_session_local(struct ps_session *s, struct ps_snapshot *snap);
+/* no more readings: a test that ended without its summary (it failed)
+ * keeps the window its last reading closed, not one that grows with the
+ * time since */
+void ps_session_freeze(struct ps_session *s);
 /* whether a reading of this end is wanted now (begun, not closed) */
 bool ps_session_wants_local(const struct ps_session *s);
 

@@ -18,12 +18,14 @@ void ps_step_acc_reset(struct ps_step_acc *a)
 }
 
 static void add_tcpinfo(struct ps_step_acc *a, const struct ps_stream_iv *v,
-			double len)
+			double len, int dir)
 {
 	if (!v->has_tcpinfo || !v->sender)
 		return;
 	a->n++;
 	a->rtt += v->rtt_us;
+	a->rtt_dir[dir] += v->rtt_us;
+	a->n_dir[dir]++;
 	if (v->min_rtt_us && (!a->min_rtt || v->min_rtt_us < a->min_rtt))
 		a->min_rtt = v->min_rtt_us;
 	a->cwnd += (double)v->cwnd;
@@ -55,12 +57,12 @@ void ps_step_acc_add(struct ps_step_acc *a, const struct ps_interval *iv)
 	for (int i = 0; i < iv->nstreams; i++) {
 		const struct ps_stream_iv *v = &iv->streams[i];
 
-		add_tcpinfo(a, v, len);
+		add_tcpinfo(a, v, len, 0);
 		ps_cpu_list_add(a->thread_cpu, &a->nthread, v->cpu);
 		ps_cpu_list_add(a->rx_cpu, &a->nrx, v->rx_cpu);
 	}
 	for (int i = 0; i < iv->nremote; i++)
-		add_tcpinfo(a, &iv->remote[i], len);
+		add_tcpinfo(a, &iv->remote[i], len, 1);
 }
 
 static double share(double us, double seconds)
@@ -75,6 +77,9 @@ void ps_step_acc_finish(const struct ps_step_acc *a, struct ps_step_result *s)
 	if (a->n > 0) {
 		s->have_tcpinfo = true;
 		s->rtt_us = a->rtt / a->n;
+		for (int d = 0; d < 2; d++)
+			s->rtt_dir_us[d] =
+				a->n_dir[d] ? a->rtt_dir[d] / a->n_dir[d] : 0;
 		s->min_rtt_us = a->min_rtt;
 		s->cwnd_bytes = a->cwnd / a->n;
 		s->snd_wnd_bytes = a->nwnd ? a->wnd / a->nwnd : 0;
@@ -250,9 +255,15 @@ void ps_step_peer_free(struct ps_step_peer *p)
 
 /* ---- for the pictures: the rate over time, the interrupt heatmap ------ */
 
+/* two points v[0] and v[1], a and b seconds long, as one: time-weighted */
+static float merged(const float *v, double a, double b)
+{
+	return a + b > 0 ? (float)((v[0] * a + v[1] * b) / (a + b)) : v[0];
+}
+
 void ps_step_add_rate(struct ps_step_result *s, const struct ps_interval *iv)
 {
-	double bps = 0;
+	double bps = 0, back = 0;
 	int n;
 
 	if (iv->omitted || !(iv->end > iv->start) || !isfinite(iv->start) ||
@@ -263,8 +274,12 @@ void ps_step_add_rate(struct ps_step_result *s, const struct ps_interval *iv)
 
 		/* the direction the step's rate counts: what this end sent,
 		 * what it received in a reverse test */
-		if ((s->reverse && !s->bidir) != v->sender && isfinite(v->bps))
+		if (!isfinite(v->bps))
+			continue;
+		if ((s->reverse && !s->bidir) != v->sender)
 			bps += v->bps;
+		else if (s->bidir)
+			back += v->bps;
 	}
 	if (s->nrate == PS_STEP_MAX_RATES) {
 		/* full: every two points become one, time-weighted */
@@ -273,11 +288,9 @@ void ps_step_add_rate(struct ps_step_result *s, const struct ps_interval *iv)
 			double a = s->rate_t1[i] - s->rate_t0[i];
 			double b = s->rate_t1[i + 1] - s->rate_t0[i + 1];
 
-			s->rate_bps[n] =
-				a + b > 0 ? (float)((s->rate_bps[i] * a +
-						     s->rate_bps[i + 1] * b) /
-						    (a + b))
-					  : s->rate_bps[i];
+			s->rate_bps[n] = merged(s->rate_bps + i, a, b);
+			s->rate_back_bps[n] =
+				merged(s->rate_back_bps + i, a, b);
 			s->rate_t0[n] = s->rate_t0[i];
 			s->rate_t1[n] = s->rate_t1[i + 1];
 		}
@@ -287,6 +300,7 @@ void ps_step_add_rate(struct ps_step_result *s, const struct ps_interval *iv)
 	s->rate_t0[n] = (float)iv->start;
 	s->rate_t1[n] = (float)iv->end;
 	s->rate_bps[n] = (float)(bps < FLT_MAX ? bps : FLT_MAX);
+	s->rate_back_bps[n] = (float)(back < FLT_MAX ? back : FLT_MAX);
 }
 
 static bool cpu_takes_queue_irqs(const struct ps_irq_info *b, int cpu)

@@ -19,6 +19,9 @@ struct ps_step_acc {
 	/* TCP_INFO of the sending ends, over intervals and streams */
 	double n; /* samples */
 	double rtt, min_rtt, cwnd, wnd, nwnd;
+	/* the round trip of each direction's senders: [0] this end's
+	 * (out), [1] the far end's (in, a pipescope server's TCP_INFO) */
+	double rtt_dir[2], n_dir[2];
 	/* each sample's window over its own RTT (bit/s), and how many */
 	double wnd_rate, nwnd_rate;
 	double ivlen, rwnd_us, sndbuf_us;

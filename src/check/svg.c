@@ -119,7 +119,15 @@ void ps_svg_format(char *buf, size_t len, double v, enum ps_svg_unit unit)
 		ps_fmt_bps(buf, len, v);
 		break;
 	case PS_SVG_SECONDS:
-		snprintf(buf, len, "%g s", v);
+		/* an interval's end is "2.00085": "2 s" */
+		if (fabs(v) < 1e9)
+			ps_fmt_trimmed(buf, len, 2, v);
+		else
+			snprintf(buf, len, "%.3g", v);
+		snprintf(buf + strlen(buf), len - strlen(buf), " s");
+		break;
+	case PS_SVG_PER_S:
+		snprintf(buf, len, fabs(v) < 1e9 ? "%.0f/s" : "%.0e/s", v);
 		break;
 	case PS_SVG_PCT:
 		snprintf(buf, len, fabs(v) < 1e5 ? "%.0f%%" : "%.0e%%", v);
@@ -134,6 +142,60 @@ void ps_svg_format(char *buf, size_t len, double v, enum ps_svg_unit unit)
 			snprintf(buf, len, "%.0f", v);
 		break;
 	}
+}
+
+/* a character's width in em: DejaVu Sans's and Liberation Sans's, the
+ * larger, rounded up in classes */
+static double char_em(unsigned char c)
+{
+	if (c >= 0x80)
+		return 1.0; /* one character of another script, a symbol */
+	if (strchr("il.,:;'|!j", c))
+		return 0.34;
+	if (strchr("ftr()[] /-", c))
+		return 0.42;
+	if (strchr("mwMW%@", c))
+		return 1.0;
+	if (c >= 'A' && c <= 'Z')
+		return 0.8;
+	if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+		return 0.64;
+	return 0.84;
+}
+
+double ps_svg_text_width(const char *s, double px)
+{
+	double em = 0;
+
+	/* a UTF-8 character counts once, at its first byte */
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;
+	     p++)
+		if ((*p & 0xc0) != 0x80)
+			em += char_em(*p);
+	return em * px;
+}
+
+/* s sanitized into buf, cut with "…" to at most room px at 12 px (whole
+ * characters off its end); whether it was cut */
+static bool fit_label(const char *s, double room, char *buf, size_t len)
+{
+	double ell = ps_svg_text_width("…", 12);
+	size_t n;
+
+	ps_sanitize(buf, len, s, PS_SAN_SPACES);
+	if (ps_svg_text_width(buf, 12) <= room)
+		return false;
+	n = strlen(buf);
+	while (n > 0 && ps_svg_text_width(buf, 12) + ell > room) {
+		while (n > 0 && ((unsigned char)buf[n - 1] & 0xc0) == 0x80)
+			n--;
+		if (n > 0)
+			n--;
+		buf[n] = 0;
+	}
+	if (n + sizeof("…") <= len)
+		strcat(buf, "…");
+	return true;
 }
 
 struct scale {
@@ -206,9 +268,14 @@ static void svg_open(FILE *out, const char *id, const char *cls, int w, int h,
 		"<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 		"fill=\"#ffffff\"/>\n",
 		w, h);
-	fputs("<text class=\"chart-title\" x=\"10\" y=\"18\" "
-	      "font-size=\"14\" font-weight=\"bold\">",
-	      out);
+	/* a long title (it may name a test) smaller, so it fits; bold is
+	 * a tenth wider */
+	fprintf(out,
+		"<text class=\"chart-title\" x=\"10\" y=\"18\" "
+		"font-size=\"%.1f\" font-weight=\"bold\">",
+		fmax(9, fmin(14, 14 * (w - 20) /
+					 (1.1 * ps_svg_text_width(title, 14) +
+					  1))));
 	ps_xml_escape(out, title);
 	fputs("</text>\n", out);
 }
@@ -272,22 +339,43 @@ static const char *label_of(const char *const *l, int i)
 	return l && l[i] ? l[i] : "";
 }
 
-/* series k's square and name in the legend at x; the next entry's x */
-static double legend_entry(FILE *out, double x, int k, const char *name)
-{
-	size_t nl = name ? strlen(name) : 0;
+#define LEGEND_Y 28    /* the first legend line's squares */
+#define LEGEND_LINE 18 /* and the next ones' */
 
-	fprintf(out,
-		"<rect class=\"legend\" x=\"%.1f\" y=\"28\" "
-		"width=\"12\" height=\"12\" fill=\"%s\"/>\n",
-		px(x), palette[k % NPALETTE]);
-	svg_text(out, "legend-label", x + 16, 38, NULL, name);
-	return x + 28 + 7 * (double)(nl > 40 ? 40 : nl);
+/* the legend under the title: a square and the name of each series, onto
+ * another line when an entry would pass the right edge; with out NULL
+ * only laid out. The lines it takes */
+static int legend(FILE *out, const char *const *names, int n)
+{
+	double x = 10;
+	int line = 0;
+
+	for (int k = 0; k < n; k++) {
+		const char *name = names[k] ? names[k] : "";
+		double w = 16 + ps_svg_text_width(name, 12) + 12, y;
+
+		if (x > 10 && x + w > LW - 10) {
+			line++;
+			x = 10;
+		}
+		y = LEGEND_Y + line * LEGEND_LINE;
+		if (out) {
+			fprintf(out,
+				"<rect class=\"legend\" x=\"%.1f\" "
+				"y=\"%.1f\" width=\"12\" height=\"12\" "
+				"fill=\"%s\"/>\n",
+				px(x), y, palette[k % NPALETTE]);
+			svg_text(out, "legend-label", x + 16, y + 10, NULL,
+				 name);
+		}
+		x += w;
+	}
+	return line + 1;
 }
 
-/* the y axis's grid lines and ticks */
-static void y_grid(FILE *out, const struct scale *ys, double pw, double ph,
-		   enum ps_svg_unit unit)
+/* the y axis's grid lines and ticks, the plot's top at top */
+static void y_grid(FILE *out, const struct scale *ys, double top, double pw,
+		   double ph, enum ps_svg_unit unit)
 {
 	char v[64];
 
@@ -296,7 +384,7 @@ static void y_grid(FILE *out, const struct scale *ys, double pw, double ph,
 
 		if (t > ys->hi + ys->step * 1e-6)
 			break;
-		y = map(ys, t, TOP + ph, -ph);
+		y = map(ys, t, top + ph, -ph);
 		fprintf(out,
 			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" "
 			"x2=\"%.0f\" "
@@ -308,12 +396,12 @@ static void y_grid(FILE *out, const struct scale *ys, double pw, double ph,
 	}
 }
 
-static void y_label(FILE *out, double ph, const char *label)
+static void y_label(FILE *out, double top, double ph, const char *label)
 {
 	fprintf(out,
 		"<text class=\"axis-label\" x=\"14\" y=\"%.1f\" "
 		"text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">",
-		TOP + ph / 2, TOP + ph / 2);
+		top + ph / 2, top + ph / 2);
 	ps_xml_escape(out, label);
 	fputs("</text>\n", out);
 }
@@ -330,10 +418,11 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 		       bool standalone)
 {
 	double xlo, xhi, ylo, yhi;
-	double pw = LW - LEFT - RIGHT, ph = LH - TOP - BOTTOM;
+	double pw = LW - LEFT - RIGHT, ph = LH - TOP - BOTTOM, top, height;
 	struct scale xs, ys;
 	char v[64], w[64], note[512] = "", lab[600];
-	double lx = 10;
+	const char **names = xcalloc((size_t)(c->nseries > 0 ? c->nseries : 1),
+				     sizeof(char *));
 	int npoints;
 
 	data_range(c, &xlo, &xhi, &ylo, &yhi, &npoints);
@@ -361,16 +450,21 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 	}
 	nice_scale(ylo, yhi, &ys);
 
-	svg_open(out, c->id, "ps-line", LW, LH, standalone, c->title);
-	/* the legend, under the title */
+	/* the legend, under the title: the plot and the picture grow by the
+	 * lines it takes past the first */
 	for (int k = 0; k < c->nseries; k++)
-		lx = legend_entry(out, lx, k, c->series[k].name);
+		names[k] = c->series[k].name;
+	top = TOP + (legend(NULL, names, c->nseries) - 1) * LEGEND_LINE;
+	height = LH + (top - TOP);
+	svg_open(out, c->id, "ps-line", LW, (int)height, standalone, c->title);
+	legend(out, names, c->nseries);
+	free(names);
 	/* the axes and the grid */
 	fprintf(out,
-		"<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%.0f\" "
+		"<rect class=\"plot\" x=\"%d\" y=\"%.0f\" width=\"%.0f\" "
 		"height=\"%.0f\" fill=\"none\" stroke=\"#888888\"/>\n",
-		LEFT, TOP, pw, ph);
-	y_grid(out, &ys, pw, ph, c->yunit);
+		LEFT, top, pw, ph);
+	y_grid(out, &ys, top, pw, ph, c->yunit);
 	for (int k = 0; k <= 25; k++) {
 		double t = xs.lo + k * xs.step, x;
 
@@ -379,11 +473,11 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 		x = map(&xs, t, LEFT, pw);
 		ps_svg_format(v, sizeof(v), fabs(t) < xs.step * 1e-9 ? 0 : t,
 			      c->xunit);
-		svg_text(out, "tick", x, TOP + ph + 16, "middle", v);
+		svg_text(out, "tick", x, top + ph + 16, "middle", v);
 	}
-	svg_text(out, "axis-label", LEFT + pw / 2, LH - 10, "middle",
+	svg_text(out, "axis-label", LEFT + pw / 2, height - 10, "middle",
 		 c->xlabel);
-	y_label(out, ph, c->ylabel);
+	y_label(out, top, ph, c->ylabel);
 
 	/* the horizontal lines and their names */
 	for (int i = 0; i < c->nhlines; i++) {
@@ -401,7 +495,7 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 			}
 			continue;
 		}
-		y = map(&ys, h->y, TOP + ph, -ph);
+		y = map(&ys, h->y, top + ph, -ph);
 		fprintf(out,
 			"<line class=\"hline\" x1=\"%d\" y1=\"%.1f\" "
 			"x2=\"%.0f\" y2=\"%.1f\" stroke=\"#555555\" "
@@ -416,10 +510,10 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 	}
 	if (note[0]) {
 		snprintf(lab, sizeof(lab), _("above the chart: %s"), note);
-		svg_text(out, "hline-note", LEFT + pw, TOP - 6, "end", lab);
+		svg_text(out, "hline-note", LEFT + pw, top - 6, "end", lab);
 	}
 	if (!npoints)
-		svg_text(out, "no-data", LEFT + pw / 2, TOP + ph / 2, "middle",
+		svg_text(out, "no-data", LEFT + pw / 2, top + ph / 2, "middle",
 			 _("no data"));
 
 	/* the series */
@@ -436,7 +530,7 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 				continue;
 			fprintf(out, "%s%.1f,%.1f", first ? "" : " ",
 				map(&xs, s->x[i], LEFT, pw),
-				map(&ys, s->y[i], TOP + ph, -ph));
+				map(&ys, s->y[i], top + ph, -ph));
 			first = 0;
 		}
 		fputs("\"/>\n", out);
@@ -447,7 +541,7 @@ void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 				"<circle class=\"point\" cx=\"%.1f\" "
 				"cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
 				map(&xs, s->x[i], LEFT, pw),
-				map(&ys, s->y[i], TOP + ph, -ph), col);
+				map(&ys, s->y[i], top + ph, -ph), col);
 			ps_svg_format(v, sizeof(v), s->x[i], c->xunit);
 			ps_svg_format(w, sizeof(w), s->y[i], c->yunit);
 			ps_xml_escape(out, s->name);
@@ -469,9 +563,10 @@ void ps_svg_bar_chart(FILE *out, const struct ps_svg_bar_chart *c,
 {
 	int ng = c->ngroups > 0 ? c->ngroups : 0;
 	int ns = c->nseries > 0 ? c->nseries : 0;
-	double pw = LW - LEFT - RIGHT, ph = LH - TOP - BOTTOM, hi = 0, lx = 10;
+	double pw = LW - LEFT - RIGHT, ph = LH - TOP - BOTTOM, hi = 0, top, h;
 	double gw = ng ? pw / ng : pw, bw;
 	struct scale ys;
+	const char **names = xcalloc((size_t)(ns ? ns : 1), sizeof(char *));
 	char v[64];
 	int nbars = 0;
 
@@ -486,34 +581,38 @@ void ps_svg_bar_chart(FILE *out, const struct ps_svg_bar_chart *c,
 	if (bw > 60)
 		bw = 60;
 
-	svg_open(out, c->id, "ps-bar", LW, LH, standalone, c->title);
 	for (int k = 0; k < ns; k++)
-		lx = legend_entry(out, lx, k, label_of(c->series_name, k));
+		names[k] = label_of(c->series_name, k);
+	top = TOP + (legend(NULL, names, ns) - 1) * LEGEND_LINE;
+	h = LH + (top - TOP);
+	svg_open(out, c->id, "ps-bar", LW, (int)h, standalone, c->title);
+	legend(out, names, ns);
+	free(names);
 	fprintf(out,
-		"<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%.0f\" "
+		"<rect class=\"plot\" x=\"%d\" y=\"%.0f\" width=\"%.0f\" "
 		"height=\"%.0f\" fill=\"none\" stroke=\"#888888\"/>\n",
-		LEFT, TOP, pw, ph);
+		LEFT, top, pw, ph);
 	if (nbars)
-		y_grid(out, &ys, pw, ph, c->unit);
-	y_label(out, ph, c->ylabel);
+		y_grid(out, &ys, top, pw, ph, c->unit);
+	y_label(out, top, ph, c->ylabel);
 	for (int g = 0; g < ng; g++) {
-		double x0 = LEFT + g * gw + (gw - bw * ns) / 2, top = TOP + ph;
+		double x0 = LEFT + g * gw + (gw - bw * ns) / 2, gtop = top + ph;
 
 		svg_text(out, "group-label", LEFT + (g + 0.5) * gw,
-			 TOP + ph + 16, "middle", label_of(c->group_label, g));
+			 top + ph + 16, "middle", label_of(c->group_label, g));
 		for (int k = 0; k < ns; k++) {
 			double y = c->v[g * ns + k], ty;
 
 			if (!isfinite(y))
 				continue;
-			ty = map(&ys, fmax(clampv(y), 0), TOP + ph, -ph);
-			top = fmin(top, ty);
+			ty = map(&ys, fmax(clampv(y), 0), top + ph, -ph);
+			gtop = fmin(gtop, ty);
 			fprintf(out,
 				"<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" "
 				"width=\"%.1f\" height=\"%.1f\" "
 				"fill=\"%s\"><title>",
 				px(x0 + k * bw), ty, px(bw - 2),
-				px(TOP + ph - ty), palette[k % NPALETTE]);
+				px(top + ph - ty), palette[k % NPALETTE]);
 			ps_svg_format(v, sizeof(v), y, c->unit);
 			ps_xml_escape(out, label_of(c->series_name, k));
 			fputs(", ", out);
@@ -524,10 +623,10 @@ void ps_svg_bar_chart(FILE *out, const struct ps_svg_bar_chart *c,
 		}
 		if (c->group_note && c->group_note[g] && c->group_note[g][0])
 			svg_text(out, "group-note", LEFT + (g + 0.5) * gw,
-				 top - 6, "middle", c->group_note[g]);
+				 gtop - 6, "middle", c->group_note[g]);
 	}
 	if (!nbars)
-		svg_text(out, "no-data", LEFT + pw / 2, TOP + ph / 2, "middle",
+		svg_text(out, "no-data", LEFT + pw / 2, top + ph / 2, "middle",
 			 _("no data"));
 	svg_close(out);
 }
@@ -554,9 +653,9 @@ static void heat_colour(double t, char *buf, size_t len)
 void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)
 {
 	int rows = h->rows > 0 ? h->rows : 0, cols = h->cols > 0 ? h->cols : 0;
-	double vmax = h->vmax, cw;
+	double vmax = h->vmax, cw, left = HLEFT;
 	int width, height, every;
-	char v[64], col[16], lab[80];
+	char v[64], col[16], lab[80], rl[512];
 
 	if (!(vmax > 0) || !isfinite(vmax)) {
 		vmax = 0;
@@ -564,7 +663,14 @@ void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)
 			if (isfinite(h->v[i]))
 				vmax = fmax(vmax, clampv(h->v[i]));
 	}
-	cw = cols ? (LW - HLEFT - 20.0) / cols : 0;
+	/* the row labels' room: the longest one's, up to half the width */
+	for (int r = 0; r < rows; r++) {
+		ps_sanitize(rl, sizeof(rl), label_of(h->row_label, r),
+			    PS_SAN_SPACES);
+		left = fmax(left, ps_svg_text_width(rl, 12) + 12);
+	}
+	left = fmin(left, LW / 2.0);
+	cw = cols ? (LW - left - 20.0) / cols : 0;
 	if (cw > 60)
 		cw = 60;
 	every = cw >= 22 ? 1 : (int)ceil(22 / (cw > 0 ? cw : 22));
@@ -572,13 +678,25 @@ void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)
 	height = HTOP + rows * HROW + 40;
 	svg_open(out, h->id, "ps-heatmap", width, height, standalone, h->title);
 	for (int c = 0; c < cols; c += every)
-		svg_text(out, "col-label", HLEFT + (c + 0.5) * cw, HTOP - 6,
+		svg_text(out, "col-label", left + (c + 0.5) * cw, HTOP - 6,
 			 "middle", label_of(h->col_label, c));
 	for (int r = 0; r < rows; r++) {
 		double y = HTOP + r * HROW;
 
-		svg_text(out, "row-label", HLEFT - 6, y + 14, "end",
-			 label_of(h->row_label, r));
+		if (fit_label(label_of(h->row_label, r), left - 12, rl,
+			      sizeof(rl))) {
+			/* cut: the whole label is its tooltip */
+			fprintf(out,
+				"<text class=\"row-label\" x=\"%.1f\" "
+				"y=\"%.1f\" text-anchor=\"end\"><title>",
+				left - 6, y + 14);
+			ps_xml_escape(out, label_of(h->row_label, r));
+			fputs("</title>", out);
+			ps_xml_escape(out, rl);
+			fputs("</text>\n", out);
+		} else {
+			svg_text(out, "row-label", left - 6, y + 14, "end", rl);
+		}
 		for (int c = 0; c < cols; c++) {
 			double x = h->v[r * cols + c];
 
@@ -591,7 +709,7 @@ void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)
 				"width=\"%.1f\" height=\"%d\" fill=\"%s\" "
 				"stroke=\"#ffffff\" stroke-width=\"0.5\">"
 				"<title>",
-				HLEFT + c * cw, y, cw, HROW, col);
+				left + c * cw, y, cw, HROW, col);
 			ps_svg_format(v, sizeof(v), x, h->unit);
 			ps_xml_escape(out, label_of(h->row_label, r));
 			fputs(", ", out);
@@ -608,12 +726,14 @@ void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)
 					"<text class=\"cell-value\" x=\"%.1f\" "
 					"y=\"%.1f\" text-anchor=\"middle\" "
 					"font-size=\"10\" fill=\"%s\">",
-					HLEFT + (c + 0.5) * cw, y + 14,
+					left + (c + 0.5) * cw, y + 14,
 					dark ? "#ffffff" : "#000000");
-				ps_svg_format(v, sizeof(v), x,
-					      h->unit == PS_SVG_PLAIN
-						      ? PS_SVG_ROUND
-						      : h->unit);
+				ps_svg_format(
+					v, sizeof(v), x,
+					h->unit == PS_SVG_PLAIN ||
+							h->unit == PS_SVG_PER_S
+						? PS_SVG_ROUND
+						: h->unit);
 				ps_xml_escape(out, v);
 				fputs("</text>\n", out);
 			}
@@ -623,13 +743,14 @@ void ps_svg_heatmap(FILE *out, const struct ps_svg_heatmap *h, bool standalone)
 	for (int k = 0; k < 5; k++) {
 		heat_colour(k / 4.0, col, sizeof(col));
 		fprintf(out,
-			"<rect class=\"scale\" x=\"%d\" y=\"%d\" width=\"16\" "
+			"<rect class=\"scale\" x=\"%.1f\" y=\"%d\" "
+			"width=\"16\" "
 			"height=\"10\" fill=\"%s\"/>\n",
-			HLEFT + k * 16, HTOP + rows * HROW + 14, col);
+			left + k * 16, HTOP + rows * HROW + 14, col);
 	}
 	ps_svg_format(v, sizeof(v), vmax, h->unit);
 	snprintf(lab, sizeof(lab), "0 .. %s", v);
-	svg_text(out, "scale-label", HLEFT + 86, HTOP + rows * HROW + 24, NULL,
+	svg_text(out, "scale-label", left + 86, HTOP + rows * HROW + 24, NULL,
 		 lab);
 	if (!rows || !cols)
 		svg_text(out, "no-data", LW / 2.0, HTOP + 10, "middle",

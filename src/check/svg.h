@@ -23,9 +23,10 @@ char *ps_xml_escape_buf(char *buf, size_t cap, const char *s);
 enum ps_svg_unit {
 	PS_SVG_PLAIN,	/* "%g" */
 	PS_SVG_BPS,	/* "9.41 Gbit/s" */
-	PS_SVG_SECONDS, /* "2.5 s" */
+	PS_SVG_SECONDS, /* "2.5 s", "2.01 s": two decimals at most */
 	PS_SVG_PCT,	/* "85%" */
 	PS_SVG_ROUND,	/* "1234", "3e+06": short, for a cell */
+	PS_SVG_PER_S,	/* "1234/s" (a cell: as PS_SVG_ROUND) */
 };
 
 struct ps_svg_series {
@@ -84,7 +85,11 @@ struct ps_svg_bar_chart {
  * "ps-line", "ps-heatmap", "ps-bar"; series are <polyline class="series">, bars
  * <rect class="bar">, points <circle class="point">, horizontal lines <line
  * class="hline"> with a <text class="hline-label">, heatmap cells <rect
- * class="cell">; every point and cell has a <title> (the browser's tooltip).
+ * class="cell">; every point and cell has a <title> (the browser's tooltip)
+ * with its values in their units. The legend wraps onto more lines when
+ * its names do not fit one (the plot moves down), and a heatmap's row
+ * labels get the room they need (up to half the width, longer ones cut
+ * with "…", the whole label in their <title>).
  */
 void ps_svg_line_chart(FILE *out, const struct ps_svg_line_chart *c,
 		       bool standalone);
@@ -99,5 +104,9 @@ void ps_svg_heat_strip(FILE *out, const char *id, const char *title,
 
 /* a value as the axis and titles print it */
 void ps_svg_format(char *buf, size_t len, double v, enum ps_svg_unit unit);
+/* how wide s is drawn in px at font size px in a sans-serif font, from the
+ * widths of DejaVu Sans and Liberation Sans (Arial) rounded up: what a
+ * label's room is made from */
+double ps_svg_text_width(const char *s, double px);
 
 #endif

@@ -72,7 +72,9 @@ enum {
 	OPT_DSCP,
 	OPT_PACING_TIMER,
 	OPT_NO_FQ_PACING,
+	OPT_NO_NUMA,
 	OPT_HISTORY,
+	OPT_DIAGNOSE,
 	OPT_NO_HISTORY,
 	OPT_LAST,
 	OPT_EXPORT,
@@ -148,6 +150,7 @@ static const struct option long_opts[] = {
 	{ "flowlabel", required_argument, NULL, 'L' },
 	{ "pacing-timer", required_argument, NULL, OPT_PACING_TIMER },
 	{ "no-fq-socket-pacing", no_argument, NULL, OPT_NO_FQ_PACING },
+	{ "no-numa", no_argument, NULL, OPT_NO_NUMA },
 	{ "zerocopy", no_argument, NULL, 'Z' },
 	{ "skip-rx-copy", no_argument, NULL, OPT_SKIP_RX_COPY },
 	{ "omit", required_argument, NULL, 'O' },
@@ -168,6 +171,7 @@ static const struct option long_opts[] = {
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "diagnose", required_argument, NULL, OPT_DIAGNOSE },
 	{ "no-history", no_argument, NULL, OPT_NO_HISTORY },
 	{ "last", required_argument, NULL, OPT_LAST },
 	{ "export", required_argument, NULL, OPT_EXPORT },
@@ -573,13 +577,52 @@ void ps_opts_free(struct ps_opts *o)
 	free(o->iface);
 	free(o->snapshot);
 	free(o->plot_dir);
+	free(o->diagnose);
 	free(o->history_file);
 	free(o->user);
 	free(o->username);
 	free(o->rsa_pubkey);
 	free(o->rsa_privkey);
 	free(o->authorized_users);
+	free(o->cmdline);
 	memset(o, 0, sizeof(*o));
+}
+
+char *ps_cli_cmdline(int argc, char *const *argv)
+{
+	size_t cap = 1;
+	char *out, *p;
+
+	for (int i = 0; i < argc; i++)
+		cap += 4 * strlen(argv[i]) + 3;
+	p = out = xmalloc(cap);
+	*p = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *slash = strrchr(a, '/');
+
+		/* the program by its name, not where it was installed */
+		if (!i && slash && slash[1])
+			a = slash + 1;
+		if (i)
+			*p++ = ' ';
+		if (*a &&
+		    strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+			      "qrstuvwxyz0123456789_./:=,@%+-") == strlen(a)) {
+			p = stpcpy(p, a);
+			continue;
+		}
+		/* 'it'\''s' */
+		*p++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'')
+				p = stpcpy(p, "'\\''");
+			else
+				*p++ = *a;
+		}
+		*p++ = '\'';
+		*p = 0;
+	}
+	return out;
 }
 
 static void seen(const char **slot, struct cli *c)
@@ -883,6 +926,9 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 		seen(&c->client_only, c);
 		o->deprecated |= PS_DEPRECATED_PACING_TIMER;
 		return parse_size(c, arg, UINT32_MAX, &v64);
+	case OPT_NO_NUMA:
+		o->no_numa = true;
+		return 0;
 	case OPT_NO_FQ_PACING:
 		seen(&c->client_only, c);
 		o->deprecated |= PS_DEPRECATED_NO_FQ_PACING;
@@ -1003,6 +1049,13 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 	case OPT_NO_HISTORY:
 		o->no_history = true;
 		return 0;
+	case OPT_DIAGNOSE:
+		seen(&c->client_only, c);
+		if (!*arg)
+			return fail(c, _("option %s needs a file name"),
+				    c->optname);
+		replace_str(&o->diagnose, arg);
+		return 0;
 	case OPT_LAST:
 		if (o->mode != PS_MODE_HISTORY)
 			return fail(c,
@@ -1016,12 +1069,15 @@ static int parse_one(struct cli *c, int ch, struct ps_opts *o, bool *server,
 				    _("option %s is only valid with "
 				      "'pipescope history'"),
 				    c->optname);
-		if (strcmp(arg, "jsonl"))
+		if (!strcmp(arg, "jsonl"))
+			o->history_export = PS_EXPORT_JSONL;
+		else if (!strcmp(arg, "openmetrics"))
+			o->history_export = PS_EXPORT_OPENMETRICS;
+		else
 			return fail(c,
 				    _("option %s: '%s' is not an export format "
-				      "(jsonl)"),
+				      "(jsonl or openmetrics)"),
 				    c->optname, arg);
-		o->history_export = true;
 		return 0;
 	case OPT_REPEAT:
 		seen(&c->check_only, c);
@@ -1091,6 +1147,11 @@ static int validate(struct cli *c, struct ps_opts *o, bool server)
 	if (o->mode != PS_MODE_SERVER && c->server_only)
 		return fail(c, _("option %s is only valid for a server (-s)"),
 			    c->server_only);
+	if (o->diagnose && o->mode == PS_MODE_CHECK)
+		return fail(c, _("--diagnose judges one test; 'check' writes "
+				 "its own report (--format json)"));
+	if (o->diagnose && o->ntargets > 1)
+		return fail(c, _("--diagnose judges one test: one -c HOST"));
 	if (c->end_conditions & (c->end_conditions - 1))
 		return fail(c, _("only one of -t, -n and -k can end a test"));
 	if (o->reverse && o->bidir)
@@ -1148,6 +1209,8 @@ enum ps_cli_result ps_cli_parse(int argc, char **argv, struct ps_opts *o,
 
 	if (errlen)
 		err[0] = 0;
+	free(o->cmdline);
+	o->cmdline = ps_cli_cmdline(argc, argv);
 	o->iperf3_mode = ps_cli_iperf3_name(argc > 0 ? argv[0] : NULL);
 	if (o->iperf3_mode) {
 		/* iperf3 has no subcommands and no screen */
@@ -1308,7 +1371,7 @@ static void help_usage(FILE *out)
 	      out);
 	fputs(_("       pipescope history [-c HOST] [--last N] [--format "
 		"text|json]\n"
-		"       pipescope history --export jsonl\n"
+		"       pipescope history --export jsonl|openmetrics\n"
 		"       pipescope compare [A [B]] [-c HOST] [--format "
 		"text|json|html]\n"
 		"\n"),
@@ -1328,6 +1391,8 @@ static void help_common(FILE *out)
 		"file\n"
 		"  -A, --affinity LIST       CPUs: N; N,M (here, server); "
 		"0-3,6 (one per stream)\n"
+		"      --no-numa             data threads not kept to the "
+		"NIC's NUMA node\n"
 		"  -B, --bind ADDR[%DEV]     bind to this address (and "
 		"device)\n"
 		"      --bind-dev DEV        bind to this network device\n"
@@ -1443,6 +1508,7 @@ static void help_client(FILE *out)
 		"      --use-pkcs1-padding   RSA padding of iperf3 before 3.17 "
 		"(both ends)\n"
 		"      --get-server-output   show the server's report too\n"
+
 		"      --udp-counters-64bit  64-bit UDP packet counters\n"
 		"      --gsro                UDP segmentation offload "
 		"(UDP_SEGMENT/UDP_GRO)\n"
@@ -1456,15 +1522,29 @@ static void help_client(FILE *out)
 	      out);
 }
 
+/* a test judged for a scheduler: not check's (it judges its own) */
+static void help_diagnose(FILE *out)
+{
+	fputs(_("One test judged by the checks (for a scheduler: pScheduler):\n"
+		"      --diagnose FILE       after the test, the checks on it "
+		"into FILE\n"
+		"                            (check's JSON report; kept in the "
+		"history)\n"
+		"\n"),
+	      out);
+}
+
 static void help_check_pictures(FILE *out)
 {
 	/* its own string: the translations of the others stay whole */
 	fputs(_("Check's reports with pictures:\n"
-		"      --format html         (check) one HTML page: the "
-		"answer, "
-		"the charts\n"
-		"                            (inline SVG), the tests, the "
-		"findings\n"
+		"      --format html         (check) one HTML page: when, the "
+		"command line,\n"
+		"                            both hosts, the answer, the line "
+		"since the last\n"
+		"                            run, the charts (inline SVG), the "
+		"tests, the\n"
+		"                            findings\n"
 		"      --plot DIR            (check) the charts as "
 		"DIR/sweep.svg, "
 		"rate.svg,\n"
@@ -1480,8 +1560,9 @@ static void help_compare_pictures(FILE *out)
 	fputs(_("Compare's page with pictures:\n"
 		"      --format html         (compare) one HTML page: the "
 		"rates side by side,\n"
-		"                            what changed on each end, the "
-		"findings\n"
+		"                            what changed on each end (with "
+		"units), the\n"
+		"                            findings\n"
 		"      --plot DIR            (compare) the rate chart as "
 		"DIR/compare.svg\n"
 		"\n"),
@@ -1499,6 +1580,10 @@ static void help_history(FILE *out)
 		"      --last N              (history) the newest N runs\n"
 		"      --export jsonl        (history) every record, one JSON "
 		"document a line\n"
+		"      --export openmetrics  (history) the newest run per "
+		"target as metrics\n"
+		"                            for Prometheus (node_exporter's "
+		"textfile)\n"
 		"\n"),
 	      out);
 }
@@ -1542,6 +1627,7 @@ void ps_cli_help(FILE *out)
 	help_common(out);
 	help_server(out);
 	help_client(out);
+	help_diagnose(out);
 	help_check_pictures(out);
 	help_compare_pictures(out);
 	help_history(out);
@@ -1591,7 +1677,8 @@ void ps_cli_help_mode(FILE *out, enum ps_mode mode)
 		fputs(_("Usage: pipescope history [-c HOST] [--last N] "
 			"[--format "
 			"text|json]\n"
-			"       pipescope history --export jsonl\n"
+			"       pipescope history --export "
+			"jsonl|openmetrics\n"
 			"\n"),
 		      out);
 		help_history(out);

@@ -31,6 +31,11 @@ void ps_cli_help(FILE *out);
 void ps_cli_help_mode(FILE *out, enum ps_mode mode);
 void ps_cli_version(FILE *out);
 
+/* argv as one line for a person to read and a shell to run again: the
+ * program's name without its directory, a word with anything but
+ * [A-Za-z0-9_./:=,@%+-] in single quotes ('it'\''s'); xmalloc'ed. The
+ * caller still sanitizes it for where it goes (a terminal, HTML) */
+char *ps_cli_cmdline(int argc, char *const *argv);
 /* argv[0] names "iperf3": pipescope runs as a drop-in for it */
 bool ps_cli_iperf3_name(const char *argv0);
 void ps_cli_version_iperf3(FILE *out);

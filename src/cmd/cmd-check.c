@@ -110,19 +110,20 @@ static void ui_end(void *arg, const struct ps_step_result *s,
 	fflush(stderr);
 }
 
-/* after the report of a guided run: what changed since the last run to
- * the same host */
-static void since_last(const struct ps_opts *o, int64_t id)
+/* what changed since the last run to the same host into line: false when
+ * there is no such run (or the report is JSON, which has no such line) */
+static bool since_last(const struct ps_opts *o, int64_t id, char *line,
+		       size_t len)
 {
-	char *path = ps_hist_path(o);
-	char line[1024];
+	char *path;
+	bool have;
 
-	if (o->report_format != PS_FORMAT_JSON &&
-	    !ps_compare_since_last(path, id, line, sizeof(line)))
-		printf("%s\n", o->report_format == PS_FORMAT_MARKDOWN
-				       ? ps_md_safe(line)
-				       : line);
+	if (o->report_format == PS_FORMAT_JSON)
+		return false;
+	path = ps_hist_path(o);
+	have = !ps_compare_since_last(path, id, line, len);
 	free(path);
+	return have;
 }
 
 /* record, print, and the exit status of a diagnosis */
@@ -132,7 +133,9 @@ static int report(const struct ps_opts *o, const struct ps_evidence *ev,
 {
 	struct ps_check_report r = { .ev = ev,
 				     .d = d,
-				     .snapshot_file = snapshot_file };
+				     .snapshot_file = snapshot_file,
+				     .cmdline = o->cmdline };
+	char since[1024];
 	int64_t id;
 	int rc, plot = 0;
 
@@ -142,9 +145,15 @@ static int report(const struct ps_opts *o, const struct ps_evidence *ev,
 		r.plot_dir = plot ? NULL : o->plot_dir;
 	}
 	id = ps_hist_record_check(o, &r, spread);
+	/* after a guided run's report, what changed since the last run to
+	 * the same host: the page has it inside, styled */
+	if (ev->res && since_last(o, id, since, sizeof(since)))
+		r.since = since;
 	ps_check_report_print(stdout, o->report_format, &r);
-	if (ev->res)
-		since_last(o, id);
+	if (r.since && o->report_format != PS_FORMAT_HTML)
+		printf("%s\n", o->report_format == PS_FORMAT_MARKDOWN
+				       ? ps_md_safe(since)
+				       : since);
 	rc = plot ? PS_EXIT_FAIL : d->bottleneck ? PS_EXIT_FOUND : PS_EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {
 		ps_err(_("cannot write the output: %s"), strerror(errno));

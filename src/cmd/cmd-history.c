@@ -1,6 +1,6 @@
 /* cmd-history.c: "pipescope history [-c HOST] [--last N] [--format F]",
- * "pipescope history --export jsonl" and "pipescope compare [A [B]]": the
- * runs kept in the history (doc/history.md) */
+ * "pipescope history --export jsonl|openmetrics" and "pipescope compare [A
+ * [B]]": the runs kept in the history (doc/history.md) */
 #include "config.h"
 
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include "history.h"
 #include "jsonutil.h"
 #include "log.h"
+#include "metrics.h"
 #include "nls.h"
 #include "report-html.h"
 #include "sanitize.h"
@@ -71,9 +72,9 @@ static int flush_stdout(void)
 
 static void print_rows(const struct ps_hist_rec *v, int n)
 {
-	printf(_("%-6s %-16s %-7s %-24s %-5s %-8s %3s %13s  %s\n"), _("id"),
-	       _("when"), _("kind"), _("target"), _("proto"), _("dir"), _("P"),
-	       _("rate"), _("top finding"));
+	printf(_("%-6s %-16s %-7s %-24s %-5s %-8s %3s %13s %-7s  %s\n"),
+	       _("id"), _("when"), _("kind"), _("target"), _("proto"), _("dir"),
+	       _("P"), _("rate"), _("ended"), _("top finding"));
 	for (int i = 0; i < n; i++) {
 		char w[32], r[32];
 
@@ -82,11 +83,12 @@ static void print_rows(const struct ps_hist_rec *v, int n)
 			ps_fmt_bps(r, sizeof(r), v[i].bps);
 		else
 			snprintf(r, sizeof(r), "-");
-		printf("%-6lld %-16s %-7s %-24s %-5s %-8s %3d %13s  %s\n",
+		printf("%-6lld %-16s %-7s %-24s %-5s %-8s %3d %13s %-7s  %s\n",
 		       (long long)v[i].id, w, ps_safe(v[i].kind),
 		       v[i].target[0] ? ps_safe(v[i].target) : "-",
 		       v[i].proto[0] ? ps_safe(v[i].proto) : "-",
 		       ps_safe(v[i].direction), v[i].streams, r,
+		       ps_hist_ended_text(&v[i]),
 		       v[i].top_finding[0] ? ps_safe(v[i].top_finding) : "-");
 	}
 }
@@ -190,8 +192,28 @@ int ps_cmd_history(const struct ps_opts *o)
 	char err[512];
 	int n, rc = open_history(o, &h);
 
+	/* no history yet: no metrics, but a whole exposition all the same */
+	if (rc == PS_EXIT_OK && o->history_export == PS_EXPORT_OPENMETRICS) {
+		struct ps_om none = { 0 };
+
+		ps_om_write(stdout, &none);
+		return flush_stdout();
+	}
 	if (rc >= 0)
 		return rc;
+	if (o->history_export == PS_EXPORT_OPENMETRICS) {
+		struct ps_om m;
+
+		rc = ps_om_collect(h, target_filter(o), &m, err, sizeof(err));
+		ps_hist_close(h);
+		if (rc) {
+			ps_err("%s", err);
+			return PS_EXIT_FAIL;
+		}
+		ps_om_write(stdout, &m);
+		ps_om_free(&m);
+		return flush_stdout();
+	}
 	if (o->history_export) {
 		rc = ps_hist_each(h, export_one, NULL, err, sizeof(err));
 		ps_hist_close(h);

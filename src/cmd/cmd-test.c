@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "cmd-multi.h"
+#include "cmd-diagnose.h"
 #include "cmd-test.h"
 #include "ui.h"
 #include "engine.h"
@@ -274,6 +275,8 @@ static int precheck(const struct ps_opts *o)
 
 int ps_cmd_client(const struct ps_opts *o)
 {
+	struct ps_hist_attach att = { 0 };
+	struct ps_tdiag *diag;
 	struct ps_reporter rep;
 	FILE *out = open_output(o);
 	struct ps_opts co = *o;
@@ -293,10 +296,15 @@ int ps_cmd_client(const struct ps_opts *o)
 		return PS_EXIT_FAIL;
 	pidfile_write(pidfd);
 	make_reporter(&rep, o, out);
+	/* --diagnose: the test judged too, before its record is made */
+	diag = ps_tdiag_wrap(&rep, o, &co, false, &att);
 	/* each finished test into the history, after its output */
-	ps_hist_wrap_reporter(&rep, &co, "test");
+	ps_hist_wrap_reporter_attach(&rep, &co, "test", &att);
 	rc = ps_client_run(&co, &rep, &ps_stop_requested);
 	ps_report_destroy(&rep);
+	if (ps_tdiag_finish(diag) && !rc)
+		rc = PS_EXIT_FAIL;
+	free(att.check);
 	pidfile_remove(pidpath);
 	if (out != stdout)
 		fclose(out);
@@ -362,6 +370,8 @@ int ps_cmd_server(const struct ps_opts *o)
 
 int ps_cmd_selftest(const struct ps_opts *o)
 {
+	struct ps_hist_attach att = { 0 };
+	struct ps_tdiag *diag;
 	struct ps_opts co;
 	struct ps_reporter rep;
 	void *h;
@@ -377,10 +387,14 @@ int ps_cmd_selftest(const struct ps_opts *o)
 	}
 	ps_install_signals();
 	make_reporter(&rep, o, stdout);
-	ps_hist_wrap_reporter(&rep, &co, "test");
+	diag = ps_tdiag_wrap(&rep, o, &co, true, &att);
+	ps_hist_wrap_reporter_attach(&rep, &co, "test", &att);
 	rc = ps_client_run(&co, &rep, &ps_stop_requested);
 	ps_report_destroy(&rep);
 	ps_selftest_stop(h);
+	if (ps_tdiag_finish(diag) && !rc)
+		rc = PS_EXIT_FAIL;
+	free(att.check);
 	return rc;
 }
 

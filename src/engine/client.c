@@ -209,6 +209,7 @@ static int create_streams(struct client *c)
 		return fail(c,
 			    _("protocol error: %d streams do not fit the test"),
 			    n);
+	ps_place_plan(t->ctrl_fd, o->no_numa, o->ncpus > 0, &t->place);
 	ps_streams_plan(t, t->p.parallel, o->file != NULL);
 	for (int i = 0; i < n; i++) {
 		const char *why;
@@ -732,6 +733,7 @@ static void report_end(struct client *c, bool partial)
 
 	ps_test_summary(&c->t, &sum);
 	sum.partial = partial;
+	sum.stopped = partial && c->stop && atomic_load(c->stop);
 	if (c->rep->end)
 		c->rep->end(c->rep->arg, &c->t.info, &sum);
 	ps_summary_free(&sum);

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "options.h"
+#include "place.h"
 #include "proto.h"
 
 struct ps_snapshot;
@@ -90,6 +91,8 @@ struct ps_summary {
 	char congestion_local[16], congestion_remote[16];
 	bool remote_valid;
 	bool partial;	     /* ended by a fault; numbers up to it */
+	bool stopped;	     /* partial because this end was told to stop
+			      * (the screen's s, a signal) */
 	char *server_output; /* --get-server-output, or NULL */
 	struct json_object *server_output_json; /* the same from a -J server */
 	const struct ps_snapshot *peer_snap;	/* as in ps_interval */
@@ -133,6 +136,8 @@ struct ps_test_info {
 	} conn[2 * PS_MAX_STREAMS * PS_MAX_TARGETS];
 	int nconn;
 	int threads; /* threads that move the data (one per stream, or fewer) */
+	/* where they were kept: the NIC's NUMA node (place.h) */
+	struct ps_placement place;
 	/* what one TCP send hands the kernel (the block, or a piece of it);
 	 * 0: this end sends no TCP */
 	size_t send_piece;

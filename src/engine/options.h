@@ -121,6 +121,7 @@ struct ps_opts {
 	char *authorized_users; /* --authorized-users-path */
 	int time_skew;		/* --time-skew-threshold s */
 	bool no_share_probes;	/* --no-share-probes */
+	bool no_numa; /* --no-numa: data threads not kept to the NIC's node */
 
 	/* client */
 	struct ps_target targets[PS_MAX_TARGETS]; /* -c, repeatable */
@@ -169,18 +170,27 @@ struct ps_opts {
 	char *snapshot;			     /* check --snapshot */
 	bool quick;			     /* check --quick */
 	char *plot_dir;			     /* check --plot */
+	char *diagnose;	 /* --diagnose FILE: the checks on this one test */
 	int repeat;	 /* check --repeat N: runs of each step, 0 default */
 	bool list_rules; /* check --rules: list the thresholds, run nothing */
 	/* not an option: the caller (the workstation, check, -J) wants the
 	 * server's probe snapshots when the server is pipescope */
 	bool peer_probes;
 	/* the run history (src/history, doc/history.md) */
-	char *history_file;	 /* --history FILE */
-	bool no_history;	 /* --no-history */
-	int history_last;	 /* history --last N; 0 = all */
-	bool history_export;	 /* history --export jsonl */
+	char *history_file; /* --history FILE */
+	bool no_history;    /* --no-history */
+	int history_last;   /* history --last N; 0 = all */
+	/* history --export jsonl|openmetrics */
+	enum ps_export {
+		PS_EXPORT_NONE,
+		PS_EXPORT_JSONL,
+		PS_EXPORT_OPENMETRICS,
+	} history_export;
 	long long compare_id[2]; /* compare A B: run ids */
 	int ncompare;		 /* how many were given */
+	/* not an option: the command line as given, each word quoted for
+	 * a shell when it needs it (check's HTML page says it) */
+	char *cmdline;
 };
 
 /* the defaults every command starts from (options.c) */

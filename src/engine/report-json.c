@@ -313,6 +313,21 @@ static void j_start(void *arg, const struct ps_test_info *in)
 	json_object_object_add(x->extra, "peer_version",
 			       ps_jv_str(in->peer_version));
 	json_object_object_add(x->extra, "threads", ps_jv_int(in->threads));
+	{
+		/* where the data threads were kept (place.h); each stream's
+		 * interval entry says the CPU it ran on */
+		struct json_object *pl = json_object_new_object();
+
+		json_object_object_add(pl, "applied",
+				       ps_jv_bool(in->place.applied));
+		json_object_object_add(pl, "interface",
+				       ps_jv_str(in->place.ifname));
+		json_object_object_add(pl, "numa_node",
+				       ps_jv_int(in->place.node));
+		json_object_object_add(pl, "cpus", ps_jv_str(in->place.cpus));
+		json_object_object_add(pl, "why", ps_jv_str(in->place.why));
+		json_object_object_add(x->extra, "placement", pl);
+	}
 	if (in->send_piece)
 		json_object_object_add(x->extra, "send_piece",
 				       ps_jv_int((int64_t)in->send_piece));
@@ -599,6 +614,8 @@ static void j_end(void *arg, const struct ps_test_info *in,
 	ps_json_put_known(x->extra, "cpu_seconds_per_gb",
 			  ps_jv_num(sum->cpu_seconds_per_gb, PS_JV_EXACT));
 	json_object_object_add(x->extra, "partial", ps_jv_bool(sum->partial));
+	if (sum->stopped)
+		json_object_object_add(x->extra, "stopped", ps_jv_bool(true));
 	/* an iperf3 peer is dated by its results ("<=3.13") */
 	json_object_object_add(x->extra, "peer_version",
 			       ps_jv_str(in->peer_version));

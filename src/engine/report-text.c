@@ -338,7 +338,11 @@ static void t_end(void *arg, const struct ps_test_info *in,
 	fputs("- - - - - - - - - - - - - - - - - - - - - - - - -\n", x->out);
 	if (sum->partial) {
 		title(x);
-		fputs(_("Partial results: the test ended early.\n"), x->out);
+		fputs(sum->stopped
+			      ? _("Partial results: the test was stopped "
+				  "before its end.\n")
+			      : _("Partial results: the test ended early.\n"),
+		      x->out);
 	}
 	if (x->o->verbose) {
 		title(x);

@@ -717,6 +717,16 @@ static int send_probe(struct srv_test *st)
 		return 0;
 	st->probe_seq = snap->hdr.seq;
 	o = ps_snapshot_to_json(snap);
+	/* the sampler knows the process; the test's threads are the
+	 * engine's to tell */
+	if (st->t.place.applied) {
+		struct json_object *h;
+
+		if (json_object_object_get_ex(o, "host", &h))
+			json_object_object_add(
+				h, "data_threads",
+				json_object_new_string(st->t.place.cpus));
+	}
 	ps_snapshot_put(snap);
 	rc = ctl_message(st, PS_EXT_PROBE, o);
 	json_object_put(o);
@@ -858,6 +868,9 @@ void *srv_test_main(void *arg)
 		goto out;
 	}
 	ps_params_sockopts(&t->p, &so);
+	ps_place_plan(t->ctrl_fd, srv->o->no_numa,
+		      srv->o->ncpus > 0 || t->p.server_affinity >= 0,
+		      &t->place);
 	ps_streams_plan(t, t->p.parallel, srv->o->file != NULL);
 	for (int i = 0; i < st->ngot; i++) {
 		/* the client's senders come first in --bidir */

@@ -375,7 +375,7 @@ static int recv_loop(struct ps_stream *s)
 }
 
 /* a thread, or a worker, sees the stop signals only in the control thread */
-static void thread_setup(int cpu_pin, const char *name)
+static void thread_setup(const struct ps_test *t, int cpu_pin, const char *name)
 {
 	sigset_t set;
 
@@ -389,6 +389,9 @@ static void thread_setup(int cpu_pin, const char *name)
 		CPU_ZERO(&cs);
 		CPU_SET(cpu_pin, &cs);
 		pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
+	} else if (t->place.applied) {
+		pthread_setaffinity_np(pthread_self(), sizeof(t->place.set),
+				       &t->place.set);
 	}
 }
 
@@ -405,7 +408,7 @@ static void *stream_main(void *arg)
 {
 	struct ps_stream *s = arg;
 
-	thread_setup(s->cpu_pin, "ps-stream");
+	thread_setup(s->t, s->cpu_pin, "ps-stream");
 	atomic_store(&s->cpu, sched_getcpu());
 	stream_ended(s, s->sender ? send_loop(s) : recv_loop(s));
 	return NULL;
@@ -538,7 +541,7 @@ static void *worker_main(void *arg)
 	for (int i = 0; i < t->nstreams; i++)
 		if (t->streams[i]->worker == w->idx)
 			mine[n++] = t->streams[i];
-	thread_setup(n ? mine[0]->cpu_pin : -1, "ps-worker");
+	thread_setup(t, n ? mine[0]->cpu_pin : -1, "ps-worker");
 	for (int i = 0; i < n; i++) {
 		struct ps_stream *s = mine[i];
 
@@ -601,7 +604,10 @@ void ps_streams_plan(struct ps_test *t, int parallel, bool files)
 	cpu_set_t cs;
 	int ncpu = 1;
 
-	if (sched_getaffinity(0, sizeof(cs), &cs) == 0 && CPU_COUNT(&cs) > 0)
+	if (t->place.applied)
+		ncpu = CPU_COUNT(&t->place.set);
+	else if (sched_getaffinity(0, sizeof(cs), &cs) == 0 &&
+		 CPU_COUNT(&cs) > 0)
 		ncpu = CPU_COUNT(&cs);
 	t->ncpu = ncpu;
 	if (t->workers)

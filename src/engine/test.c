@@ -746,6 +746,7 @@ void ps_test_info_fill(struct ps_test *t)
 	in->reverse = t->p.reverse;
 	in->bidir = t->p.bidir;
 	in->duration = t->p.duration;
+	in->place = t->place;
 	in->bytes = t->p.bytes;
 	in->blocks = t->p.blocks;
 	in->len = t->p.len;

@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "net.h"
+#include "place.h"
 #include "tcpinfo.h"
 
 struct ps_test;
@@ -138,7 +139,8 @@ struct ps_test {
 	/* the stream threads: 0 = one per stream, else that many workers */
 	int nworkers;
 	struct ps_worker *workers;
-	int ncpu; /* the CPUs this process may use */
+	int ncpu; /* the CPUs this process may use (or place.set holds) */
+	struct ps_placement place; /* where the data threads stay */
 	/* a TCP sender's piece: what one send hands the kernel (0: the
 	 * whole block), and a worker's pieces a turn (ps_streams_start) */
 	size_t tx_piece;

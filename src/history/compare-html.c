@@ -147,17 +147,6 @@ static void td(FILE *out, const char *cls, const char *text)
 	fputs("</td>", out);
 }
 
-static void th_row(FILE *out, const char *const *h, int n)
-{
-	fputs("<tr>", out);
-	for (int i = 0; i < n; i++) {
-		fputs("<th>", out);
-		ps_html_text(out, _(h[i]));
-		fputs("</th>", out);
-	}
-	fputs("</tr>\n", out);
-}
-
 static void runs_table(FILE *out, const struct ps_cmp *c)
 {
 	static const char *const head[] = {
@@ -167,7 +156,7 @@ static void runs_table(FILE *out, const struct ps_cmp *c)
 	};
 
 	fputs("<table class=\"runs\">\n", out);
-	th_row(out, head, sizeof(head) / sizeof(head[0]));
+	ps_html_th_row(out, head, sizeof(head) / sizeof(head[0]));
 	for (int i = 0; i < 2; i++) {
 		const struct ps_hist_rec *x = &c->run[i];
 		char b[64];
@@ -205,12 +194,13 @@ static void changes_table(FILE *out, const struct ps_cmp_change *v, size_t n)
 					    N_("run B"), N_("where") };
 
 	fputs("<table class=\"changes\">\n", out);
-	th_row(out, head, 4);
+	ps_html_th_row(out, head, 4);
 	for (size_t i = 0; i < n; i++) {
 		fputs("<tr class=\"change\">", out);
 		td(out, "what", v[i].what);
-		td(out, "before", v[i].before[0] ? v[i].before : _("(none)"));
-		td(out, "after", v[i].after[0] ? v[i].after : _("(none)"));
+		td(out, "before",
+		   v[i].before[0] ? v[i].before_text : _("(none)"));
+		td(out, "after", v[i].after[0] ? v[i].after_text : _("(none)"));
 		fputs("<td><code>", out);
 		ps_html_text(out, v[i].key);
 		fputs("</code></td></tr>\n", out);

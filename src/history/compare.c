@@ -20,50 +20,123 @@
 
 /* ---- which leaves are settings ----------------------------------------- */
 
+/* how a setting's value is shown: with its unit, as it was set */
+enum vkind {
+	V_AS_IS,       /* a name, on/off, a count its name says */
+	V_ONOFF,       /* a sysctl's 0 and 1: off and on */
+	V_BPS,	       /* bit/s: "600 Mbit/s" */
+	V_BYTES,       /* each of a list: "4 KiB / 128 KiB / 6 MiB" */
+	V_MTU,	       /* "1500 bytes" */
+	V_USEC,	       /* "50 µs" */
+	V_PACKETS,     /* "1000 packets" */
+	V_ENTRIES,     /* a ring's "4096 entries" */
+	V_FRAMES,      /* "64 frames" */
+	V_CPULIST,     /* "0-3": "CPUs 0-3" */
+	V_CPUMASK,     /* "0000000f": "CPUs 0-3"; "0": "no CPU" */
+	V_GTS,	       /* "8 GT/s" */
+	V_WIDTH,       /* "x8" */
+	V_HEX,	       /* htb's default class: 32 is "0x20", as tc says it */
+	V_MTU_PROBING, /* net.ipv4.tcp_mtu_probing: 0, 1, 2 */
+	V_SYSCTL,      /* by the sysctl's name (sysctl_kinds) */
+};
+
 /*
  * A leaf "prefix X suffix" is a setting called fmt with X in it (X may hold
- * dots only with dots set: sysctl names). An exact path has no %s.
+ * dots only with dots set: sysctl names). An exact path has no %s. With
+ * qdisc, X is "qdiscs.HANDLE" or "classes.HANDLE" and fmt's %s is the qdisc
+ * named by its kind, handle and device ("tbf 8009: on eth0").
  */
 struct setting_rule {
 	const char *prefix, *suffix, *fmt;
 	bool dots;
+	enum vkind kind;
+	bool qdisc;
 };
 
 static const struct setting_rule rules[] = {
-	{ "link.mtu", "", N_("MTU"), false },
-	{ "link.qdisc", "", N_("qdisc"), false },
-	{ "link.txqlen", "", N_("txqueuelen"), false },
-	{ "link.num_rx_queues", "", N_("rx queues"), false },
-	{ "link.num_tx_queues", "", N_("tx queues"), false },
-	{ "link.gso_max_size", "", N_("GSO max size"), false },
-	{ "link.gro_max_size", "", N_("GRO max size"), false },
-	{ "ethtool.features.offloads.", ".on", N_("offload %s"), false },
-	{ "ethtool.channels.", ".current", N_("%s channels"), false },
-	{ "ethtool.rings.", ".current", N_("%s ring"), false },
-	{ "ethtool.coalesce.", "", N_("coalesce %s"), false },
-	{ "ethtool.pause.", "", N_("pause %s"), false },
-	{ "ethtool.rss.hfunc", "", N_("RSS hash function"), false },
-	{ "sysctl.values.", ".value", "%s", true },
-	{ "irq.lines.", ".smp_affinity_list", N_("IRQ %s affinity"), false },
-	{ "irq.queues.rx.", ".rps_cpus", N_("rx queue %s RPS CPUs"), false },
-	{ "irq.queues.rx.", ".rps_flow_cnt", N_("rx queue %s RPS flows"),
+	{ "link.mtu", "", N_("MTU"), false, V_MTU, false },
+	{ "link.qdisc", "", N_("qdisc"), false, V_AS_IS, false },
+	{ "link.txqlen", "", N_("txqueuelen"), false, V_PACKETS, false },
+	{ "link.num_rx_queues", "", N_("rx queues"), false, V_AS_IS, false },
+	{ "link.num_tx_queues", "", N_("tx queues"), false, V_AS_IS, false },
+	{ "link.gso_max_size", "", N_("GSO max size"), false, V_BYTES, false },
+	{ "link.gro_max_size", "", N_("GRO max size"), false, V_BYTES, false },
+	{ "ethtool.features.offloads.", ".on", N_("offload %s"), false, V_AS_IS,
 	  false },
-	{ "irq.queues.tx.", ".xps_cpus", N_("tx queue %s XPS CPUs"), false },
-	{ "irq.irqbalance.running", "", N_("irqbalance running"), false },
-	{ "cpu.cores.", ".governor", N_("cpu%s governor"), false },
-	{ "pci.link.speed_gts", "", N_("PCIe link speed (GT/s)"), false },
-	{ "pci.link.width", "", N_("PCIe link width"), false },
-	{ "pci.payload.max_payload", "", N_("PCIe max payload"), false },
+	{ "ethtool.channels.", ".current", N_("%s channels"), false, V_AS_IS,
+	  false },
+	{ "ethtool.rings.", ".current", N_("%s ring"), false, V_ENTRIES,
+	  false },
+	{ "ethtool.coalesce.adaptive_rx", "", N_("adaptive rx coalescing"),
+	  false, V_AS_IS, false },
+	{ "ethtool.coalesce.adaptive_tx", "", N_("adaptive tx coalescing"),
+	  false, V_AS_IS, false },
+	{ "ethtool.coalesce.rx_usecs", "", N_("coalescing rx-usecs"), false,
+	  V_USEC, false },
+	{ "ethtool.coalesce.tx_usecs", "", N_("coalescing tx-usecs"), false,
+	  V_USEC, false },
+	{ "ethtool.coalesce.rx_frames", "", N_("coalescing rx-frames"), false,
+	  V_FRAMES, false },
+	{ "ethtool.coalesce.tx_frames", "", N_("coalescing tx-frames"), false,
+	  V_FRAMES, false },
+	/* (its frame counts are counters, not settings) */
+	{ "ethtool.pause.autoneg", "", N_("pause autonegotiation"), false,
+	  V_AS_IS, false },
+	{ "ethtool.pause.rx", "", N_("pause rx"), false, V_AS_IS, false },
+	{ "ethtool.pause.tx", "", N_("pause tx"), false, V_AS_IS, false },
+	{ "ethtool.rss.hfunc", "", N_("RSS hash function"), false, V_AS_IS,
+	  false },
+	{ "sysctl.values.", ".value", "%s", true, V_SYSCTL, false },
+	{ "irq.lines.", ".smp_affinity_list", N_("IRQ %s affinity"), false,
+	  V_CPULIST, false },
+	{ "irq.queues.rx.", ".rps_cpus", N_("rx queue %s RPS CPUs"), false,
+	  V_CPUMASK, false },
+	{ "irq.queues.rx.", ".rps_flow_cnt", N_("rx queue %s RPS flows"), false,
+	  V_AS_IS, false },
+	{ "irq.queues.tx.", ".xps_cpus", N_("tx queue %s XPS CPUs"), false,
+	  V_CPUMASK, false },
+	{ "irq.irqbalance.running", "", N_("irqbalance running"), false,
+	  V_AS_IS, false },
+	{ "cpu.cores.", ".governor", N_("cpu%s governor"), false, V_AS_IS,
+	  false },
+	{ "pci.link.speed_gts", "", N_("PCIe link speed"), false, V_GTS,
+	  false },
+	{ "pci.link.width", "", N_("PCIe link width"), false, V_WIDTH, false },
+	{ "pci.payload.max_payload", "", N_("PCIe max payload"), false, V_BYTES,
+	  false },
 	{ "pci.payload.max_read_request", "", N_("PCIe max read request"),
-	  false },
+	  false, V_BYTES, false },
 	/* the shapers (tbf, htb, ...): what limits a rate, not counters */
-	{ "qdisc.", ".kind", N_("qdisc %s"), true },
-	{ "qdisc.", ".rate", N_("qdisc %s rate"), true },
-	{ "qdisc.", ".rate_bps", N_("qdisc %s rate"), true },
-	{ "qdisc.", ".ceil", N_("qdisc %s ceil"), true },
-	{ "qdisc.", ".ceil_bps", N_("qdisc %s ceil"), true },
-	{ "qdisc.", ".burst", N_("qdisc %s burst"), true },
-	{ "qdisc.", ".limit", N_("qdisc %s limit"), true },
+	{ "qdisc.", ".kind", N_("%s: kind"), true, V_AS_IS, true },
+	{ "qdisc.", ".rate_bps", N_("%s: rate"), true, V_BPS, true },
+	{ "qdisc.", ".ceil_bps", N_("%s: ceil"), true, V_BPS, true },
+	{ "qdisc.", ".burst_bytes", N_("%s: burst"), true, V_BYTES, true },
+	{ "qdisc.", ".limit_bytes", N_("%s: limit"), true, V_BYTES, true },
+	{ "qdisc.", ".limit_packets", N_("%s: limit"), true, V_PACKETS, true },
+	{ "qdisc.", ".default_class", N_("%s: default class"), true, V_HEX,
+	  true },
+};
+
+/* the sysctls whose values have a unit or are switches */
+static const struct {
+	const char *name;
+	enum vkind kind;
+} sysctl_kinds[] = {
+	{ "net.core.rmem_max", V_BYTES },
+	{ "net.core.wmem_max", V_BYTES },
+	{ "net.core.rmem_default", V_BYTES },
+	{ "net.core.wmem_default", V_BYTES },
+	{ "net.ipv4.tcp_rmem", V_BYTES },
+	{ "net.ipv4.tcp_wmem", V_BYTES },
+	{ "net.core.netdev_max_backlog", V_PACKETS },
+	{ "net.core.netdev_budget", V_PACKETS },
+	{ "net.core.netdev_budget_usecs", V_USEC },
+	{ "net.core.busy_poll", V_USEC },
+	{ "net.core.busy_read", V_USEC },
+	{ "net.ipv4.tcp_timestamps", V_ONOFF },
+	{ "net.ipv4.tcp_sack", V_ONOFF },
+	{ "net.ipv4.tcp_window_scaling", V_ONOFF },
+	{ "net.ipv4.tcp_mtu_probing", V_MTU_PROBING },
 };
 
 static bool ends_with(const char *s, size_t n, const char *suf)
@@ -84,26 +157,26 @@ static void subst(char *out, size_t len, const char *fmt, const char *x)
 		snprintf(out, len, "%.*s%s%s", (int)(at - fmt), fmt, x, at + 2);
 }
 
-/* the rule's name for path, or false when path is no setting */
-static bool setting_name(const char *path, char *out, size_t len)
+/* the rule path is a setting of, with its X, or NULL when it is none */
+static const struct setting_rule *setting_of(const char *path, char *x,
+					     size_t xlen)
 {
 	size_t n = strlen(path);
 
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct setting_rule *r = &rules[i];
 		size_t p = strlen(r->prefix), s = strlen(r->suffix);
-		char x[128];
 
 		if (!strchr(r->fmt, '%')) {
 			if (strcmp(path, r->prefix))
 				continue;
-			snprintf(out, len, "%s", _(r->fmt));
-			return true;
+			x[0] = 0;
+			return r;
 		}
 		if (n <= p + s || strncmp(path, r->prefix, p) ||
 		    !ends_with(path, n, r->suffix))
 			continue;
-		if (n - p - s >= sizeof(x))
+		if (n - p - s >= xlen)
 			continue;
 		memcpy(x, path + p, n - p - s);
 		x[n - p - s] = 0;
@@ -114,10 +187,188 @@ static bool setting_name(const char *path, char *out, size_t len)
 		    ends_with(x, strlen(x), ".status") ||
 		    ends_with(x, strlen(x), ".reason"))
 			continue;
-		subst(out, len, _(r->fmt), x);
+		return r;
+	}
+	return NULL;
+}
+
+/* ---- a value with its unit ---------------------------------------------- */
+
+/* s as a whole number or fraction; false when it is none */
+static bool number(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	errno = 0;
+	*v = strtod(s, &end);
+	return !*end && !errno && isfinite(*v);
+}
+
+/* "0-3,8" of a hexadecimal CPU mask ("00000000,0000000f"); false when it
+ * is no mask; "" when no bit is set */
+static bool mask_list(const char *mask, char *out, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char d[1024]; /* the digits, the lowest CPUs first */
+	size_t nd = 0, used = 0;
+	int from = -1;
+
+	out[0] = 0;
+	for (size_t i = strlen(mask); i-- > 0;) {
+		const char *h = strchr(hex, mask[i] | 0x20);
+
+		if (mask[i] == ',')
+			continue;
+		if (!h || !*h || nd == sizeof(d))
+			return false;
+		d[nd++] = (unsigned char)(h - hex);
+	}
+	if (!nd)
+		return false;
+	/* one bit past the end closes the last range */
+	for (size_t bit = 0; bit <= 4 * nd && used < len; bit++) {
+		bool on = bit < 4 * nd && (d[bit / 4] >> (bit % 4) & 1);
+		int w = 0;
+
+		if (on && from < 0)
+			from = (int)bit;
+		if (on || from < 0)
+			continue;
+		if ((int)bit - 1 == from)
+			w = snprintf(out + used, len - used, "%s%d",
+				     used ? "," : "", from);
+		else
+			w = snprintf(out + used, len - used, "%s%d-%d",
+				     used ? "," : "", from, (int)bit - 1);
+		used += w > 0 ? (size_t)w : 0;
+		from = -1;
+	}
+	return true;
+}
+
+static enum vkind sysctl_kind(const char *name)
+{
+	for (size_t i = 0; i < sizeof(sysctl_kinds) / sizeof(sysctl_kinds[0]);
+	     i++)
+		if (!strcmp(name, sysctl_kinds[i].name))
+			return sysctl_kinds[i].kind;
+	return V_AS_IS;
+}
+
+/* one number of kind k with its unit into buf; false when raw is none */
+static bool with_unit(enum vkind k, const char *raw, char *buf, size_t len)
+{
+	double v;
+	unsigned long n;
+	char l[256];
+
+	if (k == V_CPULIST) {
+		snprintf(buf, len,
+			 strpbrk(raw, ",-") ? _("CPUs %s") : _("CPU %s"), raw);
 		return true;
 	}
-	return false;
+	if (k == V_CPUMASK) {
+		if (!mask_list(raw, l, sizeof(l)))
+			return false;
+		if (!l[0])
+			snprintf(buf, len, "%s", _("no CPU"));
+		else
+			snprintf(buf, len,
+				 strpbrk(l, ",-") ? _("CPUs %s") : _("CPU %s"),
+				 l);
+		return true;
+	}
+	if (!number(raw, &v))
+		return false;
+	n = v >= 0 && v < 1e18 && v == floor(v) ? (unsigned long)v : 2;
+	switch (k) {
+	case V_BPS:
+		ps_fmt_setting(buf, len, v, &ps_scale_setting_bps);
+		return true;
+	case V_BYTES:
+		ps_fmt_setting(buf, len, v, &ps_scale_setting_bytes);
+		return true;
+	case V_MTU:
+		snprintf(buf, len, P_("%s byte", "%s bytes", n), raw);
+		return true;
+	case V_USEC:
+		snprintf(buf, len, _("%s µs"), raw);
+		return true;
+	case V_PACKETS:
+		snprintf(buf, len, P_("%s packet", "%s packets", n), raw);
+		return true;
+	case V_ENTRIES:
+		snprintf(buf, len, P_("%s entry", "%s entries", n), raw);
+		return true;
+	case V_FRAMES:
+		snprintf(buf, len, P_("%s frame", "%s frames", n), raw);
+		return true;
+	case V_GTS:
+		snprintf(buf, len, _("%s GT/s"), raw);
+		return true;
+	case V_WIDTH:
+		snprintf(buf, len, "x%s", raw);
+		return true;
+	case V_HEX:
+		if (v < 0 || v != floor(v) || v > 0xffffffff)
+			return false;
+		snprintf(buf, len, "0x%lx", n);
+		return true;
+	case V_ONOFF:
+		if (v != 0 && v != 1)
+			return false;
+		snprintf(buf, len, "%s", v ? _("on") : _("off"));
+		return true;
+	case V_MTU_PROBING:
+		if (v != 0 && v != 1 && v != 2)
+			return false;
+		snprintf(buf, len, "%s",
+			 v == 0	  ? _("off")
+			 : v == 1 ? _("on after a black hole")
+				  : _("always on"));
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* a setting's value as it is shown: with its unit ("600 Mbit/s", a list
+ * "4 KiB / 128 KiB / 6 MiB"), else as it is; "" stays "" (missing) */
+static void value_text(enum vkind k, const char *raw, char *buf, size_t len)
+{
+	char one[64], num[64];
+	const char *p = raw;
+	size_t used = 0;
+
+	buf[0] = 0;
+	if (k == V_AS_IS || !*raw) {
+		snprintf(buf, len, "%s", raw);
+		return;
+	}
+	/* a list of values is one value: "4096 131072 6291456" */
+	while (*p) {
+		size_t w = strcspn(p, " ");
+		int r;
+
+		if (w >= sizeof(num) || !w)
+			break;
+		memcpy(num, p, w);
+		num[w] = 0;
+		if (!with_unit(k, num, one, sizeof(one)))
+			break;
+		r = snprintf(buf + used, len - used, "%s%s", used ? " / " : "",
+			     one);
+		used += r > 0 ? (size_t)r : 0;
+		if (used >= len)
+			break;
+		p += w;
+		p += *p == ' ';
+	}
+	/* anything else (a file's own text) is shown as it is */
+	if (*p || !used)
+		snprintf(buf, len, "%s", raw);
 }
 
 /* ---- flattening -------------------------------------------------------- */
@@ -130,7 +381,8 @@ struct leaf {
 struct leaves {
 	struct leaf *v;
 	size_t n, cap;
-	size_t bytes; /* of the paths and values kept */
+	size_t bytes;	    /* of the paths and values kept */
+	char qdisc_dev[64]; /* the qdisc section's interface, "" unknown */
 };
 
 /* what one snapshot's settings may take (a real one: under 100 KB) */
@@ -140,11 +392,10 @@ struct leaves {
  * snapshot's settings fit LEAVES_MAX_BYTES */
 static void leaf_add(struct leaves *l, const char *path, const char *value)
 {
-	char what[128];
+	char x[128];
 	size_t b = strlen(path) + strlen(value) + 2 + sizeof(*l->v);
 
-	if (l->bytes + b > LEAVES_MAX_BYTES ||
-	    !setting_name(path, what, sizeof(what)))
+	if (l->bytes + b > LEAVES_MAX_BYTES || !setting_of(path, x, sizeof(x)))
 		return;
 	l->bytes += b;
 	if (l->n == l->cap) {
@@ -261,9 +512,16 @@ static void leaves_of(struct leaves *l, const char *json)
 	struct json_object *o = json ? json_tokener_parse(json) : NULL;
 	char path[1024] = "";
 
+	struct json_object *q, *dev;
+
 	memset(l, 0, sizeof(*l));
 	if (!o)
 		return;
+	if (json_object_object_get_ex(o, "qdisc", &q) &&
+	    json_object_object_get_ex(q, "ifname", &dev) &&
+	    json_object_is_type(dev, json_type_string))
+		snprintf(l->qdisc_dev, sizeof(l->qdisc_dev), "%s",
+			 json_object_get_string(dev));
 	flatten(l, o, path, 0, sizeof(path), 0);
 	json_object_put(o);
 	if (l->n) /* (an object of empty objects has no leaves) */
@@ -290,6 +548,78 @@ static void change_add(struct ps_cmp_change **v, size_t *n, const char *what,
 	snprintf(c->key, sizeof(c->key), "%s", key);
 	snprintf(c->before, sizeof(c->before), "%s", before);
 	snprintf(c->after, sizeof(c->after), "%s", after);
+	snprintf(c->before_text, sizeof(c->before_text), "%s", before);
+	snprintf(c->after_text, sizeof(c->after_text), "%s", after);
+}
+
+/* the value of the leaf at path, or NULL */
+static const char *leaf_value(const struct leaves *l, const char *path)
+{
+	struct leaf k = { .path = (char *)path }, *f;
+
+	f = l->n ? bsearch(&k, l->v, l->n, sizeof(*l->v), leaf_cmp) : NULL;
+	return f ? f->value : NULL;
+}
+
+/* a qdisc or class of X ("qdiscs.8009:", "classes.1:10") named as tc would:
+ * "tbf 8009: on eth0", "htb class 1:10 on eth0" (the kind of run B, else
+ * of run A; "qdisc" for a change of the kind itself) */
+static void qdisc_name(const struct setting_rule *r, const char *x,
+		       const struct leaves *la, const struct leaves *lb,
+		       char *out, size_t len)
+{
+	bool cls = !strncmp(x, "classes.", 8);
+	const char *handle = strchr(x, '.'), *kind = NULL;
+	const char *dev = lb->qdisc_dev[0] ? lb->qdisc_dev : la->qdisc_dev;
+	char path[160];
+
+	if (!handle || (!cls && strncmp(x, "qdiscs.", 7))) {
+		snprintf(out, len, "%s %s", _("qdisc"), x);
+		return;
+	}
+	handle++;
+	snprintf(path, sizeof(path), "qdisc.%s.kind", x);
+	if (strcmp(r->suffix, ".kind"))
+		kind = leaf_value(lb, path) ? leaf_value(lb, path)
+					    : leaf_value(la, path);
+	if (!kind || !*kind)
+		kind = _("qdisc");
+	if (dev[0])
+		snprintf(out, len,
+			 cls ? _("%s class %s on %s") : _("%s %s on %s"), kind,
+			 handle, dev);
+	else
+		snprintf(out, len, cls ? _("%s class %s") : _("%s %s"), kind,
+			 handle);
+}
+
+/* a change between leaves a and b (either NULL: missing in that run),
+ * named and shown with its unit */
+static void setting_change(struct ps_cmp_side *s, const struct leaf *a,
+			   const struct leaf *b, const struct leaves *la,
+			   const struct leaves *lb)
+{
+	const char *path = a ? a->path : b->path;
+	const struct setting_rule *r;
+	struct ps_cmp_change *c;
+	char x[128], name[160], what[192];
+	enum vkind k;
+
+	r = setting_of(path, x, sizeof(x));
+	if (!r)
+		return;
+	if (r->qdisc) {
+		qdisc_name(r, x, la, lb, name, sizeof(name));
+		subst(what, sizeof(what), _(r->fmt), name);
+	} else {
+		subst(what, sizeof(what), _(r->fmt), x);
+	}
+	change_add(&s->v, &s->n, what, path, a ? a->value : "",
+		   b ? b->value : "");
+	c = &s->v[s->n - 1];
+	k = r->kind == V_SYSCTL ? sysctl_kind(x) : r->kind;
+	value_text(k, c->before, c->before_text, sizeof(c->before_text));
+	value_text(k, c->after, c->after_text, sizeof(c->after_text));
 }
 
 /* the settings that differ between two snapshots, in path order */
@@ -297,7 +627,6 @@ static void diff_side(struct ps_cmp_side *s, const char *a, const char *b)
 {
 	struct leaves la, lb;
 	size_t i = 0, j = 0;
-	char what[128];
 
 	if (!a || !b)
 		return;
@@ -308,13 +637,10 @@ static void diff_side(struct ps_cmp_side *s, const char *a, const char *b)
 		int c = i >= la.n   ? 1
 			: j >= lb.n ? -1
 				    : strcmp(la.v[i].path, lb.v[j].path);
-		const struct leaf *x = c <= 0 ? &la.v[i] : &lb.v[j];
 
-		if (setting_name(x->path, what, sizeof(what)) &&
-		    (c || strcmp(la.v[i].value, lb.v[j].value)))
-			change_add(&s->v, &s->n, what, x->path,
-				   c <= 0 ? la.v[i].value : "",
-				   c >= 0 ? lb.v[j].value : "");
+		if (c || strcmp(la.v[i].value, lb.v[j].value))
+			setting_change(s, c <= 0 ? &la.v[i] : NULL,
+				       c >= 0 ? &lb.v[j] : NULL, &la, &lb);
 		if (c <= 0)
 			i++;
 		if (c >= 0)
@@ -572,9 +898,10 @@ static void print_changes(FILE *out, const struct ps_cmp_change *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "  %-32s %s", ps_safe(v[i].what),
-			v[i].before[0] ? ps_safe(v[i].before) : _("(none)"));
-		fprintf(out, " -> %s\n",
-			v[i].after[0] ? ps_safe(v[i].after) : _("(none)"));
+			v[i].before[0] ? ps_safe(v[i].before_text)
+				       : _("(none)"));
+		fprintf(out, " → %s\n",
+			v[i].after[0] ? ps_safe(v[i].after_text) : _("(none)"));
 	}
 }
 
@@ -600,6 +927,19 @@ void ps_compare_print(FILE *out, const struct ps_cmp *c)
 		fprintf(out, "%c %-8lld %-8s %-20s %-10s %-24s %s\n",
 			i ? 'B' : 'A', (long long)x->id, ps_safe(x->kind), w[i],
 			streams, x->target[0] ? ps_safe(x->target) : "-", r[i]);
+	}
+	/* a run that did not run its course: its rate is of a part */
+	for (int i = 0; i < 2; i++) {
+		if (!strcmp(c->run[i].ended, "stopped"))
+			fprintf(out,
+				_("run %c was stopped before its end: its "
+				  "rate is of the part it ran\n"),
+				i ? 'B' : 'A');
+		else if (!strcmp(c->run[i].ended, "partial"))
+			fprintf(out,
+				_("run %c ended early (a fault): its rate is "
+				  "of the part it ran\n"),
+				i ? 'B' : 'A');
 	}
 	if (isfinite(c->change_pct)) {
 		fprintf(out, _("rate change: %+.1f%%"), c->change_pct);
@@ -732,11 +1072,12 @@ void ps_compare_line(const struct ps_cmp *c, int64_t now_ns, char *buf,
 
 			if (used >= len)
 				return;
-			w = snprintf(buf + used, len - used, "%s%s%s %s → %s",
-				     shown ? ", " : "", s ? _("far end ") : "",
-				     ps_safe(x->what),
-				     x->before[0] ? ps_safe(x->before) : "-",
-				     x->after[0] ? ps_safe(x->after) : "-");
+			w = snprintf(
+				buf + used, len - used, "%s%s%s %s → %s",
+				shown ? ", " : "", s ? _("far end ") : "",
+				ps_safe(x->what),
+				x->before[0] ? ps_safe(x->before_text) : "-",
+				x->after[0] ? ps_safe(x->after_text) : "-");
 			used += w > 0 ? (size_t)w : 0;
 			shown++;
 		}

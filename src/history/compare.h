@@ -16,10 +16,15 @@ struct json_object;
 
 /* one setting that differs */
 struct ps_cmp_change {
-	char what[128]; /* "rx ring", "offload tso", "net.core.rmem_max" */
-	char key[256];	/* where in the snapshot: "ethtool.rings.rx.current" */
+	/* "rx ring", "offload tso", "net.core.rmem_max", "tbf 8009: on
+	 * eth0: rate" */
+	char what[128];
+	char key[256]; /* where in the snapshot: "ethtool.rings.rx.current" */
 	char before[128]; /* "" when run A did not have it */
 	char after[128];  /* "" when run B does not */
+	/* the same with their units, as the renderers show them: "600
+	 * Mbit/s" for "600000000", "208 KiB" for "212992" */
+	char before_text[128], after_text[128];
 };
 
 /* one end of both runs */
@@ -67,8 +72,9 @@ void ps_compare_free(struct ps_cmp *c);
 void ps_compare_print(FILE *out, const struct ps_cmp *c);
 /* its JSON (doc/history.md); the caller owns it */
 struct json_object *ps_compare_json(const struct ps_cmp *c);
-/* one line: "since the last run to HOST (2 h ago): rx ring 256 → 4096,
- * rate 6.10 Gbit/s → 9.40 Gbit/s"; now_ns is the present time */
+/* one line: "since the last run to HOST (2 h ago): rx ring 256 entries →
+ * 4096 entries, rate 6.10 Gbit/s → 9.40 Gbit/s", each value with its unit;
+ * now_ns is the present time */
 void ps_compare_line(const struct ps_cmp *c, int64_t now_ns, char *buf,
 		     size_t len);
 /* that line for run id against the run before it to the same target, in

@@ -104,8 +104,21 @@ static const char migrate_v3[] =
 	" check_report = NULL;"
 	"PRAGMA user_version = 3;";
 
+/* version 4: how each test ended (done, stopped, partial); a test kept
+ * before it says partial in its extras, or was whole; stopped and faulted
+ * were one then */
+static const char migrate_v4[] =
+	"ALTER TABLE runs ADD COLUMN ended TEXT;"
+	"UPDATE runs SET ended = CASE WHEN EXISTS (SELECT 1 FROM documents d"
+	" WHERE d.run = runs.id AND json_valid(d.extras)"
+	" AND json_extract(d.extras, '$.partial') = 1)"
+	" THEN 'partial' ELSE 'done' END"
+	" WHERE kind IN ('test', 'screen');"
+	"PRAGMA user_version = 4;";
+
 static const char *const migrations[PS_HIST_SCHEMA] = { schema_v1, migrate_v2,
-							migrate_v3 };
+							migrate_v3,
+							migrate_v4 };
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -723,8 +736,8 @@ static const char insert_run[] =
 	"INSERT INTO runs (time_ns, kind, target, direction, streams, bps,"
 	" top_finding, host, proto, port, spread, local_boot,"
 	" local_kernel, local_version, remote_host, remote_boot,"
-	" remote_kernel, remote_version)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	" remote_kernel, remote_version, ended)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static int insert_docs(struct ps_hist *h, int64_t id,
 		       const struct ps_hist_rec *r)
@@ -933,6 +946,7 @@ int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *rec, int64_t *id,
 	bind_text(st, i++, f->boot_id);
 	bind_text(st, i++, f->kernel);
 	bind_text(st, i++, f->version);
+	bind_text(st, i++, r->ended);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -987,7 +1001,7 @@ static double col_real(sqlite3_stmt *st, int i)
 
 #define LIST_COLS                                                              \
 	"id, time_ns, kind, target, direction, streams, bps, top_finding,"     \
-	" host, proto, port, spread"
+	" host, proto, port, spread, ended"
 
 static void row_list(sqlite3_stmt *st, struct ps_hist_rec *r)
 {
@@ -1004,6 +1018,11 @@ static void row_list(sqlite3_stmt *st, struct ps_hist_rec *r)
 	col_str(st, 9, r->proto, sizeof(r->proto));
 	r->port = sqlite3_column_int(st, 10);
 	r->spread = col_real(st, 11);
+	/* a word of its own, or not known */
+	col_str(st, 12, r->ended, sizeof(r->ended));
+	if (strcmp(r->ended, "done") && strcmp(r->ended, "stopped") &&
+	    strcmp(r->ended, "partial"))
+		r->ended[0] = 0;
 }
 
 int ps_hist_list(struct ps_hist *h, const char *target, int last,
@@ -1181,7 +1200,7 @@ static char *col_doc(sqlite3_stmt *st, int i, struct budget *b,
 
 static void row_full(sqlite3_stmt *st, struct ps_hist_rec *r, struct budget *b)
 {
-	int i = 12;
+	int i = 13;
 
 	row_list(st, r);
 	budget_init(b);
@@ -1198,8 +1217,8 @@ static void row_full(sqlite3_stmt *st, struct ps_hist_rec *r, struct budget *b)
 	r->check = col_doc(st, i++, b, r, PS_HIST_LEFT_CHECK);
 }
 
-int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
-		size_t errlen)
+static int get_one(struct ps_hist *h, int64_t id, struct ps_hist_rec *r,
+		   bool snaps, char *err, size_t errlen)
 {
 	struct budget b;
 	sqlite3_stmt *st;
@@ -1222,12 +1241,26 @@ int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
 	}
 	if (rc != SQLITE_ROW)
 		return db_error(h->db, rc, h->path, err, errlen);
+	if (!snaps)
+		return 0;
 	rc = read_snaps(h, r, &b);
 	if (rc != SQLITE_OK) {
 		ps_hist_rec_free(r);
 		return db_error(h->db, rc, h->path, err, errlen);
 	}
 	return 0;
+}
+
+int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
+		size_t errlen)
+{
+	return get_one(h, id, r, true, err, errlen);
+}
+
+int ps_hist_get_docs(struct ps_hist *h, int64_t id, struct ps_hist_rec *r,
+		     char *err, size_t errlen)
+{
+	return get_one(h, id, r, false, err, errlen);
 }
 
 int ps_hist_each(struct ps_hist *h,
@@ -1284,12 +1317,24 @@ static const struct ps_jfield rec_table[] = {
 	  .decimals = PS_JV_EXACT,
 	  .off = offsetof(HR, spread),
 	  .size = PS_JSIZE(HR, spread) },
+	PS_JFIELD(HR, ended, "ended", PS_JT_STRING, PS_JF_NA, NULL, NULL),
 	PS_JFIELD(HR, top_finding, "top_finding", PS_JT_STRING, PS_JF_NA, NULL,
 		  NULL),
 	PS_JFIELD(HR, end[0].host, "host", PS_JT_STRING, PS_JF_NA, NULL, NULL),
 	PS_JEND
 };
 #undef HR
+
+const char *ps_hist_ended_text(const struct ps_hist_rec *r)
+{
+	if (!strcmp(r->ended, "done"))
+		return _("done");
+	if (!strcmp(r->ended, "stopped"))
+		return _("stopped");
+	if (!strcmp(r->ended, "partial"))
+		return _("partial");
+	return "-";
+}
 
 struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r)
 {

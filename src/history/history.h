@@ -12,7 +12,7 @@
 #include "options.h"
 
 /* the schema's version (PRAGMA user_version); migrations lead up to it */
-#define PS_HIST_SCHEMA 3
+#define PS_HIST_SCHEMA 4
 
 struct ps_hist;
 struct json_object;
@@ -68,6 +68,9 @@ struct ps_hist_rec {
 	double bps;	       /* the run's rate; NAN when none */
 	double spread;	       /* relative spread of its rate, NAN unknown */
 	char top_finding[200]; /* "" when none */
+	/* how a test ended: "done", "stopped" (by the user: the screen's s,
+	 * a signal), "partial" (a fault); "" for a check or not known */
+	char ended[12];
 	struct ps_hist_end end[2]; /* [0] this end, [1] the far end */
 	/* JSON texts, or NULL: the options, the -J document, pipescope's
 	 * extras, the check report (doc/check.md), both ends' snapshots */
@@ -117,6 +120,9 @@ int ps_hist_list(struct ps_hist *h, const char *target, int last,
 /* one run whole; 0, -ENOENT (no such run) or -errno, with err */
 int ps_hist_get(struct ps_hist *h, int64_t id, struct ps_hist_rec *r, char *err,
 		size_t errlen);
+/* the same without its snapshots (r->snap[] NULL): the documents only */
+int ps_hist_get_docs(struct ps_hist *h, int64_t id, struct ps_hist_rec *r,
+		     char *err, size_t errlen);
 /* every run whole, oldest first, to fn (which must not keep r) */
 int ps_hist_each(struct ps_hist *h,
 		 void (*fn)(const struct ps_hist_rec *r, void *arg), void *arg,
@@ -127,8 +133,10 @@ void ps_hist_warn_once(const char *why);
 
 /* the list's fields of r as JSON (the caller owns it): id, time_ns, kind,
  * target, port, protocol, direction, streams, bits_per_second, spread,
- * top_finding, host */
+ * ended, top_finding, host */
 struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r);
+/* r->ended for a list, translated: "done", "stopped", "partial", "-" */
+const char *ps_hist_ended_text(const struct ps_hist_rec *r);
 /* local time "2026-12-01 18:07[:07]" */
 void ps_hist_when(int64_t ns, bool seconds, char *buf, size_t len);
 

@@ -151,6 +151,7 @@ struct hrep {
 	struct ps_reporter inner;
 	const struct ps_opts *o;
 	char kind[16];
+	struct ps_hist_attach *att; /* the test's check, or NULL */
 	/* the -J document of the running test, into memory */
 	struct ps_reporter json;
 	bool json_live;
@@ -324,6 +325,9 @@ static char *test_extras(const struct hrep *x, const struct ps_summary *sum,
 	json_object_object_add(e, "kind", json_object_new_string(x->kind));
 	json_object_object_add(e, "partial",
 			       json_object_new_boolean(sum->partial));
+	if (sum->stopped)
+		json_object_object_add(e, "stopped",
+				       json_object_new_boolean(true));
 	json_object_object_add(e, "duration",
 			       json_object_new_double(sum->duration));
 	if (isfinite(spread))
@@ -339,6 +343,20 @@ static char *test_extras(const struct hrep *x, const struct ps_summary *sum,
 	t = json_text(e);
 	json_object_put(e);
 	return t;
+}
+
+/* doc.end.KEY.bits_per_second, NAN when absent */
+static double end_bps(struct json_object *doc, const char *key)
+{
+	struct json_object *e, *k, *v;
+
+	if (json_object_object_get_ex(doc, "end", &e) &&
+	    json_object_object_get_ex(e, key, &k) &&
+	    json_object_object_get_ex(k, "bits_per_second", &v) &&
+	    (json_object_is_type(v, json_type_double) ||
+	     json_object_is_type(v, json_type_int)))
+		return json_object_get_double(v);
+	return NAN;
 }
 
 /* the run's rate: iperf3's end.sum_received, or sum_sent when nothing was
@@ -394,12 +412,31 @@ static void test_record(struct hrep *x, const struct ps_test_info *in,
 		 : in->reverse ? "reverse"
 			       : "forward");
 	r->streams = in->parallel;
+	snprintf(r->ended, sizeof(r->ended), "%s",
+		 sum->stopped	? "stopped"
+		 : sum->partial ? "partial"
+				: "done");
 	r->bps = run_bps(in, sum);
+	/* both directions at once: what both receivers counted (the
+	 * summary's sums are one direction's) */
+	if (in->bidir && in->proto != PS_PROTO_UDP) {
+		double a = end_bps(doc, "sum_received"),
+		       b = end_bps(doc, "sum_received_bidir_reverse");
+
+		if (isfinite(a) && isfinite(b) && a >= 0 && b >= 0)
+			r->bps = a + b;
+	}
 	r->spread = ps_hist_spread_get(&x->spread);
 	r->result = json_text(doc);
 	r->params = test_params(doc);
 	r->extras = test_extras(x, sum, r->spread);
 	json_object_put(doc);
+	if (x->att && x->att->check) {
+		r->check = x->att->check;
+		x->att->check = NULL;
+		snprintf(r->top_finding, sizeof(r->top_finding), "%s",
+			 x->att->top);
+	}
 
 	sampler_join(x);
 	r->snap[0] = x->local_snap;
@@ -434,6 +471,13 @@ static void h_end(void *arg, const struct ps_test_info *in,
 void ps_hist_wrap_reporter(struct ps_reporter *rep, const struct ps_opts *o,
 			   const char *kind)
 {
+	ps_hist_wrap_reporter_attach(rep, o, kind, NULL);
+}
+
+void ps_hist_wrap_reporter_attach(struct ps_reporter *rep,
+				  const struct ps_opts *o, const char *kind,
+				  struct ps_hist_attach *att)
+{
 	struct hrep *x;
 
 	if (!ps_hist_enabled(o))
@@ -441,6 +485,7 @@ void ps_hist_wrap_reporter(struct ps_reporter *rep, const struct ps_opts *o,
 	x = xcalloc(1, sizeof(*x));
 	x->inner = *rep;
 	x->o = o;
+	x->att = att;
 	snprintf(x->kind, sizeof(x->kind), "%s", kind);
 	*rep = (struct ps_reporter){ .start = h_start,
 				     .interval = h_interval,

@@ -32,6 +32,20 @@ void ps_hist_wrap_reporter(struct ps_reporter *rep, const struct ps_opts *o,
 			   const char *kind);
 
 /*
+ * What a test's record carries besides the test (--diagnose): the check
+ * report of the test (its JSON text, owned: the record takes it) and its
+ * top finding. A reporter inside the wrap fills it at the test's end,
+ * before the record is made; the wrap reads it then.
+ */
+struct ps_hist_attach {
+	char *check;
+	char top[200];
+};
+void ps_hist_wrap_reporter_attach(struct ps_reporter *rep,
+				  const struct ps_opts *o, const char *kind,
+				  struct ps_hist_attach *att);
+
+/*
  * Record a check: the report r (its evidence names the host and the run),
  * the spread of the best step's rate (NAN unknown). Returns the record's
  * id, or 0 when none was written (said why once).

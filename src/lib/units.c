@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "units.h"
 
@@ -88,6 +89,7 @@ static const char *const mg_bitps[] = { "Mbit/s", "Gbit/s" };
 static const char *const si[] = { "", "k", "M", "G", "T" };
 static const char *const bin[] = { "", "K", "M", "G", "T" };
 static const char *const bytes10[] = { "B", "KB", "MB", "GB" };
+static const char *const iec[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 static const char *const rtt[] = { "us", "ms", "s" };
 static const char *const rtt_report[] = { "µs", "ms", "s" };
 
@@ -135,6 +137,9 @@ SCALE(screen_usec,        1000, 1,   1,      rtt,        "",  0, NONPOS, usec);
 SCALE(report_usec,        1000, 1,   1,      rtt_report, " ", 0, AS_IS, rusec);
 /* the guided sweep's "1: 23.4, 2: 41.0 Gbit/s": one unit for the list */
 SCALE(sweep_bps,          1000, 1,   1,      bitps,      " ", 0, AS_IS, one);
+/* a setting (compare's changes): exact, in the largest unit below it */
+SCALE(setting_bps,        1000, 1,   1,      bitps,      " ", 0, AS_IS, two);
+SCALE(setting_bytes,      1024, 1,   1,      iec,        " ", 0, AS_IS, two);
 /* clang-format on */
 
 int ps_scale_pick(const struct ps_scale *st, double v, double *div)
@@ -227,4 +232,34 @@ void ps_fmt_usec(char *buf, size_t len, double us)
 void ps_fmt_bytes10(char *buf, size_t len, double bytes)
 {
 	ps_fmt_scaled(buf, len, bytes, &ps_scale_report_bytes, -1);
+}
+
+void ps_fmt_trimmed(char *buf, size_t len, int prec, double v)
+{
+	char *end;
+
+	snprintf(buf, len, "%.*f", prec, v);
+	if (!strchr(buf, '.'))
+		return;
+	end = buf + strlen(buf);
+	while (end > buf && end[-1] == '0')
+		*--end = 0;
+	if (end > buf && end[-1] == '.')
+		*--end = 0;
+}
+
+void ps_fmt_setting(char *buf, size_t len, double v, const struct ps_scale *st)
+{
+	double div;
+	int unit = ps_scale_pick(st, fabs(v), &div);
+	char num[64];
+
+	/* a whole number goes down a unit while it would be rounded in it:
+	 * 1500 bytes stay "1500 B", not "1.46 KiB" (the units are whole
+	 * numbers too, so the test is exact below 2^53 / 100) */
+	if (v == floor(v) && fabs(v) < 9e13)
+		for (; unit > 0 && fmod(fabs(v) * 100, div) != 0; unit--)
+			div /= st->base;
+	ps_fmt_trimmed(num, sizeof(num), unit ? 2 : 3, v / div);
+	snprintf(buf, len, "%s%s%s", num, st->sep, st->unit[unit]);
 }

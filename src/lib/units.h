@@ -52,7 +52,7 @@ extern const struct ps_scale ps_scale_iperf_bits, ps_scale_iperf_bytes,
 	ps_scale_iperf_byterate, ps_scale_report_bps, ps_scale_report_bytes,
 	ps_scale_brief_bps, ps_scale_screen_bps, ps_scale_screen_bps_short,
 	ps_scale_screen_bytes_short, ps_scale_screen_usec, ps_scale_report_usec,
-	ps_scale_sweep_bps;
+	ps_scale_sweep_bps, ps_scale_setting_bps, ps_scale_setting_bytes;
 
 /* the unit v is printed in (0 to n - 1), and in *div what that unit is worth */
 int ps_scale_pick(const struct ps_scale *st, double v, double *div);
@@ -71,6 +71,12 @@ void ps_fmt_bytes(char *buf, size_t len, double bytes, char fmt);
 /* the check report's rates and decimal sizes ("9.41 Gbit/s", "4.19 MB") */
 void ps_fmt_bps(char *buf, size_t len, double bps);
 void ps_fmt_bytes10(char *buf, size_t len, double bytes);
+/* "%.*f" of v without the trailing zeros: "600", "1.5", "2.01" */
+void ps_fmt_trimmed(char *buf, size_t len, int prec, double v);
+/* a setting's value exactly as it was set: in the largest unit it fills
+ * that needs at most two decimals, without trailing zeros ("600 Mbit/s",
+ * "1.5 Gbit/s"; with ps_scale_setting_bytes "208 KiB", "1500 B") */
+void ps_fmt_setting(char *buf, size_t len, double v, const struct ps_scale *st);
 /* the check report's RTTs, from microseconds: "87 µs", "10.40 ms" */
 void ps_fmt_usec(char *buf, size_t len, double usec);
 

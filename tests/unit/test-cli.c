@@ -425,6 +425,22 @@ static void test_iperf3_mode(void **state)
 	assert_false(ps_cli_iperf3_name("pipescope"));
 }
 
+/* the command line as check's page says it: the program by its name, a
+ * word a shell would split or expand quoted (issue 25 item 12) */
+static void test_cmdline(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_as("/usr/local/bin/pipescope", "check", "-c",
+				  "10.0.0.2", "--title", "it's <b> $x", "-T",
+				  "", NULL),
+			 PS_CLI_RUN);
+	assert_non_null(o.cmdline);
+	assert_string_equal(o.cmdline, "pipescope check -c 10.0.0.2 --title "
+				       "'it'\\''s <b> $x' -T ''");
+	OK("-c", "h", "-b", "1.5G");
+	assert_string_equal(o.cmdline, "pipescope -c h -b 1.5G");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_suffixes),
 		cmocka_unit_test(test_iperf3_options),
 		cmocka_unit_test(test_iperf3_mode),
+		cmocka_unit_test(test_cmdline),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

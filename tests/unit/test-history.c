@@ -104,8 +104,146 @@ static void test_compare_names_settings(void **state)
 	ps_compare_line(&c, 7200000000000LL, line, sizeof(line));
 	assert_non_null(strstr(line, "since the last run to 10.0.0.2 (2 h "
 				     "ago): "));
-	assert_non_null(strstr(line, "rx ring 256 → 4096"));
+	assert_non_null(strstr(line, "rx ring 256 entries → 4096 entries"));
 	assert_non_null(strstr(line, "rate 6.10 Gbit/s → 9.40 Gbit/s"));
+	ps_compare_free(&c);
+}
+
+static char *page(const struct ps_cmp *c, bool chart_only);
+
+/* every kind of setting is named as a person would and shown with its
+ * unit: a tbf by its kind, handle and device, rates in bit/s units, sizes
+ * in bytes, counts, switches, CPU lists and masks (issue 25 item 13) */
+static const char units_a[] =
+	"{\"host\":{\"hostname\":\"h\"},"
+	"\"link\":{\"mtu\":1500,\"txqlen\":1000,\"gso_max_size\":65536},"
+	"\"ethtool\":{\"rings\":{\"rx\":{\"current\":1}},"
+	"\"coalesce\":{\"rx_usecs\":50,\"adaptive_rx\":true},"
+	"\"pause\":{\"rx\":true,\"rx_frames\":10}},"
+	"\"irq\":{\"queues\":{\"rx\":[{\"name\":\"rx-0\",\"rps_cpus\":"
+	"\"00000000,00000000\"}]}},"
+	"\"pci\":{\"link\":{\"speed_gts\":8,\"width\":16},"
+	"\"payload\":{\"max_payload\":256}},"
+	"\"sysctl\":{\"values\":{"
+	"\"net.core.rmem_max\":{\"value\":212992},"
+	"\"net.ipv4.tcp_rmem\":{\"value\":[4096,131072,6291456]},"
+	"\"net.ipv4.tcp_sack\":{\"value\":1},"
+	"\"net.ipv4.tcp_mtu_probing\":{\"value\":0},"
+	"\"net.core.netdev_budget_usecs\":{\"value\":2000},"
+	"\"net.ipv4.tcp_congestion_control\":{\"value\":\"cubic\"}}},"
+	"\"qdisc\":{\"ifname\":\"u3a0\",\"status\":\"ok\",\"qdiscs\":[{"
+	"\"kind\":\"tbf\",\"handle\":\"8009:\",\"parent\":\"root\","
+	"\"rate_bps\":600000000,\"burst_bytes\":65500,\"limit_bytes\":61440,"
+	"\"bytes\":5,\"drops\":1}],"
+	"\"classes\":[{\"kind\":\"htb\",\"handle\":\"1:10\",\"ceil_bps\":"
+	"1000000000}]}}";
+static const char units_b[] =
+	"{\"host\":{\"hostname\":\"h\"},"
+	"\"link\":{\"mtu\":9000,\"txqlen\":1,\"gso_max_size\":524288},"
+	"\"ethtool\":{\"rings\":{\"rx\":{\"current\":4096}},"
+	"\"coalesce\":{\"rx_usecs\":8,\"adaptive_rx\":false},"
+	"\"pause\":{\"rx\":true,\"rx_frames\":99}},"
+	"\"irq\":{\"queues\":{\"rx\":[{\"name\":\"rx-0\",\"rps_cpus\":"
+	"\"00000001,0000000e\"}]}},"
+	"\"pci\":{\"link\":{\"speed_gts\":16,\"width\":8},"
+	"\"payload\":{\"max_payload\":512}},"
+	"\"sysctl\":{\"values\":{"
+	"\"net.core.rmem_max\":{\"value\":4194304},"
+	"\"net.ipv4.tcp_rmem\":{\"value\":[4096,131072,33554432]},"
+	"\"net.ipv4.tcp_sack\":{\"value\":0},"
+	"\"net.ipv4.tcp_mtu_probing\":{\"value\":1},"
+	"\"net.core.netdev_budget_usecs\":{\"value\":8000},"
+	"\"net.ipv4.tcp_congestion_control\":{\"value\":\"bbr\"}}},"
+	"\"qdisc\":{\"ifname\":\"u3a0\",\"status\":\"ok\",\"qdiscs\":[{"
+	"\"kind\":\"tbf\",\"handle\":\"8009:\",\"parent\":\"root\","
+	"\"rate_bps\":900000000,\"burst_bytes\":131072,\"limit_bytes\":"
+	"61440,\"bytes\":99,\"drops\":7}],"
+	"\"classes\":[{\"kind\":\"htb\",\"handle\":\"1:10\",\"ceil_bps\":"
+	"2500000000}]}}";
+
+static void test_compare_units(void **state)
+{
+	static const struct {
+		const char *what, *before, *after;
+	} want[] = {
+		{ "MTU", "1500 bytes", "9000 bytes" },
+		{ "txqueuelen", "1000 packets", "1 packet" },
+		{ "GSO max size", "64 KiB", "512 KiB" },
+		{ "rx ring", "1 entry", "4096 entries" },
+		{ "coalescing rx-usecs", "50 µs", "8 µs" },
+		{ "adaptive rx coalescing", "on", "off" },
+		{ "rx queue rx-0 RPS CPUs", "no CPU", "CPUs 1-3,32" },
+		{ "PCIe link speed", "8 GT/s", "16 GT/s" },
+		{ "PCIe link width", "x16", "x8" },
+		{ "PCIe max payload", "256 B", "512 B" },
+		{ "net.core.rmem_max", "208 KiB", "4 MiB" },
+		{ "net.ipv4.tcp_rmem", "4 KiB / 128 KiB / 6 MiB",
+		  "4 KiB / 128 KiB / 32 MiB" },
+		{ "net.ipv4.tcp_sack", "on", "off" },
+		{ "net.ipv4.tcp_mtu_probing", "off", "on after a black hole" },
+		{ "net.core.netdev_budget_usecs", "2000 µs", "8000 µs" },
+		{ "net.ipv4.tcp_congestion_control", "cubic", "bbr" },
+		{ "tbf 8009: on u3a0: rate", "600 Mbit/s", "900 Mbit/s" },
+		{ "tbf 8009: on u3a0: burst", "65500 B", "128 KiB" },
+		{ "htb class 1:10 on u3a0: ceil", "1 Gbit/s", "2.5 Gbit/s" },
+	};
+	struct ps_cmp c = { 0 };
+	char line[1024], *text = NULL, *html;
+	size_t tl = 0;
+	FILE *f;
+
+	(void)state;
+	rec(&c.run[0], 6e8, 0.01, units_a, NULL);
+	rec(&c.run[1], 9e8, 0.01, units_b, NULL);
+	ps_compare_build(&c);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct ps_cmp_change *x = find(&c.side[0], want[i].what);
+
+		if (!x)
+			fail_msg("no change named \"%s\"", want[i].what);
+		assert_string_equal(x->before_text, want[i].before);
+		assert_string_equal(x->after_text, want[i].after);
+	}
+	/* exactly those: no counter (the pause frames, the qdisc's bytes
+	 * and drops), nothing unchanged (the tbf's limit) */
+	assert_int_equal(c.side[0].n, sizeof(want) / sizeof(want[0]));
+	assert_null(find(&c.side[0], "tbf 8009: on u3a0: limit"));
+	/* the raw value stays the JSON's */
+	assert_string_equal(find(&c.side[0], "tbf 8009: on u3a0: rate")->after,
+			    "900000000");
+	/* and every renderer says it so: the line, the text, the page */
+	ps_compare_line(&c, 0, line, sizeof(line));
+	assert_non_null(strstr(line, "coalescing rx-usecs 50 µs → 8 µs, "));
+	f = open_memstream(&text, &tl);
+	ps_compare_print(f, &c);
+	fclose(f);
+	assert_non_null(strstr(text, "tbf 8009: on u3a0: rate"));
+	assert_non_null(strstr(text, "600 Mbit/s → 900 Mbit/s\n"));
+	assert_null(strstr(text, "qdiscs."));
+	assert_null(strstr(text, "600000000"));
+	free(text);
+	html = page(&c, false);
+	assert_non_null(strstr(html, "<td class=\"what\">tbf 8009: on u3a0: "
+				     "rate</td><td class=\"before\">600 Mbit/s"
+				     "</td><td class=\"after\">900 Mbit/s"
+				     "</td>"));
+	free(html);
+	ps_compare_free(&c);
+
+	/* the tbf alone changed: the line names it */
+	memset(&c, 0, sizeof(c));
+	{
+		char *b = xstrdup(units_a), *at = strstr(b, "600000000");
+
+		memcpy(at, "900", 3);
+		rec(&c.run[0], 6e8, 0.01, units_a, NULL);
+		rec(&c.run[1], 9e8, 0.01, b, NULL);
+		free(b);
+	}
+	ps_compare_build(&c);
+	ps_compare_line(&c, 0, line, sizeof(line));
+	assert_non_null(strstr(line, ": tbf 8009: on u3a0: rate 600 Mbit/s → "
+				     "900 Mbit/s, rate "));
 	ps_compare_free(&c);
 }
 
@@ -505,8 +643,8 @@ static void test_compare_html_streams(void **state)
 	assert_non_null(strstr(html, "<p class=\"change\">rate change: "
 				     "+17.3%</p>"));
 	assert_non_null(strstr(html, "<td class=\"what\">rx ring</td>"
-				     "<td class=\"before\">256</td>"
-				     "<td class=\"after\">4096</td>"));
+				     "<td class=\"before\">256 entries</td>"
+				     "<td class=\"after\">4096 entries</td>"));
 	free(html);
 	/* within the spread the sums' change is called noise too */
 	ps_compare_free(&c);
@@ -527,6 +665,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_names_settings),
+		cmocka_unit_test(test_compare_units),
 		cmocka_unit_test(test_compare_noise),
 		cmocka_unit_test(test_null_is_absent),
 		cmocka_unit_test(test_rec_json),

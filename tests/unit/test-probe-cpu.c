@@ -235,6 +235,32 @@ static void test_cpu_list(void **state)
 			 -EINVAL);
 }
 
+/* the hex masks of affinity_hint and rps_cpus as lists */
+static void test_cpu_mask(void **state)
+{
+	char out[64], tiny[4];
+
+	(void)state;
+	assert_int_equal(ps_cpu_mask_to_list("0000000c\n", out, sizeof(out)),
+			 2);
+	assert_string_equal(out, "2-3");
+	assert_int_equal(ps_cpu_mask_to_list("00000001,00000000,80000005", out,
+					     sizeof(out)),
+			 4);
+	assert_string_equal(out, "0,2,31,64");
+	assert_int_equal(ps_cpu_mask_to_list("ff", out, sizeof(out)), 8);
+	assert_string_equal(out, "0-7");
+	assert_int_equal(ps_cpu_mask_to_list("00000000", out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(ps_cpu_mask_to_list("0x3", out, sizeof(out)), -EINVAL);
+	assert_int_equal(ps_cpu_mask_to_list("", out, sizeof(out)), -EINVAL);
+	assert_int_equal(ps_cpu_mask_to_list("5555", tiny, sizeof(tiny)),
+			 -ENOSPC);
+	assert_string_equal(tiny, "");
+	assert_int_equal(ps_cpu_list_count("0-3,8"), 5);
+	assert_int_equal(ps_cpu_list_count("x"), -1);
+}
+
 static void test_recorded_trees(void **state)
 {
 	struct ps_cpu_info info;
@@ -481,6 +507,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_10_columns),
+		cmocka_unit_test(test_cpu_mask),
 		cmocka_unit_test(test_parse_old_kernels),
 		cmocka_unit_test(test_parse_offline),
 		cmocka_unit_test(test_parse_garbage),

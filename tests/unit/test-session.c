@@ -583,6 +583,17 @@ static void test_reading_times(void **state)
 	assert_false(ps_session_wants_local(&s));
 	assert_false(ps_session_local(&s, after_end));
 	ps_session_free(&s);
+	/* a test that failed, no summary: frozen, its window stays what its
+	 * readings made it (issue 25 item 5) */
+	ps_session_init(&s);
+	ps_session_begin(&s, &info);
+	late->hdr.mono_ns = s.begin_ns;
+	assert_true(ps_session_local(&s, late));
+	ps_session_freeze(&s);
+	assert_false(ps_session_wants_local(&s));
+	after_end->hdr.mono_ns = s.begin_ns + 5000000000LL;
+	assert_false(ps_session_local(&s, after_end));
+	ps_session_free(&s);
 	ps_snapshot_put(early);
 	ps_snapshot_put(late);
 	ps_snapshot_put(before_end);

@@ -66,7 +66,7 @@ static void interval(struct feed *f, int k, bool omitted)
 	/* the far end's sender (a reverse or bidir stream) */
 	f->remote[0].sender = true;
 	f->remote[0].has_tcpinfo = true;
-	f->remote[0].rtt_us = 12000;
+	f->remote[0].rtt_us = 15000;
 	f->remote[0].cwnd = 100000;
 	f->remote[0].sndbuf_limited_us = 3000000; /* more than the interval */
 	f->remote[0].retrans = 1;
@@ -102,8 +102,12 @@ static void test_acc(void **state)
 	memset(&s, 0, sizeof(s));
 	ps_step_acc_finish(&a, &s);
 	assert_true(s.have_tcpinfo);
-	/* (11 + 12 + 13 + 3 x 12 ms) / 6 */
-	assert_true(fabs(s.rtt_us - 12000) < 1e-6);
+	/* (11 + 12 + 13 + 3 x 15 ms) / 6 */
+	assert_true(fabs(s.rtt_us - 13500) < 1e-6);
+	/* each direction's senders apart: this end's 11, 12, 13 ms, the
+	 * far end's 15 ms */
+	assert_true(fabs(s.rtt_dir_us[0] - 12000) < 1e-6);
+	assert_true(fabs(s.rtt_dir_us[1] - 15000) < 1e-6);
 	assert_true(fabs(s.min_rtt_us - 9600) < 1e-6);
 	assert_true(fabs(s.cwnd_bytes - 100000) < 1e-6);
 	/* the interval that did not tell its window is left out */

@@ -210,7 +210,9 @@ static void test_line_scales(void **state)
 	free(o);
 }
 
-static char *heatmap(const struct ps_svg_heatmap *h)
+/* (not inlined: gcc takes the returned buffer for the local that held it)
+ */
+__attribute__((noinline)) static char *heatmap(const struct ps_svg_heatmap *h)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -281,6 +283,141 @@ static void test_heatmap(void **state)
 
 /* ---- the step's series ---------------------------------------------- */
 
+/* the x="..." of the first element of class cls, -1e9 when none */
+static double attr_x(const char *o, const char *cls)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "class=\"%s\" x=\"", cls);
+	p = strstr(o, pat);
+	return p ? strtod(p + strlen(pat), NULL) : -1e9;
+}
+
+/* the width of the cut row label after its title */
+static double cut_width(const char *o)
+{
+	const char *t = strstr(o, "</title>xx");
+	size_t n = t ? strcspn(t + 8, "<") : 0;
+	char cut[400];
+
+	assert_non_null(t);
+	snprintf(cut, sizeof(cut), "%.*s", (int)n, t + 8);
+	return ps_svg_text_width(cut, 12);
+}
+
+/* issue 25 item 12: the labels have the room their text needs, the legend
+ * wraps, the tooltips say their units */
+static void test_label_room(void **state)
+{
+	const char *rows[] = { "1 stream", "both directions, 2 streams each" };
+	const char *cols[] = { "cpu0", "cpu1" };
+	double v[] = { 10, 20, 30, 40 };
+	struct ps_svg_heatmap h = {
+		.id = "hm",
+		.title = "t",
+		.rows = 2,
+		.cols = 2,
+		.row_label = rows,
+		.col_label = cols,
+		.v = v,
+		.unit = PS_SVG_PCT,
+	};
+	char *o, txt[64], longer[400];
+	double x, w = ps_svg_text_width(rows[1], 12);
+
+	(void)state;
+	/* wider than the old fixed 150 px room: the estimate at least the
+	 * 0.55 em a sans-serif letter takes on average */
+	assert_true(w >= 0.55 * 12 * strlen(rows[1]));
+	assert_true(ps_svg_text_width("mmm", 12) >
+		    ps_svg_text_width("iii", 12));
+	assert_true(ps_svg_text_width("é", 12) == ps_svg_text_width("M", 12));
+	o = heatmap(&h);
+	/* the labels end 6 px before the cells, and start inside */
+	x = attr_x(o, "row-label");
+	assert_true(x - w >= 0);
+	assert_true(fabs(attr_x(o, "cell") - (x + 6)) < 0.11);
+	free(o);
+
+	/* longer than half the picture: cut with "…", whole in its title */
+	memset(longer, 'x', 300);
+	longer[300] = 0;
+	rows[1] = longer;
+	o = heatmap(&h);
+	x = attr_x(o, "row-label");
+	assert_true(x <= 760 / 2);
+	assert_non_null(strstr(o, "xx…</text>"));
+	assert_non_null(strstr(o, "><title>xxxxxxxx"));
+	assert_true(x - cut_width(o) >= 0);
+	free(o);
+	/* cut between characters, never inside one */
+	longer[0] = 0;
+	for (int i = 0; i < 150; i++)
+		strcat(longer, "é");
+	o = heatmap(&h);
+	assert_non_null(strstr(o, "é…</text>"));
+	free(o);
+
+	/* the tooltips' seconds: two decimals at most, with the unit */
+	ps_svg_format(txt, sizeof(txt), 2.00085, PS_SVG_SECONDS);
+	assert_string_equal(txt, "2 s");
+	ps_svg_format(txt, sizeof(txt), 0.5, PS_SVG_SECONDS);
+	assert_string_equal(txt, "0.5 s");
+	ps_svg_format(txt, sizeof(txt), 1.0085, PS_SVG_SECONDS);
+	assert_string_equal(txt, "1.01 s");
+	ps_svg_format(txt, sizeof(txt), 1234.4, PS_SVG_PER_S);
+	assert_string_equal(txt, "1234/s");
+}
+
+static void test_legend_wraps(void **state)
+{
+	static const char *const names[] = {
+		"1 stream",
+		"2 streams",
+		"4 streams",
+		"reverse, 2 streams",
+		"both directions, 2 streams each: sent",
+		"both directions, 2 streams each: received",
+	};
+	double x[] = { 1, 2 }, y[] = { 1e9, 2e9 };
+	struct ps_svg_series s[6];
+	struct ps_svg_line_chart c = {
+		.id = "l",
+		.title = "t",
+		.xunit = PS_SVG_SECONDS,
+		.yunit = PS_SVG_BPS,
+		.series = s,
+		.nseries = 6,
+	};
+	const char *p;
+	char *o;
+	double right = 0;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		s[i] = (struct ps_svg_series){ names[i], x, y, 2 };
+	o = line_chart(&c, false);
+	/* every name starts inside and, as estimated, ends inside */
+	for (p = o; (p = strstr(p, "class=\"legend-label\" x=\"")); p++) {
+		const char *t = strchr(p, '>') + 1;
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(t, "<"), t);
+		right = fmax(right, strtod(p + 24, NULL) +
+					    ps_svg_text_width(name, 12));
+	}
+	assert_true(right > 0 && right <= 760);
+	/* on a second line, the plot and the picture 18 px lower */
+	assert_non_null(strstr(o, "y=\"56.0\">both directions, 2 streams "
+				  "each: received</text>"));
+	assert_non_null(strstr(o, "height=\"358\""));
+	assert_non_null(strstr(o, "<rect class=\"plot\" x=\"105\" y=\"78\""));
+	/* the tooltips: seconds and rates with their units */
+	assert_non_null(strstr(o, "<title>1 stream: 2 s, 2.00 Gbit/s</title>"));
+	free(o);
+}
+
 static void test_rate_series(void **state)
 {
 	struct ps_step_result *s = calloc(1, sizeof(*s));
@@ -323,6 +460,24 @@ static void test_rate_series(void **state)
 	ps_step_add_rate(s, &iv);
 	assert_int_equal(s->nrate, 1);
 	assert_true(s->rate_bps[0] == 7);
+
+	/* both directions: what this end sent, and apart what it received */
+	memset(s, 0, sizeof(*s));
+	s->bidir = true;
+	st[0].bps = 3;
+	ps_step_add_rate(s, &iv);
+	assert_int_equal(s->nrate, 1);
+	assert_true(s->rate_bps[0] == 3);
+	assert_true(s->rate_back_bps[0] == 7);
+	/* merged in pairs as the other */
+	for (int k = 1; k < 80; k++) {
+		iv.start = k;
+		iv.end = k + 1;
+		st[1].bps = 7 + k;
+		ps_step_add_rate(s, &iv);
+	}
+	assert_true(fabs(s->rate_back_bps[0] - 7.5) < 1e-6);
+	assert_true(s->rate_bps[0] == 3);
 	free(s);
 }
 
@@ -453,10 +608,14 @@ static void test_html_hostile(void **state)
 	r->steps[2].streams = 1;
 	r->steps[2].reverse = true;
 	snprintf(r->steps[2].note, sizeof(r->steps[2].note), "%s", hostile);
+	r->start_ns = 1795979997486994405LL;
 	ps_evidence_of(snap, r, &ev);
 	ps_diagnose(&ev, d);
 	rep.ev = &ev;
 	rep.d = d;
+	/* the command line and the history's line may hold anything */
+	rep.cmdline = hostile;
+	rep.since = hostile;
 	f = open_memstream(&o, &len);
 	ps_check_report_html(f, &rep);
 	fclose(f);
@@ -472,6 +631,17 @@ static void test_html_hostile(void **state)
 	assert_null(strstr(o, "@import"));
 	assert_non_null(strstr(o, "&lt;script&gt;"));
 	assert_non_null(strstr(o, "&lt;b&gt;\\x1b]]&gt;"));
+	/* the header: when, the command line, both hosts; the history's
+	 * line in its own styled paragraph */
+	assert_non_null(strstr(o, "<tr><th>started</th><td>2026-11-"));
+	assert_non_null(strstr(o, "<tr><th>command line</th><td><code "
+				  "class=\"cmdline\">&lt;script&gt;"));
+	assert_non_null(strstr(o, "<tr><th>this host</th><td>&lt;script"));
+	assert_non_null(strstr(o, "<tr><th>far end</th><td>&lt;script"));
+	assert_non_null(strstr(o, "<section id=\"since\">"));
+	assert_non_null(strstr(o, "<p class=\"since\">&lt;script&gt;"));
+	assert_non_null(strstr(o, "p.since{"));
+	assert_true(strstr(o, "<p class=\"since\">") < strstr(o, "</body>"));
 	assert_non_null(strstr(o, "id=\"chart-sweep\""));
 	assert_non_null(strstr(o, "id=\"chart-rate\""));
 	assert_non_null(strstr(o, "id=\"chart-irq\""));
@@ -500,16 +670,80 @@ static void test_html_hostile(void **state)
 	free(r);
 }
 
+/* a test of both directions draws both: two series, named (issue 25
+ * item 12) */
+static void test_html_bidir(void **state)
+{
+	struct ps_run *r = calloc(1, sizeof(*r));
+	struct ps_snapshot *snap = calloc(1, sizeof(*snap));
+	struct ps_diagnosis *d = calloc(1, sizeof(*d));
+	struct ps_step_result *s = &r->steps[0];
+	struct ps_evidence ev;
+	struct ps_check_report rep = { 0 };
+	const char *fig, *end;
+	char *o = NULL, *rate;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	r->loopback = true;
+	r->nsteps = 1;
+	snprintf(s->id, sizeof(s->id), "bidir");
+	s->state = PS_STEP_DONE;
+	s->streams = 2;
+	s->bidir = true;
+	s->seconds = 2;
+	s->bps = 3e9;
+	s->bps_back = 1e9;
+	s->nrate = 2;
+	s->rate_t0[1] = s->rate_t1[0] = 1.00085f;
+	s->rate_t1[1] = 2.00085f;
+	s->rate_bps[0] = s->rate_bps[1] = 3e9;
+	s->rate_back_bps[0] = s->rate_back_bps[1] = 1e9;
+	ps_evidence_of(snap, r, &ev);
+	ps_diagnose(&ev, d);
+	rep.ev = &ev;
+	rep.d = d;
+	f = open_memstream(&o, &len);
+	ps_check_report_html(f, &rep);
+	fclose(f);
+	fig = strstr(o, "id=\"chart-rate\"");
+	assert_non_null(fig);
+	end = strstr(fig, "</svg>");
+	rate = strndup(fig, (size_t)(end - fig));
+	assert_int_equal(count(rate, "<polyline class=\"series\""), 2);
+	assert_non_null(strstr(rate, ">both directions, 2 streams each: "
+				     "sent</text>"));
+	assert_non_null(strstr(rate, ">both directions, 2 streams each: "
+				     "received</text>"));
+	/* the tooltips in units: "2 s", not "2.00085" */
+	assert_non_null(strstr(rate, "<title>both directions, 2 streams each: "
+				     "received: 2 s, 1.00 Gbit/s</title>"));
+	assert_non_null(strstr(rate, "sent: 1 s, 3.00 Gbit/s</title>"));
+	assert_null(strstr(rate, "2.00085"));
+	/* loopback: the far end is this host */
+	assert_non_null(strstr(o, "<tr><th>far end</th><td>this host: the "
+				  "in-process server on 127.0.0.1</td></tr>"));
+	free(rate);
+	free(o);
+	free(d);
+	free(snap);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_line_scales),
 		cmocka_unit_test(test_heatmap),
+		cmocka_unit_test(test_label_room),
+		cmocka_unit_test(test_legend_wraps),
 		cmocka_unit_test(test_rate_series),
 		cmocka_unit_test(test_irq_matrix),
 		cmocka_unit_test(test_bar_chart),
 		cmocka_unit_test(test_html_hostile),
+		cmocka_unit_test(test_html_bidir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

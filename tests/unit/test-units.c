@@ -114,12 +114,45 @@ static void test_styles(void **state)
 	assert_true(div == 1);
 }
 
+/* a setting as it was set: exact, in the largest unit that keeps it so */
+static void test_setting(void **state)
+{
+	static const struct {
+		const struct ps_scale *st;
+		double v;
+		const char *want;
+	} t[] = {
+		{ &ps_scale_setting_bps, 600e6, "600 Mbit/s" },
+		{ &ps_scale_setting_bps, 900e6, "900 Mbit/s" },
+		{ &ps_scale_setting_bps, 1.5e9, "1.5 Gbit/s" },
+		{ &ps_scale_setting_bps, 25e9, "25 Gbit/s" },
+		{ &ps_scale_setting_bps, 999e3, "999 kbit/s" },
+		{ &ps_scale_setting_bps, 123456789, "123456789 bit/s" },
+		{ &ps_scale_setting_bps, 0, "0 bit/s" },
+		{ &ps_scale_setting_bytes, 212992, "208 KiB" },
+		{ &ps_scale_setting_bytes, 4194304, "4 MiB" },
+		{ &ps_scale_setting_bytes, 65536, "64 KiB" },
+		{ &ps_scale_setting_bytes, 1500, "1500 B" },
+		{ &ps_scale_setting_bytes, 87380, "87380 B" },
+		{ &ps_scale_setting_bytes, 1536, "1.5 KiB" },
+		{ &ps_scale_setting_bytes, 0.5, "0.5 B" },
+	};
+	char buf[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ps_fmt_setting(buf, sizeof(buf), t[i].v, t[i].st);
+		assert_string_equal(buf, t[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_styles),
+		cmocka_unit_test(test_setting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
