@@ -42,4 +42,23 @@ for c in check compare history probe; do
 done
 T_COUNT=$((T_COUNT + 1))
 "$PIPESCOPE" check --help | grep -q -- '--format html' || fail "check --help does not name --format html"
+# the README's view keys and names are the workstation's own table
+# (ui/ui-views.c's VIEWS list, each view's noun in ui/view-NAME.c)
+T_COUNT=$((T_COUNT + 1))
+names=$(sed -n '/^#define VIEWS(X)/,/^$/s/.*X(\([a-z]*\)).*/\1/p' "$top_srcdir/ui/ui-views.c")
+n=0 nouns=
+for v in $names; do
+	n=$((n + 1))
+	w=$(sed -n 's/.*\.noun = N_("\([^"]*\)").*/\1/p' "$top_srcdir/ui/view-$v.c")
+	nouns="${nouns:+$nouns, }$w"
+done
+readme=$(tr '\n' ' ' <"$top_srcdir/README.md" | tr -s ' ')
+if [ "$n" -lt 2 ]; then
+	fail "no views found in ui/ui-views.c"
+else
+	case $readme in
+	*"\`1\`–\`$n\` or Tab views ($nouns)"*) ;;
+	*) fail "README does not say '\`1\`–\`$n\` or Tab views ($nouns)'" ;;
+	esac
+fi
 finish

@@ -4,7 +4,8 @@
 # to done with their rates, s skips the running test, the findings come
 # ranked with the binding ceiling first and open with Enter, w writes the
 # markdown report (an unwritable place is one line, no file), x ends a run;
-# at 100x30 and 80x24, resized during the run. Captures go to
+# at 100x30 and 80x24, resized during the run; at the default length a
+# guided test lasts the 5 s the README gives. Captures go to
 # tests/artifacts.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/ui-lib.sh"
@@ -145,4 +146,20 @@ ui_save ui-guided-aborted-100x30
 
 ui_keys q
 ui_expect "q quits" 'EXIT:0' 15
+# the screen's default length (t 10): each guided test 4 s measured after
+# an omitted first second, 5 s in all, as the README says
+ui_start 100 30 "cd '$UI_TMP' && env LC_ALL=C TERM=xterm \
+PIPESCOPE_REPORT_DIR='$out' $PIPESCOPE"
+ui_expect "default length: the workstation's test runs" '\[running\]' 10
+ui_keys g
+ui_expect "default length: a guided test lasts 5 s in all" \
+	'^running +2 One stream +\[[#.]+\] [0-9.]+/5 s' 15
+T_COUNT=$((T_COUNT + 1))
+tr '\n' ' ' <"$top_srcdir/README.md" | tr -s ' ' |
+	grep -q "for the default 10: 4 s measured after an omitted first second, 5 s in all" ||
+	fail "README does not give the guided test's default length (4 s measured, 5 s in all)"
+ui_keys x
+ui_expect "default length: x ends the run" 'ended by x; w writes the report' 15
+ui_keys q
+ui_expect "default length: q quits" 'EXIT:0' 15
 finish
