@@ -340,13 +340,14 @@ static int enforce_caps(struct srv_test *st, int *ierr)
 	return 0;
 }
 
-/* the client hung up its control connection (it sends nothing now) */
-static bool client_left(int ctrl_fd)
+/* the client hung up its control connection (it sends nothing now), seen
+ * within wait_ms */
+static bool client_left(int ctrl_fd, int wait_ms)
 {
 	struct pollfd p = { .fd = ctrl_fd, .events = POLLIN };
 	char c;
 
-	if (poll(&p, 1, 0) <= 0)
+	if (poll(&p, 1, wait_ms) <= 0)
 		return false;
 	return recv(ctrl_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) <= 0;
 }
@@ -417,7 +418,7 @@ static int udp_streams(struct srv_test *st)
 			continue;
 		}
 		if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
-		    client_left(t->ctrl_fd)) {
+		    client_left(t->ctrl_fd, 0)) {
 			rc = -ECONNRESET;
 			break;
 		}
@@ -515,7 +516,7 @@ static int tcp_streams(struct srv_test *st)
 			rc = -ETIMEDOUT;
 		else if (atomic_load(srv->stop))
 			rc = -ECANCELED;
-		else if (client_left(st->t.ctrl_fd))
+		else if (client_left(st->t.ctrl_fd, 0))
 			rc = -ECONNRESET;
 	}
 	st->awaiting = false;
@@ -564,6 +565,17 @@ static int serve_running(struct srv_test *st)
 
 			m += atomic_load_explicit(&s->bytes,
 						  memory_order_relaxed);
+			/* a killed client resets its data streams as it
+			 * closes the control connection: that is the
+			 * client gone, not one stream failing */
+			if (atomic_load(&s->finished) && e &&
+			    client_left(t->ctrl_fd, 200)) {
+				snprintf(st->err, sizeof(st->err),
+					 _("the client has gone (%s); partial "
+					   "results"),
+					 _("connection closed"));
+				return -1;
+			}
 			if (atomic_load(&s->finished) && e) {
 				snprintf(st->err, sizeof(st->err),
 					 _("data stream %d failed: %s; partial "
