@@ -549,7 +549,7 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 	const struct ps_step_qdisc *q;
 	struct ps_qdisc_shaper sh = { 0 };
 	struct ps_qdisc_entry e;
-	char name[48], rate[32], got[32], lim[64] = "", cmd[300];
+	char name[48], rate[32], got[32], lim[64] = "", cmd[400];
 	const char *who;
 	int64_t want;
 
@@ -635,10 +635,37 @@ static enum ps_check_state eval_queue(const struct ps_evidence *ev,
 		want = 4 * q->limit_bytes;
 	if (want < 65536)
 		want = 65536;
-	if (q->per_class)
+	/* never a remedy that removes what the user configured: a leaf
+	 * qdisc someone put under the class is changed in place, not
+	 * replaced; without one, "add" replaces only the class's built-in
+	 * default queue (and refuses where a configured one sits) */
+	if (q->per_class && q->leaf[0] &&
+	    (!strcmp(q->leaf, "pfifo") || !strcmp(q->leaf, "bfifo")))
 		snprintf(cmd, sizeof(cmd),
-			 _("give the class a longer queue: tc qdisc replace "
-			   "dev %s parent %s pfifo limit %lld (packets), or "
+			 _("lengthen the class's own %s, keeping it: tc qdisc "
+			   "change dev %s handle %s %s limit %lld, or more "
+			   "burst: tc class change dev %s classid %s htb ... "
+			   "burst BYTES"),
+			 q->leaf, w.dev, q->leaf_handle, q->leaf,
+			 (long long)(!strcmp(q->leaf, "bfifo")
+					     ? want
+					     : (want / 1500 > 100 ? want / 1500
+								  : 100)),
+			 w.dev, q->handle);
+	else if (q->per_class && q->leaf[0])
+		snprintf(cmd, sizeof(cmd),
+			 _("the class's %s %s is configured: keep it and "
+			   "raise its own limit (tc qdisc change dev %s handle "
+			   "%s %s limit ...), or give the class more burst: tc "
+			   "class change dev %s classid %s htb ... burst "
+			   "BYTES"),
+			 q->leaf, q->leaf_handle, w.dev, q->leaf_handle,
+			 q->leaf, w.dev, q->handle);
+	else if (q->per_class)
+		snprintf(cmd, sizeof(cmd),
+			 _("give the class a longer queue: tc qdisc add dev %s "
+			   "parent %s pfifo limit %lld (packets; it takes the "
+			   "place of the class's built-in default queue), or "
 			   "more burst: tc class change dev %s classid %s htb "
 			   "... burst BYTES"),
 			 w.dev, q->handle,

@@ -41,10 +41,13 @@ struct ps_step_qdisc {
 	bool have;     /* two samples of the same root qdisc */
 	char kind[16]; /* the root qdisc's kind */
 	/* the shaper (ps_qdisc_shaper), if any: "" and 0 when none */
-	char shaper[16];     /* "tbf", "htb" */
-	char handle[12];     /* the tbf's handle, or the htb class's */
-	double rate_bps;     /* its configured rate (htb: the class ceil) */
-	bool per_class;	     /* htb: a class's, not the whole link's */
+	char shaper[16]; /* "tbf", "htb" */
+	char handle[12]; /* the tbf's handle, or the htb class's */
+	double rate_bps; /* its configured rate (htb: the class ceil) */
+	bool per_class;	 /* htb: a class's, not the whole link's */
+	/* htb: the class's leaf qdisc when one is listed (someone put it
+	 * there: the built-in default leaf is never listed); "" when none */
+	char leaf[16], leaf_handle[12];
 	int64_t limit_bytes; /* the shaper's queue; -1 unknown */
 	int64_t limit_packets;
 	int64_t burst_bytes;

@@ -117,6 +117,8 @@ static const struct ps_jfield step_qdisc_shaper[] = {
 	STR(Q, handle, "handle", 0),
 	NUM(Q, rate_bps, "rate_bps"),
 	BOOL(Q, per_class, "per_class"),
+	STR(Q, leaf, "leaf", PS_JF_NA),
+	STR(Q, leaf_handle, "leaf_handle", PS_JF_NA),
 	PS_JFIELD(Q, limit_bytes, "limit_bytes", PS_JT_INT, PS_JF_NA, NULL,
 		  NULL),
 	PS_JFIELD(Q, limit_packets, "limit_packets", PS_JT_INT, PS_JF_NA, NULL,

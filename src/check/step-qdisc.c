@@ -34,6 +34,9 @@ static void shaper_conf(const struct ps_qdisc_info *q, struct ps_step_qdisc *c)
 		if (q->q[k].pid == sh.class->hid) {
 			c->limit_bytes = q->q[k].limit_bytes;
 			c->limit_packets = q->q[k].limit_packets;
+			snprintf(c->leaf, sizeof(c->leaf), "%s", q->q[k].kind);
+			snprintf(c->leaf_handle, sizeof(c->leaf_handle), "%s",
+				 q->q[k].handle);
 		}
 }
 

@@ -135,6 +135,8 @@ static void test_htb(void **state)
 	assert_string_equal(st.shaper, "htb");
 	assert_string_equal(st.handle, "1:20");
 	assert_true(st.limit_packets == 50);
+	assert_string_equal(st.leaf, "pfifo");
+	assert_string_equal(st.leaf_handle, q->q[1].handle);
 	assert_true(st.drops == 0);
 	/* with the parent's ceil lower, that one caps */
 	q->c[1].ceil_bps = 2e8;
@@ -530,6 +532,40 @@ static void test_checks(void **state)
 			    "shaper_queue_short");
 	assert_true(d->ceil.next >= 0);
 	assert_true(d->ceil.c[d->ceil.next].bps == 5e8);
+
+	/* an htb class's short queue: the remedy never replaces a leaf
+	 * qdisc someone configured under the class */
+	for (int k = 0; k < r->nsteps; k++) {
+		struct ps_step_qdisc *q = &r->steps[k].qdisc;
+
+		snprintf(q->shaper, sizeof(q->shaper), "htb");
+		snprintf(q->handle, sizeof(q->handle), "1:10");
+		q->per_class = true;
+	}
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.remedy, "tc qdisc add dev qra parent 1:10 "
+					 "pfifo limit"));
+	assert_null(strstr(f.remedy, "replace"));
+	for (int k = 0; k < r->nsteps; k++) {
+		snprintf(r->steps[k].qdisc.leaf, sizeof(r->steps[k].qdisc.leaf),
+			 "fq_codel");
+		snprintf(r->steps[k].qdisc.leaf_handle,
+			 sizeof(r->steps[k].qdisc.leaf_handle), "20:");
+	}
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_FIRED);
+	assert_non_null(strstr(f.remedy, "fq_codel 20: is configured: keep"));
+	assert_non_null(strstr(f.remedy,
+			       "tc qdisc change dev qra handle 20: fq_codel"));
+	assert_null(strstr(f.remedy, "pfifo"));
+	assert_null(strstr(f.remedy, "replace"));
+	assert_null(strstr(f.remedy, "qdisc add"));
+	for (int k = 0; k < r->nsteps; k++)
+		snprintf(r->steps[k].qdisc.leaf, sizeof(r->steps[k].qdisc.leaf),
+			 "bfifo");
+	assert_int_equal(run(&ps_check_short_queue, &ev, &f), PS_CHECK_FIRED);
+	/* bfifo's limit is in bytes: 20 ms at 500 Mbit/s, or 4 x 61440 */
+	assert_non_null(strstr(f.remedy, "tc qdisc change dev qra handle 20: "
+					 "bfifo limit 1250000"));
 
 	/* a roomy queue: the rate binds, a few drops are the shaper's work */
 	r->nsteps = 0;
