@@ -531,8 +531,23 @@ case $1 in
 offloads_off | mtu | window_rtt | link_speed | pcie_link)
 	fail "plain: top finding $1 on a plain veth" ;;
 esac
+# the same path gives the same verdict; host_busy names other work on the
+# machine (a shared one: other tenants come and go between the runs) with
+# its share in its facts, so it stands apart: the other runs agree
 T_COUNT=$((T_COUNT + 1))
-[ "$1" = "$2" ] && [ "$2" = "$3" ] || fail "plain: three runs, three verdicts:$tops"
+path_tops=
+for k in 1 2 3; do
+	t=$(q plain$k '.findings[0].check')
+	if [ "$t" = host_busy ]; then
+		q plain$k '[.findings[0].facts[] | select(.key == "other_work") | .value][0] > 0' |
+			grep -qx true || fail "plain$k: host_busy without other work's share"
+	else
+		path_tops="$path_tops $t"
+	fi
+done
+set -- $path_tops
+[ $# -lt 2 ] || [ "$1" = "$2" ] && { [ $# -lt 3 ] || [ "$2" = "$3" ]; } ||
+	fail "plain: three runs, three verdicts:$tops"
 r=$(q plain1 '.answer.measured_bps / 1e9')
 T_COUNT=$((T_COUNT + 1))
 num_ge "$r" 1 || fail "plain: measured $r Gbit/s"
