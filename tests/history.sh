@@ -84,6 +84,46 @@ check "the UDP record's rate is the received one ($rec = $got, sent $sent)" \
 expect_exit 0 "its history as text" -- "$PIPESCOPE" history --history "$TMP/udp/h.db"
 check "the list has a protocol column: udp" \
 	sh -c 'printf "%s\n" "$1" | head -1 | grep -q " proto " && printf "%s\n" "$1" | sed -n 2p | grep -q " udp "' - "$OUT"
+# its loss, as the receivers counted it, in the list, its JSON and compare
+lossw=$(jq '.end.sum.lost_packets / .end.sum.packets' "$TMP/udp.json")
+expect_exit 0 "the UDP record as JSON" -- "$PIPESCOPE" history --history "$TMP/udp/h.db" --format json
+loss=$(printf '%s\n' "$OUT" | jq '.[0].loss')
+check "the record's loss is lost/packets of the -J document ($loss, $lossw)" \
+	awk -v a="$loss" -v b="$lossw" 'BEGIN { d = a - b; exit !(a != "" && a >= 0 && d * d < 1e-18) }'
+expect_exit 0 "the UDP record in the list" -- "$PIPESCOPE" history --history "$TMP/udp/h.db"
+# the cell after the rate: a percentage as shown, within its rounding
+pct=$(printf '%s\n' "$OUT" | sed -n 2p | sed -n 's/.*bit\/s  *\([<0-9.]*%\) .*/\1/p')
+check "the list has a loss column, '$pct' for the UDP run ($lossw)" \
+	sh -c 'printf "%s\n" "$1" | head -1 | grep -q " loss " &&
+		awk -v p="$2" -v w="$3" "BEGIN { sub(/%/, \"\", p); lt = sub(/</, \"\", p)
+			d = p - w * 100; if (d < 0) d = -d
+			exit !(p != \"\" && (lt ? w * 100 < p : d <= 0.005 + 0.05 * w * 100)) }"' \
+	- "$OUT" "$pct" "$lossw"
+"$PIPESCOPE" -c 127.0.0.1 -p "$port" -t 1 --no-tui --history "$TMP/udp/h.db" >/dev/null 2>&1
+expect_exit 0 "history: a TCP run beside it" -- "$PIPESCOPE" history --history "$TMP/udp/h.db"
+check "a TCP run's loss is not told ('-')" \
+	sh -c 'printf "%s\n" "$1" | sed -n 3p | grep -Eq " tcp .*bit/s +- +done "' - "$OUT"
+expect_exit 0 "compare the UDP run with the TCP one" -- "$PIPESCOPE" compare 1 2 --history "$TMP/udp/h.db"
+check "compare gives the UDP run's rate with its loss" \
+	sh -c 'printf "%s\n" "$1" | grep -Fq "bit/s, $2 lost" &&
+		printf "%s\n" "$1" | grep "^A 1 " | grep -Fq "bit/s, $2 lost"' - "$OUT" "$pct"
+check "and the TCP run's without" \
+	sh -c 'printf "%s\n" "$1" | grep -Eq "^B 2 .*bit/s$"' - "$OUT"
+# a history kept before the loss column (schema 4): migrated from the
+# stored -J documents
+cp "$TMP/udp/h.db" "$TMP/udp/v4.db"
+sqlite3 "$TMP/udp/v4.db" "ALTER TABLE runs DROP COLUMN loss; PRAGMA user_version = 4"
+expect_exit 0 "history reads a schema 4 file" -- "$PIPESCOPE" history --history "$TMP/udp/v4.db" --format json
+check "its UDP run's loss comes from the -J document kept" \
+	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | .loss]')" = "[$loss,null]" ]
+# a loss out of 0-1 in the file (it is not trusted) is not known
+for bad in 7 -0.5 "'x'" "1e999"; do
+	sqlite3 "$TMP/udp/v4.db" "UPDATE runs SET loss = $bad WHERE id = 1"
+	expect_exit 0 "history with a stored loss of $bad" -- \
+		"$PIPESCOPE" history --history "$TMP/udp/v4.db" --format json
+	check "a stored loss of $bad is not known" \
+		[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | .loss]')" = "[null,null]" ]
+done
 
 # ---- history: the list, json, export ----
 expect_exit 0 "history lists the runs" -- "$PIPESCOPE" history
@@ -244,7 +284,7 @@ expect_exit 0 "history reads a v1 file" -- "$PIPESCOPE" history --history "$V" -
 check "its two runs are listed" \
 	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | [.id, .kind, .target]]')" = '[[1,"test","192.0.2.10"],[2,"check","192.0.2.10"]]' ]
 check "the file is now the current schema" \
-	[ "$(sqlite3 "$V" "PRAGMA user_version")" = 4 ]
+	[ "$(sqlite3 "$V" "PRAGMA user_version")" = 5 ]
 check "a v1 test ended whole, a check has no ending (issue 25 item 6)" \
 	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | .ended]')" = '["done",null]' ]
 # ---- a v3 file: a test its extras call partial is migrated as partial ----
@@ -257,7 +297,7 @@ check "the partial test is partial, the damaged extras' test done" \
 	[ "$(printf '%s\n' "$OUT" | jq -c '[.[] | .ended]')" = '["done","partial"]' ]
 expect_exit 0 "history lists it" -- "$PIPESCOPE" history --history "$P3"
 check "the list has an ended column saying partial" \
-	sh -c 'printf "%s\n" "$1" | grep -Eq "^2 .*bit/s partial "' - "$OUT"
+	sh -c 'printf "%s\n" "$1" | grep -Eq "^2 .*bit/s +- partial "' - "$OUT"
 expect_exit 0 "compare the whole run with the partial one" -- \
 	"$PIPESCOPE" compare 1 2 --history "$P3"
 check "compare says B ran only in part" \

@@ -72,22 +72,26 @@ static int flush_stdout(void)
 
 static void print_rows(const struct ps_hist_rec *v, int n)
 {
-	printf(_("%-6s %-16s %-7s %-24s %-5s %-8s %3s %13s %-7s  %s\n"),
+	printf(_("%-6s %-16s %-7s %-24s %-5s %-8s %3s %13s %6s %-7s  %s\n"),
 	       _("id"), _("when"), _("kind"), _("target"), _("proto"), _("dir"),
-	       _("P"), _("rate"), _("ended"), _("top finding"));
+	       _("P"), _("rate"), _("loss"), _("ended"), _("top finding"));
 	for (int i = 0; i < n; i++) {
-		char w[32], r[32];
+		char w[32], r[32], l[16];
 
 		ps_hist_when(v[i].time_ns, false, w, sizeof(w));
 		if (isfinite(v[i].bps))
 			ps_fmt_bps(r, sizeof(r), v[i].bps);
 		else
 			snprintf(r, sizeof(r), "-");
-		printf("%-6lld %-16s %-7s %-24s %-5s %-8s %3d %13s %-7s  %s\n",
+		/* what arrived of a UDP run; TCP loses nothing it reports */
+		ps_fmt_loss(l, sizeof(l),
+			    strcmp(v[i].proto, "udp") ? NAN : v[i].loss);
+		printf("%-6lld %-16s %-7s %-24s %-5s %-8s %3d %13s %6s %-7s  "
+		       "%s\n",
 		       (long long)v[i].id, w, ps_safe(v[i].kind),
 		       v[i].target[0] ? ps_safe(v[i].target) : "-",
 		       v[i].proto[0] ? ps_safe(v[i].proto) : "-",
-		       ps_safe(v[i].direction), v[i].streams, r,
+		       ps_safe(v[i].direction), v[i].streams, r, l,
 		       ps_hist_ended_text(&v[i]),
 		       v[i].top_finding[0] ? ps_safe(v[i].top_finding) : "-");
 	}

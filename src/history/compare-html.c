@@ -171,10 +171,7 @@ static void runs_table(FILE *out, const struct ps_cmp *c)
 		td(out, NULL, x->target[0] ? x->target : "-");
 		snprintf(b, sizeof(b), "%d %s", x->streams, x->direction);
 		td(out, NULL, b);
-		if (isfinite(x->bps))
-			ps_fmt_bps(b, sizeof(b), x->bps);
-		else
-			snprintf(b, sizeof(b), "-");
+		ps_hist_rate_text(x, b, sizeof(b));
 		td(out, "num", b);
 		if (isfinite(x->spread))
 			snprintf(b, sizeof(b), "%.1f%%", 100 * x->spread);

@@ -886,14 +886,6 @@ void ps_compare_ago(int64_t then_ns, int64_t now_ns, char *buf, size_t len)
 		snprintf(buf, len, _("%.0f d ago"), s / 86400);
 }
 
-static void rate(double bps, char *buf, size_t len)
-{
-	if (isfinite(bps))
-		ps_fmt_bps(buf, len, bps);
-	else
-		snprintf(buf, len, "-");
-}
-
 static void print_changes(FILE *out, const struct ps_cmp_change *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -909,11 +901,11 @@ void ps_compare_print(FILE *out, const struct ps_cmp *c)
 {
 	static const char *const side_name[2] = { N_("this end"),
 						  N_("far end") };
-	char w[2][32], r[2][32];
+	char w[2][32], r[2][64];
 
 	for (int i = 0; i < 2; i++) {
 		ps_hist_when(c->run[i].time_ns, true, w[i], sizeof(w[i]));
-		rate(c->run[i].bps, r[i], sizeof(r[i]));
+		ps_hist_rate_text(&c->run[i], r[i], sizeof(r[i]));
 	}
 	fprintf(out, _("%-10s %-8s %-20s %-10s %-24s %s\n"), _("run"),
 		_("kind"), _("when"), _("streams"), _("target"), _("rate"));
@@ -1058,7 +1050,7 @@ struct json_object *ps_compare_json(const struct ps_cmp *c)
 void ps_compare_line(const struct ps_cmp *c, int64_t now_ns, char *buf,
 		     size_t len)
 {
-	char ago[32], ra[32], rb[32];
+	char ago[32], ra[64], rb[64];
 	size_t used, shown = 0, total = c->side[0].n + c->side[1].n;
 	int w;
 
@@ -1091,8 +1083,8 @@ void ps_compare_line(const struct ps_cmp *c, int64_t now_ns, char *buf,
 			     _("no setting changed"));
 		used += w > 0 ? (size_t)w : 0;
 	}
-	rate(c->run[0].bps, ra, sizeof(ra));
-	rate(c->run[1].bps, rb, sizeof(rb));
+	ps_hist_rate_text(&c->run[0], ra, sizeof(ra));
+	ps_hist_rate_text(&c->run[1], rb, sizeof(rb));
 	if (used < len)
 		snprintf(buf + used, len - used, _(", rate %s → %s%s"), ra, rb,
 			 c->noise ? _(" (noise)") : "");

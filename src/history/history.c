@@ -25,6 +25,7 @@
 #include "nls.h"
 #include "proto.h"
 #include "selftest.h"
+#include "units.h"
 #include "xmalloc.h"
 
 /* how long a writer waits for another one, in steps that look at signals */
@@ -116,9 +117,26 @@ static const char migrate_v4[] =
 	" WHERE kind IN ('test', 'screen');"
 	"PRAGMA user_version = 4;";
 
+/* version 5: a UDP run's loss (the share of its datagrams lost, 0-1, both
+ * directions of a bidir run), from the -J document of the runs kept
+ * before; a value out of 0-1 reads as not known */
+static const char migrate_v5[] =
+	"ALTER TABLE runs ADD COLUMN loss REAL;"
+	"UPDATE runs SET loss = (SELECT CAST(json_extract(d.result,"
+	" '$.end.sum.lost_packets') + IFNULL(json_extract(d.result,"
+	" '$.end.sum_bidir_reverse.lost_packets'), 0) AS REAL) /"
+	" (json_extract(d.result, '$.end.sum.packets') +"
+	" IFNULL(json_extract(d.result,"
+	" '$.end.sum_bidir_reverse.packets'), 0))"
+	" FROM documents d WHERE d.run = runs.id"
+	" AND json_valid(d.result) AND json_extract(d.result,"
+	" '$.end.sum.packets') > 0)"
+	" WHERE proto = 'udp';"
+	"PRAGMA user_version = 5;";
+
 static const char *const migrations[PS_HIST_SCHEMA] = { schema_v1, migrate_v2,
-							migrate_v3,
-							migrate_v4 };
+							migrate_v3, migrate_v4,
+							migrate_v5 };
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -736,8 +754,8 @@ static const char insert_run[] =
 	"INSERT INTO runs (time_ns, kind, target, direction, streams, bps,"
 	" top_finding, host, proto, port, spread, local_boot,"
 	" local_kernel, local_version, remote_host, remote_boot,"
-	" remote_kernel, remote_version, ended)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	" remote_kernel, remote_version, ended, loss)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static int insert_docs(struct ps_hist *h, int64_t id,
 		       const struct ps_hist_rec *r)
@@ -947,6 +965,7 @@ int ps_hist_write(struct ps_hist *h, const struct ps_hist_rec *rec, int64_t *id,
 	bind_text(st, i++, f->kernel);
 	bind_text(st, i++, f->version);
 	bind_text(st, i++, r->ended);
+	bind_real(st, i++, r->loss);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -992,16 +1011,19 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
+/* a number, or NAN (NULL, or text or a blob a hand-edited file holds) */
 static double col_real(sqlite3_stmt *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL
-		       ? NAN
-		       : sqlite3_column_double(st, i);
+	int t = sqlite3_column_type(st, i);
+
+	return t == SQLITE_FLOAT || t == SQLITE_INTEGER
+		       ? sqlite3_column_double(st, i)
+		       : NAN;
 }
 
 #define LIST_COLS                                                              \
 	"id, time_ns, kind, target, direction, streams, bps, top_finding,"     \
-	" host, proto, port, spread, ended"
+	" host, proto, port, spread, ended, loss"
 
 static void row_list(sqlite3_stmt *st, struct ps_hist_rec *r)
 {
@@ -1023,6 +1045,10 @@ static void row_list(sqlite3_stmt *st, struct ps_hist_rec *r)
 	if (strcmp(r->ended, "done") && strcmp(r->ended, "stopped") &&
 	    strcmp(r->ended, "partial"))
 		r->ended[0] = 0;
+	/* a share, or not known (the file is not trusted) */
+	r->loss = col_real(st, 13);
+	if (!(r->loss >= 0 && r->loss <= 1))
+		r->loss = NAN;
 }
 
 int ps_hist_list(struct ps_hist *h, const char *target, int last,
@@ -1200,7 +1226,7 @@ static char *col_doc(sqlite3_stmt *st, int i, struct budget *b,
 
 static void row_full(sqlite3_stmt *st, struct ps_hist_rec *r, struct budget *b)
 {
-	int i = 13;
+	int i = 14;
 
 	row_list(st, r);
 	budget_init(b);
@@ -1296,6 +1322,11 @@ int ps_hist_each(struct ps_hist *h,
 
 /* history --format json's object (doc/history.md); not known: no key */
 #define HR struct ps_hist_rec
+static bool rec_udp(const void *base)
+{
+	return !strcmp(((const HR *)base)->proto, "udp");
+}
+
 static const struct ps_jfield rec_table[] = {
 	PS_JFIELD(HR, id, "id", PS_JT_INT, 0, NULL, NULL),
 	PS_JFIELD(HR, time_ns, "time_ns", PS_JT_INT, 0, NULL, NULL),
@@ -1317,6 +1348,13 @@ static const struct ps_jfield rec_table[] = {
 	  .decimals = PS_JV_EXACT,
 	  .off = offsetof(HR, spread),
 	  .size = PS_JSIZE(HR, spread) },
+	{ .key = "loss",
+	  .type = PS_JT_DOUBLE,
+	  .flags = PS_JF_ROUND | PS_JF_NA,
+	  .decimals = PS_JV_EXACT,
+	  .when = rec_udp,
+	  .off = offsetof(HR, loss),
+	  .size = PS_JSIZE(HR, loss) },
 	PS_JFIELD(HR, ended, "ended", PS_JT_STRING, PS_JF_NA, NULL, NULL),
 	PS_JFIELD(HR, top_finding, "top_finding", PS_JT_STRING, PS_JF_NA, NULL,
 		  NULL),
@@ -1324,6 +1362,22 @@ static const struct ps_jfield rec_table[] = {
 	PS_JEND
 };
 #undef HR
+
+void ps_hist_rate_text(const struct ps_hist_rec *r, char *buf, size_t len)
+{
+	char rate[32], loss[16];
+
+	if (isfinite(r->bps))
+		ps_fmt_bps(rate, sizeof(rate), r->bps);
+	else
+		snprintf(rate, sizeof(rate), "-");
+	if (strcmp(r->proto, "udp") || !isfinite(r->loss)) {
+		snprintf(buf, len, "%s", rate);
+		return;
+	}
+	ps_fmt_loss(loss, sizeof(loss), r->loss);
+	snprintf(buf, len, _("%s, %s lost"), rate, loss);
+}
 
 const char *ps_hist_ended_text(const struct ps_hist_rec *r)
 {

@@ -12,7 +12,7 @@
 #include "options.h"
 
 /* the schema's version (PRAGMA user_version); migrations lead up to it */
-#define PS_HIST_SCHEMA 4
+#define PS_HIST_SCHEMA 5
 
 struct ps_hist;
 struct json_object;
@@ -65,8 +65,10 @@ struct ps_hist_rec {
 	char proto[8];	   /* "tcp", "udp" */
 	char direction[8]; /* "forward", "reverse", "bidir", "none" */
 	int streams;
-	double bps;	       /* the run's rate; NAN when none */
-	double spread;	       /* relative spread of its rate, NAN unknown */
+	double bps;    /* the run's rate; NAN when none */
+	double spread; /* relative spread of its rate, NAN unknown */
+	double loss;   /* UDP: the share of its datagrams lost (0-1); NAN when
+			* not UDP or not known */
 	char top_finding[200]; /* "" when none */
 	/* how a test ended: "done", "stopped" (by the user: the screen's s,
 	 * a signal), "partial" (a fault); "" for a check or not known */
@@ -133,8 +135,11 @@ void ps_hist_warn_once(const char *why);
 
 /* the list's fields of r as JSON (the caller owns it): id, time_ns, kind,
  * target, port, protocol, direction, streams, bits_per_second, spread,
- * ended, top_finding, host */
+ * loss, ended, top_finding, host */
 struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r);
+/* r's rate for a line: "19.50 Gbit/s", of UDP with its loss
+ * ("19.50 Gbit/s, 2.4% lost"); "-" when none */
+void ps_hist_rate_text(const struct ps_hist_rec *r, char *buf, size_t len);
 /* r->ended for a list, translated: "done", "stopped", "partial", "-" */
 const char *ps_hist_ended_text(const struct ps_hist_rec *r);
 /* local time "2026-12-01 18:07[:07]" */

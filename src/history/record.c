@@ -345,18 +345,46 @@ static char *test_extras(const struct hrep *x, const struct ps_summary *sum,
 	return t;
 }
 
-/* doc.end.KEY.bits_per_second, NAN when absent */
-static double end_bps(struct json_object *doc, const char *key)
+/* doc.end.KEY.FIELD as a number, NAN when absent */
+static double end_num(struct json_object *doc, const char *key,
+		      const char *field)
 {
 	struct json_object *e, *k, *v;
 
 	if (json_object_object_get_ex(doc, "end", &e) &&
 	    json_object_object_get_ex(e, key, &k) &&
-	    json_object_object_get_ex(k, "bits_per_second", &v) &&
+	    json_object_object_get_ex(k, field, &v) &&
 	    (json_object_is_type(v, json_type_double) ||
 	     json_object_is_type(v, json_type_int)))
 		return json_object_get_double(v);
 	return NAN;
+}
+
+static double end_bps(struct json_object *doc, const char *key)
+{
+	return end_num(doc, key, "bits_per_second");
+}
+
+/* a UDP run's share of datagrams lost, as its receivers counted them
+ * (end.sum, and end.sum_bidir_reverse for both directions); NAN when no
+ * datagram was counted */
+static double udp_loss(struct json_object *doc, bool bidir)
+{
+	double lost = end_num(doc, "sum", "lost_packets"),
+	       packets = end_num(doc, "sum", "packets");
+
+	if (bidir) {
+		double l2 = end_num(doc, "sum_bidir_reverse", "lost_packets"),
+		       p2 = end_num(doc, "sum_bidir_reverse", "packets");
+
+		if (isfinite(l2) && isfinite(p2)) {
+			lost += l2;
+			packets += p2;
+		}
+	}
+	if (!(packets > 0) || !(lost >= 0) || lost > packets)
+		return NAN;
+	return lost / packets;
 }
 
 /* the run's rate: iperf3's end.sum_received, or sum_sent when nothing was
@@ -426,6 +454,7 @@ static void test_record(struct hrep *x, const struct ps_test_info *in,
 		if (isfinite(a) && isfinite(b) && a >= 0 && b >= 0)
 			r->bps = a + b;
 	}
+	r->loss = in->proto == PS_PROTO_UDP ? udp_loss(doc, in->bidir) : NAN;
 	r->spread = ps_hist_spread_get(&x->spread);
 	r->result = json_text(doc);
 	r->params = test_params(doc);
@@ -524,9 +553,9 @@ int64_t ps_hist_record_check(const struct ps_opts *o,
 	const struct ps_run *res = cr->ev->res;
 	const struct ps_step_result *best = res ? ps_run_best(res) : NULL;
 	const struct ps_outcome *top = ps_diagnosis_ranked(cr->d, 0);
-	struct ps_hist_rec r = { .time_ns = now_ns(),
-				 .bps = NAN,
-				 .spread = spread };
+	struct ps_hist_rec r = {
+		.time_ns = now_ns(), .bps = NAN, .loss = NAN, .spread = spread
+	};
 	struct json_object *rep;
 	struct json_object *e;
 	char *path = ps_hist_path(o);

@@ -248,6 +248,23 @@ void ps_fmt_trimmed(char *buf, size_t len, int prec, double v)
 		*--end = 0;
 }
 
+void ps_fmt_loss(char *buf, size_t len, double share)
+{
+	double pct = share * 100;
+	char num[32];
+
+	if (!(share >= 0 && share <= 1)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (pct > 0 && pct < 0.01) {
+		snprintf(buf, len, "<0.01%%");
+		return;
+	}
+	ps_fmt_trimmed(num, sizeof(num), pct < 1 ? 2 : pct < 10 ? 1 : 0, pct);
+	snprintf(buf, len, "%s%%", num);
+}
+
 void ps_fmt_setting(char *buf, size_t len, double v, const struct ps_scale *st)
 {
 	double div;

@@ -77,6 +77,9 @@ void ps_fmt_trimmed(char *buf, size_t len, int prec, double v);
  * that needs at most two decimals, without trailing zeros ("600 Mbit/s",
  * "1.5 Gbit/s"; with ps_scale_setting_bytes "208 KiB", "1500 B") */
 void ps_fmt_setting(char *buf, size_t len, double v, const struct ps_scale *st);
+/* a share lost (0-1) as a percentage: "0%", "0.04%", "2.4%", "31%",
+ * "<0.01%"; "-" when not known */
+void ps_fmt_loss(char *buf, size_t len, double share);
 /* the check report's RTTs, from microseconds: "87 µs", "10.40 ms" */
 void ps_fmt_usec(char *buf, size_t len, double usec);
 

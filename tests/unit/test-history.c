@@ -290,6 +290,28 @@ static void test_rec_json(void **state)
 		"\"protocol\":\"tcp\",\"direction\":\"forward\","
 		"\"streams\":1}");
 	json_object_put(j);
+	/* a UDP run's loss, beside its rate; a TCP run has none */
+	snprintf(r.proto, sizeof(r.proto), "udp");
+	r.bps = 1.95e9;
+	r.loss = 0.024;
+	j = ps_hist_rec_json(&r);
+	assert_non_null(strstr(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+		"\"bits_per_second\":1950000000.0,\"loss\":0.024}"));
+	json_object_put(j);
+	{
+		char buf[64];
+
+		ps_hist_rate_text(&r, buf, sizeof(buf));
+		assert_string_equal(buf, "1.95 Gbit/s, 2.4% lost");
+		r.loss = NAN;
+		ps_hist_rate_text(&r, buf, sizeof(buf));
+		assert_string_equal(buf, "1.95 Gbit/s");
+		snprintf(r.proto, sizeof(r.proto), "tcp");
+		r.loss = 0.5;
+		ps_hist_rate_text(&r, buf, sizeof(buf));
+		assert_string_equal(buf, "1.95 Gbit/s");
+	}
 	ps_hist_rec_free(&r);
 }
 

@@ -115,6 +115,27 @@ static void test_styles(void **state)
 }
 
 /* a setting as it was set: exact, in the largest unit that keeps it so */
+/* a UDP run's loss as a list and compare show it */
+static void test_loss(void **state)
+{
+	static const struct {
+		double share;
+		const char *want;
+	} t[] = {
+		{ 0, "0%" },	   { 0.0004, "0.04%" }, { 0.00001, "<0.01%" },
+		{ 0.024, "2.4%" }, { 0.0999, "10%" },	{ 0.3149, "31%" },
+		{ 1, "100%" },	   { 0.005, "0.5%" },	{ -0.1, "-" },
+		{ 1.5, "-" },	   { NAN, "-" },	{ INFINITY, "-" },
+	};
+	char buf[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ps_fmt_loss(buf, sizeof(buf), t[i].share);
+		assert_string_equal(buf, t[i].want);
+	}
+}
+
 static void test_setting(void **state)
 {
 	static const struct {
@@ -149,10 +170,9 @@ static void test_setting(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_styles),
-		cmocka_unit_test(test_setting),
+		cmocka_unit_test(test_parse),  cmocka_unit_test(test_format),
+		cmocka_unit_test(test_styles), cmocka_unit_test(test_setting),
+		cmocka_unit_test(test_loss),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
