@@ -158,9 +158,9 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 	ui_put(in.y, in.x + 1, 6, ui_attr(UI_C_LABEL), _("rate"));
 	sparkline(ui, in.y, in.x + 7, in.w - 8);
 	ui_printf(in.y + 1, in.x + 1, in.w - 1, ui_attr(UI_C_LABEL),
-		  "%-6s %-16s %-7s %-8s %3s %13s %-7s  %s", _("id"), _("when"),
-		  _("kind"), _("dir"), _("P"), _("rate"), _("ended"),
-		  _("top finding"));
+		  "%-6s %-16s %-7s %-8s %3s %13s %6s %-7s  %s", _("id"),
+		  _("when"), _("kind"), _("dir"), _("P"), _("rate"), _("loss"),
+		  _("ended"), _("top finding"));
 	rows = in.h - 2;
 	if (rows < 1)
 		return;
@@ -171,18 +171,20 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 	y = in.y + 2;
 	for (int i = hv->top; i < hv->n && y < in.y + in.h; i++, y++) {
 		const struct ps_hist_rec *r = &hv->rows[i];
-		char w[32], rate[32];
+		char w[32], rate[32], loss[16];
 
 		ps_hist_when(r->time_ns, false, w, sizeof(w));
 		if (isfinite(r->bps))
 			ps_fmt_bps(rate, sizeof(rate), r->bps);
 		else
 			snprintf(rate, sizeof(rate), "-");
+		ps_fmt_loss(loss, sizeof(loss),
+			    strcmp(r->proto, "udp") ? NAN : r->loss);
 		ui_printf(y, in.x + 1, in.w - 1,
 			  i == hv->sel ? ui_attr(UI_C_SELECTED) : A_NORMAL,
-			  "%-6lld %-16s %-7s %-8s %3d %13s %-7s  %s",
+			  "%-6lld %-16s %-7s %-8s %3d %13s %6s %-7s  %s",
 			  (long long)r->id, w, ps_safe(r->kind),
-			  ps_safe(r->direction), r->streams, rate,
+			  ps_safe(r->direction), r->streams, rate, loss,
 			  ps_hist_ended_text(r),
 			  r->top_finding[0] ? ps_safe(r->top_finding) : "-");
 	}
