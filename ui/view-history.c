@@ -178,8 +178,7 @@ static void draw_history(struct ui *ui, const struct ui_rect *body)
 			ps_fmt_bps(rate, sizeof(rate), r->bps);
 		else
 			snprintf(rate, sizeof(rate), "-");
-		ps_fmt_loss(loss, sizeof(loss),
-			    strcmp(r->proto, "udp") ? NAN : r->loss);
+		ps_fmt_loss(loss, sizeof(loss), ps_hist_loss(r));
 		ui_printf(y, in.x + 1, in.w - 1,
 			  i == hv->sel ? ui_attr(UI_C_SELECTED) : A_NORMAL,
 			  "%-6lld %-16s %-7s %-8s %3d %13s %6s %-7s  %s",

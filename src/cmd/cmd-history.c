@@ -84,8 +84,7 @@ static void print_rows(const struct ps_hist_rec *v, int n)
 		else
 			snprintf(r, sizeof(r), "-");
 		/* what arrived of a UDP run; TCP loses nothing it reports */
-		ps_fmt_loss(l, sizeof(l),
-			    strcmp(v[i].proto, "udp") ? NAN : v[i].loss);
+		ps_fmt_loss(l, sizeof(l), ps_hist_loss(&v[i]));
 		printf("%-6lld %-16s %-7s %-24s %-5s %-8s %3d %13s %6s %-7s  "
 		       "%s\n",
 		       (long long)v[i].id, w, ps_safe(v[i].kind),

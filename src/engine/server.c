@@ -565,24 +565,22 @@ static int serve_running(struct srv_test *st)
 
 			m += atomic_load_explicit(&s->bytes,
 						  memory_order_relaxed);
+			if (!atomic_load(&s->finished) || !e)
+				continue;
 			/* a killed client resets its data streams as it
 			 * closes the control connection: that is the
 			 * client gone, not one stream failing */
-			if (atomic_load(&s->finished) && e &&
-			    client_left(t->ctrl_fd, 200)) {
+			if (client_left(t->ctrl_fd, 200))
 				snprintf(st->err, sizeof(st->err),
 					 _("the client has gone (%s); partial "
 					   "results"),
 					 _("connection closed"));
-				return -1;
-			}
-			if (atomic_load(&s->finished) && e) {
+			else
 				snprintf(st->err, sizeof(st->err),
 					 _("data stream %d failed: %s; partial "
 					   "results"),
 					 s->id, strerror(e));
-				return -1;
-			}
+			return -1;
 		}
 		if (m != moved) {
 			moved = m;

@@ -1322,9 +1322,9 @@ int ps_hist_each(struct ps_hist *h,
 
 /* history --format json's object (doc/history.md); not known: no key */
 #define HR struct ps_hist_rec
-static bool rec_udp(const void *base)
+static bool rec_has_loss(const void *base)
 {
-	return !strcmp(((const HR *)base)->proto, "udp");
+	return isfinite(ps_hist_loss(base));
 }
 
 static const struct ps_jfield rec_table[] = {
@@ -1352,7 +1352,7 @@ static const struct ps_jfield rec_table[] = {
 	  .type = PS_JT_DOUBLE,
 	  .flags = PS_JF_ROUND | PS_JF_NA,
 	  .decimals = PS_JV_EXACT,
-	  .when = rec_udp,
+	  .when = rec_has_loss,
 	  .off = offsetof(HR, loss),
 	  .size = PS_JSIZE(HR, loss) },
 	PS_JFIELD(HR, ended, "ended", PS_JT_STRING, PS_JF_NA, NULL, NULL),
@@ -1363,6 +1363,12 @@ static const struct ps_jfield rec_table[] = {
 };
 #undef HR
 
+double ps_hist_loss(const struct ps_hist_rec *r)
+{
+	/* in 0-1 or NAN: row_list bounds what the file holds */
+	return !strcmp(r->proto, "udp") ? r->loss : NAN;
+}
+
 void ps_hist_rate_text(const struct ps_hist_rec *r, char *buf, size_t len)
 {
 	char rate[32], loss[16];
@@ -1371,7 +1377,7 @@ void ps_hist_rate_text(const struct ps_hist_rec *r, char *buf, size_t len)
 		ps_fmt_bps(rate, sizeof(rate), r->bps);
 	else
 		snprintf(rate, sizeof(rate), "-");
-	if (strcmp(r->proto, "udp") || !isfinite(r->loss)) {
+	if (!isfinite(ps_hist_loss(r))) {
 		snprintf(buf, len, "%s", rate);
 		return;
 	}

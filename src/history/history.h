@@ -137,6 +137,8 @@ void ps_hist_warn_once(const char *why);
  * target, port, protocol, direction, streams, bits_per_second, spread,
  * loss, ended, top_finding, host */
 struct json_object *ps_hist_rec_json(const struct ps_hist_rec *r);
+/* r's loss: a UDP run's share lost (0-1), NAN for TCP or not known */
+double ps_hist_loss(const struct ps_hist_rec *r);
 /* r's rate for a line: "19.50 Gbit/s", of UDP with its loss
  * ("19.50 Gbit/s, 2.4% lost"); "-" when none */
 void ps_hist_rate_text(const struct ps_hist_rec *r, char *buf, size_t len);
